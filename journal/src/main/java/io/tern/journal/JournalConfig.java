@@ -1,0 +1,247 @@
+package io.tern.journal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Every setting of the journal, with its default. This is the one place the journal's configuration
+ * is defined; the README's table mirrors it.
+ */
+public final class JournalConfig {
+
+  /** Default segment size: big enough that rolls are rare, small enough to compact promptly. */
+  public static final int DEFAULT_SEGMENT_SIZE_BYTES = 128 * 1024 * 1024;
+
+  /** Smallest segment: a descriptor and a few small frames (tests use tiny segments). */
+  public static final int MIN_SEGMENT_SIZE_BYTES = 256;
+
+  /** Mapped buffers are addressed with ints; stay well below that. */
+  public static final int MAX_SEGMENT_SIZE_BYTES = 1024 * 1024 * 1024;
+
+  /** Default maximum entry: a 4 MiB log-stream batch plus room for Raft's entry header. */
+  public static final int DEFAULT_MAX_ENTRY_SIZE_BYTES = 4 * 1024 * 1024 + 64 * 1024;
+
+  /** Every N-th entry of a segment is in the sparse index (index -> position, asqn). */
+  public static final int DEFAULT_INDEX_DENSITY = 100;
+
+  /** Free space that must remain after a new segment is created. */
+  public static final long DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES = 64L * 1024 * 1024;
+
+  private final Path directory;
+  private final String name;
+  private final int segmentSizeBytes;
+  private final int maxEntrySizeBytes;
+  private final int indexDensity;
+  private final Madvise madvise;
+  private final boolean preallocateSegments;
+  private final long freeDiskSpaceReserveBytes;
+  private final OpenVerification openVerification;
+  private final MeterRegistry meterRegistry;
+  private final Tags metricTags;
+
+  private JournalConfig(Builder b) {
+    this.directory = Objects.requireNonNull(b.directory, "journal directory must be set");
+    this.name = b.name;
+    this.segmentSizeBytes = b.segmentSizeBytes;
+    this.maxEntrySizeBytes = b.maxEntrySizeBytes;
+    this.indexDensity = b.indexDensity;
+    this.madvise = Objects.requireNonNull(b.madvise);
+    this.preallocateSegments = b.preallocateSegments;
+    this.freeDiskSpaceReserveBytes = b.freeDiskSpaceReserveBytes;
+    this.openVerification = Objects.requireNonNull(b.openVerification);
+    this.meterRegistry = b.meterRegistry;
+    this.metricTags = b.metricTags;
+    validate();
+  }
+
+  private void validate() {
+    if (!name.matches("[A-Za-z0-9_.]+") || name.isEmpty()) {
+      throw new IllegalArgumentException(
+          "journal.name must be non-empty and use only letters, digits, '_' and '.': " + name);
+    }
+    if (segmentSizeBytes < MIN_SEGMENT_SIZE_BYTES || segmentSizeBytes > MAX_SEGMENT_SIZE_BYTES) {
+      throw new IllegalArgumentException(
+          "journal.segmentSizeBytes must be within ["
+              + MIN_SEGMENT_SIZE_BYTES
+              + ", "
+              + MAX_SEGMENT_SIZE_BYTES
+              + "]: "
+              + segmentSizeBytes);
+    }
+    if (maxEntrySizeBytes < 1 || FrameLayout.frameLength(maxEntrySizeBytes) > segmentCapacity()) {
+      throw new IllegalArgumentException(
+          "journal.maxEntrySizeBytes must be at least 1 and fit one entry per segment ("
+              + (segmentCapacity() - FrameLayout.HEADER_LENGTH)
+              + " bytes with segmentSizeBytes "
+              + segmentSizeBytes
+              + "): "
+              + maxEntrySizeBytes);
+    }
+    if (indexDensity < 1) {
+      throw new IllegalArgumentException("journal.indexDensity must be >= 1: " + indexDensity);
+    }
+    if (freeDiskSpaceReserveBytes < 0) {
+      throw new IllegalArgumentException(
+          "journal.freeDiskSpaceReserveBytes must be >= 0: " + freeDiskSpaceReserveBytes);
+    }
+  }
+
+  /** Bytes of a segment available to frames. */
+  int segmentCapacity() {
+    return segmentSizeBytes - SegmentDescriptor.LENGTH;
+  }
+
+  public static Builder builder(Path directory) {
+    return new Builder().directory(directory);
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  /** Prefix of the segment files: {@code <name>-<id>.log}. */
+  public String name() {
+    return name;
+  }
+
+  public int segmentSizeBytes() {
+    return segmentSizeBytes;
+  }
+
+  public int maxEntrySizeBytes() {
+    return maxEntrySizeBytes;
+  }
+
+  public int indexDensity() {
+    return indexDensity;
+  }
+
+  public Madvise madvise() {
+    return madvise;
+  }
+
+  public boolean preallocateSegments() {
+    return preallocateSegments;
+  }
+
+  public long freeDiskSpaceReserveBytes() {
+    return freeDiskSpaceReserveBytes;
+  }
+
+  public OpenVerification openVerification() {
+    return openVerification;
+  }
+
+  /** May be null: then no metrics are recorded and the hot path does no timing. */
+  public MeterRegistry meterRegistry() {
+    return meterRegistry;
+  }
+
+  public Tags metricTags() {
+    return metricTags;
+  }
+
+  /** Advice given to the kernel for mapped segments (the {@code journal.madvise} experiment). */
+  public enum Madvise {
+    /** No advice (default). */
+    NONE,
+    /** MADV_SEQUENTIAL: aggressive read-ahead, pages dropped soon after they are read. */
+    SEQUENTIAL,
+    /** MADV_WILLNEED: start reading the whole segment in now. */
+    WILLNEED
+  }
+
+  /** How much of the journal is checked, frame by frame with checksums, when it is opened. */
+  public enum OpenVerification {
+    /**
+     * Default. Sealed segments whose last-index hint is covered by the last flushed index are
+     * trusted without a scan (their frames are still checked on every read); the tail is scanned.
+     * Keeps open time independent of the journal size.
+     */
+    TAIL,
+    /** Every frame of every segment is read and checked. Open time grows with the journal. */
+    FULL
+  }
+
+  public static final class Builder {
+    private Path directory;
+    private String name = "journal";
+    private int segmentSizeBytes = DEFAULT_SEGMENT_SIZE_BYTES;
+    private int maxEntrySizeBytes = DEFAULT_MAX_ENTRY_SIZE_BYTES;
+    private int indexDensity = DEFAULT_INDEX_DENSITY;
+    private Madvise madvise = Madvise.NONE;
+    private boolean preallocateSegments = true;
+    private long freeDiskSpaceReserveBytes = DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES;
+    private OpenVerification openVerification = OpenVerification.TAIL;
+    private MeterRegistry meterRegistry;
+    private Tags metricTags = Tags.empty();
+
+    public Builder directory(Path directory) {
+      this.directory = directory;
+      return this;
+    }
+
+    public Builder name(String name) {
+      this.name = name;
+      return this;
+    }
+
+    public Builder segmentSizeBytes(int segmentSizeBytes) {
+      this.segmentSizeBytes = segmentSizeBytes;
+      return this;
+    }
+
+    public Builder maxEntrySizeBytes(int maxEntrySizeBytes) {
+      this.maxEntrySizeBytes = maxEntrySizeBytes;
+      return this;
+    }
+
+    public Builder indexDensity(int indexDensity) {
+      this.indexDensity = indexDensity;
+      return this;
+    }
+
+    public Builder madvise(Madvise madvise) {
+      this.madvise = madvise;
+      return this;
+    }
+
+    public Builder preallocateSegments(boolean preallocateSegments) {
+      this.preallocateSegments = preallocateSegments;
+      return this;
+    }
+
+    public Builder freeDiskSpaceReserveBytes(long freeDiskSpaceReserveBytes) {
+      this.freeDiskSpaceReserveBytes = freeDiskSpaceReserveBytes;
+      return this;
+    }
+
+    public Builder openVerification(OpenVerification openVerification) {
+      this.openVerification = openVerification;
+      return this;
+    }
+
+    public Builder meterRegistry(MeterRegistry meterRegistry) {
+      this.meterRegistry = meterRegistry;
+      return this;
+    }
+
+    public Builder metricTags(Tags metricTags) {
+      this.metricTags = Objects.requireNonNull(metricTags);
+      return this;
+    }
+
+    /** Caps the maximum entry size to what fits a segment; handy when tests use tiny segments. */
+    public Builder fitMaxEntrySizeToSegment() {
+      int capacity = segmentSizeBytes - SegmentDescriptor.LENGTH - FrameLayout.HEADER_LENGTH;
+      this.maxEntrySizeBytes = Math.min(maxEntrySizeBytes, capacity & ~(FrameLayout.ALIGNMENT - 1));
+      return this;
+    }
+
+    public JournalConfig build() {
+      return new JournalConfig(this);
+    }
+  }
+}

@@ -1,0 +1,639 @@
+package io.tern.journal;
+
+import static io.tern.journal.FrameLayout.ASQN_OFFSET;
+import static io.tern.journal.FrameLayout.CHECKSUM_OFFSET;
+import static io.tern.journal.FrameLayout.CHECKSUM_START;
+import static io.tern.journal.FrameLayout.DATA_OFFSET;
+import static io.tern.journal.FrameLayout.HEADER_LENGTH;
+import static io.tern.journal.FrameLayout.INDEX_OFFSET;
+import static io.tern.journal.FrameLayout.LENGTH_OFFSET;
+import static io.tern.journal.FrameLayout.MARKER_OFFSET;
+import static io.tern.journal.FrameLayout.MARKER_V1;
+import static io.tern.journal.FrameLayout.RESERVED_OFFSET;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One memory-mapped segment file: a {@link SegmentDescriptor} followed by frames ({@link
+ * FrameLayout}). The writer thread appends; readers read published frames concurrently.
+ *
+ * <p>Lifetime: the journal holds one reference; each reader holds one on the segment it is
+ * positioned in. A deleted segment is unmapped when its last reference is released, so a reader
+ * never touches unmapped memory.
+ */
+final class Segment {
+  /** {@link #readFrame} result: no frame is published at this position. */
+  static final int NO_FRAME = 0;
+
+  /** {@link #readFrame} result: the bytes at this position are not a valid frame. */
+  static final int INVALID_FRAME = -1;
+
+  private final Path file;
+  private final long id;
+  private final long firstIndex;
+  private final int sizeBytes;
+  private final MappedByteBuffer mapped;
+  private final UnsafeBuffer buffer;
+  private final long address;
+  private final SegmentIndex index;
+  private final AtomicInteger references = new AtomicInteger(1);
+
+  // Writer-thread state.
+  private final ByteBuffer writerView;
+  private final Crc32c writerCrc = new Crc32c();
+  private final UnsafeBuffer entryView = new UnsafeBuffer(0, 0);
+  private long lastAsqn = SegmentIndex.NONE;
+  private long lastAsqnIndex = SegmentIndex.NONE;
+
+  // Published state, read by readers and the flusher.
+  private volatile int endPosition = SegmentDescriptor.LENGTH;
+  private volatile long lastIndex;
+  private volatile boolean indexed;
+  private volatile boolean deleted;
+
+  // Flusher state (guarded by the journal's flush lock).
+  private int flushedPosition;
+  private volatile boolean descriptorDirty;
+
+  private Segment(Path file, MappedByteBuffer mapped, long id, long firstIndex, int density) {
+    this.file = file;
+    this.mapped = mapped;
+    this.buffer = new UnsafeBuffer(mapped);
+    this.address = BufferUtil.address(mapped);
+    this.writerView = mapped.duplicate();
+    this.id = id;
+    this.firstIndex = firstIndex;
+    this.sizeBytes = mapped.capacity();
+    this.index = new SegmentIndex(firstIndex, density);
+    this.lastIndex = firstIndex - 1;
+  }
+
+  /** Maps a file of exactly {@code sizeBytes}. */
+  static MappedByteBuffer map(Path file, int sizeBytes) {
+    try (FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      if (channel.size() != sizeBytes) {
+        throw new JournalException(
+            "Segment file " + file + " has " + channel.size() + " bytes, expected " + sizeBytes);
+      }
+      return channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to map journal segment " + file, e);
+    }
+  }
+
+  /** Starts a preallocated (zeroed) file as a new, empty segment. */
+  static Segment initialize(Path file, MappedByteBuffer mapped, long id, long firstIndex, int den) {
+    Segment segment = new Segment(file, mapped, id, firstIndex, den);
+    SegmentDescriptor.write(
+        segment.buffer, segment.writerView, segment.writerCrc, id, firstIndex, mapped.capacity());
+    segment.descriptorDirty = true;
+    segment.flushedPosition = SegmentDescriptor.LENGTH;
+    segment.indexed = true;
+    return segment;
+  }
+
+  /** Wraps an existing segment whose descriptor was validated by the caller. */
+  static Segment existing(Path file, MappedByteBuffer mapped, int density) {
+    UnsafeBuffer descriptor = new UnsafeBuffer(mapped);
+    return new Segment(
+        file,
+        mapped,
+        SegmentDescriptor.id(descriptor),
+        SegmentDescriptor.firstIndex(descriptor),
+        density);
+  }
+
+  Path file() {
+    return file;
+  }
+
+  long id() {
+    return id;
+  }
+
+  long firstIndex() {
+    return firstIndex;
+  }
+
+  long lastIndex() {
+    return lastIndex;
+  }
+
+  int endPosition() {
+    return endPosition;
+  }
+
+  boolean isEmpty() {
+    return lastIndex < firstIndex;
+  }
+
+  UnsafeBuffer buffer() {
+    return buffer;
+  }
+
+  ByteBuffer newView() {
+    return mapped.duplicate();
+  }
+
+  MappedByteBuffer mapped() {
+    return mapped;
+  }
+
+  long address() {
+    return address;
+  }
+
+  // ---------------------------------------------------------------- writer
+
+  /**
+   * Appends one frame, copying from {@code src} or letting {@code writer} serialize in place.
+   *
+   * @return false when the frame does not fit in the rest of this segment
+   */
+  boolean append(
+      long entryIndex,
+      long asqn,
+      DirectBuffer src,
+      int srcOffset,
+      int length,
+      Journal.EntryWriter writer) {
+    assert entryIndex == lastIndex + 1 : "expected index " + (lastIndex + 1) + ": " + entryIndex;
+    assert references.get() > 0 && !deleted : "append to released segment " + this;
+    int position = endPosition;
+    int frameLength = FrameLayout.frameLength(length);
+    if ((long) position + frameLength > sizeBytes) {
+      return false;
+    }
+    buffer.putInt(position + LENGTH_OFFSET, length);
+    buffer.putInt(position + RESERVED_OFFSET, 0);
+    buffer.putLong(position + INDEX_OFFSET, entryIndex);
+    buffer.putLong(position + ASQN_OFFSET, asqn);
+    if (writer != null) {
+      entryView.wrap(address + position + DATA_OFFSET, length);
+      writer.write(entryView, 0);
+    } else {
+      buffer.putBytes(position + DATA_OFFSET, src, srcOffset, length);
+    }
+    // Padding after the data is zero: bytes after the last frame always are.
+    int checksum =
+        writerCrc.compute(
+            writerView, position + CHECKSUM_START, FrameLayout.checksumLength(length));
+    buffer.putInt(position + CHECKSUM_OFFSET, checksum);
+    buffer.putIntRelease(position + MARKER_OFFSET, MARKER_V1);
+    onFrameAppended(entryIndex, asqn, position, frameLength);
+    return true;
+  }
+
+  private void onFrameAppended(long entryIndex, long asqn, int position, int frameLength) {
+    if (asqn != Journal.ASQN_IGNORE) {
+      lastAsqn = asqn;
+      lastAsqnIndex = entryIndex;
+    }
+    if (index.isPoint(entryIndex)) {
+      index.add(entryIndex, position, lastAsqn, lastAsqnIndex);
+    }
+    endPosition = position + frameLength;
+    lastIndex = entryIndex;
+  }
+
+  /** Records where the writer stopped; open uses it to skip scanning this segment. */
+  void seal() {
+    SegmentDescriptor.writeHint(buffer, writerView, writerCrc, lastIndex, endPosition);
+    descriptorDirty = true;
+  }
+
+  /**
+   * Removes the frames after {@code afterIndex}: zeroes them (keeping the invariant that bytes
+   * after the last frame are zero, so no stale frame can reappear) and forces the change to disk.
+   * Clears the hint: the segment becomes the writer's segment again.
+   */
+  void truncateAfter(long afterIndex) {
+    assert afterIndex >= firstIndex - 1 && afterIndex <= lastIndex;
+    ensureIndexed();
+    if (afterIndex == lastIndex) {
+      SegmentDescriptor.clearHint(buffer);
+      force(0, SegmentDescriptor.LENGTH);
+      return;
+    }
+    int from = afterIndex < firstIndex ? SegmentDescriptor.LENGTH : positionAfter(afterIndex);
+    int to = endPosition;
+    buffer.setMemory(from, to - from, (byte) 0);
+    SegmentDescriptor.clearHint(buffer);
+    force(0, to);
+    index.truncateAfter(afterIndex);
+    endPosition = from;
+    lastIndex = afterIndex;
+    flushedPosition = Math.min(flushedPosition, from);
+    recomputeLastAsqn();
+  }
+
+  private void recomputeLastAsqn() {
+    long[] asqnAndIndex = lastAsqnUpTo(lastIndex);
+    lastAsqn = asqnAndIndex[0];
+    lastAsqnIndex = asqnAndIndex[1];
+  }
+
+  /** The last asqn in this segment. {@link SegmentIndex#NONE} if none. */
+  long lastAsqn() {
+    return lastAsqn;
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /**
+   * Reads the frame at {@code position} into {@code record}, checking marker, bounds, index and
+   * checksum.
+   *
+   * @return the frame length, {@link #NO_FRAME} if nothing is published there, or {@link
+   *     #INVALID_FRAME}
+   */
+  int readFrame(int position, long expectedIndex, ByteBuffer view, Crc32c crc, RecordView record) {
+    assert references.get() > 0 : "read from released segment " + this;
+    if (position > sizeBytes - HEADER_LENGTH) {
+      return NO_FRAME;
+    }
+    int marker = buffer.getIntAcquire(position + MARKER_OFFSET);
+    if (marker == 0) {
+      return NO_FRAME;
+    }
+    int length = buffer.getInt(position + LENGTH_OFFSET);
+    if (marker != MARKER_V1
+        || length < 0
+        || length > sizeBytes - position - HEADER_LENGTH
+        || buffer.getLong(position + INDEX_OFFSET) != expectedIndex) {
+      return INVALID_FRAME;
+    }
+    int checksum = buffer.getInt(position + CHECKSUM_OFFSET);
+    if (crc.compute(view, position + CHECKSUM_START, FrameLayout.checksumLength(length))
+        != checksum) {
+      return INVALID_FRAME;
+    }
+    record.wrap(
+        expectedIndex,
+        buffer.getLong(position + ASQN_OFFSET),
+        checksum,
+        address + position + DATA_OFFSET,
+        length);
+    return FrameLayout.frameLength(length);
+  }
+
+  /** Why the frame at {@code position} is invalid; slow, only for error messages. */
+  String describeInvalidFrame(int position, long expectedIndex, ByteBuffer view, Crc32c crc) {
+    if (position > sizeBytes - HEADER_LENGTH) {
+      return "frame header would pass the end of the segment";
+    }
+    int marker = buffer.getIntVolatile(position + MARKER_OFFSET);
+    if (marker == 0) {
+      return "no frame marker (entry " + expectedIndex + " missing)";
+    }
+    if (marker != MARKER_V1) {
+      return "unknown frame marker 0x" + Integer.toHexString(marker);
+    }
+    int length = buffer.getInt(position + LENGTH_OFFSET);
+    if (length < 0 || length > sizeBytes - position - HEADER_LENGTH) {
+      return "frame length " + length + " out of bounds";
+    }
+    long actualIndex = buffer.getLong(position + INDEX_OFFSET);
+    if (actualIndex != expectedIndex) {
+      return "expected entry index " + expectedIndex + " but found " + actualIndex;
+    }
+    int actual = crc.compute(view, position + CHECKSUM_START, FrameLayout.checksumLength(length));
+    return "checksum mismatch for entry "
+        + expectedIndex
+        + " (stored 0x"
+        + Integer.toHexString(buffer.getInt(position + CHECKSUM_OFFSET))
+        + ", computed 0x"
+        + Integer.toHexString(actual)
+        + ")";
+  }
+
+  /** Header-only read of a published frame's length; the caller knows the frame exists. */
+  int frameLengthAt(int position) {
+    return FrameLayout.frameLength(buffer.getInt(position + LENGTH_OFFSET));
+  }
+
+  long asqnAt(int position) {
+    return buffer.getLong(position + ASQN_OFFSET);
+  }
+
+  /** Position of the frame with {@code entryIndex}; it must be in this segment. */
+  int positionOf(long entryIndex) {
+    assert entryIndex >= firstIndex && entryIndex <= lastIndex + 1;
+    ensureIndexed();
+    SegmentIndex.Point point = index.floor(entryIndex);
+    long current = point == null ? firstIndex : point.index();
+    int position = point == null ? SegmentDescriptor.LENGTH : point.position();
+    while (current < entryIndex) {
+      position += frameLengthAt(position);
+      current++;
+    }
+    return position;
+  }
+
+  /** Position just after the frame with {@code entryIndex}. */
+  int positionAfter(long entryIndex) {
+    int position = positionOf(entryIndex);
+    return position + frameLengthAt(position);
+  }
+
+  /**
+   * The last non-ignored asqn among entries up to {@code entryIndex} in this segment and its index,
+   * as {@code [asqn, index]}, or {@code [NONE, NONE]}.
+   */
+  long[] lastAsqnUpTo(long entryIndex) {
+    if (entryIndex < firstIndex) {
+      return new long[] {SegmentIndex.NONE, SegmentIndex.NONE};
+    }
+    ensureIndexed();
+    SegmentIndex.Point point = index.floor(entryIndex);
+    long asqn = point == null ? SegmentIndex.NONE : point.asqnUpTo();
+    long asqnIndex = point == null ? SegmentIndex.NONE : point.asqnIndexUpTo();
+    long current = point == null ? firstIndex : point.index() + 1;
+    int position =
+        point == null
+            ? SegmentDescriptor.LENGTH
+            : point.position() + frameLengthAt(point.position());
+    while (current <= entryIndex) {
+      long frameAsqn = asqnAt(position);
+      if (frameAsqn != Journal.ASQN_IGNORE) {
+        asqn = frameAsqn;
+        asqnIndex = current;
+      }
+      position += frameLengthAt(position);
+      current++;
+    }
+    return new long[] {asqn, asqnIndex};
+  }
+
+  /** The first non-ignored asqn in this segment, or {@link SegmentIndex#NONE}. */
+  long firstAsqn() {
+    long last = lastIndex;
+    int position = SegmentDescriptor.LENGTH;
+    for (long current = firstIndex; current <= last; current++) {
+      long asqn = asqnAt(position);
+      if (asqn != Journal.ASQN_IGNORE) {
+        return asqn;
+      }
+      position += frameLengthAt(position);
+    }
+    return SegmentIndex.NONE;
+  }
+
+  /**
+   * Index of the entry with the largest asqn {@code <= asqn} in this segment, or {@link
+   * SegmentIndex#NONE}.
+   */
+  long indexOfAsqnFloor(long asqn) {
+    ensureIndexed();
+    SegmentIndex.Point point = index.floorByAsqn(asqn);
+    long best = SegmentIndex.NONE;
+    long current = firstIndex;
+    int position = SegmentDescriptor.LENGTH;
+    if (point != null) {
+      best = point.asqnUpTo() == SegmentIndex.NONE ? SegmentIndex.NONE : point.asqnIndexUpTo();
+      current = point.index() + 1;
+      position = point.position() + frameLengthAt(point.position());
+    }
+    long last = lastIndex;
+    for (; current <= last; current++) {
+      long frameAsqn = asqnAt(position);
+      if (frameAsqn != Journal.ASQN_IGNORE) {
+        if (frameAsqn > asqn) {
+          break;
+        }
+        best = current;
+      }
+      position += frameLengthAt(position);
+    }
+    return best;
+  }
+
+  // ---------------------------------------------------------------- open-time scan
+
+  /**
+   * Walks the frames from the start, building the sparse index. Stops at the first position without
+   * a frame, after {@code stopAfterIndex}, or at the first invalid frame.
+   */
+  ScanResult scan(boolean verifyChecksums, long stopAfterIndex) {
+    ByteBuffer view = newView();
+    Crc32c crc = new Crc32c();
+    RecordView record = new RecordView();
+    index.clear();
+    long runningAsqn = SegmentIndex.NONE;
+    long runningAsqnIndex = SegmentIndex.NONE;
+    int position = SegmentDescriptor.LENGTH;
+    long next = firstIndex;
+    String invalidReason = null;
+    while (next <= stopAfterIndex) {
+      int frameLength =
+          verifyChecksums
+              ? readFrame(position, next, view, crc, record)
+              : readHeaderOnly(position, next);
+      if (frameLength == NO_FRAME) {
+        break;
+      }
+      if (frameLength == INVALID_FRAME) {
+        invalidReason = describeInvalidFrame(position, next, view, crc);
+        break;
+      }
+      long asqn = asqnAt(position);
+      if (asqn != Journal.ASQN_IGNORE) {
+        runningAsqn = asqn;
+        runningAsqnIndex = next;
+      }
+      if (index.isPoint(next)) {
+        index.add(next, position, runningAsqn, runningAsqnIndex);
+      }
+      position += frameLength;
+      next++;
+    }
+    indexed = true;
+    return new ScanResult(next - 1, position, invalidReason, runningAsqn, runningAsqnIndex);
+  }
+
+  /** Adopts the result of an open-time scan as this segment's state (writer thread). */
+  void adopt(ScanResult result) {
+    lastAsqn = result.lastAsqn();
+    lastAsqnIndex = result.lastAsqnIndex();
+    endPosition = result.endPosition();
+    lastIndex = result.lastIndex();
+    flushedPosition = result.endPosition();
+  }
+
+  private int readHeaderOnly(int position, long expectedIndex) {
+    if (position > sizeBytes - HEADER_LENGTH) {
+      return NO_FRAME;
+    }
+    int marker = buffer.getIntVolatile(position + MARKER_OFFSET);
+    if (marker == 0) {
+      return NO_FRAME;
+    }
+    int length = buffer.getInt(position + LENGTH_OFFSET);
+    if (marker != MARKER_V1
+        || length < 0
+        || length > sizeBytes - position - HEADER_LENGTH
+        || buffer.getLong(position + INDEX_OFFSET) != expectedIndex) {
+      return INVALID_FRAME;
+    }
+    return FrameLayout.frameLength(length);
+  }
+
+  /** Accepts a sealed segment's hint without scanning; the sparse index is built on first use. */
+  void trustHint(long hintLastIndex, int hintEndPosition) {
+    this.lastIndex = hintLastIndex;
+    this.endPosition = hintEndPosition;
+    this.flushedPosition = hintEndPosition;
+  }
+
+  /** Builds the sparse index of a segment opened from its hint, on first use. */
+  void ensureIndexed() {
+    if (indexed) {
+      return;
+    }
+    synchronized (this) {
+      if (indexed) {
+        return;
+      }
+      long expectedLast = lastIndex;
+      ScanResult result = scan(false, expectedLast);
+      if (result.lastIndex() != expectedLast) {
+        throw new JournalException.CorruptedJournal(
+            file,
+            result.endPosition(),
+            "segment hint says its last entry is "
+                + expectedLast
+                + " but frames end at entry "
+                + result.lastIndex()
+                + (result.invalidReason() == null ? "" : ": " + result.invalidReason()));
+      }
+    }
+  }
+
+  /** Zeroes everything from {@code position} to the end of the segment that is not zero yet. */
+  void zeroFrom(int position) {
+    int chunk = 64 * 1024;
+    int dirtyFrom = -1;
+    int dirtyTo = -1;
+    for (int start = position; start < sizeBytes; start += chunk) {
+      int length = Math.min(chunk, sizeBytes - start);
+      if (!isZero(start, length)) {
+        buffer.setMemory(start, length, (byte) 0);
+        dirtyFrom = dirtyFrom < 0 ? start : dirtyFrom;
+        dirtyTo = start + length;
+      }
+    }
+    if (dirtyFrom >= 0) {
+      force(dirtyFrom, dirtyTo - dirtyFrom);
+    }
+  }
+
+  private boolean isZero(int start, int length) {
+    int end = start + length;
+    int i = start;
+    for (; i + 8 <= end; i += 8) {
+      if (buffer.getLong(i) != 0) {
+        return false;
+      }
+    }
+    for (; i < end; i++) {
+      if (buffer.getByte(i) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------- flushing
+
+  /**
+   * Forces the frames written since the last flush (and the descriptor if it changed). Called under
+   * the journal's flush lock.
+   *
+   * @return bytes forced
+   */
+  long flush() {
+    int end = endPosition;
+    long bytes = 0;
+    if (descriptorDirty) {
+      descriptorDirty = false;
+      force(0, SegmentDescriptor.LENGTH);
+      bytes += SegmentDescriptor.LENGTH;
+    }
+    if (end > flushedPosition) {
+      force(flushedPosition, end - flushedPosition);
+      bytes += end - flushedPosition;
+      flushedPosition = end;
+    }
+    return bytes;
+  }
+
+  boolean isDescriptorDirty() {
+    return descriptorDirty;
+  }
+
+  void force(int from, int length) {
+    if (length > 0) {
+      mapped.force(from, length);
+    }
+  }
+
+  // ---------------------------------------------------------------- lifetime
+
+  /** Takes a reference for a reader; false if the segment is already gone. */
+  boolean retain() {
+    while (true) {
+      int count = references.get();
+      if (count <= 0) {
+        return false;
+      }
+      if (references.compareAndSet(count, count + 1)) {
+        return true;
+      }
+    }
+  }
+
+  void release() {
+    int count = references.decrementAndGet();
+    assert count >= 0 : "segment " + file + " released too often";
+    if (count == 0) {
+      IoUtil.unmap(mapped);
+    }
+  }
+
+  void markDeleted() {
+    deleted = true;
+  }
+
+  boolean isDeleted() {
+    return deleted;
+  }
+
+  @Override
+  public String toString() {
+    return "Segment{id="
+        + id
+        + ", file="
+        + file.getFileName()
+        + ", firstIndex="
+        + firstIndex
+        + ", lastIndex="
+        + lastIndex
+        + "}";
+  }
+
+  /** Outcome of {@link #scan}: the last valid entry, where frames end, and why they ended. */
+  record ScanResult(
+      long lastIndex, int endPosition, String invalidReason, long lastAsqn, long lastAsqnIndex) {}
+}

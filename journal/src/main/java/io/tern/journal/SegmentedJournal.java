@@ -1,0 +1,421 @@
+package io.tern.journal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.StampedLock;
+import org.agrona.DirectBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Journal}: memory-mapped segments on one directory.
+ *
+ * <p>Concurrency. Appends are lock-free: a frame is published by its marker, then by the volatile
+ * {@link #lastIndex}. Structural changes ({@code deleteAfter}, {@code deleteUntil}, {@code reset})
+ * take the write side of {@link #structureLock}; readers read frames under its optimistic read side
+ * and retry when it was taken, so they never return a half-removed entry. The {@link #flushLock}
+ * keeps flushes (which may run on another thread) apart from structural changes.
+ */
+public final class SegmentedJournal implements Journal {
+  private static final Logger LOG = LoggerFactory.getLogger(SegmentedJournal.class);
+
+  private final JournalConfig config;
+  private final SegmentFiles files;
+  private final MetaStore meta;
+  private final JournalMetrics metrics;
+  private final SegmentAllocator allocator;
+  private final AtomicBoolean directoryDirty = new AtomicBoolean();
+  private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
+  private final StampedLock structureLock = new StampedLock();
+  private final ReentrantLock flushLock = new ReentrantLock();
+  private final TruncationHistory truncations = new TruncationHistory();
+
+  private Segment current;
+  private long lastAsqn = SegmentIndex.NONE;
+  private volatile long firstIndex;
+  private volatile long lastIndex;
+  private volatile long lastFlushedIndex;
+  private volatile boolean closed;
+
+  private SegmentedJournal(JournalConfig config) {
+    this.config = config;
+    this.files = new SegmentFiles(config.directory(), config.name());
+    this.metrics = new JournalMetrics(config.meterRegistry(), config.metricTags());
+    try {
+      Files.createDirectories(config.directory());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to create journal directory " + config.directory(), e);
+    }
+    files.removeInterruptedDeletions();
+    this.meta = new MetaStore(files.metaPath());
+    this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
+  }
+
+  /** Opens the journal in {@code config.directory()}, creating it if needed. */
+  public static SegmentedJournal open(JournalConfig config) {
+    SegmentedJournal journal = new SegmentedJournal(config);
+    try {
+      journal.load();
+    } catch (RuntimeException e) {
+      journal.allocator.close();
+      journal.meta.close();
+      throw e;
+    }
+    return journal;
+  }
+
+  private void load() {
+    boolean hasSegments = !files.listSegments().isEmpty();
+    boolean crashed = hasSegments && !(meta.hasRecord() && meta.wasCleanShutdown());
+    long flushed = meta.lastFlushedIndex();
+    List<Segment> loaded = new JournalLoader(config, files, flushed, crashed).load();
+    if (loaded.isEmpty()) {
+      long first = Math.max(1, flushed + 1);
+      createSegment(1, first);
+      lastIndex = first - 1;
+    } else {
+      for (Segment segment : loaded) {
+        segments.put(segment.firstIndex(), segment);
+      }
+      current = segments.lastEntry().getValue();
+      lastIndex = current.lastIndex();
+    }
+    firstIndex = segments.firstKey();
+    if (flushed > lastIndex) {
+      throw new JournalException.CorruptedJournal(
+          current.file(),
+          current.endPosition(),
+          "the journal ends at entry "
+              + lastIndex
+              + " but entries up to "
+              + flushed
+              + " were flushed");
+    }
+    lastFlushedIndex = Math.max(flushed, firstIndex - 1);
+    lastAsqn = computeLastAsqn();
+    metrics.registerGauges(
+        config.meterRegistry(),
+        config.metricTags(),
+        this,
+        new JournalMetrics.Gauges<>(
+            j -> j.segments.size(), j -> j.lastIndex, j -> j.lastFlushedIndex));
+    // Entries recovered beyond the flushed index may sit only in the page cache: make them durable
+    // now, and mark the journal as open (not cleanly shut down) before anything else is written.
+    flush();
+    meta.store(lastFlushedIndex, false);
+    allocator.prepareSpare();
+    if (crashed) {
+      LOG.info(
+          "Journal {} recovered after an unclean shutdown: entries {}..{}",
+          config.directory(),
+          firstIndex,
+          lastIndex);
+    }
+  }
+
+  private void createSegment(long id, long segmentFirstIndex) {
+    allocator.takeSpare(files.segmentPath(id));
+    var mapped = Segment.map(files.segmentPath(id), config.segmentSizeBytes());
+    Segment segment =
+        Segment.initialize(
+            files.segmentPath(id), mapped, id, segmentFirstIndex, config.indexDensity());
+    NativeIo.madvise(segment.address(), config.segmentSizeBytes(), config.madvise());
+    segments.put(segmentFirstIndex, segment);
+    current = segment;
+  }
+
+  // ---------------------------------------------------------------- append
+
+  @Override
+  public long append(long asqn, DirectBuffer data, int offset, int length) {
+    return append(asqn, data, offset, length, null);
+  }
+
+  @Override
+  public long append(long asqn, EntryWriter writer) {
+    return append(asqn, null, 0, writer.length(), writer);
+  }
+
+  private long append(long asqn, DirectBuffer data, int offset, int length, EntryWriter writer) {
+    ensureOpen();
+    if (length < 0) {
+      throw new IllegalArgumentException("Entry length must be >= 0: " + length);
+    }
+    if (length > config.maxEntrySizeBytes()) {
+      throw new JournalException.EntryTooLarge(length, config.maxEntrySizeBytes());
+    }
+    if (asqn != ASQN_IGNORE && (asqn < 0 || asqn <= lastAsqn)) {
+      throw new JournalException.InvalidAsqn(asqn, lastAsqn);
+    }
+    long startNs = metrics.nowNs();
+    long index = lastIndex + 1;
+    if (!current.append(index, asqn, data, offset, length, writer)) {
+      roll();
+      boolean appended = current.append(index, asqn, data, offset, length, writer);
+      assert appended : "an entry within maxEntrySizeBytes must fit an empty segment";
+    }
+    if (asqn != ASQN_IGNORE) {
+      lastAsqn = asqn;
+    }
+    lastIndex = index;
+    metrics.appended(startNs);
+    return index;
+  }
+
+  private void roll() {
+    current.seal();
+    createSegment(current.id() + 1, lastIndex + 1);
+  }
+
+  // ---------------------------------------------------------------- structural changes
+
+  @Override
+  public void deleteAfter(long index) {
+    ensureOpen();
+    if (index >= lastIndex) {
+      return;
+    }
+    if (index < firstIndex - 1) {
+      throw new JournalException.InvalidIndex(
+          "Cannot delete after index "
+              + index
+              + ": the journal starts at "
+              + firstIndex
+              + " (use reset to restart the journal at a lower index)");
+    }
+    long stamp = structureLock.writeLock();
+    flushLock.lock();
+    try {
+      // Bump the epoch before any byte changes, so that anyone who sees an unchanged epoch after
+      // reading an entry knows the entry was not being removed meanwhile.
+      truncations.record(index);
+      lowerFlushedIndex(index);
+      Segment target = segments.floorEntry(Math.max(index, firstIndex)).getValue();
+      deleteSegmentsAfter(target);
+      target.truncateAfter(index);
+      current = target;
+      lastIndex = index;
+      lastAsqn = computeLastAsqn();
+    } finally {
+      flushLock.unlock();
+      structureLock.unlockWrite(stamp);
+    }
+  }
+
+  private void deleteSegmentsAfter(Segment keep) {
+    boolean deletedAny = false;
+    for (Segment segment : segments.descendingMap().headMap(keep.firstIndex()).values()) {
+      delete(segment);
+      deletedAny = true;
+    }
+    if (deletedAny) {
+      files.syncDirectory();
+    }
+  }
+
+  @Override
+  public void deleteUntil(long index) {
+    ensureOpen();
+    if (index <= firstIndex) {
+      return;
+    }
+    long stamp = structureLock.writeLock();
+    flushLock.lock();
+    try {
+      boolean deletedAny = false;
+      for (Segment segment : segments.values()) {
+        if (segment == current || segment.lastIndex() >= index) {
+          break;
+        }
+        delete(segment);
+        deletedAny = true;
+      }
+      if (deletedAny) {
+        firstIndex = segments.firstKey();
+        files.syncDirectory();
+      }
+    } finally {
+      flushLock.unlock();
+      structureLock.unlockWrite(stamp);
+    }
+  }
+
+  @Override
+  public void reset(long nextIndex) {
+    ensureOpen();
+    if (nextIndex < 1) {
+      throw new JournalException.InvalidIndex("reset needs a next index >= 1: " + nextIndex);
+    }
+    long stamp = structureLock.writeLock();
+    flushLock.lock();
+    try {
+      truncations.record(nextIndex - 1);
+      lowerFlushedIndex(nextIndex - 1);
+      long nextId = current.id() + 1;
+      for (Segment segment : segments.descendingMap().values()) {
+        delete(segment);
+      }
+      files.syncDirectory();
+      createSegment(nextId, nextIndex);
+      current.flush();
+      files.syncDirectory();
+      directoryDirty.set(false);
+      firstIndex = nextIndex;
+      lastIndex = nextIndex - 1;
+      lastAsqn = SegmentIndex.NONE;
+      meta.store(nextIndex - 1, false);
+      lastFlushedIndex = nextIndex - 1;
+    } finally {
+      flushLock.unlock();
+      structureLock.unlockWrite(stamp);
+    }
+  }
+
+  /** Lowering is always safe; it must be durable before entries below the old value change. */
+  private void lowerFlushedIndex(long index) {
+    if (lastFlushedIndex > index) {
+      meta.store(index, false);
+      lastFlushedIndex = index;
+    }
+  }
+
+  private void delete(Segment segment) {
+    segments.remove(segment.firstIndex());
+    files.delete(segment.file());
+    segment.markDeleted();
+    segment.release();
+  }
+
+  private long computeLastAsqn() {
+    for (Segment segment : segments.descendingMap().values()) {
+      long asqn =
+          segment == current ? segment.lastAsqn() : segment.lastAsqnUpTo(segment.lastIndex())[0];
+      if (asqn != SegmentIndex.NONE) {
+        return asqn;
+      }
+    }
+    return SegmentIndex.NONE;
+  }
+
+  // ---------------------------------------------------------------- flush
+
+  @Override
+  public void flush() {
+    flushLock.lock();
+    try {
+      long target = lastIndex;
+      if (closed || target <= lastFlushedIndex) {
+        return;
+      }
+      long startNs = metrics.nowNs();
+      if (directoryDirty.getAndSet(false)) {
+        files.syncDirectory();
+      }
+      long bytes = 0;
+      Map.Entry<Long, Segment> from = segments.floorEntry(lastFlushedIndex + 1);
+      Map<Long, Segment> dirty = from == null ? segments : segments.tailMap(from.getKey());
+      for (Segment segment : dirty.values()) {
+        bytes += segment.flush();
+      }
+      meta.store(target, false);
+      lastFlushedIndex = target;
+      metrics.flushed(startNs, bytes);
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  @Override
+  public long getFirstIndex() {
+    return firstIndex;
+  }
+
+  @Override
+  public long getLastIndex() {
+    return lastIndex;
+  }
+
+  @Override
+  public long getLastFlushedIndex() {
+    return lastFlushedIndex;
+  }
+
+  @Override
+  public JournalReader openReader() {
+    ensureOpen();
+    return new SegmentedJournalReader(this);
+  }
+
+  public JournalConfig config() {
+    return config;
+  }
+
+  /** Number of segment files in use. */
+  public int segmentCount() {
+    return segments.size();
+  }
+
+  // ---------------------------------------------------------------- for readers
+
+  StampedLock structureLock() {
+    return structureLock;
+  }
+
+  TruncationHistory truncations() {
+    return truncations;
+  }
+
+  /** The segment that holds {@code index}, or where it would be appended. */
+  Segment segmentFor(long index) {
+    Map.Entry<Long, Segment> entry = segments.floorEntry(index);
+    return entry == null ? segments.firstEntry().getValue() : entry.getValue();
+  }
+
+  /** The segment whose first entry is {@code index}, or null. */
+  Segment segmentStartingAt(long index) {
+    return segments.get(index);
+  }
+
+  Iterable<Segment> segmentsDescending() {
+    return segments.descendingMap().values();
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new JournalException.Closed("Journal " + config.directory());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    flush();
+    flushLock.lock();
+    try {
+      closed = true;
+      allocator.close();
+      meta.store(lastFlushedIndex, true);
+      meta.close();
+      for (Segment segment : segments.values()) {
+        segment.release();
+      }
+      segments.clear();
+    } finally {
+      flushLock.unlock();
+    }
+  }
+}

@@ -38,6 +38,7 @@ public final class JournalConfig {
   private final boolean preallocateSegments;
   private final long freeDiskSpaceReserveBytes;
   private final OpenVerification openVerification;
+  private final FlushRecordSync flushRecordSync;
   private final MeterRegistry meterRegistry;
   private final Tags metricTags;
 
@@ -51,6 +52,7 @@ public final class JournalConfig {
     this.preallocateSegments = b.preallocateSegments;
     this.freeDiskSpaceReserveBytes = b.freeDiskSpaceReserveBytes;
     this.openVerification = Objects.requireNonNull(b.openVerification);
+    this.flushRecordSync = Objects.requireNonNull(b.flushRecordSync);
     this.meterRegistry = b.meterRegistry;
     this.metricTags = b.metricTags;
     validate();
@@ -134,6 +136,10 @@ public final class JournalConfig {
     return openVerification;
   }
 
+  public FlushRecordSync flushRecordSync() {
+    return flushRecordSync;
+  }
+
   /** May be null: then no metrics are recorded and the hot path does no timing. */
   public MeterRegistry meterRegistry() {
     return meterRegistry;
@@ -147,6 +153,8 @@ public final class JournalConfig {
   public enum Madvise {
     /** No advice (default). */
     NONE,
+    /** MADV_RANDOM: no read-around on faults, so the page cache keeps small (4 KiB) pages. */
+    RANDOM,
     /** MADV_SEQUENTIAL: aggressive read-ahead, pages dropped soon after they are read. */
     SEQUENTIAL,
     /** MADV_WILLNEED: start reading the whole segment in now. */
@@ -165,6 +173,26 @@ public final class JournalConfig {
     FULL
   }
 
+  /**
+   * How a flush makes its record (the last flushed index) durable. Either way every entry a
+   * completed flush covered survives any crash; they differ in what open can tell apart after one.
+   */
+  public enum FlushRecordSync {
+    /**
+     * Default. One sync per flush: the record is forced together with the entries it covers. Since
+     * a sync persists pages in no set order, the record can only vouch for the flush before it, so
+     * damage found in the entries of the very last flush is treated like a torn tail (cut and
+     * logged) instead of a hard error. A crash cannot cause such damage to entries whose flush
+     * completed; only failing media can.
+     */
+    SHARED,
+    /**
+     * Two syncs per flush: entries first, then the record. Damage anywhere at or below the last
+     * flushed index is a hard error on open. Costs a second device flush on every flush.
+     */
+    SEPARATE
+  }
+
   public static final class Builder {
     private Path directory;
     private String name = "journal";
@@ -175,6 +203,7 @@ public final class JournalConfig {
     private boolean preallocateSegments = true;
     private long freeDiskSpaceReserveBytes = DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES;
     private OpenVerification openVerification = OpenVerification.TAIL;
+    private FlushRecordSync flushRecordSync = FlushRecordSync.SHARED;
     private MeterRegistry meterRegistry;
     private Tags metricTags = Tags.empty();
 
@@ -220,6 +249,11 @@ public final class JournalConfig {
 
     public Builder openVerification(OpenVerification openVerification) {
       this.openVerification = openVerification;
+      return this;
+    }
+
+    public Builder flushRecordSync(FlushRecordSync flushRecordSync) {
+      this.flushRecordSync = flushRecordSync;
       return this;
     }
 

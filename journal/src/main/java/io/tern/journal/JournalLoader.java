@@ -1,7 +1,12 @@
 package io.tern.journal;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,29 +19,39 @@ import org.slf4j.LoggerFactory;
 /**
  * Opens the segments of an existing journal and recovers from a crash.
  *
- * <p>Rules: entries at or below the last flushed index (from {@link MetaStore}) must be intact;
- * anything wrong there is a {@link JournalException.CorruptedJournal} naming the file and offset.
- * Beyond it, the first missing or invalid frame ends the journal: the torn tail is zeroed, later
- * segments are deleted, and a warning is logged.
+ * <p>Rules: entries at or below the confirmed flushed index (from the newest flush record, see
+ * {@link SegmentDescriptor.FlushRecord}) must be intact; anything wrong there is a {@link
+ * JournalException.CorruptedJournal} naming the file and offset. Beyond it, the first missing or
+ * invalid frame ends the journal: the torn tail is zeroed, later segments are deleted, and a
+ * warning is logged.
  */
 final class JournalLoader {
   private static final Logger LOG = LoggerFactory.getLogger(JournalLoader.class);
 
   private final JournalConfig config;
   private final SegmentFiles files;
-  private final long lastFlushedIndex;
-  private final boolean crashed;
+  private long lastFlushedIndex;
+  private boolean crashed;
 
-  JournalLoader(JournalConfig config, SegmentFiles files, long lastFlushedIndex, boolean crashed) {
+  JournalLoader(JournalConfig config, SegmentFiles files) {
     this.config = config;
     this.files = files;
-    this.lastFlushedIndex = lastFlushedIndex;
-    this.crashed = crashed;
+  }
+
+  /** Entries at or below this index were confirmed durable before the journal was last closed. */
+  long confirmedFlushedIndex() {
+    return lastFlushedIndex;
+  }
+
+  /** True if the journal was not closed cleanly (known after {@link #load()}). */
+  boolean crashed() {
+    return crashed;
   }
 
   /** Loads the segments in index order; empty if the directory holds none. */
   List<Segment> load() {
     TreeMap<Long, Path> paths = files.listSegments();
+    readFlushRecords(paths);
     List<Segment> segments = new ArrayList<>();
     boolean cut = false;
     for (Map.Entry<Long, Path> entry : paths.entrySet()) {
@@ -50,6 +65,15 @@ final class JournalLoader {
       Segment previous = segments.isEmpty() ? null : segments.get(segments.size() - 1);
       Segment segment = openSegment(entry.getKey(), path, previous, isLast);
       if (segment == null) {
+        // Discarded: everything after it goes too, and the segment before it becomes the last
+        // one, so frames left behind its end (pages that reached the disk out of order) must not
+        // be found again later.
+        if (previous != null) {
+          previous.zeroFrom(previous.endPosition());
+          SegmentDescriptor.clearHint(previous.buffer());
+          previous.force(0, SegmentDescriptor.LENGTH);
+        }
+        cut = true;
         continue;
       }
       segments.add(segment);
@@ -59,6 +83,38 @@ final class JournalLoader {
       files.syncDirectory();
     }
     return segments;
+  }
+
+  /**
+   * Finds the newest flush record among the segments' descriptors. A journal with segments but no
+   * record saying it was closed cleanly is recovered as after a crash.
+   */
+  private void readFlushRecords(TreeMap<Long, Path> paths) {
+    SegmentDescriptor.FlushRecord newest = null;
+    ByteBuffer bytes = ByteBuffer.allocateDirect(SegmentDescriptor.LENGTH);
+    UnsafeBuffer descriptor = new UnsafeBuffer(bytes);
+    Crc32c crc = new Crc32c();
+    for (Path path : paths.values()) {
+      bytes.clear();
+      try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+        while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+          // read the whole descriptor
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to read journal segment " + path, e);
+      }
+      if (bytes.hasRemaining() || !SegmentDescriptor.isValid(descriptor, bytes, crc)) {
+        continue; // judged with its frames below
+      }
+      SegmentDescriptor.FlushRecord record =
+          SegmentDescriptor.readFlushRecord(descriptor, bytes, crc);
+      if (record != null
+          && (newest == null || record.lastFlushedIndex() >= newest.lastFlushedIndex())) {
+        newest = record;
+      }
+    }
+    lastFlushedIndex = newest == null ? 0 : newest.confirmedIndex();
+    crashed = !paths.isEmpty() && (newest == null || !newest.cleanShutdown());
   }
 
   /** Maps and checks the descriptor; returns null for a file that never became a segment. */
@@ -99,16 +155,13 @@ final class JournalLoader {
   }
 
   /**
-   * A last segment with a broken descriptor holds nothing flushed if the previous segment already
-   * reaches the flushed index: the crash came while it was being started. Anything else is
-   * corruption.
+   * A segment with a broken descriptor (or one that does not follow its predecessor) holds nothing
+   * flushed if the previous segment already reaches the flushed index: the crash came before its
+   * pages reached the disk. It is discarded with everything after it. Anything else is corruption.
    */
   private Segment discardOrFail(Path path, Segment previous, boolean isLast, String problem) {
     boolean nothingFlushedHere =
-        isLast
-            && (previous == null
-                ? lastFlushedIndex == 0
-                : previous.lastIndex() >= lastFlushedIndex);
+        previous == null ? lastFlushedIndex == 0 : previous.lastIndex() >= lastFlushedIndex;
     if (!nothingFlushedHere) {
       throw new JournalException.CorruptedJournal(path, 0, problem);
     }
@@ -132,7 +185,8 @@ final class JournalLoader {
             && hint >= segment.firstIndex()
             && hint <= lastFlushedIndex;
     if (trustHint) {
-      segment.trustHint(hint, SegmentDescriptor.hintEndPosition(buffer));
+      segment.trustHint(
+          hint, SegmentDescriptor.hintEndPosition(buffer), SegmentDescriptor.hintLastAsqn(buffer));
       return false;
     }
     Segment.ScanResult result = segment.scan(true, Long.MAX_VALUE);
@@ -173,8 +227,8 @@ final class JournalLoader {
   private static long size(Path path) {
     try {
       return java.nio.file.Files.size(path);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

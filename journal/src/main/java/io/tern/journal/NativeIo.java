@@ -18,6 +18,7 @@ final class NativeIo {
   private static final Logger LOG = LoggerFactory.getLogger(NativeIo.class);
 
   // Linux values (asm-generic; the same on x86_64 and aarch64).
+  private static final int MADV_RANDOM = 1;
   private static final int MADV_SEQUENTIAL = 2;
   private static final int MADV_WILLNEED = 3;
   private static final int O_RDWR = 2;
@@ -55,7 +56,12 @@ final class NativeIo {
     if (advice == JournalConfig.Madvise.NONE || !AVAILABLE) {
       return false;
     }
-    int flag = advice == JournalConfig.Madvise.SEQUENTIAL ? MADV_SEQUENTIAL : MADV_WILLNEED;
+    int flag =
+        switch (advice) {
+          case RANDOM -> MADV_RANDOM;
+          case SEQUENTIAL -> MADV_SEQUENTIAL;
+          default -> MADV_WILLNEED;
+        };
     int result = madvise(new Pointer(address), length, flag);
     if (result != 0) {
       LOG.warn("madvise({}) failed with errno {}", advice, Native.getLastError());

@@ -65,6 +65,9 @@ final class Segment {
   // Flusher state (guarded by the journal's flush lock).
   private int flushedPosition;
   private volatile boolean descriptorDirty;
+  private final ByteBuffer flushView;
+  private final Crc32c flushCrc = new Crc32c();
+  private long flushSequence;
 
   private Segment(Path file, MappedByteBuffer mapped, long id, long firstIndex, int density) {
     this.file = file;
@@ -72,6 +75,7 @@ final class Segment {
     this.buffer = new UnsafeBuffer(mapped);
     this.address = BufferUtil.address(mapped);
     this.writerView = mapped.duplicate();
+    this.flushView = mapped.duplicate();
     this.id = id;
     this.firstIndex = firstIndex;
     this.sizeBytes = mapped.capacity();
@@ -210,7 +214,7 @@ final class Segment {
 
   /** Records where the writer stopped; open uses it to skip scanning this segment. */
   void seal() {
-    SegmentDescriptor.writeHint(buffer, writerView, writerCrc, lastIndex, endPosition);
+    SegmentDescriptor.writeHint(buffer, writerView, writerCrc, lastIndex, endPosition, lastAsqn);
     descriptorDirty = true;
   }
 
@@ -239,7 +243,11 @@ final class Segment {
     recomputeLastAsqn();
   }
 
-  private void recomputeLastAsqn() {
+  /**
+   * Recomputes the last asqn and its index by scanning; needed when the segment becomes the
+   * writer's again after it was opened from its hint.
+   */
+  void recomputeLastAsqn() {
     long[] asqnAndIndex = lastAsqnUpTo(lastIndex);
     lastAsqn = asqnAndIndex[0];
     lastAsqnIndex = asqnAndIndex[1];
@@ -491,10 +499,11 @@ final class Segment {
   }
 
   /** Accepts a sealed segment's hint without scanning; the sparse index is built on first use. */
-  void trustHint(long hintLastIndex, int hintEndPosition) {
+  void trustHint(long hintLastIndex, int hintEndPosition, long hintLastAsqn) {
     this.lastIndex = hintLastIndex;
     this.endPosition = hintEndPosition;
     this.flushedPosition = hintEndPosition;
+    this.lastAsqn = hintLastAsqn;
   }
 
   /** Builds the sparse index of a segment opened from its hint, on first use. */
@@ -558,25 +567,43 @@ final class Segment {
   // ---------------------------------------------------------------- flushing
 
   /**
-   * Forces the frames written since the last flush (and the descriptor if it changed). Called under
-   * the journal's flush lock.
+   * Forces the frames written since the last flush, and the descriptor if it changed (or if {@code
+   * withDescriptor}), in one msync. Called under the journal's flush lock.
    *
-   * @return bytes forced
+   * @return bytes in the forced ranges that were written since the last flush
    */
-  long flush() {
+  long flush(boolean withDescriptor) {
     int end = endPosition;
-    long bytes = 0;
-    if (descriptorDirty) {
+    long bytes = Math.max(0, end - flushedPosition);
+    if (withDescriptor || descriptorDirty) {
       descriptorDirty = false;
-      force(0, SegmentDescriptor.LENGTH);
+      force(0, end);
       bytes += SegmentDescriptor.LENGTH;
-    }
-    if (end > flushedPosition) {
+    } else if (end > flushedPosition) {
       force(flushedPosition, end - flushedPosition);
-      bytes += end - flushedPosition;
-      flushedPosition = end;
     }
+    flushedPosition = Math.max(flushedPosition, end);
     return bytes;
+  }
+
+  /** Writes a flush record (not forced); called under the journal's flush lock. */
+  void writeFlushRecord(long lastFlushedIndex, long confirmedIndex, boolean cleanShutdown) {
+    SegmentDescriptor.writeFlushRecord(
+        buffer,
+        flushView,
+        flushCrc,
+        new SegmentDescriptor.FlushRecord(
+            lastFlushedIndex, confirmedIndex, ++flushSequence, cleanShutdown));
+  }
+
+  /** The newest valid flush record of this segment, or null; also resumes its sequence. */
+  SegmentDescriptor.FlushRecord readFlushRecord() {
+    SegmentDescriptor.FlushRecord record =
+        SegmentDescriptor.readFlushRecord(buffer, flushView, flushCrc);
+    if (record != null) {
+      flushSequence = Math.max(flushSequence, record.sequence());
+    }
+    return record;
   }
 
   boolean isDescriptorDirty() {

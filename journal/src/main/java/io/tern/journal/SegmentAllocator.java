@@ -1,8 +1,6 @@
 package io.tern.journal;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -10,6 +8,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.agrona.BufferUtil;
+import org.agrona.IoUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SegmentAllocator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SegmentAllocator.class);
+  private static final int PAGE_SIZE_BYTES = 4096;
 
   private final SegmentFiles files;
   private final JournalConfig config;
@@ -82,23 +83,40 @@ final class SegmentAllocator implements AutoCloseable {
   private Path createSpare() {
     long startNs = metrics.nowNs();
     Path file = files.sparePath();
-    try {
-      if (Files.exists(file) && Files.size(file) == config.segmentSizeBytes()) {
-        return file; // left by an earlier run; never written to, so still zeroed
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     long required = (long) config.segmentSizeBytes() + config.freeDiskSpaceReserveBytes();
     long usable = files.usableSpace();
     if (usable < required) {
       throw new JournalException.OutOfDiskSpace(files.directory(), usable, required);
     }
     files.createPreallocated(file, config.segmentSizeBytes(), config.preallocateSegments());
+    if (config.preallocateSegments()) {
+      warmPageCache(file);
+    }
     directoryDirty.set(true);
     metrics.allocated(startNs);
     LOG.debug("Prepared journal segment file {}", file);
     return file;
+  }
+
+  /**
+   * Reads one byte per page so that the kernel allocates the spare's (zero) page-cache pages here,
+   * off the writer's thread. Measured on the benchmark VM: about half of the writer's time for
+   * unflushed 1 KiB appends went into the kernel zero-filling fresh pages on first touch.
+   */
+  private void warmPageCache(Path file) {
+    MappedByteBuffer mapped = Segment.map(file, config.segmentSizeBytes());
+    try {
+      // The same advice as the writer's mapping, so that read-around does not build large folios
+      // that the writer would then have to write back whole.
+      NativeIo.madvise(BufferUtil.address(mapped), mapped.capacity(), config.madvise());
+      long sum = 0;
+      for (int position = 0; position < mapped.capacity(); position += PAGE_SIZE_BYTES) {
+        sum += mapped.get(position);
+      }
+      assert sum == 0 : "a spare segment must be zeroed";
+    } finally {
+      IoUtil.unmap(mapped);
+    }
   }
 
   @Override

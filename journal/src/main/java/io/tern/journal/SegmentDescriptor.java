@@ -7,20 +7,28 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The first {@value #LENGTH} bytes of a segment file.
  *
  * <pre>
- *   0  version (int): 0 = preallocated, not yet in use; written last when the segment is started
- *   4  crc32c (int) over [8, 32)
- *   8  segment id (long)
- *  16  first index (long)
- *  24  segment size in bytes (int)
- *  28  reserved (int)
- *  32  hint: last index (long)       -- written when the segment is sealed (rolled), so that
- *  40  hint: end position (int)      -- open can skip scanning it
- *  44  hint crc32c (int) over [32, 44); a zero or wrong hint crc means "no hint"
- *  48  reserved up to 64
+ *    0  version (int): 0 = preallocated, not yet in use; written last when the segment is started
+ *    4  crc32c (int) over [8, 32)
+ *    8  segment id (long)
+ *   16  first index (long)
+ *   24  segment size in bytes (int)
+ *   28  reserved (int)
+ *   32  hint: last index (long)          -- written when the segment is sealed (rolled), so that
+ *   40  hint: end position (int)         -- open can skip scanning it
+ *   44  reserved (int)
+ *   48  hint: last asqn in segment (long)
+ *   56  hint crc32c (int) over [32, 56); a zero or wrong crc means "no hint"
+ *   60  reserved (int)
+ *   64  flush slot 0 } last flushed index (long), confirmed index (long), sequence (long),
+ *   96  flush slot 1 } flags (int), crc32c (int) over the slot's first 28 bytes. Written
+ *                     alternately; see {@link FlushRecord}.
  * </pre>
+ *
+ * The flush slots live in the segment that holds the last flushed entry, so one msync over the
+ * segment makes both the entries and the record of them durable: a flush costs one sync, not two.
  */
 final class SegmentDescriptor {
-  static final int LENGTH = 64;
+  static final int LENGTH = 128;
   static final int VERSION_1 = 1;
 
   static final int VERSION_OFFSET = 0;
@@ -32,9 +40,14 @@ final class SegmentDescriptor {
   static final int CRC_LENGTH = 24;
   static final int HINT_LAST_INDEX_OFFSET = 32;
   static final int HINT_END_POSITION_OFFSET = 40;
-  static final int HINT_CRC_OFFSET = 44;
+  static final int HINT_LAST_ASQN_OFFSET = 48;
+  static final int HINT_CRC_OFFSET = 56;
   static final int HINT_CRC_START = 32;
-  static final int HINT_CRC_LENGTH = 12;
+  static final int HINT_CRC_LENGTH = 24;
+  static final int FLUSH_SLOT_OFFSET = 64;
+  static final int FLUSH_SLOT_LENGTH = 32;
+  static final int FLUSH_SLOT_CRC_LENGTH = 28;
+  static final int FLAG_CLEAN_SHUTDOWN = 1;
 
   /** A hint that is absent or invalid. */
   static final long NO_HINT = Long.MIN_VALUE;
@@ -73,9 +86,16 @@ final class SegmentDescriptor {
   }
 
   static void writeHint(
-      UnsafeBuffer buffer, ByteBuffer view, Crc32c crc, long lastIndex, int endPosition) {
+      UnsafeBuffer buffer,
+      ByteBuffer view,
+      Crc32c crc,
+      long lastIndex,
+      int endPosition,
+      long lastAsqn) {
     buffer.putLong(HINT_LAST_INDEX_OFFSET, lastIndex);
     buffer.putInt(HINT_END_POSITION_OFFSET, endPosition);
+    buffer.putInt(HINT_END_POSITION_OFFSET + 4, 0);
+    buffer.putLong(HINT_LAST_ASQN_OFFSET, lastAsqn);
     buffer.putInt(HINT_CRC_OFFSET, crc.compute(view, HINT_CRC_START, HINT_CRC_LENGTH));
   }
 
@@ -95,4 +115,58 @@ final class SegmentDescriptor {
   static int hintEndPosition(UnsafeBuffer buffer) {
     return buffer.getInt(HINT_END_POSITION_OFFSET);
   }
+
+  static long hintLastAsqn(UnsafeBuffer buffer) {
+    return buffer.getLong(HINT_LAST_ASQN_OFFSET);
+  }
+
+  /** Writes the flush record into the slot its sequence selects. */
+  static void writeFlushRecord(UnsafeBuffer buffer, ByteBuffer view, Crc32c crc, FlushRecord r) {
+    int slot = FLUSH_SLOT_OFFSET + (int) (r.sequence() & 1) * FLUSH_SLOT_LENGTH;
+    buffer.putLong(slot, r.lastFlushedIndex());
+    buffer.putLong(slot + 8, r.confirmedIndex());
+    buffer.putLong(slot + 16, r.sequence());
+    buffer.putInt(slot + 24, r.cleanShutdown() ? FLAG_CLEAN_SHUTDOWN : 0);
+    buffer.putInt(slot + 28, crc.compute(view, slot, FLUSH_SLOT_CRC_LENGTH));
+  }
+
+  /** The valid flush record with the highest sequence, or null if neither slot is valid. */
+  static FlushRecord readFlushRecord(UnsafeBuffer buffer, ByteBuffer view, Crc32c crc) {
+    FlushRecord best = null;
+    for (int i = 0; i < 2; i++) {
+      int slot = FLUSH_SLOT_OFFSET + i * FLUSH_SLOT_LENGTH;
+      int stored = buffer.getInt(slot + 28);
+      if (stored == 0 || stored != crc.compute(view, slot, FLUSH_SLOT_CRC_LENGTH)) {
+        continue;
+      }
+      FlushRecord record =
+          new FlushRecord(
+              buffer.getLong(slot),
+              buffer.getLong(slot + 8),
+              buffer.getLong(slot + 16),
+              (buffer.getInt(slot + 24) & FLAG_CLEAN_SHUTDOWN) != 0);
+      if (best == null || record.sequence() > best.sequence()) {
+        best = record;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * What a flush recorded. The record is forced in the same msync as the entries it covers, and a
+   * sync persists pages in no particular order, so after a crash during that sync the record may be
+   * durable while some of its entries are not. Hence two indexes:
+   *
+   * <ul>
+   *   <li>{@code confirmedIndex}: covered by an earlier, completed flush; entries up to it must be
+   *       intact, anything wrong there is corruption;
+   *   <li>{@code lastFlushedIndex}: covered by the flush that wrote this record; if entries between
+   *       the two are damaged, that flush never returned, so they were never acknowledged and are
+   *       cut like any torn tail.
+   * </ul>
+   *
+   * {@code cleanShutdown} is set by a clean close and cleared when the journal is opened.
+   */
+  record FlushRecord(
+      long lastFlushedIndex, long confirmedIndex, long sequence, boolean cleanShutdown) {}
 }

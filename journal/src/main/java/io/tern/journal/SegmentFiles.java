@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code <name>-<id>.log}: segments, ids increasing with indexes
  *   <li>{@code <name>.spare}: the next segment, preallocated ahead of time
- *   <li>{@code <name>.meta}: last flushed index ({@link MetaStore})
+ *   <li>{@code <name>.lock}: held while the journal is open ({@link DirectoryLock})
  *   <li>{@code *.deleted}: a segment being deleted; renamed first so that a crash never leaves a
  *       half-deleted segment that looks live, removed on open
  * </ul>
@@ -55,8 +55,8 @@ final class SegmentFiles {
     return directory.resolve(name + ".spare");
   }
 
-  Path metaPath() {
-    return directory.resolve(name + ".meta");
+  Path lockPath() {
+    return directory.resolve(name + ".lock");
   }
 
   /** Segment files by id. */

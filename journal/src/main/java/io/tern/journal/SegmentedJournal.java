@@ -27,7 +27,7 @@ public final class SegmentedJournal implements Journal {
 
   private final JournalConfig config;
   private final SegmentFiles files;
-  private final MetaStore meta;
+  private final DirectoryLock lock;
   private final JournalMetrics metrics;
   private final SegmentAllocator allocator;
   private final AtomicBoolean directoryDirty = new AtomicBoolean();
@@ -41,6 +41,10 @@ public final class SegmentedJournal implements Journal {
   private volatile long firstIndex;
   private volatile long lastIndex;
   private volatile long lastFlushedIndex;
+
+  /** The confirmed index in the newest flush record on disk; lags one flush behind. */
+  private long recordedConfirmedIndex;
+
   private volatile boolean closed;
 
   private SegmentedJournal(JournalConfig config) {
@@ -52,8 +56,13 @@ public final class SegmentedJournal implements Journal {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to create journal directory " + config.directory(), e);
     }
-    files.removeInterruptedDeletions();
-    this.meta = new MetaStore(files.metaPath());
+    this.lock = DirectoryLock.acquire(files.lockPath());
+    try {
+      files.removeInterruptedDeletions();
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
     this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
   }
 
@@ -64,19 +73,19 @@ public final class SegmentedJournal implements Journal {
       journal.load();
     } catch (RuntimeException e) {
       journal.allocator.close();
-      journal.meta.close();
+      journal.lock.close();
       throw e;
     }
     return journal;
   }
 
   private void load() {
-    boolean hasSegments = !files.listSegments().isEmpty();
-    boolean crashed = hasSegments && !(meta.hasRecord() && meta.wasCleanShutdown());
-    long flushed = meta.lastFlushedIndex();
-    List<Segment> loaded = new JournalLoader(config, files, flushed, crashed).load();
+    JournalLoader loader = new JournalLoader(config, files);
+    List<Segment> loaded = loader.load();
+    long confirmed = loader.confirmedFlushedIndex();
+    boolean crashed = !loaded.isEmpty() && loader.crashed();
     if (loaded.isEmpty()) {
-      long first = Math.max(1, flushed + 1);
+      long first = Math.max(1, confirmed + 1);
       createSegment(1, first);
       lastIndex = first - 1;
     } else {
@@ -84,20 +93,22 @@ public final class SegmentedJournal implements Journal {
         segments.put(segment.firstIndex(), segment);
       }
       current = segments.lastEntry().getValue();
+      current.recomputeLastAsqn(); // a segment opened from its hint knows its last asqn, not where
       lastIndex = current.lastIndex();
     }
     firstIndex = segments.firstKey();
-    if (flushed > lastIndex) {
+    if (confirmed > lastIndex) {
       throw new JournalException.CorruptedJournal(
           current.file(),
           current.endPosition(),
           "the journal ends at entry "
               + lastIndex
               + " but entries up to "
-              + flushed
+              + confirmed
               + " were flushed");
     }
-    lastFlushedIndex = Math.max(flushed, firstIndex - 1);
+    lastFlushedIndex = Math.max(confirmed, firstIndex - 1);
+    recordedConfirmedIndex = lastFlushedIndex;
     lastAsqn = computeLastAsqn();
     metrics.registerGauges(
         config.meterRegistry(),
@@ -106,9 +117,9 @@ public final class SegmentedJournal implements Journal {
         new JournalMetrics.Gauges<>(
             j -> j.segments.size(), j -> j.lastIndex, j -> j.lastFlushedIndex));
     // Entries recovered beyond the flushed index may sit only in the page cache: make them durable
-    // now, and mark the journal as open (not cleanly shut down) before anything else is written.
+    // now, and record the journal as open (not cleanly shut down) before anything else is written.
     flush();
-    meta.store(lastFlushedIndex, false);
+    recordExactly(false);
     allocator.prepareSpare();
     if (crashed) {
       LOG.info(
@@ -153,7 +164,7 @@ public final class SegmentedJournal implements Journal {
     if (asqn != ASQN_IGNORE && (asqn < 0 || asqn <= lastAsqn)) {
       throw new JournalException.InvalidAsqn(asqn, lastAsqn);
     }
-    long startNs = metrics.nowNs();
+    long startNs = metrics.appendStartNs();
     long index = lastIndex + 1;
     if (!current.append(index, asqn, data, offset, length, writer)) {
       roll();
@@ -195,10 +206,11 @@ public final class SegmentedJournal implements Journal {
       // Bump the epoch before any byte changes, so that anyone who sees an unchanged epoch after
       // reading an entry knows the entry was not being removed meanwhile.
       truncations.record(index);
-      lowerFlushedIndex(index);
       Segment target = segments.floorEntry(Math.max(index, firstIndex)).getValue();
+      lowerFlushedIndex(target, index);
       deleteSegmentsAfter(target);
       target.truncateAfter(index);
+      target.recomputeLastAsqn();
       current = target;
       lastIndex = index;
       lastAsqn = computeLastAsqn();
@@ -238,6 +250,8 @@ public final class SegmentedJournal implements Journal {
       }
       if (deletedAny) {
         firstIndex = segments.firstKey();
+        // Compacted entries are gone on purpose; the flushed index never points below the journal.
+        lastFlushedIndex = Math.max(lastFlushedIndex, firstIndex - 1);
         files.syncDirectory();
       }
     } finally {
@@ -256,31 +270,38 @@ public final class SegmentedJournal implements Journal {
     flushLock.lock();
     try {
       truncations.record(nextIndex - 1);
-      lowerFlushedIndex(nextIndex - 1);
       long nextId = current.id() + 1;
-      for (Segment segment : segments.descendingMap().values()) {
+      // Oldest first: a crash part-way leaves a suffix of the journal, like a compaction.
+      for (Segment segment : segments.values()) {
         delete(segment);
       }
       files.syncDirectory();
       createSegment(nextId, nextIndex);
-      current.flush();
+      current.writeFlushRecord(nextIndex - 1, nextIndex - 1, false);
+      current.flush(true);
       files.syncDirectory();
       directoryDirty.set(false);
       firstIndex = nextIndex;
       lastIndex = nextIndex - 1;
       lastAsqn = SegmentIndex.NONE;
-      meta.store(nextIndex - 1, false);
       lastFlushedIndex = nextIndex - 1;
+      recordedConfirmedIndex = nextIndex - 1;
     } finally {
       flushLock.unlock();
       structureLock.unlockWrite(stamp);
     }
   }
 
-  /** Lowering is always safe; it must be durable before entries below the old value change. */
-  private void lowerFlushedIndex(long index) {
+  /**
+   * Lowering is always safe; it must be durable before entries below the old value change. The
+   * record goes into {@code target}, the segment that will hold the last entry; later segments,
+   * whose records claim more, are deleted right after.
+   */
+  private void lowerFlushedIndex(Segment target, long index) {
     if (lastFlushedIndex > index) {
-      meta.store(index, false);
+      recordedConfirmedIndex = Math.min(recordedConfirmedIndex, index);
+      target.writeFlushRecord(index, recordedConfirmedIndex, false);
+      target.force(0, SegmentDescriptor.LENGTH);
       lastFlushedIndex = index;
     }
   }
@@ -305,30 +326,57 @@ public final class SegmentedJournal implements Journal {
 
   // ---------------------------------------------------------------- flush
 
+  /**
+   * One msync per flush: earlier segments first (rare: only after a roll), then the segment that
+   * holds the last entry, together with its descriptor carrying the flush record.
+   */
   @Override
   public void flush() {
     flushLock.lock();
     try {
       long target = lastIndex;
-      if (closed || target <= lastFlushedIndex) {
+      if (closed) {
+        return;
+      }
+      if (target <= lastFlushedIndex) {
+        // Idle: make the record exact, so corruption of the last flushed entries is detected.
+        if (recordedConfirmedIndex < lastFlushedIndex) {
+          recordExactly(false);
+        }
         return;
       }
       long startNs = metrics.nowNs();
       if (directoryDirty.getAndSet(false)) {
         files.syncDirectory();
       }
+      Segment holder = segments.floorEntry(target).getValue();
       long bytes = 0;
-      Map.Entry<Long, Segment> from = segments.floorEntry(lastFlushedIndex + 1);
-      Map<Long, Segment> dirty = from == null ? segments : segments.tailMap(from.getKey());
-      for (Segment segment : dirty.values()) {
-        bytes += segment.flush();
+      for (Segment segment :
+          segments
+              .subMap(
+                  segments.floorKey(Math.max(lastFlushedIndex, firstIndex)), holder.firstIndex())
+              .values()) {
+        bytes += segment.flush(false);
       }
-      meta.store(target, false);
+      holder.writeFlushRecord(target, lastFlushedIndex, false);
+      bytes += holder.flush(true);
+      recordedConfirmedIndex = lastFlushedIndex;
       lastFlushedIndex = target;
+      if (config.flushRecordSync() == JournalConfig.FlushRecordSync.SEPARATE) {
+        recordExactly(false);
+      }
       metrics.flushed(startNs, bytes);
     } finally {
       flushLock.unlock();
     }
+  }
+
+  /** Writes and forces a record whose confirmed index is the flushed index (flush lock held). */
+  private void recordExactly(boolean cleanShutdown) {
+    Segment holder = segments.floorEntry(Math.max(lastFlushedIndex, firstIndex)).getValue();
+    holder.writeFlushRecord(lastFlushedIndex, lastFlushedIndex, cleanShutdown);
+    holder.force(0, SegmentDescriptor.LENGTH);
+    recordedConfirmedIndex = lastFlushedIndex;
   }
 
   // ---------------------------------------------------------------- queries
@@ -408,12 +456,12 @@ public final class SegmentedJournal implements Journal {
     try {
       closed = true;
       allocator.close();
-      meta.store(lastFlushedIndex, true);
-      meta.close();
+      recordExactly(true);
       for (Segment segment : segments.values()) {
         segment.release();
       }
       segments.clear();
+      lock.close();
     } finally {
       flushLock.unlock();
     }

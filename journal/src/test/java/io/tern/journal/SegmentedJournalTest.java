@@ -408,7 +408,8 @@ class SegmentedJournalTest {
     assertThat(journal.getLastFlushedIndex()).isEqualTo(6);
     // One flush at open (nothing to do, so not counted) and one real flush.
     assertThat(registry.get("tern.journal.flush.latency").timer().count()).isEqualTo(1);
-    assertThat(registry.get("tern.journal.append.latency").timer().count()).isEqualTo(6);
+    // Append latency is sampled: the first append and then one in APPEND_LATENCY_SAMPLE_EVERY.
+    assertThat(registry.get("tern.journal.append.latency").timer().count()).isEqualTo(1);
     assertThat(registry.get("tern.journal.flush.bytes").summary().totalAmount()).isPositive();
     assertThat(registry.get("tern.journal.last.flushed.index").gauge().value()).isEqualTo(6);
     journal.close();
@@ -472,6 +473,17 @@ class SegmentedJournalTest {
     assertThatThrownBy(() -> journal.append(1, entry(1)))
         .isInstanceOf(JournalException.Closed.class)
         .hasMessageContaining(directory.toString());
+  }
+
+  @Test
+  void refusesASecondOpenOfTheSameJournal() {
+    SegmentedJournal journal = open();
+    appendEntries(journal, 1);
+    assertThatThrownBy(this::open)
+        .isInstanceOf(JournalException.class)
+        .hasMessageContaining("already open");
+    journal.close();
+    assertThat(open().getLastIndex()).as("the lock is released on close").isEqualTo(1);
   }
 
   @Test

@@ -1,0 +1,41 @@
+package io.tern.benchmark;
+
+import io.tern.benchmark.journal.JournalBenchmark;
+import java.util.Arrays;
+
+/**
+ * Entry point of the benchmark jar. The first argument names the benchmark, the rest go to it, so
+ * that new benchmarks can join without another jar or main class.
+ */
+public final class BenchmarkMain {
+
+  private BenchmarkMain() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      printUsage();
+      System.exit(args.length == 0 ? 2 : 0);
+      return;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    int exitCode;
+    switch (args[0]) {
+      case "journal":
+        exitCode = JournalBenchmark.run(rest);
+        break;
+      default:
+        System.err.println("Unknown benchmark: " + args[0]);
+        printUsage();
+        exitCode = 2;
+    }
+    System.exit(exitCode);
+  }
+
+  private static void printUsage() {
+    System.err.println("Usage: java -jar tern-benchmark.jar <benchmark> [options]");
+    System.err.println();
+    System.err.println("Benchmarks:");
+    System.err.println("  journal   the segmented journal next to the disk's raw limits");
+    System.err.println("            (java -jar tern-benchmark.jar journal --help for options)");
+  }
+}

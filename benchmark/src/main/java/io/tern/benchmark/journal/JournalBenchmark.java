@@ -1,0 +1,382 @@
+package io.tern.benchmark.journal;
+
+import static io.tern.benchmark.journal.JournalBenchmarkOptions.GIB;
+import static io.tern.benchmark.journal.JournalBenchmarkOptions.MIB;
+
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Measures the journal and, on the same directory and with the same bytes, the machine's limits
+ * ({@link RawDiskLimits}), then prints each figure next to its limit. Phases run one after the
+ * other, each in its own directory that is deleted before the next starts, so the disk never holds
+ * more than one phase's data.
+ *
+ * <p>Execution order differs from the numbering in the report: the fsync latency phase runs first,
+ * on a quiet disk, before the phases that leave gigabytes of writeback and discards behind them.
+ */
+public final class JournalBenchmark {
+  static final int[] ENTRY_SIZES_BYTES = {128, 1024, 16 * 1024};
+  static final long FLUSH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  // Targets from the issue that introduced this benchmark.
+  static final int TARGET_APPEND_ENTRY_BYTES = 1024;
+  static final double TARGET_APPEND_THROUGHPUT_MB_PER_S = 1000;
+  static final double TARGET_APPEND_RATIO_OF_RAW = 0.60;
+  static final double TARGET_FLUSH_P50_RATIO_OF_RAW = 1.3;
+  static final double TARGET_FLUSH_P99_RATIO_OF_RAW = 2.0;
+  static final double TARGET_OPEN_MS = 1000;
+
+  static final long PER_ENTRY_RAW_WARMUP_BYTES = 32 * MIB;
+  static final long PER_ENTRY_RAW_MEASURED_BYTES = 256 * MIB;
+
+  /** Other processes using more than this many cores make figures suspect. */
+  static final double OTHER_LOAD_WARNING_CORES = 0.25;
+
+  static final String PHASE_APPEND = "1 append, no flush";
+  static final String PHASE_FLUSH_EACH = "2 append + flush each";
+  static final String PHASE_GROUP_COMMIT = "3 append, flush every 1 ms";
+  static final String PHASE_READ = "4 sequential read";
+  static final String PHASE_OPEN = "5 open";
+
+  private final JournalBenchmarkOptions options;
+  private final Path root;
+  private final Progress progress = new Progress();
+  private final Report report = new Report();
+  private final Payload payload = new Payload(42);
+  private final RawDiskLimits raw = new RawDiskLimits(payload);
+  private final JournalWorkloads journal;
+  private final PhaseRows rows;
+
+  private JournalBenchmark(JournalBenchmarkOptions options, Path root) {
+    this.options = options;
+    this.root = root;
+    this.journal = new JournalWorkloads(payload, options, progress);
+    this.rows = new PhaseRows(report);
+  }
+
+  /** Runs the benchmark; returns the process exit code. */
+  public static int run(String[] args) throws Exception {
+    // The journal logs recoveries at INFO; this benchmark causes them on purpose.
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+    JournalBenchmarkOptions options = JournalBenchmarkOptions.parse(args);
+    if (options == null) {
+      return 0;
+    }
+    Files.createDirectories(options.dataParentDir());
+    Path root = Files.createTempDirectory(options.dataParentDir(), "journal-bench-");
+    // An interrupted run must not leave gigabytes behind.
+    Thread cleanup = new Thread(() -> deleteQuietly(root), "journal-bench-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try {
+      long usableBytes = Files.getFileStore(root).getUsableSpace();
+      if (usableBytes < options.requiredFreeBytes()) {
+        System.err.printf(
+            "Not enough free disk in %s: %d MiB usable, %d MiB needed%n",
+            root, usableBytes / MIB, options.requiredFreeBytes() / MIB);
+        return 1;
+      }
+      new JournalBenchmark(options, root).runAll();
+      return 0;
+    } finally {
+      deleteQuietly(root);
+    }
+  }
+
+  private void runAll() throws Exception {
+    describeEnvironment();
+    progress.log("Journal benchmark%s in %s", options.quick() ? " (quick)" : "", root);
+    withLoadWatch("phase 2", this::runFlushEachEntry);
+    withLoadWatch("phases 1 and 4", this::runAppendAndRead);
+    withLoadWatch("phase 3", this::runGroupCommit);
+    withLoadWatch("phase 5", this::runOpen);
+    report.sortByPhase();
+    addNotes();
+    System.out.println();
+    report.printTable(System.out);
+    report.writeJson(options.jsonOut());
+    System.out.println();
+    System.out.println("JSON results: " + options.jsonOut().toAbsolutePath());
+  }
+
+  // ---------------------------------------------------------------- phase 2
+
+  private void runFlushEachEntry() throws Exception {
+    for (int entryBytes : ENTRY_SIZES_BYTES) {
+      String size = Report.sizeLabel(entryBytes);
+      progress.log("Phase 2, %s: raw write+force on a zero-filled file", size);
+      LatencySummary rawZeroed =
+          inScratchDir(
+              dir ->
+                  raw.writeForceLatency(
+                      dir.resolve("raw.dat"),
+                      false,
+                      entryBytes,
+                      options.rawLatencyFileBytes(),
+                      options.latencyWarmupNs(),
+                      options.latencyDurationNs(),
+                      options.latencyMaxSamples()));
+      LatencySummary rawFallocated = null;
+      if (NativeFiles.isAvailable()) {
+        progress.log("Phase 2, %s: raw write+force on a posix_fallocate'd file", size);
+        long fileBytes = Math.min(2L * options.latencyMaxSamples() * entryBytes, 2 * GIB);
+        rawFallocated =
+            inScratchDir(
+                dir ->
+                    raw.writeForceLatency(
+                        dir.resolve("raw.dat"),
+                        true,
+                        entryBytes,
+                        fileBytes,
+                        options.latencyWarmupNs(),
+                        options.latencyDurationNs(),
+                        options.latencyMaxSamples()));
+      }
+      progress.log("Phase 2, %s: journal append + flush", size);
+      LatencySummary journalLatency =
+          inScratchDir(dir -> journal.appendFlushLatency(dir, entryBytes));
+      rows.flushEach(entryBytes, journalLatency, rawZeroed, rawFallocated);
+    }
+  }
+
+  // ---------------------------------------------------------------- phases 1 and 4
+
+  private void runAppendAndRead() throws Exception {
+    // Each journal figure is measured right after its limits, so that both meet the same state of
+    // the page cache and of the machine's free memory.
+    for (int entryBytes : ENTRY_SIZES_BYTES) {
+      String size = Report.sizeLabel(entryBytes);
+      progress.log(
+          "Phase 1, %s: raw write(2) loop of %d MiB in 1 MiB blocks, then a read(2) loop",
+          size, (options.appendWarmupBytes() + options.appendMeasuredBytes()) / MIB);
+      Throughput[] rawBlocksAndRead = new Throughput[2];
+      inScratchDir(
+          dir -> {
+            Path file = dir.resolve("raw.dat");
+            rawBlocksAndRead[0] =
+                raw.writeLoop(
+                    file,
+                    RawDiskLimits.BLOCK_BYTES,
+                    options.appendWarmupBytes(),
+                    options.appendMeasuredBytes());
+            rawBlocksAndRead[1] = raw.readLoop(file, entryBytes);
+            return null;
+          });
+      progress.log("Phase 1, %s: raw write(2) loop, one call per entry", size);
+      // Capped: at ~2 µs per call, 1 GiB of 128 B writes would take over 15 s for a figure that is
+      // only context; the page cache absorbs either amount alike.
+      Throughput rawPerEntry =
+          inScratchDir(
+              dir ->
+                  raw.writeLoop(
+                      dir.resolve("raw.dat"),
+                      entryBytes,
+                      Math.min(options.appendWarmupBytes(), PER_ENTRY_RAW_WARMUP_BYTES),
+                      Math.min(options.appendMeasuredBytes(), PER_ENTRY_RAW_MEASURED_BYTES)));
+      Throughput rawMmap = null;
+      if (NativeFiles.isAvailable()) {
+        progress.log("Phase 1, %s: raw copies into mapped, fallocated files", size);
+        rawMmap =
+            inScratchDir(
+                dir ->
+                    raw.mmapWriteLoop(
+                        dir,
+                        entryBytes,
+                        options.segmentSizeBytes(),
+                        options.appendWarmupBytes(),
+                        options.appendMeasuredBytes()));
+      }
+      progress.log("Phases 1 and 4, %s: journal appends, then a read of everything", size);
+      JournalWorkloads.AppendAndRead result =
+          inScratchDir(dir -> journal.appendThenRead(dir, entryBytes, true));
+      rows.append(entryBytes, result.append(), rawBlocksAndRead[0], rawPerEntry, rawMmap);
+      rows.read(entryBytes, result.read(), rawBlocksAndRead[1]);
+      if (entryBytes == TARGET_APPEND_ENTRY_BYTES) {
+        progress.log("Phase 1, %s: journal appends without a meter registry", size);
+        JournalWorkloads.AppendAndRead noMetrics =
+            inScratchDir(dir -> journal.appendThenRead(dir, entryBytes, false));
+        rows.appendWithoutMetrics(entryBytes, noMetrics.append(), rawBlocksAndRead[0]);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- phase 3
+
+  private void runGroupCommit() throws Exception {
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(options.groupCommitDurationNs());
+    progress.log(
+        "Phase 3, raw: 1 MiB writes for %s s (at most %d MiB) with force every 1 ms",
+        seconds == 0 ? "<1" : seconds, options.groupCommitMaxBytes() / MIB);
+    GroupCommitResult rawResult =
+        inScratchDir(
+            dir ->
+                raw.groupCommit(
+                    dir.resolve("raw.dat"),
+                    options.groupCommitDurationNs(),
+                    options.groupCommitMaxBytes(),
+                    FLUSH_PERIOD_NS));
+    for (int entryBytes : ENTRY_SIZES_BYTES) {
+      progress.log(
+          "Phase 3, %s: journal appends with flush every 1 ms", Report.sizeLabel(entryBytes));
+      GroupCommitResult result =
+          inScratchDir(dir -> journal.groupCommit(dir, entryBytes, FLUSH_PERIOD_NS));
+      rows.groupCommit(entryBytes, result, rawResult);
+    }
+  }
+
+  // ---------------------------------------------------------------- phase 5
+
+  private void runOpen() throws Exception {
+    progress.log("Phase 5: open time of a %d MiB journal", options.openJournalBytes() / MIB);
+    JournalOpenWorkload workload = new JournalOpenWorkload(journal, payload, options, progress);
+    JournalOpenWorkload.OpenTimes times = inScratchDir(workload::run);
+    rows.open(times, !options.quick());
+  }
+
+  // ---------------------------------------------------------------- support
+
+  private void describeEnvironment() throws IOException {
+    FileStore store = Files.getFileStore(root);
+    Runtime runtime = Runtime.getRuntime();
+    report.environment("javaVersion", System.getProperty("java.version"));
+    report.environment("javaVm", System.getProperty("java.vm.name"));
+    report.environment(
+        "os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+    report.environment("arch", System.getProperty("os.arch"));
+    report.environment("availableProcessors", runtime.availableProcessors());
+    report.environment("maxHeapBytes", runtime.maxMemory());
+    report.environment("dataDirectory", root.toAbsolutePath().toString());
+    report.environment("fileStore", store.name() + " (" + store.type() + ")");
+    report.environment("usableDiskBytes", store.getUsableSpace());
+    report.environment(
+        "nativeFiles", NativeFiles.isAvailable() ? "available" : NativeFiles.unavailableReason());
+    report.environment("vmDirtyRatio", readSysctl("/proc/sys/vm/dirty_ratio"));
+    report.environment("vmDirtyBackgroundRatio", readSysctl("/proc/sys/vm/dirty_background_ratio"));
+    String reportedKib = readSysctl("/sys/module/page_reporting/parameters/reported_kib");
+    report.environment("freePageReportingReportedKib", reportedKib);
+    if (reportedKib != null && !reportedKib.equals("0")) {
+      report.note(
+          "This is a VM whose kernel reports free memory to the hypervisor (free page reporting,"
+              + " "
+              + Long.parseLong(reportedKib) / 1024
+              + " MiB so far): every page the page cache takes anew costs a hypervisor fault, so"
+              + " unflushed write figures (phase 1, raw and journal alike) mostly measure that"
+              + " and vary from run to run.");
+    }
+    report.setting("quick", options.quick());
+    report.setting("entrySizesBytes", Arrays.stream(ENTRY_SIZES_BYTES).boxed().toList());
+    report.setting("segmentSizeBytes", options.segmentSizeBytes());
+    report.setting("appendWarmupBytes", options.appendWarmupBytes());
+    report.setting("appendMeasuredBytes", options.appendMeasuredBytes());
+    report.setting("latencyWarmupNs", options.latencyWarmupNs());
+    report.setting("latencyDurationNs", options.latencyDurationNs());
+    report.setting("latencyMaxSamples", options.latencyMaxSamples());
+    report.setting("flushPeriodNs", FLUSH_PERIOD_NS);
+    report.setting("groupCommitDurationNs", options.groupCommitDurationNs());
+    report.setting("groupCommitMaxBytes", options.groupCommitMaxBytes());
+    report.setting("openJournalBytes", options.openJournalBytes());
+    report.setting("openRepeats", options.openRepeats());
+  }
+
+  private void addNotes() {
+    report.note("MB = 10^6 bytes. MB/s and entries/s count entry payloads (frame headers not).");
+    report.note(
+        "Ratio = journal / limit: above 1 is better for throughput, below 1 is better for"
+            + " latency.");
+    report.note(
+        "Phase 3: a background thread calls flush() every 1 ms (period from the start of the"
+            + " previous flush, back to back when a flush takes longer) while the main thread"
+            + " appends at full speed; 'durable' counts the entries over the time until the final"
+            + " flush after the writer stopped returned.");
+    report.note(
+        "Phase 2 limit: write+fdatasync on a zero-filled file (pure overwrite). The journal"
+            + " reserves segments with posix_fallocate, so its first write to each block also"
+            + " changes file metadata; the 'fallocated' rows compare against raw writes paying"
+            + " that too.");
+    if (options.quick()) {
+      report.note(
+          "Quick run: small sizes and short runs, figures are indicative only; the open-time"
+              + " target applies to journals of 2 GiB or more.");
+    }
+  }
+
+  /**
+   * Runs phases while watching how busy other processes keep the CPUs, and flags figures that
+   * another workload may have skewed.
+   */
+  private void withLoadWatch(String phases, PhaseWork work) throws Exception {
+    MachineLoad start = MachineLoad.snapshot();
+    work.run();
+    MachineLoad end = MachineLoad.snapshot();
+    double otherCores = MachineLoad.otherProcessesCores(start, end);
+    double stealCores = MachineLoad.stealCores(start, end);
+    if (Double.isNaN(otherCores)) {
+      return;
+    }
+    report.machineLoad(phases, otherCores, stealCores);
+    progress.log(
+        "  CPU used by other processes during %s: %.2f cores (steal %.2f)",
+        phases, otherCores, stealCores);
+    if (otherCores > OTHER_LOAD_WARNING_CORES) {
+      report.note(
+          String.format(
+              Locale.ROOT,
+              "Other processes kept %.2f of %d cores busy during %s: those figures are likely"
+                  + " skewed (this counts the kernel's writeback threads too).",
+              otherCores,
+              Runtime.getRuntime().availableProcessors(),
+              phases));
+    }
+  }
+
+  @FunctionalInterface
+  private interface PhaseWork {
+    void run() throws Exception;
+  }
+
+  /** The trimmed content of a /proc or /sys file, or null where it does not exist. */
+  private static String readSysctl(String path) {
+    try {
+      return Files.readString(Path.of(path)).trim();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Work in a fresh directory under the run's root, deleted afterwards whatever happens. */
+  private <T> T inScratchDir(ScratchWork<T> work) throws Exception {
+    Path dir = Files.createTempDirectory(root, "phase-");
+    try {
+      return work.run(dir);
+    } finally {
+      deleteQuietly(dir);
+    }
+  }
+
+  @FunctionalInterface
+  private interface ScratchWork<T> {
+    T run(Path dir) throws Exception;
+  }
+
+  private static void deleteQuietly(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      System.err.println("Could not delete " + dir + ": " + e);
+    }
+  }
+}

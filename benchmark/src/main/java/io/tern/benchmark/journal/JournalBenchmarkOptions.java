@@ -1,0 +1,148 @@
+package io.tern.benchmark.journal;
+
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Command-line options of the journal benchmark and the workload sizes they imply. The full run is
+ * sized to finish within about ten minutes on a 2-core machine with a ~200 MB/s disk; {@code
+ * --quick} is a smoke run of well under a minute whose figures are indicative only.
+ */
+record JournalBenchmarkOptions(
+    Path dataParentDir,
+    Path jsonOut,
+    boolean quick,
+    int segmentSizeBytes,
+    long appendWarmupBytes,
+    long appendMeasuredBytes,
+    long latencyWarmupNs,
+    long latencyDurationNs,
+    int latencyMaxSamples,
+    long rawLatencyFileBytes,
+    long groupCommitDurationNs,
+    long groupCommitMaxBytes,
+    long openJournalBytes,
+    int openRepeats) {
+
+  static final long KIB = 1024;
+  static final long MIB = 1024 * KIB;
+  static final long GIB = 1024 * MIB;
+
+  static final String USAGE =
+      String.join(
+          System.lineSeparator(),
+          "Usage: java -jar tern-benchmark.jar journal [--dir PATH] [--out PATH] [--quick]",
+          "",
+          "  --dir PATH   where the data goes (a fresh subdirectory is created there and",
+          "               deleted afterwards); default: ./target",
+          "  --out PATH   JSON results; default: journal-benchmark.json next to the jar",
+          "  --quick      smoke run (< 30 s): small sizes, indicative figures only",
+          "",
+          "Uses up to ~5 GiB of disk in the full run (one phase at a time).");
+
+  /** Returns null after printing usage when the arguments ask for help or are wrong. */
+  static JournalBenchmarkOptions parse(String[] args) {
+    Path dir = Path.of("target");
+    Path out = null;
+    boolean quick = false;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--dir":
+          dir = Path.of(requireValue(args, ++i, "--dir"));
+          break;
+        case "--out":
+          out = Path.of(requireValue(args, ++i, "--out"));
+          break;
+        case "--quick":
+          quick = true;
+          break;
+        case "--help":
+        case "-h":
+          System.out.println(USAGE);
+          return null;
+        default:
+          throw new IllegalArgumentException("Unknown option " + args[i] + "\n" + USAGE);
+      }
+    }
+    if (out == null) {
+      out = defaultJsonOut();
+    }
+    return quick ? quick(dir, out) : full(dir, out);
+  }
+
+  private static String requireValue(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+    }
+    return args[i];
+  }
+
+  private static JournalBenchmarkOptions full(Path dir, Path out) {
+    return new JournalBenchmarkOptions(
+        dir,
+        out,
+        false,
+        // The journal's default, so that rolls happen as often as in production.
+        128 * (int) MIB,
+        256 * MIB,
+        GIB,
+        TimeUnit.MILLISECONDS.toNanos(500),
+        TimeUnit.SECONDS.toNanos(6),
+        50_000,
+        64 * MIB,
+        TimeUnit.SECONDS.toNanos(5),
+        // Caps disk use when the appender outruns the disk by far.
+        4 * GIB,
+        2 * GIB,
+        3);
+  }
+
+  private static JournalBenchmarkOptions quick(Path dir, Path out) {
+    return new JournalBenchmarkOptions(
+        dir,
+        out,
+        true,
+        // Smaller segments so that the small quick workloads still roll segments.
+        32 * (int) MIB,
+        16 * MIB,
+        64 * MIB,
+        TimeUnit.MILLISECONDS.toNanos(100),
+        TimeUnit.MILLISECONDS.toNanos(600),
+        5_000,
+        16 * MIB,
+        TimeUnit.MILLISECONDS.toNanos(300),
+        64 * MIB,
+        256 * MIB,
+        1);
+  }
+
+  /** Next to the jar (benchmark/target/ when run as documented), else the working directory. */
+  private static Path defaultJsonOut() {
+    String name = "journal-benchmark.json";
+    try {
+      Path location =
+          Path.of(
+              JournalBenchmarkOptions.class
+                  .getProtectionDomain()
+                  .getCodeSource()
+                  .getLocation()
+                  .toURI());
+      // The jar lives in target/; classes run from an IDE live in target/classes: either way the
+      // parent is target/.
+      Path target = location.getParent();
+      if (target != null && Files.isDirectory(target)) {
+        return target.resolve(name);
+      }
+    } catch (URISyntaxException | SecurityException | NullPointerException e) {
+      // Fall through: an unusual class loader; the working directory is a fine default.
+    }
+    return Path.of(name);
+  }
+
+  /** Minimum free space before starting, with headroom for the file system's own needs. */
+  long requiredFreeBytes() {
+    return Math.max(groupCommitMaxBytes, openJournalBytes) + 2L * segmentSizeBytes + GIB;
+  }
+}

@@ -1,0 +1,284 @@
+package io.tern.benchmark.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The machine's own limits on the benchmark's directory, measured with plain {@link FileChannel}
+ * calls (and, for context, plain copies into mapped files) on the same bytes the journal workloads
+ * write: what the journal could reach if it added nothing. Every method leaves its files behind;
+ * the caller deletes the phase's directory.
+ */
+final class RawDiskLimits {
+  /** Block of the raw sequential loops: large enough that syscall cost disappears. */
+  static final int BLOCK_BYTES = Payload.CAPACITY_BYTES;
+
+  /** Keeps reads from being optimized away. */
+  static volatile long sink;
+
+  private final Payload payload;
+
+  RawDiskLimits(Payload payload) {
+    this.payload = payload;
+  }
+
+  /**
+   * Sequential {@code write(2)} loop into a new file, without force: the plain way to put bytes
+   * into the page cache, which unflushed appends are measured against. Only the bytes after the
+   * warm-up are timed.
+   */
+  Throughput writeLoop(Path file, int chunkBytes, long warmupBytes, long measuredBytes)
+      throws IOException {
+    ByteBuffer view = payload.newView(chunkBytes);
+    try (FileChannel channel = open(file, StandardOpenOption.CREATE_NEW)) {
+      long position = 0;
+      while (position < warmupBytes) {
+        position = writeFully(channel, view, chunkBytes, position);
+      }
+      long end = position + measuredBytes;
+      long writes = 0;
+      long startNs = System.nanoTime();
+      while (position < end) {
+        position = writeFully(channel, view, chunkBytes, position);
+        writes++;
+      }
+      long elapsedNs = System.nanoTime() - startNs;
+      return new Throughput(writes, writes * chunkBytes, elapsedNs);
+    }
+  }
+
+  /**
+   * Copies entries back to back into memory-mapped {@code posix_fallocate}d files of {@code
+   * fileBytes}, one file after the other, without forcing: the journal's append path minus frame
+   * headers, checksums and metrics, so the gap to the journal is the journal's own cost. The files
+   * are reserved before the clock starts, as the journal's allocator prepares segments ahead.
+   */
+  Throughput mmapWriteLoop(
+      Path dir, int entryBytes, int fileBytes, long warmupBytes, long measuredBytes)
+      throws IOException {
+    long entriesPerFile = fileBytes / entryBytes;
+    long warmupEntries = warmupBytes / entryBytes;
+    long totalEntries = warmupEntries + measuredBytes / entryBytes;
+    int files = (int) ((totalEntries + entriesPerFile - 1) / entriesPerFile);
+    for (int i = 0; i < files; i++) {
+      NativeFiles.fallocate(dir.resolve("mmap-" + i + ".dat"), fileBytes);
+    }
+    UnsafeBuffer source = payload.buffer();
+    UnsafeBuffer target = new UnsafeBuffer(0, 0);
+    long written = 0;
+    long startNs = 0;
+    for (int i = 0; i < files && written < totalEntries; i++) {
+      MappedByteBuffer mapped;
+      try (FileChannel channel =
+          FileChannel.open(
+              dir.resolve("mmap-" + i + ".dat"),
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE)) {
+        mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileBytes);
+      }
+      target.wrap(mapped);
+      long inFile = Math.min(entriesPerFile, totalEntries - written);
+      for (long e = 0; e < inFile; e++) {
+        if (written == warmupEntries) {
+          startNs = System.nanoTime();
+        }
+        target.putBytes((int) (e * entryBytes), source, 0, entryBytes);
+        written++;
+      }
+      IoUtil.unmap(mapped);
+    }
+    long elapsedNs = System.nanoTime() - startNs;
+    long measuredEntries = written - warmupEntries;
+    return new Throughput(measuredEntries, measuredEntries * entryBytes, elapsedNs);
+  }
+
+  /**
+   * Reads a whole file with 1 MiB {@code read(2)} calls and sums one long per {@code strideBytes},
+   * as the journal read workload sums one long per entry. Meant for a file still in the page cache.
+   */
+  Throughput readLoop(Path file, int strideBytes) throws IOException {
+    ByteBuffer block = ByteBuffer.allocateDirect(BLOCK_BYTES);
+    UnsafeBuffer view = new UnsafeBuffer(block);
+    long sum = 0;
+    long bytes = 0;
+    long startNs = System.nanoTime();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      while (true) {
+        block.clear();
+        int read = channel.read(block, bytes);
+        if (read <= 0) {
+          break;
+        }
+        for (int offset = 0; offset + Long.BYTES <= read; offset += strideBytes) {
+          sum += view.getLong(offset);
+        }
+        bytes += read;
+      }
+    }
+    long elapsedNs = System.nanoTime() - startNs;
+    sink = sum;
+    return new Throughput(bytes / strideBytes, bytes, elapsedNs);
+  }
+
+  /**
+   * Latency of {@code write(entryBytes)} followed by {@code force(false)} (fdatasync) at sequential
+   * offsets of a preallocated file: what one durable append costs the machine.
+   *
+   * @param fallocated true: space reserved with posix_fallocate, as the journal reserves segments
+   *     (the first write to each block then also changes metadata). false: the file is filled with
+   *     zeros and synced first, so writes only overwrite data, the cheapest durable write; the file
+   *     is reused from its start when the writes reach its end.
+   */
+  LatencySummary writeForceLatency(
+      Path file,
+      boolean fallocated,
+      int entryBytes,
+      long fileBytes,
+      long warmupNs,
+      long durationNs,
+      int maxSamples)
+      throws IOException {
+    if (fallocated) {
+      NativeFiles.fallocate(file, fileBytes);
+    } else {
+      fillWithZeros(file, fileBytes);
+    }
+    Histogram histogram = LatencySummary.newHistogram();
+    ByteBuffer view = payload.newView(entryBytes);
+    try (FileChannel channel = open(file)) {
+      channel.force(true); // the preallocation itself must not be part of the first sample
+      long position = 0;
+      long warmupEndNs = System.nanoTime() + warmupNs;
+      while (System.nanoTime() < warmupEndNs) {
+        position = writeAndForce(channel, view, entryBytes, position, fileBytes, !fallocated);
+      }
+      long startNs = System.nanoTime();
+      long endNs = startNs + durationNs;
+      long nowNs = startNs;
+      while (nowNs < endNs
+          && histogram.getTotalCount() < maxSamples
+          && (!fallocated || position + entryBytes <= fileBytes)) {
+        position = writeAndForce(channel, view, entryBytes, position, fileBytes, !fallocated);
+        long doneNs = System.nanoTime();
+        LatencySummary.record(histogram, doneNs - nowNs);
+        nowNs = doneNs;
+      }
+      return LatencySummary.of(histogram, nowNs - startNs);
+    }
+  }
+
+  private static long writeAndForce(
+      FileChannel channel,
+      ByteBuffer view,
+      int entryBytes,
+      long position,
+      long fileBytes,
+      boolean wrap)
+      throws IOException {
+    if (position + entryBytes > fileBytes) {
+      if (!wrap) {
+        throw new IllegalStateException("Raw latency file full; the warm-up used it all");
+      }
+      position = 0;
+    }
+    long next = writeFully(channel, view, entryBytes, position);
+    channel.force(false);
+    return next;
+  }
+
+  /**
+   * Writes 1 MiB blocks at full speed into a new file while a {@link PeriodicFlusher} forces it
+   * every {@code periodNs}: the durable bandwidth the journal's group commit can hope for.
+   */
+  GroupCommitResult groupCommit(Path file, long durationNs, long maxBytes, long periodNs)
+      throws IOException, InterruptedException {
+    ByteBuffer view = payload.newView(BLOCK_BYTES);
+    // Written by the writer, read by the flusher, which skips the force when nothing is new, as
+    // Journal.flush() returns at once then.
+    AtomicLong writtenBytes = new AtomicLong();
+    long[] forcedBytes = new long[1]; // flusher thread only, then the caller after stop()
+    try (FileChannel channel = open(file, StandardOpenOption.CREATE_NEW)) {
+      PeriodicFlusher flusher =
+          new PeriodicFlusher(
+              "raw-flusher",
+              periodNs,
+              () -> {
+                long target = writtenBytes.get();
+                if (target == forcedBytes[0]) {
+                  return false;
+                }
+                channel.force(false);
+                forcedBytes[0] = target;
+                return true;
+              });
+      long position = 0;
+      long writes = 0;
+      long startNs = System.nanoTime();
+      long deadlineNs = startNs + durationNs;
+      long lastClockNs = startNs;
+      long maxPauseNs = 0;
+      flusher.start();
+      while (position < maxBytes) {
+        position = writeFully(channel, view, BLOCK_BYTES, position);
+        writtenBytes.set(position);
+        writes++;
+        long nowNs = System.nanoTime();
+        maxPauseNs = Math.max(maxPauseNs, nowNs - lastClockNs);
+        lastClockNs = nowNs;
+        if (nowNs >= deadlineNs) {
+          break;
+        }
+      }
+      long appendEndNs = System.nanoTime();
+      flusher.stop();
+      long finalFlushStartNs = System.nanoTime();
+      channel.force(false);
+      long endNs = System.nanoTime();
+      flusher.recordFinalFlush(endNs - finalFlushStartNs);
+      return new GroupCommitResult(
+          new Throughput(writes, position, appendEndNs - startNs),
+          new Throughput(writes, position, endNs - startNs),
+          LatencySummary.of(flusher.latencyNs(), endNs - startNs),
+          flusher.idleCalls(),
+          maxPauseNs);
+    }
+  }
+
+  private void fillWithZeros(Path file, long fileBytes) throws IOException {
+    ByteBuffer zeros = ByteBuffer.allocateDirect(BLOCK_BYTES);
+    try (FileChannel channel = open(file, StandardOpenOption.CREATE_NEW)) {
+      long position = 0;
+      while (position < fileBytes) {
+        int length = (int) Math.min(BLOCK_BYTES, fileBytes - position);
+        position = writeFully(channel, zeros, length, position);
+      }
+      channel.force(true);
+    }
+  }
+
+  private static long writeFully(FileChannel channel, ByteBuffer view, int length, long position)
+      throws IOException {
+    Payload.rewind(view, length);
+    while (view.hasRemaining()) {
+      position += channel.write(view, position);
+    }
+    return position;
+  }
+
+  private static FileChannel open(Path file, StandardOpenOption... extra) throws IOException {
+    Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.WRITE);
+    options.addAll(Arrays.asList(extra));
+    return FileChannel.open(file, options);
+  }
+}

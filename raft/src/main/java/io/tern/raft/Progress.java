@@ -1,0 +1,130 @@
+package io.tern.raft;
+
+import java.util.ArrayDeque;
+
+/**
+ * The leader's view of one follower (etcd's tracker.Progress). In {@link State#PROBE} the leader
+ * sends one append at a time until it finds where the logs match; in {@link State#REPLICATE} it
+ * streams up to {@code maxInflight} appends without waiting for each response.
+ */
+final class Progress {
+  enum State {
+    PROBE,
+    REPLICATE
+  }
+
+  private final int maxInflight;
+
+  /** Last index of each append in flight, oldest first. */
+  private final ArrayDeque<Long> inflight = new ArrayDeque<>();
+
+  State state = State.PROBE;
+  long matchIndex;
+  long nextIndex;
+
+  /** In PROBE: an append was sent and no response came yet; cleared by heartbeat ticks. */
+  boolean probeSent;
+
+  /** Heard from since the last check-quorum round. */
+  boolean recentActive;
+
+  /** A response moved this progress since the last heartbeat tick. */
+  private boolean respondedSinceHeartbeat;
+
+  Progress(long nextIndex, int maxInflight) {
+    this.nextIndex = nextIndex;
+    this.maxInflight = maxInflight;
+  }
+
+  boolean canSend() {
+    return state == State.PROBE ? !probeSent : inflight.size() < maxInflight;
+  }
+
+  void sent(long lastIndex) {
+    if (state == State.PROBE) {
+      probeSent = true;
+    } else {
+      inflight.addLast(lastIndex);
+      nextIndex = lastIndex + 1;
+    }
+  }
+
+  /** A success for {@code index}: frees the appends it covers. Returns true if match advanced. */
+  boolean acknowledge(long index) {
+    respondedSinceHeartbeat = true;
+    while (!inflight.isEmpty() && inflight.peekFirst() <= index) {
+      inflight.removeFirst();
+    }
+    probeSent = false;
+    boolean advanced = index > matchIndex;
+    if (advanced) {
+      matchIndex = index;
+    }
+    nextIndex = Math.max(nextIndex, index + 1);
+    if (state == State.PROBE) {
+      state = State.REPLICATE;
+      inflight.clear();
+    }
+    return advanced;
+  }
+
+  /**
+   * A rejection of an append whose prevIndex was {@code rejected}; retries from the follower's
+   * {@code hint}. Stale rejections (of appends sent before a newer probe) are ignored.
+   *
+   * @return true if the progress changed and an append should be sent
+   */
+  boolean reject(long rejected, long hint) {
+    respondedSinceHeartbeat = true;
+    if (state == State.REPLICATE) {
+      if (rejected <= matchIndex) {
+        if (rejected == matchIndex && hint < matchIndex) {
+          // A heartbeat at our match index failed: the follower lost entries it had acknowledged
+          // (possible only with an unsafe flush mode). Find where its log ends again.
+          matchIndex = hint;
+          becomeProbe();
+          return true;
+        }
+        return false;
+      }
+      nextIndex = Math.max(matchIndex + 1, Math.min(rejected, hint + 1));
+    } else {
+      if (rejected != nextIndex - 1) {
+        return false;
+      }
+      if (hint < matchIndex) {
+        matchIndex = hint; // lost acknowledged entries (unsafe flush mode), as above
+      }
+      nextIndex = Math.max(matchIndex + 1, Math.min(rejected, hint + 1));
+    }
+    state = State.PROBE;
+    probeSent = false;
+    inflight.clear();
+    return true;
+  }
+
+  /**
+   * Re-arms probing each heartbeat. A pipeline whose appends got no answer for a whole heartbeat
+   * interval lost some of them: fall back to probing from the match index, or it would stall with a
+   * full window forever.
+   */
+  void onHeartbeatTick() {
+    probeSent = false;
+    if (state == State.REPLICATE && !inflight.isEmpty() && !respondedSinceHeartbeat) {
+      becomeProbe();
+    }
+    respondedSinceHeartbeat = false;
+  }
+
+  void becomeProbe() {
+    state = State.PROBE;
+    probeSent = false;
+    inflight.clear();
+    nextIndex = matchIndex + 1;
+  }
+
+  @Override
+  public String toString() {
+    return state + "{match=" + matchIndex + ", next=" + nextIndex + ", inflight=" + inflight + "}";
+  }
+}

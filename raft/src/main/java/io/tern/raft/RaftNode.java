@@ -1,0 +1,606 @@
+package io.tern.raft;
+
+import io.tern.raft.RaftMessage.AppendRequest;
+import io.tern.raft.RaftMessage.AppendResponse;
+import io.tern.raft.RaftMessage.TimeoutNow;
+import io.tern.raft.RaftMessage.VoteRequest;
+import io.tern.raft.RaftMessage.VoteResponse;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The Raft core of one member of one group, as a pure state machine (etcd-raft's design): no
+ * threads, no clock, no network. The driver calls {@link #tick()}, {@link #step(RaftMessage)},
+ * {@link #propose(long, byte[])} and {@link #onPersisted(long)}, then collects what to do with
+ * {@link #ready()}. Randomness (election timeouts) comes from the injected seeded {@link Random}.
+ *
+ * <p>Durability rules the driver must keep (see {@link Ready}): a new hard state is durable before
+ * messages are sent; {@link #onPersisted(long)} is called only for entries that the flush mode
+ * counts as persisted. A follower acknowledges entries only once they are persisted, and the leader
+ * counts itself toward the commit quorum only with its persisted index; with a safe flush mode this
+ * means no acknowledged entry is lost in any crash.
+ */
+public final class RaftNode {
+  public static final int NO_LEADER = -1;
+
+  private final RaftConfig config;
+  private final Member self;
+  private final Map<Integer, Member> members = new HashMap<>();
+  private final int[] peers;
+  private final int maxPriority;
+  private final RaftLog log;
+  private final Random random;
+  private final List<RaftMessage> outbox = new ArrayList<>();
+
+  private RaftRole role = RaftRole.FOLLOWER;
+  private long term;
+  private int votedFor;
+  private boolean hardStateDirty;
+  private int leaderId = NO_LEADER;
+  private long commitIndex;
+  private long persistedIndex;
+  private int electionElapsed;
+  private int heartbeatElapsed;
+  private int randomizedElectionTimeout;
+  private int targetPriority;
+
+  // Candidate state.
+  private final Map<Integer, Boolean> votes = new HashMap<>();
+  private boolean transferElection;
+
+  // Leader state.
+  private final Map<Integer, Progress> progress = new HashMap<>();
+  private int transferee = NO_LEADER;
+  private int transferElapsed;
+
+  // Follower state: how far our log is known to match the current leader's (appends of this term
+  // that succeeded), and the highest index we acknowledged to it. We acknowledge min(persisted,
+  // matched): only entries that match the leader and are persisted.
+  private long matchedLeaderIndex;
+  private long acknowledgedIndex;
+
+  /**
+   * @param persistedIndex how far the log is known to be durable at start (its last index after a
+   *     restart: what survived is what was flushed)
+   * @param commitIndex at least the snapshot's index; entries up to it are known committed
+   */
+  public RaftNode(
+      RaftConfig config,
+      int selfId,
+      List<Member> group,
+      RaftLog log,
+      HardState hardState,
+      long persistedIndex,
+      long commitIndex,
+      Random random) {
+    this.config = config;
+    this.log = log;
+    this.random = random;
+    for (Member member : group) {
+      members.put(member.id(), member);
+    }
+    if (!members.containsKey(selfId)) {
+      throw new IllegalArgumentException("member " + selfId + " is not in its group " + group);
+    }
+    this.self = members.get(selfId);
+    this.peers = group.stream().mapToInt(Member::id).filter(id -> id != selfId).sorted().toArray();
+    this.maxPriority = group.stream().mapToInt(Member::priority).max().orElse(0);
+    this.term = hardState.term();
+    this.votedFor = hardState.votedFor();
+    this.persistedIndex = Math.min(persistedIndex, log.lastIndex());
+    this.commitIndex = Math.min(commitIndex, log.lastIndex());
+    this.targetPriority = maxPriority;
+    resetElectionTimer();
+  }
+
+  // ---------------------------------------------------------------- inputs
+
+  /** Advances logical time by one tick. */
+  public void tick() {
+    if (role == RaftRole.LEADER) {
+      tickLeader();
+    } else {
+      tickElection();
+    }
+  }
+
+  private void tickElection() {
+    electionElapsed++;
+    if (electionElapsed < randomizedElectionTimeout) {
+      return;
+    }
+    resetElectionTimer();
+    // A whole timeout without hearing from the leader: it no longer holds a lease on our vote,
+    // even while priority makes us wait before campaigning ourselves.
+    leaderId = NO_LEADER;
+    if (config.priorityElection() && self.priority() < targetPriority) {
+      // Let members with a higher priority try first; lower the bar one step per timeout.
+      targetPriority = Math.max(self.priority(), targetPriority - 1);
+      return;
+    }
+    startElection(config.preVote(), false);
+  }
+
+  private void tickLeader() {
+    heartbeatElapsed++;
+    electionElapsed++;
+    if (transferee != NO_LEADER && ++transferElapsed >= config.electionTimeoutTicks()) {
+      transferee = NO_LEADER; // the transfer did not finish in time; keep leading
+    }
+    if (electionElapsed >= config.electionTimeoutTicks()) {
+      electionElapsed = 0;
+      if (config.checkQuorum() && !hasActiveQuorum()) {
+        becomeFollower(term, NO_LEADER);
+        return;
+      }
+    }
+    if (heartbeatElapsed >= config.heartbeatTicks()) {
+      heartbeatElapsed = 0;
+      for (int peer : peers) {
+        progress.get(peer).onHeartbeatTick();
+        if (!sendAppend(peer)) {
+          sendHeartbeat(peer);
+        }
+      }
+    }
+  }
+
+  /** Feeds one message from a peer. */
+  public void step(RaftMessage message) {
+    if (!members.containsKey(message.from()) || message.to() != self.id()) {
+      return;
+    }
+    if (message.term() > term) {
+      if (message instanceof VoteRequest request && !request.transfer() && inLeaderLease()) {
+        return; // a leader is alive; do not let a disruptive candidate raise our term
+      }
+      boolean preVoteTraffic =
+          (message instanceof VoteRequest voteRequest && voteRequest.preVote())
+              || (message instanceof VoteResponse vote && vote.preVote() && vote.granted());
+      if (!preVoteTraffic) {
+        int newLeader = message instanceof AppendRequest ? message.from() : NO_LEADER;
+        becomeFollower(message.term(), newLeader);
+      }
+    } else if (message.term() < term) {
+      if (message instanceof AppendRequest) {
+        // Tell the stale leader about the new term so that it steps down.
+        send(new AppendResponse(self.id(), message.from(), term, false, 0, 0));
+      } else if (message instanceof VoteRequest request && request.preVote()) {
+        send(new VoteResponse(self.id(), message.from(), term, false, true));
+      }
+      return;
+    }
+    if (message instanceof AppendRequest request) {
+      onAppendRequest(request);
+    } else if (message instanceof AppendResponse response) {
+      onAppendResponse(response);
+    } else if (message instanceof VoteRequest request) {
+      onVoteRequest(request);
+    } else if (message instanceof VoteResponse response) {
+      onVoteResponse(response);
+    } else if (message instanceof TimeoutNow) {
+      onTimeoutNow();
+    }
+  }
+
+  /**
+   * Proposes an application entry. Only a leader that is not transferring leadership accepts.
+   *
+   * @return the entry's index, or -1 when not accepted (not leader, or transferring)
+   */
+  public long propose(long asqn, byte[] data) {
+    if (role != RaftRole.LEADER || transferee != NO_LEADER) {
+      return -1;
+    }
+    long index = log.lastIndex() + 1;
+    log.append(new RaftEntry(index, term, RaftEntry.Type.APPLICATION, asqn, data));
+    broadcastAppend();
+    maybeCommit();
+    return index;
+  }
+
+  /** The driver reports that the log is durable (per its flush mode) up to {@code index}. */
+  public void onPersisted(long index) {
+    long persisted = Math.min(index, log.lastIndex());
+    if (persisted <= persistedIndex) {
+      return;
+    }
+    persistedIndex = persisted;
+    if (role == RaftRole.LEADER) {
+      maybeCommit();
+    } else if (leaderId != NO_LEADER
+        && Math.min(persistedIndex, matchedLeaderIndex) > acknowledgedIndex) {
+      acknowledge(leaderId);
+    }
+  }
+
+  /**
+   * Starts moving leadership to {@code target}: catch it up, then tell it to campaign at once.
+   *
+   * @return false if this member is not the leader or {@code target} is not a peer
+   */
+  public boolean transferLeadership(int target) {
+    if (role != RaftRole.LEADER || target == self.id() || !progress.containsKey(target)) {
+      return false;
+    }
+    transferee = target;
+    transferElapsed = 0;
+    if (progress.get(target).matchIndex == log.lastIndex()) {
+      send(new TimeoutNow(self.id(), target, term));
+    } else {
+      sendAppend(target);
+    }
+    return true;
+  }
+
+  /** Collects what the driver must do now; see {@link Ready}. */
+  public Ready ready() {
+    HardState hardState = hardStateDirty ? new HardState(term, votedFor) : null;
+    hardStateDirty = false;
+    List<RaftMessage> messages = outbox.isEmpty() ? List.of() : List.copyOf(outbox);
+    outbox.clear();
+    long persistUpTo = log.lastIndex() > persistedIndex ? log.lastIndex() : -1;
+    return new Ready(hardState, messages, persistUpTo, commitIndex, term, role, leaderId);
+  }
+
+  // ---------------------------------------------------------------- elections
+
+  private void startElection(boolean preVote, boolean transfer) {
+    votes.clear();
+    transferElection = transfer;
+    long electionTerm = term + 1;
+    if (preVote) {
+      role = RaftRole.PRE_CANDIDATE;
+      leaderId = NO_LEADER;
+    } else {
+      role = RaftRole.CANDIDATE;
+      term = electionTerm;
+      votedFor = self.id();
+      leaderId = NO_LEADER;
+      hardStateDirty = true;
+    }
+    votes.put(self.id(), true);
+    if (hasQuorum(votes)) {
+      onElectionWon(preVote);
+      return;
+    }
+    for (int peer : peers) {
+      send(
+          new VoteRequest(
+              self.id(), peer, electionTerm, log.lastIndex(), log.lastTerm(), preVote, transfer));
+    }
+  }
+
+  private void onElectionWon(boolean preVote) {
+    if (preVote) {
+      startElection(false, transferElection);
+    } else {
+      becomeLeader();
+    }
+  }
+
+  private void onVoteRequest(VoteRequest request) {
+    boolean logOk =
+        request.lastTerm() > log.lastTerm()
+            || (request.lastTerm() == log.lastTerm() && request.lastIndex() >= log.lastIndex());
+    boolean canVote =
+        request.preVote()
+            ? request.term() > term || votedFor == HardState.NO_VOTE || votedFor == request.from()
+            : votedFor == request.from()
+                || (votedFor == HardState.NO_VOTE && leaderId == NO_LEADER);
+    boolean granted = logOk && canVote;
+    if (granted && !request.preVote()) {
+      votedFor = request.from();
+      hardStateDirty = true;
+      electionElapsed = 0;
+    }
+    long responseTerm = request.preVote() ? request.term() : term;
+    send(
+        new VoteResponse(
+            self.id(), request.from(), granted ? responseTerm : term, granted, request.preVote()));
+  }
+
+  private void onVoteResponse(VoteResponse response) {
+    boolean expected =
+        response.preVote()
+            ? role == RaftRole.PRE_CANDIDATE
+            : role == RaftRole.CANDIDATE && response.term() == term;
+    if (!expected) {
+      return;
+    }
+    votes.putIfAbsent(response.from(), response.granted());
+    if (hasQuorum(votes)) {
+      onElectionWon(response.preVote());
+    } else if (hasQuorumAgainst(votes)) {
+      becomeFollower(term, NO_LEADER);
+    }
+  }
+
+  private void onTimeoutNow() {
+    if (role == RaftRole.FOLLOWER) {
+      startElection(false, true);
+    }
+  }
+
+  /** A recent leader is alive; with check-quorum, ignore requests to vote in a newer term. */
+  private boolean inLeaderLease() {
+    return config.checkQuorum()
+        && leaderId != NO_LEADER
+        && electionElapsed < config.electionTimeoutTicks();
+  }
+
+  private void becomeFollower(long newTerm, int newLeader) {
+    if (newTerm > term) {
+      term = newTerm;
+      votedFor = HardState.NO_VOTE;
+      hardStateDirty = true;
+    }
+    role = RaftRole.FOLLOWER;
+    leaderId = newLeader;
+    transferee = NO_LEADER;
+    progress.clear();
+    matchedLeaderIndex = 0;
+    acknowledgedIndex = 0;
+    resetElectionTimer();
+  }
+
+  private void becomeLeader() {
+    role = RaftRole.LEADER;
+    leaderId = self.id();
+    transferee = NO_LEADER;
+    heartbeatElapsed = 0;
+    electionElapsed = 0;
+    progress.clear();
+    for (int peer : peers) {
+      progress.put(peer, new Progress(log.lastIndex() + 1, config.maxInflightAppends()));
+    }
+    // A no-op of the new term lets the leader commit entries of earlier terms (Raft 5.4.2).
+    log.append(RaftEntry.noop(log.lastIndex() + 1, term));
+    broadcastAppend();
+    maybeCommit();
+  }
+
+  private void resetElectionTimer() {
+    electionElapsed = 0;
+    randomizedElectionTimeout =
+        config.electionTimeoutTicks() + random.nextInt(config.electionTimeoutTicks());
+  }
+
+  // ---------------------------------------------------------------- replication
+
+  private void onAppendRequest(AppendRequest request) {
+    if (role != RaftRole.FOLLOWER) {
+      becomeFollower(term, request.from());
+    }
+    leaderId = request.from();
+    electionElapsed = 0;
+    targetPriority = maxPriority;
+    if (request.prevIndex() < commitIndex) {
+      // Everything up to our commit index matches any leader's log (leader completeness).
+      matchedLeaderIndex = Math.max(matchedLeaderIndex, commitIndex);
+      acknowledge(request.from());
+      return;
+    }
+    if (log.term(request.prevIndex()) != request.prevTerm()) {
+      send(
+          new AppendResponse(
+              self.id(), request.from(), term, false, request.prevIndex(), rejectHint(request)));
+      return;
+    }
+    for (RaftEntry entry : request.entries()) {
+      if (entry.index() <= log.lastIndex()) {
+        if (log.term(entry.index()) == entry.term()) {
+          continue;
+        }
+        if (entry.index() <= commitIndex) {
+          throw new IllegalStateException(
+              "Raft safety violated: leader "
+                  + request.from()
+                  + " conflicts with committed entry "
+                  + entry.index()
+                  + " on member "
+                  + self.id());
+        }
+        log.truncateAfter(entry.index() - 1);
+        persistedIndex = Math.min(persistedIndex, entry.index() - 1);
+        acknowledgedIndex = Math.min(acknowledgedIndex, entry.index() - 1);
+      }
+      log.append(entry);
+    }
+    long lastNew = request.lastIndex();
+    long newCommit = Math.min(request.commitIndex(), lastNew);
+    if (newCommit > commitIndex) {
+      commitIndex = newCommit;
+    }
+    matchedLeaderIndex = Math.max(matchedLeaderIndex, lastNew);
+    if (persistedIndex >= lastNew || request.entries().isEmpty()) {
+      acknowledge(request.from());
+    }
+    // else: onPersisted() acknowledges once the entries are durable
+  }
+
+  private void acknowledge(int leader) {
+    long index = Math.min(persistedIndex, matchedLeaderIndex);
+    acknowledgedIndex = Math.max(acknowledgedIndex, index);
+    send(new AppendResponse(self.id(), leader, term, true, index, 0));
+  }
+
+  /**
+   * Where the leader should retry: at most our last index, and skipping back over entries whose
+   * term is newer than the leader's prevTerm (they cannot match), never below the commit index.
+   */
+  private long rejectHint(AppendRequest request) {
+    long hint = Math.min(request.prevIndex(), log.lastIndex());
+    while (hint > commitIndex && log.term(hint) > request.prevTerm()) {
+      hint--;
+    }
+    return hint;
+  }
+
+  private void onAppendResponse(AppendResponse response) {
+    if (role != RaftRole.LEADER) {
+      return;
+    }
+    Progress pr = progress.get(response.from());
+    pr.recentActive = true;
+    if (response.success()) {
+      if (pr.acknowledge(response.index())) {
+        maybeCommit();
+      }
+      if (response.from() == transferee && pr.matchIndex == log.lastIndex()) {
+        send(new TimeoutNow(self.id(), transferee, term));
+      }
+    } else if (!pr.reject(response.index(), response.hint())) {
+      return;
+    }
+    while (pr.canSend() && sendAppend(response.from())) {
+      // keep the pipeline full
+    }
+  }
+
+  private void broadcastAppend() {
+    for (int peer : peers) {
+      sendAppend(peer);
+    }
+  }
+
+  /** Sends entries from the follower's next index if the pipeline allows; false if none sent. */
+  private boolean sendAppend(int peer) {
+    Progress pr = progress.get(peer);
+    if (!pr.canSend()) {
+      return false;
+    }
+    long prevIndex = pr.nextIndex - 1;
+    long prevTerm = log.term(prevIndex);
+    if (prevTerm < 0) {
+      // Compacted away: the follower needs a snapshot (not implemented yet); restart probing.
+      pr.becomeProbe();
+      return false;
+    }
+    boolean hasEntries = pr.nextIndex <= log.lastIndex();
+    if (!hasEntries && pr.state == Progress.State.REPLICATE) {
+      return false;
+    }
+    List<RaftEntry> entries =
+        hasEntries ? log.entries(pr.nextIndex, config.maxAppendBatchBytes()) : List.of();
+    send(
+        new AppendRequest(
+            self.id(),
+            peer,
+            term,
+            prevIndex,
+            prevTerm,
+            entries,
+            Math.min(commitIndex, prevIndex + entries.size())));
+    pr.sent(prevIndex + entries.size());
+    return true;
+  }
+
+  /** An empty append at the follower's match index: proves leadership without a log check. */
+  private void sendHeartbeat(int peer) {
+    Progress pr = progress.get(peer);
+    long prevIndex = pr.matchIndex;
+    long prevTerm = log.term(prevIndex);
+    if (prevTerm < 0) {
+      return;
+    }
+    send(
+        new AppendRequest(
+            self.id(),
+            peer,
+            term,
+            prevIndex,
+            prevTerm,
+            List.of(),
+            Math.min(commitIndex, prevIndex)));
+  }
+
+  private void maybeCommit() {
+    long[] matched = new long[peers.length + 1];
+    matched[0] = persistedIndex;
+    for (int i = 0; i < peers.length; i++) {
+      matched[i + 1] = progress.get(peers[i]).matchIndex;
+    }
+    Arrays.sort(matched);
+    long quorumIndex = matched[matched.length - quorum()];
+    // Only entries of the current term commit by counting replicas (Raft 5.4.2).
+    if (quorumIndex > commitIndex && log.term(quorumIndex) == term) {
+      commitIndex = quorumIndex;
+    }
+  }
+
+  private boolean hasActiveQuorum() {
+    int active = 1;
+    for (int peer : peers) {
+      Progress pr = progress.get(peer);
+      if (pr.recentActive) {
+        active++;
+      }
+      pr.recentActive = false;
+    }
+    return active >= quorum();
+  }
+
+  private int quorum() {
+    return members.size() / 2 + 1;
+  }
+
+  private boolean hasQuorum(Map<Integer, Boolean> ballots) {
+    return ballots.values().stream().filter(b -> b).count() >= quorum();
+  }
+
+  private boolean hasQuorumAgainst(Map<Integer, Boolean> ballots) {
+    return ballots.values().stream().filter(b -> !b).count() >= quorum();
+  }
+
+  private void send(RaftMessage message) {
+    outbox.add(message);
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  public RaftRole role() {
+    return role;
+  }
+
+  public long term() {
+    return term;
+  }
+
+  public int leaderId() {
+    return leaderId;
+  }
+
+  public long commitIndex() {
+    return commitIndex;
+  }
+
+  public long persistedIndex() {
+    return persistedIndex;
+  }
+
+  public int id() {
+    return self.id();
+  }
+
+  @Override
+  public String toString() {
+    return "RaftNode{"
+        + self.id()
+        + " "
+        + role
+        + " term="
+        + term
+        + " last="
+        + log.lastIndex()
+        + " commit="
+        + commitIndex
+        + " persisted="
+        + persistedIndex
+        + "}";
+  }
+}

@@ -1,0 +1,172 @@
+package io.tern.raft.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tern.raft.RaftEntry;
+import io.tern.raft.RaftRole;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scripted stories, each checking one part of the protocol. Members are numbered from 1; the
+ * priorities passed to the cluster are in member order, so {@code (3, 2, 1)} makes member 1 the
+ * primary.
+ */
+class RaftScenarioTest {
+
+  private static String data(RaftEntry entry) {
+    return new String(entry.data(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void thePrimaryWinsTheFirstElectionThroughAPreVote() {
+    ScenarioCluster cluster = new ScenarioCluster(1, 3, 2, 1);
+
+    int leader = cluster.awaitLeader(100);
+
+    assertThat(leader).isEqualTo(1);
+    // Pre-vote first (term unchanged), then the real election at term 1.
+    assertThat(cluster.transcript()).startsWith("1:PRE_CANDIDATE@0", "1:CANDIDATE@1", "1:LEADER@1");
+    // The new leader's no-op commits on every member.
+    cluster.tick(2);
+    for (int id = 1; id <= 3; id++) {
+      assertThat(cluster.node(id).raft.commitIndex()).as("member %d", id).isEqualTo(1);
+      assertThat(cluster.node(id).entries().get(0).type()).isEqualTo(RaftEntry.Type.NOOP);
+    }
+  }
+
+  @Test
+  void priorityDecidesTheLeaderWhateverTheRandomTimeouts() {
+    for (long seed = 1; seed <= 30; seed++) {
+      ScenarioCluster cluster = new ScenarioCluster(seed, 1, 5, 3);
+      assertThat(cluster.awaitLeader(200)).as("seed %d", seed).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aNewLeaderIsElectedWhenTheLeaderIsLostAndTheGroupKeepsCommitting() {
+    ScenarioCluster cluster = new ScenarioCluster(2, 3, 2, 1);
+    cluster.awaitLeader(100);
+    long first = cluster.propose(1, "a");
+    cluster.tick(1);
+
+    cluster.isolate(1);
+    int leader = cluster.awaitLeader(200);
+
+    assertThat(leader).as("the next priority takes over").isEqualTo(2);
+    assertThat(cluster.node(2).raft.term()).isGreaterThan(cluster.node(1).raft.term());
+    long second = cluster.propose(2, "b");
+    cluster.tick(2);
+    assertThat(cluster.node(3).raft.commitIndex()).isGreaterThanOrEqualTo(second);
+    assertThat(data(cluster.node(3).entries().get((int) first - 1))).isEqualTo("a");
+  }
+
+  @Test
+  void anIsolatedLeaderStepsDownAfterAnElectionTimeout() {
+    ScenarioCluster cluster = new ScenarioCluster(3, 3, 2, 1);
+    cluster.awaitLeader(100);
+
+    cluster.isolate(1);
+    // Check-quorum looks back one election timeout; the first check may still count responses
+    // from before the isolation, so it takes at most two timeouts.
+    cluster.tick(21);
+
+    assertThat(cluster.node(1).raft.role()).isEqualTo(RaftRole.FOLLOWER);
+    assertThat(cluster.transcript()).contains("1:FOLLOWER@1");
+  }
+
+  @Test
+  void uncommittedEntriesOfAnOldLeaderAreTruncatedWhenItRejoins() {
+    ScenarioCluster cluster = new ScenarioCluster(4, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.propose(1, "committed");
+    cluster.tick(1);
+
+    cluster.isolate(1);
+    long lost = cluster.propose(1, "never committed"); // only member 1 has it
+    cluster.awaitLeader(200);
+    long replacement = cluster.propose(2, "replacement");
+    cluster.tick(1);
+    cluster.reconnect(1);
+    cluster.tick(5);
+
+    assertThat(lost).as("the old leader accepted it while isolated").isPositive();
+    List<RaftEntry> onOldLeader = cluster.node(1).entries();
+    assertThat(onOldLeader).isEqualTo(cluster.node(2).entries());
+    assertThat(onOldLeader.stream().map(RaftScenarioTest::data))
+        .contains("committed", "replacement")
+        .doesNotContain("never committed");
+    assertThat(cluster.node(1).raft.commitIndex()).isGreaterThanOrEqualTo(replacement);
+  }
+
+  @Test
+  void leadershipTransferHandsOverWithoutWaitingForATimeout() {
+    ScenarioCluster cluster = new ScenarioCluster(5, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.propose(1, "x");
+    long term = cluster.node(1).raft.term();
+
+    assertThat(cluster.transfer(1, 3)).isTrue(); // no tick: only messages
+
+    assertThat(cluster.leader()).as("transcript %s", cluster.transcript()).isEqualTo(3);
+    assertThat(cluster.node(3).raft.term()).isEqualTo(term + 1);
+    assertThat(cluster.node(1).raft.role()).isEqualTo(RaftRole.FOLLOWER);
+    assertThat(cluster.node(1).raft.propose(99, new byte[0]))
+        .as("the old leader no longer accepts proposals")
+        .isEqualTo(-1);
+  }
+
+  @Test
+  void aLeaderProposesNothingWhileTransferring() {
+    ScenarioCluster cluster = new ScenarioCluster(6, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.isolate(3);
+
+    assertThat(cluster.transfer(1, 3)).isTrue();
+
+    assertThat(cluster.node(1).raft.propose(1, new byte[0])).isEqualTo(-1);
+    cluster.tick(11); // the transfer times out; member 1 leads on
+    assertThat(cluster.node(1).raft.role()).isEqualTo(RaftRole.LEADER);
+    assertThat(cluster.node(1).raft.propose(1, new byte[0])).isPositive();
+  }
+
+  @Test
+  void aFollowerAcknowledgesOnlyWhatItPersisted() {
+    ScenarioCluster cluster = new ScenarioCluster(7, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.tick(1);
+    cluster.node(2).holdDisk = true;
+    cluster.node(3).holdDisk = true;
+
+    long index = cluster.propose(1, "held");
+    cluster.tick(2);
+
+    assertThat(cluster.node(2).raft.persistedIndex()).isLessThan(index);
+    assertThat(cluster.node(1).raft.commitIndex())
+        .as("no quorum has persisted the entry")
+        .isLessThan(index);
+
+    cluster.node(2).holdDisk = false;
+    cluster.node(2).drive();
+    cluster.deliverAll();
+
+    assertThat(cluster.node(1).raft.commitIndex()).isEqualTo(index);
+  }
+
+  @Test
+  void aPartitionedMemberDoesNotDisturbTheLeaderWhenItReturns() {
+    ScenarioCluster cluster = new ScenarioCluster(8, 3, 2, 1);
+    cluster.awaitLeader(100);
+    long term = cluster.node(1).raft.term();
+
+    cluster.isolate(3);
+    cluster.tick(60); // member 3 keeps timing out, but pre-votes never raise its term
+    cluster.reconnect(3);
+    cluster.tick(3);
+
+    assertThat(cluster.node(3).raft.term()).isEqualTo(term);
+    assertThat(cluster.leader()).isEqualTo(1);
+    assertThat(cluster.node(1).raft.term()).isEqualTo(term);
+  }
+}

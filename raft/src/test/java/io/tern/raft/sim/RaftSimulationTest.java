@@ -1,0 +1,78 @@
+package io.tern.raft.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Deterministic simulation of 3- and 5-member groups under faults, in every flush mode. Each seed
+ * runs a fault phase (safety checked after every step) and a healed phase that must elect a leader,
+ * commit, and converge.
+ *
+ * <p>Knobs: {@code -Draft.sim.seeds=N} (default 5000 per run, split across group sizes and modes;
+ * about a minute on 2 cores: 1000 seeds missed a deliberately planted early-ack bug that 5000
+ * found), {@code -Draft.sim.seed=S} to replay one seed, {@code -Draft.sim.steps=N} fault steps per
+ * seed. The long run is {@code ./mvnw -pl raft test -Dtest=RaftSimulationTest
+ * -Draft.sim.seeds=100000}.
+ */
+class RaftSimulationTest {
+  private static final int SEEDS = Integer.getInteger("raft.sim.seeds", 5000);
+  private static final Long ONLY_SEED = Long.getLong("raft.sim.seed");
+  private static final int FAULT_STEPS = Integer.getInteger("raft.sim.steps", 2000);
+  private static final int CONVERGE_TICKS = 2000;
+
+  @Test
+  void safeUnderFaultsAndLiveAfterHealing() {
+    List<String> failures = new ArrayList<>();
+    long committed = 0;
+    int unsafeLosses = 0;
+    long first = ONLY_SEED != null ? ONLY_SEED : 0;
+    long count = ONLY_SEED != null ? 1 : SEEDS;
+    for (long seed = first; seed < first + count; seed++) {
+      int size = seed % 2 == 0 ? 3 : 5;
+      Simulation.FlushMode mode =
+          Simulation.FlushMode.values()[(int) ((seed / 2) % Simulation.FlushMode.values().length)];
+      try {
+        Simulation simulation = new Simulation(seed, size, mode);
+        for (int i = 0; i < FAULT_STEPS; i++) {
+          simulation.step();
+        }
+        simulation.heal();
+        String stuck = simulation.runUntilConverged(CONVERGE_TICKS);
+        if (simulation.committedEntryLost()) {
+          // The documented risk of async/off: a majority crash lost acknowledged entries, and a
+          // member still holding them can never agree with the new leader. Not a failure.
+          unsafeLosses++;
+        } else if (stuck != null) {
+          failures.add(describe(seed, size, mode, stuck));
+        }
+        committed += simulation.committedEntries();
+      } catch (RuntimeException | AssertionError e) {
+        failures.add(describe(seed, size, mode, e.toString()));
+      }
+      if (failures.size() >= 5) {
+        break;
+      }
+    }
+    System.out.printf(
+        "%d seeds, %d committed entries, %d unsafe-mode runs lost acknowledged entries%n",
+        count, committed, unsafeLosses);
+    assertThat(failures).as("failing seeds").isEmpty();
+    assertThat(committed).as("the fault phase still commits entries").isPositive();
+  }
+
+  private static String describe(long seed, int size, Simulation.FlushMode mode, String what) {
+    return "seed "
+        + seed
+        + " ("
+        + size
+        + " members, flush "
+        + mode
+        + "): "
+        + what
+        + "\n  replay: ./mvnw -pl raft test -Dtest=RaftSimulationTest -Draft.sim.seed="
+        + seed;
+  }
+}

@@ -269,20 +269,11 @@ final class Segment {
    */
   int readFrame(int position, long expectedIndex, ByteBuffer view, Crc32c crc, RecordView record) {
     assert references.get() > 0 : "read from released segment " + this;
-    if (position > sizeBytes - HEADER_LENGTH) {
-      return NO_FRAME;
-    }
-    int marker = buffer.getIntAcquire(position + MARKER_OFFSET);
-    if (marker == 0) {
-      return NO_FRAME;
+    int frameLength = readHeaderOnly(position, expectedIndex);
+    if (frameLength <= 0) {
+      return frameLength;
     }
     int length = buffer.getInt(position + LENGTH_OFFSET);
-    if (marker != MARKER_V1
-        || length < 0
-        || length > sizeBytes - position - HEADER_LENGTH
-        || buffer.getLong(position + INDEX_OFFSET) != expectedIndex) {
-      return INVALID_FRAME;
-    }
     int checksum = buffer.getInt(position + CHECKSUM_OFFSET);
     if (crc.compute(view, position + CHECKSUM_START, FrameLayout.checksumLength(length))
         != checksum) {
@@ -294,7 +285,7 @@ final class Segment {
         checksum,
         address + position + DATA_OFFSET,
         length);
-    return FrameLayout.frameLength(length);
+    return frameLength;
   }
 
   /** Why the frame at {@code position} is invalid; slow, only for error messages. */
@@ -480,11 +471,12 @@ final class Segment {
     flushedPosition = result.endPosition();
   }
 
+  /** Checks marker, bounds and index without the checksum; returns as {@link #readFrame}. */
   private int readHeaderOnly(int position, long expectedIndex) {
     if (position > sizeBytes - HEADER_LENGTH) {
       return NO_FRAME;
     }
-    int marker = buffer.getIntVolatile(position + MARKER_OFFSET);
+    int marker = buffer.getIntAcquire(position + MARKER_OFFSET);
     if (marker == 0) {
       return NO_FRAME;
     }

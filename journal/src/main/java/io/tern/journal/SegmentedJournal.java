@@ -93,7 +93,8 @@ public final class SegmentedJournal implements Journal {
         segments.put(segment.firstIndex(), segment);
       }
       current = segments.lastEntry().getValue();
-      current.recomputeLastAsqn(); // a segment opened from its hint knows its last asqn, not where
+      // A segment opened from its hint knows its last asqn but not which entry holds it.
+      current.recomputeLastAsqn();
       lastIndex = current.lastIndex();
     }
     firstIndex = segments.firstKey();

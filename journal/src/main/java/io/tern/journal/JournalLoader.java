@@ -151,7 +151,10 @@ final class JournalLoader {
       IoUtil.unmap(mapped);
       return discardOrFail(path, previous, isLast, problem);
     }
-    return Segment.existing(path, mapped, config.indexDensity());
+    Segment segment = Segment.existing(path, mapped, config.indexDensity());
+    // Resume the segment's flush-record sequence: a new record must outrank the ones on disk.
+    segment.readFlushRecord();
+    return segment;
   }
 
   /**

@@ -26,6 +26,7 @@ class SegmentedJournalTest {
       SegmentDescriptor.LENGTH + ENTRIES_PER_SEGMENT * FrameLayout.frameLength(DATA_LENGTH);
 
   @TempDir Path directory;
+  @TempDir Path crashImages;
   private final List<AutoCloseable> toClose = new ArrayList<>();
 
   @AfterEach
@@ -298,6 +299,41 @@ class SegmentedJournalTest {
     SegmentedJournal reopened = open();
     assertThat(reopened.getLastIndex()).isEqualTo(6);
     assertThat(readIndexes(reader(reopened))).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+  }
+
+  /** What a crash leaves: the files as they are while the journal is open (page cache included). */
+  private Path crashImage(String name) throws Exception {
+    Path copy = crashImages.resolve(name);
+    Files.createDirectories(copy);
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        if (!file.getFileName().toString().endsWith(".lock")) {
+          Files.copy(file, copy.resolve(file.getFileName()));
+        }
+      }
+    }
+    return copy;
+  }
+
+  @Test
+  void aFlushRecordWrittenAfterReopenOutranksTheOlderOnes() throws Exception {
+    SegmentedJournal journal = open();
+    for (int i = 0; i < 3; i++) {
+      appendEntries(journal, 1);
+      journal.flush(); // records in segment 1; the newest claims entry 3
+    }
+    appendEntries(journal, 3); // rolls into segment 2, where the next records go
+    journal.flush();
+    journal.close();
+    SegmentedJournal reopened = open();
+    reopened.deleteAfter(1); // writes a lower record into segment 1, which must outrank its others
+    Path crashed = crashImage("crash");
+
+    SegmentedJournal recovered =
+        open(JournalConfig.builder(crashed).segmentSizeBytes(SEGMENT_SIZE).indexDensity(2));
+
+    assertThat(recovered.getLastIndex()).isEqualTo(1);
+    assertThat(readIndexes(reader(recovered))).containsExactly(1L);
   }
 
   @Test

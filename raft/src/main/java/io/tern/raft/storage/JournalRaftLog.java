@@ -1,0 +1,189 @@
+package io.tern.raft.storage;
+
+import io.tern.journal.Journal;
+import io.tern.journal.JournalReader;
+import io.tern.journal.JournalRecord;
+import io.tern.raft.RaftEntry;
+import io.tern.raft.RaftLog;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * The Raft log on the journal. Each journal entry is one Raft entry:
+ *
+ * <pre>
+ *   0  term (long)
+ *   8  type (byte: 0 application, 1 no-op), 7 bytes reserved
+ *  16  data
+ * </pre>
+ *
+ * The journal's asqn is the entry's asqn (no-ops use {@link Journal#ASQN_IGNORE}), so the stream
+ * processor can seek by position. Terms are kept in memory as runs ({@link TermRuns}): a term
+ * changes only with a leader, so there are few, and {@link #term(long)} never touches the disk.
+ */
+public final class JournalRaftLog implements RaftLog {
+  static final int HEADER_LENGTH = 16;
+  private static final int TERM_OFFSET = 0;
+  private static final int TYPE_OFFSET = 8;
+
+  private final Journal journal;
+  private final JournalReader reader;
+  private final TermRuns terms = new TermRuns();
+  private final EntryWriter writer = new EntryWriter();
+  private long snapshotIndex;
+  private long snapshotTerm;
+
+  /**
+   * @param snapshotIndex index of the latest snapshot (0 if none); the journal starts after it
+   * @param snapshotTerm its term
+   */
+  public JournalRaftLog(Journal journal, long snapshotIndex, long snapshotTerm) {
+    this.journal = journal;
+    this.reader = journal.openReader();
+    this.snapshotIndex = snapshotIndex;
+    this.snapshotTerm = snapshotTerm;
+    rebuildTermRuns();
+  }
+
+  /**
+   * Finds the term runs by bisection: terms never decrease along the log, so a range whose ends
+   * share a term is one run. Costs O(terms x log entries) reads instead of a scan of the log.
+   */
+  private void rebuildTermRuns() {
+    terms.clear();
+    long first = journal.getFirstIndex();
+    long last = journal.getLastIndex();
+    if (last >= first) {
+      bisect(first, readTerm(first), last, readTerm(last));
+    }
+  }
+
+  private void bisect(long lo, long termLo, long hi, long termHi) {
+    if (termLo == termHi) {
+      terms.append(lo, termLo);
+      return;
+    }
+    if (hi == lo + 1) {
+      terms.append(lo, termLo);
+      terms.append(hi, termHi);
+      return;
+    }
+    long mid = lo + (hi - lo) / 2;
+    long termMid = readTerm(mid);
+    bisect(lo, termLo, mid, termMid);
+    // The run at mid may continue from the left half; append() merges equal terms.
+    bisect(mid, termMid, hi, termHi);
+  }
+
+  private long readTerm(long index) {
+    reader.seek(index);
+    return reader.next().data().getLong(TERM_OFFSET);
+  }
+
+  @Override
+  public long firstIndex() {
+    return journal.getFirstIndex();
+  }
+
+  @Override
+  public long lastIndex() {
+    return journal.getLastIndex();
+  }
+
+  @Override
+  public long term(long index) {
+    if (index == 0) {
+      return 0;
+    }
+    if (index == snapshotIndex) {
+      return snapshotTerm;
+    }
+    if (index < journal.getFirstIndex() || index > journal.getLastIndex()) {
+      return -1;
+    }
+    return terms.termAt(index);
+  }
+
+  @Override
+  public void append(RaftEntry entry) {
+    if (entry.index() != journal.getLastIndex() + 1) {
+      throw new IllegalArgumentException(
+          "Raft entry " + entry.index() + " does not follow " + journal.getLastIndex());
+    }
+    writer.entry = entry;
+    long asqn = entry.type() == RaftEntry.Type.NOOP ? Journal.ASQN_IGNORE : entry.asqn();
+    journal.append(asqn, writer);
+    terms.append(entry.index(), entry.term());
+  }
+
+  @Override
+  public void truncateAfter(long index) {
+    journal.deleteAfter(index);
+    terms.truncateAfter(index);
+  }
+
+  @Override
+  public List<RaftEntry> entries(long fromIndex, int maxBytes) {
+    List<RaftEntry> batch = new ArrayList<>();
+    if (fromIndex > journal.getLastIndex()) {
+      return batch;
+    }
+    reader.seek(fromIndex);
+    int bytes = 0;
+    while (reader.hasNext()) {
+      JournalRecord record = reader.next();
+      int size = record.data().capacity();
+      if (!batch.isEmpty() && bytes + size > maxBytes) {
+        break;
+      }
+      batch.add(decode(record));
+      bytes += size;
+    }
+    return batch;
+  }
+
+  @Override
+  public RaftEntry entry(long index) {
+    reader.seek(index);
+    return decode(reader.next());
+  }
+
+  /** After a snapshot install: the journal restarts after the snapshot. */
+  public void reset(long newSnapshotIndex, long newSnapshotTerm) {
+    journal.reset(newSnapshotIndex + 1);
+    snapshotIndex = newSnapshotIndex;
+    snapshotTerm = newSnapshotTerm;
+    terms.clear();
+  }
+
+  private static RaftEntry decode(JournalRecord record) {
+    DirectBuffer data = record.data();
+    long term = data.getLong(TERM_OFFSET);
+    RaftEntry.Type type =
+        data.getByte(TYPE_OFFSET) == 1 ? RaftEntry.Type.NOOP : RaftEntry.Type.APPLICATION;
+    byte[] payload = new byte[data.capacity() - HEADER_LENGTH];
+    data.getBytes(HEADER_LENGTH, payload);
+    long asqn = type == RaftEntry.Type.NOOP ? RaftEntry.NO_ASQN : record.asqn();
+    return new RaftEntry(record.index(), term, type, asqn, payload);
+  }
+
+  /** Serializes straight into the mapped segment (no intermediate buffer). */
+  private static final class EntryWriter implements Journal.EntryWriter {
+    private RaftEntry entry;
+
+    @Override
+    public int length() {
+      return HEADER_LENGTH + entry.data().length;
+    }
+
+    @Override
+    public void write(MutableDirectBuffer buffer, int offset) {
+      buffer.putLong(offset + TERM_OFFSET, entry.term());
+      buffer.putByte(offset + TYPE_OFFSET, (byte) (entry.type() == RaftEntry.Type.NOOP ? 1 : 0));
+      buffer.setMemory(offset + TYPE_OFFSET + 1, 7, (byte) 0);
+      buffer.putBytes(offset + HEADER_LENGTH, entry.data());
+    }
+  }
+}

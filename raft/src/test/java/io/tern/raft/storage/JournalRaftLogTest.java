@@ -1,0 +1,103 @@
+package io.tern.raft.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tern.journal.JournalConfig;
+import io.tern.journal.SegmentedJournal;
+import io.tern.raft.RaftEntry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JournalRaftLogTest {
+  @TempDir Path directory;
+
+  private SegmentedJournal openJournal() {
+    return SegmentedJournal.open(
+        JournalConfig.builder(directory).segmentSizeBytes(4096).fitMaxEntrySizeToSegment().build());
+  }
+
+  private static RaftEntry entry(long index, long term) {
+    byte[] data = ("entry " + index).getBytes(StandardCharsets.UTF_8);
+    return new RaftEntry(index, term, RaftEntry.Type.APPLICATION, index * 10, data);
+  }
+
+  @Test
+  void storesEntriesWithTermsAndReadsThemBack() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      log.append(RaftEntry.noop(1, 1));
+      log.append(entry(2, 1));
+      log.append(entry(3, 2));
+
+      assertThat(log.lastIndex()).isEqualTo(3);
+      assertThat(log.term(0)).isZero();
+      assertThat(log.term(1)).isEqualTo(1);
+      assertThat(log.term(3)).isEqualTo(2);
+      assertThat(log.term(4)).isEqualTo(-1);
+      assertThat(log.entry(1).type()).isEqualTo(RaftEntry.Type.NOOP);
+      assertThat(log.entry(3)).isEqualTo(entry(3, 2));
+      assertThat(log.entries(2, 1)).as("at least one entry").containsExactly(entry(2, 1));
+      assertThat(log.entries(2, 1 << 20)).containsExactly(entry(2, 1), entry(3, 2));
+    }
+  }
+
+  @Test
+  void truncationDropsEntriesAndTheirTerms() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      log.append(entry(1, 1));
+      log.append(entry(2, 2));
+      log.append(entry(3, 3));
+
+      log.truncateAfter(1);
+      log.append(entry(2, 4));
+
+      assertThat(log.term(2)).isEqualTo(4);
+      assertThat(log.entries(1, 1 << 20)).containsExactly(entry(1, 1), entry(2, 4));
+    }
+  }
+
+  @Test
+  void termRunsAreRebuiltOnReopen() {
+    Random random = new Random(42);
+    List<Long> termOf = new ArrayList<>();
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      long term = 1;
+      for (long index = 1; index <= 500; index++) {
+        if (random.nextInt(40) == 0) {
+          term += 1 + random.nextInt(3);
+        }
+        log.append(entry(index, term));
+        termOf.add(term);
+      }
+    }
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      for (long index = 1; index <= 500; index++) {
+        assertThat(log.term(index)).as("term of %d", index).isEqualTo(termOf.get((int) index - 1));
+      }
+    }
+  }
+
+  @Test
+  void resetRestartsAfterASnapshot() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      log.append(entry(1, 1));
+
+      log.reset(100, 7);
+
+      assertThat(log.firstIndex()).isEqualTo(101);
+      assertThat(log.lastIndex()).isEqualTo(100);
+      assertThat(log.term(100)).isEqualTo(7);
+      log.append(entry(101, 8));
+      assertThat(log.term(101)).isEqualTo(8);
+    }
+  }
+}

@@ -1,7 +1,5 @@
 package io.tern.raft;
 
-import java.util.ArrayDeque;
-
 /**
  * The leader's view of one follower (etcd's tracker.Progress). In {@link State#PROBE} the leader
  * sends one append at a time until it finds where the logs match; in {@link State#REPLICATE} it
@@ -15,8 +13,11 @@ final class Progress {
 
   private final int maxInflight;
 
-  /** Last index of each append in flight, oldest first. */
-  private final ArrayDeque<Long> inflight = new ArrayDeque<>();
+  /** Last index of each append in flight, oldest first: a ring, so sending allocates nothing. */
+  private final long[] inflight;
+
+  private int inflightHead;
+  private int inflightCount;
 
   State state = State.PROBE;
   long matchIndex;
@@ -34,17 +35,19 @@ final class Progress {
   Progress(long nextIndex, int maxInflight) {
     this.nextIndex = nextIndex;
     this.maxInflight = maxInflight;
+    this.inflight = new long[maxInflight];
   }
 
   boolean canSend() {
-    return state == State.PROBE ? !probeSent : inflight.size() < maxInflight;
+    return state == State.PROBE ? !probeSent : inflightCount < maxInflight;
   }
 
   void sent(long lastIndex) {
     if (state == State.PROBE) {
       probeSent = true;
     } else {
-      inflight.addLast(lastIndex);
+      inflight[(inflightHead + inflightCount) % maxInflight] = lastIndex;
+      inflightCount++;
       nextIndex = lastIndex + 1;
     }
   }
@@ -52,8 +55,9 @@ final class Progress {
   /** A success for {@code index}: frees the appends it covers. Returns true if match advanced. */
   boolean acknowledge(long index) {
     respondedSinceHeartbeat = true;
-    while (!inflight.isEmpty() && inflight.peekFirst() <= index) {
-      inflight.removeFirst();
+    while (inflightCount > 0 && inflight[inflightHead] <= index) {
+      inflightHead = (inflightHead + 1) % maxInflight;
+      inflightCount--;
     }
     probeSent = false;
     boolean advanced = index > matchIndex;
@@ -63,7 +67,7 @@ final class Progress {
     nextIndex = Math.max(nextIndex, index + 1);
     if (state == State.PROBE) {
       state = State.REPLICATE;
-      inflight.clear();
+      inflightCount = 0;
     }
     return advanced;
   }
@@ -99,7 +103,7 @@ final class Progress {
     }
     state = State.PROBE;
     probeSent = false;
-    inflight.clear();
+    inflightCount = 0;
     return true;
   }
 
@@ -110,7 +114,7 @@ final class Progress {
    */
   void onHeartbeatTick() {
     probeSent = false;
-    if (state == State.REPLICATE && !inflight.isEmpty() && !respondedSinceHeartbeat) {
+    if (state == State.REPLICATE && inflightCount > 0 && !respondedSinceHeartbeat) {
       becomeProbe();
     }
     respondedSinceHeartbeat = false;
@@ -119,12 +123,19 @@ final class Progress {
   void becomeProbe() {
     state = State.PROBE;
     probeSent = false;
-    inflight.clear();
+    inflightCount = 0;
     nextIndex = matchIndex + 1;
   }
 
   @Override
   public String toString() {
-    return state + "{match=" + matchIndex + ", next=" + nextIndex + ", inflight=" + inflight + "}";
+    return state
+        + "{match="
+        + matchIndex
+        + ", next="
+        + nextIndex
+        + ", inflight="
+        + inflightCount
+        + "}";
   }
 }

@@ -36,6 +36,9 @@ public final class RaftNode {
   private final Random random;
   private final List<RaftMessage> outbox = new ArrayList<>();
 
+  /** Reused by maybeCommit(), which runs on every acknowledgement. */
+  private final long[] matchedScratch;
+
   private RaftRole role = RaftRole.FOLLOWER;
   private long term;
   private int votedFor;
@@ -89,6 +92,7 @@ public final class RaftNode {
     this.self = members.get(selfId);
     this.peers = group.stream().mapToInt(Member::id).filter(id -> id != selfId).sorted().toArray();
     this.maxPriority = group.stream().mapToInt(Member::priority).max().orElse(0);
+    this.matchedScratch = new long[peers.length + 1];
     this.term = hardState.term();
     this.votedFor = hardState.votedFor();
     this.persistedIndex = Math.min(persistedIndex, log.lastIndex());
@@ -520,7 +524,7 @@ public final class RaftNode {
   }
 
   private void maybeCommit() {
-    long[] matched = new long[peers.length + 1];
+    long[] matched = matchedScratch;
     matched[0] = persistedIndex;
     for (int i = 0; i < peers.length; i++) {
       matched[i + 1] = progress.get(peers[i]).matchIndex;

@@ -3,12 +3,15 @@ package io.tern.raft;
 /**
  * The leader's view of one follower (etcd's tracker.Progress). In {@link State#PROBE} the leader
  * sends one append at a time until it finds where the logs match; in {@link State#REPLICATE} it
- * streams up to {@code maxInflight} appends without waiting for each response.
+ * streams up to {@code maxInflight} appends without waiting for each response; in {@link
+ * State#SNAPSHOT} it streams the chunks of a snapshot, up to {@code maxInflight} beyond the last
+ * one the follower confirmed (go-back-N: a gap makes it resend from there).
  */
 final class Progress {
   enum State {
     PROBE,
-    REPLICATE
+    REPLICATE,
+    SNAPSHOT
   }
 
   private final int maxInflight;
@@ -32,6 +35,14 @@ final class Progress {
   /** A response moved this progress since the last heartbeat tick. */
   private boolean respondedSinceHeartbeat;
 
+  // SNAPSHOT state: the snapshot being sent, the next chunk to send, and the first chunk the
+  // follower has not confirmed. goneBackTo avoids resending the same window for every duplicate
+  // of a gap report.
+  SnapshotMeta snapshot;
+  int nextChunk;
+  int ackedChunks;
+  private int goneBackTo = -1;
+
   Progress(long nextIndex, int maxInflight) {
     this.nextIndex = nextIndex;
     this.maxInflight = maxInflight;
@@ -39,7 +50,11 @@ final class Progress {
   }
 
   boolean canSend() {
-    return state == State.PROBE ? !probeSent : inflightCount < maxInflight;
+    return switch (state) {
+      case PROBE -> !probeSent;
+      case REPLICATE -> inflightCount < maxInflight;
+      case SNAPSHOT -> nextChunk < snapshot.chunkCount() && nextChunk < ackedChunks + maxInflight;
+    };
   }
 
   void sent(long lastIndex) {
@@ -55,6 +70,12 @@ final class Progress {
   /** A success for {@code index}: frees the appends it covers. Returns true if match advanced. */
   boolean acknowledge(long index) {
     respondedSinceHeartbeat = true;
+    if (state == State.SNAPSHOT) {
+      // An answer to an append sent before the snapshot started; only the snapshot moves us on.
+      boolean advanced = index > matchIndex;
+      matchIndex = Math.max(matchIndex, index);
+      return advanced;
+    }
     while (inflightCount > 0 && inflight[inflightHead] <= index) {
       inflightHead = (inflightHead + 1) % maxInflight;
       inflightCount--;
@@ -80,6 +101,9 @@ final class Progress {
    */
   boolean reject(long rejected, long hint) {
     respondedSinceHeartbeat = true;
+    if (state == State.SNAPSHOT) {
+      return false;
+    }
     if (state == State.REPLICATE) {
       if (rejected <= matchIndex) {
         if (rejected == matchIndex && hint < matchIndex) {
@@ -113,6 +137,13 @@ final class Progress {
    * full window forever.
    */
   void onHeartbeatTick() {
+    if (state == State.SNAPSHOT) {
+      if (!respondedSinceHeartbeat) {
+        nextChunk = ackedChunks; // chunks or their answers were lost: resend the window
+      }
+      respondedSinceHeartbeat = false;
+      return;
+    }
     probeSent = false;
     if (state == State.REPLICATE && inflightCount > 0 && !respondedSinceHeartbeat) {
       becomeProbe();
@@ -120,8 +151,47 @@ final class Progress {
     respondedSinceHeartbeat = false;
   }
 
+  void becomeSnapshot(SnapshotMeta meta) {
+    state = State.SNAPSHOT;
+    snapshot = meta;
+    nextChunk = 0;
+    ackedChunks = 0;
+    goneBackTo = -1;
+    inflightCount = 0;
+  }
+
+  void chunkSent() {
+    nextChunk++;
+  }
+
+  /** The follower has every chunk below {@code nextExpected}. */
+  void chunksAcknowledged(int nextExpected) {
+    respondedSinceHeartbeat = true;
+    if (nextExpected > ackedChunks) {
+      ackedChunks = nextExpected;
+      nextChunk = Math.max(nextChunk, nextExpected);
+    } else if (nextExpected < ackedChunks) {
+      // The follower started over (it lost the pending snapshot or verification failed).
+      ackedChunks = nextExpected;
+      nextChunk = nextExpected;
+      goneBackTo = -1;
+    } else if (nextChunk > nextExpected && goneBackTo != nextExpected) {
+      // No progress although later chunks were sent: one went missing. Resend from the gap once.
+      nextChunk = nextExpected;
+      goneBackTo = nextExpected;
+    }
+  }
+
+  /** The follower installed the snapshot: its log now matches ours up to the snapshot index. */
+  void snapshotInstalled(long snapshotIndex) {
+    respondedSinceHeartbeat = true;
+    matchIndex = Math.max(matchIndex, snapshotIndex);
+    becomeProbe();
+  }
+
   void becomeProbe() {
     state = State.PROBE;
+    snapshot = null;
     probeSent = false;
     inflightCount = 0;
     nextIndex = matchIndex + 1;
@@ -130,6 +200,7 @@ final class Progress {
   @Override
   public String toString() {
     return state
+        + (state == State.SNAPSHOT ? "(chunk " + ackedChunks + "/" + nextChunk + ")" : "")
         + "{match="
         + matchIndex
         + ", next="

@@ -7,8 +7,10 @@ import java.util.List;
  * (the journal maps its files); durability is the driver's business: it flushes according to the
  * flush mode and reports back with {@link RaftNode#onPersisted(long)}.
  *
- * <p>Indexes below {@link #firstIndex()} are covered by a snapshot whose last index and term are
- * {@code firstIndex() - 1} and {@link #term(long) term(firstIndex() - 1)}.
+ * <p>Indexes below {@link #firstIndex()} are covered by a snapshot. The log knows the latest
+ * snapshot's index and term, so that {@link #term(long)} answers for it even once compacted; the
+ * log may still hold entries at or below the snapshot index (compaction keeps a tail so that
+ * followers that are a little behind need no snapshot).
  */
 public interface RaftLog {
   long firstIndex();
@@ -16,8 +18,9 @@ public interface RaftLog {
   long lastIndex();
 
   /**
-   * Term of the entry at {@code index}, for {@code firstIndex() - 1 <= index <= lastIndex()}; 0 for
-   * index 0. Outside that range: -1.
+   * Term of the entry at {@code index}, for {@code firstIndex() <= index <= lastIndex()} and for
+   * the latest snapshot's index; 0 for index 0 while nothing is compacted; possibly for {@code
+   * firstIndex() - 1} (the entry just compacted). Otherwise -1.
    */
   long term(long index);
 
@@ -39,4 +42,17 @@ public interface RaftLog {
 
   /** The entry at {@code index}, which must exist. */
   RaftEntry entry(long index);
+
+  /**
+   * Records that a snapshot covers everything up to {@code snapshotIndex} (of term {@code
+   * snapshotTerm}) and drops entries up to {@code compactUpTo} (at most: an implementation may keep
+   * more, as the journal deletes whole segments only).
+   */
+  void compact(long snapshotIndex, long snapshotTerm, long compactUpTo);
+
+  /**
+   * Empties the log after a snapshot install: the next entry is {@code snapshotIndex + 1} and
+   * {@code term(snapshotIndex)} is {@code snapshotTerm}. Durable when it returns.
+   */
+  void reset(long snapshotIndex, long snapshotTerm);
 }

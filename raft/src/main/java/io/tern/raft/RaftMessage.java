@@ -51,4 +51,66 @@ public sealed interface RaftMessage {
 
   /** Leadership transfer: the leader tells a caught-up member to start an election at once. */
   record TimeoutNow(int from, int to, long term) implements RaftMessage {}
+
+  /**
+   * One chunk of a snapshot, sent by the leader to a follower that needs entries the leader has
+   * compacted away. Chunks are numbered from 0 and written in order into the follower's pending
+   * area; {@code data} holds bytes {@code [fileOffset, fileOffset + data.length)} of the snapshot
+   * file {@code fileName}. {@code crc32c} covers {@code data}; {@code snapshotChecksum} covers the
+   * whole snapshot and is verified before the follower installs it.
+   */
+  record SnapshotChunk(
+      int from,
+      int to,
+      long term,
+      long snapshotIndex,
+      long snapshotTerm,
+      long snapshotChecksum,
+      int chunkIndex,
+      int chunkCount,
+      String fileName,
+      long fileOffset,
+      byte[] data,
+      int crc32c)
+      implements RaftMessage {
+    public boolean last() {
+      return chunkIndex == chunkCount - 1;
+    }
+
+    @Override
+    public String toString() {
+      return "SnapshotChunk["
+          + from
+          + "->"
+          + to
+          + " term="
+          + term
+          + " snapshot="
+          + snapshotIndex
+          + "@"
+          + snapshotTerm
+          + " chunk="
+          + chunkIndex
+          + "/"
+          + chunkCount
+          + " "
+          + fileName
+          + "+"
+          + fileOffset
+          + " len="
+          + data.length
+          + "]";
+    }
+  }
+
+  /**
+   * The follower's answer to a {@link SnapshotChunk}: it has every chunk below {@code
+   * nextChunkIndex} of snapshot {@code snapshotIndex} (flow control: the leader keeps a bounded
+   * window of chunks beyond it). {@code installed}: the snapshot is verified, installed and the
+   * follower's log now starts after it. {@code nextChunkIndex} 0 without {@code installed} after
+   * the last chunk means the snapshot failed verification and the leader should start over.
+   */
+  record SnapshotResponse(
+      int from, int to, long term, long snapshotIndex, int nextChunkIndex, boolean installed)
+      implements RaftMessage {}
 }

@@ -2,6 +2,8 @@ package io.tern.raft;
 
 import io.tern.raft.RaftMessage.AppendRequest;
 import io.tern.raft.RaftMessage.AppendResponse;
+import io.tern.raft.RaftMessage.SnapshotChunk;
+import io.tern.raft.RaftMessage.SnapshotResponse;
 import io.tern.raft.RaftMessage.TimeoutNow;
 import io.tern.raft.RaftMessage.VoteRequest;
 import io.tern.raft.RaftMessage.VoteResponse;
@@ -33,6 +35,7 @@ public final class RaftNode {
   private final int[] peers;
   private final int maxPriority;
   private final RaftLog log;
+  private final SnapshotStore snapshots;
   private final Random random;
   private final List<RaftMessage> outbox = new ArrayList<>();
 
@@ -66,6 +69,13 @@ public final class RaftNode {
   private long matchedLeaderIndex;
   private long acknowledgedIndex;
 
+  // Follower state while receiving a snapshot: which one, and the next chunk it expects.
+  private SnapshotMeta receivingSnapshot;
+  private int expectedChunk;
+
+  /** Installed since the last ready(); the driver must load it into the state machine. */
+  private SnapshotMeta installedSnapshot;
+
   /**
    * @param persistedIndex how far the log is known to be durable at start (its last index after a
    *     restart: what survived is what was flushed)
@@ -76,12 +86,14 @@ public final class RaftNode {
       int selfId,
       List<Member> group,
       RaftLog log,
+      SnapshotStore snapshots,
       HardState hardState,
       long persistedIndex,
       long commitIndex,
       Random random) {
     this.config = config;
     this.log = log;
+    this.snapshots = snapshots;
     this.random = random;
     for (Member member : group) {
       members.put(member.id(), member);
@@ -166,11 +178,14 @@ public final class RaftNode {
           (message instanceof VoteRequest voteRequest && voteRequest.preVote())
               || (message instanceof VoteResponse vote && vote.preVote() && vote.granted());
       if (!preVoteTraffic) {
-        int newLeader = message instanceof AppendRequest ? message.from() : NO_LEADER;
+        int newLeader =
+            message instanceof AppendRequest || message instanceof SnapshotChunk
+                ? message.from()
+                : NO_LEADER;
         becomeFollower(message.term(), newLeader);
       }
     } else if (message.term() < term) {
-      if (message instanceof AppendRequest) {
+      if (message instanceof AppendRequest || message instanceof SnapshotChunk) {
         // Tell the stale leader about the new term so that it steps down.
         send(new AppendResponse(self.id(), message.from(), term, false, 0, 0));
       } else if (message instanceof VoteRequest request && request.preVote()) {
@@ -188,6 +203,10 @@ public final class RaftNode {
       onVoteResponse(response);
     } else if (message instanceof TimeoutNow) {
       onTimeoutNow();
+    } else if (message instanceof SnapshotChunk chunk) {
+      onSnapshotChunk(chunk);
+    } else if (message instanceof SnapshotResponse response) {
+      onSnapshotResponse(response);
     }
   }
 
@@ -241,6 +260,29 @@ public final class RaftNode {
     return true;
   }
 
+  /**
+   * The state machine made a snapshot of everything up to {@code snapshotIndex} (committed, and
+   * stored in the {@link SnapshotStore}); entries up to {@code compactUpTo} may go. Keeping a tail
+   * below the snapshot index lets followers that are slightly behind catch up from the log.
+   */
+  public void onSnapshotTaken(long snapshotIndex, long compactUpTo) {
+    if (snapshotIndex > commitIndex || compactUpTo > snapshotIndex) {
+      throw new IllegalArgumentException(
+          "raft: snapshot at "
+              + snapshotIndex
+              + " (compacting up to "
+              + compactUpTo
+              + ") must not be beyond the commit index "
+              + commitIndex);
+    }
+    long snapshotTerm = log.term(snapshotIndex);
+    if (snapshotTerm < 1) {
+      throw new IllegalArgumentException(
+          "raft: snapshot index " + snapshotIndex + " is no longer in the log");
+    }
+    log.compact(snapshotIndex, snapshotTerm, compactUpTo);
+  }
+
   /** Collects what the driver must do now; see {@link Ready}. */
   public Ready ready() {
     HardState hardState = hardStateDirty ? new HardState(term, votedFor) : null;
@@ -248,7 +290,9 @@ public final class RaftNode {
     List<RaftMessage> messages = outbox.isEmpty() ? List.of() : List.copyOf(outbox);
     outbox.clear();
     long persistUpTo = log.lastIndex() > persistedIndex ? log.lastIndex() : -1;
-    return new Ready(hardState, messages, persistUpTo, commitIndex, term, role, leaderId);
+    SnapshotMeta snapshot = installedSnapshot;
+    installedSnapshot = null;
+    return new Ready(hardState, messages, persistUpTo, commitIndex, term, role, leaderId, snapshot);
   }
 
   // ---------------------------------------------------------------- elections
@@ -475,15 +519,29 @@ public final class RaftNode {
   /** Sends entries from the follower's next index if the pipeline allows; false if none sent. */
   private boolean sendAppend(int peer) {
     Progress pr = progress.get(peer);
+    if (pr.state == Progress.State.SNAPSHOT) {
+      return sendSnapshotChunk(peer, pr);
+    }
     if (!pr.canSend()) {
       return false;
     }
     long prevIndex = pr.nextIndex - 1;
     long prevTerm = log.term(prevIndex);
-    if (prevTerm < 0) {
-      // Compacted away: the follower needs a snapshot (not implemented yet); restart probing.
+    if (prevTerm < 0 && prevIndex > log.lastIndex()) {
+      // The follower acknowledged entries we no longer have: an unsafe flush mode lost them
+      // here. Probe from our own log's end.
       pr.becomeProbe();
       return false;
+    }
+    if (prevTerm < 0) {
+      // Compacted away: the follower needs the snapshot.
+      SnapshotMeta latest = snapshots.latest();
+      if (latest == null) {
+        throw new IllegalStateException(
+            "raft: entry " + prevIndex + " was compacted but there is no snapshot to send");
+      }
+      pr.becomeSnapshot(latest);
+      return sendSnapshotChunk(peer, pr);
     }
     boolean hasEntries = pr.nextIndex <= log.lastIndex();
     if (!hasEntries && pr.state == Progress.State.REPLICATE) {
@@ -502,6 +560,128 @@ public final class RaftNode {
             Math.min(commitIndex, prevIndex + entries.size())));
     pr.sent(prevIndex + entries.size());
     return true;
+  }
+
+  private boolean sendSnapshotChunk(int peer, Progress pr) {
+    if (!pr.canSend()) {
+      return false;
+    }
+    SnapshotMeta meta = pr.snapshot;
+    SnapshotStore.Chunk chunk = snapshots.readChunk(meta, pr.nextChunk);
+    if (chunk == null) {
+      // A newer snapshot replaced it: probe again, which leads to the newer one if still needed.
+      pr.becomeProbe();
+      return false;
+    }
+    send(
+        new SnapshotChunk(
+            self.id(),
+            peer,
+            term,
+            meta.index(),
+            meta.term(),
+            meta.checksum(),
+            pr.nextChunk,
+            meta.chunkCount(),
+            chunk.fileName(),
+            chunk.fileOffset(),
+            chunk.data(),
+            chunk.crc32c()));
+    pr.chunkSent();
+    return true;
+  }
+
+  private void onSnapshotResponse(SnapshotResponse response) {
+    if (role != RaftRole.LEADER) {
+      return;
+    }
+    Progress pr = progress.get(response.from());
+    pr.recentActive = true;
+    if (pr.state != Progress.State.SNAPSHOT || pr.snapshot.index() != response.snapshotIndex()) {
+      return; // an answer about a snapshot we are no longer sending
+    }
+    if (response.installed()) {
+      pr.snapshotInstalled(response.snapshotIndex());
+      maybeCommit();
+      if (response.from() == transferee && pr.matchIndex == log.lastIndex()) {
+        send(new TimeoutNow(self.id(), transferee, term));
+      }
+    } else {
+      pr.chunksAcknowledged(response.nextChunkIndex());
+    }
+    while (pr.canSend() && sendAppend(response.from())) {
+      // keep the window full
+    }
+  }
+
+  private void onSnapshotChunk(SnapshotChunk chunk) {
+    if (role != RaftRole.FOLLOWER) {
+      becomeFollower(term, chunk.from());
+    }
+    leaderId = chunk.from();
+    electionElapsed = 0;
+    targetPriority = maxPriority;
+    if (chunk.snapshotIndex() <= commitIndex) {
+      // Our log already holds (and matches) everything the snapshot covers. Confirm once it is
+      // durable; until then the leader's retry brings us back here.
+      if (persistedIndex >= chunk.snapshotIndex()) {
+        matchedLeaderIndex = Math.max(matchedLeaderIndex, chunk.snapshotIndex());
+        respondSnapshot(chunk, chunk.chunkCount(), true);
+      }
+      return;
+    }
+    SnapshotMeta meta =
+        new SnapshotMeta(
+            chunk.snapshotIndex(),
+            chunk.snapshotTerm(),
+            chunk.snapshotChecksum(),
+            chunk.chunkCount());
+    if (!meta.equals(receivingSnapshot)) {
+      if (chunk.chunkIndex() != 0) {
+        respondSnapshot(chunk, 0, false); // start over: we hold nothing of this snapshot
+        return;
+      }
+      snapshots.beginReceive(meta);
+      receivingSnapshot = meta;
+      expectedChunk = 0;
+    }
+    if (chunk.chunkIndex() != expectedChunk
+        || !snapshots.writeChunk(
+            meta,
+            expectedChunk,
+            new SnapshotStore.Chunk(
+                chunk.fileName(), chunk.fileOffset(), chunk.data(), chunk.crc32c()))) {
+      respondSnapshot(chunk, expectedChunk, false); // a gap, a duplicate or a damaged chunk
+      return;
+    }
+    expectedChunk++;
+    if (!chunk.last()) {
+      respondSnapshot(chunk, expectedChunk, false);
+      return;
+    }
+    receivingSnapshot = null;
+    if (!snapshots.completeReceive(meta)) {
+      respondSnapshot(chunk, 0, false); // failed verification; the leader starts over
+      return;
+    }
+    installSnapshot(meta);
+    respondSnapshot(chunk, chunk.chunkCount(), true);
+  }
+
+  /** The snapshot replaces the whole log: entries after it did not match the leader's. */
+  private void installSnapshot(SnapshotMeta meta) {
+    log.reset(meta.index(), meta.term());
+    commitIndex = meta.index();
+    persistedIndex = meta.index();
+    matchedLeaderIndex = meta.index();
+    acknowledgedIndex = meta.index();
+    installedSnapshot = meta;
+  }
+
+  private void respondSnapshot(SnapshotChunk chunk, int nextChunkIndex, boolean installed) {
+    send(
+        new SnapshotResponse(
+            self.id(), chunk.from(), term, chunk.snapshotIndex(), nextChunkIndex, installed));
   }
 
   /** An empty append at the follower's match index: proves leadership without a log check. */

@@ -6,7 +6,8 @@ import java.util.List;
  * What the driver must do after feeding the core, in this order: persist {@code hardState} durably
  * (if not null) before sending any of {@code messages}; make the log durable up to {@code
  * persistUpTo} according to the flush mode and report it with {@link RaftNode#onPersisted(long)};
- * apply entries up to {@code commitIndex}.
+ * if {@code installedSnapshot} is not null, load it into the state machine (entries up to its index
+ * are not in the log any more); apply entries up to {@code commitIndex}.
  *
  * @param hardState new term/vote, or null if unchanged
  * @param messages to send once the hard state is durable
@@ -15,6 +16,8 @@ import java.util.List;
  * @param term the current term
  * @param role the role now
  * @param leaderId the known leader, or -1
+ * @param installedSnapshot a snapshot received from the leader and installed since the last ready,
+ *     or null
  */
 public record Ready(
     HardState hardState,
@@ -23,4 +26,5 @@ public record Ready(
     long commitIndex,
     long term,
     RaftRole role,
-    int leaderId) {}
+    int leaderId,
+    SnapshotMeta installedSnapshot) {}

@@ -44,7 +44,24 @@ public final class JournalRaftLog implements RaftLog {
     this.reader = journal.openReader();
     this.snapshotIndex = snapshotIndex;
     this.snapshotTerm = snapshotTerm;
+    if (snapshotIndex > 0 && !journalContinuesSnapshot()) {
+      // A crash between installing a received snapshot and resetting the journal, or a journal
+      // that diverged from the snapshot: the snapshot wins (it holds only committed state).
+      journal.reset(snapshotIndex + 1);
+    }
     rebuildTermRuns();
+  }
+
+  /** True if the journal holds the snapshot's last entry with its term, or starts right after. */
+  private boolean journalContinuesSnapshot() {
+    long first = journal.getFirstIndex();
+    long last = journal.getLastIndex();
+    if (first == snapshotIndex + 1) {
+      return true;
+    }
+    return first <= snapshotIndex
+        && last >= snapshotIndex
+        && readTerm(snapshotIndex) == snapshotTerm;
   }
 
   /**
@@ -95,12 +112,18 @@ public final class JournalRaftLog implements RaftLog {
   @Override
   public long term(long index) {
     if (index == 0) {
-      return 0;
+      return journal.getFirstIndex() <= 1
+          ? 0
+          : -1; // once compacted, index 0 is as gone as the entries after it
     }
     if (index == snapshotIndex) {
       return snapshotTerm;
     }
-    if (index < journal.getFirstIndex() || index > journal.getLastIndex()) {
+    // The entry just before the first is still known while this process saw it (runs are never
+    // dropped from the front), so a follower right at the compaction point needs no snapshot.
+    if (index < journal.getFirstIndex() - 1
+        || index > journal.getLastIndex()
+        || index < terms.firstKnownIndex()) {
       return -1;
     }
     return terms.termAt(index);
@@ -150,7 +173,18 @@ public final class JournalRaftLog implements RaftLog {
     return decode(reader.next());
   }
 
+  @Override
+  public void compact(long newSnapshotIndex, long newSnapshotTerm, long compactUpTo) {
+    if (newSnapshotIndex > snapshotIndex) {
+      snapshotIndex = newSnapshotIndex;
+      snapshotTerm = newSnapshotTerm;
+    }
+    // The journal drops whole segments below the given index, so it may keep more.
+    journal.deleteUntil(Math.min(compactUpTo, snapshotIndex) + 1);
+  }
+
   /** After a snapshot install: the journal restarts after the snapshot. */
+  @Override
   public void reset(long newSnapshotIndex, long newSnapshotTerm) {
     journal.reset(newSnapshotIndex + 1);
     snapshotIndex = newSnapshotIndex;

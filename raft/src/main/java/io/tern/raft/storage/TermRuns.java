@@ -58,6 +58,11 @@ final class TermRuns {
     return terms[found];
   }
 
+  /** The first index with a known term, or Long.MAX_VALUE if none. */
+  long firstKnownIndex() {
+    return size == 0 ? Long.MAX_VALUE : firstIndexes[0];
+  }
+
   int size() {
     return size;
   }

@@ -155,6 +155,51 @@ class RaftScenarioTest {
   }
 
   @Test
+  void aFollowerBehindTheCompactedLogCatchesUpThroughASnapshotInstall() {
+    ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.isolate(3);
+    for (int i = 0; i < 20; i++) {
+      cluster.propose(1, "entry-" + i); // 12 bytes each: 240 bytes, 15 chunks of 16 bytes
+    }
+    cluster.tick(1);
+    long snapshotIndex = cluster.node(1).raft.commitIndex();
+    cluster.snapshot(1, snapshotIndex - 2); // keep a tail of two entries
+    assertThat(cluster.node(1).log.firstIndex()).isEqualTo(snapshotIndex - 1);
+
+    cluster.dropNext(io.tern.raft.RaftMessage.SnapshotChunk.class, 1); // lose one chunk midway
+    cluster.reconnect(3);
+    cluster.tick(5);
+
+    assertThat(cluster.transcript()).contains("3:installed snapshot@" + snapshotIndex);
+    assertThat(cluster.node(3).snapshots.latestData())
+        .as("the follower holds the leader's snapshot, byte for byte")
+        .isEqualTo(cluster.node(1).snapshots.latestData());
+    assertThat(cluster.node(3).log.firstIndex()).isEqualTo(snapshotIndex + 1);
+    long next = cluster.propose(1, "after");
+    cluster.tick(1);
+    assertThat(cluster.node(3).raft.commitIndex()).isEqualTo(next);
+    assertThat(data(cluster.node(3).log.entry(next))).isEqualTo("after");
+  }
+
+  @Test
+  void aFollowerWithinTheKeptTailNeedsNoSnapshot() {
+    ScenarioCluster cluster = new ScenarioCluster(10, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.tick(1);
+    cluster.isolate(3);
+    long missed = cluster.propose(1, "missed");
+    cluster.tick(1);
+    cluster.snapshot(1, missed - 1); // the tail still holds what member 3 lacks
+
+    cluster.reconnect(3);
+    cluster.tick(3);
+
+    assertThat(cluster.delivered(3, io.tern.raft.RaftMessage.SnapshotChunk.class)).isZero();
+    assertThat(cluster.node(3).raft.commitIndex()).isEqualTo(missed);
+  }
+
+  @Test
   void aPartitionedMemberDoesNotDisturbTheLeaderWhenItReturns() {
     ScenarioCluster cluster = new ScenarioCluster(8, 3, 2, 1);
     cluster.awaitLeader(100);

@@ -3,7 +3,10 @@ package io.tern.raft.sim;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftRole;
 import io.tern.raft.Ready;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,6 +30,7 @@ final class SafetyChecker {
   private final Map<Long, RaftEntry> committed = new HashMap<>();
   private long checks;
   private boolean committedEntryLost;
+  private long snapshotInstalls;
 
   SafetyChecker(boolean checkDurability) {
     this.checkDurability = checkDurability;
@@ -44,6 +48,9 @@ final class SafetyChecker {
     if (previous == null) {
       for (Map.Entry<Long, RaftEntry> entry : committed.entrySet()) {
         long index = entry.getKey();
+        if (index < log.firstIndex()) {
+          continue; // compacted: the leader's snapshot covers it (checked when installed)
+        }
         if (index > log.lastIndex() || !log.entry(index).equals(entry.getValue())) {
           if (!checkDurability) {
             committedEntryLost = true;
@@ -83,6 +90,46 @@ final class SafetyChecker {
     }
   }
 
+  /**
+   * A member installed a snapshot up to {@code index}: its state must be exactly the data of the
+   * committed application entries up to there.
+   */
+  void onSnapshotInstalled(int id, long index, List<Long> state) {
+    snapshotInstalls++;
+    List<Long> expected = new ArrayList<>();
+    for (long i = 1; i <= index; i++) {
+      RaftEntry entry = committed.get(i);
+      if (entry == null) {
+        throw new SafetyViolation(
+            "snapshot install: member "
+                + id
+                + " installed a snapshot at "
+                + index
+                + " but entry "
+                + i
+                + " was never committed");
+      }
+      if (entry.type() == RaftEntry.Type.APPLICATION) {
+        expected.add(ByteBuffer.wrap(entry.data()).getLong());
+      }
+    }
+    if (!expected.equals(state)) {
+      if (!checkDurability) {
+        committedEntryLost = true;
+        return;
+      }
+      throw new SafetyViolation(
+          "snapshot install: member "
+              + id
+              + " installed a snapshot at "
+              + index
+              + " whose state "
+              + state
+              + " differs from the committed entries "
+              + expected);
+    }
+  }
+
   void checkLogs(Map<Integer, SimLog> logs) {
     if (++checks % FULL_LOG_CHECK_EVERY != 0) {
       return;
@@ -102,14 +149,15 @@ final class SafetyChecker {
 
   private static void checkMatching(int idA, SimLog a, int idB, SimLog b) {
     long common = Math.min(a.lastIndex(), b.lastIndex());
+    long start = Math.max(a.firstIndex(), b.firstIndex());
     long highestMatch = 0;
-    for (long index = common; index >= 1; index--) {
+    for (long index = common; index >= start; index--) {
       if (a.term(index) == b.term(index)) {
         highestMatch = index;
         break;
       }
     }
-    for (long index = 1; index <= highestMatch; index++) {
+    for (long index = start; index <= highestMatch; index++) {
       if (!a.entry(index).equals(b.entry(index))) {
         throw new SafetyViolation(
             "log matching: members "
@@ -131,6 +179,10 @@ final class SafetyChecker {
   /** An unsafe flush mode lost an acknowledged entry (crash of a majority before flushing). */
   boolean committedEntryLost() {
     return committedEntryLost;
+  }
+
+  long snapshotInstalls() {
+    return snapshotInstalls;
   }
 
   long committedCount() {

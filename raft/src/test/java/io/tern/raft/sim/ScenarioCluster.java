@@ -28,17 +28,22 @@ final class ScenarioCluster {
   private final ArrayDeque<RaftMessage> network = new ArrayDeque<>();
   private final Set<Integer> isolated = new HashSet<>();
   private final List<String> transcript = new ArrayList<>();
+  private final java.util.Map<String, Integer> deliveredCounts = new java.util.HashMap<>();
+  private final java.util.Map<Class<?>, Integer> dropBudget = new java.util.HashMap<>();
 
   final class Node {
     final int id;
     final SimLog log = new SimLog();
+    final SimSnapshotStore snapshots = new SimSnapshotStore(16);
     RaftNode raft;
     boolean holdDisk;
     private RaftRole lastRole = RaftRole.FOLLOWER;
 
     Node(int id, long seed) {
       this.id = id;
-      raft = new RaftNode(config, id, group, log, HardState.INITIAL, 0, 0, new Random(seed + id));
+      raft =
+          new RaftNode(
+              config, id, group, log, snapshots, HardState.INITIAL, 0, 0, new Random(seed + id));
     }
 
     void drive() {
@@ -47,6 +52,9 @@ final class ScenarioCluster {
         if (ready.role() != lastRole) {
           transcript.add(id + ":" + ready.role() + "@" + ready.term());
           lastRole = ready.role();
+        }
+        if (ready.installedSnapshot() != null) {
+          transcript.add(id + ":installed snapshot@" + ready.installedSnapshot().index());
         }
         network.addAll(ready.messages());
         if (ready.persistUpTo() >= 0 && !holdDisk) {
@@ -96,6 +104,12 @@ final class ScenarioCluster {
       if (isolated.contains(message.from()) || isolated.contains(message.to())) {
         continue;
       }
+      Integer drops = dropBudget.get(message.getClass());
+      if (drops != null && drops > 0) {
+        dropBudget.put(message.getClass(), drops - 1);
+        continue;
+      }
+      deliveredCounts.merge(message.to() + message.getClass().getSimpleName(), 1, Integer::sum);
       Node target = nodes.get(message.to());
       target.raft.step(message);
       target.drive();
@@ -154,6 +168,31 @@ final class ScenarioCluster {
 
   private static long index(Node node) {
     return node.log.lastIndex() + 1;
+  }
+
+  /**
+   * Member {@code id}'s state machine snapshots its committed log (the snapshot's content is the
+   * entries' data, concatenated) and compacts the log up to {@code compactUpTo}.
+   */
+  void snapshot(int id, long compactUpTo) {
+    Node node = nodes.get(id);
+    long index = node.raft.commitIndex();
+    java.io.ByteArrayOutputStream content = new java.io.ByteArrayOutputStream();
+    for (long i = node.log.firstIndex(); i <= index; i++) {
+      content.writeBytes(node.log.entry(i).data());
+    }
+    node.snapshots.put(index, node.log.term(index), content.toByteArray());
+    node.raft.onSnapshotTaken(index, compactUpTo);
+  }
+
+  /** Messages delivered to {@code id} so far, by type name (for flow-control stories). */
+  int delivered(int id, Class<? extends RaftMessage> type) {
+    return deliveredCounts.getOrDefault(id + type.getSimpleName(), 0);
+  }
+
+  /** Drops the next {@code count} messages of {@code type} on the network. */
+  void dropNext(Class<? extends RaftMessage> type, int count) {
+    dropBudget.put(type, count);
   }
 
   List<String> transcript() {

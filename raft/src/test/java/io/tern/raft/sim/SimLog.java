@@ -7,49 +7,63 @@ import java.util.List;
 
 /**
  * A simulated disk log: appends land in a volatile copy and reach the durable copy only on {@link
- * #flush()}; truncations are durable at once (as the journal's deleteAfter is). {@link #crash()}
- * throws away everything that was not flushed.
+ * #flush()}; truncations, compactions and resets are durable at once (as the journal's are). {@link
+ * #crash()} throws away everything that was not flushed.
  */
 final class SimLog implements RaftLog {
+  /** Entries from index {@code first} on. */
   private final List<RaftEntry> entries = new ArrayList<>();
+
   private final List<RaftEntry> durable = new ArrayList<>();
+  private long first = 1;
+  private long snapshotIndex;
+  private long snapshotTerm;
+  private long boundaryTerm;
 
   @Override
   public long firstIndex() {
-    return 1;
+    return first;
   }
 
   @Override
   public long lastIndex() {
-    return entries.size();
+    return first + entries.size() - 1;
   }
 
   @Override
   public long term(long index) {
     if (index == 0) {
-      return 0;
+      return first <= 1 ? 0 : -1; // once compacted, index 0 is as gone as the entries after it
     }
-    if (index < 0 || index > entries.size()) {
+    if (index == snapshotIndex) {
+      return snapshotTerm;
+    }
+    if (index == first - 1 && boundaryTerm > 0) {
+      return boundaryTerm; // as the journal-backed log, which remembers it until a restart
+    }
+    if (index < first || index > lastIndex()) {
       return -1;
     }
-    return entries.get((int) index - 1).term();
+    return entries.get((int) (index - first)).term();
   }
 
   @Override
   public void append(RaftEntry entry) {
-    if (entry.index() != entries.size() + 1) {
-      throw new IllegalStateException("append of " + entry + " after " + entries.size());
+    if (entry.index() != lastIndex() + 1) {
+      throw new IllegalStateException("append of " + entry + " after " + lastIndex());
     }
     entries.add(entry);
   }
 
   @Override
   public void truncateAfter(long index) {
-    while (entries.size() > index) {
-      entries.remove(entries.size() - 1);
-    }
-    while (durable.size() > index) {
-      durable.remove(durable.size() - 1);
+    truncate(entries, index);
+    truncate(durable, index);
+  }
+
+  private void truncate(List<RaftEntry> list, long index) {
+    while (!list.isEmpty() && first + list.size() - 1 > index) {
+      list.remove(list.size() - 1);
     }
   }
 
@@ -57,8 +71,8 @@ final class SimLog implements RaftLog {
   public List<RaftEntry> entries(long fromIndex, int maxBytes) {
     List<RaftEntry> batch = new ArrayList<>();
     int bytes = 0;
-    for (long i = fromIndex; i <= entries.size(); i++) {
-      RaftEntry entry = entries.get((int) i - 1);
+    for (long i = fromIndex; i <= lastIndex(); i++) {
+      RaftEntry entry = entry(i);
       if (!batch.isEmpty() && bytes + entry.sizeBytes() > maxBytes) {
         break;
       }
@@ -70,7 +84,37 @@ final class SimLog implements RaftLog {
 
   @Override
   public RaftEntry entry(long index) {
-    return entries.get((int) index - 1);
+    if (index < first || index > lastIndex()) {
+      throw new IllegalArgumentException(
+          "no entry " + index + " in log [" + first + ", " + lastIndex() + "]");
+    }
+    return entries.get((int) (index - first));
+  }
+
+  @Override
+  public void compact(long newSnapshotIndex, long newSnapshotTerm, long compactUpTo) {
+    if (newSnapshotIndex > snapshotIndex) {
+      snapshotIndex = newSnapshotIndex;
+      snapshotTerm = newSnapshotTerm;
+    }
+    long drop = Math.min(compactUpTo, snapshotIndex) - first + 1;
+    for (long i = 0; i < drop && !entries.isEmpty(); i++) {
+      boundaryTerm = entries.remove(0).term();
+      if (!durable.isEmpty()) {
+        durable.remove(0);
+      }
+    }
+    first += Math.max(0, drop);
+  }
+
+  @Override
+  public void reset(long newSnapshotIndex, long newSnapshotTerm) {
+    entries.clear();
+    durable.clear();
+    first = newSnapshotIndex + 1;
+    boundaryTerm = 0;
+    snapshotIndex = newSnapshotIndex;
+    snapshotTerm = newSnapshotTerm;
   }
 
   void flush() {
@@ -78,11 +122,13 @@ final class SimLog implements RaftLog {
     durable.addAll(entries);
   }
 
-  long durableIndex() {
-    return durable.size();
+  /** The last index that survives a crash. */
+  long durableLastIndex() {
+    return first + durable.size() - 1;
   }
 
   void crash() {
+    boundaryTerm = 0; // forgotten on restart
     entries.clear();
     entries.addAll(durable);
   }

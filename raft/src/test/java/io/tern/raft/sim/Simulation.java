@@ -8,6 +8,7 @@ import io.tern.raft.RaftMessage;
 import io.tern.raft.RaftNode;
 import io.tern.raft.RaftRole;
 import io.tern.raft.Ready;
+import io.tern.raft.SnapshotMeta;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,6 +42,24 @@ final class Simulation {
   }
 
   private static final int DELAYED_FLUSH_TICKS = 2;
+  private static final int SNAPSHOT_CHUNK_BYTES = 24;
+  private static final int SNAPSHOT_ONE_IN_TICKS = 40;
+  private static final int MAX_COMPACTION_TAIL = 8;
+
+  private static byte[] encodeState(List<Long> state) {
+    ByteBuffer buffer = ByteBuffer.allocate(state.size() * Long.BYTES);
+    state.forEach(buffer::putLong);
+    return buffer.array();
+  }
+
+  private static List<Long> decodeState(byte[] data) {
+    List<Long> state = new ArrayList<>();
+    ByteBuffer buffer = ByteBuffer.wrap(data);
+    while (buffer.remaining() >= Long.BYTES) {
+      state.add(buffer.getLong());
+    }
+    return state;
+  }
 
   private final Random random;
   private final FlushMode flushMode;
@@ -80,6 +99,11 @@ final class Simulation {
   private final class SimNode {
     final int id;
     final SimLog log = new SimLog();
+    final SimSnapshotStore snapshots = new SimSnapshotStore(SNAPSHOT_CHUNK_BYTES);
+
+    /** The state machine: the data of every applied application entry, in order. */
+    List<Long> state = new ArrayList<>();
+
     HardState durableHardState = HardState.INITIAL;
     RaftNode raft;
     boolean down;
@@ -93,16 +117,28 @@ final class Simulation {
 
     void start() {
       long durable = log.lastIndex();
+      SnapshotMeta snapshot = snapshots.latest();
+      long snapshotIndex = snapshot == null ? 0 : snapshot.index();
+      state = snapshot == null ? new ArrayList<>() : decodeState(snapshots.latestData());
       raft =
           new RaftNode(
-              config, id, group, log, durableHardState, durable, 0, new Random(random.nextLong()));
-      appliedCommit = 0;
+              config,
+              id,
+              group,
+              log,
+              snapshots,
+              durableHardState,
+              durable,
+              snapshotIndex,
+              new Random(random.nextLong()));
+      appliedCommit = snapshotIndex;
       down = false;
     }
 
     void crash() {
       flushDueAt = -1;
       log.crash();
+      snapshots.crash();
       down = true;
       raft = null;
     }
@@ -114,8 +150,19 @@ final class Simulation {
           durableHardState = ready.hardState();
         }
         checker.onReady(id, ready, log, now);
+        if (ready.installedSnapshot() != null) {
+          state = decodeState(snapshots.latestData());
+          appliedCommit = ready.installedSnapshot().index();
+          checker.onSnapshotInstalled(id, appliedCommit, state);
+        }
         if (ready.commitIndex() > appliedCommit) {
           checker.onCommit(id, log, appliedCommit, ready.commitIndex());
+          for (long index = appliedCommit + 1; index <= ready.commitIndex(); index++) {
+            RaftEntry entry = log.entry(index);
+            if (entry.type() == RaftEntry.Type.APPLICATION) {
+              state.add(ByteBuffer.wrap(entry.data()).getLong());
+            }
+          }
           appliedCommit = ready.commitIndex();
         }
         for (RaftMessage message : ready.messages()) {
@@ -163,7 +210,25 @@ final class Simulation {
       return true;
     }
 
+    /**
+     * Now and then the state machine snapshots what it applied (if durable, as the real driver
+     * flushes first) and the log is compacted, keeping a short random tail, so that lagging or
+     * restarted followers need a snapshot install.
+     */
+    void maybeTakeSnapshot() {
+      SnapshotMeta latest = snapshots.latest();
+      long latestIndex = latest == null ? 0 : latest.index();
+      if (random.nextInt(SNAPSHOT_ONE_IN_TICKS) != 0
+          || appliedCommit <= latestIndex
+          || appliedCommit > log.durableLastIndex()) {
+        return;
+      }
+      snapshots.put(appliedCommit, log.term(appliedCommit), encodeState(state));
+      raft.onSnapshotTaken(appliedCommit, appliedCommit - random.nextInt(MAX_COMPACTION_TAIL + 1));
+    }
+
     void tick() {
+      maybeTakeSnapshot();
       raft.tick();
       if (flushMode == FlushMode.ASYNC && random.nextInt(4) == 0) {
         log.flush(); // the background flusher got to it
@@ -359,17 +424,25 @@ final class Simulation {
     }
   }
 
+  /** Every member committed the marker, and all logs end at the same entry and agree. */
   private boolean converged(long marker) {
-    List<RaftEntry> reference = null;
+    SimLog reference = null;
     for (SimNode node : nodes.values()) {
       if (node.raft.commitIndex() < marker) {
         return false;
       }
-      List<RaftEntry> entries = node.log.snapshot();
       if (reference == null) {
-        reference = entries;
-      } else if (!reference.equals(entries)) {
+        reference = node.log;
+        continue;
+      }
+      if (reference.lastIndex() != node.log.lastIndex()) {
         return false;
+      }
+      long start = Math.max(reference.firstIndex(), node.log.firstIndex());
+      for (long index = start; index <= reference.lastIndex(); index++) {
+        if (!reference.entry(index).equals(node.log.entry(index))) {
+          return false;
+        }
       }
     }
     return true;
@@ -399,6 +472,10 @@ final class Simulation {
   /** See {@link SafetyChecker#committedEntryLost()}; only unsafe flush modes can get there. */
   boolean committedEntryLost() {
     return checker.committedEntryLost();
+  }
+
+  long snapshotInstalls() {
+    return checker.snapshotInstalls();
   }
 
   long committedEntries() {

@@ -100,4 +100,61 @@ class JournalRaftLogTest {
       assertThat(log.term(101)).isEqualTo(8);
     }
   }
+
+  @Test
+  void compactionKeepsTheSnapshotTermAndTheEntryBeforeTheFirst() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      for (long index = 1; index <= 400; index++) {
+        log.append(entry(index, index <= 200 ? 1 : 2));
+      }
+
+      log.compact(300, 2, 250);
+
+      long first = log.firstIndex();
+      assertThat(first).as("whole segments below 251 go").isBetween(2L, 251L);
+      assertThat(log.term(0)).as("index 0 is compacted away too").isEqualTo(-1);
+      assertThat(log.term(first - 1)).as("the entry just compacted").isPositive();
+      assertThat(log.term(300)).isEqualTo(2);
+      assertThat(log.entry(first).index()).isEqualTo(first);
+    }
+  }
+
+  @Test
+  void aSnapshotNewerThanTheJournalResetsItOnOpen() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      log.append(entry(1, 1));
+      log.append(entry(2, 1));
+    }
+    // A crash after a received snapshot (index 10) was installed, before the journal was reset.
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 10, 3);
+
+      assertThat(log.firstIndex()).isEqualTo(11);
+      assertThat(log.lastIndex()).isEqualTo(10);
+      assertThat(log.lastTerm()).isEqualTo(3);
+      log.append(entry(11, 3));
+      assertThat(log.term(11)).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aJournalThatDisagreesWithTheSnapshotTermIsResetButOneThatAgreesIsKept() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      for (long index = 1; index <= 5; index++) {
+        log.append(entry(index, 1));
+      }
+    }
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 3, 1);
+      assertThat(log.lastIndex()).as("entry 3 has the snapshot's term: keep the log").isEqualTo(5);
+    }
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 3, 2);
+      assertThat(log.firstIndex()).as("entry 3 has another term: the snapshot wins").isEqualTo(4);
+      assertThat(log.lastIndex()).isEqualTo(3);
+    }
+  }
 }

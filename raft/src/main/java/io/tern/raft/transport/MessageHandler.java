@@ -1,0 +1,94 @@
+package io.tern.raft.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.tern.raft.RaftMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decodes the frames of a handshaken connection and hands the messages to the transport's receiver.
+ * A frame that cannot be decoded closes the connection: after a framing error nothing later on the
+ * stream can be trusted, and the connecting side reconnects.
+ */
+final class MessageHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(MessageHandler.class);
+
+  private final NettyRaftTransport transport;
+  private final PeerLink link;
+  private final RaftMessageCodec codec;
+
+  MessageHandler(NettyRaftTransport transport, PeerLink link, RaftMessageCodec codec) {
+    this.transport = transport;
+    this.link = link;
+    this.codec = codec;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    ByteBuf frame = (ByteBuf) msg;
+    int frameBytes = NettyRaftTransport.LENGTH_PREFIX_BYTES + frame.readableBytes();
+    Envelope envelope;
+    try {
+      envelope = codec.decode(frame, link.memberId);
+    } catch (RaftProtocolException e) {
+      LOG.warn("{}; closing the connection", e.getMessage());
+      link.meters.protocolError(e.tag());
+      ctx.close();
+      return;
+    } finally {
+      frame.release();
+    }
+    RaftMessage message = envelope.message();
+    if (message.from() != link.memberId || message.to() != transport.localMemberId()) {
+      LOG.warn(
+          "raft transport: dropped {} for partition {} on the connection between members {} and"
+              + " {}: it claims to go from {} to {}",
+          message.getClass().getSimpleName(),
+          envelope.partitionId(),
+          link.memberId,
+          transport.localMemberId(),
+          message.from(),
+          message.to());
+      link.meters.protocolError("misaddressed");
+      return;
+    }
+    link.meters.messagesReceived.increment();
+    link.meters.bytesReceived.increment(frameBytes);
+    transport.deliver(envelope.partitionId(), message);
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (ctx.channel().isWritable()) {
+      link.scheduleDrain();
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof TooLongFrameException) {
+      LOG.warn(
+          "raft transport: frame from member {} exceeds maxFrameBytes {} ({}); closing the"
+              + " connection",
+          link.memberId,
+          transport.config().maxFrameBytes(),
+          cause.getMessage());
+      link.meters.protocolError("too_large");
+    } else if (cause instanceof DecoderException) {
+      LOG.warn(
+          "raft transport: unreadable frame from member {} ({}); closing the connection",
+          link.memberId,
+          cause.getMessage());
+      link.meters.protocolError("malformed");
+    } else {
+      LOG.info(
+          "raft transport: connection with member {} failed: {}", link.memberId, cause.toString());
+    }
+    ctx.close();
+  }
+}

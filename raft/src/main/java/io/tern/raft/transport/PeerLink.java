@@ -1,0 +1,316 @@
+package io.tern.raft.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.raft.RaftMessage;
+import io.tern.raft.transport.TransportMetrics.DropReason;
+import io.tern.raft.transport.TransportMetrics.PeerMeters;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything about one peer: its bounded outbound queue and the single connection to it. Any thread
+ * may {@link #offer}; all other state is confined to {@link #loop}, the event loop that also
+ * encodes and writes this peer's messages.
+ *
+ * <p>The member with the lower id ({@link #initiator}) connects and reconnects with exponential
+ * back-off; the other waits for the connection and, when a new one arrives (the peer restarted
+ * before we noticed the old one die), replaces the old one.
+ */
+final class PeerLink {
+  private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
+
+  /** Messages written per flush: enough to batch syscalls, few enough to let reads interleave. */
+  static final int MAX_MESSAGES_PER_FLUSH = 64;
+
+  private record Outbound(int partitionId, RaftMessage message, int frameBytes) {}
+
+  final int memberId;
+  final boolean initiator;
+  final EventLoop loop;
+  final PeerMeters meters;
+  private final int localMemberId;
+  private final TransportConfig config;
+  private final Bootstrap template;
+  private final Function<PeerLink, ChannelHandler> pipeline;
+  private final RaftMessageCodec codec = new RaftMessageCodec();
+  private final ConcurrentLinkedQueue<Outbound> queue = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger queuedMessages = new AtomicInteger();
+  private final AtomicLong queuedBytes = new AtomicLong();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  private volatile InetSocketAddress address;
+  private volatile boolean connected;
+
+  // Confined to loop.
+  private Bootstrap bootstrap;
+  private Channel channel;
+  private Channel connecting;
+  private ScheduledFuture<?> reconnectTask;
+  private long backoffMs;
+  private boolean everConnected;
+  private boolean failureLogged;
+  private boolean closed;
+
+  /**
+   * @param template configured for outbound connections (channel class, options); only used when
+   *     {@code initiator}
+   * @param pipeline the handler that sets up an outbound connection's pipeline for this link
+   */
+  PeerLink(
+      int memberId,
+      InetSocketAddress address,
+      TransportConfig config,
+      EventLoop loop,
+      Bootstrap template,
+      Function<PeerLink, ChannelHandler> pipeline,
+      TransportMetrics metrics) {
+    this.memberId = memberId;
+    this.address = address;
+    this.localMemberId = config.localMemberId();
+    this.initiator = localMemberId < memberId;
+    this.config = config;
+    this.loop = loop;
+    this.template = template;
+    this.pipeline = pipeline;
+    this.backoffMs = config.reconnectBackoffMinMs();
+    this.meters =
+        metrics.peer(
+            memberId,
+            this,
+            link -> link.queuedMessages.get(),
+            link -> link.queuedBytes.get(),
+            link -> link.connected ? 1 : 0);
+  }
+
+  InetSocketAddress address() {
+    return address;
+  }
+
+  void address(InetSocketAddress newAddress) {
+    this.address = newAddress;
+  }
+
+  boolean isConnected() {
+    return connected;
+  }
+
+  int queuedMessages() {
+    return queuedMessages.get();
+  }
+
+  /** Queues a message whose frame (length prefix included) has {@code frameBytes}; never blocks. */
+  boolean offer(int partitionId, RaftMessage message, int frameBytes) {
+    if (queuedMessages.incrementAndGet() > config.maxQueuedMessagesPerPeer()) {
+      queuedMessages.decrementAndGet();
+      meters.dropped(DropReason.QUEUE_FULL);
+      return false;
+    }
+    if (queuedBytes.addAndGet(frameBytes) > config.maxQueuedBytesPerPeer()) {
+      queuedBytes.addAndGet(-frameBytes);
+      queuedMessages.decrementAndGet();
+      meters.dropped(DropReason.QUEUE_FULL);
+      return false;
+    }
+    queue.offer(new Outbound(partitionId, message, frameBytes));
+    scheduleDrain();
+    return true;
+  }
+
+  void scheduleDrain() {
+    if (drainScheduled.compareAndSet(false, true)) {
+      execute(this::drain);
+    }
+  }
+
+  /** Starts connecting if this member is the one to connect. */
+  void start() {
+    if (initiator) {
+      execute(this::connect);
+    }
+  }
+
+  void close() {
+    execute(
+        () -> {
+          closed = true;
+          if (reconnectTask != null) {
+            reconnectTask.cancel(false);
+          }
+          closeQuietly(channel);
+          closeQuietly(connecting);
+          queue.clear();
+          queuedMessages.set(0);
+          queuedBytes.set(0);
+        });
+  }
+
+  /** A handshake on {@code ch} succeeded: make it this peer's connection. */
+  void attach(Channel ch) {
+    if (!loop.inEventLoop()) {
+      execute(() -> attach(ch));
+      return;
+    }
+    if (closed || !ch.isActive()) {
+      ch.close();
+      return;
+    }
+    if (channel != null && channel != ch) {
+      LOG.info(
+          "raft transport: member {} reconnected from {}; closing its previous connection",
+          memberId,
+          ch.remoteAddress());
+      channel.close();
+    }
+    if (connecting == ch) {
+      connecting = null;
+    }
+    channel = ch;
+    connected = true;
+    if (everConnected) {
+      meters.reconnects.increment();
+    }
+    everConnected = true;
+    failureLogged = false;
+    backoffMs = config.reconnectBackoffMinMs();
+    LOG.info("raft transport: member {} connected to member {}", localMemberId, memberId);
+    drain();
+  }
+
+  /** Registers {@code ch} so that its closing updates this link (and triggers a reconnect). */
+  void track(Channel ch) {
+    ch.closeFuture().addListener(f -> execute(() -> onClosed(ch)));
+  }
+
+  private void connect() {
+    if (closed || channel != null || connecting != null) {
+      return;
+    }
+    if (bootstrap == null) {
+      bootstrap = template.clone(loop).handler(pipeline.apply(this));
+    }
+    InetSocketAddress target = address;
+    ChannelFuture future = bootstrap.connect(target);
+    connecting = future.channel();
+    track(connecting);
+    future.addListener(
+        f -> {
+          if (!f.isSuccess()) {
+            logFailure("cannot connect to member " + memberId + " at " + target, f.cause());
+            future.channel().close();
+          }
+        });
+  }
+
+  private void onClosed(Channel ch) {
+    boolean wasOurs = false;
+    if (channel == ch) {
+      channel = null;
+      connected = false;
+      wasOurs = true;
+      if (!closed) {
+        LOG.info("raft transport: connection to member {} closed", memberId);
+      }
+    }
+    if (connecting == ch) {
+      connecting = null;
+      wasOurs = true;
+    }
+    if (wasOurs && initiator && !closed) {
+      scheduleReconnect();
+    }
+  }
+
+  private void scheduleReconnect() {
+    if (reconnectTask != null && !reconnectTask.isDone()) {
+      return;
+    }
+    long delayMs = backoffMs;
+    backoffMs = Math.min(backoffMs * 2, config.reconnectBackoffMaxMs());
+    reconnectTask = loop.schedule(this::connect, delayMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** One line per outage at INFO (a peer that is down); the retries behind it at DEBUG. */
+  void logFailure(String what, Throwable cause) {
+    if (!failureLogged) {
+      failureLogged = true;
+      LOG.info("raft transport: {}: {} (retrying with back-off)", what, cause.getMessage());
+    } else {
+      LOG.debug("raft transport: {}: {}", what, cause.getMessage());
+    }
+  }
+
+  /** Like {@link #logFailure} at WARN: a refused handshake means a misconfiguration. */
+  void warnFailure(String line) {
+    if (!failureLogged) {
+      failureLogged = true;
+      LOG.warn("{}; closing the connection (retrying with back-off)", line);
+    } else {
+      LOG.debug("{}; closing the connection", line);
+    }
+  }
+
+  /** Writes queued messages, one flush per batch, while the connection takes them. */
+  private void drain() {
+    drainScheduled.set(false);
+    Channel ch = channel;
+    if (ch == null || !ch.isActive()) {
+      return;
+    }
+    int written = 0;
+    while (written < MAX_MESSAGES_PER_FLUSH && ch.isWritable()) {
+      Outbound next = queue.poll();
+      if (next == null) {
+        break;
+      }
+      queuedMessages.decrementAndGet();
+      queuedBytes.addAndGet(-next.frameBytes());
+      ByteBuf frame = ch.alloc().ioBuffer(next.frameBytes());
+      try {
+        frame.writeIntLE(next.frameBytes() - NettyRaftTransport.LENGTH_PREFIX_BYTES);
+        codec.encode(next.partitionId(), next.message(), frame);
+      } catch (RuntimeException e) {
+        frame.release();
+        LOG.error("raft transport: cannot encode {} for member {}", next.message(), memberId, e);
+        continue;
+      }
+      ch.write(frame, ch.voidPromise());
+      meters.messagesSent.increment();
+      meters.bytesSent.increment(next.frameBytes());
+      written++;
+    }
+    if (written > 0) {
+      ch.flush();
+    }
+    // Yield between batches so reads and other peers' writes on this loop get their turn.
+    if (!queue.isEmpty() && ch.isWritable()) {
+      scheduleDrain();
+    }
+  }
+
+  private void execute(Runnable task) {
+    try {
+      loop.execute(task);
+    } catch (RejectedExecutionException e) {
+      // The transport is shutting down; its queues go with it.
+    }
+  }
+
+  private static void closeQuietly(Channel ch) {
+    if (ch != null) {
+      ch.close();
+    }
+  }
+}

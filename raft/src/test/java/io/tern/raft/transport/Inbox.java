@@ -1,0 +1,58 @@
+package io.tern.raft.transport;
+
+import io.tern.raft.RaftMessage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** A receiver that collects messages for tests to await. */
+final class Inbox implements MessageReceiver {
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private final LinkedBlockingQueue<Envelope> received = new LinkedBlockingQueue<>();
+
+  @Override
+  public void onMessage(int partitionId, RaftMessage message) {
+    received.add(new Envelope(partitionId, message));
+  }
+
+  /** The next {@code count} messages; fails if they do not all arrive in time. */
+  List<Envelope> take(int count) throws InterruptedException {
+    List<Envelope> messages = new ArrayList<>(count);
+    long deadlineNs = System.nanoTime() + TIMEOUT.toNanos();
+    while (messages.size() < count) {
+      Envelope next = received.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (next == null) {
+        throw new AssertionError(
+            "received " + messages.size() + " of " + count + " messages within " + TIMEOUT);
+      }
+      messages.add(next);
+    }
+    return messages;
+  }
+
+  Envelope take() throws InterruptedException {
+    return take(1).get(0);
+  }
+
+  /** Whatever arrives within {@code wait} (for checking that nothing does). */
+  List<Envelope> drain(Duration wait) throws InterruptedException {
+    Thread.sleep(wait.toMillis());
+    List<Envelope> messages = new ArrayList<>();
+    received.drainTo(messages);
+    return messages;
+  }
+
+  static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadlineNs = System.nanoTime() + TIMEOUT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadlineNs > 0) {
+        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
+      }
+      Thread.sleep(5);
+    }
+  }
+}

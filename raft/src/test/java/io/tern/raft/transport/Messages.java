@@ -1,0 +1,19 @@
+package io.tern.raft.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tern.raft.RaftMessage;
+import java.util.Arrays;
+
+/** Assertions on messages, whose records hold byte arrays (compared by content here). */
+final class Messages {
+  private Messages() {}
+
+  static void assertSameMessage(RaftMessage actual, RaftMessage expected) {
+    assertThat(actual)
+        .usingRecursiveComparison()
+        // Element by element through reflection takes seconds for a 1 MiB payload.
+        .withEqualsForType((a, b) -> Arrays.equals(a, b), byte[].class)
+        .isEqualTo(expected);
+  }
+}

@@ -771,6 +771,21 @@ public final class RaftNode {
     return self.id();
   }
 
+  public long lastIndex() {
+    return log.lastIndex();
+  }
+
+  /** The other members of the group, by id. */
+  public int[] peers() {
+    return peers.clone();
+  }
+
+  /** As leader: how far {@code peer}'s log is known to match ours; -1 when not leading. */
+  public long matchIndex(int peer) {
+    Progress pr = role == RaftRole.LEADER ? progress.get(peer) : null;
+    return pr == null ? -1 : pr.matchIndex;
+  }
+
   @Override
   public String toString() {
     return "RaftNode{"

@@ -1,0 +1,539 @@
+package io.tern.raft.server;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.tern.raft.Member;
+import io.tern.raft.RaftEntry;
+import io.tern.raft.RaftMessage;
+import io.tern.raft.RaftMessage.AppendRequest;
+import io.tern.raft.RaftMessage.SnapshotChunk;
+import io.tern.raft.RaftNode;
+import io.tern.raft.RaftRole;
+import io.tern.raft.Ready;
+import io.tern.raft.SnapshotMeta;
+import io.tern.raft.snapshot.SnapshotWriter;
+import io.tern.raft.transport.RaftTransport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One member of one partition's Raft group: the pure {@link RaftNode} driven by its own thread,
+ * over the partition's journal, snapshots and durable term/vote, sending through the broker's
+ * shared transport. The thread owns the core; other threads talk to it through queues (inbound
+ * messages, proposals, commands) and read published state.
+ *
+ * <p>Each turn of the loop: take what arrived, report flushed entries, tick when due, then carry
+ * out {@link Ready} in the order it demands: hard state forced, then messages sent, then the log
+ * handed to the flush mode, then commits applied.
+ */
+public final class RaftPartition implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RaftPartition.class);
+  private static final int INBOUND_QUEUE_CAPACITY = 16 * 1024;
+  private static final int MAX_READY_ROUNDS = 64;
+  private static final int MAX_DRAIN_PER_TURN = 4096;
+
+  private final int partitionId;
+  private final int memberId;
+  private final RaftServerConfig config;
+  private final RaftTransport transport;
+  private final StateMachine stateMachine;
+  private final PartitionStorage storage;
+  private final RaftNode node;
+  private final Flusher flusher;
+  private final RaftMetrics metrics;
+  private final int[] peers;
+  private final ManyToOneConcurrentArrayQueue<RaftMessage> inbound =
+      new ManyToOneConcurrentArrayQueue<>(INBOUND_QUEUE_CAPACITY);
+  private final ManyToOneConcurrentArrayQueue<Proposal> proposals;
+  private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+  private final ArrayDeque<Proposal> awaitingCommit = new ArrayDeque<>();
+  private final Thread thread;
+  private final long tickNs;
+
+  private volatile boolean running = true;
+  private volatile boolean sleeping;
+  private volatile RaftRole role = RaftRole.FOLLOWER;
+  private volatile long term;
+  private volatile int leaderId = RaftNode.NO_LEADER;
+  private volatile long commitIndex;
+  private volatile long lastIndex;
+  private volatile Throwable failure;
+
+  // Raft thread only.
+  private long appliedCommit;
+  private long snapshotReceiveStartNs;
+  private long snapshotReceivedBytes;
+
+  RaftPartition(
+      int partitionId,
+      int memberId,
+      List<Member> members,
+      RaftServerConfig config,
+      RaftTransport transport,
+      StateMachine stateMachine,
+      MeterRegistry registry,
+      long seed) {
+    this.partitionId = partitionId;
+    this.memberId = memberId;
+    this.config = config;
+    this.transport = transport;
+    this.stateMachine = stateMachine;
+    this.proposals = new ManyToOneConcurrentArrayQueue<>(config.maxPendingProposals());
+    this.tickNs = TimeUnit.MILLISECONDS.toNanos(config.tickMs());
+    Tags tags = Tags.of("partition", Integer.toString(partitionId));
+    this.storage = new PartitionStorage(config, partitionId, registry, tags);
+    long snapshotIndex = storage.snapshotIndex();
+    this.node =
+        new RaftNode(
+            config.raftConfig(),
+            memberId,
+            members,
+            storage.log,
+            storage.snapshots,
+            storage.hardState.load(),
+            storage.log.lastIndex(),
+            snapshotIndex,
+            new Random(seed));
+    this.appliedCommit = snapshotIndex;
+    this.commitIndex = snapshotIndex;
+    this.lastIndex = storage.log.lastIndex();
+    this.peers = node.peers();
+    this.metrics = new RaftMetrics(registry, tags, this, peers);
+    String name = "raft-" + memberId + "-p" + partitionId;
+    this.flusher =
+        config.flushMode() == FlushMode.OFF
+            ? null
+            : new Flusher(
+                name + "-flush",
+                storage.journal,
+                config.flushMode() == FlushMode.DELAYED ? config.flushDelayMs() : 0,
+                this::wake);
+    this.thread = new Thread(this::run, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  // ---------------------------------------------------------------- API for other threads
+
+  /**
+   * Proposes an entry; the future completes with its index once committed, or fails with {@link
+   * NotLeaderException} if this member does not lead (or stops leading before the commit: the entry
+   * may then still commit under the next leader), or {@link IllegalStateException} when the
+   * proposal queue is full.
+   */
+  public CompletableFuture<Long> propose(long asqn, byte[] data) {
+    Proposal proposal = new Proposal(asqn, data, System.nanoTime());
+    if (!running) {
+      proposal.future.completeExceptionally(closedException());
+    } else if (!proposals.offer(proposal)) {
+      metrics.proposalRefused();
+      proposal.future.completeExceptionally(
+          new IllegalStateException(
+              "partition "
+                  + partitionId
+                  + ": "
+                  + config.maxPendingProposals()
+                  + " proposals are already queued (maxPendingProposals); retry later"));
+    } else {
+      wake();
+    }
+    return proposal.future;
+  }
+
+  /** Proposes an entry without an application sequence number. */
+  public CompletableFuture<Long> propose(byte[] data) {
+    return propose(RaftEntry.NO_ASQN, data);
+  }
+
+  /**
+   * Starts handing leadership to {@code target}. Completes with false if this member does not lead
+   * or {@code target} is not a member; with true once the transfer started (not finished: watch
+   * {@link #leaderId()}).
+   */
+  public CompletableFuture<Boolean> transferLeadership(int target) {
+    CompletableFuture<Boolean> result = new CompletableFuture<>();
+    submit(() -> result.complete(node.transferLeadership(target)), result);
+    return result;
+  }
+
+  /**
+   * Takes a snapshot of the state after entry {@code index} (committed and applied by the caller),
+   * written by {@code content}, then compacts the log keeping {@code compactionTailEntries}. Runs
+   * on the Raft thread, which it blocks while {@code content} writes.
+   */
+  public CompletableFuture<SnapshotMeta> takeSnapshot(long index, SnapshotContent content) {
+    CompletableFuture<SnapshotMeta> result = new CompletableFuture<>();
+    submit(() -> result.complete(snapshotNow(index, content)), result);
+    return result;
+  }
+
+  private void submit(Runnable command, CompletableFuture<?> result) {
+    if (!running) {
+      result.completeExceptionally(closedException());
+      return;
+    }
+    commands.add(
+        () -> {
+          try {
+            command.run();
+          } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+          }
+        });
+    wake();
+  }
+
+  /** Called by the transport's threads; drops the message if the partition is overwhelmed. */
+  void deliver(RaftMessage message) {
+    if (inbound.offer(message)) {
+      wake();
+    }
+  }
+
+  private void wake() {
+    if (sleeping) {
+      LockSupport.unpark(thread);
+    }
+  }
+
+  public int partitionId() {
+    return partitionId;
+  }
+
+  public int memberId() {
+    return memberId;
+  }
+
+  public RaftRole role() {
+    return role;
+  }
+
+  public long term() {
+    return term;
+  }
+
+  /** The leader this member knows of, or -1. */
+  public int leaderId() {
+    return leaderId;
+  }
+
+  public long commitIndex() {
+    return commitIndex;
+  }
+
+  public long lastIndex() {
+    return lastIndex;
+  }
+
+  /** Why the partition stopped, or null while it runs. */
+  public Throwable failure() {
+    return failure;
+  }
+
+  /** The journal holding this partition's log (for readers such as the stream processor). */
+  public io.tern.journal.Journal journal() {
+    return storage.journal;
+  }
+
+  /** The latest snapshot's directory, to recover the state machine from at start, or null. */
+  public Path latestSnapshotDirectory() {
+    return storage.snapshots.latestDirectory();
+  }
+
+  // ---------------------------------------------------------------- the Raft thread
+
+  private void run() {
+    long nextTickNs = System.nanoTime() + tickNs;
+    try {
+      handleReady();
+      while (running) {
+        int work = drainInbound() + drainProposals() + drainCommands() + reportFlushed();
+        long now = System.nanoTime();
+        if (now - nextTickNs >= 0) {
+          node.tick();
+          nextTickNs = now + tickNs;
+          publishFollowerLag();
+          work++;
+        }
+        handleReady();
+        if (flusher != null && flusher.failure() != null) {
+          throw new IllegalStateException("the journal flush failed", flusher.failure());
+        }
+        if (work == 0) {
+          idle(nextTickNs - System.nanoTime());
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      LOG.error("Raft partition {} on member {} failed and stopped", partitionId, memberId, e);
+      failure = e;
+      running = false;
+    }
+    failAwaiting(closedException());
+  }
+
+  private void idle(long timeoutNs) {
+    sleeping = true;
+    if (inbound.isEmpty() && proposals.isEmpty() && commands.isEmpty() && !flushedAhead()) {
+      LockSupport.parkNanos(this, Math.max(1, timeoutNs));
+    }
+    sleeping = false;
+  }
+
+  private int drainInbound() {
+    int count = 0;
+    RaftMessage message;
+    while (count < MAX_DRAIN_PER_TURN && (message = inbound.poll()) != null) {
+      count++;
+      if (message instanceof AppendRequest request && !request.entries().isEmpty()) {
+        long start = System.nanoTime();
+        node.step(message);
+        metrics.appended(System.nanoTime() - start);
+      } else {
+        if (message instanceof SnapshotChunk chunk) {
+          onSnapshotChunk(chunk);
+        }
+        node.step(message);
+      }
+    }
+    return count;
+  }
+
+  private void onSnapshotChunk(SnapshotChunk chunk) {
+    if (chunk.chunkIndex() == 0) {
+      snapshotReceiveStartNs = System.nanoTime();
+      snapshotReceivedBytes = 0;
+    }
+    snapshotReceivedBytes += chunk.data().length;
+  }
+
+  private int drainProposals() {
+    int count = 0;
+    Proposal proposal;
+    while (count < MAX_DRAIN_PER_TURN && (proposal = proposals.poll()) != null) {
+      count++;
+      long index = node.propose(proposal.asqn, proposal.data);
+      if (index < 0) {
+        proposal.future.completeExceptionally(
+            new NotLeaderException(
+                partitionId,
+                node.leaderId(),
+                node.role() == RaftRole.LEADER
+                    ? "the leader is handing leadership over"
+                    : "this member is not the leader"));
+      } else {
+        proposal.index = index;
+        awaitingCommit.add(proposal);
+      }
+    }
+    return count;
+  }
+
+  private int drainCommands() {
+    int count = 0;
+    Runnable command;
+    while ((command = commands.poll()) != null) {
+      command.run();
+      count++;
+    }
+    return count;
+  }
+
+  /** Safe modes: tell the core how far the flusher got. */
+  private int reportFlushed() {
+    if (flushedAhead()) {
+      node.onPersisted(storage.journal.getLastFlushedIndex());
+      return 1;
+    }
+    return 0;
+  }
+
+  private boolean flushedAhead() {
+    return config.flushMode().waitsForFlush()
+        && storage.journal.getLastFlushedIndex() > node.persistedIndex();
+  }
+
+  private void handleReady() {
+    for (int round = 0; round < MAX_READY_ROUNDS; round++) {
+      Ready ready = node.ready();
+      boolean again = false;
+      if (ready.hardState() != null) {
+        storage.hardState.store(ready.hardState()); // forced before any message acts on it
+      }
+      for (RaftMessage message : ready.messages()) {
+        transport.send(partitionId, message);
+      }
+      if (ready.installedSnapshot() != null) {
+        onSnapshotInstalled(ready.installedSnapshot());
+      }
+      if (ready.persistUpTo() >= 0) {
+        again = persist(ready.persistUpTo());
+      }
+      publish(ready);
+      if (ready.commitIndex() > appliedCommit) {
+        onCommitted(ready.commitIndex());
+      }
+      if (!again && ready.messages().isEmpty() && ready.hardState() == null) {
+        return;
+      }
+    }
+  }
+
+  /** Hands appended entries to the flush mode; true if the core was told they are persisted. */
+  private boolean persist(long upTo) {
+    switch (config.flushMode()) {
+      case SYNC, DELAYED -> {
+        flusher.request(upTo);
+        return false;
+      }
+      case ASYNC -> {
+        flusher.request(upTo);
+        node.onPersisted(upTo);
+        return true;
+      }
+      case OFF -> {
+        node.onPersisted(upTo);
+        return true;
+      }
+    }
+    throw new AssertionError(config.flushMode());
+  }
+
+  private void publish(Ready ready) {
+    if (ready.role() != role) {
+      if (ready.role() == RaftRole.CANDIDATE) {
+        metrics.electionStarted();
+      }
+      if (role == RaftRole.LEADER) {
+        failAwaiting(
+            new NotLeaderException(
+                partitionId,
+                ready.leaderId(),
+                "leadership was lost before the entry committed; it may still commit"));
+      }
+      role = ready.role();
+    }
+    if (ready.leaderId() != leaderId) {
+      if (ready.leaderId() != RaftNode.NO_LEADER) {
+        metrics.leaderChanged();
+      }
+      leaderId = ready.leaderId();
+    }
+    term = ready.term();
+    lastIndex = node.lastIndex();
+  }
+
+  private void onCommitted(long newCommitIndex) {
+    long now = System.nanoTime();
+    Proposal proposal;
+    while ((proposal = awaitingCommit.peek()) != null && proposal.index <= newCommitIndex) {
+      awaitingCommit.poll();
+      metrics.committed(proposal.proposedAtNs, now);
+      proposal.future.complete(proposal.index);
+    }
+    appliedCommit = newCommitIndex;
+    commitIndex = newCommitIndex;
+    stateMachine.onCommit(newCommitIndex);
+  }
+
+  private void onSnapshotInstalled(SnapshotMeta meta) {
+    metrics.snapshotInstalled(System.nanoTime() - snapshotReceiveStartNs, snapshotReceivedBytes);
+    LOG.info(
+        "Partition {} member {} installed snapshot {}@{} ({} bytes) from the leader",
+        partitionId,
+        memberId,
+        meta.index(),
+        meta.term(),
+        snapshotReceivedBytes);
+    appliedCommit = meta.index();
+    commitIndex = meta.index();
+    stateMachine.onSnapshotInstalled(meta, storage.snapshots.latestDirectory());
+  }
+
+  private SnapshotMeta snapshotNow(long index, SnapshotContent content) {
+    if (index > appliedCommit) {
+      throw new IllegalArgumentException(
+          "partition "
+              + partitionId
+              + ": cannot snapshot at "
+              + index
+              + ", beyond the commit index "
+              + appliedCommit);
+    }
+    // The snapshot must not claim entries the log could still lose; with flush mode off this is
+    // the only flush there is.
+    storage.journal.flush();
+    long snapshotTerm = storage.log.term(index);
+    SnapshotMeta meta;
+    try (SnapshotWriter writer = storage.snapshots.newSnapshot(index, snapshotTerm)) {
+      content.writeTo(writer.directory());
+      meta = writer.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "partition " + partitionId + ": writing the snapshot at " + index + " failed", e);
+    }
+    node.onSnapshotTaken(index, Math.max(0, index - config.compactionTailEntries()));
+    return meta;
+  }
+
+  private void publishFollowerLag() {
+    long last = node.lastIndex();
+    for (int i = 0; i < peers.length; i++) {
+      long match = node.matchIndex(peers[i]);
+      metrics.followerLag(i, match < 0 ? 0 : last - match);
+    }
+  }
+
+  private void failAwaiting(RuntimeException cause) {
+    Proposal proposal;
+    while ((proposal = awaitingCommit.poll()) != null) {
+      proposal.future.completeExceptionally(cause);
+    }
+    if (!running) {
+      while ((proposal = proposals.poll()) != null) {
+        proposal.future.completeExceptionally(cause);
+      }
+    }
+  }
+
+  private IllegalStateException closedException() {
+    return new IllegalStateException(
+        "partition " + partitionId + " on member " + memberId + " is closed", failure);
+  }
+
+  /** Stops the Raft thread and closes the partition's storage. */
+  @Override
+  public void close() {
+    running = false;
+    LockSupport.unpark(thread);
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (flusher != null) {
+      flusher.close();
+    }
+    try {
+      storage.journal.flush(); // a clean shutdown loses nothing, whatever the flush mode
+    } catch (RuntimeException e) {
+      LOG.warn("Partition {}: final flush failed", partitionId, e);
+    }
+    storage.close();
+  }
+
+  @Override
+  public String toString() {
+    return "RaftPartition{" + partitionId + "@" + memberId + " " + role + " term=" + term + "}";
+  }
+}

@@ -1,0 +1,108 @@
+package io.tern.raft.server;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tern.raft.Member;
+import io.tern.raft.RaftMessage;
+import io.tern.raft.transport.RaftTransport;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Raft side of one broker: the partitions (one Raft group each) this broker is a member of, all
+ * sharing one transport. Inbound messages are routed to their partition by the id they travel with.
+ * Membership is static: the cluster configuration names each partition's members.
+ *
+ * <p>Create the transport, then this server (which installs itself as the transport's receiver),
+ * then start the transport and add partitions.
+ */
+public final class RaftServer implements AutoCloseable {
+  private final int memberId;
+  private final RaftServerConfig config;
+  private final RaftTransport transport;
+  private final MeterRegistry registry;
+  private final Map<Integer, RaftPartition> partitions = new ConcurrentHashMap<>();
+  private final Counter unknownPartitionMessages;
+
+  public RaftServer(
+      int memberId, RaftServerConfig config, RaftTransport transport, MeterRegistry registry) {
+    if (transport.localMemberId() != memberId) {
+      throw new IllegalArgumentException(
+          "raft: the transport belongs to member "
+              + transport.localMemberId()
+              + ", not to member "
+              + memberId);
+    }
+    this.memberId = memberId;
+    this.config = config;
+    this.transport = transport;
+    this.registry = registry;
+    this.unknownPartitionMessages =
+        Counter.builder("tern.raft.messages.unknown.partition")
+            .description("messages for partitions this broker does not host (yet)")
+            .register(registry);
+    transport.setReceiver(this::route);
+  }
+
+  private void route(int partitionId, RaftMessage message) {
+    RaftPartition partition = partitions.get(partitionId);
+    if (partition == null) {
+      unknownPartitionMessages.increment();
+      return;
+    }
+    partition.deliver(message);
+  }
+
+  /**
+   * Opens (or creates) this broker's member of partition {@code partitionId} and starts its Raft
+   * thread.
+   *
+   * @param members every member of the partition with its priority (this broker among them)
+   */
+  public RaftPartition addPartition(int partitionId, List<Member> members, StateMachine machine) {
+    if (partitions.containsKey(partitionId)) {
+      throw new IllegalStateException("raft: partition " + partitionId + " is already running");
+    }
+    long seed = ((long) memberId << 32) ^ partitionId ^ System.nanoTime();
+    RaftPartition partition =
+        new RaftPartition(
+            partitionId, memberId, members, config, transport, machine, registry, seed);
+    partitions.put(partitionId, partition);
+    return partition;
+  }
+
+  public RaftPartition partition(int partitionId) {
+    return partitions.get(partitionId);
+  }
+
+  public Collection<RaftPartition> partitions() {
+    return List.copyOf(partitions.values());
+  }
+
+  public int memberId() {
+    return memberId;
+  }
+
+  /** Closes every partition, then the transport. */
+  @Override
+  public void close() {
+    List<RuntimeException> failures = new ArrayList<>();
+    for (RaftPartition partition : partitions.values()) {
+      try {
+        partition.close();
+      } catch (RuntimeException e) {
+        failures.add(e);
+      }
+    }
+    partitions.clear();
+    transport.close();
+    if (!failures.isEmpty()) {
+      RuntimeException first = failures.get(0);
+      failures.stream().skip(1).forEach(first::addSuppressed);
+      throw first;
+    }
+  }
+}

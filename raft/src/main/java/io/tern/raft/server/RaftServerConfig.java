@@ -1,0 +1,218 @@
+package io.tern.raft.server;
+
+import io.tern.journal.JournalConfig;
+import io.tern.raft.RaftConfig;
+import java.nio.file.Path;
+
+/**
+ * Settings of the Raft partitions a broker hosts; the one documented place for them (see the
+ * README's Raft section, which lists each with its default and what it trades).
+ *
+ * @param dataDirectory partitions live in {@code <dataDirectory>/partition-<id>/}
+ * @param tickMs the Raft clock's resolution; timeouts below are rounded to whole ticks
+ * @param heartbeatIntervalMs how often a leader heartbeats idle followers
+ * @param electionTimeoutMs how long a follower waits for a leader before campaigning (randomized up
+ *     to twice this); also how long a leader may miss a majority before stepping down
+ * @param maxInflightAppends append requests (or snapshot chunks) in flight per follower
+ * @param maxAppendBatchBytes payload bytes per append request
+ * @param flushMode see {@link FlushMode}
+ * @param flushDelayMs {@link FlushMode#DELAYED}: at most one flush per this many ms
+ * @param snapshotChunkBytes size of the chunks a snapshot is sent in
+ * @param compactionTailEntries entries kept below a snapshot when compacting, so that followers a
+ *     little behind catch up from the log instead of a snapshot
+ * @param segmentSizeBytes journal segment size
+ * @param maxPendingProposals proposals queued for the Raft thread; more are refused at once (the
+ *     caller sees backpressure instead of unbounded memory)
+ */
+public record RaftServerConfig(
+    Path dataDirectory,
+    int tickMs,
+    int heartbeatIntervalMs,
+    int electionTimeoutMs,
+    int maxInflightAppends,
+    int maxAppendBatchBytes,
+    boolean preVote,
+    boolean checkQuorum,
+    boolean priorityElection,
+    FlushMode flushMode,
+    int flushDelayMs,
+    int snapshotChunkBytes,
+    long compactionTailEntries,
+    int segmentSizeBytes,
+    int maxPendingProposals) {
+
+  public static final int DEFAULT_TICK_MS = 50;
+  public static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 100;
+  public static final int DEFAULT_ELECTION_TIMEOUT_MS = 1000;
+  public static final int DEFAULT_FLUSH_DELAY_MS = 2;
+  public static final int DEFAULT_SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
+  public static final long DEFAULT_COMPACTION_TAIL_ENTRIES = 10_000;
+  public static final int DEFAULT_MAX_PENDING_PROPOSALS = 16_384;
+
+  public RaftServerConfig {
+    require(tickMs >= 1, "tickMs must be >= 1, got " + tickMs);
+    require(
+        heartbeatIntervalMs >= tickMs,
+        "heartbeatIntervalMs (" + heartbeatIntervalMs + ") must be >= tickMs (" + tickMs + ")");
+    require(
+        electionTimeoutMs >= 2 * heartbeatIntervalMs,
+        "electionTimeoutMs ("
+            + electionTimeoutMs
+            + ") must be at least twice heartbeatIntervalMs ("
+            + heartbeatIntervalMs
+            + ")");
+    require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
+    require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
+    require(maxPendingProposals >= 1, "maxPendingProposals must be >= 1");
+    require(
+        maxAppendBatchBytes <= segmentSizeBytes / 2,
+        "maxAppendBatchBytes (" + maxAppendBatchBytes + ") must fit twice in a journal segment");
+  }
+
+  private static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalArgumentException("raft: " + message);
+    }
+  }
+
+  public static Builder builder(Path dataDirectory) {
+    return new Builder(dataDirectory);
+  }
+
+  /** The protocol settings of the core, in ticks. */
+  public RaftConfig raftConfig() {
+    return new RaftConfig(
+        Math.max(2, electionTimeoutMs / tickMs),
+        Math.max(1, heartbeatIntervalMs / tickMs),
+        maxInflightAppends,
+        maxAppendBatchBytes,
+        preVote,
+        checkQuorum,
+        priorityElection);
+  }
+
+  public JournalConfig.Builder journalConfig(Path directory) {
+    JournalConfig.Builder builder =
+        JournalConfig.builder(directory).name("raft").segmentSizeBytes(segmentSizeBytes);
+    if (segmentSizeBytes < 2 * JournalConfig.DEFAULT_MAX_ENTRY_SIZE_BYTES) {
+      builder.fitMaxEntrySizeToSegment(); // small segments (tests, experiments): one entry fits
+    }
+    return builder;
+  }
+
+  public static final class Builder {
+    private Path dataDirectory;
+    private int tickMs = DEFAULT_TICK_MS;
+    private int heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
+    private int electionTimeoutMs = DEFAULT_ELECTION_TIMEOUT_MS;
+    private int maxInflightAppends = RaftConfig.DEFAULT_MAX_INFLIGHT_APPENDS;
+    private int maxAppendBatchBytes = RaftConfig.DEFAULT_MAX_APPEND_BATCH_BYTES;
+    private boolean preVote = true;
+    private boolean checkQuorum = true;
+    private boolean priorityElection = true;
+    private FlushMode flushMode = FlushMode.SYNC;
+    private int flushDelayMs = DEFAULT_FLUSH_DELAY_MS;
+    private int snapshotChunkBytes = DEFAULT_SNAPSHOT_CHUNK_BYTES;
+    private long compactionTailEntries = DEFAULT_COMPACTION_TAIL_ENTRIES;
+    private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
+    private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
+
+    private Builder(Path dataDirectory) {
+      this.dataDirectory = dataDirectory;
+    }
+
+    public Builder dataDirectory(Path value) {
+      dataDirectory = value;
+      return this;
+    }
+
+    public Builder tickMs(int value) {
+      tickMs = value;
+      return this;
+    }
+
+    public Builder heartbeatIntervalMs(int value) {
+      heartbeatIntervalMs = value;
+      return this;
+    }
+
+    public Builder electionTimeoutMs(int value) {
+      electionTimeoutMs = value;
+      return this;
+    }
+
+    public Builder maxInflightAppends(int value) {
+      maxInflightAppends = value;
+      return this;
+    }
+
+    public Builder maxAppendBatchBytes(int value) {
+      maxAppendBatchBytes = value;
+      return this;
+    }
+
+    public Builder preVote(boolean value) {
+      preVote = value;
+      return this;
+    }
+
+    public Builder checkQuorum(boolean value) {
+      checkQuorum = value;
+      return this;
+    }
+
+    public Builder priorityElection(boolean value) {
+      priorityElection = value;
+      return this;
+    }
+
+    public Builder flushMode(FlushMode value) {
+      flushMode = value;
+      return this;
+    }
+
+    public Builder flushDelayMs(int value) {
+      flushDelayMs = value;
+      return this;
+    }
+
+    public Builder snapshotChunkBytes(int value) {
+      snapshotChunkBytes = value;
+      return this;
+    }
+
+    public Builder compactionTailEntries(long value) {
+      compactionTailEntries = value;
+      return this;
+    }
+
+    public Builder segmentSizeBytes(int value) {
+      segmentSizeBytes = value;
+      return this;
+    }
+
+    public Builder maxPendingProposals(int value) {
+      maxPendingProposals = value;
+      return this;
+    }
+
+    public RaftServerConfig build() {
+      return new RaftServerConfig(
+          dataDirectory,
+          tickMs,
+          heartbeatIntervalMs,
+          electionTimeoutMs,
+          maxInflightAppends,
+          maxAppendBatchBytes,
+          preVote,
+          checkQuorum,
+          priorityElection,
+          flushMode,
+          flushDelayMs,
+          snapshotChunkBytes,
+          compactionTailEntries,
+          segmentSizeBytes,
+          maxPendingProposals);
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package io.tern.raft.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tern.journal.JournalReader;
+import io.tern.journal.JournalRecord;
+import io.tern.raft.RaftRole;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The driver over in-process transports: threads, flush modes, failover, snapshots, metrics. */
+class RaftServerTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+  @TempDir Path root;
+
+  private TestCluster cluster(int partitions, FlushMode mode) {
+    LocalTransportHub hub = new LocalTransportHub();
+    return new TestCluster(
+        root,
+        3,
+        partitions,
+        hub::transport,
+        dir -> TestCluster.fastConfig(dir).flushMode(mode).flushDelayMs(5).build());
+  }
+
+  private static List<CompletableFuture<Long>> proposeMany(
+      RaftPartition leader, String prefix, int count) {
+    List<CompletableFuture<Long>> futures = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      futures.add(leader.propose((prefix + i).getBytes(StandardCharsets.UTF_8)));
+    }
+    return futures;
+  }
+
+  private static long awaitAll(List<CompletableFuture<Long>> futures) throws Exception {
+    long last = 0;
+    for (CompletableFuture<Long> future : futures) {
+      last = Math.max(last, future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+    }
+    return last;
+  }
+
+  /** The application payloads in a member's journal, in order (Raft header stripped). */
+  private static List<String> payloads(RaftPartition partition, long upTo) {
+    List<String> payloads = new ArrayList<>();
+    try (JournalReader reader = partition.journal().openReader()) {
+      reader.seek(partition.journal().getFirstIndex());
+      while (reader.hasNext()) {
+        JournalRecord record = reader.next();
+        if (record.index() > upTo) {
+          break;
+        }
+        boolean noop = record.data().getByte(8) == 1; // see JournalRaftLog's entry layout
+        if (!noop) {
+          byte[] bytes = new byte[record.data().capacity() - 16];
+          record.data().getBytes(16, bytes);
+          payloads.add(new String(bytes, StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return payloads;
+  }
+
+  @ParameterizedTest
+  @EnumSource(FlushMode.class)
+  void everyFlushModeReplicatesAndCommitsOnEveryMember(FlushMode mode) throws Exception {
+    try (TestCluster cluster = cluster(2, mode)) {
+      for (int p = 1; p <= 2; p++) {
+        RaftPartition leader = cluster.awaitLeader(p, TIMEOUT);
+        long last = awaitAll(proposeMany(leader, "p" + p + "-", 300));
+        for (int member = 1; member <= 3; member++) {
+          RaftPartition replica = cluster.partition(member, p);
+          TestCluster.await(TIMEOUT, () -> replica.commitIndex() >= last, "commit on " + replica);
+          List<String> payloads = payloads(replica, last);
+          assertThat(payloads).hasSize(300).startsWith("p" + p + "-0").endsWith("p" + p + "-299");
+        }
+      }
+      assertThat(cluster.machines.get(1).commitIndex).isPositive();
+    }
+  }
+
+  @Test
+  void delayedFlushCoalescesFlushesButStillCommitsEverything() throws Exception {
+    LocalTransportHub hub = new LocalTransportHub();
+    try (TestCluster cluster =
+        new TestCluster(
+            root,
+            3,
+            1,
+            hub::transport,
+            dir ->
+                TestCluster.fastConfig(dir)
+                    .flushMode(FlushMode.DELAYED)
+                    .flushDelayMs(20)
+                    .build())) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      int member = leader.memberId();
+      double flushesBefore = flushCount(cluster, member);
+      awaitAll(proposeMany(leader, "x", 2000));
+      double flushes = flushCount(cluster, member) - flushesBefore;
+
+      assertThat(flushes).as("one flush covers many entries").isLessThan(2000 / 4.0);
+    }
+  }
+
+  private static double flushCount(TestCluster cluster, int member) {
+    return cluster.registries.get(member).get("tern.journal.flush.latency").timers().stream()
+        .mapToDouble(t -> t.count())
+        .sum();
+  }
+
+  @Test
+  void aNewLeaderTakesOverWhenTheLeaderDiesAndTheOldOneCatchesUpOnRestart() throws Exception {
+    try (TestCluster cluster = cluster(3, FlushMode.SYNC)) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      int killed = leader.memberId();
+      awaitAll(proposeMany(leader, "before-", 50));
+
+      cluster.kill(killed);
+      RaftPartition next = cluster.awaitLeader(1, TIMEOUT);
+      long last = awaitAll(proposeMany(next, "after-", 50));
+
+      assertThat(next.memberId()).isNotEqualTo(killed);
+      cluster.start(killed);
+      RaftPartition restarted = cluster.partition(killed, 1);
+      TestCluster.await(TIMEOUT, () -> restarted.commitIndex() >= last, "the restarted member");
+      List<String> payloads = payloads(restarted, last);
+      assertThat(payloads).contains("before-0", "before-49", "after-0", "after-49");
+      // The other partitions still have leaders too.
+      cluster.awaitLeader(2, TIMEOUT);
+      cluster.awaitLeader(3, TIMEOUT);
+    }
+  }
+
+  @Test
+  void aFollowerRefusesProposalsAndNamesTheLeader() throws Exception {
+    try (TestCluster cluster = cluster(1, FlushMode.SYNC)) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      awaitAll(proposeMany(leader, "x", 1));
+      int followerId = leader.memberId() % 3 + 1;
+      RaftPartition follower = cluster.partition(followerId, 1);
+      TestCluster.await(TIMEOUT, () -> follower.leaderId() == leader.memberId(), "leader known");
+
+      CompletableFuture<Long> refused = follower.propose(new byte[] {1});
+
+      assertThatThrownBy(() -> refused.get(5, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOf(NotLeaderException.class)
+          .hasMessageContaining("the leader is member " + leader.memberId());
+    }
+  }
+
+  @Test
+  void aMemberBehindTheCompactedLogReceivesTheLeadersSnapshot() throws Exception {
+    LocalTransportHub hub = new LocalTransportHub();
+    try (TestCluster cluster =
+        new TestCluster(
+            root,
+            3,
+            1,
+            hub::transport,
+            dir ->
+                TestCluster.fastConfig(dir)
+                    .segmentSizeBytes(16 * 1024)
+                    .maxAppendBatchBytes(4 * 1024)
+                    .snapshotChunkBytes(4 * 1024)
+                    .compactionTailEntries(0)
+                    .build())) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      int lagging = leader.memberId() % 3 + 1;
+      cluster.kill(lagging);
+      long last = awaitAll(proposeMany(leader, "entry-with-some-padding-", 1000));
+      byte[] state = new byte[50_000];
+      new Random(7).nextBytes(state);
+      leader.takeSnapshot(last, dir -> Files.write(dir.resolve("state"), state)).get();
+      assertThat(leader.journal().getFirstIndex()).as("compacted").isGreaterThan(1);
+
+      cluster.start(lagging);
+      RecordingStateMachine machine = cluster.machines.get(lagging);
+      TestCluster.await(TIMEOUT, () -> machine.installed != null, "snapshot install");
+
+      assertThat(machine.installed.index()).isEqualTo(last);
+      assertThat(machine.installedFiles.get("state")).isEqualTo(state);
+      long next = leader.propose("after".getBytes(StandardCharsets.UTF_8)).get();
+      RaftPartition follower = cluster.partition(lagging, 1);
+      TestCluster.await(TIMEOUT, () -> follower.commitIndex() >= next, "commit after install");
+      double installs =
+          cluster.registries.get(lagging).get("tern.raft.snapshot.install.bytes").summary().count();
+      assertThat(installs).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void metricsShowCommitLatencyAndRole() throws Exception {
+    try (TestCluster cluster = cluster(1, FlushMode.SYNC)) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      awaitAll(proposeMany(leader, "m", 20));
+      var registry = cluster.registries.get(leader.memberId());
+
+      assertThat(registry.get("tern.raft.commit.latency").timer().count()).isEqualTo(20);
+      assertThat(registry.get("tern.raft.role").gauge().value()).isEqualTo(3);
+      assertThat(registry.get("tern.raft.term").gauge().value()).isPositive();
+      TestCluster.await(
+          TIMEOUT,
+          () ->
+              registry.get("tern.raft.replication.lag").gauges().stream()
+                  .allMatch(g -> g.value() == 0),
+          "followers caught up");
+      assertThat(leader.role()).isEqualTo(RaftRole.LEADER);
+    }
+  }
+}

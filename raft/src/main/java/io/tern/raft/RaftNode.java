@@ -33,7 +33,11 @@ public final class RaftNode {
   private final Member self;
   private final Map<Integer, Member> members = new HashMap<>();
   private final int[] peers;
-  private final int maxPriority;
+
+  /** Members with a higher priority than ours: how many election slots we let pass first. */
+  private final int priorityRank;
+
+  private final boolean distinctPriorities;
   private final RaftLog log;
   private final SnapshotStore snapshots;
   private final Random random;
@@ -52,7 +56,6 @@ public final class RaftNode {
   private int electionElapsed;
   private int heartbeatElapsed;
   private int randomizedElectionTimeout;
-  private int targetPriority;
 
   // Candidate state.
   private final Map<Integer, Boolean> votes = new HashMap<>();
@@ -103,13 +106,14 @@ public final class RaftNode {
     }
     this.self = members.get(selfId);
     this.peers = group.stream().mapToInt(Member::id).filter(id -> id != selfId).sorted().toArray();
-    this.maxPriority = group.stream().mapToInt(Member::priority).max().orElse(0);
+    this.priorityRank =
+        (int) group.stream().filter(m -> m.priority() > members.get(selfId).priority()).count();
+    this.distinctPriorities = group.stream().mapToInt(Member::priority).distinct().count() > 1;
     this.matchedScratch = new long[peers.length + 1];
     this.term = hardState.term();
     this.votedFor = hardState.votedFor();
     this.persistedIndex = Math.min(persistedIndex, log.lastIndex());
     this.commitIndex = Math.min(commitIndex, log.lastIndex());
-    this.targetPriority = maxPriority;
     resetElectionTimer();
   }
 
@@ -130,14 +134,8 @@ public final class RaftNode {
       return;
     }
     resetElectionTimer();
-    // A whole timeout without hearing from the leader: it no longer holds a lease on our vote,
-    // even while priority makes us wait before campaigning ourselves.
+    // A whole timeout without hearing from the leader: it no longer holds a lease on our vote.
     leaderId = NO_LEADER;
-    if (config.priorityElection() && self.priority() < targetPriority) {
-      // Let members with a higher priority try first; lower the bar one step per timeout.
-      targetPriority = Math.max(self.priority(), targetPriority - 1);
-      return;
-    }
     startElection(config.preVote(), false);
   }
 
@@ -412,10 +410,22 @@ public final class RaftNode {
     maybeCommit();
   }
 
+  /**
+   * Plain Raft randomizes the timeout over [T, 2T). With priority election the timeout is staggered
+   * by rank instead: the primary times out in [T, T + T/4), the next priority a quarter timeout
+   * later, and so on, so a member campaigns only after every higher-priority member had a slot of
+   * its own to win (Zeebe's rule), and failover still takes well under two timeouts when the
+   * primary dies. Members of equal priority share a slot and are separated by its jitter.
+   */
   private void resetElectionTimer() {
     electionElapsed = 0;
-    randomizedElectionTimeout =
-        config.electionTimeoutTicks() + random.nextInt(config.electionTimeoutTicks());
+    int timeout = config.electionTimeoutTicks();
+    if (config.priorityElection() && distinctPriorities) {
+      int slot = Math.max(1, timeout / 4);
+      randomizedElectionTimeout = timeout + priorityRank * slot + random.nextInt(slot);
+    } else {
+      randomizedElectionTimeout = timeout + random.nextInt(timeout);
+    }
   }
 
   // ---------------------------------------------------------------- replication
@@ -426,7 +436,6 @@ public final class RaftNode {
     }
     leaderId = request.from();
     electionElapsed = 0;
-    targetPriority = maxPriority;
     if (request.prevIndex() < commitIndex) {
       // Everything up to our commit index matches any leader's log (leader completeness).
       matchedLeaderIndex = Math.max(matchedLeaderIndex, commitIndex);
@@ -620,7 +629,6 @@ public final class RaftNode {
     }
     leaderId = chunk.from();
     electionElapsed = 0;
-    targetPriority = maxPriority;
     if (chunk.snapshotIndex() <= commitIndex) {
       // Our log already holds (and matches) everything the snapshot covers. Confirm once it is
       // durable; until then the leader's retry brings us back here.

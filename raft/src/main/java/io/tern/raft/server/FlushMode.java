@@ -15,10 +15,10 @@ import java.util.Locale;
  *       raft.flush.delayMs}, at once when the previous flush is older than that. Acknowledgements
  *       still wait for the flush that covers them, so commit latency grows by up to the delay.
  *   <li>{@link #ASYNC}: unsafe. Entries are acknowledged as soon as they are written to the mapped
- *       journal; a background thread flushes continuously. A crash of one broker's process loses
- *       nothing (the page cache survives), but if a majority of brokers lose power or their kernel
- *       before their background flush, acknowledged entries are lost and the partition may need to
- *       be rebuilt.
+ *       journal; a background thread flushes at most once per {@code raft.flush.delayMs}. A crash
+ *       of one broker's process loses nothing (the page cache survives), but if a majority of
+ *       brokers lose power or their kernel before their background flush, acknowledged entries are
+ *       lost and the partition may need to be rebuilt.
  *   <li>{@link #OFF}: unsafe. Never flushes, except before a snapshot and on a clean shutdown. As
  *       {@code async}, but the window of loss is whatever the kernel had not yet written back
  *       (typically up to 30 s of writes).

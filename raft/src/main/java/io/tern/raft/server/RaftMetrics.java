@@ -23,6 +23,7 @@ final class RaftMetrics {
   private final Counter elections;
   private final Counter leaderChanges;
   private final Counter proposalsRefused;
+  private final Counter inboundDropped;
   private final Timer snapshotInstallDuration;
   private final DistributionSummary snapshotInstallBytes;
   private final AtomicLongArray followerLag;
@@ -49,6 +50,11 @@ final class RaftMetrics {
     proposalsRefused =
         Counter.builder("tern.raft.proposals.refused")
             .description("proposals refused because the queue to the Raft thread was full")
+            .tags(tags)
+            .register(registry);
+    inboundDropped =
+        Counter.builder("tern.raft.messages.dropped")
+            .description("inbound messages dropped because the Raft thread's queue was full")
             .tags(tags)
             .register(registry);
     snapshotInstallDuration =
@@ -121,6 +127,10 @@ final class RaftMetrics {
 
   void proposalRefused() {
     proposalsRefused.increment();
+  }
+
+  void inboundDropped() {
+    inboundDropped.increment();
   }
 
   void snapshotInstalled(long durationNs, long bytes) {

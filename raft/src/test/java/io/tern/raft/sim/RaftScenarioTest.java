@@ -63,6 +63,25 @@ class RaftScenarioTest {
   }
 
   @Test
+  void whenThePrimaryDiesTheNextPriorityLeadsWithinTwoElectionTimeouts() {
+    for (long seed = 1; seed <= 20; seed++) {
+      ScenarioCluster cluster = new ScenarioCluster(seed, 3, 2, 1);
+      cluster.awaitLeader(100);
+      cluster.tick(3); // a heartbeat reached everyone
+
+      cluster.isolate(1);
+      int ticks = 0;
+      while (cluster.leader() == null || cluster.leader() == 1) {
+        cluster.tick(1);
+        ticks++;
+      }
+
+      assertThat(cluster.leader()).as("seed %d", seed).isEqualTo(2);
+      assertThat(ticks).as("seed %d: ticks to the new leader", seed).isLessThanOrEqualTo(2 * 10);
+    }
+  }
+
+  @Test
   void anIsolatedLeaderStepsDownAfterAnElectionTimeout() {
     ScenarioCluster cluster = new ScenarioCluster(3, 3, 2, 1);
     cluster.awaitLeader(100);

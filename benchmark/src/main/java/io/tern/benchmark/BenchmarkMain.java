@@ -1,6 +1,7 @@
 package io.tern.benchmark;
 
 import io.tern.benchmark.journal.JournalBenchmark;
+import io.tern.benchmark.raft.RaftBenchmark;
 import java.util.Arrays;
 
 /**
@@ -23,6 +24,9 @@ public final class BenchmarkMain {
       case "journal":
         exitCode = JournalBenchmark.run(rest);
         break;
+      case "raft":
+        exitCode = RaftBenchmark.run(rest);
+        break;
       default:
         System.err.println("Unknown benchmark: " + args[0]);
         printUsage();
@@ -37,5 +41,7 @@ public final class BenchmarkMain {
     System.err.println("Benchmarks:");
     System.err.println("  journal   the segmented journal next to the disk's raw limits");
     System.err.println("            (java -jar tern-benchmark.jar journal --help for options)");
+    System.err.println("  raft      replicated logs side by side (Tern's Raft, Apache Ratis)");
+    System.err.println("            (java -jar tern-benchmark.jar raft --help for options)");
   }
 }

@@ -3,15 +3,15 @@ package io.tern.benchmark.journal;
 import static io.tern.benchmark.journal.JournalBenchmarkOptions.GIB;
 import static io.tern.benchmark.journal.JournalBenchmarkOptions.MIB;
 
+import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.Progress;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Measures the journal and, on the same directory and with the same bytes, the machine's limits
@@ -368,15 +368,6 @@ public final class JournalBenchmark {
   }
 
   private static void deleteQuietly(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      System.err.println("Could not delete " + dir + ": " + e);
-    }
+    BenchmarkFiles.deleteQuietly(dir);
   }
 }

@@ -1,7 +1,6 @@
 package io.tern.benchmark.journal;
 
-import java.net.URISyntaxException;
-import java.nio.file.Files;
+import io.tern.benchmark.common.BenchmarkFiles;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -118,27 +117,8 @@ record JournalBenchmarkOptions(
         1);
   }
 
-  /** Next to the jar (benchmark/target/ when run as documented), else the working directory. */
   private static Path defaultJsonOut() {
-    String name = "journal-benchmark.json";
-    try {
-      Path location =
-          Path.of(
-              JournalBenchmarkOptions.class
-                  .getProtectionDomain()
-                  .getCodeSource()
-                  .getLocation()
-                  .toURI());
-      // The jar lives in target/; classes run from an IDE live in target/classes: either way the
-      // parent is target/.
-      Path target = location.getParent();
-      if (target != null && Files.isDirectory(target)) {
-        return target.resolve(name);
-      }
-    } catch (URISyntaxException | SecurityException | NullPointerException e) {
-      // Fall through: an unusual class loader; the working directory is a fine default.
-    }
-    return Path.of(name);
+    return BenchmarkFiles.defaultJsonOut("journal-benchmark.json");
   }
 
   /** Minimum free space before starting, with headroom for the file system's own needs. */

@@ -1,5 +1,6 @@
 package io.tern.benchmark.journal;
 
+import io.tern.benchmark.common.Progress;
 import io.tern.journal.JournalConfig;
 import io.tern.journal.SegmentedJournal;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package io.tern.benchmark.journal;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.benchmark.common.Progress;
 import io.tern.journal.JournalConfig;
 import io.tern.journal.JournalReader;
 import io.tern.journal.JournalRecord;

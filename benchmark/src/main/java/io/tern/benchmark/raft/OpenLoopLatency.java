@@ -1,0 +1,142 @@
+package io.tern.benchmark.raft;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Commit latency at a fixed offered rate. Sends are scheduled at fixed intervals, round-robin over
+ * the partitions, whatever the cluster does (open loop), and each latency is measured from the
+ * entry's intended send time, not from when the scheduler got to it: a stall then shows up in every
+ * entry it delayed instead of hiding them (no coordinated omission).
+ *
+ * <p>A cluster that cannot sustain the rate builds an ever longer backlog, and its latencies only
+ * say how long the run was. Once the backlog exceeds {@link #SATURATION_BACKLOG_NS} worth of
+ * entries, or entries are still not committed {@link #DRAIN_TIMEOUT_NS} after the last send, the
+ * run is reported as saturated, with the rate the cluster did commit.
+ */
+final class OpenLoopLatency {
+  /** Longest latency recorded: a stall longer than this is clipped to it, not lost. */
+  static final long HIGHEST_TRACKABLE_NS = TimeUnit.MINUTES.toNanos(5);
+
+  static final long SATURATION_BACKLOG_NS = TimeUnit.SECONDS.toNanos(1);
+
+  /** How long to wait for the last entries after the schedule ended before calling them lost. */
+  static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+
+  /**
+   * @param sent entries scheduled in the measured window
+   * @param failed of those, appends that completed with an error (not in the histogram)
+   * @param incomplete of those, appends still not done after the drain timeout (not in it either)
+   * @param committedPerS commits per second in the measured window, or over the whole run when
+   *     saturated
+   * @param saturated the run stopped early: the cluster could not keep up with the rate
+   * @param maxSchedulerLagNs how late the scheduler itself issued an append at worst
+   */
+  record Result(
+      long sent,
+      long failed,
+      long incomplete,
+      double committedPerS,
+      boolean saturated,
+      long p50Ns,
+      long p99Ns,
+      long p999Ns,
+      long maxNs,
+      long maxSchedulerLagNs) {}
+
+  private OpenLoopLatency() {}
+
+  static Result run(
+      ClusterUnderTest cluster,
+      int partitions,
+      int ratePerS,
+      long warmupNs,
+      long measureNs,
+      byte[] payload)
+      throws InterruptedException {
+    Histogram histogram = new ConcurrentHistogram(HIGHEST_TRACKABLE_NS, 3);
+    LongAdder measuredDone = new LongAdder();
+    LongAdder measuredFailed = new LongAdder();
+    LongAdder committedTotal = new LongAdder();
+    AtomicLong inFlight = new AtomicLong();
+    double intervalNs = 1e9 / ratePerS;
+    long total = (long) ((warmupNs + measureNs) / intervalNs);
+    long maxBacklog = (long) (SATURATION_BACKLOG_NS / intervalNs);
+    long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
+    long measureFromNs = startNs + warmupNs;
+    long measuredSent = 0;
+    long maxLagNs = 0;
+    boolean saturated = false;
+    for (long i = 0; i < total; i++) {
+      long intendedNs = startNs + (long) (i * intervalNs);
+      long waitNs = intendedNs - System.nanoTime();
+      if (waitNs > 0) {
+        // No spinning: on a small machine the spinner would take a core from the cluster. A late
+        // wake-up is harmless: latencies count from the intended time, and the next sends catch up.
+        LockSupport.parkNanos(waitNs);
+      } else {
+        maxLagNs = Math.max(maxLagNs, -waitNs);
+      }
+      if (inFlight.get() > maxBacklog || -waitNs > SATURATION_BACKLOG_NS) {
+        saturated = true;
+        break;
+      }
+      boolean measured = intendedNs >= measureFromNs;
+      if (measured) {
+        measuredSent++;
+      }
+      inFlight.incrementAndGet();
+      CompletableFuture<Void> append;
+      try {
+        append = cluster.append((int) (i % partitions), payload);
+      } catch (RuntimeException e) {
+        append = CompletableFuture.failedFuture(e);
+      }
+      append.whenComplete(
+          (ignored, error) -> {
+            long latencyNs = System.nanoTime() - intendedNs;
+            if (error == null) {
+              committedTotal.increment();
+            }
+            if (measured) {
+              if (error == null) {
+                histogram.recordValue(Math.min(Math.max(latencyNs, 0), HIGHEST_TRACKABLE_NS));
+              } else {
+                measuredFailed.increment();
+              }
+              measuredDone.increment();
+            }
+            inFlight.decrementAndGet();
+          });
+    }
+    long stoppedNs = System.nanoTime();
+    long committedWhenStopped = committedTotal.sum();
+    long drainDeadlineNs = stoppedNs + DRAIN_TIMEOUT_NS;
+    while (!saturated && inFlight.get() > 0 && System.nanoTime() < drainDeadlineNs) {
+      Thread.sleep(1);
+    }
+    long failed = measuredFailed.sum();
+    long incomplete = measuredSent - measuredDone.sum();
+    saturated |= incomplete > 0;
+    double committedPerS =
+        saturated
+            ? committedWhenStopped / ((stoppedNs - startNs) / 1e9)
+            : (measuredSent - failed - incomplete) / (measureNs / 1e9);
+    return new Result(
+        measuredSent,
+        failed,
+        incomplete,
+        committedPerS,
+        saturated,
+        histogram.getValueAtPercentile(50),
+        histogram.getValueAtPercentile(99),
+        histogram.getValueAtPercentile(99.9),
+        histogram.getMaxValue(),
+        maxLagNs);
+  }
+}

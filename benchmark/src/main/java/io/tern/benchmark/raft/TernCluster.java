@@ -1,0 +1,299 @@
+package io.tern.benchmark.raft;
+
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.raft.Member;
+import io.tern.raft.RaftRole;
+import io.tern.raft.server.FlushMode;
+import io.tern.raft.server.NotLeaderException;
+import io.tern.raft.server.RaftPartition;
+import io.tern.raft.server.RaftServer;
+import io.tern.raft.server.RaftServerConfig;
+import io.tern.raft.server.StateMachine;
+import io.tern.raft.transport.NettyRaftTransport;
+import io.tern.raft.transport.TransportConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Tern's Raft under the benchmark: one {@link RaftServer} per member, each with its own Netty
+ * transport on loopback, every member in every partition. Benchmark partitions 0..P-1 are Tern
+ * partitions 1..P. Appends go straight to the partition's leader (the benchmark is the client, in
+ * the same JVM, as Ratis's client is).
+ */
+final class TernCluster implements ClusterUnderTest {
+  private static final int TICKS_PER_HEARTBEAT = 2;
+  private static final int HEARTBEATS_PER_ELECTION_TIMEOUT = 10;
+  private static final int SEGMENT_SIZE_BYTES = 32 * 1024 * 1024;
+  private static final int SNAPSHOT_FILL_IN_FLIGHT = 1000;
+
+  private final Map<Integer, RaftServer> servers = new ConcurrentHashMap<>();
+  private final Map<Integer, SimpleMeterRegistry> registries = new ConcurrentHashMap<>();
+  private final Map<Integer, InetSocketAddress> addresses = new TreeMap<>();
+  private final Map<Integer, NettyRaftTransport> transports = new TreeMap<>();
+  private AtomicReferenceArray<RaftPartition> leaders;
+  private Spec spec;
+  private RaftServerConfig.Builder configTemplate;
+
+  @Override
+  public String name() {
+    return "tern";
+  }
+
+  @Override
+  public void start(Spec spec) throws Exception {
+    this.spec = spec;
+    FlushMode mode = FlushMode.parse(spec.flushMode());
+    int heartbeatMs = Math.max(2, spec.electionTimeoutMinMs() / HEARTBEATS_PER_ELECTION_TIMEOUT);
+    this.configTemplate =
+        RaftServerConfig.builder(spec.dataDir())
+            .tickMs(Math.max(1, heartbeatMs / TICKS_PER_HEARTBEAT))
+            .heartbeatIntervalMs(heartbeatMs)
+            .electionTimeoutMs(spec.electionTimeoutMinMs())
+            .flushMode(mode)
+            // As the Ratis adapter's log segments, so that both preallocate alike.
+            .segmentSizeBytes(SEGMENT_SIZE_BYTES)
+            // The snapshot measurement needs a follower behind the compacted log.
+            .compactionTailEntries(0);
+    this.leaders = new AtomicReferenceArray<>(spec.partitions());
+    for (int id = 1; id <= spec.members(); id++) {
+      startMember(id);
+    }
+  }
+
+  /**
+   * Binds an ephemeral port (picking a "free" port first and binding it later races with the
+   * ephemeral ports of outgoing connections), then tells every running member where it is.
+   */
+  private void startMember(int id) {
+    TransportConfig.Builder transportConfig = TransportConfig.builder(id).bind("127.0.0.1", 0);
+    addresses.forEach(
+        (peer, address) -> {
+          if (peer != id) {
+            transportConfig.peer(peer, address);
+          }
+        });
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    NettyRaftTransport transport =
+        new NettyRaftTransport(transportConfig.build(), registry, Tags.of("member", "" + id));
+    RaftServerConfig config =
+        configTemplate.dataDirectory(spec.dataDir().resolve("member-" + id)).build();
+    RaftServer server = new RaftServer(id, config, transport, registry);
+    transport.start();
+    addresses.put(id, transport.boundAddress());
+    transports.put(id, transport);
+    transports.forEach(
+        (peer, other) -> {
+          if (peer != id) {
+            other.addPeer(id, transport.boundAddress());
+            transport.addPeer(peer, addresses.get(peer));
+          }
+        });
+    for (int p = 1; p <= spec.partitions(); p++) {
+      server.addPartition(p, members(p), StateMachine.NONE);
+    }
+    servers.put(id, server);
+    registries.put(id, registry);
+  }
+
+  /** Priorities rotate so that leadership spreads over the members, as Zeebe's distribution. */
+  private List<Member> members(int partitionId) {
+    List<Member> members = new ArrayList<>();
+    for (int id = 1; id <= spec.members(); id++) {
+      members.add(new Member(id, 1 + Math.floorMod(id - partitionId, spec.members())));
+    }
+    return members;
+  }
+
+  @Override
+  public Map<String, String> settings() {
+    RaftServerConfig config = configTemplate.build();
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put(
+        SETTING_ELECTION_TIMEOUT,
+        config.electionTimeoutMs() + ".." + 2 * config.electionTimeoutMs() + " ms");
+    settings.put(
+        SETTING_FLUSH,
+        "raft.flush.mode="
+            + config.flushMode().name().toLowerCase(java.util.Locale.ROOT)
+            + (config.flushMode() == FlushMode.DELAYED ? " delayMs=" + config.flushDelayMs() : ""));
+    settings.put(
+        "heartbeat", config.heartbeatIntervalMs() + " ms, tick " + config.tickMs() + " ms");
+    settings.put(
+        "pipeline",
+        config.maxInflightAppends()
+            + " appends in flight per follower, "
+            + config.maxAppendBatchBytes() / 1024
+            + " KiB per append");
+    settings.put("transport", "Netty TCP, one connection per member pair");
+    return settings;
+  }
+
+  @Override
+  public void awaitLeaders(Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (int p = 0; p < spec.partitions(); p++) {
+      while (findLeader(p) == null) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("tern: no leader for partition " + p + " in " + timeout);
+        }
+        TimeUnit.MILLISECONDS.sleep(5);
+      }
+    }
+  }
+
+  private RaftPartition findLeader(int partition) {
+    RaftPartition best = null;
+    for (RaftServer server : servers.values()) {
+      RaftPartition candidate = server.partition(partition + 1);
+      if (candidate != null
+          && candidate.role() == RaftRole.LEADER
+          && (best == null || candidate.term() > best.term())) {
+        best = candidate;
+      }
+    }
+    if (best != null) {
+      leaders.set(partition, best);
+    }
+    return best;
+  }
+
+  @Override
+  public CompletableFuture<Void> append(int partition, byte[] data) {
+    RaftPartition leader = leaders.get(partition);
+    if (leader == null || leader.role() != RaftRole.LEADER) {
+      leader = findLeader(partition);
+    }
+    if (leader == null) {
+      return CompletableFuture.failedFuture(
+          new NotLeaderException(partition + 1, -1, "no leader right now"));
+    }
+    RaftPartition target = leader;
+    return target
+        .propose(data)
+        .handle(
+            (index, failure) -> {
+              if (failure != null) {
+                leaders.compareAndSet(partition, target, null);
+                throw failure instanceof RuntimeException r ? r : new RuntimeException(failure);
+              }
+              return null;
+            });
+  }
+
+  @Override
+  public int killLeader(int partition) throws Exception {
+    RaftPartition leader = findLeader(partition);
+    if (leader == null) {
+      throw new IllegalStateException("tern: partition " + partition + " has no leader to kill");
+    }
+    int id = leader.memberId();
+    leaders.set(partition, null);
+    transports.remove(id);
+    servers.remove(id).close();
+    return id;
+  }
+
+  @Override
+  public void restart(int memberId) throws Exception {
+    startMember(memberId);
+    RaftServer server = servers.get(memberId);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    for (RaftPartition partition : server.partitions()) {
+      while (partition.leaderId() < 0) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "tern: restarted member " + memberId + " found no leader");
+        }
+        TimeUnit.MILLISECONDS.sleep(5);
+      }
+    }
+  }
+
+  @Override
+  public Duration measureSnapshotInstall(long bytes) throws Exception {
+    awaitLeaders(Duration.ofSeconds(30));
+    RaftPartition leader = findLeader(0);
+    int follower = leader.memberId() % spec.members() + 1;
+    transports.remove(follower);
+    servers.remove(follower).close();
+    // Compaction drops whole journal segments: fill more than one so that the follower's next
+    // entry is really gone and it must take the snapshot.
+    long snapshotIndex = fillPastOneSegment(leader);
+    leader
+        .takeSnapshot(snapshotIndex, dir -> writeFile(dir.resolve("state"), bytes))
+        .get(10, TimeUnit.MINUTES);
+    startMember(follower);
+    Timer install =
+        registries
+            .get(follower)
+            .get("tern.raft.snapshot.install.duration")
+            .tag("partition", "1")
+            .timer();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    while (install.count() == 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("tern: the snapshot was not installed within 10 minutes");
+      }
+      TimeUnit.MILLISECONDS.sleep(10);
+    }
+    return Duration.ofNanos((long) install.totalTime(TimeUnit.NANOSECONDS));
+  }
+
+  private static long fillPastOneSegment(RaftPartition leader) throws Exception {
+    byte[] entry = new byte[1024];
+    java.util.ArrayDeque<CompletableFuture<Long>> inFlight = new java.util.ArrayDeque<>();
+    long last = 0;
+    for (long bytes = 0; bytes < 2L * SEGMENT_SIZE_BYTES; bytes += entry.length) {
+      inFlight.add(leader.propose(entry));
+      if (inFlight.size() >= SNAPSHOT_FILL_IN_FLIGHT) {
+        last = inFlight.poll().get(30, TimeUnit.SECONDS);
+      }
+    }
+    while (!inFlight.isEmpty()) {
+      last = inFlight.poll().get(30, TimeUnit.SECONDS);
+    }
+    return last;
+  }
+
+  private static void writeFile(Path file, long bytes) throws IOException {
+    byte[] block = new byte[1024 * 1024];
+    new java.util.Random(42).nextBytes(block);
+    try (OutputStream out = Files.newOutputStream(file)) {
+      for (long written = 0; written < bytes; written += block.length) {
+        out.write(block, 0, (int) Math.min(block.length, bytes - written));
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    List<RuntimeException> failures = new ArrayList<>();
+    for (RaftServer server : servers.values()) {
+      try {
+        server.close();
+      } catch (RuntimeException e) {
+        failures.add(e);
+      }
+    }
+    servers.clear();
+    if (!failures.isEmpty()) {
+      throw new UncheckedIOException(new IOException("tern: closing failed", failures.get(0)));
+    }
+  }
+}

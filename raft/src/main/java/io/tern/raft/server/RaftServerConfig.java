@@ -16,7 +16,8 @@ import java.nio.file.Path;
  * @param maxInflightAppends append requests (or snapshot chunks) in flight per follower
  * @param maxAppendBatchBytes payload bytes per append request
  * @param flushMode see {@link FlushMode}
- * @param flushDelayMs {@link FlushMode#DELAYED}: at most one flush per this many ms
+ * @param flushDelayMs {@link FlushMode#DELAYED} and {@link FlushMode#ASYNC}: at most one flush per
+ *     this many ms
  * @param snapshotChunkBytes size of the chunks a snapshot is sent in
  * @param compactionTailEntries entries kept below a snapshot when compacting, so that followers a
  *     little behind catch up from the log instead of a snapshot
@@ -61,6 +62,7 @@ public record RaftServerConfig(
             + ") must be at least twice heartbeatIntervalMs ("
             + heartbeatIntervalMs
             + ")");
+    require(dataDirectory != null, "dataDirectory is required");
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
     require(maxPendingProposals >= 1, "maxPendingProposals must be >= 1");

@@ -62,7 +62,14 @@ final class SafetyChecker {
                   + " of term "
                   + ready.term()
                   + " lacks committed entry "
-                  + entry.getValue());
+                  + entry.getValue()
+                  + " (its log holds ["
+                  + log.firstIndex()
+                  + ", "
+                  + log.lastIndex()
+                  + "], term there "
+                  + log.term(index)
+                  + ")");
         }
       }
     }

@@ -72,24 +72,11 @@ public final class JournalBenchmark {
     if (options == null) {
       return 0;
     }
-    Files.createDirectories(options.dataParentDir());
-    Path root = Files.createTempDirectory(options.dataParentDir(), "journal-bench-");
-    // An interrupted run must not leave gigabytes behind.
-    Thread cleanup = new Thread(() -> deleteQuietly(root), "journal-bench-cleanup");
-    Runtime.getRuntime().addShutdownHook(cleanup);
-    try {
-      long usableBytes = Files.getFileStore(root).getUsableSpace();
-      if (usableBytes < options.requiredFreeBytes()) {
-        System.err.printf(
-            "Not enough free disk in %s: %d MiB usable, %d MiB needed%n",
-            root, usableBytes / MIB, options.requiredFreeBytes() / MIB);
-        return 1;
-      }
-      new JournalBenchmark(options, root).runAll();
-      return 0;
-    } finally {
-      deleteQuietly(root);
-    }
+    return BenchmarkFiles.runInScratch(
+        options.dataParentDir(),
+        "journal-bench-",
+        options.requiredFreeBytes(),
+        root -> new JournalBenchmark(options, root).runAll());
   }
 
   private void runAll() throws Exception {
@@ -358,16 +345,12 @@ public final class JournalBenchmark {
     try {
       return work.run(dir);
     } finally {
-      deleteQuietly(dir);
+      BenchmarkFiles.deleteQuietly(dir);
     }
   }
 
   @FunctionalInterface
   private interface ScratchWork<T> {
     T run(Path dir) throws Exception;
-  }
-
-  private static void deleteQuietly(Path dir) {
-    BenchmarkFiles.deleteQuietly(dir);
   }
 }

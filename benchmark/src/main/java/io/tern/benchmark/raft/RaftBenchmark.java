@@ -52,23 +52,11 @@ public final class RaftBenchmark {
     if (options == null) {
       return 0;
     }
-    Files.createDirectories(options.dataParentDir());
-    Path root = Files.createTempDirectory(options.dataParentDir(), "raft-bench-");
-    Thread cleanup = new Thread(() -> deleteQuietly(root), "raft-bench-cleanup");
-    Runtime.getRuntime().addShutdownHook(cleanup);
-    try {
-      long usableBytes = Files.getFileStore(root).getUsableSpace();
-      if (usableBytes < options.requiredFreeBytes()) {
-        System.err.printf(
-            "Not enough free disk in %s: %d MiB usable, %d MiB needed%n",
-            root, usableBytes >> 20, options.requiredFreeBytes() >> 20);
-        return 1;
-      }
-      new RaftBenchmark(options, root).runAll();
-      return 0;
-    } finally {
-      deleteQuietly(root);
-    }
+    return BenchmarkFiles.runInScratch(
+        options.dataParentDir(),
+        "raft-bench-",
+        options.requiredFreeBytes(),
+        root -> new RaftBenchmark(options, root).runAll());
   }
 
   /**
@@ -415,7 +403,7 @@ public final class RaftBenchmark {
         progress.log("    closing the cluster took %.1f s", closeNs / 1e9);
       }
       if (dir != null) {
-        deleteQuietly(dir);
+        BenchmarkFiles.deleteQuietly(dir);
       }
     }
   }
@@ -509,9 +497,5 @@ public final class RaftBenchmark {
               load,
               cores));
     }
-  }
-
-  private static void deleteQuietly(Path dir) {
-    BenchmarkFiles.deleteQuietly(dir);
   }
 }

@@ -629,9 +629,14 @@ public final class RaftNode {
     }
     leaderId = chunk.from();
     electionElapsed = 0;
-    if (chunk.snapshotIndex() <= commitIndex) {
-      // Our log already holds (and matches) everything the snapshot covers. Confirm once it is
-      // durable; until then the leader's retry brings us back here.
+    if (chunk.snapshotIndex() <= commitIndex
+        || log.term(chunk.snapshotIndex()) == chunk.snapshotTerm()) {
+      // Our log already holds the snapshot's last entry, so it matches the leader's log up to
+      // there (log matching), and that entry is committed (snapshots hold only committed
+      // entries). Keep the log: entries after the snapshot may be committed too. Resetting it
+      // would lose them; a member restarted with commitIndex 0 gets here from a stale chunk.
+      commitIndex = Math.max(commitIndex, chunk.snapshotIndex());
+      // Confirm once durable; until then the leader's retry brings us back here.
       if (persistedIndex >= chunk.snapshotIndex()) {
         matchedLeaderIndex = Math.max(matchedLeaderIndex, chunk.snapshotIndex());
         respondSnapshot(chunk, chunk.chunkCount(), true);

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
  * <p>Knobs: {@code -Draft.sim.seeds=N} (default 5000 per run, split across group sizes and modes;
  * about a minute on 2 cores: 1000 seeds missed a deliberately planted early-ack bug that 5000
  * found), {@code -Draft.sim.seed=S} to replay one seed, {@code -Draft.sim.steps=N} fault steps per
- * seed. The long run is {@code ./mvnw -pl raft test -Dtest=RaftSimulationTest
- * -Draft.sim.seeds=100000}.
+ * seed, {@code -Draft.sim.trace=true} (with one seed) to print every message, flush, crash and
+ * restart to the test's output file. The long run is {@code ./mvnw -pl raft test
+ * -Dtest=RaftSimulationTest -Draft.sim.seeds=100000}.
  */
 class RaftSimulationTest {
   private static final int SEEDS = Integer.getInteger("raft.sim.seeds", 5000);

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * A whole Raft group in one thread: simulated time (ticks), network (loss, duplication, reordering,
@@ -133,9 +134,11 @@ final class Simulation {
               new Random(random.nextLong()));
       appliedCommit = snapshotIndex;
       down = false;
+      trace(() -> "start " + raft + " hard state " + durableHardState);
     }
 
     void crash() {
+      trace(() -> "crash " + raft + " durable up to " + log.durableLastIndex());
       flushDueAt = -1;
       log.crash();
       snapshots.crash();
@@ -206,6 +209,7 @@ final class Simulation {
       flushDueAt = -1;
       lastDelayedFlush = now;
       log.flush();
+      trace(() -> "flush " + id + " up to " + log.lastIndex());
       raft.onPersisted(log.lastIndex());
       return true;
     }
@@ -223,6 +227,7 @@ final class Simulation {
           || appliedCommit > log.durableLastIndex()) {
         return;
       }
+      trace(() -> "snapshot " + id + " at " + appliedCommit);
       snapshots.put(appliedCommit, log.term(appliedCommit), encodeState(state));
       raft.onSnapshotTaken(appliedCommit, appliedCommit - random.nextInt(MAX_COMPACTION_TAIL + 1));
     }
@@ -240,6 +245,7 @@ final class Simulation {
   private record InFlight(RaftMessage message, long deliverAt) {}
 
   private void sendToNetwork(RaftMessage message) {
+    trace(() -> "send " + message);
     if (cutLinks.contains(link(message.from(), message.to()))) {
       return;
     }
@@ -250,6 +256,15 @@ final class Simulation {
     network.add(new InFlight(message, deliverAt));
     if (random.nextInt(1000) < duplicatePerMille) {
       network.add(new InFlight(message, deliverAt + random.nextInt(maxDelayTicks + 1)));
+    }
+  }
+
+  private static final boolean TRACE = Boolean.getBoolean("raft.sim.trace");
+
+  /** Lazily built: the message strings would cost more than the simulation itself. */
+  private void trace(Supplier<String> what) {
+    if (TRACE) {
+      System.out.println("t=" + now + " " + what.get());
     }
   }
 
@@ -292,8 +307,10 @@ final class Simulation {
     if (target.down || cutLinks.contains(link(next.message().from(), next.message().to()))) {
       return;
     }
+    trace(() -> "deliver " + next.message() + " to " + target.raft);
     target.raft.step(next.message());
     target.drive();
+    trace(() -> "  now " + target.raft);
   }
 
   private void tickAll() {
@@ -310,7 +327,9 @@ final class Simulation {
     for (SimNode node : nodes.values()) {
       if (!node.down && node.raft.role() == RaftRole.LEADER) {
         byte[] data = ByteBuffer.allocate(8).putLong(++proposals).array();
-        if (node.raft.propose(proposals, data) > 0) {
+        long index = node.raft.propose(proposals, data);
+        trace(() -> "propose on " + node.raft + " -> " + index);
+        if (index > 0) {
           node.drive();
         }
         return;
@@ -415,10 +434,7 @@ final class Simulation {
         });
     for (InFlight inFlight : due) {
       SimNode target = nodes.get(inFlight.message().to());
-      if (Boolean.getBoolean("raft.sim.trace")
-          && (inFlight.message().to() == 3 || inFlight.message().from() == 3)) {
-        System.out.println("t=" + now + " " + inFlight.message() + " -> " + target.raft);
-      }
+      trace(() -> "deliver " + inFlight.message() + " to " + target.raft);
       target.raft.step(inFlight.message());
       target.drive();
     }

@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /** Percentiles of a latency histogram recorded in nanoseconds. */
-record LatencySummary(
+public record LatencySummary(
     long count, double meanNs, long p50Ns, long p99Ns, long p999Ns, long maxNs, long elapsedNs) {
 
   /** Longest latency recorded: a stall longer than this is clipped to it, not lost. */

@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.agrona.IoUtil;
@@ -20,9 +23,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * write: what the journal could reach if it added nothing. Every method leaves its files behind;
  * the caller deletes the phase's directory.
  */
-final class RawDiskLimits {
+public final class RawDiskLimits {
   /** Block of the raw sequential loops: large enough that syscall cost disappears. */
   static final int BLOCK_BYTES = Payload.CAPACITY_BYTES;
+
+  /** File that {@link #durableWriteLatency} overwrites over and over. */
+  private static final long RAW_LATENCY_FILE_BYTES = 64L * 1024 * 1024;
 
   /** Keeps reads from being optimized away. */
   static volatile long sink;
@@ -129,6 +135,68 @@ final class RawDiskLimits {
     long elapsedNs = System.nanoTime() - startNs;
     sink = sum;
     return new Throughput(bytes / strideBytes, bytes, elapsedNs);
+  }
+
+  /**
+   * The disk's sequential write speed in {@code dir} in MB/s: {@code bytes} written in 1 MiB blocks
+   * with direct I/O (through the page cache where the file system refuses it), then forced. The
+   * floor under receiving a snapshot of that size. For other benchmarks; the file is deleted.
+   */
+  public static double sequentialWriteMegabytesPerS(Path dir, long bytes) throws IOException {
+    Path file = dir.resolve("raw-sequential.dat");
+    ByteBuffer block = ByteBuffer.allocateDirect(2 * BLOCK_BYTES).alignedSlice(BLOCK_BYTES);
+    block.limit(BLOCK_BYTES);
+    try (FileChannel channel = openDirectIfPossible(file)) {
+      long startNs = System.nanoTime();
+      for (long position = 0; position < bytes; position += BLOCK_BYTES) {
+        block.clear().limit(BLOCK_BYTES);
+        while (block.hasRemaining()) {
+          channel.write(block, position + block.position());
+        }
+      }
+      channel.force(true);
+      return bytes / 1e6 / ((System.nanoTime() - startNs) / 1e9);
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
+
+  private static FileChannel openDirectIfPossible(Path file) throws IOException {
+    Files.deleteIfExists(file);
+    FileChannel created =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    try {
+      FileChannel direct =
+          FileChannel.open(
+              file, StandardOpenOption.WRITE, com.sun.nio.file.ExtendedOpenOption.DIRECT);
+      created.close();
+      return direct;
+    } catch (IOException | UnsupportedOperationException e) {
+      return created;
+    }
+  }
+
+  /**
+   * The cheapest durable write of {@code entryBytes} in {@code dir} ({@code write} + {@code
+   * fdatasync}, overwriting a synced file), for {@code duration} after a short warm-up: the floor
+   * under any commit that waits for a flush. For other benchmarks; the file is deleted afterwards.
+   */
+  public static LatencySummary durableWriteLatency(Path dir, int entryBytes, Duration duration)
+      throws IOException {
+    Path file = dir.resolve("raw-fdatasync.dat");
+    try {
+      return new RawDiskLimits(new Payload(7))
+          .writeForceLatency(
+              file,
+              false,
+              entryBytes,
+              RAW_LATENCY_FILE_BYTES,
+              TimeUnit.MILLISECONDS.toNanos(200),
+              duration.toNanos(),
+              Integer.MAX_VALUE);
+    } finally {
+      Files.deleteIfExists(file);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tern.benchmark.raft;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -97,6 +98,14 @@ public interface ClusterUnderTest extends AutoCloseable {
    * @throws UnsupportedOperationException where the implementation cannot do it yet
    */
   Duration measureSnapshotInstall(long bytes) throws Exception;
+
+  /**
+   * Where the time went in the measurement just run, as the implementation's own metrics see it
+   * (e.g. flush latency per member), one line each for the progress log; empty if it has none.
+   */
+  default List<String> diagnostics() {
+    return List.of();
+  }
 
   /** Stops every member and client; what a measurement left behind must not slow the next one. */
   @Override

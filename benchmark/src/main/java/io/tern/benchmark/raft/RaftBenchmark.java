@@ -2,6 +2,8 @@ package io.tern.benchmark.raft;
 
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.Progress;
+import io.tern.benchmark.journal.LatencySummary;
+import io.tern.benchmark.journal.RawDiskLimits;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -35,6 +37,7 @@ public final class RaftBenchmark {
   private final Progress progress = new Progress();
   private final RaftReport report;
   private final byte[] payload = new byte[ENTRY_BYTES];
+  private boolean diskSequentialMeasured;
 
   private RaftBenchmark(RaftBenchmarkOptions options, Path root) {
     this.options = options;
@@ -97,6 +100,7 @@ public final class RaftBenchmark {
               + " async stages each start a thread, which slows Ratis down severely.");
     }
     progress.log("Raft benchmark%s in %s: %s", options.quick() ? " (quick)" : "", root, options);
+    measureDiskFloor();
     for (String cluster : options.clusters()) {
       warmUp(cluster, options.modes().get(0));
     }
@@ -132,6 +136,34 @@ public final class RaftBenchmark {
   }
 
   // ---------------------------------------------------------------- scenarios
+
+  /**
+   * The physical limit under sync-mode commit latency, measured in the same run and directory: one
+   * entry written and fdatasynced. A sync commit waits for at least one such flush on the leader
+   * and one on a follower (in parallel), plus the network.
+   */
+  private void measureDiskFloor() {
+    Duration duration = Duration.ofSeconds(options.quick() ? 2 : 5);
+    try {
+      LatencySummary raw = RawDiskLimits.durableWriteLatency(root, ENTRY_BYTES, duration);
+      String line =
+          String.format(
+              Locale.ROOT,
+              "Physical limit in this run: %d-byte write + fdatasync p50 %.0f µs, p99 %.0f µs,"
+                  + " p99.9 %.0f µs, max %.0f µs (%d samples in %s)",
+              ENTRY_BYTES,
+              raw.p50Ns() / 1e3,
+              raw.p99Ns() / 1e3,
+              raw.p999Ns() / 1e3,
+              raw.maxNs() / 1e3,
+              raw.count(),
+              duration);
+      progress.log("%s", line);
+      report.note(line + ".");
+    } catch (IOException e) {
+      progress.log("raw fdatasync latency not measured: %s", e);
+    }
+  }
 
   /**
    * A throughput run whose figures are thrown away, once per cluster before anything is measured:
@@ -344,6 +376,23 @@ public final class RaftBenchmark {
     if (took != null) {
       progress.log("    %.0f ms, %.1f MB/s", took.toNanos() / 1e6, (Double) rate);
     }
+    if (!diskSequentialMeasured) {
+      diskSequentialMeasured = true;
+      try {
+        double raw = RawDiskLimits.sequentialWriteMegabytesPerS(root, bytes);
+        String line =
+            String.format(
+                Locale.ROOT,
+                "Physical limit in this run: %d MiB written sequentially in 1 MiB blocks (direct"
+                    + " I/O where available) and forced: %.0f MB/s",
+                bytes >> 20,
+                raw);
+        progress.log("%s", line);
+        report.note(line + ".");
+      } catch (IOException e) {
+        progress.log("raw sequential write speed not measured: %s", e);
+      }
+    }
   }
 
   @FunctionalInterface
@@ -377,7 +426,11 @@ public final class RaftBenchmark {
       report.clusterSettings(clusterName, mode, cluster.settings());
       cluster.awaitLeaders(LEADER_TIMEOUT);
       progress.log("    leaders ready %.1f s after start", (System.nanoTime() - startNs) / 1e9);
-      return measurement.run(cluster);
+      T result = measurement.run(cluster);
+      for (String line : cluster.diagnostics()) {
+        progress.log("    %s", line);
+      }
+      return result;
     } catch (Exception | LinkageError e) {
       String reason =
           e instanceof UnsupportedOperationException || e instanceof IllegalArgumentException

@@ -89,6 +89,7 @@ final class TernCluster implements ClusterUnderTest {
           }
         });
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    TimerPercentiles.addBuckets(registry);
     NettyRaftTransport transport =
         new NettyRaftTransport(transportConfig.build(), registry, Tags.of("member", "" + id));
     RaftServerConfig config =
@@ -279,6 +280,26 @@ final class TernCluster implements ClusterUnderTest {
         out.write(block, 0, (int) Math.min(block.length, bytes - written));
       }
     }
+  }
+
+  /**
+   * Per member, over all its partitions: journal flush latency (what sync mode waits for on every
+   * member) and, where it led, commit latency as the leader measured it (proposal to commit,
+   * without the benchmark's queueing).
+   */
+  @Override
+  public List<String> diagnostics() {
+    List<String> lines = new ArrayList<>();
+    new TreeMap<>(registries)
+        .forEach(
+            (id, registry) -> {
+              String flush =
+                  TimerPercentiles.describe(registry.find("tern.journal.flush.latency").timers());
+              String commit =
+                  TimerPercentiles.describe(registry.find("tern.raft.commit.latency").timers());
+              lines.add("tern member " + id + ": flush " + flush + "; commit " + commit);
+            });
+    return lines;
   }
 
   @Override

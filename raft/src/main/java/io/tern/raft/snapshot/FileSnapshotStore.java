@@ -28,12 +28,12 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>The content checksum ({@link SnapshotMeta#checksum()}) is a CRC32C over, for each file in name
- * order ({@link String#compareTo}): its name in UTF-8, its size as a big-endian long, then its
- * bytes. The {@code MANIFEST} is binary, big-endian:
+ * order ({@link String#compareTo}): its name in UTF-8, its size as a big-endian long, then the
+ * CRC32C of its bytes as a big-endian int. The {@code MANIFEST} is binary, big-endian:
  *
  * <pre>
  *   int    magic 0x544E534D ("TNSM")
- *   int    version = 1
+ *   int    version = 2
  *   long   index
  *   long   term
  *   long   content checksum (CRC32C as above, 0 to 2^32-1)
@@ -246,8 +246,13 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
       received.discard();
       return false;
     }
-    received.close();
-    Manifest manifest = Manifest.build(received.directory(), meta.index(), meta.term());
+    Manifest manifest;
+    try {
+      manifest = received.finish();
+    } catch (RuntimeException e) {
+      received.discard();
+      throw e;
+    }
     if (manifest.checksum() != meta.checksum()) {
       LOG.warn(
           "Discarding received snapshot {}: content checksum {} differs from the leader's",

@@ -27,7 +27,9 @@ import java.util.zip.CRC32C;
  */
 record Manifest(long index, long term, long checksum, List<FileEntry> files) {
   static final int MAGIC = 0x544E534D; // "TNSM"
-  static final int VERSION = 1;
+
+  /** 2: the content checksum covers each file's CRC, not its bytes (see {@link #of}). */
+  static final int VERSION = 2;
 
   /** Bounds what {@link #read} loads: a manifest lists a few files, never megabytes of them. */
   static final int MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
@@ -53,8 +55,7 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
    * the content checksum, and forces each file to disk on the way, so that the manifest written
    * next never describes data that is not durable yet.
    *
-   * <p>The content checksum is a CRC32C over, for each file in name order: its name in UTF-8, its
-   * size as a big-endian long, then its bytes.
+   * <p>The content checksum is defined in {@link #of}.
    *
    * @throws IllegalStateException if the directory holds something a snapshot may not (a
    *     subdirectory, a link, a {@code MANIFEST}, a name a receiver would refuse)
@@ -62,16 +63,12 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
   static Manifest build(Path directory, long index, long term) {
     List<Path> paths = listFiles(directory);
     List<FileEntry> entries = new ArrayList<>(paths.size());
-    CRC32C content = new CRC32C();
     CRC32C file = new CRC32C();
     ByteBuffer buffer = ByteBuffer.allocateDirect(SCAN_BUFFER_BYTES);
-    ByteBuffer sizeBytes = ByteBuffer.allocate(Long.BYTES);
     for (Path path : paths) {
       String name = path.getFileName().toString();
       try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
         long size = channel.size();
-        content.update(name.getBytes(StandardCharsets.UTF_8));
-        content.update(sizeBytes.clear().putLong(0, size).array());
         file.reset();
         long position = 0;
         while (position < size) {
@@ -82,7 +79,6 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
           }
           position += read;
           buffer.flip();
-          content.update(buffer.duplicate());
           file.update(buffer);
         }
         // fsync works on a read-only descriptor and flushes whatever the writer left dirty.
@@ -92,7 +88,25 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
         throw new UncheckedIOException("Failed to read snapshot file " + path, e);
       }
     }
-    return new Manifest(index, term, content.getValue(), entries);
+    return of(index, term, entries);
+  }
+
+  /**
+   * The manifest of files whose CRCs are already known (a receiver computes them as chunks arrive).
+   * The content checksum is a CRC32C over, for each file in name order: its name in UTF-8, its size
+   * as a big-endian long, then its CRC32C as a big-endian int. Covering the files' CRCs rather than
+   * their bytes lets a receiver check a snapshot without reading it back.
+   */
+  static Manifest of(long index, long term, List<FileEntry> files) {
+    CRC32C content = new CRC32C();
+    ByteBuffer sizeAndCrc = ByteBuffer.allocate(Long.BYTES + Integer.BYTES);
+    for (FileEntry file : files) {
+      content.update(file.name().getBytes(StandardCharsets.UTF_8));
+      sizeAndCrc.clear();
+      sizeAndCrc.putLong(file.sizeBytes()).putInt(file.crc32c());
+      content.update(sizeAndCrc.array());
+    }
+    return new Manifest(index, term, content.getValue(), files);
   }
 
   /** Regular files in {@code directory}, sorted by name, after checking the directory is flat. */

@@ -4,25 +4,30 @@ import io.tern.raft.SnapshotMeta;
 import io.tern.raft.SnapshotStore.Chunk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
  * One snapshot being received into its pending directory. Chunks must arrive in order: chunk
  * indexes consecutive from 0, files in name order, each file's bytes in order. Anything else is
  * refused before it touches the disk, so a refused chunk never changes what was received.
+ *
+ * <p>Each chunk's CRC is checked on arrival and each file's CRC is computed as it is written (see
+ * {@link ReceivedFile}, which also explains the direct I/O), so {@link #finish} builds the manifest
+ * without reading the snapshot back: a gigabyte written with direct I/O is not in the page cache,
+ * and reading it back from disk would cost seconds.
  */
 final class SnapshotReceiver implements AutoCloseable {
   private final SnapshotMeta meta;
   private final Path directory;
+  private final List<Manifest.FileEntry> finishedFiles = new ArrayList<>();
+  private final ReceivedFile.DirectBuffer staging = new ReceivedFile.DirectBuffer();
   private int nextChunkIndex;
   private String currentFile;
-  private FileChannel currentChannel;
-  private long currentFileBytes;
+  private ReceivedFile current;
   private long receivedBytes;
 
   SnapshotReceiver(SnapshotMeta meta, Path directory) {
@@ -71,6 +76,7 @@ final class SnapshotReceiver implements AutoCloseable {
     }
     boolean sameFile = name.equals(currentFile);
     boolean nextFile = currentFile == null || name.compareTo(currentFile) > 0;
+    long currentFileBytes = current == null ? 0 : current.sizeBytes();
     if (!(sameFile && chunk.fileOffset() == currentFileBytes)
         && !(nextFile && chunk.fileOffset() == 0)) {
       return false;
@@ -83,23 +89,46 @@ final class SnapshotReceiver implements AutoCloseable {
     }
     try {
       if (!sameFile) {
-        closeCurrentFile();
-        currentChannel =
-            FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        finishCurrentFile();
+        current = new ReceivedFile(path, staging);
         currentFile = name;
-        currentFileBytes = 0;
       }
-      ByteBuffer data = ByteBuffer.wrap(chunk.data());
-      while (data.hasRemaining()) {
-        currentChannel.write(data, currentFileBytes + data.position());
-      }
+      current.append(chunk.data());
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to write received snapshot file " + path, e);
     }
-    currentFileBytes += chunk.data().length;
     receivedBytes += chunk.data().length;
     nextChunkIndex++;
     return true;
+  }
+
+  /**
+   * Forces everything received and returns its manifest, built from the CRCs computed on the way;
+   * the receiver is closed afterwards.
+   *
+   * @throws IllegalStateException if chunks are missing
+   */
+  Manifest finish() {
+    if (!isComplete()) {
+      throw new IllegalStateException(
+          "Snapshot " + meta + ": only " + nextChunkIndex + " chunks received");
+    }
+    try {
+      finishCurrentFile();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to close received snapshot file " + currentFile, e);
+    }
+    return Manifest.of(meta.index(), meta.term(), finishedFiles);
+  }
+
+  private void finishCurrentFile() throws IOException {
+    if (current != null) {
+      ReceivedFile file = current;
+      current = null;
+      try (file) {
+        finishedFiles.add(file.finish());
+      }
+    }
   }
 
   private static boolean crcMatches(Chunk chunk) {
@@ -108,26 +137,18 @@ final class SnapshotReceiver implements AutoCloseable {
     return (int) crc.getValue() == chunk.crc32c();
   }
 
-  /**
-   * Closes the file being written. Not forced here: {@link Manifest#build} forces every file when
-   * it verifies the snapshot.
-   */
-  private void closeCurrentFile() throws IOException {
-    if (currentChannel != null) {
-      FileChannel channel = currentChannel;
-      currentChannel = null;
-      channel.close();
-    }
-  }
-
-  /** Stops writing; the received files stay in {@link #directory()}. */
+  /** Stops writing, without forcing; the received files stay in {@link #directory()}. */
   @Override
   public void close() {
-    try {
-      closeCurrentFile();
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Failed to close received snapshot file " + directory.resolve(currentFile), e);
+    if (current != null) {
+      ReceivedFile file = current;
+      current = null;
+      try {
+        file.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "Failed to close received snapshot file " + directory.resolve(currentFile), e);
+      }
     }
   }
 
@@ -135,6 +156,8 @@ final class SnapshotReceiver implements AutoCloseable {
   void discard() {
     try {
       close();
+    } catch (UncheckedIOException e) {
+      // deleted below anyway
     } finally {
       SnapshotFiles.deleteRecursively(directory);
     }

@@ -111,6 +111,24 @@ class SnapshotReceiveValidationTest {
   }
 
   @Test
+  void aChunkAlteredTogetherWithItsCrcFailsTheContentChecksum() {
+    Chunk good = chunks.get(0);
+    byte[] altered = good.data().clone();
+    altered[0] ^= 1;
+    CRC32C crc = new CRC32C();
+    crc.update(altered);
+    Chunk selfConsistent = new Chunk(good.fileName(), 0, altered, (int) crc.getValue());
+    assertThat(follower.writeChunk(meta, 0, selfConsistent)).isTrue();
+    for (int i = 1; i < chunks.size(); i++) {
+      assertThat(follower.writeChunk(meta, i, chunks.get(i))).isTrue();
+    }
+
+    assertThat(follower.completeReceive(meta)).isFalse();
+    assertThat(follower.latest()).isNull();
+    assertThat(Transfers.rootEntries(followerRoot)).isEmpty();
+  }
+
+  @Test
   void completingBeforeEveryChunkArrivedFails() {
     assertThat(follower.writeChunk(meta, 0, chunks.get(0))).isTrue();
     assertThat(follower.completeReceive(meta)).isFalse();
@@ -127,11 +145,13 @@ class SnapshotReceiveValidationTest {
   }
 
   @Test
-  void aChangedFileOnTheReceiverIsCaughtByTheChecksum() throws Exception {
+  void aFileThatChangedLengthOnTheReceiverIsCaughtByTheChecksum() throws Exception {
+    // The receiver checks each chunk's CRC and does not read the files back (see
+    // SnapshotReceiver), so what it can catch of a file changed behind its back is the length.
     for (int i = 0; i < chunks.size(); i++) {
       assertThat(follower.writeChunk(meta, i, chunks.get(i))).isTrue();
     }
-    Files.write(followerRoot.resolve("pending-12-2-received").resolve("b"), new byte[10]);
+    Files.write(followerRoot.resolve("pending-12-2-received").resolve("b"), new byte[9]);
     assertThat(follower.completeReceive(meta)).isFalse();
     assertThat(follower.latest()).isNull();
   }

@@ -1,0 +1,98 @@
+package io.tern.engine.state;
+
+import java.util.Arrays;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatchWithIndex;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The changes of one command being processed, kept in an indexed write batch: reads through the
+ * transaction see them at once (read-your-writes), other readers only after {@link #commit()}, and
+ * {@link #rollback()} forgets them, as processing a command that fails must. Single-threaded, like
+ * the processor that owns it.
+ *
+ * <p>Raw byte-array keys and values; {@link ColumnFamily} gives them types.
+ */
+public final class StateTransaction implements AutoCloseable {
+  private final RocksDB db;
+  private final ReadOptions readOptions;
+  private final WriteOptions writeOptions;
+
+  // overwriteKey: a key written twice holds its last value, which reads and iterators must see.
+  private final WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
+
+  StateTransaction(RocksDB db, ReadOptions readOptions, WriteOptions writeOptions) {
+    this.db = db;
+    this.readOptions = readOptions;
+    this.writeOptions = writeOptions;
+  }
+
+  /** The value of {@code key} as this transaction sees it, or null. */
+  byte[] get(byte[] key) {
+    try {
+      return batch.getFromBatchAndDB(db, readOptions, key);
+    } catch (RocksDBException e) {
+      throw new StateException("State read failed for key " + Arrays.toString(key), e);
+    }
+  }
+
+  void put(byte[] key, byte[] value) {
+    try {
+      batch.put(key, value);
+    } catch (RocksDBException e) {
+      throw new StateException("State write failed for key " + Arrays.toString(key), e);
+    }
+  }
+
+  void delete(byte[] key) {
+    try {
+      batch.delete(key);
+    } catch (RocksDBException e) {
+      throw new StateException("State delete failed for key " + Arrays.toString(key), e);
+    }
+  }
+
+  /**
+   * An iterator over the committed state overlaid with this transaction's changes as they were when
+   * it was opened (later writes are not seen by it). Close it after use.
+   */
+  RocksIterator newIterator() {
+    return batch.newIteratorWithBase(db.newIterator(readOptions));
+  }
+
+  /** Writes (puts and deletes) since the last commit or rollback. */
+  long writeCount() {
+    return batch.count();
+  }
+
+  /** True if nothing was written since the last commit or rollback. */
+  public boolean isEmpty() {
+    return batch.count() == 0;
+  }
+
+  /** Makes the changes durable (as the WAL setting allows) and visible; starts afresh. */
+  public void commit() {
+    if (batch.count() == 0) {
+      return;
+    }
+    try {
+      db.write(writeOptions, batch);
+    } catch (RocksDBException e) {
+      throw new StateException("State commit of " + batch.count() + " changes failed", e);
+    }
+    batch.clear();
+  }
+
+  /** Forgets the changes made since the last commit. */
+  public void rollback() {
+    batch.clear();
+  }
+
+  @Override
+  public void close() {
+    batch.close();
+  }
+}

@@ -14,10 +14,12 @@ package io.tern.journal;
  *   +-------------------------------------------------------------------------------+
  * </pre>
  *
- * The CRC32C covers bytes [8, 32 + length): length, reserved, index, asqn and data. The marker is
- * written last with release semantics; it publishes the frame to concurrent readers, and a frame
- * whose marker is absent (0) after a crash was never completely written. Bytes after the last frame
- * of a segment are always zero.
+ * The CRC32C covers bytes [8, 32 + length): length, reserved, index, asqn and data. A frame whose
+ * marker is absent (0) after a crash was never written; one with a marker but a wrong CRC was torn
+ * (a flush writes pages back in no set order, whichever way the frame was written). Readers go only
+ * up to the journal's published last index, so they never see a frame being written. In {@link
+ * JournalConfig.WriteMode#MMAP} the marker is also written last with release semantics. Bytes after
+ * the last frame of a segment are always zero.
  */
 final class FrameLayout {
   static final int MARKER_OFFSET = 0;

@@ -29,12 +29,15 @@ public final class JournalConfig {
   /** Free space that must remain after a new segment is created. */
   public static final long DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES = 64L * 1024 * 1024;
 
+  public static final WriteMode DEFAULT_WRITE_MODE = WriteMode.PWRITE;
+
   private final Path directory;
   private final String name;
   private final int segmentSizeBytes;
   private final int maxEntrySizeBytes;
   private final int indexDensity;
   private final Madvise madvise;
+  private final WriteMode writeMode;
   private final boolean preallocateSegments;
   private final long freeDiskSpaceReserveBytes;
   private final OpenVerification openVerification;
@@ -49,6 +52,7 @@ public final class JournalConfig {
     this.maxEntrySizeBytes = b.maxEntrySizeBytes;
     this.indexDensity = b.indexDensity;
     this.madvise = Objects.requireNonNull(b.madvise);
+    this.writeMode = Objects.requireNonNull(b.writeMode);
     this.preallocateSegments = b.preallocateSegments;
     this.freeDiskSpaceReserveBytes = b.freeDiskSpaceReserveBytes;
     this.openVerification = Objects.requireNonNull(b.openVerification);
@@ -124,6 +128,10 @@ public final class JournalConfig {
     return madvise;
   }
 
+  public WriteMode writeMode() {
+    return writeMode;
+  }
+
   public boolean preallocateSegments() {
     return preallocateSegments;
   }
@@ -159,6 +167,29 @@ public final class JournalConfig {
     SEQUENTIAL,
     /** MADV_WILLNEED: start reading the whole segment in now. */
     WILLNEED
+  }
+
+  /**
+   * How appends put frames into a segment (the {@code journal.writeMode} experiment). Readers read
+   * through the mapping either way; both are equally durable once flushed.
+   */
+  public enum WriteMode {
+    /**
+     * Default. Each frame is assembled in a buffer and written with one {@code pwrite(2)}. The
+     * segment's pages are never written through the mapping, so a flush does not have to
+     * write-protect mapped pages, which costs every flush a TLB shootdown across the cores that run
+     * the process (on a 2-core VM: 115-128 µs of CPU per 10 KiB flush with pwrite against 164-232
+     * µs with mapped writes, and a p99 of 0.68-0.84 ms against 1.56-1.63 ms); in the Raft benchmark
+     * it gave more throughput and lower latency in every flush mode. Costs a system call and a copy
+     * per append, which a single thread appending small entries without flushing feels (1 KiB: 447
+     * against 1,465 MB/s).
+     */
+    PWRITE,
+    /**
+     * Frames are written straight into the mapped segment (entry writers serialize in place): no
+     * system call per append, but every flush pays for write-protecting the pages it writes.
+     */
+    MMAP
   }
 
   /** How much of the journal is checked, frame by frame with checksums, when it is opened. */
@@ -200,6 +231,7 @@ public final class JournalConfig {
     private int maxEntrySizeBytes = DEFAULT_MAX_ENTRY_SIZE_BYTES;
     private int indexDensity = DEFAULT_INDEX_DENSITY;
     private Madvise madvise = Madvise.NONE;
+    private WriteMode writeMode = DEFAULT_WRITE_MODE;
     private boolean preallocateSegments = true;
     private long freeDiskSpaceReserveBytes = DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES;
     private OpenVerification openVerification = OpenVerification.TAIL;
@@ -234,6 +266,11 @@ public final class JournalConfig {
 
     public Builder madvise(Madvise madvise) {
       this.madvise = madvise;
+      return this;
+    }
+
+    public Builder writeMode(WriteMode writeMode) {
+      this.writeMode = writeMode;
       return this;
     }
 

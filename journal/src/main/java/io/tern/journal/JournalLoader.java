@@ -151,7 +151,7 @@ final class JournalLoader {
       IoUtil.unmap(mapped);
       return discardOrFail(path, previous, isLast, problem);
     }
-    Segment segment = Segment.existing(path, mapped, config.indexDensity());
+    Segment segment = Segment.existing(path, mapped, config.indexDensity(), config.writeMode());
     // Resume the segment's flush-record sequence: a new record must outrank the ones on disk.
     segment.readFlushRecord();
     return segment;

@@ -49,6 +49,17 @@ final class Segment {
   private final SegmentIndex index;
   private final AtomicInteger references = new AtomicInteger(1);
 
+  /**
+   * {@link JournalConfig.WriteMode#PWRITE}: frames and flush records go through {@link #channel}.
+   */
+  private final boolean channelWrites;
+
+  /**
+   * Open for the segment's life in PWRITE mode (null in MMAP mode): the writer appends through it
+   * and the flusher writes flush records; positional writes need no coordination between them.
+   */
+  private final FileChannel channel;
+
   // Writer-thread state.
   private final ByteBuffer writerView;
   private final Crc32c writerCrc = new Crc32c();
@@ -68,9 +79,24 @@ final class Segment {
   private final ByteBuffer flushView;
   private final Crc32c flushCrc = new Crc32c();
   private long flushSequence;
+  private final ByteBuffer flushRecordView =
+      ByteBuffer.allocateDirect(SegmentDescriptor.FLUSH_SLOT_LENGTH);
+  private final UnsafeBuffer flushRecordBuffer = new UnsafeBuffer(flushRecordView);
 
-  private Segment(Path file, MappedByteBuffer mapped, long id, long firstIndex, int density) {
+  private Segment(
+      Path file,
+      MappedByteBuffer mapped,
+      long id,
+      long firstIndex,
+      int density,
+      JournalConfig.WriteMode writeMode) {
     this.file = file;
+    this.channelWrites = writeMode == JournalConfig.WriteMode.PWRITE;
+    try {
+      this.channel = channelWrites ? FileChannel.open(file, StandardOpenOption.WRITE) : null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to open journal segment " + file + " for writing", e);
+    }
     this.mapped = mapped;
     this.buffer = new UnsafeBuffer(mapped);
     this.address = BufferUtil.address(mapped);
@@ -98,8 +124,14 @@ final class Segment {
   }
 
   /** Starts a preallocated (zeroed) file as a new, empty segment. */
-  static Segment initialize(Path file, MappedByteBuffer mapped, long id, long firstIndex, int den) {
-    Segment segment = new Segment(file, mapped, id, firstIndex, den);
+  static Segment initialize(
+      Path file,
+      MappedByteBuffer mapped,
+      long id,
+      long firstIndex,
+      int den,
+      JournalConfig.WriteMode writeMode) {
+    Segment segment = new Segment(file, mapped, id, firstIndex, den, writeMode);
     SegmentDescriptor.write(
         segment.buffer, segment.writerView, segment.writerCrc, id, firstIndex, mapped.capacity());
     segment.descriptorDirty = true;
@@ -109,14 +141,16 @@ final class Segment {
   }
 
   /** Wraps an existing segment whose descriptor was validated by the caller. */
-  static Segment existing(Path file, MappedByteBuffer mapped, int density) {
+  static Segment existing(
+      Path file, MappedByteBuffer mapped, int density, JournalConfig.WriteMode writeMode) {
     UnsafeBuffer descriptor = new UnsafeBuffer(mapped);
     return new Segment(
         file,
         mapped,
         SegmentDescriptor.id(descriptor),
         SegmentDescriptor.firstIndex(descriptor),
-        density);
+        density,
+        writeMode);
   }
 
   Path file() {
@@ -172,13 +206,20 @@ final class Segment {
       DirectBuffer src,
       int srcOffset,
       int length,
-      Journal.EntryWriter writer) {
+      Journal.EntryWriter writer,
+      FrameStaging staging) {
     assert entryIndex == lastIndex + 1 : "expected index " + (lastIndex + 1) + ": " + entryIndex;
     assert references.get() > 0 && !deleted : "append to released segment " + this;
     int position = endPosition;
     int frameLength = FrameLayout.frameLength(length);
     if ((long) position + frameLength > sizeBytes) {
       return false;
+    }
+    if (channelWrites) {
+      writeThroughChannel(
+          position, staging.frame(entryIndex, asqn, src, srcOffset, length, writer));
+      onFrameAppended(entryIndex, asqn, position, frameLength);
+      return true;
     }
     buffer.putInt(position + LENGTH_OFFSET, length);
     buffer.putInt(position + RESERVED_OFFSET, 0);
@@ -198,6 +239,23 @@ final class Segment {
     buffer.putIntRelease(position + MARKER_OFFSET, MARKER_V1);
     onFrameAppended(entryIndex, asqn, position, frameLength);
     return true;
+  }
+
+  /**
+   * Writes {@code bytes} at {@code position} with positional writes. Readers find the frame only
+   * after {@link #onFrameAppended} publishes it, so the order in which the kernel copies the bytes
+   * does not matter to them.
+   */
+  private void writeThroughChannel(int position, ByteBuffer bytes) {
+    try {
+      long at = position;
+      while (bytes.hasRemaining()) {
+        at += channel.write(bytes, at);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Failed to write to journal segment " + file + " at offset " + position, e);
+    }
   }
 
   private void onFrameAppended(long entryIndex, long asqn, int position, int frameLength) {
@@ -580,12 +638,28 @@ final class Segment {
 
   /** Writes a flush record (not forced); called under the journal's flush lock. */
   void writeFlushRecord(long lastFlushedIndex, long confirmedIndex, boolean cleanShutdown) {
-    SegmentDescriptor.writeFlushRecord(
-        buffer,
-        flushView,
-        flushCrc,
+    SegmentDescriptor.FlushRecord record =
         new SegmentDescriptor.FlushRecord(
-            lastFlushedIndex, confirmedIndex, ++flushSequence, cleanShutdown));
+            lastFlushedIndex, confirmedIndex, ++flushSequence, cleanShutdown);
+    int slot = SegmentDescriptor.flushSlotOffset(record.sequence());
+    if (!channelWrites) {
+      SegmentDescriptor.writeFlushRecord(buffer, flushView, slot, flushCrc, record);
+      return;
+    }
+    // Through the channel too, or the descriptor page would be written through the mapping on
+    // every flush and cost every flush the write-protection this mode avoids.
+    flushRecordBuffer.setMemory(0, SegmentDescriptor.FLUSH_SLOT_LENGTH, (byte) 0);
+    SegmentDescriptor.writeFlushRecord(flushRecordBuffer, flushRecordView, 0, flushCrc, record);
+    try {
+      ByteBuffer bytes = flushRecordView.duplicate().clear();
+      long at = slot;
+      while (bytes.hasRemaining()) {
+        at += channel.write(bytes, at);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Failed to write the flush record of journal segment " + file, e);
+    }
   }
 
   /** The newest valid flush record of this segment, or null; also resumes its sequence. */
@@ -628,6 +702,17 @@ final class Segment {
     assert count >= 0 : "segment " + file + " released too often";
     if (count == 0) {
       IoUtil.unmap(mapped);
+      closeChannel();
+    }
+  }
+
+  private void closeChannel() {
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to close journal segment " + file, e);
+      }
     }
   }
 

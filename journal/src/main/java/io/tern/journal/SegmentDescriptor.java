@@ -120,9 +120,17 @@ final class SegmentDescriptor {
     return buffer.getLong(HINT_LAST_ASQN_OFFSET);
   }
 
-  /** Writes the flush record into the slot its sequence selects. */
-  static void writeFlushRecord(UnsafeBuffer buffer, ByteBuffer view, Crc32c crc, FlushRecord r) {
-    int slot = FLUSH_SLOT_OFFSET + (int) (r.sequence() & 1) * FLUSH_SLOT_LENGTH;
+  /** Where in the descriptor the record with this sequence goes: the slots alternate. */
+  static int flushSlotOffset(long sequence) {
+    return FLUSH_SLOT_OFFSET + (int) (sequence & 1) * FLUSH_SLOT_LENGTH;
+  }
+
+  /**
+   * Encodes the flush record at {@code slot} of {@code buffer} (the descriptor itself, or a
+   * slot-sized buffer with {@code slot} 0 that is then written to {@link #flushSlotOffset}).
+   */
+  static void writeFlushRecord(
+      UnsafeBuffer buffer, ByteBuffer view, int slot, Crc32c crc, FlushRecord r) {
     buffer.putLong(slot, r.lastFlushedIndex());
     buffer.putLong(slot + 8, r.confirmedIndex());
     buffer.putLong(slot + 16, r.sequence());

@@ -30,6 +30,10 @@ public final class SegmentedJournal implements Journal {
   private final DirectoryLock lock;
   private final JournalMetrics metrics;
   private final SegmentAllocator allocator;
+
+  /** Where frames are assembled in {@link JournalConfig.WriteMode#PWRITE}; null in MMAP mode. */
+  private final FrameStaging staging;
+
   private final AtomicBoolean directoryDirty = new AtomicBoolean();
   private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
   private final StampedLock structureLock = new StampedLock();
@@ -64,6 +68,7 @@ public final class SegmentedJournal implements Journal {
       throw e;
     }
     this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
+    this.staging = config.writeMode() == JournalConfig.WriteMode.PWRITE ? new FrameStaging() : null;
   }
 
   /** Opens the journal in {@code config.directory()}, creating it if needed. */
@@ -136,7 +141,12 @@ public final class SegmentedJournal implements Journal {
     var mapped = Segment.map(files.segmentPath(id), config.segmentSizeBytes());
     Segment segment =
         Segment.initialize(
-            files.segmentPath(id), mapped, id, segmentFirstIndex, config.indexDensity());
+            files.segmentPath(id),
+            mapped,
+            id,
+            segmentFirstIndex,
+            config.indexDensity(),
+            config.writeMode());
     NativeIo.madvise(segment.address(), config.segmentSizeBytes(), config.madvise());
     segments.put(segmentFirstIndex, segment);
     current = segment;
@@ -167,9 +177,9 @@ public final class SegmentedJournal implements Journal {
     }
     long startNs = metrics.appendStartNs();
     long index = lastIndex + 1;
-    if (!current.append(index, asqn, data, offset, length, writer)) {
+    if (!current.append(index, asqn, data, offset, length, writer, staging)) {
       roll();
-      boolean appended = current.append(index, asqn, data, offset, length, writer);
+      boolean appended = current.append(index, asqn, data, offset, length, writer, staging);
       assert appended : "an entry within maxEntrySizeBytes must fit an empty segment";
     }
     if (asqn != ASQN_IGNORE) {

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * One writer appends, truncates and compacts while several readers read. Every entry carries its
@@ -29,10 +30,12 @@ class ConcurrentReadWriteTest {
 
   @TempDir Path directory;
 
-  @Test
-  void readersNeverSeeTornOrMisorderedEntries() throws Exception {
+  @ParameterizedTest
+  @EnumSource(JournalConfig.WriteMode.class)
+  void readersNeverSeeTornOrMisorderedEntries(JournalConfig.WriteMode writeMode) throws Exception {
     JournalConfig config =
         JournalConfig.builder(directory)
+            .writeMode(writeMode)
             .segmentSizeBytes(64 * 1024)
             .indexDensity(8)
             .fitMaxEntrySizeToSegment()

@@ -1,6 +1,7 @@
 package io.tern.benchmark.journal;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.benchmark.common.Experiments;
 import io.tern.benchmark.common.Progress;
 import io.tern.journal.JournalConfig;
 import io.tern.journal.JournalReader;
@@ -36,6 +37,7 @@ final class JournalWorkloads {
   JournalConfig.Builder config(Path dir, boolean withMetrics) {
     return JournalConfig.builder(dir)
         .segmentSizeBytes(options.segmentSizeBytes())
+        .writeMode(Experiments.journalWriteMode())
         .meterRegistry(withMetrics ? new SimpleMeterRegistry() : null);
   }
 

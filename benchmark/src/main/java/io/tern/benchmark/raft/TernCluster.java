@@ -3,6 +3,8 @@ package io.tern.benchmark.raft;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.benchmark.common.Experiments;
+import io.tern.journal.JournalConfig;
 import io.tern.raft.Member;
 import io.tern.raft.RaftRole;
 import io.tern.raft.server.FlushMode;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +44,9 @@ final class TernCluster implements ClusterUnderTest {
   private static final int HEARTBEATS_PER_ELECTION_TIMEOUT = 10;
   private static final int SEGMENT_SIZE_BYTES = 32 * 1024 * 1024;
   private static final int SNAPSHOT_FILL_IN_FLIGHT = 1000;
+
+  /** The journal.writeMode experiment (see {@link Experiments}). */
+  private static final JournalConfig.WriteMode JOURNAL_WRITE_MODE = Experiments.journalWriteMode();
 
   private final Map<Integer, RaftServer> servers = new ConcurrentHashMap<>();
   private final Map<Integer, SimpleMeterRegistry> registries = new ConcurrentHashMap<>();
@@ -69,7 +75,8 @@ final class TernCluster implements ClusterUnderTest {
             // As the Ratis adapter's log segments, so that both preallocate alike.
             .segmentSizeBytes(SEGMENT_SIZE_BYTES)
             // The snapshot measurement needs a follower behind the compacted log.
-            .compactionTailEntries(0);
+            .compactionTailEntries(0)
+            .journalWriteMode(JOURNAL_WRITE_MODE);
     this.leaders = new AtomicReferenceArray<>(spec.partitions());
     for (int id = 1; id <= spec.members(); id++) {
       startMember(id);
@@ -142,6 +149,7 @@ final class TernCluster implements ClusterUnderTest {
             + config.maxAppendBatchBytes() / 1024
             + " KiB per append");
     settings.put("transport", "Netty TCP, one connection per member pair");
+    settings.put("journal write mode", config.journalWriteMode().name().toLowerCase(Locale.ROOT));
     return settings;
   }
 

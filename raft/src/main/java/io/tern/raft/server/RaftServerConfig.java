@@ -22,6 +22,7 @@ import java.nio.file.Path;
  * @param compactionTailEntries entries kept below a snapshot when compacting, so that followers a
  *     little behind catch up from the log instead of a snapshot
  * @param segmentSizeBytes journal segment size
+ * @param journalWriteMode how the journal writes entries ({@link JournalConfig.WriteMode})
  * @param maxPendingProposals proposals queued for the Raft thread; more are refused at once (the
  *     caller sees backpressure instead of unbounded memory)
  */
@@ -40,6 +41,7 @@ public record RaftServerConfig(
     int snapshotChunkBytes,
     long compactionTailEntries,
     int segmentSizeBytes,
+    JournalConfig.WriteMode journalWriteMode,
     int maxPendingProposals) {
 
   public static final int DEFAULT_TICK_MS = 50;
@@ -63,6 +65,7 @@ public record RaftServerConfig(
             + heartbeatIntervalMs
             + ")");
     require(dataDirectory != null, "dataDirectory is required");
+    require(journalWriteMode != null, "journalWriteMode is required");
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
     require(maxPendingProposals >= 1, "maxPendingProposals must be >= 1");
@@ -95,7 +98,10 @@ public record RaftServerConfig(
 
   public JournalConfig.Builder journalConfig(Path directory) {
     JournalConfig.Builder builder =
-        JournalConfig.builder(directory).name("raft").segmentSizeBytes(segmentSizeBytes);
+        JournalConfig.builder(directory)
+            .name("raft")
+            .segmentSizeBytes(segmentSizeBytes)
+            .writeMode(journalWriteMode);
     if (segmentSizeBytes < 2 * JournalConfig.DEFAULT_MAX_ENTRY_SIZE_BYTES) {
       builder.fitMaxEntrySizeToSegment(); // small segments (tests, experiments): one entry fits
     }
@@ -117,6 +123,7 @@ public record RaftServerConfig(
     private int snapshotChunkBytes = DEFAULT_SNAPSHOT_CHUNK_BYTES;
     private long compactionTailEntries = DEFAULT_COMPACTION_TAIL_ENTRIES;
     private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
+    private JournalConfig.WriteMode journalWriteMode = JournalConfig.DEFAULT_WRITE_MODE;
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
 
     private Builder(Path dataDirectory) {
@@ -193,6 +200,11 @@ public record RaftServerConfig(
       return this;
     }
 
+    public Builder journalWriteMode(JournalConfig.WriteMode value) {
+      journalWriteMode = value;
+      return this;
+    }
+
     public Builder maxPendingProposals(int value) {
       maxPendingProposals = value;
       return this;
@@ -214,6 +226,7 @@ public record RaftServerConfig(
           snapshotChunkBytes,
           compactionTailEntries,
           segmentSizeBytes,
+          journalWriteMode,
           maxPendingProposals);
     }
   }

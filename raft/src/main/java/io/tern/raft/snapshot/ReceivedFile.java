@@ -34,8 +34,8 @@ final class ReceivedFile implements AutoCloseable {
 
   private final Path path;
   private final FileChannel buffered;
-  private final FileChannel direct;
-  private final int alignment;
+  private FileChannel direct;
+  private int alignment;
   private final CRC32C crc = new CRC32C();
   private long sizeBytes;
 
@@ -103,14 +103,30 @@ final class ReceivedFile implements AutoCloseable {
   /** Appends {@code data} at the end of the file. */
   void append(byte[] data) throws IOException {
     boolean aligned = direct != null && sizeBytes % alignment == 0 && data.length % alignment == 0;
-    ByteBuffer source = aligned ? staging.holding(data, alignment) : ByteBuffer.wrap(data);
-    FileChannel channel = aligned ? direct : buffered;
+    if (aligned) {
+      try {
+        write(direct, staging.holding(data, alignment));
+      } catch (IOException e) {
+        // A file system that opens with O_DIRECT but wants another alignment: go on buffered.
+        LOG.warn("Direct I/O write to {} failed, writing through the page cache: {}", path, e);
+        FileChannel failed = direct;
+        direct = null;
+        alignment = 0;
+        failed.close();
+        write(buffered, ByteBuffer.wrap(data));
+      }
+    } else {
+      write(buffered, ByteBuffer.wrap(data));
+    }
+    crc.update(data);
+    sizeBytes += data.length;
+  }
+
+  private void write(FileChannel channel, ByteBuffer source) throws IOException {
     long position = sizeBytes;
     while (source.hasRemaining()) {
       position += channel.write(source, position);
     }
-    crc.update(data);
-    sizeBytes += data.length;
   }
 
   /**

@@ -648,18 +648,8 @@ final class Segment {
     }
     // Through the channel too, or the descriptor page would be written through the mapping on
     // every flush and cost every flush the write-protection this mode avoids.
-    flushRecordBuffer.setMemory(0, SegmentDescriptor.FLUSH_SLOT_LENGTH, (byte) 0);
     SegmentDescriptor.writeFlushRecord(flushRecordBuffer, flushRecordView, 0, flushCrc, record);
-    try {
-      ByteBuffer bytes = flushRecordView.duplicate().clear();
-      long at = slot;
-      while (bytes.hasRemaining()) {
-        at += channel.write(bytes, at);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Failed to write the flush record of journal segment " + file, e);
-    }
+    writeThroughChannel(slot, flushRecordView.clear()); // all 32 bytes of the slot
   }
 
   /** The newest valid flush record of this segment, or null; also resumes its sequence. */

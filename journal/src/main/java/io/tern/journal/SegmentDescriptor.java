@@ -142,7 +142,7 @@ final class SegmentDescriptor {
   static FlushRecord readFlushRecord(UnsafeBuffer buffer, ByteBuffer view, Crc32c crc) {
     FlushRecord best = null;
     for (int i = 0; i < 2; i++) {
-      int slot = FLUSH_SLOT_OFFSET + i * FLUSH_SLOT_LENGTH;
+      int slot = flushSlotOffset(i);
       int stored = buffer.getInt(slot + 28);
       if (stored == 0 || stored != crc.compute(view, slot, FLUSH_SLOT_CRC_LENGTH)) {
         continue;

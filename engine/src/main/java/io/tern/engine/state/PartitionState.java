@@ -109,6 +109,18 @@ public final class PartitionState implements AutoCloseable {
   }
 
   /**
+   * Visits every committed key and value in key order, all column families together (for tests that
+   * compare states, and diagnostics).
+   */
+  public void forEachRaw(java.util.function.BiConsumer<byte[], byte[]> visitor) {
+    try (org.rocksdb.RocksIterator iterator = db.newIterator(readOptions)) {
+      for (iterator.seekToFirst(); iterator.isValid(); iterator.next()) {
+        visitor.accept(iterator.key(), iterator.value());
+      }
+    }
+  }
+
+  /**
    * Writes a consistent copy of the committed state to {@code target} (which must not exist) by
    * hard-linking RocksDB's files where possible; the base of a snapshot.
    */

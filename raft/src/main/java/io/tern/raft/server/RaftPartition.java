@@ -135,7 +135,17 @@ public final class RaftPartition implements AutoCloseable {
    * proposal queue is full.
    */
   public CompletableFuture<Long> propose(long asqn, byte[] data) {
-    Proposal proposal = new Proposal(asqn, data, System.nanoTime());
+    return propose(Proposal.ANY_TERM, asqn, data);
+  }
+
+  /**
+   * Proposes an entry that may only be appended while this member leads in {@code term}; fails with
+   * {@link NotLeaderException} otherwise. A writer that numbers entries (the log stream's
+   * positions) learned the numbering in that term, so an entry accepted in a later term could clash
+   * with what another leader wrote in between.
+   */
+  public CompletableFuture<Long> propose(long term, long asqn, byte[] data) {
+    Proposal proposal = new Proposal(term, asqn, data, System.nanoTime());
     if (!running) {
       proposal.future.completeExceptionally(closedException());
     } else if (!proposals.offer(proposal)) {
@@ -326,15 +336,18 @@ public final class RaftPartition implements AutoCloseable {
     Proposal proposal;
     while (count < MAX_DRAIN_PER_TURN && (proposal = proposals.poll()) != null) {
       count++;
-      long index = node.propose(proposal.asqn, proposal.data);
+      boolean termMatches = proposal.term == Proposal.ANY_TERM || proposal.term == node.term();
+      long index = termMatches ? node.propose(proposal.asqn, proposal.data) : -1;
       if (index < 0) {
         proposal.future.completeExceptionally(
             new NotLeaderException(
                 partitionId,
                 node.leaderId(),
-                node.role() == RaftRole.LEADER
-                    ? "the leader is handing leadership over"
-                    : "this member is not the leader"));
+                !termMatches
+                    ? "the entry was meant for term " + proposal.term + ", now " + node.term()
+                    : node.role() == RaftRole.LEADER
+                        ? "the leader is handing leadership over"
+                        : "this member is not the leader"));
       } else {
         proposal.index = index;
         awaitingCommit.add(proposal);
@@ -416,6 +429,7 @@ public final class RaftPartition implements AutoCloseable {
   }
 
   private void publish(Ready ready) {
+    boolean roleChanged = ready.role() != role || ready.term() != term;
     if (ready.role() != role) {
       if (ready.role() == RaftRole.CANDIDATE) {
         metrics.electionStarted();
@@ -437,6 +451,9 @@ public final class RaftPartition implements AutoCloseable {
     }
     term = ready.term();
     lastIndex = node.lastIndex();
+    if (roleChanged) {
+      stateMachine.onRoleChange(role, term, lastIndex);
+    }
   }
 
   private void onCommitted(long newCommitIndex) {

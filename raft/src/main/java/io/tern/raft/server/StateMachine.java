@@ -1,5 +1,6 @@
 package io.tern.raft.server;
 
+import io.tern.raft.RaftRole;
 import io.tern.raft.SnapshotMeta;
 import java.nio.file.Path;
 
@@ -16,6 +17,12 @@ public interface StateMachine {
    * directory}; entries after {@code meta.index()} follow in the log.
    */
   void onSnapshotInstalled(SnapshotMeta meta, Path directory);
+
+  /**
+   * This member's role or term changed. {@code lastIndex} is the last entry of its log at that
+   * moment: for a new leader, its no-op entry, whose commit means every earlier entry committed.
+   */
+  default void onRoleChange(RaftRole role, long term, long lastIndex) {}
 
   StateMachine NONE =
       new StateMachine() {

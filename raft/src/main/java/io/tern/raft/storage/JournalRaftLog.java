@@ -24,7 +24,9 @@ import org.agrona.MutableDirectBuffer;
  * changes only with a leader, so there are few, and {@link #term(long)} never touches the disk.
  */
 public final class JournalRaftLog implements RaftLog {
-  static final int HEADER_LENGTH = 16;
+  /** Bytes before an entry's data in the journal. */
+  public static final int HEADER_LENGTH = 16;
+
   private static final int TERM_OFFSET = 0;
   private static final int TYPE_OFFSET = 8;
 
@@ -34,6 +36,14 @@ public final class JournalRaftLog implements RaftLog {
   private final EntryWriter writer = new EntryWriter();
   private long snapshotIndex;
   private long snapshotTerm;
+
+  /**
+   * True if the journal entry {@code data} holds an application entry (not a Raft no-op); its
+   * application data starts at {@link #HEADER_LENGTH}. For readers of the journal other than Raft.
+   */
+  public static boolean isApplicationEntry(DirectBuffer data) {
+    return data.getByte(TYPE_OFFSET) != 1;
+  }
 
   /**
    * @param snapshotIndex index of the latest snapshot (0 if none); the journal starts after it

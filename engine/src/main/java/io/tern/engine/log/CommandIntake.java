@@ -1,0 +1,58 @@
+package io.tern.engine.log;
+
+import io.tern.engine.record.RecordBatchBuilder;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.record.sbe.RecordType;
+import io.tern.engine.record.sbe.RejectionType;
+import java.util.function.LongSupplier;
+
+/**
+ * Writes client commands (from the gateway) to a partition's log, one command per batch; the stream
+ * processor answers them through its response sink once their results commit. Thread-safe.
+ */
+public final class CommandIntake {
+  private final LogStreamWriter writer;
+  private final RecordBatchBuilder batch;
+  private final LongSupplier clockMs;
+
+  public CommandIntake(int partitionId, LogStreamWriter writer, LongSupplier clockMs) {
+    this.writer = writer;
+    this.batch = new RecordBatchBuilder(partitionId, writer.maxBatchBytes());
+    this.clockMs = clockMs;
+  }
+
+  /**
+   * Writes one command.
+   *
+   * @param requestStreamId and {@code requestId}: whom to answer, or -1 for no answer
+   * @return the command's position
+   * @throws LogStreamWriter.NotWritableException if this member does not lead (or not yet process),
+   *     or the command exceeds {@code log.maxBatchBytes}
+   */
+  public synchronized long write(
+      int requestStreamId, long requestId, int valueType, int intent, long key, RecordValue value) {
+    batch.reset(clockMs.getAsLong());
+    int index =
+        batch.append(
+            RecordType.COMMAND,
+            valueType,
+            intent,
+            key,
+            RecordBatchBuilder.NO_POSITION,
+            requestStreamId,
+            requestId,
+            RejectionType.NONE,
+            null,
+            false,
+            value);
+    if (index < 0) {
+      throw new LogStreamWriter.NotWritableException(
+          "a command with a "
+              + value.length()
+              + "-byte value exceeds log.maxBatchBytes ("
+              + writer.maxBatchBytes()
+              + ")");
+    }
+    return writer.write(batch, null);
+  }
+}

@@ -1,0 +1,150 @@
+package io.tern.engine.processor;
+
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatchBuilder;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.record.sbe.RecordType;
+import io.tern.engine.record.sbe.RejectionType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What processing one command (and, with batch processing, its follow-up commands) produces: one
+ * record batch whose records all name the command read from the log as their source, the answer to
+ * its client, and side effects to run once the batch is committed.
+ */
+public final class ProcessingResult {
+  /** The batch would exceed its byte limit; the processor retries with fewer commands. */
+  static final class BatchFullException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BatchFullException() {
+      super("the result exceeds log.maxBatchBytes", null, false, false);
+    }
+  }
+
+  private static final BatchFullException BATCH_FULL = new BatchFullException();
+
+  private final RecordBatchBuilder batch;
+  private final LoggedRecord applied = new LoggedRecord();
+  private final List<Runnable> sideEffects = new ArrayList<>();
+  private RecordProcessors processors;
+  private ProcessorMeta meta;
+  private LoggedRecord rootCommand;
+  private LoggedRecord current;
+  private int responseIndex = -1;
+
+  ProcessingResult(RecordBatchBuilder batch) {
+    this.batch = batch;
+  }
+
+  void bind(RecordProcessors processors, ProcessorMeta meta) {
+    this.processors = processors;
+    this.meta = meta;
+  }
+
+  /** Starts the result of {@code command}, read from the log. */
+  void reset(LoggedRecord command, long nowMs) {
+    batch.reset(nowMs);
+    sideEffects.clear();
+    responseIndex = -1;
+    rootCommand = command;
+    current = command;
+  }
+
+  /** The command being processed now (the root or a follow-up of the same batch). */
+  void setCurrent(LoggedRecord command) {
+    current = command;
+  }
+
+  /** Appends an event and applies it to the state at once, so later steps see its effect. */
+  public void appendEvent(long key, int valueType, int intent, RecordValue value) {
+    int index =
+        append(RecordType.EVENT, valueType, intent, key, RejectionType.NONE, null, false, value);
+    EventApplier applier = processors.applier(valueType, intent);
+    if (applier == null) {
+      throw new IllegalStateException(
+          "No event applier for value type " + valueType + ", intent " + intent);
+    }
+    applier.apply(batch.record(index, applied));
+    meta.observeKey(key);
+  }
+
+  /** Appends a follow-up command: processed in this batch if the limit allows, else later. */
+  public void appendCommand(long key, int valueType, int intent, RecordValue value) {
+    append(RecordType.COMMAND, valueType, intent, key, RejectionType.NONE, null, false, value);
+  }
+
+  /**
+   * Rejects the command being processed; when it is the one read from the log and a client waits,
+   * the rejection is its answer.
+   */
+  public void reject(RejectionType type, String reason) {
+    LoggedRecord command = current;
+    int index =
+        append(
+            RecordType.COMMAND_REJECTION,
+            command.valueType(),
+            command.intent(),
+            command.key(),
+            type,
+            reason,
+            false,
+            RecordValue.of(command.value(), 0, command.value().capacity()));
+    if (command == rootCommand) {
+      responseIndex = index;
+    }
+  }
+
+  /** The last appended event answers the client of the command read from the log. */
+  public void respondWithLastEvent() {
+    if (current == rootCommand && batch.recordCount() > 0) {
+      responseIndex = batch.recordCount() - 1;
+    }
+  }
+
+  /** Runs once the batch is committed, on the processor thread (e.g. push a job to a worker). */
+  public void sideEffect(Runnable effect) {
+    sideEffects.add(effect);
+  }
+
+  private int append(
+      RecordType recordType,
+      int valueType,
+      int intent,
+      long key,
+      RejectionType rejectionType,
+      String reason,
+      boolean processed,
+      RecordValue value) {
+    int index =
+        batch.append(
+            recordType,
+            valueType,
+            intent,
+            key,
+            rootCommand.position(),
+            -1,
+            RecordBatchBuilder.NO_REQUEST,
+            rejectionType,
+            reason,
+            processed,
+            value);
+    if (index < 0) {
+      throw BATCH_FULL;
+    }
+    return index;
+  }
+
+  RecordBatchBuilder batch() {
+    return batch;
+  }
+
+  int responseIndex() {
+    return responseIndex;
+  }
+
+  List<Runnable> sideEffects() {
+    return sideEffects;
+  }
+}

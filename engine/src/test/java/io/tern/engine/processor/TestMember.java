@@ -1,0 +1,161 @@
+package io.tern.engine.processor;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.engine.log.CommandIntake;
+import io.tern.engine.log.LogStreamWriter;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.record.sbe.RecordType;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.state.PartitionState;
+import io.tern.engine.state.StateConfig;
+import io.tern.engine.state.StateResources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/** One member's stream processor over a shared in-memory log, with its own state directory. */
+final class TestMember implements AutoCloseable {
+  static final int PARTITION = 1;
+
+  /** An answer a client got. */
+  record Answer(
+      long requestId, RecordType recordType, RejectionType rejection, String reason, long key) {}
+
+  final StreamProcessor processor;
+  final CommandIntake intake;
+  final List<Answer> answers = new CopyOnWriteArrayList<>();
+  private final StateResources resources;
+  private long nextRequestId = 1;
+
+  TestMember(InMemoryLogStorage log, Path directory, ProcessorConfig config) {
+    this.resources = new StateResources(StateConfig.defaults().withMemoryLimitMb(32));
+    Path runtime = directory.resolve("runtime");
+    StateRecovery recovery =
+        () -> {
+          deleteRecursively(runtime);
+          return new StateRecovery.Recovered(new PartitionState(runtime, resources), 1);
+        };
+    LogStreamWriter writer = new LogStreamWriter(PARTITION, log, config.maxBatchBytes());
+    this.intake = new CommandIntake(PARTITION, writer, System::currentTimeMillis);
+    this.processor =
+        new StreamProcessor(
+            PARTITION,
+            config,
+            log,
+            writer,
+            recovery,
+            TestEngine::create,
+            this::answer,
+            System::currentTimeMillis,
+            directory,
+            new SimpleMeterRegistry());
+    log.addListener(processor);
+    processor.start();
+  }
+
+  private void answer(int streamId, long requestId, LoggedRecord record) {
+    answers.add(
+        new Answer(
+            requestId,
+            record.recordType(),
+            record.rejectionType(),
+            record.rejectionType() == RejectionType.NONE ? null : record.rejectionReason(),
+            record.key()));
+  }
+
+  /** Writes a client command; returns its request id. */
+  synchronized long send(int intent, long key, String value) {
+    long requestId = nextRequestId++;
+    intake.write(0, requestId, TestEngine.TYPE, intent, key, TestEngine.value(value));
+    return requestId;
+  }
+
+  Answer awaitAnswer(long requestId) {
+    await(() -> answers.stream().anyMatch(a -> a.requestId() == requestId), "answer " + requestId);
+    return answers.stream().filter(a -> a.requestId() == requestId).findFirst().orElseThrow();
+  }
+
+  void awaitPhase(ProcessorPhase phase) {
+    await(() -> processor.phase() == phase, "phase " + phase + ", now " + processor.phase());
+  }
+
+  /** Every committed key and value of the state, hex, read on the processor thread. */
+  Map<String, String> dump() {
+    CompletableFuture<Map<String, String>> result = new CompletableFuture<>();
+    processor.execute(
+        () -> {
+          Map<String, String> entries = new TreeMap<>();
+          HexFormat hex = HexFormat.of();
+          processor
+              .currentState()
+              .forEachRaw((k, v) -> entries.put(hex.formatHex(k), hex.formatHex(v)));
+          result.complete(entries);
+        });
+    return result.orTimeout(10, TimeUnit.SECONDS).join();
+  }
+
+  /** Entities only (column family {@link TestEngine#ENTITIES}): key -> text value. */
+  Map<String, String> entities() {
+    Map<String, String> entities = new TreeMap<>();
+    String prefix = String.format("%04x", TestEngine.ENTITIES);
+    dump()
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith(prefix)) {
+                entities.put(k, new String(HexFormat.of().parseHex(v)));
+              }
+            });
+    return entities;
+  }
+
+  static void await(BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  static void deleteRecursively(Path directory) {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static RecordValue text(String value) {
+    return TestEngine.value(value);
+  }
+
+  @Override
+  public void close() {
+    processor.close();
+    resources.close();
+  }
+}

@@ -18,7 +18,6 @@ final class ProcessorMeta {
 
   private static final DbString LAST_PROCESSED_POSITION = new DbString("lastProcessedPosition");
   private static final DbString LAST_KEY_COUNTER = new DbString("lastKeyCounter");
-  private static final DbString LAST_LOG_POSITION = new DbString("lastLogPosition");
 
   private final ColumnFamily<DbString, DbLong> family;
   private final DbLong value = new DbLong();
@@ -38,18 +37,6 @@ final class ProcessorMeta {
     lastProcessedPosition = family.get(LAST_PROCESSED_POSITION, value) ? value.get() : -1;
     lastKeyCounter = family.get(LAST_KEY_COUNTER, value) ? value.get() : 0;
     lastIssuedCounter = Math.max(lastIssuedCounter, lastKeyCounter);
-  }
-
-  /**
-   * The last position in the log when the state was snapshotted: where a leader continues numbering
-   * if the log after the snapshot is empty.
-   */
-  long lastLogPosition() {
-    return family.get(LAST_LOG_POSITION, value) ? value.get() : 0;
-  }
-
-  void setLastLogPosition(long position) {
-    family.put(LAST_LOG_POSITION, value.set(position));
   }
 
   long lastProcessedPosition() {

@@ -15,6 +15,8 @@ public interface StateRecovery {
   /**
    * @param state the opened state (the processor closes it)
    * @param nextLogIndex the first log entry not reflected in it
+   * @param lastLogPosition the last record position at or before {@code nextLogIndex - 1}, 0 if
+   *     none
    */
-  record Recovered(PartitionState state, long nextLogIndex) {}
+  record Recovered(PartitionState state, long nextLogIndex, long lastLogPosition) {}
 }

@@ -16,6 +16,7 @@ import io.tern.raft.SnapshotMeta;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -70,6 +71,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   private final RecordBatchBuilder taskBatch;
   private final ProcessingScheduler scheduler;
   private final ArrayDeque<PendingBatch> pending = new ArrayDeque<>();
+  private final StateSnapshotter snapshotter;
   private LogStorage.Reader reader;
   private PartitionState state;
   private ProcessorMeta meta;
@@ -81,6 +83,8 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   private boolean processing;
   private boolean paused;
   private long lastSeenPosition;
+  private long lastConsumedIndex;
+  private long lastResultPosition = -1;
   private long retryAtNs;
 
   /** A written result batch, waiting to be read back committed. */
@@ -92,8 +96,9 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       List<Runnable> sideEffects) {}
 
   /**
-   * @param partitionDirectory where the member keeps local files of the partition (the pause flag);
-   *     null keeps none
+   * @param partitionDirectory where the member keeps local files of the partition (the pause flag,
+   *     snapshots being staged); null keeps none
+   * @param snapshotSink where snapshots go (Raft); null takes none
    */
   public StreamProcessor(
       int partitionId,
@@ -105,6 +110,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       CommandResponseSink responses,
       LongSupplier clockMs,
       Path partitionDirectory,
+      SnapshotSink snapshotSink,
       MeterRegistry registry) {
     this.partitionId = partitionId;
     this.config = config;
@@ -120,6 +126,8 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     this.taskBatch = new RecordBatchBuilder(partitionId, config.maxBatchBytes());
     this.scheduler = new ProcessingScheduler(clockMs);
     this.metrics = new ProcessorMetrics(registry, partitionId, this);
+    this.snapshotter =
+        new StateSnapshotter(partitionId, partitionDirectory, snapshotSink, this::signal);
     this.thread = new Thread(this::run, "processor-p" + partitionId);
     thread.setDaemon(true);
   }
@@ -152,6 +160,31 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
 
   public void resume() {
     signal(() -> setPaused(false));
+  }
+
+  /**
+   * Takes a snapshot of the state as soon as what it reflects is committed. Completes with its
+   * metadata, or null if nothing changed since the last one.
+   */
+  public CompletableFuture<SnapshotMeta> takeSnapshot() {
+    CompletableFuture<SnapshotMeta> done = new CompletableFuture<>();
+    signal(
+        () -> {
+          if (state == null || phase == ProcessorPhase.FAILED) {
+            done.completeExceptionally(
+                new IllegalStateException(
+                    "partition " + partitionId + " has no state to snapshot (" + phase + ")"));
+            return;
+          }
+          snapshotter.start(
+              state,
+              lastConsumedIndex,
+              lastSeenPosition,
+              meta.lastProcessedPosition(),
+              processing ? lastResultPosition : -1,
+              done);
+        });
+    return done;
   }
 
   /** Runs {@code task} on the processor thread (for tests and the admin API). */
@@ -205,6 +238,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
           work += readLog();
           work += maybeStartProcessing();
           work += runDueTasks();
+          snapshotter.maybeCommit(lastSeenPosition);
         }
       } catch (RuntimeException | Error e) {
         fail(e);
@@ -275,6 +309,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     writer.close();
     pending.clear();
     scheduler.clear();
+    snapshotter.discard("leadership ended before its batches committed");
     if (processing) {
       needsRecovery = true; // the state may hold effects of batches that never commit
     }
@@ -296,7 +331,10 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       reader = storage.newReader();
     }
     reader.seekToIndex(recovered.nextLogIndex());
-    lastSeenPosition = Math.max(meta.lastLogPosition(), meta.lastProcessedPosition());
+    lastConsumedIndex = recovered.nextLogIndex() - 1;
+    snapshotter.recovered(lastConsumedIndex);
+    lastSeenPosition = Math.max(recovered.lastLogPosition(), meta.lastProcessedPosition());
+    lastResultPosition = -1;
     publishedLastProcessedPosition = meta.lastProcessedPosition();
     needsRecovery = false;
     if (phase != ProcessorPhase.FAILED) {
@@ -334,6 +372,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       } else {
         replayEntry(entry.index());
       }
+      lastConsumedIndex = entry.index();
     }
     publishedLastProcessedPosition = meta.lastProcessedPosition();
     return entries;
@@ -391,8 +430,10 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       return 0; // not everything up to the election is read (and committed) yet
     }
     writer.open(leaderTerm, lastSeenPosition + 1);
-    // Commands after the last processed one were read while replaying: read them again.
+    // Commands after the last processed one were read while replaying: read them again. Until
+    // they are processed, a snapshot may only claim the entries before them.
     reader.seekToPosition(meta.lastProcessedPosition() + 1);
+    lastConsumedIndex = Math.min(lastConsumedIndex, reader.nextIndex() - 1);
     processing = true;
     phase = paused ? ProcessorPhase.PAUSED : ProcessorPhase.PROCESSING;
     LOG.info(
@@ -465,6 +506,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
         LOG.debug("Partition {}: result not written: {}", partitionId, e.getMessage());
         return false;
       }
+      lastResultPosition = firstPosition + batch.recordCount() - 1;
       pending.add(
           new PendingBatch(
               firstPosition,

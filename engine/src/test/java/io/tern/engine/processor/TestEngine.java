@@ -14,31 +14,31 @@ import org.agrona.concurrent.UnsafeBuffer;
  * (follow-up commands), failed, oversized and scheduled by commands; every event stores its value
  * under its key.
  */
-final class TestEngine {
-  static final int TYPE = 1;
-  static final short ENTITIES = 16;
+public final class TestEngine {
+  public static final int TYPE = 1;
+  public static final short ENTITIES = 16;
 
   // Commands (even) and the events they produce (odd).
-  static final int CREATE = 0;
-  static final int CREATED = 1;
-  static final int UPDATE = 2;
-  static final int UPDATED = 3;
-  static final int CHAIN = 4; // value "n": an event, then CHAIN n-1 until 0
-  static final int CHAINED = 5;
-  static final int FAIL = 6; // appends an event, then throws
-  static final int BIG = 7; // value "n": an event with an n-byte value
-  static final int SCHEDULE = 8; // value "ms": after ms, a FIRE command
-  static final int FIRE = 9;
-  static final int FIRED = 11;
+  public static final int CREATE = 0;
+  public static final int CREATED = 1;
+  public static final int UPDATE = 2;
+  public static final int UPDATED = 3;
+  public static final int CHAIN = 4; // value "n": an event, then CHAIN n-1 until 0
+  public static final int CHAINED = 5;
+  public static final int FAIL = 6; // appends an event, then throws
+  public static final int BIG = 7; // value "n": an event with an n-byte value
+  public static final int SCHEDULE = 8; // value "ms": after ms, a FIRE command
+  public static final int FIRE = 9;
+  public static final int FIRED = 11;
 
   private TestEngine() {}
 
-  static RecordValue value(String text) {
+  public static RecordValue value(String text) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     return RecordValue.of(new UnsafeBuffer(bytes), 0, bytes.length);
   }
 
-  static RecordProcessors create(ProcessingContext context) {
+  public static RecordProcessors create(ProcessingContext context) {
     ColumnFamily<DbLong, DbBytes> entities =
         context.state().columnFamily(ENTITIES, new DbLong(), new DbBytes());
     DbLong key = new DbLong();

@@ -46,7 +46,7 @@ final class TestMember implements AutoCloseable {
     StateRecovery recovery =
         () -> {
           deleteRecursively(runtime);
-          return new StateRecovery.Recovered(new PartitionState(runtime, resources), 1);
+          return new StateRecovery.Recovered(new PartitionState(runtime, resources), 1, 0);
         };
     LogStreamWriter writer = new LogStreamWriter(PARTITION, log, config.maxBatchBytes());
     this.intake = new CommandIntake(PARTITION, writer, System::currentTimeMillis);
@@ -61,6 +61,7 @@ final class TestMember implements AutoCloseable {
             this::answer,
             System::currentTimeMillis,
             directory,
+            null,
             new SimpleMeterRegistry());
     log.addListener(processor);
     processor.start();

@@ -5,6 +5,7 @@ import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.engine.record.sbe.RejectionType;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Writes client commands (from the gateway) to a partition's log, one command per batch; the stream
@@ -14,11 +15,22 @@ public final class CommandIntake {
   private final LogStreamWriter writer;
   private final RecordBatchBuilder batch;
   private final LongSupplier clockMs;
+  private final Supplier<String> admission;
 
   public CommandIntake(int partitionId, LogStreamWriter writer, LongSupplier clockMs) {
+    this(partitionId, writer, clockMs, () -> null);
+  }
+
+  /**
+   * @param admission null if commands may be written now, else the reason they may not (e.g. the
+   *     disk watermark)
+   */
+  public CommandIntake(
+      int partitionId, LogStreamWriter writer, LongSupplier clockMs, Supplier<String> admission) {
     this.writer = writer;
     this.batch = new RecordBatchBuilder(partitionId, writer.maxBatchBytes());
     this.clockMs = clockMs;
+    this.admission = admission;
   }
 
   /**
@@ -31,6 +43,10 @@ public final class CommandIntake {
    */
   public synchronized long write(
       int requestStreamId, long requestId, int valueType, int intent, long key, RecordValue value) {
+    String refusal = admission.get();
+    if (refusal != null) {
+      throw new LogStreamWriter.NotWritableException(refusal);
+    }
     batch.reset(clockMs.getAsLong());
     int index =
         batch.append(

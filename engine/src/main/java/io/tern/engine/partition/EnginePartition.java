@@ -1,6 +1,7 @@
 package io.tern.engine.partition;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.tern.engine.log.CommandIntake;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.log.RaftLogStorage;
@@ -64,6 +65,31 @@ public final class EnginePartition implements AutoCloseable {
       CommandResponseSink responses,
       LongSupplier clockMs,
       MeterRegistry registry) {
+    return start(
+        server,
+        partitionId,
+        members,
+        config,
+        resources,
+        engine,
+        responses,
+        clockMs,
+        DiskSpaceGuard.usableSpaceOf(config.dataDirectory()),
+        registry);
+  }
+
+  /** As {@link #start}, measuring free disk space with {@code freeDiskBytes} (for tests). */
+  static EnginePartition start(
+      RaftServer server,
+      int partitionId,
+      List<Member> members,
+      EnginePartitionConfig config,
+      StateResources resources,
+      RecordProcessorsFactory engine,
+      CommandResponseSink responses,
+      LongSupplier clockMs,
+      LongSupplier freeDiskBytes,
+      MeterRegistry registry) {
     RaftLogStorage storage = new RaftLogStorage();
     LogStreamWriter writer =
         new LogStreamWriter(partitionId, storage, config.processor().maxBatchBytes());
@@ -90,10 +116,14 @@ public final class EnginePartition implements AutoCloseable {
     RaftPartition raft = server.addPartition(partitionId, members, storage);
     storage.bind(raft);
     processor.start();
+    DiskSpaceGuard disk =
+        new DiskSpaceGuard(config.dataDirectory(), config.minFreeDiskBytes(), freeDiskBytes);
+    disk.registerMetrics(registry, Tags.of("partition", Integer.toString(partitionId)));
+    disk.check();
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
-              Thread thread = new Thread(runnable, "snapshot-timer-p" + partitionId);
+              Thread thread = new Thread(runnable, "partition-timer-p" + partitionId);
               thread.setDaemon(true);
               return thread;
             });
@@ -111,8 +141,24 @@ public final class EnginePartition implements AutoCloseable {
         periodMs,
         periodMs,
         TimeUnit.MILLISECONDS);
+    long diskCheckMs = config.diskCheckInterval().toMillis();
+    timer.scheduleWithFixedDelay(
+        () -> {
+          try {
+            disk.check();
+          } catch (RuntimeException e) {
+            LOG.warn("Partition {}: measuring free disk space failed", partitionId, e);
+          }
+        },
+        diskCheckMs,
+        diskCheckMs,
+        TimeUnit.MILLISECONDS);
     return new EnginePartition(
-        partitionId, raft, processor, new CommandIntake(partitionId, writer, clockMs), timer);
+        partitionId,
+        raft,
+        processor,
+        new CommandIntake(partitionId, writer, clockMs, disk::refusal),
+        timer);
   }
 
   private static void moveFiles(Path from, Path to) throws IOException {

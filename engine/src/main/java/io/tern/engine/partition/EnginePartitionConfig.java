@@ -15,16 +15,35 @@ import java.time.Duration;
  *     a replay, never data. Default: {@code runtime} under the data directory
  * @param snapshotPeriod {@code data.snapshotPeriod}: how often a snapshot is taken (default 5
  *     minutes); each lets Raft compact the log and bounds the replay after a restart
+ * @param minFreeDiskBytes {@code data.disk.minFreeBytes}: below this much free space under the data
+ *     directory, new client commands are refused (replication and processing go on); default 2 GiB,
+ *     0 disables
+ * @param diskCheckInterval {@code data.disk.checkInterval}: how often free space is measured
  * @param processor the stream processor's settings
  */
 public record EnginePartitionConfig(
-    Path dataDirectory, Path runtimeDirectory, Duration snapshotPeriod, ProcessorConfig processor) {
+    Path dataDirectory,
+    Path runtimeDirectory,
+    Duration snapshotPeriod,
+    long minFreeDiskBytes,
+    Duration diskCheckInterval,
+    ProcessorConfig processor) {
   public static final Duration DEFAULT_SNAPSHOT_PERIOD = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_DISK_CHECK_INTERVAL = Duration.ofSeconds(1);
 
   public EnginePartitionConfig {
     if (snapshotPeriod.isNegative() || snapshotPeriod.isZero()) {
       throw new IllegalArgumentException(
           "data.snapshotPeriod must be positive, got " + snapshotPeriod);
+    }
+    if (minFreeDiskBytes < 0) {
+      throw new IllegalArgumentException(
+          "data.disk.minFreeBytes must be >= 0 (0 disables the watermark), got "
+              + minFreeDiskBytes);
+    }
+    if (diskCheckInterval.isNegative() || diskCheckInterval.isZero()) {
+      throw new IllegalArgumentException(
+          "data.disk.checkInterval must be positive, got " + diskCheckInterval);
     }
   }
 
@@ -33,18 +52,33 @@ public record EnginePartitionConfig(
         dataDirectory,
         dataDirectory.resolve("runtime"),
         DEFAULT_SNAPSHOT_PERIOD,
+        DiskSpaceGuard.DEFAULT_MIN_FREE_BYTES,
+        DEFAULT_DISK_CHECK_INTERVAL,
         ProcessorConfig.defaults());
   }
 
   public EnginePartitionConfig withRuntimeDirectory(Path directory) {
-    return new EnginePartitionConfig(dataDirectory, directory, snapshotPeriod, processor);
+    return new EnginePartitionConfig(
+        dataDirectory, directory, snapshotPeriod, minFreeDiskBytes, diskCheckInterval, processor);
   }
 
   public EnginePartitionConfig withSnapshotPeriod(Duration period) {
-    return new EnginePartitionConfig(dataDirectory, runtimeDirectory, period, processor);
+    return new EnginePartitionConfig(
+        dataDirectory, runtimeDirectory, period, minFreeDiskBytes, diskCheckInterval, processor);
+  }
+
+  public EnginePartitionConfig withDiskWatermark(long minFreeBytes, Duration checkInterval) {
+    return new EnginePartitionConfig(
+        dataDirectory, runtimeDirectory, snapshotPeriod, minFreeBytes, checkInterval, processor);
   }
 
   public EnginePartitionConfig withProcessor(ProcessorConfig config) {
-    return new EnginePartitionConfig(dataDirectory, runtimeDirectory, snapshotPeriod, config);
+    return new EnginePartitionConfig(
+        dataDirectory,
+        runtimeDirectory,
+        snapshotPeriod,
+        minFreeDiskBytes,
+        diskCheckInterval,
+        config);
   }
 }

@@ -52,6 +52,10 @@ final class EngineCluster implements AutoCloseable {
     final EnginePartition partition;
     final StateResources resources;
 
+    /** The free disk space this broker sees (tests lower it to trip the watermark). */
+    final java.util.concurrent.atomic.AtomicLong freeDiskBytes =
+        new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+
     /** Answers this broker sent: request id -> the answering record's key. */
     final Map<Long, Long> answers = new ConcurrentHashMap<>();
 
@@ -89,6 +93,7 @@ final class EngineCluster implements AutoCloseable {
       EnginePartitionConfig config =
           EnginePartitionConfig.defaults(directory.resolve("engine"))
               .withSnapshotPeriod(Duration.ofHours(1))
+              .withDiskWatermark(MIN_FREE_DISK_BYTES, Duration.ofMillis(10))
               .withProcessor(ProcessorConfig.defaults().withMaxBatchBytes(MAX_BATCH_BYTES));
       if (id == 2) {
         config = config.withRuntimeDirectory(root.resolve("elsewhere").resolve("runtime-2"));
@@ -103,6 +108,7 @@ final class EngineCluster implements AutoCloseable {
               TestEngine::create,
               (streamId, requestId, answer) -> answers.put(requestId, answer.key()),
               System::currentTimeMillis,
+              freeDiskBytes::get,
               registry);
     }
 
@@ -164,6 +170,7 @@ final class EngineCluster implements AutoCloseable {
   }
 
   static final int SEGMENT_BYTES = 64 * 1024;
+  static final long MIN_FREE_DISK_BYTES = 1024 * 1024;
   static final int MAX_BATCH_BYTES = 32 * 1024;
 
   final Map<Integer, Broker> brokers = new TreeMap<>();

@@ -3,7 +3,9 @@ package io.tern.engine.partition;
 import static io.tern.engine.partition.EngineCluster.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.partition.EngineCluster.Broker;
+import io.tern.engine.processor.TestEngine;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.raft.SnapshotMeta;
 import java.nio.file.Path;
@@ -137,5 +139,50 @@ class EngineClusterTest {
     cluster.send(1000, "after restart");
     await(() -> cluster.answers().containsKey(1000L), "a command after the restart answered");
     assertThat(newLeader.entities()).hasSize(421);
+  }
+
+  @Test
+  void belowTheDiskWatermarkNewCommandsAreRefusedClearlyAndAcceptedOnceSpaceReturns() {
+    cluster = new EngineCluster(root, 3);
+    Broker leader = cluster.awaitLeader();
+    cluster.send(1, "before");
+    await(() -> cluster.answers().containsKey(1L), "the first command answered");
+
+    leader.freeDiskBytes.set(EngineCluster.MIN_FREE_DISK_BYTES - 1);
+    await(
+        () -> {
+          try {
+            leader.partition.intake().write(0, 2, TestEngine.TYPE, TestEngine.CREATE, -1, value());
+            return false;
+          } catch (LogStreamWriter.NotWritableException e) {
+            assertThat(e)
+                .hasMessageContaining("short of disk space")
+                .hasMessageContaining("data.disk.minFreeBytes (1048576)");
+            return true;
+          }
+        },
+        "commands to be refused");
+    // Followers keep replicating and replaying what the leader already has.
+    for (Broker broker : cluster.brokers.values()) {
+      awaitCaughtUp(broker, leader);
+    }
+
+    leader.freeDiskBytes.set(Long.MAX_VALUE);
+    await(
+        () -> {
+          try {
+            leader.partition.intake().write(0, 3, TestEngine.TYPE, TestEngine.CREATE, -1, value());
+            return true;
+          } catch (LogStreamWriter.NotWritableException e) {
+            return false;
+          }
+        },
+        "commands to be accepted again");
+    await(() -> cluster.answers().containsKey(3L), "the command after the recovery answered");
+    assertThat(leader.entities().values()).contains("before", "after");
+  }
+
+  private static io.tern.engine.record.RecordValue value() {
+    return TestEngine.value("after");
   }
 }

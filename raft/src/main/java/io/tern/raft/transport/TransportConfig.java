@@ -43,7 +43,15 @@ public record TransportConfig(
 
   public static final int DEFAULT_MAX_QUEUED_MESSAGES_PER_PEER = 10_000;
   public static final long DEFAULT_MAX_QUEUED_BYTES_PER_PEER = 64L * 1024 * 1024;
-  public static final int DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * Room for an append request carrying the largest journal entry (its frame adds a few dozen bytes
+   * of headers): a smaller limit would drop that entry's every retransmission and stall the
+   * partition.
+   */
+  public static final int DEFAULT_MAX_FRAME_BYTES =
+      io.tern.journal.JournalConfig.DEFAULT_MAX_ENTRY_SIZE_BYTES + 64 * 1024;
+
   public static final long DEFAULT_RECONNECT_BACKOFF_MIN_MS = 50;
   public static final long DEFAULT_RECONNECT_BACKOFF_MAX_MS = 2_000;
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 5_000;

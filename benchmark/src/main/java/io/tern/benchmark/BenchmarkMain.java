@@ -2,6 +2,7 @@ package io.tern.benchmark;
 
 import io.tern.benchmark.journal.JournalBenchmark;
 import io.tern.benchmark.raft.RaftBenchmark;
+import io.tern.benchmark.replay.ReplayBenchmark;
 import java.util.Arrays;
 
 /**
@@ -27,6 +28,9 @@ public final class BenchmarkMain {
       case "raft":
         exitCode = RaftBenchmark.run(rest);
         break;
+      case "replay":
+        exitCode = ReplayBenchmark.run(rest);
+        break;
       default:
         System.err.println("Unknown benchmark: " + args[0]);
         printUsage();
@@ -43,5 +47,7 @@ public final class BenchmarkMain {
     System.err.println("            (java -jar tern-benchmark.jar journal --help for options)");
     System.err.println("  raft      replicated logs side by side (Tern's Raft, Apache Ratis)");
     System.err.println("            (java -jar tern-benchmark.jar raft --help for options)");
+    System.err.println("  replay    a partition's replay (recovery) rate from its log");
+    System.err.println("            (java -jar tern-benchmark.jar replay --help for options)");
   }
 }

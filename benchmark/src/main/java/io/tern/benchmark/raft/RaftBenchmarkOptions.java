@@ -172,20 +172,8 @@ record RaftBenchmarkOptions(
     return value;
   }
 
-  /** A byte count with an optional binary suffix: 512K, 64M, 1G. */
   static long bytes(String text) {
-    String t = text.trim().toUpperCase(Locale.ROOT);
-    long unit = 1;
-    char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
-    if (last == 'K' || last == 'M' || last == 'G') {
-      unit = last == 'K' ? 1024 : last == 'M' ? MIB : GIB;
-      t = t.substring(0, t.length() - 1);
-    }
-    long value = Long.parseLong(t) * unit;
-    if (value < 0) {
-      throw new IllegalArgumentException("Negative size: " + text);
-    }
-    return value;
+    return io.tern.benchmark.common.ByteSizes.parse(text);
   }
 
   private static Path defaultJsonOut() {

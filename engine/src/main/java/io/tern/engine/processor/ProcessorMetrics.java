@@ -17,6 +17,7 @@ final class ProcessorMetrics {
   private final Counter rejections;
   private final Counter eventsReplayed;
   private final DistributionSummary commandsPerBatch;
+  private final Timer leaderReady;
 
   ProcessorMetrics(MeterRegistry registry, int partitionId, StreamProcessor processor) {
     Tags tags = Tags.of("partition", Integer.toString(partitionId));
@@ -44,6 +45,11 @@ final class ProcessorMetrics {
             .description("commands processed in one batch (batch processing)")
             .tags(tags)
             .register(registry);
+    leaderReady =
+        Timer.builder("tern.processor.leader.ready")
+            .description("from this member's election to its first command processed-ready")
+            .tags(tags)
+            .register(registry);
     Gauge.builder("tern.processor.last.processed.position", processor::lastProcessedPosition)
         .tags(tags)
         .register(registry);
@@ -58,6 +64,10 @@ final class ProcessorMetrics {
     processingDuration.record(endNs - startNs, TimeUnit.NANOSECONDS);
     commandsProcessed.increment(commands);
     commandsPerBatch.record(commands);
+  }
+
+  void leaderReady(long nanos) {
+    leaderReady.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   void rejected() {

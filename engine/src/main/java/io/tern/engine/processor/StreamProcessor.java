@@ -80,6 +80,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   private boolean leader;
   private long leaderTerm = -1;
   private long leaderNoOpIndex;
+  private long leaderSinceNs;
   private boolean processing;
   private boolean paused;
   private long lastSeenPosition;
@@ -301,6 +302,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     if (nowLeader) {
       leaderTerm = term;
       leaderNoOpIndex = lastIndex;
+      leaderSinceNs = System.nanoTime();
       LOG.debug("Partition {}: leader in term {}, replaying to {}", partitionId, term, lastIndex);
     }
   }
@@ -436,11 +438,14 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     lastConsumedIndex = Math.min(lastConsumedIndex, reader.nextIndex() - 1);
     processing = true;
     phase = paused ? ProcessorPhase.PAUSED : ProcessorPhase.PROCESSING;
+    long readyNs = System.nanoTime() - leaderSinceNs;
+    metrics.leaderReady(readyNs);
     LOG.info(
-        "Partition {}: processing as leader of term {} after position {}",
+        "Partition {}: processing as leader of term {} after position {}, {} ms after the election",
         partitionId,
         leaderTerm,
-        meta.lastProcessedPosition());
+        meta.lastProcessedPosition(),
+        TimeUnit.NANOSECONDS.toMillis(readyNs));
     processors.processingListener().onProcessingStarted(scheduler);
     return 1;
   }

@@ -17,7 +17,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * every append), leadership the test hands out, and no-op entries at each election like Raft's.
  * Several processors may read it: a leader and followers sharing one log.
  */
-final class InMemoryLogStorage implements LogStorage {
+public final class InMemoryLogStorage implements LogStorage {
   private record Stored(long firstPosition, byte[] data) {
     boolean isNoOp() {
       return data == null;
@@ -32,7 +32,7 @@ final class InMemoryLogStorage implements LogStorage {
   private boolean leader;
   private volatile boolean autoCommit = true;
 
-  void addListener(RaftLogStorage.Listener listener) {
+  public void addListener(RaftLogStorage.Listener listener) {
     listeners.add(listener);
   }
 
@@ -41,7 +41,7 @@ final class InMemoryLogStorage implements LogStorage {
   }
 
   /** A new term with a leader: appends the election no-op and tells the given listener it leads. */
-  void electLeader(RaftLogStorage.Listener newLeader) {
+  public void electLeader(RaftLogStorage.Listener newLeader) {
     long lastIndex;
     long newTerm;
     synchronized (this) {
@@ -161,7 +161,7 @@ final class InMemoryLogStorage implements LogStorage {
   }
 
   /** Every committed batch, in order (for assertions). */
-  synchronized List<byte[]> committedBatches() {
+  public synchronized List<byte[]> committedBatches() {
     List<byte[]> batches = new ArrayList<>();
     for (int i = 0; i < commitIndex; i++) {
       if (!entries.get(i).isNoOp()) {

@@ -27,20 +27,34 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /** One member's stream processor over a shared in-memory log, with its own state directory. */
-final class TestMember implements AutoCloseable {
+public final class TestMember implements AutoCloseable {
   static final int PARTITION = 1;
 
   /** An answer a client got. */
-  record Answer(
-      long requestId, RecordType recordType, RejectionType rejection, String reason, long key) {}
+  public record Answer(
+      long requestId,
+      RecordType recordType,
+      int intent,
+      RejectionType rejection,
+      String reason,
+      long key,
+      byte[] value) {}
 
-  final StreamProcessor processor;
+  public final StreamProcessor processor;
   final CommandIntake intake;
   final List<Answer> answers = new CopyOnWriteArrayList<>();
   private final StateResources resources;
   private long nextRequestId = 1;
 
   TestMember(InMemoryLogStorage log, Path directory, ProcessorConfig config) {
+    this(log, directory, config, TestEngine::create);
+  }
+
+  public TestMember(
+      InMemoryLogStorage log,
+      Path directory,
+      ProcessorConfig config,
+      RecordProcessorsFactory engine) {
     this.resources = new StateResources(StateConfig.defaults().withMemoryLimitMb(32));
     Path runtime = directory.resolve("runtime");
     StateRecovery recovery =
@@ -57,7 +71,7 @@ final class TestMember implements AutoCloseable {
             log,
             writer,
             recovery,
-            TestEngine::create,
+            engine,
             this::answer,
             System::currentTimeMillis,
             directory,
@@ -68,33 +82,42 @@ final class TestMember implements AutoCloseable {
   }
 
   private void answer(int streamId, long requestId, LoggedRecord record) {
+    byte[] value = new byte[record.value().capacity()];
+    record.value().getBytes(0, value);
     answers.add(
         new Answer(
             requestId,
             record.recordType(),
+            record.intent(),
             record.rejectionType(),
             record.rejectionType() == RejectionType.NONE ? null : record.rejectionReason(),
-            record.key()));
+            record.key(),
+            value));
   }
 
   /** Writes a client command; returns its request id. */
   synchronized long send(int intent, long key, String value) {
+    return send(TestEngine.TYPE, intent, key, TestEngine.value(value));
+  }
+
+  /** Writes a client command of any value type; returns its request id. */
+  public synchronized long send(int valueType, int intent, long key, RecordValue value) {
     long requestId = nextRequestId++;
-    intake.write(0, requestId, TestEngine.TYPE, intent, key, TestEngine.value(value));
+    intake.write(0, requestId, valueType, intent, key, value);
     return requestId;
   }
 
-  Answer awaitAnswer(long requestId) {
+  public Answer awaitAnswer(long requestId) {
     await(() -> answers.stream().anyMatch(a -> a.requestId() == requestId), "answer " + requestId);
     return answers.stream().filter(a -> a.requestId() == requestId).findFirst().orElseThrow();
   }
 
-  void awaitPhase(ProcessorPhase phase) {
+  public void awaitPhase(ProcessorPhase phase) {
     await(() -> processor.phase() == phase, "phase " + phase + ", now " + processor.phase());
   }
 
   /** Every committed key and value of the state, hex, read on the processor thread. */
-  Map<String, String> dump() {
+  public Map<String, String> dump() {
     CompletableFuture<Map<String, String>> result = new CompletableFuture<>();
     processor.execute(
         () -> {
@@ -122,7 +145,7 @@ final class TestMember implements AutoCloseable {
     return entities;
   }
 
-  static void await(BooleanSupplier condition, String what) {
+  public static void await(BooleanSupplier condition, String what) {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

@@ -1,0 +1,62 @@
+package io.tern.engine.workflow;
+
+/**
+ * The workflow engine's value types and intents: the codes in its records. Codes are stored in the
+ * log, so they never change meaning; new ones are added. Commands are what is asked, events what
+ * happened (Zeebe's names).
+ */
+public final class ValueTypes {
+  public static final int DEPLOYMENT = 10;
+  public static final int PROCESS_INSTANCE = 11;
+  public static final int PROCESS_INSTANCE_CREATION = 12;
+  public static final int JOB = 13;
+  public static final int JOB_BATCH = 14;
+
+  private ValueTypes() {}
+
+  /** {@link #DEPLOYMENT}. */
+  public static final class DeploymentIntent {
+    public static final int CREATE = 0;
+    public static final int CREATED = 1;
+
+    private DeploymentIntent() {}
+  }
+
+  /** {@link #PROCESS_INSTANCE_CREATION}. */
+  public static final class CreationIntent {
+    public static final int CREATE = 0;
+    public static final int CREATED = 1;
+
+    private CreationIntent() {}
+  }
+
+  /** {@link #PROCESS_INSTANCE}: the lifecycle of each element instance. */
+  public static final class ProcessInstanceIntent {
+    public static final int ACTIVATE_ELEMENT = 0;
+    public static final int COMPLETE_ELEMENT = 1;
+    public static final int ELEMENT_ACTIVATING = 10;
+    public static final int ELEMENT_ACTIVATED = 11;
+    public static final int ELEMENT_COMPLETING = 12;
+    public static final int ELEMENT_COMPLETED = 13;
+    public static final int SEQUENCE_FLOW_TAKEN = 16;
+
+    private ProcessInstanceIntent() {}
+  }
+
+  /** {@link #JOB}. */
+  public static final class JobIntent {
+    public static final int CREATED = 1;
+    public static final int COMPLETE = 2;
+    public static final int COMPLETED = 3;
+
+    private JobIntent() {}
+  }
+
+  /** {@link #JOB_BATCH}. */
+  public static final class JobBatchIntent {
+    public static final int ACTIVATE = 0;
+    public static final int ACTIVATED = 1;
+
+    private JobBatchIntent() {}
+  }
+}

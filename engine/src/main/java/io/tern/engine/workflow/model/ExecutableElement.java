@@ -1,0 +1,24 @@
+package io.tern.engine.workflow.model;
+
+import io.tern.engine.workflow.value.BpmnElementType;
+import java.util.List;
+
+/**
+ * One flow node of a deployed process, as the engine runs it.
+ *
+ * @param outgoing the ids of the elements its outgoing sequence flows lead to, with the flows' ids
+ * @param jobType for service tasks, the job type ({@code zeebe:taskDefinition type})
+ * @param jobRetries for service tasks, the job's retries
+ * @param customHeaders for service tasks, {@code zeebe:taskHeaders} as a JSON object
+ */
+public record ExecutableElement(
+    String id,
+    BpmnElementType type,
+    List<Flow> outgoing,
+    String jobType,
+    int jobRetries,
+    String customHeaders) {
+
+  /** A sequence flow: its id and the id of the element it leads to. */
+  public record Flow(String id, String targetId) {}
+}

@@ -1,0 +1,89 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.CommandProcessor;
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+
+/** Starts a process instance of a deployed process (by key, or by id and version or latest). */
+final class CreationProcessor implements CommandProcessor {
+  private final ProcessingContext context;
+  private final ProcessState processes;
+  private final ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+  private final ProcessInstanceValue instance = new ProcessInstanceValue();
+
+  CreationProcessor(ProcessingContext context, ProcessState processes) {
+    this.context = context;
+    this.processes = processes;
+  }
+
+  @Override
+  public void process(LoggedRecord command, ProcessingResult result) {
+    creation.readFrom(command.value());
+    ProcessState.Deployed process =
+        creation.processDefinitionKey >= 0
+            ? processes.byKey(creation.processDefinitionKey)
+            : processes.byIdAndVersion(creation.bpmnProcessId, creation.version);
+    if (process == null) {
+      result.reject(RejectionType.NOT_FOUND, notFound());
+      return;
+    }
+    if (!isJsonObjectOrEmpty(creation.variables)) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT, "the variables must be a JSON object, like {\"a\": 1}");
+      return;
+    }
+    long processInstanceKey = context.nextKey();
+    creation.processInstanceKey = processInstanceKey;
+    creation.processDefinitionKey = process.key();
+    creation.bpmnProcessId = process.bpmnProcessId();
+    creation.version = process.version();
+    result.appendEvent(
+        processInstanceKey, ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, creation);
+    result.respondWithLastEvent();
+
+    instance.processInstanceKey = processInstanceKey;
+    instance.processDefinitionKey = process.key();
+    instance.flowScopeKey = -1;
+    instance.version = process.version();
+    instance.elementType = BpmnElementType.PROCESS;
+    instance.bpmnProcessId = process.bpmnProcessId();
+    instance.elementId = process.bpmnProcessId();
+    result.appendCommand(
+        processInstanceKey,
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        instance);
+  }
+
+  private String notFound() {
+    if (creation.processDefinitionKey >= 0) {
+      return "no process with definition key " + creation.processDefinitionKey + " is deployed";
+    }
+    return creation.version < 0
+        ? "no process with id '" + creation.bpmnProcessId + "' is deployed"
+        : "no version "
+            + creation.version
+            + " of the process with id '"
+            + creation.bpmnProcessId
+            + "' is deployed";
+  }
+
+  /** A first check until variables are parsed: blank, or text starting with '{'. */
+  private static boolean isJsonObjectOrEmpty(byte[] json) {
+    for (byte b : json) {
+      if (!Character.isWhitespace(b)) {
+        return b == '{';
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,94 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.CommandProcessor;
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.model.BpmnTransformer;
+import io.tern.engine.workflow.model.DeploymentRejection;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.value.DeploymentValue;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * Deploys BPMN resources: each is validated (all problems reported at once, each naming its
+ * element), each process gets the next version of its id, unless its resource is the same as the
+ * latest version's, which is then reused as is.
+ */
+final class DeploymentProcessor implements CommandProcessor {
+  private final ProcessingContext context;
+  private final ProcessState processes;
+  private final DeploymentValue command = new DeploymentValue();
+
+  DeploymentProcessor(ProcessingContext context, ProcessState processes) {
+    this.context = context;
+    this.processes = processes;
+  }
+
+  @Override
+  public void process(LoggedRecord record, ProcessingResult result) {
+    command.readFrom(record.value());
+    if (command.resources.isEmpty()) {
+      result.reject(RejectionType.INVALID_ARGUMENT, "a deployment needs at least one resource");
+      return;
+    }
+    DeploymentValue deployed = new DeploymentValue();
+    Map<String, String> resourceOfProcess = new HashMap<>();
+    for (DeploymentValue.Resource resource : command.resources) {
+      deployed.resources.add(resource);
+      String checksum = checksum(resource.content());
+      try {
+        for (ExecutableProcess process :
+            BpmnTransformer.transform(resource.name(), resource.content())) {
+          String id = process.bpmnProcessId();
+          String other = resourceOfProcess.putIfAbsent(id, resource.name());
+          if (other != null) {
+            result.reject(
+                RejectionType.INVALID_ARGUMENT,
+                "the process id '"
+                    + id
+                    + "' is defined in both '"
+                    + other
+                    + "' and '"
+                    + resource.name()
+                    + "'");
+            return;
+          }
+          ProcessState.Deployed latest = processes.byIdAndVersion(id, -1);
+          if (latest != null && latest.checksum().equals(checksum)) {
+            deployed.processes.add(
+                new DeploymentValue.Process(
+                    latest.key(), latest.version(), true, id, resource.name(), checksum));
+          } else {
+            int version = latest == null ? 1 : latest.version() + 1;
+            deployed.processes.add(
+                new DeploymentValue.Process(
+                    context.nextKey(), version, false, id, resource.name(), checksum));
+          }
+        }
+      } catch (DeploymentRejection e) {
+        result.reject(RejectionType.INVALID_ARGUMENT, e.getMessage());
+        return;
+      }
+    }
+    result.appendEvent(
+        context.nextKey(), ValueTypes.DEPLOYMENT, DeploymentIntent.CREATED, deployed);
+    result.respondWithLastEvent();
+  }
+
+  private static String checksum(byte[] content) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The lifecycle of element instances: ACTIVATE_ELEMENT and COMPLETE_ELEMENT commands become
+ * ACTIVATING/ACTIVATED and COMPLETING/COMPLETED events, and what each kind of element does next: a
+ * process activates its start event, events complete at once, a service task creates a job (and
+ * completes when the job does), and a completed element takes its outgoing sequence flows or, with
+ * none left, completes its flow scope once that has no active child.
+ */
+final class ElementProcessor {
+  private final ProcessingContext context;
+  private final ProcessState processes;
+  private final ElementInstanceState instances;
+  private final ProcessInstanceValue value = new ProcessInstanceValue();
+  private final ProcessInstanceValue next = new ProcessInstanceValue();
+  private final ElementInstance instance = new ElementInstance();
+  private final ElementInstance scope = new ElementInstance();
+  private final JobValue job = new JobValue();
+
+  ElementProcessor(
+      ProcessingContext context, ProcessState processes, ElementInstanceState instances) {
+    this.context = context;
+    this.processes = processes;
+    this.instances = instances;
+  }
+
+  void activate(LoggedRecord command, ProcessingResult result) {
+    value.readFrom(command.value());
+    long key = command.key();
+    ExecutableProcess process = process(value);
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
+    switch (value.elementType) {
+      case PROCESS -> activateChild(result, process, process.noneStartEventId(), key);
+      case START_EVENT, END_EVENT -> complete(result, key);
+      case SERVICE_TASK -> createJob(result, process.element(value.elementId), key);
+      default ->
+          throw new IllegalStateException("cannot activate a " + value.elementType + " element");
+    }
+  }
+
+  void complete(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!instances.get(key, instance)
+        || instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "element instance " + key + " is not active, so it cannot complete");
+      return;
+    }
+    value.copyFrom(instance.value);
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
+    if (value.elementType == BpmnElementType.PROCESS) {
+      return;
+    }
+    ExecutableProcess process = process(value);
+    ExecutableElement element = process.element(value.elementId);
+    long flowScopeKey = value.flowScopeKey;
+    if (element.outgoing().isEmpty()) {
+      // The COMPLETED applier already took this element from its scope's active children.
+      if (instances.get(flowScopeKey, scope) && scope.activeChildren == 0) {
+        complete(result, flowScopeKey);
+      }
+      return;
+    }
+    for (ExecutableElement.Flow flow : element.outgoing()) {
+      next.copyFrom(value);
+      next.elementType = BpmnElementType.SEQUENCE_FLOW;
+      next.elementId = flow.id();
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
+          next);
+      activateChild(result, process, flow.targetId(), flowScopeKey);
+    }
+  }
+
+  private void activateChild(
+      ProcessingResult result, ExecutableProcess process, String elementId, long flowScopeKey) {
+    ExecutableElement element = process.element(elementId);
+    next.copyFrom(value);
+    next.flowScopeKey = flowScopeKey;
+    next.elementId = element.id();
+    next.elementType = element.type();
+    result.appendCommand(
+        context.nextKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        next);
+  }
+
+  private void complete(ProcessingResult result, long key) {
+    if (!instances.get(key, scope)) {
+      throw new IllegalStateException("element instance " + key + " vanished");
+    }
+    result.appendCommand(
+        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, scope.value);
+  }
+
+  private void createJob(ProcessingResult result, ExecutableElement element, long key) {
+    job.deadline = -1;
+    job.retries = element.jobRetries();
+    job.processInstanceKey = value.processInstanceKey;
+    job.elementInstanceKey = key;
+    job.processDefinitionKey = value.processDefinitionKey;
+    job.processDefinitionVersion = value.version;
+    job.type = element.jobType();
+    job.worker = "";
+    job.bpmnProcessId = value.bpmnProcessId;
+    job.elementId = element.id();
+    job.customHeaders = element.customHeaders().getBytes(StandardCharsets.UTF_8);
+    job.variables = new byte[0];
+    job.errorMessage = "";
+    result.appendEvent(context.nextKey(), ValueTypes.JOB, JobIntent.CREATED, job);
+  }
+
+  private void appendLifecycle(ProcessingResult result, long key, int intent) {
+    result.appendEvent(key, ValueTypes.PROCESS_INSTANCE, intent, value);
+  }
+
+  private ExecutableProcess process(ProcessInstanceValue of) {
+    ProcessState.Deployed deployed = processes.byKey(of.processDefinitionKey);
+    if (deployed == null) {
+      throw new IllegalStateException("process " + of.processDefinitionKey + " is not deployed");
+    }
+    return deployed.process();
+  }
+}

@@ -1,0 +1,149 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.JobBatchValue;
+import io.tern.engine.workflow.value.JobValue;
+
+/**
+ * The BPMN workflow engine as processors and appliers over a partition's state: deployments,
+ * process instances and jobs. Every state change is in an applier below, one per event intent.
+ */
+public final class WorkflowEngine {
+  private WorkflowEngine() {}
+
+  public static RecordProcessors create(ProcessingContext context) {
+    ProcessState processes = new ProcessState(context.state());
+    ElementInstanceState instances = new ElementInstanceState(context.state());
+    JobState jobs = new JobState(context.state());
+    ElementProcessor elements = new ElementProcessor(context, processes, instances);
+    JobProcessors jobProcessors = new JobProcessors(context, jobs, instances);
+
+    DeploymentValue deployment = new DeploymentValue();
+    ElementInstance instance = new ElementInstance();
+    ElementInstance scope = new ElementInstance();
+    JobState.Job job = new JobState.Job();
+    JobBatchValue batch = new JobBatchValue();
+
+    return new RecordProcessors()
+        .onCommand(
+            ValueTypes.DEPLOYMENT,
+            DeploymentIntent.CREATE,
+            new DeploymentProcessor(context, processes))
+        .onEvent(
+            ValueTypes.DEPLOYMENT,
+            DeploymentIntent.CREATED,
+            event -> {
+              deployment.readFrom(event.value());
+              for (DeploymentValue.Process process : deployment.processes) {
+                if (!process.duplicate()) {
+                  DeploymentValue.Resource resource =
+                      deployment.resources.stream()
+                          .filter(r -> r.name().equals(process.resourceName()))
+                          .findFirst()
+                          .orElseThrow();
+                  processes.put(process, resource);
+                }
+              }
+            })
+        .onCommand(
+            ValueTypes.PROCESS_INSTANCE_CREATION,
+            CreationIntent.CREATE,
+            new CreationProcessor(context, processes))
+        .onEvent(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, event -> {})
+        .onCommand(
+            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ACTIVATE_ELEMENT, elements::activate)
+        .onCommand(
+            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, elements::complete)
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_ACTIVATING,
+            event -> {
+              instance.value.readFrom(event.value());
+              instance.state = ProcessInstanceIntent.ELEMENT_ACTIVATING;
+              instance.activeChildren = 0;
+              instances.put(event.key(), instance);
+              long flowScopeKey = instance.value.flowScopeKey;
+              if (flowScopeKey >= 0 && instances.get(flowScopeKey, scope)) {
+                scope.activeChildren++;
+                instances.put(flowScopeKey, scope);
+              }
+            })
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_ACTIVATED,
+            event ->
+                setState(instances, instance, event.key(), ProcessInstanceIntent.ELEMENT_ACTIVATED))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_COMPLETING,
+            event ->
+                setState(
+                    instances, instance, event.key(), ProcessInstanceIntent.ELEMENT_COMPLETING))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_COMPLETED,
+            event -> {
+              if (!instances.get(event.key(), instance)) {
+                throw new IllegalStateException("no element instance " + event.key());
+              }
+              instances.remove(event.key());
+              long flowScopeKey = instance.value.flowScopeKey;
+              if (flowScopeKey >= 0 && instances.get(flowScopeKey, scope)) {
+                scope.activeChildren--;
+                instances.put(flowScopeKey, scope);
+              }
+            })
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN, event -> {})
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.CREATED,
+            event -> {
+              job.value.readFrom(event.value());
+              jobs.create(event.key(), job);
+            })
+        .onCommand(ValueTypes.JOB, JobIntent.COMPLETE, jobProcessors::complete)
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.COMPLETED,
+            event -> {
+              if (jobs.get(event.key(), job)) {
+                jobs.remove(event.key(), job);
+              }
+            })
+        .onCommand(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, jobProcessors::activate)
+        .onEvent(
+            ValueTypes.JOB_BATCH,
+            JobBatchIntent.ACTIVATED,
+            event -> {
+              batch.readFrom(event.value());
+              for (int i = 0; i < batch.jobKeys.size(); i++) {
+                long jobKey = batch.jobKeys.get(i);
+                JobValue activated = batch.jobs.get(i);
+                job.value.copyFrom(activated);
+                jobs.activate(jobKey, job);
+              }
+            });
+  }
+
+  private static void setState(
+      ElementInstanceState instances, ElementInstance instance, long key, int state) {
+    if (!instances.get(key, instance)) {
+      throw new IllegalStateException("no element instance " + key);
+    }
+    instance.state = state;
+    instances.put(key, instance);
+  }
+}

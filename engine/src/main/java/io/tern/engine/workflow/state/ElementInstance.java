@@ -1,0 +1,35 @@
+package io.tern.engine.workflow.state;
+
+import io.tern.engine.state.DbValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.nio.ByteOrder;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/** A live element instance: its lifecycle intent, its active children and its record value. */
+public final class ElementInstance implements DbValue {
+  private static final int HEADER_BYTES = 2 * Integer.BYTES;
+
+  public int state;
+  public int activeChildren;
+  public final ProcessInstanceValue value = new ProcessInstanceValue();
+
+  @Override
+  public int length() {
+    return HEADER_BYTES + value.length();
+  }
+
+  @Override
+  public void write(MutableDirectBuffer buffer, int offset) {
+    buffer.putInt(offset, state, ByteOrder.LITTLE_ENDIAN);
+    buffer.putInt(offset + Integer.BYTES, activeChildren, ByteOrder.LITTLE_ENDIAN);
+    value.write(buffer, offset + HEADER_BYTES);
+  }
+
+  @Override
+  public void wrap(DirectBuffer buffer, int offset, int length) {
+    state = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+    activeChildren = buffer.getInt(offset + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
+    value.wrap(buffer, offset + HEADER_BYTES, length - HEADER_BYTES);
+  }
+}

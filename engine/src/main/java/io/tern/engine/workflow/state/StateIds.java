@@ -1,0 +1,13 @@
+package io.tern.engine.workflow.state;
+
+/** Column family ids of the workflow engine's state (ids below 16 are the platform's). */
+final class StateIds {
+  static final short PROCESSES = 16;
+  static final short PROCESS_BY_ID_AND_VERSION = 17;
+  static final short PROCESS_LATEST_VERSION = 18;
+  static final short ELEMENT_INSTANCES = 19;
+  static final short JOBS = 20;
+  static final short ACTIVATABLE_JOBS = 21;
+
+  private StateIds() {}
+}

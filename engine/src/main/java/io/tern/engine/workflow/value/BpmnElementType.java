@@ -1,0 +1,19 @@
+package io.tern.engine.workflow.value;
+
+/** The kinds of BPMN elements the engine runs; the ordinal is stored, so only append. */
+public enum BpmnElementType {
+  PROCESS,
+  START_EVENT,
+  END_EVENT,
+  SERVICE_TASK,
+  SEQUENCE_FLOW;
+
+  private static final BpmnElementType[] VALUES = values();
+
+  public static BpmnElementType of(int ordinal) {
+    if (ordinal < 0 || ordinal >= VALUES.length) {
+      throw new IllegalArgumentException("Unknown BPMN element type " + ordinal);
+    }
+    return VALUES[ordinal];
+  }
+}

@@ -1,0 +1,285 @@
+package io.tern.engine.workflow;
+
+import static io.tern.engine.processor.TestMember.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.tern.engine.processor.InMemoryLogStorage;
+import io.tern.engine.processor.ProcessorConfig;
+import io.tern.engine.processor.ProcessorPhase;
+import io.tern.engine.processor.TestMember;
+import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.processing.WorkflowEngine;
+import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.JobBatchValue;
+import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkflowEngineTest {
+  @TempDir Path dir;
+
+  private final InMemoryLogStorage log = new InMemoryLogStorage();
+  private final List<TestMember> members = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() {
+    members.forEach(TestMember::close);
+  }
+
+  private TestMember member(String name, ProcessorConfig config) {
+    TestMember member = new TestMember(log, dir.resolve(name), config, WorkflowEngine::create);
+    members.add(member);
+    return member;
+  }
+
+  private TestMember leader() {
+    TestMember leader = member("leader", ProcessorConfig.defaults());
+    log.electLeader(leader.processor);
+    leader.awaitPhase(ProcessorPhase.PROCESSING);
+    return leader;
+  }
+
+  private static BpmnModelInstance oneTask(String processId, String jobType) {
+    return Bpmn.createExecutableProcess(processId)
+        .startEvent("start")
+        .serviceTask("task", t -> t.zeebeJobType(jobType).zeebeTaskHeader("color", "blue"))
+        .endEvent("end")
+        .done();
+  }
+
+  private static byte[] xml(BpmnModelInstance model) {
+    return Bpmn.convertToString(model).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Answer deploy(TestMember member, String name, byte[] resource) {
+    DeploymentValue deployment = new DeploymentValue();
+    deployment.resources.add(new DeploymentValue.Resource(name, resource));
+    return member.awaitAnswer(
+        member.send(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, deployment));
+  }
+
+  private static DeploymentValue.Process deployed(Answer answer) {
+    assertThat(answer.rejection()).as("%s", answer.reason()).isEqualTo(RejectionType.NONE);
+    return new DeploymentValue()
+        .<DeploymentValue>readFrom(new UnsafeBuffer(answer.value()))
+        .processes
+        .get(0);
+  }
+
+  private static Answer create(TestMember member, String processId) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.bpmnProcessId = processId;
+    return member.awaitAnswer(
+        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
+  }
+
+  private static JobBatchValue activate(TestMember member, String type, int max) {
+    JobBatchValue request = new JobBatchValue();
+    request.type = type;
+    request.worker = "test-worker";
+    request.maxJobsToActivate = max;
+    request.timeoutMs = 60_000;
+    Answer answer =
+        member.awaitAnswer(member.send(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request));
+    assertThat(answer.intent()).isEqualTo(JobBatchIntent.ACTIVATED);
+    return new JobBatchValue().readFrom(new UnsafeBuffer(answer.value()));
+  }
+
+  private static Answer completeJob(TestMember member, long jobKey) {
+    return member.awaitAnswer(
+        member.send(ValueTypes.JOB, JobIntent.COMPLETE, jobKey, new JobValue()));
+  }
+
+  /** Process instance records of the committed log: "elementId intentName". */
+  private List<String> lifecycle() {
+    List<String> lines = new ArrayList<>();
+    RecordBatch batch = new RecordBatch();
+    ProcessInstanceValue value = new ProcessInstanceValue();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.valueType() == ValueTypes.PROCESS_INSTANCE && record.isEvent()) {
+          value.readFrom(record.value());
+          lines.add(value.elementId + " " + record.intent());
+        }
+      }
+    }
+    return lines;
+  }
+
+  @Test
+  void deployingTheSameResourceAgainKeepsTheVersionAndAChangeMakesTheNext() {
+    TestMember leader = leader();
+
+    // The builder makes random ids (flows, diagram): the same bytes are deployed twice.
+    byte[] resource = xml(oneTask("p", "work"));
+    DeploymentValue.Process first = deployed(deploy(leader, "a.bpmn", resource));
+    DeploymentValue.Process again = deployed(deploy(leader, "a.bpmn", resource));
+    DeploymentValue.Process changed =
+        deployed(deploy(leader, "a.bpmn", xml(oneTask("p", "other-work"))));
+
+    assertThat(first.version()).isEqualTo(1);
+    assertThat(first.duplicate()).isFalse();
+    assertThat(again.version()).isEqualTo(1);
+    assertThat(again.duplicate()).isTrue();
+    assertThat(again.processDefinitionKey()).isEqualTo(first.processDefinitionKey());
+    assertThat(changed.version()).isEqualTo(2);
+    assertThat(changed.processDefinitionKey()).isNotEqualTo(first.processDefinitionKey());
+  }
+
+  @Test
+  void invalidResourcesAreRejectedNamingTheElementAndTheProblem() {
+    TestMember leader = leader();
+
+    Answer garbage = deploy(leader, "broken.bpmn", "<not bpmn".getBytes(StandardCharsets.UTF_8));
+    assertThat(garbage.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(garbage.reason()).contains("'broken.bpmn' is not a valid BPMN file");
+
+    BpmnModelInstance unsupported =
+        Bpmn.createExecutableProcess("p").startEvent().userTask("approve").endEvent().done();
+    Answer userTask = deploy(leader, "user.bpmn", xml(unsupported));
+    assertThat(userTask.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(userTask.reason()).contains("'approve' (userTask)").contains("not supported yet");
+
+    BpmnModelInstance noType =
+        Bpmn.createExecutableProcess("p").startEvent().serviceTask("task").endEvent().done();
+    Answer missingType = deploy(leader, "notype.bpmn", xml(noType));
+    assertThat(missingType.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(missingType.reason()).contains("'task' (serviceTask)");
+
+    Answer unknown = create(leader, "never-deployed");
+    assertThat(unknown.rejection()).isEqualTo(RejectionType.NOT_FOUND);
+    assertThat(unknown.reason()).contains("'never-deployed'");
+  }
+
+  @Test
+  void aModelerFileRunsFromStartToEndThroughItsJobs() throws IOException {
+    TestMember leader = leader();
+    byte[] resource;
+    try (InputStream in = getClass().getResourceAsStream("/bpmn/order-payment.bpmn")) {
+      resource = in.readAllBytes();
+    }
+    deployed(deploy(leader, "order-payment.bpmn", resource));
+
+    Answer created = create(leader, "order-payment");
+    assertThat(created.intent()).isEqualTo(CreationIntent.CREATED);
+    long instanceKey = created.key();
+
+    JobBatchValue charge = activate(leader, "charge-card", 10);
+    assertThat(charge.jobs).hasSize(1);
+    JobValue job = charge.jobs.get(0);
+    assertThat(job.retries).isEqualTo(5);
+    assertThat(job.processInstanceKey).isEqualTo(instanceKey);
+    assertThat(job.elementId).isEqualTo("charge-card");
+    assertThat(job.worker).isEqualTo("test-worker");
+    assertThat(new String(job.customHeaders, StandardCharsets.UTF_8))
+        .isEqualTo("{\"provider\":\"acme \\\"pay\\\"\"}");
+    assertThat(activate(leader, "charge-card", 10).jobs).as("activated once only").isEmpty();
+    assertThat(completeJob(leader, charge.jobKeys.get(0)).intent()).isEqualTo(JobIntent.COMPLETED);
+    assertThat(completeJob(leader, charge.jobKeys.get(0)).rejection())
+        .as("completed twice")
+        .isEqualTo(RejectionType.NOT_FOUND);
+
+    JobBatchValue ship = activate(leader, "ship", 10);
+    assertThat(ship.jobs).hasSize(1);
+    completeJob(leader, ship.jobKeys.get(0));
+
+    int activated = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+    int completed = ProcessInstanceIntent.ELEMENT_COMPLETED;
+    await(() -> lifecycle().contains("order-payment " + completed), "the process to complete");
+    assertThat(lifecycle())
+        .containsSubsequence(
+            "order-payment " + activated,
+            "order-received " + completed,
+            "flow-to-charge " + ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
+            "charge-card " + activated,
+            "charge-card " + completed,
+            "ship-order " + completed,
+            "order-done " + completed,
+            "order-payment " + completed);
+    assertThat(workflowState(leader).keySet())
+        .as("no element instance or job left, only the deployed process")
+        .allMatch(
+            key -> key.startsWith("0010") || key.startsWith("0011") || key.startsWith("0012"));
+  }
+
+  @Test
+  void aFollowerReplaysToTheLeadersStateAndBatchProcessingChangesNothing() {
+    TestMember follower = member("follower", ProcessorConfig.defaults());
+    TestMember leader = leader();
+    byte[] resource = xml(oneTask("p", "work"));
+    deployed(deploy(leader, "p.bpmn", resource));
+    for (int i = 0; i < 10; i++) {
+      create(leader, "p");
+    }
+    JobBatchValue jobs = activate(leader, "work", 6);
+    for (long key : jobs.jobKeys) {
+      completeJob(leader, key);
+    }
+    long created = create(leader, "p").key();
+    await(
+        () ->
+            follower.processor.lastProcessedPosition() == leader.processor.lastProcessedPosition(),
+        "the follower to catch up");
+    Map<String, String> leaderState = workflowState(leader);
+    assertThat(workflowState(follower)).isEqualTo(leaderState);
+
+    // The same commands without batch processing reach the same workflow state.
+    InMemoryLogStorage otherLog = new InMemoryLogStorage();
+    TestMember single =
+        new TestMember(
+            otherLog,
+            dir.resolve("single"),
+            ProcessorConfig.defaults().withMaxCommandsInBatch(1),
+            WorkflowEngine::create);
+    members.add(single);
+    otherLog.electLeader(single.processor);
+    single.awaitPhase(ProcessorPhase.PROCESSING);
+    deployed(deploy(single, "p.bpmn", resource));
+    for (int i = 0; i < 10; i++) {
+      create(single, "p");
+    }
+    for (long key : activate(single, "work", 6).jobKeys) {
+      completeJob(single, key);
+    }
+    assertThat(create(single, "p").key()).isEqualTo(created);
+    assertThat(workflowState(single)).isEqualTo(leaderState);
+  }
+
+  /** The workflow engine's column families (ids from 16), hex key -> hex value. */
+  private static Map<String, String> workflowState(TestMember member) {
+    Map<String, String> state = new TreeMap<>();
+    member
+        .dump()
+        .forEach(
+            (key, value) -> {
+              if (Integer.parseInt(key.substring(0, 4), 16) >= 16) {
+                state.put(key, value);
+              }
+            });
+    return state;
+  }
+}

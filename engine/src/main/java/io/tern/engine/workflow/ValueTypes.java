@@ -11,6 +11,7 @@ public final class ValueTypes {
   public static final int PROCESS_INSTANCE_CREATION = 12;
   public static final int JOB = 13;
   public static final int JOB_BATCH = 14;
+  public static final int VARIABLE = 15;
 
   private ValueTypes() {}
 
@@ -50,6 +51,14 @@ public final class ValueTypes {
     public static final int COMPLETED = 3;
 
     private JobIntent() {}
+  }
+
+  /** {@link #VARIABLE}. */
+  public static final class VariableIntent {
+    public static final int CREATED = 0;
+    public static final int UPDATED = 1;
+
+    private VariableIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

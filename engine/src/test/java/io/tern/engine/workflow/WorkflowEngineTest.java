@@ -96,7 +96,13 @@ class WorkflowEngineTest {
   }
 
   private static JobBatchValue activate(TestMember member, String type, int max) {
+    return activate(member, type, max, List.of());
+  }
+
+  private static JobBatchValue activate(
+      TestMember member, String type, int max, List<String> fetchVariables) {
     JobBatchValue request = new JobBatchValue();
+    request.fetchVariables.addAll(fetchVariables);
     request.type = type;
     request.worker = "test-worker";
     request.maxJobsToActivate = max;
@@ -108,12 +114,29 @@ class WorkflowEngineTest {
   }
 
   private static Answer completeJob(TestMember member, long jobKey) {
+    return completeJob(member, jobKey, "");
+  }
+
+  private static Answer completeJob(TestMember member, long jobKey, String variables) {
+    JobValue completion = new JobValue();
+    completion.variables = variables.getBytes(StandardCharsets.UTF_8);
+    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.COMPLETE, jobKey, completion));
+  }
+
+  private static Answer create(TestMember member, String processId, String variables) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.bpmnProcessId = processId;
+    creation.variables = variables.getBytes(StandardCharsets.UTF_8);
     return member.awaitAnswer(
-        member.send(ValueTypes.JOB, JobIntent.COMPLETE, jobKey, new JobValue()));
+        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
   }
 
   /** Process instance records of the committed log: "elementId intentName". */
   private List<String> lifecycle() {
+    return lifecycle(log);
+  }
+
+  private static List<String> lifecycle(InMemoryLogStorage log) {
     List<String> lines = new ArrayList<>();
     RecordBatch batch = new RecordBatch();
     ProcessInstanceValue value = new ProcessInstanceValue();
@@ -231,15 +254,7 @@ class WorkflowEngineTest {
     TestMember follower = member("follower", ProcessorConfig.defaults());
     TestMember leader = leader();
     byte[] resource = xml(oneTask("p", "work"));
-    deployed(deploy(leader, "p.bpmn", resource));
-    for (int i = 0; i < 10; i++) {
-      create(leader, "p");
-    }
-    JobBatchValue jobs = activate(leader, "work", 6);
-    for (long key : jobs.jobKeys) {
-      completeJob(leader, key);
-    }
-    long created = create(leader, "p").key();
+    runScript(leader, log, resource);
     await(
         () ->
             follower.processor.lastProcessedPosition() == leader.processor.lastProcessedPosition(),
@@ -258,15 +273,48 @@ class WorkflowEngineTest {
     members.add(single);
     otherLog.electLeader(single.processor);
     single.awaitPhase(ProcessorPhase.PROCESSING);
-    deployed(deploy(single, "p.bpmn", resource));
-    for (int i = 0; i < 10; i++) {
-      create(single, "p");
-    }
-    for (long key : activate(single, "work", 6).jobKeys) {
-      completeJob(single, key);
-    }
-    assertThat(create(single, "p").key()).isEqualTo(created);
+    runScript(single, otherLog, resource);
     assertThat(workflowState(single)).isEqualTo(leaderState);
+  }
+
+  /**
+   * Deploys, starts 10 instances and completes 6 of their jobs, each step only once the previous
+   * one's chain of follow-up commands has ended: without batch processing those run after the
+   * answer, and a command sent meanwhile would take keys in a different order.
+   */
+  private static void runScript(TestMember member, InMemoryLogStorage log, byte[] resource) {
+    deployed(deploy(member, "p.bpmn", resource));
+    for (int i = 1; i <= 10; i++) {
+      create(member, "p");
+      int jobs = i;
+      await(() -> count(log, ValueTypes.JOB, JobIntent.CREATED) == jobs, jobs + " jobs");
+    }
+    int completed = 0;
+    for (long key : activate(member, "work", 6).jobKeys) {
+      completeJob(member, key);
+      int instances = ++completed;
+      await(
+          () ->
+              count(log, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_COMPLETED)
+                  // every start event, and per finished instance its task, end event and itself
+                  == 10 + 3 * instances,
+          instances + " instances completed");
+    }
+  }
+
+  private static long count(InMemoryLogStorage log, int valueType, int intent) {
+    long count = 0;
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
+          count++;
+        }
+      }
+    }
+    return count;
   }
 
   /** The workflow engine's column families (ids from 16), hex key -> hex value. */
@@ -281,5 +329,40 @@ class WorkflowEngineTest {
               }
             });
     return state;
+  }
+
+  @Test
+  void variablesFromCreationReachTheJobAndACompletionsVariablesReachTheNextJob() {
+    TestMember leader = leader();
+    BpmnModelInstance twoTasks =
+        Bpmn.createExecutableProcess("two")
+            .startEvent()
+            .serviceTask("first", t -> t.zeebeJobType("first"))
+            .serviceTask("second", t -> t.zeebeJobType("second"))
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "two.bpmn", xml(twoTasks)));
+
+    Answer rejected = create(leader, "two", "[\"not\", \"an object\"]");
+    assertThat(rejected.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(rejected.reason()).contains("must be a JSON object").contains("an array");
+
+    create(leader, "two", "{\"order\": {\"id\": 7}, \"amount\": 10}");
+    JobBatchValue firstBatch = activate(leader, "first", 1);
+    assertThat(new String(firstBatch.jobs.get(0).variables, StandardCharsets.UTF_8))
+        .isEqualTo("{\"order\":{\"id\": 7},\"amount\":10}");
+    long firstJob = firstBatch.jobKeys.get(0);
+
+    Answer bad = completeJob(leader, firstJob, "{\"amount\": ");
+    assertThat(bad.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(bad.reason()).contains("not valid JSON");
+    assertThat(activate(leader, "second", 1).jobs).as("the first task is still active").isEmpty();
+
+    Answer done = completeJob(leader, firstJob, "{\"amount\": 11, \"approved\": true}");
+    assertThat(done.intent()).isEqualTo(JobIntent.COMPLETED);
+    JobBatchValue second = activate(leader, "second", 1, List.of("amount", "approved"));
+    assertThat(second.jobs).hasSize(1);
+    assertThat(new String(second.jobs.get(0).variables, StandardCharsets.UTF_8))
+        .isEqualTo("{\"amount\":11,\"approved\":true}");
   }
 }

@@ -12,6 +12,9 @@ import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
+import io.tern.engine.workflow.variables.JsonDocuments;
+import java.util.Map;
 
 /** Starts a process instance of a deployed process (by key, or by id and version or latest). */
 final class CreationProcessor implements CommandProcessor {
@@ -20,9 +23,13 @@ final class CreationProcessor implements CommandProcessor {
   private final ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
   private final ProcessInstanceValue instance = new ProcessInstanceValue();
 
-  CreationProcessor(ProcessingContext context, ProcessState processes) {
+  private final VariableBehavior variableBehavior;
+
+  CreationProcessor(
+      ProcessingContext context, ProcessState processes, VariableBehavior variableBehavior) {
     this.context = context;
     this.processes = processes;
+    this.variableBehavior = variableBehavior;
   }
 
   @Override
@@ -36,9 +43,11 @@ final class CreationProcessor implements CommandProcessor {
       result.reject(RejectionType.NOT_FOUND, notFound());
       return;
     }
-    if (!isJsonObjectOrEmpty(creation.variables)) {
-      result.reject(
-          RejectionType.INVALID_ARGUMENT, "the variables must be a JSON object, like {\"a\": 1}");
+    Map<String, byte[]> variables;
+    try {
+      variables = JsonDocuments.variables(creation.variables);
+    } catch (InvalidVariablesException e) {
+      result.reject(RejectionType.INVALID_ARGUMENT, e.getMessage());
       return;
     }
     long processInstanceKey = context.nextKey();
@@ -49,6 +58,8 @@ final class CreationProcessor implements CommandProcessor {
     result.appendEvent(
         processInstanceKey, ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, creation);
     result.respondWithLastEvent();
+    variableBehavior.createLocal(
+        result, processInstanceKey, processInstanceKey, process.key(), variables);
 
     instance.processInstanceKey = processInstanceKey;
     instance.processDefinitionKey = process.key();
@@ -75,15 +86,5 @@ final class CreationProcessor implements CommandProcessor {
             + " of the process with id '"
             + creation.bpmnProcessId
             + "' is deployed";
-  }
-
-  /** A first check until variables are parsed: blank, or text starting with '{'. */
-  private static boolean isJsonObjectOrEmpty(byte[] json) {
-    for (byte b : json) {
-      if (!Character.isWhitespace(b)) {
-        return b == '{';
-      }
-    }
-    return true;
   }
 }

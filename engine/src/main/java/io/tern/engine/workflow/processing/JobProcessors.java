@@ -13,6 +13,9 @@ import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
+import io.tern.engine.workflow.variables.JsonDocuments;
+import java.util.Map;
 
 /** Job commands: activation of a batch of jobs by type, and completion. */
 final class JobProcessors {
@@ -24,10 +27,17 @@ final class JobProcessors {
   private final ElementInstance instance = new ElementInstance();
   private final JobBatchValue batch = new JobBatchValue();
 
-  JobProcessors(ProcessingContext context, JobState jobs, ElementInstanceState instances) {
+  private final VariableBehavior variables;
+
+  JobProcessors(
+      ProcessingContext context,
+      JobState jobs,
+      ElementInstanceState instances,
+      VariableBehavior variables) {
     this.context = context;
     this.jobs = jobs;
     this.instances = instances;
+    this.variables = variables;
   }
 
   void complete(LoggedRecord command, ProcessingResult result) {
@@ -43,12 +53,25 @@ final class JobProcessors {
       return;
     }
     completion.readFrom(command.value());
+    Map<String, byte[]> values;
+    try {
+      values = JsonDocuments.variables(completion.variables);
+    } catch (InvalidVariablesException e) {
+      result.reject(RejectionType.INVALID_ARGUMENT, e.getMessage());
+      return;
+    }
     JobValue completed = new JobValue().copyFrom(job.value);
     completed.variables = completion.variables;
     result.appendEvent(key, ValueTypes.JOB, JobIntent.COMPLETED, completed);
     result.respondWithLastEvent();
     long elementInstanceKey = job.value.elementInstanceKey;
     if (instances.get(elementInstanceKey, instance)) {
+      variables.setPropagating(
+          result,
+          elementInstanceKey,
+          job.value.processInstanceKey,
+          job.value.processDefinitionKey,
+          values);
       result.appendCommand(
           elementInstanceKey,
           ValueTypes.PROCESS_INSTANCE,
@@ -81,6 +104,9 @@ final class JobProcessors {
           if (jobs.get(jobKey, found)) {
             found.value.deadline = deadline;
             found.value.worker = batch.worker;
+            found.value.variables =
+                JsonDocuments.document(
+                    variables.visible(found.value.elementInstanceKey, batch.fetchVariables));
             batch.jobKeys.add(jobKey);
             batch.jobs.add(found.value);
           }

@@ -8,13 +8,16 @@ import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.VariableIntent;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.VariableState;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.VariableValue;
 
 /**
  * The BPMN workflow engine as processors and appliers over a partition's state: deployments,
@@ -27,8 +30,11 @@ public final class WorkflowEngine {
     ProcessState processes = new ProcessState(context.state());
     ElementInstanceState instances = new ElementInstanceState(context.state());
     JobState jobs = new JobState(context.state());
+    VariableState variables = new VariableState(context.state());
+    VariableBehavior variableBehavior = new VariableBehavior(context, instances, variables);
     ElementProcessor elements = new ElementProcessor(context, processes, instances);
-    JobProcessors jobProcessors = new JobProcessors(context, jobs, instances);
+    JobProcessors jobProcessors = new JobProcessors(context, jobs, instances, variableBehavior);
+    VariableValue variable = new VariableValue();
 
     DeploymentValue deployment = new DeploymentValue();
     ElementInstance instance = new ElementInstance();
@@ -60,7 +66,7 @@ public final class WorkflowEngine {
         .onCommand(
             ValueTypes.PROCESS_INSTANCE_CREATION,
             CreationIntent.CREATE,
-            new CreationProcessor(context, processes))
+            new CreationProcessor(context, processes, variableBehavior))
         .onEvent(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, event -> {})
         .onCommand(
             ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ACTIVATE_ELEMENT, elements::activate)
@@ -99,6 +105,7 @@ public final class WorkflowEngine {
                 throw new IllegalStateException("no element instance " + event.key());
               }
               instances.remove(event.key());
+              variables.removeScope(event.key());
               long flowScopeKey = instance.value.flowScopeKey;
               if (flowScopeKey >= 0 && instances.get(flowScopeKey, scope)) {
                 scope.activeChildren--;
@@ -122,6 +129,20 @@ public final class WorkflowEngine {
               if (jobs.get(event.key(), job)) {
                 jobs.remove(event.key(), job);
               }
+            })
+        .onEvent(
+            ValueTypes.VARIABLE,
+            VariableIntent.CREATED,
+            event -> {
+              variable.readFrom(event.value());
+              variables.put(variable.scopeKey, variable.name, variable.value);
+            })
+        .onEvent(
+            ValueTypes.VARIABLE,
+            VariableIntent.UPDATED,
+            event -> {
+              variable.readFrom(event.value());
+              variables.put(variable.scopeKey, variable.name, variable.value);
             })
         .onCommand(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, jobProcessors::activate)
         .onEvent(

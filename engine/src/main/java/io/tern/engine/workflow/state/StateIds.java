@@ -8,6 +8,7 @@ final class StateIds {
   static final short ELEMENT_INSTANCES = 19;
   static final short JOBS = 20;
   static final short ACTIVATABLE_JOBS = 21;
+  static final short VARIABLES = 22;
 
   private StateIds() {}
 }

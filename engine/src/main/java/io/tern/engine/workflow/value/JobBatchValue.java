@@ -25,6 +25,9 @@ public final class JobBatchValue extends WorkflowValue {
   public final List<Long> jobKeys = new ArrayList<>();
   public final List<JobValue> jobs = new ArrayList<>();
 
+  /** The variables each job comes with; empty: all. */
+  public final List<String> fetchVariables = new ArrayList<>();
+
   @Override
   protected int templateId() {
     return JobBatchValueEncoder.TEMPLATE_ID;
@@ -43,6 +46,11 @@ public final class JobBatchValue extends WorkflowValue {
       int length = job.length();
       job.write(jobScratch, 0);
       group.next().key(jobKeys.get(i)).putJob(jobScratch, 0, length);
+    }
+    JobBatchValueEncoder.FetchVariablesEncoder names =
+        encoder.fetchVariablesCount(fetchVariables.size());
+    for (String name : fetchVariables) {
+      names.next().name(name);
     }
     encoder.jobType(type).worker(worker);
     return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
@@ -63,6 +71,10 @@ public final class JobBatchValue extends WorkflowValue {
       JobValue value = new JobValue();
       value.wrap(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
       jobs.add(value);
+    }
+    fetchVariables.clear();
+    for (JobBatchValueDecoder.FetchVariablesDecoder name : decoder.fetchVariables()) {
+      fetchVariables.add(name.name());
     }
     type = decoder.jobType();
     worker = decoder.worker();

@@ -3,6 +3,7 @@ package io.tern.benchmark;
 import io.tern.benchmark.journal.JournalBenchmark;
 import io.tern.benchmark.raft.RaftBenchmark;
 import io.tern.benchmark.replay.ReplayBenchmark;
+import io.tern.benchmark.state.StateBenchmark;
 import java.util.Arrays;
 
 /**
@@ -31,6 +32,9 @@ public final class BenchmarkMain {
       case "replay":
         exitCode = ReplayBenchmark.run(rest);
         break;
+      case "state":
+        exitCode = StateBenchmark.run(rest);
+        break;
       default:
         System.err.println("Unknown benchmark: " + args[0]);
         printUsage();
@@ -49,5 +53,7 @@ public final class BenchmarkMain {
     System.err.println("            (java -jar tern-benchmark.jar raft --help for options)");
     System.err.println("  replay    a partition's replay (recovery) rate from its log");
     System.err.println("            (java -jar tern-benchmark.jar replay --help for options)");
+    System.err.println("  state     a workflow engine's state-store workload on RocksDB");
+    System.err.println("            (java -jar tern-benchmark.jar state --help for options)");
   }
 }

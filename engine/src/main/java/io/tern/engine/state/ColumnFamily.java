@@ -86,25 +86,39 @@ public final class ColumnFamily<K extends DbKey, V extends DbValue> {
     scan(encodeKey(prefix), visitor);
   }
 
+  /**
+   * Visits the entries from {@code start} (inclusive) to the end of this family, in key order, with
+   * the same guarantees as {@link #forEachWithPrefix}. A due-date index scanned from the last time
+   * it was scanned up to skips the tombstones of everything it deleted before, which RocksDB would
+   * otherwise step over on every scan until compaction drops them.
+   */
+  public void forEachFrom(DbKey start, Visitor<K, V> visitor) {
+    scan(encodeKey(start), idOnly(), visitor);
+  }
+
   private void scan(byte[] prefix, Visitor<K, V> visitor) {
+    scan(prefix, prefix, visitor);
+  }
+
+  private void scan(byte[] start, byte[] prefix, Visitor<K, V> visitor) {
     UnsafeBuffer keyView = new UnsafeBuffer(0, 0);
     UnsafeBuffer valueView = new UnsafeBuffer(0, 0);
-    // RocksDB's iterator over the write batch does not see writes made after it was opened. Once
-    // the visitor wrote something, each entry is read again through the transaction: skipped if
-    // deleted meanwhile, visited with its current value if updated.
-    long writesAtStart = transaction.writeCount();
+    // RocksDB's iterator over the write batch does not see writes made after it was opened. The
+    // transaction remembers what the visitor writes meanwhile: an entry deleted since is skipped,
+    // one updated since is visited with its current value.
+    transaction.beginScan();
     try (RocksIterator iterator = transaction.newIterator()) {
-      for (iterator.seek(prefix); iterator.isValid(); iterator.next()) {
+      for (iterator.seek(start); iterator.isValid(); iterator.next()) {
         byte[] keyBytes = iterator.key();
         if (!startsWith(keyBytes, prefix)) {
           return;
         }
-        byte[] valueBytes =
-            transaction.writeCount() == writesAtStart
-                ? iterator.value()
-                : transaction.get(keyBytes);
-        if (valueBytes == null) {
+        byte[] valueBytes = transaction.writtenDuringScan(keyBytes);
+        if (valueBytes == StateTransaction.DELETED) {
           continue;
+        }
+        if (valueBytes == null) {
+          valueBytes = iterator.value();
         }
         keyView.wrap(keyBytes);
         valueView.wrap(valueBytes);
@@ -114,6 +128,8 @@ public final class ColumnFamily<K extends DbKey, V extends DbValue> {
           return;
         }
       }
+    } finally {
+      transaction.endScan();
     }
   }
 

@@ -40,29 +40,36 @@ public final class PartitionState implements AutoCloseable {
   public PartitionState(Path directory, StateResources resources) {
     this.directory = directory;
     StateConfig config = resources.config();
-    BlockBasedTableConfig table =
-        new BlockBasedTableConfig()
-            .setBlockCache(resources.cache())
-            .setCacheIndexAndFilterBlocks(true)
-            .setPinL0FilterAndIndexBlocksInCache(true);
-    this.bloomFilter =
-        config.bloomFilterBitsPerKey() > 0 ? new BloomFilter(config.bloomFilterBitsPerKey()) : null;
-    if (bloomFilter != null) {
-      table.setFilterPolicy(bloomFilter);
+    if (config.rocksDbDefaults()) {
+      this.bloomFilter = null;
+      this.options = new Options().setCreateIfMissing(true);
+    } else {
+      BlockBasedTableConfig table =
+          new BlockBasedTableConfig()
+              .setBlockCache(resources.cache())
+              .setCacheIndexAndFilterBlocks(true)
+              .setPinL0FilterAndIndexBlocksInCache(true);
+      this.bloomFilter =
+          config.bloomFilterBitsPerKey() > 0
+              ? new BloomFilter(config.bloomFilterBitsPerKey())
+              : null;
+      if (bloomFilter != null) {
+        table.setFilterPolicy(bloomFilter);
+      }
+      this.options =
+          new Options()
+              .setCreateIfMissing(true)
+              .setWriteBufferManager(resources.writeBufferManager())
+              .setWriteBufferSize(config.writeBufferBytes())
+              .setTableFormatConfig(table)
+              // Repeated updates of the same keys: compaction drops the overwritten versions, and
+              // dynamic level sizes keep space amplification near 1.1.
+              .setLevelCompactionDynamicLevelBytes(true)
+              .setCompressionType(CompressionType.LZ4_COMPRESSION)
+              .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
+              // Memtables are flushed on close, so a clean shutdown loses nothing with the WAL off.
+              .setAvoidFlushDuringShutdown(false);
     }
-    this.options =
-        new Options()
-            .setCreateIfMissing(true)
-            .setWriteBufferManager(resources.writeBufferManager())
-            .setWriteBufferSize(config.writeBufferBytes())
-            .setTableFormatConfig(table)
-            // Repeated updates of the same keys: compaction drops the overwritten versions, and
-            // dynamic level sizes keep space amplification near 1.1.
-            .setLevelCompactionDynamicLevelBytes(true)
-            .setCompressionType(CompressionType.LZ4_COMPRESSION)
-            .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION)
-            // Memtables are flushed on close, so a clean shutdown loses nothing with the WAL off.
-            .setAvoidFlushDuringShutdown(false);
     this.writeOptions = new WriteOptions().setDisableWAL(config.disableWal());
     this.readOptions = new ReadOptions();
     try {

@@ -15,9 +15,16 @@ package io.tern.engine.state;
  *     crash (with the WAL off) and memory.
  * @param bloomFilterBitsPerKey bits per key of the SST bloom filters (0 disables them): point reads
  *     of keys that are not there (the common "does this instance still exist?" check) skip files.
+ * @param rocksDbDefaults run RocksDB with its own defaults instead of Tern's tuning (no shared
+ *     cache or memtable budget, no bloom filters, RocksDB's compaction and compression); only for
+ *     the state benchmark's comparison, never for a broker
  */
 public record StateConfig(
-    boolean disableWal, long memoryLimitBytes, long writeBufferBytes, int bloomFilterBitsPerKey) {
+    boolean disableWal,
+    long memoryLimitBytes,
+    long writeBufferBytes,
+    int bloomFilterBitsPerKey,
+    boolean rocksDbDefaults) {
 
   public static final boolean DEFAULT_DISABLE_WAL = true;
   public static final long DEFAULT_MEMORY_LIMIT_BYTES = 512L * 1024 * 1024;
@@ -54,11 +61,22 @@ public record StateConfig(
         DEFAULT_DISABLE_WAL,
         DEFAULT_MEMORY_LIMIT_BYTES,
         DEFAULT_WRITE_BUFFER_BYTES,
-        DEFAULT_BLOOM_FILTER_BITS_PER_KEY);
+        DEFAULT_BLOOM_FILTER_BITS_PER_KEY,
+        false);
+  }
+
+  /**
+   * RocksDB's own defaults (with the WAL setting of {@code disableWal}), to measure what Tern's
+   * tuning buys.
+   */
+  public static StateConfig rocksDbDefaults(boolean disableWal) {
+    return new StateConfig(
+        disableWal, DEFAULT_MEMORY_LIMIT_BYTES, DEFAULT_WRITE_BUFFER_BYTES, 0, true);
   }
 
   public StateConfig withDisableWal(boolean disable) {
-    return new StateConfig(disable, memoryLimitBytes, writeBufferBytes, bloomFilterBitsPerKey);
+    return new StateConfig(
+        disable, memoryLimitBytes, writeBufferBytes, bloomFilterBitsPerKey, rocksDbDefaults);
   }
 
   public StateConfig withMemoryLimitMb(long megabytes) {
@@ -66,6 +84,7 @@ public record StateConfig(
         disableWal,
         megabytes * 1024 * 1024,
         Math.min(writeBufferBytes, megabytes * 1024 * 1024 / 2),
-        bloomFilterBitsPerKey);
+        bloomFilterBitsPerKey,
+        rocksDbDefaults);
   }
 }

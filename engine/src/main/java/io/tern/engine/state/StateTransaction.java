@@ -1,6 +1,9 @@
 package io.tern.engine.state;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -39,7 +42,35 @@ public final class StateTransaction implements AutoCloseable {
     }
   }
 
+  /** Marks a value deleted in {@link #writtenDuringScan}. */
+  static final byte[] DELETED = new byte[0];
+
+  // Writes made while a scan runs, by key: its iterator, opened before them, cannot see them.
+  private final Map<ByteBuffer, byte[]> writtenDuringScan = new HashMap<>();
+  private int openScans;
+
+  void beginScan() {
+    openScans++;
+  }
+
+  void endScan() {
+    if (--openScans == 0) {
+      writtenDuringScan.clear();
+    }
+  }
+
+  /**
+   * What was written to {@code key} since the oldest open scan began: the value, {@link #DELETED},
+   * or null if nothing (then the scan's iterator shows the current value).
+   */
+  byte[] writtenDuringScan(byte[] key) {
+    return writtenDuringScan.isEmpty() ? null : writtenDuringScan.get(ByteBuffer.wrap(key));
+  }
+
   void put(byte[] key, byte[] value) {
+    if (openScans > 0) {
+      writtenDuringScan.put(ByteBuffer.wrap(key), value);
+    }
     try {
       batch.put(key, value);
     } catch (RocksDBException e) {
@@ -48,6 +79,9 @@ public final class StateTransaction implements AutoCloseable {
   }
 
   void delete(byte[] key) {
+    if (openScans > 0) {
+      writtenDuringScan.put(ByteBuffer.wrap(key), DELETED);
+    }
     try {
       batch.delete(key);
     } catch (RocksDBException e) {
@@ -89,6 +123,7 @@ public final class StateTransaction implements AutoCloseable {
   /** Forgets the changes made since the last commit. */
   public void rollback() {
     batch.clear();
+    writtenDuringScan.clear();
   }
 
   @Override

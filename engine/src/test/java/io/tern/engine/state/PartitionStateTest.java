@@ -11,7 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 class PartitionStateTest {
   private static final short JOBS = 1;
@@ -68,12 +67,17 @@ class PartitionStateTest {
     assertThat(state.transaction().isEmpty()).isTrue();
   }
 
-  @ParameterizedTest(name = "disableWal={0}")
-  @ValueSource(booleans = {true, false})
-  void committedStateSurvivesACleanRestart(boolean disableWal) throws Exception {
-    Path directory = dir.resolve("wal-" + disableWal);
-    try (StateResources resources =
-            new StateResources(StateConfig.defaults().withDisableWal(disableWal));
+  @ParameterizedTest(name = "disableWal={0}, rocksDbDefaults={1}")
+  @org.junit.jupiter.params.provider.CsvSource({"true,false", "false,false", "true,true"})
+  void committedStateSurvivesACleanRestart(boolean disableWal, boolean rocksDbDefaults)
+      throws Exception {
+    Path directory = dir.resolve("wal-" + disableWal + "-" + rocksDbDefaults);
+    StateConfig config =
+        rocksDbDefaults
+            ? StateConfig.rocksDbDefaults(disableWal)
+            : StateConfig.defaults().withDisableWal(disableWal);
+    assertThat(config.rocksDbDefaults()).isEqualTo(rocksDbDefaults);
+    try (StateResources resources = new StateResources(config);
         PartitionState state = new PartitionState(directory, resources)) {
       ColumnFamily<DbLong, DbBytes> jobs = state.columnFamily(JOBS, new DbLong(), new DbBytes());
       jobs.put(new DbLong(7), bytes("kept"));
@@ -107,6 +111,32 @@ class PartitionStateTest {
 
     assertThat(keys).containsExactly(Long.MIN_VALUE, -5L, 0L, 2L, 300L, 1L << 40, Long.MAX_VALUE);
     assertThat(timers).as("the transaction's own write included").containsExactly(1L, 3L);
+  }
+
+  @Test
+  void aScanFromAKeyStartsThereAndStopsAtTheEndOfItsFamily() {
+    PartitionState state = open(dir.resolve("s"), true);
+    ColumnFamily<DbLong, DbLong> timers = state.columnFamily(TIMERS, new DbLong(), new DbLong());
+    ColumnFamily<DbLong, DbLong> after =
+        state.columnFamily((short) (TIMERS + 1), new DbLong(), new DbLong());
+    for (long due = 1; due <= 10; due++) {
+      timers.put(new DbLong(due), new DbLong(due * 10));
+      after.put(new DbLong(due), new DbLong(-1));
+    }
+    state.transaction().commit();
+    List<Long> visited = new ArrayList<>();
+
+    timers.forEachFrom(
+        new DbLong(5),
+        (key, value) -> {
+          visited.add(key.get());
+          timers.delete(key);
+          return true;
+        });
+
+    assertThat(visited).containsExactly(5L, 6L, 7L, 8L, 9L, 10L);
+    assertThat(timers.exists(new DbLong(4))).isTrue();
+    assertThat(timers.exists(new DbLong(5))).isFalse();
   }
 
   @Test

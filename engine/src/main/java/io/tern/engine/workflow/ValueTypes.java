@@ -12,6 +12,7 @@ public final class ValueTypes {
   public static final int JOB = 13;
   public static final int JOB_BATCH = 14;
   public static final int VARIABLE = 15;
+  public static final int INCIDENT = 16;
 
   private ValueTypes() {}
 
@@ -49,6 +50,14 @@ public final class ValueTypes {
     public static final int CREATED = 1;
     public static final int COMPLETE = 2;
     public static final int COMPLETED = 3;
+    public static final int FAIL = 4;
+    public static final int FAILED = 5;
+    public static final int UPDATE_RETRIES = 6;
+    public static final int RETRIES_UPDATED = 7;
+    public static final int TIME_OUT = 8;
+    public static final int TIMED_OUT = 9;
+    public static final int RECUR_AFTER_BACKOFF = 10;
+    public static final int RECURRED_AFTER_BACKOFF = 11;
 
     private JobIntent() {}
   }
@@ -59,6 +68,15 @@ public final class ValueTypes {
     public static final int UPDATED = 1;
 
     private VariableIntent() {}
+  }
+
+  /** {@link #INCIDENT}. */
+  public static final class IncidentIntent {
+    public static final int CREATED = 0;
+    public static final int RESOLVE = 1;
+    public static final int RESOLVED = 2;
+
+    private IncidentIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

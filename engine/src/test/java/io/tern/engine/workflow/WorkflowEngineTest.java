@@ -365,4 +365,117 @@ class WorkflowEngineTest {
     assertThat(new String(second.jobs.get(0).variables, StandardCharsets.UTF_8))
         .isEqualTo("{\"amount\":11,\"approved\":true}");
   }
+
+  private Answer failJob(
+      TestMember member, long jobKey, int retries, long backoffMs, String error) {
+    JobValue failure = new JobValue();
+    failure.retries = retries;
+    failure.retryBackoffMs = backoffMs;
+    failure.errorMessage = error;
+    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.FAIL, jobKey, failure));
+  }
+
+  private Answer updateRetries(TestMember member, long jobKey, int retries) {
+    JobValue update = new JobValue();
+    update.retries = retries;
+    return member.awaitAnswer(
+        member.send(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, jobKey, update));
+  }
+
+  private long firstKeyOf(int valueType, int intent) {
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.valueType() == valueType && record.intent() == intent) {
+          return record.key();
+        }
+      }
+    }
+    return -1;
+  }
+
+  private TestMember withOneJob(String type) {
+    TestMember leader = leader();
+    deployed(deploy(leader, "p.bpmn", xml(oneTask("p", type))));
+    create(leader, "p");
+    return leader;
+  }
+
+  @Test
+  void aFailedJobWithRetriesLeftIsHandedOutAgainWithItsErrorMessage() {
+    TestMember leader = withOneJob("flaky");
+    long job = activate(leader, "flaky", 1).jobKeys.get(0);
+
+    Answer failed = failJob(leader, job, 2, 0, "downstream timed out");
+    assertThat(failed.intent()).isEqualTo(JobIntent.FAILED);
+
+    JobBatchValue again = activate(leader, "flaky", 1);
+    assertThat(again.jobKeys).containsExactly(job);
+    assertThat(again.jobs.get(0).retries).isEqualTo(2);
+    assertThat(again.jobs.get(0).errorMessage).isEqualTo("downstream timed out");
+    assertThat(failJob(leader, job + 1000, 1, 0, "").rejection())
+        .isEqualTo(RejectionType.NOT_FOUND);
+  }
+
+  @Test
+  void aJobOutOfRetriesRaisesAnIncidentThatResolvesOnceRetriesAreRaised() {
+    TestMember leader = withOneJob("doomed");
+    long job = activate(leader, "doomed", 1).jobKeys.get(0);
+
+    failJob(leader, job, 0, 0, "card declined");
+    long incident = firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED);
+    assertThat(incident).isPositive();
+    assertThat(activate(leader, "doomed", 1).jobs).as("held by the incident").isEmpty();
+
+    Answer early =
+        leader.awaitAnswer(
+            leader.send(
+                ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVE, incident, new JobValue()));
+    assertThat(early.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(early.reason()).contains("update the job's retries first");
+
+    assertThat(updateRetries(leader, job, 3).intent()).isEqualTo(JobIntent.RETRIES_UPDATED);
+    Answer resolved =
+        leader.awaitAnswer(
+            leader.send(
+                ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVE, incident, new JobValue()));
+    assertThat(resolved.intent()).isEqualTo(ValueTypes.IncidentIntent.RESOLVED);
+
+    JobBatchValue again = activate(leader, "doomed", 1);
+    assertThat(again.jobKeys).containsExactly(job);
+    assertThat(again.jobs.get(0).retries).isEqualTo(3);
+    completeJob(leader, job);
+    await(
+        () -> lifecycle().contains("p " + ProcessInstanceIntent.ELEMENT_COMPLETED),
+        "the instance to complete");
+  }
+
+  @Test
+  void aJobPastItsDeadlineIsHandedOutAgainAndABackOffDelaysTheNextActivation() {
+    TestMember leader = withOneJob("slow");
+    JobBatchValue request = new JobBatchValue();
+    request.type = "slow";
+    request.worker = "lazy";
+    request.maxJobsToActivate = 1;
+    request.timeoutMs = 200;
+    Answer first =
+        leader.awaitAnswer(leader.send(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request));
+    long job =
+        new JobBatchValue().<JobBatchValue>readFrom(new UnsafeBuffer(first.value())).jobKeys.get(0);
+    assertThat(activate(leader, "slow", 1).jobs).as("activated until its deadline").isEmpty();
+
+    await(() -> firstKeyOf(ValueTypes.JOB, JobIntent.TIMED_OUT) == job, "the job to time out");
+    assertThat(activate(leader, "slow", 1).jobKeys).containsExactly(job);
+
+    long failedAt = System.currentTimeMillis();
+    failJob(leader, job, 1, 300, "try later");
+    assertThat(activate(leader, "slow", 1).jobs).as("backing off").isEmpty();
+    await(
+        () -> firstKeyOf(ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF) == job,
+        "the back-off to end");
+    assertThat(System.currentTimeMillis() - failedAt).isGreaterThanOrEqualTo(300);
+    assertThat(activate(leader, "slow", 1).jobKeys).containsExactly(job);
+  }
 }

@@ -5,12 +5,16 @@ import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
@@ -28,16 +32,157 @@ final class JobProcessors {
   private final JobBatchValue batch = new JobBatchValue();
 
   private final VariableBehavior variables;
+  private final IncidentState incidents;
+  private final JobValue request = new JobValue();
+  private final IncidentValue incident = new IncidentValue();
+  final DueDateChecker deadlines;
+  final DueDateChecker backoffs;
 
   JobProcessors(
       ProcessingContext context,
       JobState jobs,
       ElementInstanceState instances,
-      VariableBehavior variables) {
+      VariableBehavior variables,
+      IncidentState incidents) {
     this.context = context;
     this.jobs = jobs;
     this.instances = instances;
     this.variables = variables;
+    this.incidents = incidents;
+    this.deadlines = new DueDateChecker(context, jobs::forEachDeadline, JobIntent.TIME_OUT);
+    this.backoffs =
+        new DueDateChecker(context, jobs::forEachBackoff, JobIntent.RECUR_AFTER_BACKOFF);
+  }
+
+  /**
+   * A worker gives the job back: with retries left it can be activated again (after the back-off,
+   * if any); with none, an incident holds it until its retries are raised and the incident is
+   * resolved.
+   */
+  void fail(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!activatedJob(key, "failed", result)) {
+      return;
+    }
+    request.readFrom(command.value());
+    if (request.retries < 0 || request.retryBackoffMs < 0) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT,
+          "retries and retry back-off must be >= 0, got "
+              + request.retries
+              + " and "
+              + request.retryBackoffMs
+              + " ms");
+      return;
+    }
+    JobValue failed = new JobValue().copyFrom(job.value);
+    failed.retries = request.retries;
+    failed.errorMessage = request.errorMessage;
+    failed.retryBackoffMs = request.retryBackoffMs;
+    failed.deadline = -1;
+    failed.worker = "";
+    failed.recurAt =
+        request.retries > 0 && request.retryBackoffMs > 0
+            ? context.nowMs() + request.retryBackoffMs
+            : -1;
+    result.appendEvent(key, ValueTypes.JOB, JobIntent.FAILED, failed);
+    result.respondWithLastEvent();
+    if (failed.recurAt >= 0) {
+      long recurAt = failed.recurAt;
+      result.sideEffect(() -> backoffs.scheduleAt(recurAt));
+    }
+    if (request.retries == 0) {
+      incident.errorType = ErrorType.JOB_NO_RETRIES;
+      incident.processInstanceKey = job.value.processInstanceKey;
+      incident.elementInstanceKey = job.value.elementInstanceKey;
+      incident.processDefinitionKey = job.value.processDefinitionKey;
+      incident.jobKey = key;
+      incident.bpmnProcessId = job.value.bpmnProcessId;
+      incident.elementId = job.value.elementId;
+      incident.errorMessage =
+          request.errorMessage.isEmpty()
+              ? "the job failed and has no retries left"
+              : request.errorMessage;
+      result.appendEvent(context.nextKey(), ValueTypes.INCIDENT, IncidentIntent.CREATED, incident);
+    }
+  }
+
+  void updateRetries(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!jobs.get(key, job)) {
+      result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
+      return;
+    }
+    request.readFrom(command.value());
+    if (request.retries < 1) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT, "retries must be at least 1, got " + request.retries);
+      return;
+    }
+    JobValue updated = new JobValue().copyFrom(job.value);
+    updated.retries = request.retries;
+    result.appendEvent(key, ValueTypes.JOB, JobIntent.RETRIES_UPDATED, updated);
+    result.respondWithLastEvent();
+  }
+
+  /** Written by the deadline checker; a job completed or failed meanwhile is left alone. */
+  void timeOut(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (jobs.get(key, job)
+        && job.state == JobState.ACTIVATED
+        && job.value.deadline <= context.nowMs()) {
+      JobValue timedOut = new JobValue().copyFrom(job.value);
+      timedOut.deadline = -1;
+      timedOut.worker = "";
+      result.appendEvent(key, ValueTypes.JOB, JobIntent.TIMED_OUT, timedOut);
+    }
+  }
+
+  /** Written by the back-off checker. */
+  void recur(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (jobs.get(key, job)
+        && job.state == JobState.FAILED
+        && job.value.recurAt >= 0
+        && job.value.recurAt <= context.nowMs()) {
+      JobValue recurred = new JobValue().copyFrom(job.value);
+      recurred.recurAt = -1;
+      result.appendEvent(key, ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF, recurred);
+    }
+  }
+
+  void resolveIncident(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!incidents.get(key, incident)) {
+      result.reject(RejectionType.NOT_FOUND, "no incident with key " + key + " exists");
+      return;
+    }
+    if (incident.jobKey >= 0 && jobs.get(incident.jobKey, job) && job.value.retries < 1) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "incident "
+              + key
+              + " is about job "
+              + incident.jobKey
+              + ", which has no retries left: update the job's retries first");
+      return;
+    }
+    result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
+    result.respondWithLastEvent();
+  }
+
+  private boolean activatedJob(long key, String what, ProcessingResult result) {
+    if (!jobs.get(key, job)) {
+      result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
+      return false;
+    }
+    if (job.state != JobState.ACTIVATED) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "job " + key + " is not activated by a worker, so it cannot be " + what);
+      return false;
+    }
+    return true;
   }
 
   void complete(LoggedRecord command, ProcessingResult result) {
@@ -114,5 +259,8 @@ final class JobProcessors {
         });
     result.appendEvent(context.nextKey(), ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, batch);
     result.respondWithLastEvent();
+    if (!batch.jobs.isEmpty()) {
+      result.sideEffect(() -> deadlines.scheduleAt(deadline));
+    }
   }
 }

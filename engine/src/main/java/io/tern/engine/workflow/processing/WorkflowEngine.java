@@ -5,16 +5,19 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.VariableIntent;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.state.VariableState;
 import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.value.VariableValue;
@@ -33,7 +36,11 @@ public final class WorkflowEngine {
     VariableState variables = new VariableState(context.state());
     VariableBehavior variableBehavior = new VariableBehavior(context, instances, variables);
     ElementProcessor elements = new ElementProcessor(context, processes, instances);
-    JobProcessors jobProcessors = new JobProcessors(context, jobs, instances, variableBehavior);
+    IncidentState incidents = new IncidentState(context.state());
+    JobProcessors jobProcessors =
+        new JobProcessors(context, jobs, instances, variableBehavior, incidents);
+    JobState.Job previous = new JobState.Job();
+    IncidentValue incident = new IncidentValue();
     VariableValue variable = new VariableValue();
 
     DeploymentValue deployment = new DeploymentValue();
@@ -43,6 +50,11 @@ public final class WorkflowEngine {
     JobBatchValue batch = new JobBatchValue();
 
     return new RecordProcessors()
+        .onProcessingStarted(
+            scheduler -> {
+              jobProcessors.deadlines.onProcessingStarted();
+              jobProcessors.backoffs.onProcessingStarted();
+            })
         .onCommand(
             ValueTypes.DEPLOYMENT,
             DeploymentIntent.CREATE,
@@ -144,6 +156,54 @@ public final class WorkflowEngine {
               variable.readFrom(event.value());
               variables.put(variable.scopeKey, variable.name, variable.value);
             })
+        .onCommand(ValueTypes.JOB, JobIntent.FAIL, jobProcessors::fail)
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.FAILED,
+            event ->
+                changeJob(
+                    jobs,
+                    previous,
+                    job,
+                    event,
+                    value ->
+                        value.retries > 0 && value.recurAt < 0
+                            ? JobState.ACTIVATABLE
+                            : JobState.FAILED))
+        .onCommand(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, jobProcessors::updateRetries)
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.RETRIES_UPDATED,
+            event -> changeJob(jobs, previous, job, event, value -> previous.state))
+        .onCommand(ValueTypes.JOB, JobIntent.TIME_OUT, jobProcessors::timeOut)
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.TIMED_OUT,
+            event -> changeJob(jobs, previous, job, event, value -> JobState.ACTIVATABLE))
+        .onCommand(ValueTypes.JOB, JobIntent.RECUR_AFTER_BACKOFF, jobProcessors::recur)
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.RECURRED_AFTER_BACKOFF,
+            event -> changeJob(jobs, previous, job, event, value -> JobState.ACTIVATABLE))
+        .onEvent(
+            ValueTypes.INCIDENT,
+            IncidentIntent.CREATED,
+            event -> incidents.create(event.key(), incident.readFrom(event.value())))
+        .onCommand(ValueTypes.INCIDENT, IncidentIntent.RESOLVE, jobProcessors::resolveIncident)
+        .onEvent(
+            ValueTypes.INCIDENT,
+            IncidentIntent.RESOLVED,
+            event -> {
+              incident.readFrom(event.value());
+              incidents.remove(event.key(), incident);
+              if (incident.jobKey >= 0
+                  && jobs.get(incident.jobKey, previous)
+                  && previous.state == JobState.FAILED) {
+                job.value.copyFrom(previous.value);
+                job.state = JobState.ACTIVATABLE;
+                jobs.update(incident.jobKey, previous, job);
+              }
+            })
         .onCommand(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, jobProcessors::activate)
         .onEvent(
             ValueTypes.JOB_BATCH,
@@ -157,6 +217,21 @@ public final class WorkflowEngine {
                 jobs.activate(jobKey, job);
               }
             });
+  }
+
+  /** Applier of a job event: the event's value becomes the job's, in the state it leads to. */
+  private static void changeJob(
+      JobState jobs,
+      JobState.Job previous,
+      JobState.Job job,
+      io.tern.engine.record.LoggedRecord event,
+      java.util.function.ToIntFunction<JobValue> nextState) {
+    if (!jobs.get(event.key(), previous)) {
+      throw new IllegalStateException("no job " + event.key());
+    }
+    job.value.readFrom(event.value());
+    job.state = nextState.applyAsInt(job.value);
+    jobs.update(event.key(), previous, job);
   }
 
   private static void setState(

@@ -17,6 +17,9 @@ public final class JobState {
   public static final int ACTIVATABLE = 1;
   public static final int ACTIVATED = 2;
 
+  /** Failed: waiting for its back-off, or with no retries left (then an incident holds it). */
+  public static final int FAILED = 3;
+
   /** A stored job: its state and value. */
   public static final class Job implements DbValue {
     public int state;
@@ -56,10 +59,15 @@ public final class JobState {
 
   private final ColumnFamily<DbLong, Job> jobs;
   private final ColumnFamily<DbCompositeKey<DbString, DbLong>, Nothing> activatable;
+  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, Nothing> deadlines;
+  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, Nothing> backoffs;
+
   private final DbLong key = new DbLong();
   private final DbString type = new DbString();
   private final DbCompositeKey<DbString, DbLong> typeAndKey = new DbCompositeKey<>(type, key);
   private final Nothing nothing = new Nothing();
+  private final DbLong time = new DbLong();
+  private final DbCompositeKey<DbLong, DbLong> timeAndKey = new DbCompositeKey<>(time, key);
 
   public JobState(PartitionState state) {
     jobs = state.columnFamily(StateIds.JOBS, new DbLong(), new Job());
@@ -68,6 +76,14 @@ public final class JobState {
             StateIds.ACTIVATABLE_JOBS,
             new DbCompositeKey<>(new DbString(), new DbLong()),
             new Nothing());
+    deadlines =
+        state.columnFamily(
+            StateIds.JOB_DEADLINES,
+            new DbCompositeKey<>(new DbLong(), new DbLong()),
+            new Nothing());
+    backoffs =
+        state.columnFamily(
+            StateIds.JOB_BACKOFFS, new DbCompositeKey<>(new DbLong(), new DbLong()), new Nothing());
   }
 
   public boolean get(long jobKey, Job into) {
@@ -83,21 +99,75 @@ public final class JobState {
     activatable.put(typeAndKey, nothing);
   }
 
-  /** Applier: the job was handed to a worker. */
+  /** Applier: the job was handed to a worker until {@code job.value.deadline}. */
   public void activate(long jobKey, Job job) {
     job.state = ACTIVATED;
     jobs.put(key.set(jobKey), job);
     type.set(job.value.type);
     key.set(jobKey);
     activatable.delete(typeAndKey);
+    time.set(job.value.deadline);
+    deadlines.put(timeAndKey, nothing);
+  }
+
+  /**
+   * Applier: the job changes state ({@code job} holds the new value, {@code previous} what was
+   * stored): the indexes follow.
+   */
+  public void update(long jobKey, Job previous, Job job) {
+    unindex(jobKey, previous);
+    jobs.put(key.set(jobKey), job);
+    index(jobKey, job);
   }
 
   /** Applier: the job is done (completed, or its element terminated). */
   public void remove(long jobKey, Job job) {
     jobs.delete(key.set(jobKey));
-    type.set(job.value.type);
+    unindex(jobKey, job);
+  }
+
+  private void unindex(long jobKey, Job job) {
     key.set(jobKey);
-    activatable.delete(typeAndKey);
+    if (job.state == ACTIVATABLE) {
+      type.set(job.value.type);
+      activatable.delete(typeAndKey);
+    } else if (job.state == ACTIVATED) {
+      time.set(job.value.deadline);
+      deadlines.delete(timeAndKey);
+    } else if (job.state == FAILED && job.value.recurAt >= 0) {
+      time.set(job.value.recurAt);
+      backoffs.delete(timeAndKey);
+    }
+  }
+
+  private void index(long jobKey, Job job) {
+    key.set(jobKey);
+    if (job.state == ACTIVATABLE) {
+      type.set(job.value.type);
+      activatable.put(typeAndKey, nothing);
+    } else if (job.state == ACTIVATED) {
+      time.set(job.value.deadline);
+      deadlines.put(timeAndKey, nothing);
+    } else if (job.state == FAILED && job.value.recurAt >= 0) {
+      time.set(job.value.recurAt);
+      backoffs.put(timeAndKey, nothing);
+    }
+  }
+
+  /** Visits (due time, job key) of activated jobs by deadline, earliest first, while true. */
+  public void forEachDeadline(DueVisitor visitor) {
+    deadlines.forEach((k, v) -> visitor.visit(k.first().get(), k.second().get()));
+  }
+
+  /** Visits (due time, job key) of failed jobs by the end of their back-off, while true. */
+  public void forEachBackoff(DueVisitor visitor) {
+    backoffs.forEach((k, v) -> visitor.visit(k.first().get(), k.second().get()));
+  }
+
+  /** A visitor of a due-date index. */
+  @FunctionalInterface
+  public interface DueVisitor {
+    boolean visit(long dueMs, long jobKey);
   }
 
   /**

@@ -9,6 +9,10 @@ final class StateIds {
   static final short JOBS = 20;
   static final short ACTIVATABLE_JOBS = 21;
   static final short VARIABLES = 22;
+  static final short JOB_DEADLINES = 23;
+  static final short JOB_BACKOFFS = 24;
+  static final short INCIDENTS = 25;
+  static final short JOB_INCIDENTS = 26;
 
   private StateIds() {}
 }

@@ -18,6 +18,8 @@ public final class JobValue extends WorkflowValue {
   public long elementInstanceKey = -1;
   public long processDefinitionKey = -1;
   public int processDefinitionVersion;
+  public long retryBackoffMs;
+  public long recurAt = -1;
   public String type = "";
   public String worker = "";
   public String bpmnProcessId = "";
@@ -33,6 +35,8 @@ public final class JobValue extends WorkflowValue {
     elementInstanceKey = other.elementInstanceKey;
     processDefinitionKey = other.processDefinitionKey;
     processDefinitionVersion = other.processDefinitionVersion;
+    retryBackoffMs = other.retryBackoffMs;
+    recurAt = other.recurAt;
     type = other.type;
     worker = other.worker;
     bpmnProcessId = other.bpmnProcessId;
@@ -58,6 +62,8 @@ public final class JobValue extends WorkflowValue {
         .elementInstanceKey(elementInstanceKey)
         .processDefinitionKey(processDefinitionKey)
         .processDefinitionVersion(processDefinitionVersion)
+        .retryBackoff(retryBackoffMs)
+        .recurAt(recurAt)
         .jobType(type)
         .worker(worker)
         .bpmnProcessId(bpmnProcessId)
@@ -77,6 +83,8 @@ public final class JobValue extends WorkflowValue {
     elementInstanceKey = decoder.elementInstanceKey();
     processDefinitionKey = decoder.processDefinitionKey();
     processDefinitionVersion = decoder.processDefinitionVersion();
+    retryBackoffMs = decoder.retryBackoff();
+    recurAt = decoder.recurAt();
     type = decoder.jobType();
     worker = decoder.worker();
     bpmnProcessId = decoder.bpmnProcessId();

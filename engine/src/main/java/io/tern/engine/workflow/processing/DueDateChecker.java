@@ -1,0 +1,81 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingScheduler;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.value.JobValue;
+
+/**
+ * Writes a command for each job whose due time (deadline, or end of back-off) has come, woken by
+ * the processing scheduler at the earliest due time in the index, never by polling. The command's
+ * processor checks the job again, so a command written twice does nothing the second time.
+ */
+final class DueDateChecker {
+  /** Commands written per run; the rest follow in the next run, at once. */
+  static final int MAX_COMMANDS_PER_RUN = 1000;
+
+  /** Reads one due-date index. */
+  @FunctionalInterface
+  interface Index {
+    void forEach(JobState.DueVisitor visitor);
+  }
+
+  private final ProcessingContext context;
+  private final Index index;
+  private final int intent;
+  private final JobValue empty = new JobValue();
+  private ProcessingScheduler.Scheduled next;
+
+  DueDateChecker(ProcessingContext context, Index index, int intent) {
+    this.context = context;
+    this.index = index;
+    this.intent = intent;
+  }
+
+  /** This member starts processing: look at the index afresh. */
+  void onProcessingStarted() {
+    next = null;
+    long[] earliest = {-1};
+    index.forEach(
+        (dueMs, jobKey) -> {
+          earliest[0] = dueMs;
+          return false;
+        });
+    if (earliest[0] >= 0) {
+      scheduleAt(earliest[0]);
+    }
+  }
+
+  /** Something becomes due at {@code dueMs} (a side effect after the commit). */
+  void scheduleAt(long dueMs) {
+    if (next != null && next.dueAtMs() <= dueMs) {
+      return;
+    }
+    if (next != null) {
+      next.cancel();
+    }
+    next = context.scheduler().runAt(dueMs, this::run);
+  }
+
+  private void run(ProcessingScheduler.TaskCommands commands) {
+    next = null;
+    long nowMs = context.nowMs();
+    int[] written = {0};
+    long[] nextDue = {-1};
+    index.forEach(
+        (dueMs, jobKey) -> {
+          if (dueMs > nowMs) {
+            nextDue[0] = dueMs;
+            return false;
+          }
+          commands.appendCommand(jobKey, ValueTypes.JOB, intent, empty);
+          return ++written[0] < MAX_COMMANDS_PER_RUN;
+        });
+    if (written[0] == MAX_COMMANDS_PER_RUN) {
+      scheduleAt(nowMs);
+    } else if (nextDue[0] >= 0) {
+      scheduleAt(nextDue[0]);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package io.tern.engine.workflow.state;
+
+import io.tern.engine.state.ColumnFamily;
+import io.tern.engine.state.DbLong;
+import io.tern.engine.state.PartitionState;
+import io.tern.engine.workflow.value.IncidentValue;
+
+/** Open incidents by key, and the incident of each job that has one. */
+public final class IncidentState {
+  private final ColumnFamily<DbLong, IncidentValue> incidents;
+  private final ColumnFamily<DbLong, DbLong> byJob;
+  private final DbLong key = new DbLong();
+  private final DbLong other = new DbLong();
+
+  public IncidentState(PartitionState state) {
+    incidents = state.columnFamily(StateIds.INCIDENTS, new DbLong(), new IncidentValue());
+    byJob = state.columnFamily(StateIds.JOB_INCIDENTS, new DbLong(), new DbLong());
+  }
+
+  public boolean get(long incidentKey, IncidentValue into) {
+    return incidents.get(key.set(incidentKey), into);
+  }
+
+  public void create(long incidentKey, IncidentValue incident) {
+    incidents.put(key.set(incidentKey), incident);
+    if (incident.jobKey >= 0) {
+      byJob.put(key.set(incident.jobKey), other.set(incidentKey));
+    }
+  }
+
+  public void remove(long incidentKey, IncidentValue incident) {
+    incidents.delete(key.set(incidentKey));
+    if (incident.jobKey >= 0) {
+      byJob.delete(key.set(incident.jobKey));
+    }
+  }
+}

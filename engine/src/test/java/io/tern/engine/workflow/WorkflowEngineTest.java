@@ -478,4 +478,51 @@ class WorkflowEngineTest {
     assertThat(System.currentTimeMillis() - failedAt).isGreaterThanOrEqualTo(300);
     assertThat(activate(leader, "slow", 1).jobKeys).containsExactly(job);
   }
+
+  @Test
+  void aParallelGatewayForksAndTheJoinWaitsForEveryBranch() {
+    TestMember follower = member("follower", ProcessorConfig.defaults());
+    TestMember leader = leader();
+    BpmnModelInstance forkJoin =
+        Bpmn.createExecutableProcess("fork")
+            .startEvent("start")
+            .parallelGateway("split")
+            .serviceTask("a", t -> t.zeebeJobType("a"))
+            .parallelGateway("join")
+            .serviceTask("after", t -> t.zeebeJobType("after"))
+            .endEvent("end")
+            .moveToNode("split")
+            .serviceTask("b", t -> t.zeebeJobType("b"))
+            .connectTo("join")
+            .done();
+    deployed(deploy(leader, "fork.bpmn", xml(forkJoin)));
+    create(leader, "fork");
+
+    long a = activate(leader, "a", 1).jobKeys.get(0);
+    long b = activate(leader, "b", 1).jobKeys.get(0);
+    completeJob(leader, a);
+    assertThat(activate(leader, "after", 1).jobs).as("the join waits for b").isEmpty();
+    completeJob(leader, b);
+    JobBatchValue after = activate(leader, "after", 5);
+    assertThat(after.jobs).as("joined once").hasSize(1);
+    completeJob(leader, after.jobKeys.get(0));
+
+    await(
+        () -> lifecycle().contains("fork " + ProcessInstanceIntent.ELEMENT_COMPLETED),
+        "the instance to complete");
+    assertThat(
+            lifecycle().stream()
+                .filter(l -> l.equals("join " + ProcessInstanceIntent.ELEMENT_COMPLETED)))
+        .hasSize(1);
+    await(
+        () ->
+            follower.processor.lastProcessedPosition() == leader.processor.lastProcessedPosition(),
+        "the follower to catch up");
+    Map<String, String> state = workflowState(leader);
+    assertThat(state.keySet())
+        .as("no element instance, job or waiting token left")
+        .allMatch(
+            key -> key.startsWith("0010") || key.startsWith("0011") || key.startsWith("0012"));
+    assertThat(workflowState(follower)).isEqualTo(state);
+  }
 }

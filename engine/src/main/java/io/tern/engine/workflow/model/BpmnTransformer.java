@@ -6,6 +6,7 @@ import io.camunda.zeebe.model.bpmn.instance.BaseElement;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
+import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
 import io.camunda.zeebe.model.bpmn.instance.Process;
 import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
 import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
@@ -82,9 +83,11 @@ public final class BpmnTransformer {
 
   private static ExecutableProcess transform(Process process, List<String> problems) {
     Map<String, ExecutableElement> elements = new LinkedHashMap<>();
+    Map<String, String> flowTargets = new LinkedHashMap<>();
     String start = null;
     for (FlowElement element : process.getFlowElements()) {
       if (element instanceof SequenceFlow flow) {
+        flowTargets.put(flow.getId(), flow.getTarget().getId());
         if (flow.getConditionExpression() != null) {
           problems.add(describe(flow) + ": conditional sequence flows are not supported yet");
         }
@@ -95,6 +98,10 @@ public final class BpmnTransformer {
         continue;
       }
       FlowNode node = (FlowNode) element;
+      List<String> incoming = new ArrayList<>();
+      for (SequenceFlow flow : node.getIncoming()) {
+        incoming.add(flow.getId());
+      }
       List<ExecutableElement.Flow> outgoing = new ArrayList<>();
       for (SequenceFlow flow : node.getOutgoing()) {
         outgoing.add(new ExecutableElement.Flow(flow.getId(), flow.getTarget().getId()));
@@ -121,13 +128,21 @@ public final class BpmnTransformer {
       }
       elements.put(
           node.getId(),
-          new ExecutableElement(node.getId(), type, outgoing, jobType, retries, headers));
+          new ExecutableElement(
+              node.getId(),
+              type,
+              List.copyOf(incoming),
+              List.copyOf(outgoing),
+              jobType,
+              retries,
+              headers));
     }
     if (start == null) {
       problems.add(describe(process) + ": the process needs a none start event");
       return null;
     }
-    return new ExecutableProcess(process.getId(), Map.copyOf(elements), start);
+    return new ExecutableProcess(
+        process.getId(), Map.copyOf(elements), start, Map.copyOf(flowTargets));
   }
 
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
@@ -141,11 +156,14 @@ public final class BpmnTransformer {
       }
     } else if (element instanceof ServiceTask) {
       return BpmnElementType.SERVICE_TASK;
+    } else if (element instanceof ParallelGateway) {
+      return BpmnElementType.PARALLEL_GATEWAY;
     }
     problems.add(
         describe(element)
             + ": this element is not supported yet (Tern runs none start events, none end"
-            + " events, service tasks and sequence flows without conditions)");
+            + " events, service tasks, parallel gateways and sequence flows without"
+            + " conditions)");
     return null;
   }
 

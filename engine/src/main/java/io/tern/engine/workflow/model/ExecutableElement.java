@@ -6,6 +6,7 @@ import java.util.List;
 /**
  * One flow node of a deployed process, as the engine runs it.
  *
+ * @param incoming the ids of its incoming sequence flows (a parallel gateway joins them all)
  * @param outgoing the ids of the elements its outgoing sequence flows lead to, with the flows' ids
  * @param jobType for service tasks, the job type ({@code zeebe:taskDefinition type})
  * @param jobRetries for service tasks, the job's retries
@@ -14,6 +15,7 @@ import java.util.List;
 public record ExecutableElement(
     String id,
     BpmnElementType type,
+    List<String> incoming,
     List<Flow> outgoing,
     String jobType,
     int jobRetries,

@@ -2,9 +2,25 @@ package io.tern.engine.workflow.model;
 
 import java.util.Map;
 
-/** A deployed process as the engine runs it: its elements by id and where it starts. */
+/**
+ * A deployed process as the engine runs it: its elements by id, where it starts, and where each
+ * sequence flow leads (flow id to target element id).
+ */
 public record ExecutableProcess(
-    String bpmnProcessId, Map<String, ExecutableElement> elements, String noneStartEventId) {
+    String bpmnProcessId,
+    Map<String, ExecutableElement> elements,
+    String noneStartEventId,
+    Map<String, String> flowTargets) {
+
+  /** The element a sequence flow leads to. */
+  public ExecutableElement target(String flowId) {
+    String target = flowTargets.get(flowId);
+    if (target == null) {
+      throw new IllegalStateException(
+          "process " + bpmnProcessId + " has no sequence flow " + flowId);
+    }
+    return element(target);
+  }
 
   /**
    * @throws IllegalStateException if the process has no such element (a state that does not match

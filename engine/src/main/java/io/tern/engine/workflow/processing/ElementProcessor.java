@@ -12,6 +12,7 @@ import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
@@ -28,6 +29,7 @@ final class ElementProcessor {
   private final ProcessingContext context;
   private final ProcessState processes;
   private final ElementInstanceState instances;
+  private final TakenFlowState takenFlows;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -35,10 +37,14 @@ final class ElementProcessor {
   private final JobValue job = new JobValue();
 
   ElementProcessor(
-      ProcessingContext context, ProcessState processes, ElementInstanceState instances) {
+      ProcessingContext context,
+      ProcessState processes,
+      ElementInstanceState instances,
+      TakenFlowState takenFlows) {
     this.context = context;
     this.processes = processes;
     this.instances = instances;
+    this.takenFlows = takenFlows;
   }
 
   void activate(LoggedRecord command, ProcessingResult result) {
@@ -49,7 +55,7 @@ final class ElementProcessor {
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
     switch (value.elementType) {
       case PROCESS -> activateChild(result, process, process.noneStartEventId(), key);
-      case START_EVENT, END_EVENT -> complete(result, key);
+      case START_EVENT, END_EVENT, PARALLEL_GATEWAY -> complete(result, key);
       case SERVICE_TASK -> createJob(result, process.element(value.elementId), key);
       default ->
           throw new IllegalStateException("cannot activate a " + value.elementType + " element");
@@ -90,8 +96,21 @@ final class ElementProcessor {
           ValueTypes.PROCESS_INSTANCE,
           ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
           next);
-      activateChild(result, process, flow.targetId(), flowScopeKey);
+      ExecutableElement target = process.element(flow.targetId());
+      if (target.type() != BpmnElementType.PARALLEL_GATEWAY || joined(target, flowScopeKey)) {
+        activateChild(result, process, flow.targetId(), flowScopeKey);
+      }
     }
+  }
+
+  /** A parallel gateway activates once each of its incoming flows brought a token. */
+  private boolean joined(ExecutableElement gateway, long flowScopeKey) {
+    for (String incoming : gateway.incoming()) {
+      if (takenFlows.count(flowScopeKey, gateway.id(), incoming) < 1) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void activateChild(

@@ -10,16 +10,20 @@ import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.VariableIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.state.VariableState;
+import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.VariableValue;
 
 /**
@@ -35,7 +39,9 @@ public final class WorkflowEngine {
     JobState jobs = new JobState(context.state());
     VariableState variables = new VariableState(context.state());
     VariableBehavior variableBehavior = new VariableBehavior(context, instances, variables);
-    ElementProcessor elements = new ElementProcessor(context, processes, instances);
+    TakenFlowState takenFlows = new TakenFlowState(context.state());
+    ElementProcessor elements = new ElementProcessor(context, processes, instances, takenFlows);
+    ProcessInstanceValue flowValue = new ProcessInstanceValue();
     IncidentState incidents = new IncidentState(context.state());
     JobProcessors jobProcessors =
         new JobProcessors(context, jobs, instances, variableBehavior, incidents);
@@ -94,7 +100,9 @@ public final class WorkflowEngine {
               instances.put(event.key(), instance);
               long flowScopeKey = instance.value.flowScopeKey;
               if (flowScopeKey >= 0 && instances.get(flowScopeKey, scope)) {
-                scope.activeChildren++;
+                // The scope counts active children and tokens on sequence flows; an element
+                // reached by flows turns their tokens into itself.
+                scope.activeChildren += 1 - consumedTokens(processes, takenFlows, instance.value);
                 instances.put(flowScopeKey, scope);
               }
             })
@@ -118,6 +126,7 @@ public final class WorkflowEngine {
               }
               instances.remove(event.key());
               variables.removeScope(event.key());
+              takenFlows.removeScope(event.key());
               long flowScopeKey = instance.value.flowScopeKey;
               if (flowScopeKey >= 0 && instances.get(flowScopeKey, scope)) {
                 scope.activeChildren--;
@@ -125,7 +134,24 @@ public final class WorkflowEngine {
               }
             })
         .onEvent(
-            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN, event -> {})
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
+            event -> {
+              flowValue.readFrom(event.value());
+              long flowScopeKey = flowValue.flowScopeKey;
+              if (instances.get(flowScopeKey, scope)) {
+                scope.activeChildren++;
+                instances.put(flowScopeKey, scope);
+              }
+              ExecutableElement target =
+                  processes
+                      .byKey(flowValue.processDefinitionKey)
+                      .process()
+                      .target(flowValue.elementId);
+              if (target.type() == BpmnElementType.PARALLEL_GATEWAY) {
+                takenFlows.add(flowScopeKey, target.id(), flowValue.elementId, 1);
+              }
+            })
         .onEvent(
             ValueTypes.JOB,
             JobIntent.CREATED,
@@ -217,6 +243,27 @@ public final class WorkflowEngine {
                 jobs.activate(jobKey, job);
               }
             });
+  }
+
+  /**
+   * How many sequence-flow tokens an activating element consumes: none for the process and start
+   * events, one per incoming flow for a joining parallel gateway, else the one that brought it.
+   */
+  private static int consumedTokens(
+      ProcessState processes, TakenFlowState takenFlows, ProcessInstanceValue element) {
+    switch (element.elementType) {
+      case PROCESS, START_EVENT:
+        return 0;
+      case PARALLEL_GATEWAY:
+        ExecutableElement gateway =
+            processes.byKey(element.processDefinitionKey).process().element(element.elementId);
+        for (String incoming : gateway.incoming()) {
+          takenFlows.add(element.flowScopeKey, gateway.id(), incoming, -1);
+        }
+        return gateway.incoming().size();
+      default:
+        return 1;
+    }
   }
 
   /** Applier of a job event: the event's value becomes the job's, in the state it leads to. */

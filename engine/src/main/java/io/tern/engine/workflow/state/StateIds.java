@@ -13,6 +13,7 @@ final class StateIds {
   static final short JOB_BACKOFFS = 24;
   static final short INCIDENTS = 25;
   static final short JOB_INCIDENTS = 26;
+  static final short TAKEN_FLOWS = 27;
 
   private StateIds() {}
 }

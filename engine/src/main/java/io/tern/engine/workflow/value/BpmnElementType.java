@@ -6,7 +6,8 @@ public enum BpmnElementType {
   START_EVENT,
   END_EVENT,
   SERVICE_TASK,
-  SEQUENCE_FLOW;
+  SEQUENCE_FLOW,
+  PARALLEL_GATEWAY;
 
   private static final BpmnElementType[] VALUES = values();
 

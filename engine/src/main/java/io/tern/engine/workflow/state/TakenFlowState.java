@@ -1,0 +1,63 @@
+package io.tern.engine.workflow.state;
+
+import io.tern.engine.state.ColumnFamily;
+import io.tern.engine.state.DbCompositeKey;
+import io.tern.engine.state.DbLong;
+import io.tern.engine.state.DbString;
+import io.tern.engine.state.PartitionState;
+
+/**
+ * Tokens waiting at joining parallel gateways: per flow scope, gateway and incoming flow, how many
+ * times the flow was taken and not yet joined.
+ */
+public final class TakenFlowState {
+  private final ColumnFamily<DbCompositeKey<DbLong, DbCompositeKey<DbString, DbString>>, DbLong>
+      taken;
+  private final DbLong scope = new DbLong();
+  private final DbString gateway = new DbString();
+  private final DbString flow = new DbString();
+  private final DbCompositeKey<DbLong, DbCompositeKey<DbString, DbString>> key =
+      new DbCompositeKey<>(scope, new DbCompositeKey<>(gateway, flow));
+  private final DbLong count = new DbLong();
+
+  public TakenFlowState(PartitionState state) {
+    taken =
+        state.columnFamily(
+            StateIds.TAKEN_FLOWS,
+            new DbCompositeKey<>(
+                new DbLong(), new DbCompositeKey<>(new DbString(), new DbString())),
+            new DbLong());
+  }
+
+  public long count(long scopeKey, String gatewayId, String flowId) {
+    set(scopeKey, gatewayId, flowId);
+    return taken.get(key, count) ? count.get() : 0;
+  }
+
+  /** Applier: adds {@code delta} to the flow's waiting tokens. */
+  public void add(long scopeKey, String gatewayId, String flowId, long delta) {
+    long now = count(scopeKey, gatewayId, flowId) + delta;
+    set(scopeKey, gatewayId, flowId);
+    if (now <= 0) {
+      taken.delete(key);
+    } else {
+      taken.put(key, count.set(now));
+    }
+  }
+
+  /** Applier: a finished scope's waiting tokens go with it. */
+  public void removeScope(long scopeKey) {
+    taken.forEachWithPrefix(
+        new DbLong(scopeKey),
+        (k, v) -> {
+          taken.delete(k);
+          return true;
+        });
+  }
+
+  private void set(long scopeKey, String gatewayId, String flowId) {
+    scope.set(scopeKey);
+    gateway.set(gatewayId);
+    flow.set(flowId);
+  }
+}

@@ -1,5 +1,6 @@
 package io.tern.benchmark;
 
+import io.tern.benchmark.engine.EngineBenchmark;
 import io.tern.benchmark.journal.JournalBenchmark;
 import io.tern.benchmark.raft.RaftBenchmark;
 import io.tern.benchmark.replay.ReplayBenchmark;
@@ -35,6 +36,9 @@ public final class BenchmarkMain {
       case "state":
         exitCode = StateBenchmark.run(rest);
         break;
+      case "engine":
+        exitCode = EngineBenchmark.run(rest);
+        break;
       default:
         System.err.println("Unknown benchmark: " + args[0]);
         printUsage();
@@ -55,5 +59,7 @@ public final class BenchmarkMain {
     System.err.println("            (java -jar tern-benchmark.jar replay --help for options)");
     System.err.println("  state     a workflow engine's state-store workload on RocksDB");
     System.err.println("            (java -jar tern-benchmark.jar state --help for options)");
+    System.err.println("  engine    BPMN engine throughput on one partition (instances/s)");
+    System.err.println("            (java -jar tern-benchmark.jar engine --help for options)");
   }
 }

@@ -1,26 +1,17 @@
 package io.tern.benchmark.replay;
 
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.Json;
 import io.tern.benchmark.common.Progress;
+import io.tern.benchmark.engine.SingleMemberPartition;
 import io.tern.engine.log.LogStreamWriter;
-import io.tern.engine.partition.EnginePartition;
-import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.processor.CommandResponseSink;
+import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.record.RecordValue;
-import io.tern.engine.state.StateConfig;
-import io.tern.engine.state.StateResources;
 import io.tern.journal.JournalReader;
-import io.tern.raft.Member;
 import io.tern.raft.server.FlushMode;
-import io.tern.raft.server.RaftServer;
-import io.tern.raft.server.RaftServerConfig;
-import io.tern.raft.transport.NettyRaftTransport;
-import io.tern.raft.transport.TransportConfig;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -49,7 +40,6 @@ public final class ReplayBenchmark {
   private final ReplayOptions options;
   private final Path root;
   private final Progress progress = new Progress();
-  private final int port = freePort();
 
   private ReplayBenchmark(ReplayOptions options, Path root) {
     this.options = options;
@@ -71,52 +61,19 @@ public final class ReplayBenchmark {
         root -> new ReplayBenchmark(options, root).runAll());
   }
 
-  /** One broker with the partition; closed as a whole. */
-  private final class Broker implements AutoCloseable {
-    final RaftServer server;
-    final EnginePartition partition;
-    final StateResources resources;
-
-    Broker(FlushMode flushMode) {
-      SimpleMeterRegistry registry = new SimpleMeterRegistry();
-      server =
-          new RaftServer(
-              1,
-              RaftServerConfig.builder(root.resolve("raft")).flushMode(flushMode).build(),
-              new NettyRaftTransport(
-                      TransportConfig.builder(1).bind("127.0.0.1", port).build(),
-                      registry,
-                      Tags.empty())
-                  .start(),
-              registry);
-      resources = new StateResources(StateConfig.defaults());
-      partition =
-          EnginePartition.start(
-              server,
-              PARTITION,
-              List.of(new Member(1, 1)),
-              EnginePartitionConfig.defaults(root.resolve("engine"))
-                  .withSnapshotPeriod(Duration.ofDays(1))
-                  .withDiskWatermark(0, Duration.ofSeconds(10)),
-              resources,
-              ReplayEngine::create,
-              CommandResponseSink.NONE,
-              System::currentTimeMillis,
-              registry);
-    }
-
-    @Override
-    public void close() {
-      partition.close();
-      server.close();
-      resources.close();
-    }
+  private SingleMemberPartition broker(FlushMode flushMode) {
+    return new SingleMemberPartition(
+        root,
+        flushMode,
+        ProcessorConfig.defaults(),
+        ReplayEngine::create,
+        CommandResponseSink.NONE);
   }
 
   private void runAll() throws Exception {
     progress.log("Replay benchmark in %s: %s", root, options);
     long lastCommandPosition;
-    try (Broker broker = new Broker(FlushMode.OFF)) {
+    try (SingleMemberPartition broker = broker(FlushMode.OFF)) {
       lastCommandPosition = fill(broker);
     }
     LogSize size = measureLog();
@@ -129,13 +86,14 @@ public final class ReplayBenchmark {
     long startNs = System.nanoTime();
     long committedNs;
     long doneNs;
-    try (Broker broker = new Broker(FlushMode.SYNC)) {
+    try (SingleMemberPartition broker = broker(FlushMode.SYNC)) {
       long lastIndex = size.lastIndex;
       await(
-          () -> broker.partition.raft().commitIndex() >= lastIndex, "the restarted log to commit");
+          () -> broker.partition().raft().commitIndex() >= lastIndex,
+          "the restarted log to commit");
       committedNs = System.nanoTime();
       await(
-          () -> broker.partition.processor().lastProcessedPosition() >= lastCommandPosition,
+          () -> broker.partition().processor().lastProcessedPosition() >= lastCommandPosition,
           "replay to reach the last command");
       doneNs = System.nanoTime();
     }
@@ -184,8 +142,8 @@ public final class ReplayBenchmark {
   /**
    * Writes CREATE commands until the log holds about {@code logBytes}; returns the last position.
    */
-  private long fill(Broker broker) {
-    await(() -> broker.partition.raft().role() == io.tern.raft.RaftRole.LEADER, "leadership");
+  private long fill(SingleMemberPartition broker) {
+    broker.awaitProcessing(TIMEOUT);
     byte[] bytes = new byte[options.valueBytes()];
     new Random(7).nextBytes(bytes);
     RecordValue value = RecordValue.of(new UnsafeBuffer(bytes), 0, bytes.length);
@@ -199,7 +157,7 @@ public final class ReplayBenchmark {
         try {
           last =
               broker
-                  .partition
+                  .partition()
                   .intake()
                   .write(-1, -1, ReplayEngine.VALUE_TYPE, ReplayEngine.CREATE, -1, value);
           break;
@@ -213,7 +171,7 @@ public final class ReplayBenchmark {
     }
     long lastPosition = last;
     await(
-        () -> broker.partition.processor().lastProcessedPosition() >= lastPosition,
+        () -> broker.partition().processor().lastProcessedPosition() >= lastPosition,
         "the fill's commands to be processed");
     return lastPosition;
   }
@@ -281,14 +239,6 @@ public final class ReplayBenchmark {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
     }
   }
 }

@@ -4,7 +4,9 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
 
 /**
  * A typed kind of state (instances, jobs, timers, ...): the keys of the partition's RocksDB that
@@ -107,7 +109,12 @@ public final class ColumnFamily<K extends DbKey, V extends DbValue> {
     // transaction remembers what the visitor writes meanwhile: an entry deleted since is skipped,
     // one updated since is visited with its current value.
     transaction.beginScan();
-    try (RocksIterator iterator = transaction.newIterator()) {
+    byte[] bound = upperBound(prefix);
+    try (Slice upper = new Slice(bound == null ? idOnly() : bound);
+        ReadOptions options = new ReadOptions();
+        RocksIterator iterator =
+            transaction.newIterator(
+                bound == null ? options : options.setIterateUpperBound(upper))) {
       for (iterator.seek(start); iterator.isValid(); iterator.next()) {
         byte[] keyBytes = iterator.key();
         if (!startsWith(keyBytes, prefix)) {
@@ -131,6 +138,22 @@ public final class ColumnFamily<K extends DbKey, V extends DbValue> {
     } finally {
       transaction.endScan();
     }
+  }
+
+  /**
+   * The smallest key above every key starting with {@code prefix}: the prefix with its last byte
+   * that is not 0xFF incremented (and what follows dropped); null if every byte is 0xFF. Family ids
+   * are not negative, so a family's keys always have a bound.
+   */
+  static byte[] upperBound(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if (prefix[i] != (byte) 0xFF) {
+        byte[] bound = Arrays.copyOf(prefix, i + 1);
+        bound[i]++;
+        return bound;
+      }
+    }
+    return null; // all 0xFF: nothing bounds it; the prefix check alone ends the scan
   }
 
   private static boolean startsWith(byte[] bytes, byte[] prefix) {

@@ -97,6 +97,16 @@ public final class StateTransaction implements AutoCloseable {
     return batch.newIteratorWithBase(db.newIterator(readOptions));
   }
 
+  /**
+   * As {@link #newIterator()}, but the committed state's side stops before {@code upperBound}
+   * (exclusive): a seek into a range with no live key then stops there instead of stepping over
+   * every tombstone that follows it. {@code scanOptions} must carry that bound and outlive the
+   * iterator.
+   */
+  RocksIterator newIterator(ReadOptions scanOptions) {
+    return batch.newIteratorWithBase(db.newIterator(scanOptions));
+  }
+
   /** Writes (puts and deletes) since the last commit or rollback. */
   long writeCount() {
     return batch.count();

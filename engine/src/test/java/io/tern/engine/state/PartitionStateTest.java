@@ -114,6 +114,13 @@ class PartitionStateTest {
   }
 
   @Test
+  void aPrefixsUpperBoundIsTheSmallestKeyAboveIt() {
+    assertThat(ColumnFamily.upperBound(new byte[] {0, 16, 5})).containsExactly(0, 16, 6);
+    assertThat(ColumnFamily.upperBound(new byte[] {0, 16, (byte) 0xFF})).containsExactly(0, 17);
+    assertThat(ColumnFamily.upperBound(new byte[] {(byte) 0xFF, (byte) 0xFF})).isNull();
+  }
+
+  @Test
   void aScanFromAKeyStartsThereAndStopsAtTheEndOfItsFamily() {
     PartitionState state = open(dir.resolve("s"), true);
     ColumnFamily<DbLong, DbLong> timers = state.columnFamily(TIMERS, new DbLong(), new DbLong());

@@ -36,10 +36,17 @@ public final class ValueTypes {
   public static final class ProcessInstanceIntent {
     public static final int ACTIVATE_ELEMENT = 0;
     public static final int COMPLETE_ELEMENT = 1;
+
+    /** Cancels a whole process instance (key: the process instance key). */
+    public static final int CANCEL = 2;
+
+    public static final int TERMINATE_ELEMENT = 3;
     public static final int ELEMENT_ACTIVATING = 10;
     public static final int ELEMENT_ACTIVATED = 11;
     public static final int ELEMENT_COMPLETING = 12;
     public static final int ELEMENT_COMPLETED = 13;
+    public static final int ELEMENT_TERMINATING = 14;
+    public static final int ELEMENT_TERMINATED = 15;
     public static final int SEQUENCE_FLOW_TAKEN = 16;
 
     private ProcessInstanceIntent() {}
@@ -58,6 +65,9 @@ public final class ValueTypes {
     public static final int TIMED_OUT = 9;
     public static final int RECUR_AFTER_BACKOFF = 10;
     public static final int RECURRED_AFTER_BACKOFF = 11;
+
+    /** The job's element was terminated. */
+    public static final int CANCELED = 12;
 
     private JobIntent() {}
   }

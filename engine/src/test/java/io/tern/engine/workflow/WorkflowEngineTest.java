@@ -525,4 +525,63 @@ class WorkflowEngineTest {
             key -> key.startsWith("0010") || key.startsWith("0011") || key.startsWith("0012"));
     assertThat(workflowState(follower)).isEqualTo(state);
   }
+
+  @Test
+  void cancelingAnInstanceTerminatesItsChildrenCancelsJobsAndResolvesTheirIncidents() {
+    TestMember follower = member("follower", ProcessorConfig.defaults());
+    TestMember leader = leader();
+    BpmnModelInstance forked =
+        Bpmn.createExecutableProcess("forked")
+            .startEvent()
+            .parallelGateway("split")
+            .serviceTask("a", t -> t.zeebeJobType("a"))
+            .endEvent()
+            .moveToNode("split")
+            .serviceTask("b", t -> t.zeebeJobType("b"))
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "forked.bpmn", xml(forked)));
+    long instance = create(leader, "forked").key();
+    long a = activate(leader, "a", 1).jobKeys.get(0);
+    failJob(leader, a, 0, 0, "broken");
+    assertThat(firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED)).isPositive();
+
+    Answer canceled =
+        leader.awaitAnswer(
+            leader.send(
+                ValueTypes.PROCESS_INSTANCE,
+                ProcessInstanceIntent.CANCEL,
+                instance,
+                new ProcessInstanceValue()));
+    assertThat(canceled.rejection()).isEqualTo(RejectionType.NONE);
+    await(
+        () -> lifecycle().contains("forked " + ProcessInstanceIntent.ELEMENT_TERMINATED),
+        "the instance to be terminated");
+    assertThat(lifecycle())
+        .contains("a " + ProcessInstanceIntent.ELEMENT_TERMINATED)
+        .contains("b " + ProcessInstanceIntent.ELEMENT_TERMINATED)
+        .doesNotContain("forked " + ProcessInstanceIntent.ELEMENT_COMPLETED);
+    assertThat(firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVED)).isPositive();
+    assertThat(activate(leader, "b", 1).jobs).as("b's job was canceled").isEmpty();
+    assertThat(completeJob(leader, a).rejection()).isEqualTo(RejectionType.NOT_FOUND);
+
+    Answer again =
+        leader.awaitAnswer(
+            leader.send(
+                ValueTypes.PROCESS_INSTANCE,
+                ProcessInstanceIntent.CANCEL,
+                instance,
+                new ProcessInstanceValue()));
+    assertThat(again.rejection()).isEqualTo(RejectionType.NOT_FOUND);
+    await(
+        () ->
+            follower.processor.lastProcessedPosition() == leader.processor.lastProcessedPosition(),
+        "the follower to catch up");
+    Map<String, String> state = workflowState(leader);
+    assertThat(state.keySet())
+        .as("only the deployed process is left")
+        .allMatch(
+            key -> key.startsWith("0010") || key.startsWith("0011") || key.startsWith("0012"));
+    assertThat(workflowState(follower)).isEqualTo(state);
+  }
 }

@@ -50,6 +50,11 @@ final class ElementProcessor {
   void activate(LoggedRecord command, ProcessingResult result) {
     value.readFrom(command.value());
     long key = command.key();
+    if (value.flowScopeKey >= 0
+        && (!instances.get(value.flowScopeKey, scope)
+            || scope.state == ProcessInstanceIntent.ELEMENT_TERMINATING)) {
+      return; // its scope is being terminated, or is gone: nothing starts in it any more
+    }
     ExecutableProcess process = process(value);
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);

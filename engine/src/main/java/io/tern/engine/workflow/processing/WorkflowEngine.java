@@ -39,10 +39,11 @@ public final class WorkflowEngine {
     JobState jobs = new JobState(context.state());
     VariableState variables = new VariableState(context.state());
     VariableBehavior variableBehavior = new VariableBehavior(context, instances, variables);
+    IncidentState incidents = new IncidentState(context.state());
     TakenFlowState takenFlows = new TakenFlowState(context.state());
     ElementProcessor elements = new ElementProcessor(context, processes, instances, takenFlows);
     ProcessInstanceValue flowValue = new ProcessInstanceValue();
-    IncidentState incidents = new IncidentState(context.state());
+    TerminationProcessor termination = new TerminationProcessor(instances, jobs, incidents);
     JobProcessors jobProcessors =
         new JobProcessors(context, jobs, instances, variableBehavior, incidents);
     JobState.Job previous = new JobState.Job();
@@ -104,6 +105,7 @@ public final class WorkflowEngine {
                 // reached by flows turns their tokens into itself.
                 scope.activeChildren += 1 - consumedTokens(processes, takenFlows, instance.value);
                 instances.put(flowScopeKey, scope);
+                instances.addChild(flowScopeKey, event.key());
               }
             })
         .onEvent(
@@ -120,19 +122,22 @@ public final class WorkflowEngine {
         .onEvent(
             ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_COMPLETED,
-            event -> {
-              if (!instances.get(event.key(), instance)) {
-                throw new IllegalStateException("no element instance " + event.key());
-              }
-              instances.remove(event.key());
-              variables.removeScope(event.key());
-              takenFlows.removeScope(event.key());
-              long flowScopeKey = instance.value.flowScopeKey;
-              if (flowScopeKey >= 0 && instances.get(flowScopeKey, scope)) {
-                scope.activeChildren--;
-                instances.put(flowScopeKey, scope);
-              }
-            })
+            event -> removeInstance(instances, variables, takenFlows, instance, scope, event.key()))
+        .onCommand(ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.CANCEL, termination::cancel)
+        .onCommand(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.TERMINATE_ELEMENT,
+            termination::terminateElement)
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_TERMINATING,
+            event ->
+                setState(
+                    instances, instance, event.key(), ProcessInstanceIntent.ELEMENT_TERMINATING))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_TERMINATED,
+            event -> removeInstance(instances, variables, takenFlows, instance, scope, event.key()))
         .onEvent(
             ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
@@ -158,6 +163,18 @@ public final class WorkflowEngine {
             event -> {
               job.value.readFrom(event.value());
               jobs.create(event.key(), job);
+              if (instances.get(job.value.elementInstanceKey, instance)) {
+                instance.jobKey = event.key();
+                instances.put(job.value.elementInstanceKey, instance);
+              }
+            })
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.CANCELED,
+            event -> {
+              if (jobs.get(event.key(), job)) {
+                jobs.remove(event.key(), job);
+              }
             })
         .onCommand(ValueTypes.JOB, JobIntent.COMPLETE, jobProcessors::complete)
         .onEvent(
@@ -279,6 +296,28 @@ public final class WorkflowEngine {
     job.value.readFrom(event.value());
     job.state = nextState.applyAsInt(job.value);
     jobs.update(event.key(), previous, job);
+  }
+
+  /** Applier of COMPLETED and TERMINATED: the instance and what lives in it go. */
+  private static void removeInstance(
+      ElementInstanceState instances,
+      VariableState variables,
+      TakenFlowState takenFlows,
+      ElementInstance instance,
+      ElementInstance scope,
+      long key) {
+    if (!instances.get(key, instance)) {
+      throw new IllegalStateException("no element instance " + key);
+    }
+    instances.remove(key);
+    variables.removeScope(key);
+    takenFlows.removeScope(key);
+    long flowScopeKey = instance.value.flowScopeKey;
+    if (flowScopeKey >= 0 && instances.get(flowScopeKey, scope)) {
+      scope.activeChildren--;
+      instances.put(flowScopeKey, scope);
+      instances.removeChild(flowScopeKey, key);
+    }
   }
 
   private static void setState(

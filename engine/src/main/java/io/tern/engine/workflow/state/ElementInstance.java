@@ -6,12 +6,16 @@ import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-/** A live element instance: its lifecycle intent, its active children and its record value. */
+/**
+ * A live element instance: its lifecycle intent, its active children (and tokens on sequence flows
+ * inside it), the job it waits for (-1 if none) and its record value.
+ */
 public final class ElementInstance implements DbValue {
-  private static final int HEADER_BYTES = 2 * Integer.BYTES;
+  private static final int HEADER_BYTES = 2 * Integer.BYTES + Long.BYTES;
 
   public int state;
   public int activeChildren;
+  public long jobKey = -1;
   public final ProcessInstanceValue value = new ProcessInstanceValue();
 
   @Override
@@ -23,6 +27,7 @@ public final class ElementInstance implements DbValue {
   public void write(MutableDirectBuffer buffer, int offset) {
     buffer.putInt(offset, state, ByteOrder.LITTLE_ENDIAN);
     buffer.putInt(offset + Integer.BYTES, activeChildren, ByteOrder.LITTLE_ENDIAN);
+    buffer.putLong(offset + 2 * Integer.BYTES, jobKey, ByteOrder.LITTLE_ENDIAN);
     value.write(buffer, offset + HEADER_BYTES);
   }
 
@@ -30,6 +35,7 @@ public final class ElementInstance implements DbValue {
   public void wrap(DirectBuffer buffer, int offset, int length) {
     state = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
     activeChildren = buffer.getInt(offset + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
+    jobKey = buffer.getLong(offset + 2 * Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
     value.wrap(buffer, offset + HEADER_BYTES, length - HEADER_BYTES);
   }
 }

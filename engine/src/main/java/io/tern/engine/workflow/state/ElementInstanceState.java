@@ -1,16 +1,48 @@
 package io.tern.engine.workflow.state;
 
 import io.tern.engine.state.ColumnFamily;
+import io.tern.engine.state.DbCompositeKey;
 import io.tern.engine.state.DbLong;
 import io.tern.engine.state.PartitionState;
 
-/** Live element instances by key (removed once completed). */
+/** Live element instances by key (removed once completed or terminated), and their children. */
 public final class ElementInstanceState {
   private final ColumnFamily<DbLong, ElementInstance> instances;
+  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, DbLong> children;
   private final DbLong key = new DbLong();
+  private final DbLong parent = new DbLong();
+  private final DbLong child = new DbLong();
+  private final DbCompositeKey<DbLong, DbLong> parentAndChild = new DbCompositeKey<>(parent, child);
 
   public ElementInstanceState(PartitionState state) {
     instances = state.columnFamily(StateIds.ELEMENT_INSTANCES, new DbLong(), new ElementInstance());
+    children =
+        state.columnFamily(
+            StateIds.CHILDREN, new DbCompositeKey<>(new DbLong(), new DbLong()), new DbLong());
+  }
+
+  public void addChild(long scopeKey, long childKey) {
+    parent.set(scopeKey);
+    child.set(childKey);
+    children.put(parentAndChild, child);
+  }
+
+  public void removeChild(long scopeKey, long childKey) {
+    parent.set(scopeKey);
+    child.set(childKey);
+    children.delete(parentAndChild);
+  }
+
+  /** The keys of a scope's live child element instances. */
+  public java.util.List<Long> children(long scopeKey) {
+    java.util.List<Long> keys = new java.util.ArrayList<>();
+    children.forEachWithPrefix(
+        new DbLong(scopeKey),
+        (k, v) -> {
+          keys.add(k.second().get());
+          return true;
+        });
+    return keys;
   }
 
   /** Reads the instance into {@code into}; false if there is none. */

@@ -21,6 +21,11 @@ public final class IncidentState {
     return incidents.get(key.set(incidentKey), into);
   }
 
+  /** The open incident of a job, or -1. */
+  public long ofJob(long jobKey) {
+    return byJob.get(key.set(jobKey), other) ? other.get() : -1;
+  }
+
   public void create(long incidentKey, IncidentValue incident) {
     incidents.put(key.set(incidentKey), incident);
     if (incident.jobKey >= 0) {

@@ -14,6 +14,7 @@ final class StateIds {
   static final short INCIDENTS = 25;
   static final short JOB_INCIDENTS = 26;
   static final short TAKEN_FLOWS = 27;
+  static final short CHILDREN = 28;
 
   private StateIds() {}
 }

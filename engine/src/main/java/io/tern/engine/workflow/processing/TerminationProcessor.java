@@ -1,0 +1,113 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.state.IncidentState;
+import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.value.IncidentValue;
+import java.util.List;
+
+/**
+ * Cancellation: an element instance is terminated after its children, from the leaves up. A
+ * terminating element cancels its job (resolving the job's incident), asks each child to terminate,
+ * and is terminated once it has no child left; the last child to go terminates its terminating
+ * parent.
+ */
+final class TerminationProcessor {
+  private final ElementInstanceState instances;
+  private final JobState jobs;
+  private final IncidentState incidents;
+  private final ElementInstance instance = new ElementInstance();
+  private final ElementInstance parent = new ElementInstance();
+  private final JobState.Job job = new JobState.Job();
+  private final IncidentValue incident = new IncidentValue();
+
+  TerminationProcessor(ElementInstanceState instances, JobState jobs, IncidentState incidents) {
+    this.instances = instances;
+    this.jobs = jobs;
+    this.incidents = incidents;
+  }
+
+  /** CANCEL: the key is a process instance's. */
+  void cancel(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!instances.get(key, instance) || instance.value.flowScopeKey >= 0) {
+      result.reject(RejectionType.NOT_FOUND, "no active process instance with key " + key);
+      return;
+    }
+    if (instance.state == ProcessInstanceIntent.ELEMENT_TERMINATING) {
+      result.reject(
+          RejectionType.INVALID_STATE, "process instance " + key + " is already being canceled");
+      return;
+    }
+    terminate(key, result);
+    result.respondWithLastEvent();
+  }
+
+  /** TERMINATE_ELEMENT: written for children, and for a terminating scope whose children went. */
+  void terminateElement(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!instances.get(key, instance)) {
+      return; // completed or terminated meanwhile
+    }
+    if (instance.state == ProcessInstanceIntent.ELEMENT_TERMINATING) {
+      if (instances.children(key).isEmpty()) {
+        terminated(key, result);
+      }
+      return;
+    }
+    terminate(key, result);
+  }
+
+  private void terminate(long key, ProcessingResult result) {
+    result.appendEvent(
+        key,
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ELEMENT_TERMINATING,
+        instance.value);
+    if (instance.jobKey >= 0 && jobs.get(instance.jobKey, job)) {
+      long incidentKey = incidents.ofJob(instance.jobKey);
+      if (incidentKey >= 0 && incidents.get(incidentKey, incident)) {
+        result.appendEvent(incidentKey, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
+      }
+      result.appendEvent(instance.jobKey, ValueTypes.JOB, JobIntent.CANCELED, job.value);
+    }
+    List<Long> children = instances.children(key);
+    if (children.isEmpty()) {
+      instances.get(key, instance);
+      terminated(key, result);
+      return;
+    }
+    for (long child : children) {
+      instances.get(child, parent);
+      result.appendCommand(
+          child,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.TERMINATE_ELEMENT,
+          parent.value);
+    }
+  }
+
+  private void terminated(long key, ProcessingResult result) {
+    long flowScopeKey = instance.value.flowScopeKey;
+    result.appendEvent(
+        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
+    if (flowScopeKey >= 0
+        && instances.get(flowScopeKey, parent)
+        && parent.state == ProcessInstanceIntent.ELEMENT_TERMINATING
+        && instances.children(flowScopeKey).isEmpty()) {
+      result.appendCommand(
+          flowScopeKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.TERMINATE_ELEMENT,
+          parent.value);
+    }
+  }
+}

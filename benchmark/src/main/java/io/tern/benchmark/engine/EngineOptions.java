@@ -1,6 +1,7 @@
 package io.tern.benchmark.engine;
 
 import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.OptionValues;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,9 +75,6 @@ record EngineOptions(
   }
 
   private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-    }
-    return args[i];
+    return OptionValues.value(args, i, option, USAGE);
   }
 }

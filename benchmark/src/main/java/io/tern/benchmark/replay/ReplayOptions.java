@@ -2,6 +2,7 @@ package io.tern.benchmark.replay;
 
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.ByteSizes;
+import io.tern.benchmark.common.OptionValues;
 import java.nio.file.Path;
 
 /** Options of the replay benchmark. */
@@ -47,9 +48,6 @@ record ReplayOptions(Path dataParentDir, Path jsonOut, long logBytes, int valueB
   }
 
   private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-    }
-    return args[i];
+    return OptionValues.value(args, i, option, USAGE);
   }
 }

@@ -1,6 +1,7 @@
 package io.tern.benchmark.state;
 
 import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.OptionValues;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -89,10 +90,7 @@ record StateOptions(
   }
 
   private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-    }
-    return args[i];
+    return OptionValues.value(args, i, option, USAGE);
   }
 
   private static int positive(String text, String option) {

@@ -584,4 +584,105 @@ class WorkflowEngineTest {
             key -> key.startsWith("0010") || key.startsWith("0011") || key.startsWith("0012"));
     assertThat(workflowState(follower)).isEqualTo(state);
   }
+
+  private long countOf(int valueType, int intent) {
+    long count = 0;
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  @Test
+  void anExclusiveGatewayTakesTheFirstFlowWhoseFeelConditionHoldsElseTheDefault() {
+    TestMember leader = leader();
+    BpmnModelInstance routed =
+        Bpmn.createExecutableProcess("routed")
+            .startEvent()
+            .exclusiveGateway("check")
+            .conditionExpression("= amount > 100 and customer.vip")
+            .serviceTask("review", t -> t.zeebeJobType("review"))
+            .endEvent()
+            .moveToLastExclusiveGateway()
+            .defaultFlow()
+            .serviceTask("ship", t -> t.zeebeJobType("ship"))
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "routed.bpmn", xml(routed)));
+
+    create(leader, "routed", "{\"amount\": 150, \"customer\": {\"vip\": true}}");
+    create(leader, "routed", "{\"amount\": 150, \"customer\": {\"vip\": false}}");
+    create(leader, "routed", "{\"amount\": 50, \"customer\": {\"vip\": true}}");
+
+    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 3, "three jobs");
+    assertThat(activate(leader, "review", 5).jobs).hasSize(1);
+    assertThat(activate(leader, "ship", 5).jobs).hasSize(2);
+  }
+
+  @Test
+  void aGatewayWithNoMatchingFlowRaisesAnIncidentThatIsRetriedOnResolve() {
+    TestMember leader = leader();
+    BpmnModelInstance strict =
+        Bpmn.createExecutableProcess("strict")
+            .startEvent()
+            .exclusiveGateway("check")
+            .conditionExpression("= amount > 100")
+            .endEvent("big")
+            .moveToNode("check")
+            .conditionExpression("= amount")
+            .endEvent("odd")
+            .done();
+    deployed(deploy(leader, "strict.bpmn", xml(strict)));
+
+    create(leader, "strict", "{\"amount\": 50}");
+    await(() -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED) == 1, "incident");
+    long incident = firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED);
+    Answer resolved =
+        leader.awaitAnswer(
+            leader.send(
+                ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVE, incident, new JobValue()));
+    assertThat(resolved.intent()).isEqualTo(ValueTypes.IncidentIntent.RESOLVED);
+    // Nothing changed, so the retry fails again and raises a new incident.
+    await(() -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED) == 2, "a new one");
+    assertThat(lifecycle()).doesNotContain("strict " + ProcessInstanceIntent.ELEMENT_COMPLETED);
+
+    RecordBatch batch = new RecordBatch();
+    List<String> messages = new ArrayList<>();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.valueType() == ValueTypes.INCIDENT && record.intent() == 0) {
+          messages.add(
+              new io.tern.engine.workflow.value.IncidentValue()
+                  .<io.tern.engine.workflow.value.IncidentValue>readFrom(record.value())
+                  .errorMessage);
+        }
+      }
+    }
+    assertThat(messages.get(0)).contains("gateway 'check'").contains("must give true or false");
+  }
+
+  @Test
+  void aConditionOutsideAnExclusiveGatewayIsRejectedAtDeployment() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("p")
+            .startEvent()
+            .serviceTask("task", t -> t.zeebeJobType("t"))
+            .sequenceFlowId("guarded")
+            .conditionExpression("= true")
+            .endEvent()
+            .done();
+    Answer answer = deploy(leader, "p.bpmn", xml(model));
+    assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(answer.reason()).contains("'guarded'").contains("exclusive gateways only");
+  }
 }

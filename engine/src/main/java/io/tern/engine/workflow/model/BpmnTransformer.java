@@ -4,6 +4,7 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.camunda.zeebe.model.bpmn.instance.BaseElement;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
+import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
@@ -88,8 +89,18 @@ public final class BpmnTransformer {
     for (FlowElement element : process.getFlowElements()) {
       if (element instanceof SequenceFlow flow) {
         flowTargets.put(flow.getId(), flow.getTarget().getId());
-        if (flow.getConditionExpression() != null) {
-          problems.add(describe(flow) + ": conditional sequence flows are not supported yet");
+        String condition = conditionOf(flow);
+        if (condition != null && !(flow.getSource() instanceof ExclusiveGateway)) {
+          problems.add(
+              describe(flow)
+                  + ": conditions are supported on the outgoing flows of exclusive gateways only"
+                  + " (so far)");
+        } else if (condition != null && !condition.strip().startsWith("=")) {
+          problems.add(
+              describe(flow)
+                  + ": a condition must be a FEEL expression starting with '=', got '"
+                  + condition
+                  + "'");
         }
         continue;
       }
@@ -104,8 +115,13 @@ public final class BpmnTransformer {
       }
       List<ExecutableElement.Flow> outgoing = new ArrayList<>();
       for (SequenceFlow flow : node.getOutgoing()) {
-        outgoing.add(new ExecutableElement.Flow(flow.getId(), flow.getTarget().getId()));
+        outgoing.add(
+            new ExecutableElement.Flow(flow.getId(), flow.getTarget().getId(), conditionOf(flow)));
       }
+      String defaultFlow =
+          node instanceof ExclusiveGateway gateway && gateway.getDefault() != null
+              ? gateway.getDefault().getId()
+              : null;
       String jobType = null;
       int retries = 0;
       String headers = "{}";
@@ -135,7 +151,8 @@ public final class BpmnTransformer {
               List.copyOf(outgoing),
               jobType,
               retries,
-              headers));
+              headers,
+              defaultFlow));
     }
     if (start == null) {
       problems.add(describe(process) + ": the process needs a none start event");
@@ -158,13 +175,22 @@ public final class BpmnTransformer {
       return BpmnElementType.SERVICE_TASK;
     } else if (element instanceof ParallelGateway) {
       return BpmnElementType.PARALLEL_GATEWAY;
+    } else if (element instanceof ExclusiveGateway) {
+      return BpmnElementType.EXCLUSIVE_GATEWAY;
     }
     problems.add(
         describe(element)
             + ": this element is not supported yet (Tern runs none start events, none end"
-            + " events, service tasks, parallel gateways and sequence flows without"
-            + " conditions)");
+            + " events, service tasks, parallel and exclusive gateways, and sequence flows)");
     return null;
+  }
+
+  private static String conditionOf(SequenceFlow flow) {
+    if (flow.getConditionExpression() == null) {
+      return null;
+    }
+    String text = flow.getConditionExpression().getTextContent();
+    return text == null || text.isBlank() ? null : text.strip();
   }
 
   private static int parseRetries(FlowNode node, String retries, List<String> problems) {

@@ -11,6 +11,7 @@ import java.util.List;
  * @param jobType for service tasks, the job type ({@code zeebe:taskDefinition type})
  * @param jobRetries for service tasks, the job's retries
  * @param customHeaders for service tasks, {@code zeebe:taskHeaders} as a JSON object
+ * @param defaultFlowId for exclusive gateways, the flow taken when no condition holds, or null
  */
 public record ExecutableElement(
     String id,
@@ -19,8 +20,12 @@ public record ExecutableElement(
     List<Flow> outgoing,
     String jobType,
     int jobRetries,
-    String customHeaders) {
+    String customHeaders,
+    String defaultFlowId) {
 
-  /** A sequence flow: its id and the id of the element it leads to. */
-  public record Flow(String id, String targetId) {}
+  /**
+   * A sequence flow: its id, the id of the element it leads to, and its FEEL condition (with the
+   * leading '=') or null.
+   */
+  public record Flow(String id, String targetId, String condition) {}
 }

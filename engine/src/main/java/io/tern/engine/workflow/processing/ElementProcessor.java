@@ -7,6 +7,7 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.feel.FeelConditions;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.ElementInstance;
@@ -14,9 +15,14 @@ import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The lifecycle of element instances: ACTIVATE_ELEMENT and COMPLETE_ELEMENT commands become
@@ -30,6 +36,9 @@ final class ElementProcessor {
   private final ProcessState processes;
   private final ElementInstanceState instances;
   private final TakenFlowState takenFlows;
+  private final VariableBehavior variables;
+  private final FeelConditions conditions = new FeelConditions();
+  private final IncidentValue incident = new IncidentValue();
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -40,11 +49,13 @@ final class ElementProcessor {
       ProcessingContext context,
       ProcessState processes,
       ElementInstanceState instances,
-      TakenFlowState takenFlows) {
+      TakenFlowState takenFlows,
+      VariableBehavior variables) {
     this.context = context;
     this.processes = processes;
     this.instances = instances;
     this.takenFlows = takenFlows;
+    this.variables = variables;
   }
 
   void activate(LoggedRecord command, ProcessingResult result) {
@@ -60,7 +71,7 @@ final class ElementProcessor {
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
     switch (value.elementType) {
       case PROCESS -> activateChild(result, process, process.noneStartEventId(), key);
-      case START_EVENT, END_EVENT, PARALLEL_GATEWAY -> complete(result, key);
+      case START_EVENT, END_EVENT, PARALLEL_GATEWAY, EXCLUSIVE_GATEWAY -> complete(result, key);
       case SERVICE_TASK -> createJob(result, process.element(value.elementId), key);
       default ->
           throw new IllegalStateException("cannot activate a " + value.elementType + " element");
@@ -77,6 +88,15 @@ final class ElementProcessor {
       return;
     }
     value.copyFrom(instance.value);
+    List<ExecutableElement.Flow> taken = null;
+    if (value.elementType == BpmnElementType.EXCLUSIVE_GATEWAY) {
+      ExecutableElement gateway = process(value).element(value.elementId);
+      ExecutableElement.Flow chosen = choose(gateway, key, result);
+      if (chosen == null) {
+        return; // an incident holds the gateway until it is resolved
+      }
+      taken = List.of(chosen);
+    }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
     if (value.elementType == BpmnElementType.PROCESS) {
@@ -92,7 +112,7 @@ final class ElementProcessor {
       }
       return;
     }
-    for (ExecutableElement.Flow flow : element.outgoing()) {
+    for (ExecutableElement.Flow flow : taken != null ? taken : element.outgoing()) {
       next.copyFrom(value);
       next.elementType = BpmnElementType.SEQUENCE_FLOW;
       next.elementId = flow.id();
@@ -106,6 +126,50 @@ final class ElementProcessor {
         activateChild(result, process, flow.targetId(), flowScopeKey);
       }
     }
+  }
+
+  /**
+   * The first outgoing flow whose condition holds, else the default flow; null (after raising a
+   * CONDITION_ERROR incident) if none, or if a condition cannot be evaluated.
+   */
+  private ExecutableElement.Flow choose(
+      ExecutableElement gateway, long key, ProcessingResult result) {
+    Map<String, byte[]> visible = variables.visible(key, List.of());
+    ExecutableElement.Flow fallback = null;
+    try {
+      for (ExecutableElement.Flow flow : gateway.outgoing()) {
+        if (flow.id().equals(gateway.defaultFlowId())) {
+          fallback = flow;
+        } else if (flow.condition() != null && conditions.evaluate(flow.condition(), visible)) {
+          return flow;
+        }
+      }
+    } catch (FeelConditions.ConditionException | InvalidVariablesException e) {
+      raiseIncident(key, "gateway '" + gateway.id() + "': " + e.getMessage(), result);
+      return null;
+    }
+    if (fallback == null) {
+      raiseIncident(
+          key,
+          "no condition of an outgoing flow of gateway '"
+              + gateway.id()
+              + "' holds, and it has no default flow",
+          result);
+    }
+    return fallback;
+  }
+
+  private void raiseIncident(long key, String message, ProcessingResult result) {
+    incident.errorType = ErrorType.CONDITION_ERROR;
+    incident.processInstanceKey = value.processInstanceKey;
+    incident.elementInstanceKey = key;
+    incident.processDefinitionKey = value.processDefinitionKey;
+    incident.jobKey = -1;
+    incident.bpmnProcessId = value.bpmnProcessId;
+    incident.elementId = value.elementId;
+    incident.errorMessage = message;
+    result.appendEvent(
+        context.nextKey(), ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED, incident);
   }
 
   /** A parallel gateway activates once each of its incoming flows brought a token. */

@@ -169,6 +169,16 @@ final class JobProcessors {
     }
     result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
     result.respondWithLastEvent();
+    if (incident.jobKey < 0
+        && instances.get(incident.elementInstanceKey, instance)
+        && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+      // Try the element again (an exclusive gateway evaluates its conditions anew).
+      result.appendCommand(
+          incident.elementInstanceKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.COMPLETE_ELEMENT,
+          instance.value);
+    }
   }
 
   private boolean activatedJob(long key, String what, ProcessingResult result) {

@@ -41,7 +41,8 @@ public final class WorkflowEngine {
     VariableBehavior variableBehavior = new VariableBehavior(context, instances, variables);
     IncidentState incidents = new IncidentState(context.state());
     TakenFlowState takenFlows = new TakenFlowState(context.state());
-    ElementProcessor elements = new ElementProcessor(context, processes, instances, takenFlows);
+    ElementProcessor elements =
+        new ElementProcessor(context, processes, instances, takenFlows, variableBehavior);
     ProcessInstanceValue flowValue = new ProcessInstanceValue();
     TerminationProcessor termination = new TerminationProcessor(instances, jobs, incidents);
     JobProcessors jobProcessors =

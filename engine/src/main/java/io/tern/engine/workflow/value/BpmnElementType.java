@@ -7,7 +7,8 @@ public enum BpmnElementType {
   END_EVENT,
   SERVICE_TASK,
   SEQUENCE_FLOW,
-  PARALLEL_GATEWAY;
+  PARALLEL_GATEWAY,
+  EXCLUSIVE_GATEWAY;
 
   private static final BpmnElementType[] VALUES = values();
 

@@ -4,7 +4,9 @@ package io.tern.engine.workflow.value;
 public enum ErrorType {
   UNKNOWN,
   /** A job failed with no retries left. */
-  JOB_NO_RETRIES;
+  JOB_NO_RETRIES,
+  /** A condition failed, or no outgoing flow of an exclusive gateway matched. */
+  CONDITION_ERROR;
 
   private static final ErrorType[] VALUES = values();
 

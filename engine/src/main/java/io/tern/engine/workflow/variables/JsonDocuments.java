@@ -79,6 +79,66 @@ public final class JsonDocuments {
     return variables;
   }
 
+  /**
+   * A JSON value as Java objects for FEEL: objects as maps, arrays as lists, numbers as Long or
+   * BigDecimal, strings, booleans, null.
+   *
+   * @throws InvalidVariablesException if the value is not valid JSON
+   */
+  public static Object toJava(byte[] json) {
+    try (JsonParser parser = FACTORY.createParser(json)) {
+      parser.nextToken();
+      return read(parser);
+    } catch (IOException e) {
+      throw new InvalidVariablesException("a variable is not valid JSON: " + e.getMessage());
+    }
+  }
+
+  private static Object read(JsonParser parser) throws IOException {
+    JsonToken token = parser.currentToken();
+    if (token == null) {
+      return null;
+    }
+    switch (token) {
+      case START_OBJECT -> {
+        Map<String, Object> object = new LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String name = parser.currentName();
+          parser.nextToken();
+          object.put(name, read(parser));
+        }
+        return object;
+      }
+      case START_ARRAY -> {
+        java.util.List<Object> array = new java.util.ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          array.add(read(parser));
+        }
+        return array;
+      }
+      case VALUE_STRING -> {
+        return parser.getText();
+      }
+      case VALUE_NUMBER_INT -> {
+        return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+            ? new java.math.BigDecimal(parser.getBigIntegerValue())
+            : (Object) parser.getLongValue();
+      }
+      case VALUE_NUMBER_FLOAT -> {
+        return parser.getDecimalValue();
+      }
+      case VALUE_TRUE -> {
+        return Boolean.TRUE;
+      }
+      case VALUE_FALSE -> {
+        return Boolean.FALSE;
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
   /** A JSON object of the given variables, in the map's order. */
   public static byte[] document(Map<String, byte[]> variables) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64);

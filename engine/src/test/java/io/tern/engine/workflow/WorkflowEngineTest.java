@@ -668,6 +668,23 @@ class WorkflowEngineTest {
       }
     }
     assertThat(messages.get(0)).contains("gateway 'check'").contains("must give true or false");
+
+    long instance = firstKeyOf(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED);
+    Answer cancel =
+        leader.awaitAnswer(
+            leader.send(
+                ValueTypes.PROCESS_INSTANCE,
+                ProcessInstanceIntent.CANCEL,
+                instance,
+                new ProcessInstanceValue()));
+    assertThat(cancel.rejection()).as("%s", cancel.reason()).isEqualTo(RejectionType.NONE);
+    await(
+        () -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVED) == 2,
+        "the open incident to be resolved by the cancellation");
+    assertThat(workflowState(leader).keySet())
+        .as("no incident or instance left")
+        .allMatch(
+            key -> key.startsWith("0010") || key.startsWith("0011") || key.startsWith("0012"));
   }
 
   @Test

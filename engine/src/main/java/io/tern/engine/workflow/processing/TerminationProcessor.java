@@ -16,9 +16,9 @@ import java.util.List;
 
 /**
  * Cancellation: an element instance is terminated after its children, from the leaves up. A
- * terminating element cancels its job (resolving the job's incident), asks each child to terminate,
- * and is terminated once it has no child left; the last child to go terminates its terminating
- * parent.
+ * terminating element resolves its incident, cancels its job (resolving the job's incident), asks
+ * each child to terminate, and is terminated once it has no child left; the last child to go
+ * terminates its terminating parent.
  */
 final class TerminationProcessor {
   private final ElementInstanceState instances;
@@ -72,6 +72,10 @@ final class TerminationProcessor {
         ValueTypes.PROCESS_INSTANCE,
         ProcessInstanceIntent.ELEMENT_TERMINATING,
         instance.value);
+    long elementIncident = incidents.ofElement(key);
+    if (elementIncident >= 0 && incidents.get(elementIncident, incident)) {
+      result.appendEvent(elementIncident, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
+    }
     if (instance.jobKey >= 0 && jobs.get(instance.jobKey, job)) {
       long incidentKey = incidents.ofJob(instance.jobKey);
       if (incidentKey >= 0 && incidents.get(incidentKey, incident)) {

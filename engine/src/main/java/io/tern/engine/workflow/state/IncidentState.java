@@ -5,16 +5,18 @@ import io.tern.engine.state.DbLong;
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.value.IncidentValue;
 
-/** Open incidents by key, and the incident of each job that has one. */
+/** Open incidents by key, and the incident of each job or element (without job) that has one. */
 public final class IncidentState {
   private final ColumnFamily<DbLong, IncidentValue> incidents;
   private final ColumnFamily<DbLong, DbLong> byJob;
+  private final ColumnFamily<DbLong, DbLong> byElement;
   private final DbLong key = new DbLong();
   private final DbLong other = new DbLong();
 
   public IncidentState(PartitionState state) {
     incidents = state.columnFamily(StateIds.INCIDENTS, new DbLong(), new IncidentValue());
     byJob = state.columnFamily(StateIds.JOB_INCIDENTS, new DbLong(), new DbLong());
+    byElement = state.columnFamily(StateIds.ELEMENT_INCIDENTS, new DbLong(), new DbLong());
   }
 
   public boolean get(long incidentKey, IncidentValue into) {
@@ -26,10 +28,17 @@ public final class IncidentState {
     return byJob.get(key.set(jobKey), other) ? other.get() : -1;
   }
 
+  /** The open incident of an element instance (one not raised by a job), or -1. */
+  public long ofElement(long elementInstanceKey) {
+    return byElement.get(key.set(elementInstanceKey), other) ? other.get() : -1;
+  }
+
   public void create(long incidentKey, IncidentValue incident) {
     incidents.put(key.set(incidentKey), incident);
     if (incident.jobKey >= 0) {
       byJob.put(key.set(incident.jobKey), other.set(incidentKey));
+    } else {
+      byElement.put(key.set(incident.elementInstanceKey), other.set(incidentKey));
     }
   }
 
@@ -37,6 +46,8 @@ public final class IncidentState {
     incidents.delete(key.set(incidentKey));
     if (incident.jobKey >= 0) {
       byJob.delete(key.set(incident.jobKey));
+    } else {
+      byElement.delete(key.set(incident.elementInstanceKey));
     }
   }
 }

@@ -15,6 +15,7 @@ final class StateIds {
   static final short JOB_INCIDENTS = 26;
   static final short TAKEN_FLOWS = 27;
   static final short CHILDREN = 28;
+  static final short ELEMENT_INCIDENTS = 29;
 
   private StateIds() {}
 }

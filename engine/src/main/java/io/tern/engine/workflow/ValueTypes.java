@@ -13,6 +13,9 @@ public final class ValueTypes {
   public static final int JOB_BATCH = 14;
   public static final int VARIABLE = 15;
   public static final int INCIDENT = 16;
+  public static final int TIMER = 17;
+  public static final int PROCESS_EVENT = 18;
+  public static final int VARIABLE_DOCUMENT = 19;
 
   private ValueTypes() {}
 
@@ -69,6 +72,9 @@ public final class ValueTypes {
     /** The job's element was terminated. */
     public static final int CANCELED = 12;
 
+    public static final int THROW_ERROR = 13;
+    public static final int ERROR_THROWN = 14;
+
     private JobIntent() {}
   }
 
@@ -87,6 +93,37 @@ public final class ValueTypes {
     public static final int RESOLVED = 2;
 
     private IncidentIntent() {}
+  }
+
+  /** {@link #TIMER}. */
+  public static final class TimerIntent {
+    public static final int CREATED = 0;
+
+    /** Written when the timer is due; the timer's element is triggered. */
+    public static final int TRIGGER = 1;
+
+    public static final int TRIGGERED = 2;
+
+    /** Its element was left before it fired. */
+    public static final int CANCELED = 3;
+
+    private TimerIntent() {}
+  }
+
+  /** {@link #PROCESS_EVENT}. */
+  public static final class ProcessEventIntent {
+    /** A boundary event was triggered (activated at once, or once its activity is terminated). */
+    public static final int TRIGGERED = 0;
+
+    private ProcessEventIntent() {}
+  }
+
+  /** {@link #VARIABLE_DOCUMENT}. */
+  public static final class VariableDocumentIntent {
+    public static final int UPDATE = 0;
+    public static final int UPDATED = 1;
+
+    private VariableDocumentIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

@@ -14,7 +14,6 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
@@ -22,137 +21,17 @@ import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
-import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class WorkflowEngineTest {
-  @TempDir Path dir;
-
-  private final InMemoryLogStorage log = new InMemoryLogStorage();
-  private final List<TestMember> members = new ArrayList<>();
-
-  @AfterEach
-  void closeAll() {
-    members.forEach(TestMember::close);
-  }
-
-  private TestMember member(String name, ProcessorConfig config) {
-    TestMember member = new TestMember(log, dir.resolve(name), config, WorkflowEngine::create);
-    members.add(member);
-    return member;
-  }
-
-  private TestMember leader() {
-    TestMember leader = member("leader", ProcessorConfig.defaults());
-    log.electLeader(leader.processor);
-    leader.awaitPhase(ProcessorPhase.PROCESSING);
-    return leader;
-  }
-
-  private static BpmnModelInstance oneTask(String processId, String jobType) {
-    return Bpmn.createExecutableProcess(processId)
-        .startEvent("start")
-        .serviceTask("task", t -> t.zeebeJobType(jobType).zeebeTaskHeader("color", "blue"))
-        .endEvent("end")
-        .done();
-  }
-
-  private static byte[] xml(BpmnModelInstance model) {
-    return Bpmn.convertToString(model).getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static Answer deploy(TestMember member, String name, byte[] resource) {
-    DeploymentValue deployment = new DeploymentValue();
-    deployment.resources.add(new DeploymentValue.Resource(name, resource));
-    return member.awaitAnswer(
-        member.send(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, deployment));
-  }
-
-  private static DeploymentValue.Process deployed(Answer answer) {
-    assertThat(answer.rejection()).as("%s", answer.reason()).isEqualTo(RejectionType.NONE);
-    return new DeploymentValue()
-        .<DeploymentValue>readFrom(new UnsafeBuffer(answer.value()))
-        .processes
-        .get(0);
-  }
-
-  private static Answer create(TestMember member, String processId) {
-    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
-    creation.bpmnProcessId = processId;
-    return member.awaitAnswer(
-        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
-  }
-
-  private static JobBatchValue activate(TestMember member, String type, int max) {
-    return activate(member, type, max, List.of());
-  }
-
-  private static JobBatchValue activate(
-      TestMember member, String type, int max, List<String> fetchVariables) {
-    JobBatchValue request = new JobBatchValue();
-    request.fetchVariables.addAll(fetchVariables);
-    request.type = type;
-    request.worker = "test-worker";
-    request.maxJobsToActivate = max;
-    request.timeoutMs = 60_000;
-    Answer answer =
-        member.awaitAnswer(member.send(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request));
-    assertThat(answer.intent()).isEqualTo(JobBatchIntent.ACTIVATED);
-    return new JobBatchValue().readFrom(new UnsafeBuffer(answer.value()));
-  }
-
-  private static Answer completeJob(TestMember member, long jobKey) {
-    return completeJob(member, jobKey, "");
-  }
-
-  private static Answer completeJob(TestMember member, long jobKey, String variables) {
-    JobValue completion = new JobValue();
-    completion.variables = variables.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.COMPLETE, jobKey, completion));
-  }
-
-  private static Answer create(TestMember member, String processId, String variables) {
-    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
-    creation.bpmnProcessId = processId;
-    creation.variables = variables.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(
-        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
-  }
-
-  /** Process instance records of the committed log: "elementId intentName". */
-  private List<String> lifecycle() {
-    return lifecycle(log);
-  }
-
-  private static List<String> lifecycle(InMemoryLogStorage log) {
-    List<String> lines = new ArrayList<>();
-    RecordBatch batch = new RecordBatch();
-    ProcessInstanceValue value = new ProcessInstanceValue();
-    for (byte[] entry : log.committedBatches()) {
-      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
-      while (batch.hasNext()) {
-        LoggedRecord record = batch.next();
-        if (record.valueType() == ValueTypes.PROCESS_INSTANCE && record.isEvent()) {
-          value.readFrom(record.value());
-          lines.add(value.elementId + " " + record.intent());
-        }
-      }
-    }
-    return lines;
-  }
-
+class WorkflowEngineTest extends WorkflowTestBase {
   @Test
   void deployingTheSameResourceAgainKeepsTheVersionAndAChangeMakesTheNext() {
     TestMember leader = leader();
@@ -302,35 +181,6 @@ class WorkflowEngineTest {
     }
   }
 
-  private static long count(InMemoryLogStorage log, int valueType, int intent) {
-    long count = 0;
-    RecordBatch batch = new RecordBatch();
-    for (byte[] entry : log.committedBatches()) {
-      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
-      while (batch.hasNext()) {
-        LoggedRecord record = batch.next();
-        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
-          count++;
-        }
-      }
-    }
-    return count;
-  }
-
-  /** The workflow engine's column families (ids from 16), hex key -> hex value. */
-  private static Map<String, String> workflowState(TestMember member) {
-    Map<String, String> state = new TreeMap<>();
-    member
-        .dump()
-        .forEach(
-            (key, value) -> {
-              if (Integer.parseInt(key.substring(0, 4), 16) >= 16) {
-                state.put(key, value);
-              }
-            });
-    return state;
-  }
-
   @Test
   void variablesFromCreationReachTheJobAndACompletionsVariablesReachTheNextJob() {
     TestMember leader = leader();
@@ -364,36 +214,6 @@ class WorkflowEngineTest {
     assertThat(second.jobs).hasSize(1);
     assertThat(new String(second.jobs.get(0).variables, StandardCharsets.UTF_8))
         .isEqualTo("{\"amount\":11,\"approved\":true}");
-  }
-
-  private Answer failJob(
-      TestMember member, long jobKey, int retries, long backoffMs, String error) {
-    JobValue failure = new JobValue();
-    failure.retries = retries;
-    failure.retryBackoffMs = backoffMs;
-    failure.errorMessage = error;
-    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.FAIL, jobKey, failure));
-  }
-
-  private Answer updateRetries(TestMember member, long jobKey, int retries) {
-    JobValue update = new JobValue();
-    update.retries = retries;
-    return member.awaitAnswer(
-        member.send(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, jobKey, update));
-  }
-
-  private long firstKeyOf(int valueType, int intent) {
-    RecordBatch batch = new RecordBatch();
-    for (byte[] entry : log.committedBatches()) {
-      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
-      while (batch.hasNext()) {
-        LoggedRecord record = batch.next();
-        if (record.valueType() == valueType && record.intent() == intent) {
-          return record.key();
-        }
-      }
-    }
-    return -1;
   }
 
   private TestMember withOneJob(String type) {
@@ -583,21 +403,6 @@ class WorkflowEngineTest {
         .allMatch(
             key -> key.startsWith("0010") || key.startsWith("0011") || key.startsWith("0012"));
     assertThat(workflowState(follower)).isEqualTo(state);
-  }
-
-  private long countOf(int valueType, int intent) {
-    long count = 0;
-    RecordBatch batch = new RecordBatch();
-    for (byte[] entry : log.committedBatches()) {
-      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
-      while (batch.hasNext()) {
-        LoggedRecord record = batch.next();
-        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
-          count++;
-        }
-      }
-    }
-    return count;
   }
 
   @Test

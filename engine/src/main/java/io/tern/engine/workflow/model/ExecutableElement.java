@@ -4,28 +4,41 @@ import io.tern.engine.workflow.value.BpmnElementType;
 import java.util.List;
 
 /**
- * One flow node of a deployed process, as the engine runs it.
+ * One flow node of a deployed process, as the engine runs it. Ids are unique within a BPMN file, so
+ * elements of embedded subprocesses live in the same map as the process's own.
  *
  * @param incoming the ids of its incoming sequence flows (a parallel gateway joins them all)
- * @param outgoing the ids of the elements its outgoing sequence flows lead to, with the flows' ids
- * @param jobType for service tasks, the job type ({@code zeebe:taskDefinition type})
- * @param jobRetries for service tasks, the job's retries
- * @param customHeaders for service tasks, {@code zeebe:taskHeaders} as a JSON object
+ * @param outgoing its outgoing sequence flows
  * @param defaultFlowId for exclusive gateways, the flow taken when no condition holds, or null
+ * @param job for service tasks, the job to create; else null
+ * @param startEventId for embedded subprocesses, the none start event that starts them; else null
+ * @param boundaryEventIds for activities, the ids of the boundary events attached to them
+ * @param attachedToId for boundary events, the activity they are attached to; else null
+ * @param interrupting for boundary events, whether triggering terminates the activity
+ * @param event what a catch event waits for, or what an end event throws; null for none events
  */
 public record ExecutableElement(
     String id,
     BpmnElementType type,
     List<String> incoming,
     List<Flow> outgoing,
-    String jobType,
-    int jobRetries,
-    String customHeaders,
-    String defaultFlowId) {
+    String defaultFlowId,
+    JobDefinition job,
+    String startEventId,
+    List<String> boundaryEventIds,
+    String attachedToId,
+    boolean interrupting,
+    EventDefinition event) {
 
   /**
    * A sequence flow: its id, the id of the element it leads to, and its FEEL condition (with the
    * leading '=') or null.
    */
   public record Flow(String id, String targetId, String condition) {}
+
+  /**
+   * What a service task's job looks like: {@code zeebe:taskDefinition} type and retries, and {@code
+   * zeebe:taskHeaders} as a JSON object.
+   */
+  public record JobDefinition(String type, int retries, String customHeadersJson) {}
 }

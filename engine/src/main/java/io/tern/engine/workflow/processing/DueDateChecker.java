@@ -2,14 +2,14 @@ package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingScheduler;
-import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.state.JobState;
-import io.tern.engine.workflow.value.JobValue;
 
 /**
- * Writes a command for each job whose due time (deadline, or end of back-off) has come, woken by
- * the processing scheduler at the earliest due time in the index, never by polling. The command's
- * processor checks the job again, so a command written twice does nothing the second time.
+ * Writes a command for each entity (a job past its deadline or back-off, a timer) whose due time
+ * has come, woken by the processing scheduler at the earliest due time in the index, never by
+ * polling. The command's processor checks the job again, so a command written twice does nothing
+ * the second time.
  */
 final class DueDateChecker {
   /** Commands written per run; the rest follow in the next run, at once. */
@@ -23,13 +23,20 @@ final class DueDateChecker {
 
   private final ProcessingContext context;
   private final Index index;
+  private final int valueType;
   private final int intent;
-  private final JobValue empty = new JobValue();
+  private final RecordValue empty;
   private ProcessingScheduler.Scheduled next;
 
-  DueDateChecker(ProcessingContext context, Index index, int intent) {
+  /**
+   * @param empty the value of the commands written (the processor reads the entity from state)
+   */
+  DueDateChecker(
+      ProcessingContext context, Index index, int valueType, int intent, RecordValue empty) {
+    this.empty = empty;
     this.context = context;
     this.index = index;
+    this.valueType = valueType;
     this.intent = intent;
   }
 
@@ -64,12 +71,12 @@ final class DueDateChecker {
     int[] written = {0};
     long[] nextDue = {-1};
     index.forEach(
-        (dueMs, jobKey) -> {
+        (dueMs, key) -> {
           if (dueMs > nowMs) {
             nextDue[0] = dueMs;
             return false;
           }
-          commands.appendCommand(jobKey, ValueTypes.JOB, intent, empty);
+          commands.appendCommand(key, valueType, intent, empty);
           return ++written[0] < MAX_COMMANDS_PER_RUN;
         });
     if (written[0] == MAX_COMMANDS_PER_RUN) {

@@ -8,6 +8,7 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelConditions;
+import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.ElementInstance;
@@ -16,7 +17,6 @@ import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;
-import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
@@ -38,7 +38,9 @@ final class ElementProcessor {
   private final TakenFlowState takenFlows;
   private final VariableBehavior variables;
   private final FeelConditions conditions = new FeelConditions();
-  private final IncidentValue incident = new IncidentValue();
+  private final IncidentBehavior incidents;
+  private final TimerBehavior timers;
+  private BoundaryBehavior boundaries;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -50,12 +52,20 @@ final class ElementProcessor {
       ProcessState processes,
       ElementInstanceState instances,
       TakenFlowState takenFlows,
-      VariableBehavior variables) {
+      VariableBehavior variables,
+      IncidentBehavior incidents,
+      TimerBehavior timers) {
     this.context = context;
     this.processes = processes;
     this.instances = instances;
     this.takenFlows = takenFlows;
     this.variables = variables;
+    this.incidents = incidents;
+    this.timers = timers;
+  }
+
+  void setBoundaries(BoundaryBehavior boundaries) {
+    this.boundaries = boundaries;
   }
 
   void activate(LoggedRecord command, ProcessingResult result) {
@@ -67,12 +77,29 @@ final class ElementProcessor {
       return; // its scope is being terminated, or is gone: nothing starts in it any more
     }
     ExecutableProcess process = process(value);
-    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
+    ExecutableElement element =
+        value.elementType == BpmnElementType.PROCESS ? null : process.element(value.elementId);
+    boolean canFail = element != null && TimerBehavior.hasTimers(process, element);
+    // An element whose activation raised an incident is still ACTIVATING, and is activated again
+    // once the incident is resolved.
+    boolean again =
+        canFail
+            && instances.get(key, instance)
+            && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING;
+    if (!again) {
+      appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
+    }
+    if (canFail && !timers.subscribe(result, key, value, process, element)) {
+      return; // an incident holds the element until it is resolved
+    }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
     switch (value.elementType) {
       case PROCESS -> activateChild(result, process, process.noneStartEventId(), key);
-      case START_EVENT, END_EVENT, PARALLEL_GATEWAY, EXCLUSIVE_GATEWAY -> complete(result, key);
-      case SERVICE_TASK -> createJob(result, process.element(value.elementId), key);
+      case SUB_PROCESS -> activateChild(result, process, element.startEventId(), key);
+      case START_EVENT, END_EVENT, PARALLEL_GATEWAY, EXCLUSIVE_GATEWAY, BOUNDARY_EVENT ->
+          complete(result, key);
+      case SERVICE_TASK -> createJob(result, element, key);
+      case INTERMEDIATE_CATCH_EVENT -> {} // waits for its timer
       default ->
           throw new IllegalStateException("cannot activate a " + value.elementType + " element");
     }
@@ -88,22 +115,30 @@ final class ElementProcessor {
       return;
     }
     value.copyFrom(instance.value);
-    List<ExecutableElement.Flow> taken = null;
-    if (value.elementType == BpmnElementType.EXCLUSIVE_GATEWAY) {
-      ExecutableElement gateway = process(value).element(value.elementId);
-      ExecutableElement.Flow chosen = choose(gateway, key, result);
-      if (chosen == null) {
-        return; // an incident holds the gateway until it is resolved
-      }
-      taken = List.of(chosen);
-    }
-    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
-    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
     if (value.elementType == BpmnElementType.PROCESS) {
+      appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
+      appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
       return;
     }
     ExecutableProcess process = process(value);
     ExecutableElement element = process.element(value.elementId);
+    List<ExecutableElement.Flow> taken = null;
+    if (value.elementType == BpmnElementType.EXCLUSIVE_GATEWAY) {
+      ExecutableElement.Flow chosen = choose(element, key, result);
+      if (chosen == null) {
+        return; // an incident holds the gateway until it is resolved
+      }
+      taken = List.of(chosen);
+    } else if (element.event() instanceof EventDefinition.Error error
+        && element.type() == BpmnElementType.END_EVENT) {
+      throwError(result, key, error.errorCode());
+      return; // caught: the catching activity is terminated, and this end event with it
+    }
+    if (TimerBehavior.hasTimers(process, element)) {
+      timers.cancelAll(result, key);
+    }
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
     long flowScopeKey = value.flowScopeKey;
     if (element.outgoing().isEmpty()) {
       // The COMPLETED applier already took this element from its scope's active children.
@@ -160,16 +195,23 @@ final class ElementProcessor {
   }
 
   private void raiseIncident(long key, String message, ProcessingResult result) {
-    incident.errorType = ErrorType.CONDITION_ERROR;
-    incident.processInstanceKey = value.processInstanceKey;
-    incident.elementInstanceKey = key;
-    incident.processDefinitionKey = value.processDefinitionKey;
-    incident.jobKey = -1;
-    incident.bpmnProcessId = value.bpmnProcessId;
-    incident.elementId = value.elementId;
-    incident.errorMessage = message;
-    result.appendEvent(
-        context.nextKey(), ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED, incident);
+    incidents.raise(result, ErrorType.CONDITION_ERROR, key, value, message);
+  }
+
+  /** An error end event throws its error; an incident holds it if nothing catches the error. */
+  private void throwError(ProcessingResult result, long key, String errorCode) {
+    if (!boundaries.throwError(result, key, errorCode, new byte[0])) {
+      incidents.raise(
+          result,
+          ErrorType.UNHANDLED_ERROR_EVENT,
+          key,
+          value,
+          "error '"
+              + errorCode
+              + "' was thrown by '"
+              + value.elementId
+              + "', but no boundary event catches it");
+    }
   }
 
   /** A parallel gateway activates once each of its incoming flows brought a token. */
@@ -206,18 +248,19 @@ final class ElementProcessor {
 
   private void createJob(ProcessingResult result, ExecutableElement element, long key) {
     job.deadline = -1;
-    job.retries = element.jobRetries();
+    job.retries = element.job().retries();
     job.processInstanceKey = value.processInstanceKey;
     job.elementInstanceKey = key;
     job.processDefinitionKey = value.processDefinitionKey;
     job.processDefinitionVersion = value.version;
-    job.type = element.jobType();
+    job.type = element.job().type();
     job.worker = "";
     job.bpmnProcessId = value.bpmnProcessId;
     job.elementId = element.id();
-    job.customHeaders = element.customHeaders().getBytes(StandardCharsets.UTF_8);
+    job.customHeaders = element.job().customHeadersJson().getBytes(StandardCharsets.UTF_8);
     job.variables = new byte[0];
     job.errorMessage = "";
+    job.errorCode = "";
     result.appendEvent(context.nextKey(), ValueTypes.JOB, JobIntent.CREATED, job);
   }
 

@@ -21,7 +21,10 @@ import io.tern.engine.workflow.variables.InvalidVariablesException;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.Map;
 
-/** Job commands: activation of a batch of jobs by type, and completion. */
+/**
+ * Job commands: activation of a batch of jobs by type, completion, failure, thrown errors, retries,
+ * time-outs and back-offs, and resolving incidents.
+ */
 final class JobProcessors {
   private final ProcessingContext context;
   private final JobState jobs;
@@ -35,6 +38,8 @@ final class JobProcessors {
   private final IncidentState incidents;
   private final JobValue request = new JobValue();
   private final IncidentValue incident = new IncidentValue();
+  private final IncidentBehavior incidentBehavior;
+  private BoundaryBehavior boundaries;
   final DueDateChecker deadlines;
   final DueDateChecker backoffs;
 
@@ -43,15 +48,28 @@ final class JobProcessors {
       JobState jobs,
       ElementInstanceState instances,
       VariableBehavior variables,
-      IncidentState incidents) {
+      IncidentState incidents,
+      IncidentBehavior incidentBehavior) {
     this.context = context;
     this.jobs = jobs;
     this.instances = instances;
     this.variables = variables;
     this.incidents = incidents;
-    this.deadlines = new DueDateChecker(context, jobs::forEachDeadline, JobIntent.TIME_OUT);
+    this.incidentBehavior = incidentBehavior;
+    this.deadlines =
+        new DueDateChecker(
+            context, jobs::forEachDeadline, ValueTypes.JOB, JobIntent.TIME_OUT, new JobValue());
     this.backoffs =
-        new DueDateChecker(context, jobs::forEachBackoff, JobIntent.RECUR_AFTER_BACKOFF);
+        new DueDateChecker(
+            context,
+            jobs::forEachBackoff,
+            ValueTypes.JOB,
+            JobIntent.RECUR_AFTER_BACKOFF,
+            new JobValue());
+  }
+
+  void setBoundaries(BoundaryBehavior boundaries) {
+    this.boundaries = boundaries;
   }
 
   /**
@@ -92,18 +110,71 @@ final class JobProcessors {
       result.sideEffect(() -> backoffs.scheduleAt(recurAt));
     }
     if (request.retries == 0) {
-      incident.errorType = ErrorType.JOB_NO_RETRIES;
-      incident.processInstanceKey = job.value.processInstanceKey;
-      incident.elementInstanceKey = job.value.elementInstanceKey;
-      incident.processDefinitionKey = job.value.processDefinitionKey;
-      incident.jobKey = key;
-      incident.bpmnProcessId = job.value.bpmnProcessId;
-      incident.elementId = job.value.elementId;
-      incident.errorMessage =
+      incidentBehavior.raise(
+          result,
+          ErrorType.JOB_NO_RETRIES,
+          job.value.processInstanceKey,
+          job.value.elementInstanceKey,
+          job.value.processDefinitionKey,
+          key,
+          job.value.bpmnProcessId,
+          job.value.elementId,
           request.errorMessage.isEmpty()
               ? "the job failed and has no retries left"
-              : request.errorMessage;
-      result.appendEvent(context.nextKey(), ValueTypes.INCIDENT, IncidentIntent.CREATED, incident);
+              : request.errorMessage);
+    }
+  }
+
+  /**
+   * A worker reports a business error: the innermost error boundary event for its code catches it
+   * (terminating the task), else an incident holds the job until it is resolved.
+   */
+  void throwError(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!jobs.get(key, job)) {
+      result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
+      return;
+    }
+    if (job.state == JobState.FAILED) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "job " + key + " failed and is not activatable, so it cannot throw an error");
+      return;
+    }
+    request.readFrom(command.value());
+    if (request.errorCode.isBlank()) {
+      result.reject(RejectionType.INVALID_ARGUMENT, "throwing an error needs an error code");
+      return;
+    }
+    try {
+      JsonDocuments.variables(request.variables);
+    } catch (InvalidVariablesException e) {
+      result.reject(RejectionType.INVALID_ARGUMENT, e.getMessage());
+      return;
+    }
+    JobValue thrown = new JobValue().copyFrom(job.value);
+    thrown.errorCode = request.errorCode;
+    thrown.errorMessage = request.errorMessage;
+    thrown.variables = request.variables;
+    thrown.deadline = -1;
+    thrown.recurAt = -1;
+    result.appendEvent(key, ValueTypes.JOB, JobIntent.ERROR_THROWN, thrown);
+    result.respondWithLastEvent();
+    if (!boundaries.throwError(
+        result, job.value.elementInstanceKey, request.errorCode, request.variables)) {
+      incidentBehavior.raise(
+          result,
+          ErrorType.UNHANDLED_ERROR_EVENT,
+          job.value.processInstanceKey,
+          job.value.elementInstanceKey,
+          job.value.processDefinitionKey,
+          key,
+          job.value.bpmnProcessId,
+          job.value.elementId,
+          "error '"
+              + request.errorCode
+              + "' was thrown by the job, but no boundary event catches it"
+              + (request.errorMessage.isEmpty() ? "" : ": " + request.errorMessage));
     }
   }
 
@@ -169,15 +240,23 @@ final class JobProcessors {
     }
     result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
     result.respondWithLastEvent();
-    if (incident.jobKey < 0
-        && instances.get(incident.elementInstanceKey, instance)
-        && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
-      // Try the element again (an exclusive gateway evaluates its conditions anew).
-      result.appendCommand(
-          incident.elementInstanceKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.COMPLETE_ELEMENT,
-          instance.value);
+    if (incident.jobKey < 0 && instances.get(incident.elementInstanceKey, instance)) {
+      // Try the step that failed again: an element that could not be entered (a timer that could
+      // not be evaluated) is activated again, one that could not be left (an exclusive gateway
+      // without a matching flow, an uncaught error end event) completes again.
+      if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING) {
+        result.appendCommand(
+            incident.elementInstanceKey,
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ACTIVATE_ELEMENT,
+            instance.value);
+      } else if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+        result.appendCommand(
+            incident.elementInstanceKey,
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.COMPLETE_ELEMENT,
+            instance.value);
+      }
     }
   }
 

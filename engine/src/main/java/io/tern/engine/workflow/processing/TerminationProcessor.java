@@ -11,28 +11,50 @@ import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.PendingBoundaryState;
 import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.ProcessEventValue;
 import java.util.List;
 
 /**
- * Cancellation: an element instance is terminated after its children, from the leaves up. A
- * terminating element resolves its incident, cancels its job (resolving the job's incident), asks
- * each child to terminate, and is terminated once it has no child left; the last child to go
- * terminates its terminating parent.
+ * Termination, for cancellation and interrupting boundary events: an element instance is terminated
+ * after its children, from the leaves up. A terminating element resolves its incident, cancels its
+ * job (resolving the job's incident) and timers, asks each child to terminate, and is terminated
+ * once it has no child left; the last child to go terminates its terminating parent. An activity
+ * terminated by an interrupting boundary event is replaced by that event.
  */
 final class TerminationProcessor {
   private final ElementInstanceState instances;
   private final JobState jobs;
   private final IncidentState incidents;
+  private final PendingBoundaryState pendingBoundaries;
+  private final TimerBehavior timers;
+  private BoundaryBehavior boundaries;
+  private final ProcessEventValue pending = new ProcessEventValue();
   private final ElementInstance instance = new ElementInstance();
   private final ElementInstance parent = new ElementInstance();
   private final JobState.Job job = new JobState.Job();
   private final IncidentValue incident = new IncidentValue();
 
-  TerminationProcessor(ElementInstanceState instances, JobState jobs, IncidentState incidents) {
-    this.instances = instances;
-    this.jobs = jobs;
-    this.incidents = incidents;
+  TerminationProcessor(WorkflowState state, TimerBehavior timers) {
+    this.instances = state.instances();
+    this.jobs = state.jobs();
+    this.incidents = state.incidents();
+    this.pendingBoundaries = state.pendingBoundaries();
+    this.timers = timers;
+  }
+
+  /** Set once: boundary events and termination need each other. */
+  void setBoundaries(BoundaryBehavior boundaries) {
+    this.boundaries = boundaries;
+  }
+
+  /** Starts terminating the active element instance {@code key} (and its children). */
+  void terminate(long key, ProcessingResult result) {
+    if (!instances.get(key, instance)) {
+      throw new IllegalStateException("no element instance " + key + " to terminate");
+    }
+    terminateLoaded(key, result);
   }
 
   /** CANCEL: the key is a process instance's. */
@@ -47,7 +69,7 @@ final class TerminationProcessor {
           RejectionType.INVALID_STATE, "process instance " + key + " is already being canceled");
       return;
     }
-    terminate(key, result);
+    terminateLoaded(key, result);
     result.respondWithLastEvent();
   }
 
@@ -63,15 +85,17 @@ final class TerminationProcessor {
       }
       return;
     }
-    terminate(key, result);
+    terminateLoaded(key, result);
   }
 
-  private void terminate(long key, ProcessingResult result) {
+  /** Terminates the instance in {@link #instance}. */
+  private void terminateLoaded(long key, ProcessingResult result) {
     result.appendEvent(
         key,
         ValueTypes.PROCESS_INSTANCE,
         ProcessInstanceIntent.ELEMENT_TERMINATING,
         instance.value);
+    timers.cancelAll(result, key);
     long elementIncident = incidents.ofElement(key);
     if (elementIncident >= 0 && incidents.get(elementIncident, incident)) {
       result.appendEvent(elementIncident, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
@@ -101,17 +125,23 @@ final class TerminationProcessor {
 
   private void terminated(long key, ProcessingResult result) {
     long flowScopeKey = instance.value.flowScopeKey;
+    boolean interrupted = pendingBoundaries.get(key, pending);
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
-    if (flowScopeKey >= 0
-        && instances.get(flowScopeKey, parent)
-        && parent.state == ProcessInstanceIntent.ELEMENT_TERMINATING
-        && instances.children(flowScopeKey).isEmpty()) {
-      result.appendCommand(
-          flowScopeKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.TERMINATE_ELEMENT,
-          parent.value);
+    if (flowScopeKey < 0 || !instances.get(flowScopeKey, parent)) {
+      return;
+    }
+    if (parent.state == ProcessInstanceIntent.ELEMENT_TERMINATING) {
+      if (instances.children(flowScopeKey).isEmpty()) {
+        result.appendCommand(
+            flowScopeKey,
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.TERMINATE_ELEMENT,
+            parent.value);
+      }
+    } else if (interrupted) {
+      // An interrupting boundary event terminated this activity: it takes the activity's place.
+      boundaries.activate(result, flowScopeKey, instance.value, pending);
     }
   }
 }

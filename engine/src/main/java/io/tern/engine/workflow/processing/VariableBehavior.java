@@ -50,6 +50,27 @@ final class VariableBehavior {
     }
   }
 
+  /** Sets variables in one scope: created, or updated where the scope has them already. */
+  void setLocal(
+      ProcessingResult result,
+      long scopeKey,
+      long processInstanceKey,
+      long processDefinitionKey,
+      Map<String, byte[]> values) {
+    for (Map.Entry<String, byte[]> variable : values.entrySet()) {
+      append(
+          result,
+          variables.has(scopeKey, variable.getKey())
+              ? VariableIntent.UPDATED
+              : VariableIntent.CREATED,
+          scopeKey,
+          processInstanceKey,
+          processDefinitionKey,
+          variable.getKey(),
+          variable.getValue());
+    }
+  }
+
   /** Sets variables from {@code elementInstanceKey} upwards, as a job completion does. */
   void setPropagating(
       ProcessingResult result,

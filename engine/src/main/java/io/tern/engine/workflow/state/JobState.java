@@ -3,6 +3,7 @@ package io.tern.engine.workflow.state;
 import io.tern.engine.state.ColumnFamily;
 import io.tern.engine.state.DbCompositeKey;
 import io.tern.engine.state.DbLong;
+import io.tern.engine.state.DbNil;
 import io.tern.engine.state.DbString;
 import io.tern.engine.state.DbValue;
 import io.tern.engine.state.PartitionState;
@@ -43,29 +44,15 @@ public final class JobState {
     }
   }
 
-  /** An empty value, for index entries. */
-  private static final class Nothing implements DbValue {
-    @Override
-    public int length() {
-      return 0;
-    }
-
-    @Override
-    public void write(MutableDirectBuffer buffer, int offset) {}
-
-    @Override
-    public void wrap(DirectBuffer buffer, int offset, int length) {}
-  }
-
   private final ColumnFamily<DbLong, Job> jobs;
-  private final ColumnFamily<DbCompositeKey<DbString, DbLong>, Nothing> activatable;
-  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, Nothing> deadlines;
-  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, Nothing> backoffs;
+  private final ColumnFamily<DbCompositeKey<DbString, DbLong>, DbNil> activatable;
+  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, DbNil> deadlines;
+  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, DbNil> backoffs;
 
   private final DbLong key = new DbLong();
   private final DbString type = new DbString();
   private final DbCompositeKey<DbString, DbLong> typeAndKey = new DbCompositeKey<>(type, key);
-  private final Nothing nothing = new Nothing();
+  private final DbNil nothing = new DbNil();
   private final DbLong time = new DbLong();
   private final DbCompositeKey<DbLong, DbLong> timeAndKey = new DbCompositeKey<>(time, key);
 
@@ -75,15 +62,13 @@ public final class JobState {
         state.columnFamily(
             StateIds.ACTIVATABLE_JOBS,
             new DbCompositeKey<>(new DbString(), new DbLong()),
-            new Nothing());
+            new DbNil());
     deadlines =
         state.columnFamily(
-            StateIds.JOB_DEADLINES,
-            new DbCompositeKey<>(new DbLong(), new DbLong()),
-            new Nothing());
+            StateIds.JOB_DEADLINES, new DbCompositeKey<>(new DbLong(), new DbLong()), new DbNil());
     backoffs =
         state.columnFamily(
-            StateIds.JOB_BACKOFFS, new DbCompositeKey<>(new DbLong(), new DbLong()), new Nothing());
+            StateIds.JOB_BACKOFFS, new DbCompositeKey<>(new DbLong(), new DbLong()), new DbNil());
   }
 
   public boolean get(long jobKey, Job into) {

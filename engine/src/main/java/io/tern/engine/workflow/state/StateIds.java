@@ -16,6 +16,10 @@ final class StateIds {
   static final short TAKEN_FLOWS = 27;
   static final short CHILDREN = 28;
   static final short ELEMENT_INCIDENTS = 29;
+  static final short TIMERS = 30;
+  static final short TIMER_DUE_DATES = 31;
+  static final short TIMERS_BY_ELEMENT = 32;
+  static final short PENDING_BOUNDARY_EVENTS = 33;
 
   private StateIds() {}
 }

@@ -8,7 +8,10 @@ public enum BpmnElementType {
   SERVICE_TASK,
   SEQUENCE_FLOW,
   PARALLEL_GATEWAY,
-  EXCLUSIVE_GATEWAY;
+  EXCLUSIVE_GATEWAY,
+  SUB_PROCESS,
+  BOUNDARY_EVENT,
+  INTERMEDIATE_CATCH_EVENT;
 
   private static final BpmnElementType[] VALUES = values();
 

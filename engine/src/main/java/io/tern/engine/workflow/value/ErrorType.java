@@ -6,7 +6,11 @@ public enum ErrorType {
   /** A job failed with no retries left. */
   JOB_NO_RETRIES,
   /** A condition failed, or no outgoing flow of an exclusive gateway matched. */
-  CONDITION_ERROR;
+  CONDITION_ERROR,
+  /** An error was thrown (by a job or an error end event) and no boundary event caught it. */
+  UNHANDLED_ERROR_EVENT,
+  /** An expression (a timer's, a mapping's, ...) could not be evaluated. */
+  EXTRACT_VALUE_ERROR;
 
   private static final ErrorType[] VALUES = values();
 

@@ -28,6 +28,9 @@ public final class JobValue extends WorkflowValue {
   public byte[] variables = new byte[0];
   public String errorMessage = "";
 
+  /** Of a thrown error (ThrowError); empty otherwise. */
+  public String errorCode = "";
+
   public JobValue copyFrom(JobValue other) {
     deadline = other.deadline;
     retries = other.retries;
@@ -44,6 +47,7 @@ public final class JobValue extends WorkflowValue {
     customHeaders = other.customHeaders;
     variables = other.variables;
     errorMessage = other.errorMessage;
+    errorCode = other.errorCode;
     return this;
   }
 
@@ -70,7 +74,8 @@ public final class JobValue extends WorkflowValue {
         .elementId(elementId)
         .putCustomHeaders(customHeaders, 0, customHeaders.length)
         .putVariables(variables, 0, variables.length)
-        .errorMessage(errorMessage);
+        .errorMessage(errorMessage)
+        .errorCode(errorCode);
     return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
   }
 
@@ -94,5 +99,6 @@ public final class JobValue extends WorkflowValue {
     variables = new byte[decoder.variablesLength()];
     decoder.getVariables(variables, 0, variables.length);
     errorMessage = decoder.errorMessage();
+    errorCode = decoder.errorCode();
   }
 }

@@ -1,0 +1,255 @@
+package io.tern.engine.workflow.model;
+
+import static io.tern.engine.workflow.model.BpmnTransformer.describe;
+
+import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
+import io.camunda.zeebe.model.bpmn.instance.EndEvent;
+import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.EventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
+import io.camunda.zeebe.model.bpmn.instance.FlowElement;
+import io.camunda.zeebe.model.bpmn.instance.FlowNode;
+import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
+import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
+import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
+import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
+import io.camunda.zeebe.model.bpmn.instance.StartEvent;
+import io.camunda.zeebe.model.bpmn.instance.SubProcess;
+import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeHeader;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskDefinition;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskHeaders;
+import io.tern.engine.workflow.model.ExecutableElement.Flow;
+import io.tern.engine.workflow.model.ExecutableElement.JobDefinition;
+import io.tern.engine.workflow.value.BpmnElementType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Turns one BPMN flow node into an {@link ExecutableElement}, or reports (into {@code problems})
+ * why Tern cannot run it, naming the element.
+ */
+final class ElementTransformer {
+  static final String SUPPORTED =
+      "Tern runs none start events, none and error end events, service tasks, embedded"
+          + " subprocesses, timer intermediate catch events, timer and error boundary events,"
+          + " parallel and exclusive gateways, and sequence flows";
+
+  private ElementTransformer() {}
+
+  /** Null (with the reason in {@code problems}) if the element cannot be run. */
+  static ExecutableElement transform(
+      FlowElement element, List<String> boundaryEventIds, List<String> problems) {
+    BpmnElementType type = typeOf(element, problems);
+    if (type == null) {
+      return null;
+    }
+    FlowNode node = (FlowNode) element;
+    List<String> incoming = new ArrayList<>();
+    for (SequenceFlow flow : node.getIncoming()) {
+      incoming.add(flow.getId());
+    }
+    List<Flow> outgoing = new ArrayList<>();
+    for (SequenceFlow flow : node.getOutgoing()) {
+      outgoing.add(
+          new Flow(flow.getId(), flow.getTarget().getId(), BpmnTransformer.conditionOf(flow)));
+    }
+    String defaultFlow =
+        node instanceof ExclusiveGateway gateway && gateway.getDefault() != null
+            ? gateway.getDefault().getId()
+            : null;
+    JobDefinition job = null;
+    if (type == BpmnElementType.SERVICE_TASK) {
+      job = jobOf(node, problems);
+      if (job == null) {
+        return null;
+      }
+    }
+    String attachedTo = null;
+    boolean interrupting = false;
+    if (node instanceof BoundaryEvent boundary) {
+      attachedTo = boundary.getAttachedTo().getId();
+      interrupting = boundary.cancelActivity();
+    }
+    io.tern.engine.workflow.model.EventDefinition event = null;
+    Collection<EventDefinition> definitions = eventDefinitions(node);
+    if (!definitions.isEmpty()) {
+      event = eventOf(node, definitions.iterator().next(), problems);
+      if (event == null) {
+        return null;
+      }
+    }
+    return new ExecutableElement(
+        node.getId(),
+        type,
+        List.copyOf(incoming),
+        List.copyOf(outgoing),
+        defaultFlow,
+        job,
+        null,
+        List.copyOf(boundaryEventIds),
+        attachedTo,
+        interrupting,
+        event);
+  }
+
+  /** The subprocess {@code element} with the id of the start event its flow begins at. */
+  static ExecutableElement withStartEvent(ExecutableElement element, String startEventId) {
+    return new ExecutableElement(
+        element.id(),
+        element.type(),
+        element.incoming(),
+        element.outgoing(),
+        element.defaultFlowId(),
+        element.job(),
+        startEventId,
+        element.boundaryEventIds(),
+        element.attachedToId(),
+        element.interrupting(),
+        element.event());
+  }
+
+  private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
+    if (element instanceof StartEvent start) {
+      if (start.getEventDefinitions().isEmpty()) {
+        return BpmnElementType.START_EVENT;
+      }
+    } else if (element instanceof EndEvent end) {
+      if (end.getEventDefinitions().isEmpty() || only(end, ErrorEventDefinition.class)) {
+        return BpmnElementType.END_EVENT;
+      }
+    } else if (element instanceof ServiceTask) {
+      return BpmnElementType.SERVICE_TASK;
+    } else if (element instanceof ParallelGateway) {
+      return BpmnElementType.PARALLEL_GATEWAY;
+    } else if (element instanceof ExclusiveGateway) {
+      return BpmnElementType.EXCLUSIVE_GATEWAY;
+    } else if (element instanceof SubProcess subprocess) {
+      if (!subprocess.triggeredByEvent()) {
+        return BpmnElementType.SUB_PROCESS;
+      }
+      problems.add(describe(element) + ": event subprocesses are not supported yet");
+      return null;
+    } else if (element instanceof IntermediateCatchEvent catchEvent) {
+      if (only(catchEvent, TimerEventDefinition.class)) {
+        return BpmnElementType.INTERMEDIATE_CATCH_EVENT;
+      }
+    } else if (element instanceof BoundaryEvent boundary) {
+      if (only(boundary, TimerEventDefinition.class)
+          || only(boundary, ErrorEventDefinition.class)) {
+        return BpmnElementType.BOUNDARY_EVENT;
+      }
+    }
+    problems.add(describe(element) + ": this element is not supported yet (" + SUPPORTED + ")");
+    return null;
+  }
+
+  private static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {
+    Collection<EventDefinition> definitions = eventDefinitions(node);
+    return definitions.size() == 1 && kind.isInstance(definitions.iterator().next());
+  }
+
+  private static Collection<EventDefinition> eventDefinitions(FlowNode node) {
+    if (node instanceof io.camunda.zeebe.model.bpmn.instance.CatchEvent catchEvent) {
+      return catchEvent.getEventDefinitions();
+    }
+    if (node instanceof io.camunda.zeebe.model.bpmn.instance.ThrowEvent throwEvent) {
+      return throwEvent.getEventDefinitions();
+    }
+    return List.of();
+  }
+
+  private static io.tern.engine.workflow.model.EventDefinition eventOf(
+      FlowNode node, EventDefinition definition, List<String> problems) {
+    if (definition instanceof ErrorEventDefinition error) {
+      String code = error.getError() == null ? null : error.getError().getErrorCode();
+      if (code != null && code.strip().startsWith("=")) {
+        problems.add(describe(node) + ": error codes given as expressions are not supported yet");
+        return null;
+      }
+      if (code == null && node instanceof EndEvent) {
+        problems.add(describe(node) + ": an error end event needs an error with an error code");
+        return null;
+      }
+      return new io.tern.engine.workflow.model.EventDefinition.Error(code);
+    }
+    if (definition instanceof TimerEventDefinition timer) {
+      return TimerTransformer.transform(node, timer, problems);
+    }
+    problems.add(
+        describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");
+    return null;
+  }
+
+  private static JobDefinition jobOf(FlowNode node, List<String> problems) {
+    ZeebeTaskDefinition definition = node.getSingleExtensionElement(ZeebeTaskDefinition.class);
+    String jobType = definition == null ? null : definition.getType();
+    if (jobType == null || jobType.isBlank()) {
+      problems.add(describe(node) + ": a service task needs a zeebe:taskDefinition type");
+      return null;
+    }
+    if (jobType.startsWith("=")) {
+      problems.add(describe(node) + ": job types given as expressions are not supported yet");
+      return null;
+    }
+    int retries = parseRetries(node, definition.getRetries(), problems);
+    return new JobDefinition(
+        jobType, retries, headersJson(node.getSingleExtensionElement(ZeebeTaskHeaders.class)));
+  }
+
+  private static int parseRetries(FlowNode node, String retries, List<String> problems) {
+    String text = retries == null ? ZeebeTaskDefinition.DEFAULT_RETRIES : retries.trim();
+    try {
+      int value = Integer.parseInt(text);
+      if (value >= 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    problems.add(
+        describe(node)
+            + ": retries must be a whole number >= 0 (expressions are not supported"
+            + " yet), got '"
+            + text
+            + "'");
+    return 0;
+  }
+
+  private static String headersJson(ZeebeTaskHeaders headers) {
+    if (headers == null || headers.getHeaders().isEmpty()) {
+      return "{}";
+    }
+    StringBuilder json = new StringBuilder("{");
+    for (ZeebeHeader header : headers.getHeaders()) {
+      if (json.length() > 1) {
+        json.append(',');
+      }
+      appendJsonString(json, header.getKey()).append(':');
+      appendJsonString(json, header.getValue());
+    }
+    return json.append('}').toString();
+  }
+
+  private static StringBuilder appendJsonString(StringBuilder json, String text) {
+    json.append('"');
+    for (char c : (text == null ? "" : text).toCharArray()) {
+      switch (c) {
+        case '"' -> json.append("\\\"");
+        case '\\' -> json.append("\\\\");
+        case '\n' -> json.append("\\n");
+        case '\r' -> json.append("\\r");
+        case '\t' -> json.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            json.append(String.format("\\u%04x", (int) c));
+          } else {
+            json.append(c);
+          }
+        }
+      }
+    }
+    return json.append('"');
+  }
+}

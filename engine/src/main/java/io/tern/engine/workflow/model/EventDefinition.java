@@ -1,0 +1,29 @@
+package io.tern.engine.workflow.model;
+
+/** The trigger of a catch event, or the result of a throw event. */
+public sealed interface EventDefinition {
+  /**
+   * An error: thrown by an error end event (code set), caught by an error boundary event whose code
+   * matches, or by one without a code, which catches every error.
+   *
+   * @param errorCode the code, or null for a catch-all boundary event
+   */
+  record Error(String errorCode) implements EventDefinition {}
+
+  /** How a timer's expression is read. */
+  enum TimerKind {
+    /** {@code timeDuration}: fires once, that long after the element is entered. */
+    DURATION,
+    /** {@code timeDate}: fires once, at that date and time. */
+    DATE,
+    /** {@code timeCycle}: fires repeatedly ({@code R5/PT10S}). */
+    CYCLE
+  }
+
+  /**
+   * A timer.
+   *
+   * @param expression as written in the BPMN file: ISO 8601 text, or FEEL after a leading '='
+   */
+  record Timer(TimerKind kind, String expression) implements EventDefinition {}
+}

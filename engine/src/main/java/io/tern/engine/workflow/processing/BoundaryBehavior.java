@@ -1,0 +1,143 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.model.EventDefinition;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.variables.JsonDocuments;
+
+/**
+ * Boundary events: triggering one on its activity (a non-interrupting one is activated next to the
+ * activity; an interrupting one terminates the activity and is activated once it is gone), and
+ * finding the boundary event that catches a thrown error.
+ */
+final class BoundaryBehavior {
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final VariableBehavior variables;
+  private final TerminationProcessor termination;
+  private final ProcessEventValue trigger = new ProcessEventValue();
+  private final ProcessInstanceValue boundary = new ProcessInstanceValue();
+  private final ElementInstance scope = new ElementInstance();
+
+  BoundaryBehavior(
+      ProcessingContext context,
+      WorkflowState state,
+      VariableBehavior variables,
+      TerminationProcessor termination) {
+    this.context = context;
+    this.state = state;
+    this.variables = variables;
+    this.termination = termination;
+  }
+
+  /**
+   * Triggers {@code event} (a boundary event of the activity instance {@code activityKey}), with
+   * {@code variablesJson} set in the activity's flow scope. Returns false, doing nothing, if the
+   * activity is no longer active or an interrupting event already triggered on it.
+   */
+  boolean trigger(
+      ProcessingResult result,
+      long activityKey,
+      ElementInstance activity,
+      ExecutableElement event,
+      byte[] variablesJson) {
+    if (activity.state != ProcessInstanceIntent.ELEMENT_ACTIVATED
+        || state.pendingBoundaries().has(activityKey)) {
+      return false;
+    }
+    trigger.scopeKey = activityKey;
+    trigger.processInstanceKey = activity.value.processInstanceKey;
+    trigger.processDefinitionKey = activity.value.processDefinitionKey;
+    trigger.interrupting = event.interrupting();
+    trigger.targetElementId = event.id();
+    trigger.bpmnProcessId = activity.value.bpmnProcessId;
+    trigger.variables = variablesJson;
+    // The applier counts the coming boundary event in the flow scope at once, so the scope cannot
+    // complete in between; an interrupting one is remembered until the activity is terminated.
+    result.appendEvent(
+        context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, trigger);
+    if (event.interrupting()) {
+      termination.terminate(activityKey, result);
+    } else {
+      activate(result, activity.value.flowScopeKey, activity.value, trigger);
+    }
+    return true;
+  }
+
+  /** Activates the triggered boundary event in {@code flowScopeKey}, setting its variables. */
+  void activate(
+      ProcessingResult result,
+      long flowScopeKey,
+      ProcessInstanceValue activity,
+      ProcessEventValue triggered) {
+    if (triggered.variables.length > 0) {
+      variables.setPropagating(
+          result,
+          flowScopeKey,
+          activity.processInstanceKey,
+          activity.processDefinitionKey,
+          JsonDocuments.variables(triggered.variables));
+    }
+    boundary.copyFrom(activity);
+    boundary.flowScopeKey = flowScopeKey;
+    boundary.elementId = triggered.targetElementId;
+    boundary.elementType = BpmnElementType.BOUNDARY_EVENT;
+    result.appendCommand(
+        context.nextKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        boundary);
+  }
+
+  /**
+   * Throws error {@code errorCode} from element instance {@code key}: the innermost activity on the
+   * way up with an error boundary event for that code (or one for every code) catches it. Returns
+   * false if none does.
+   */
+  boolean throwError(ProcessingResult result, long key, String errorCode, byte[] variablesJson) {
+    ExecutableProcess process = null;
+    for (long at = key; at >= 0; at = scope.value.flowScopeKey) {
+      if (!state.instances().get(at, scope)) {
+        return false;
+      }
+      if (scope.value.elementType == BpmnElementType.PROCESS) {
+        return false;
+      }
+      if (process == null) {
+        process = state.process(scope.value.processDefinitionKey);
+      }
+      ExecutableElement catcher =
+          catcher(process, process.element(scope.value.elementId), errorCode);
+      if (catcher != null) {
+        return trigger(result, at, scope, catcher, variablesJson);
+      }
+    }
+    return false;
+  }
+
+  private static ExecutableElement catcher(
+      ExecutableProcess process, ExecutableElement activity, String errorCode) {
+    ExecutableElement catchAll = null;
+    for (String id : activity.boundaryEventIds()) {
+      ExecutableElement event = process.element(id);
+      if (event.event() instanceof EventDefinition.Error error) {
+        if (errorCode.equals(error.errorCode())) {
+          return event;
+        }
+        if (error.errorCode() == null && catchAll == null) {
+          catchAll = event;
+        }
+      }
+    }
+    return catchAll;
+  }
+}

@@ -1,0 +1,295 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
+import io.tern.engine.workflow.ValueTypes.VariableIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.JobBatchValue;
+import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.value.TimerValue;
+import io.tern.engine.workflow.value.VariableValue;
+import java.util.function.ToIntFunction;
+
+/**
+ * Every state change of the workflow engine, one applier per event intent: processing and replay
+ * run the same code, so a follower's state is the leader's.
+ */
+final class EventAppliers {
+  private final WorkflowState state;
+  private final DeploymentValue deployment = new DeploymentValue();
+  private final ElementInstance instance = new ElementInstance();
+  private final ElementInstance scope = new ElementInstance();
+  private final ProcessInstanceValue flowValue = new ProcessInstanceValue();
+  private final JobState.Job job = new JobState.Job();
+  private final JobState.Job previous = new JobState.Job();
+  private final JobBatchValue batch = new JobBatchValue();
+  private final IncidentValue incident = new IncidentValue();
+  private final VariableValue variable = new VariableValue();
+  private final TimerValue timer = new TimerValue();
+  private final ProcessEventValue processEvent = new ProcessEventValue();
+
+  private EventAppliers(WorkflowState state) {
+    this.state = state;
+  }
+
+  static void register(RecordProcessors processors, WorkflowState state) {
+    new EventAppliers(state).registerAll(processors);
+  }
+
+  private void registerAll(RecordProcessors on) {
+    on.onEvent(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATED, this::deployed)
+        .onEvent(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, event -> {})
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATING, this::activating)
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_ACTIVATED,
+            event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_ACTIVATED))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_COMPLETING,
+            event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_COMPLETING))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_COMPLETED,
+            event -> removeInstance(event.key()))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_TERMINATING,
+            event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_TERMINATING))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_TERMINATED,
+            event -> {
+              removeInstance(event.key());
+              state.pendingBoundaries().remove(event.key());
+            })
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
+            this::sequenceFlowTaken)
+        .onEvent(ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, this::boundaryTriggered)
+        .onEvent(ValueTypes.JOB, JobIntent.CREATED, this::jobCreated)
+        .onEvent(ValueTypes.JOB, JobIntent.CANCELED, event -> removeJob(event.key()))
+        .onEvent(ValueTypes.JOB, JobIntent.COMPLETED, event -> removeJob(event.key()))
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.FAILED,
+            event ->
+                changeJob(
+                    event,
+                    value ->
+                        value.retries > 0 && value.recurAt < 0
+                            ? JobState.ACTIVATABLE
+                            : JobState.FAILED))
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.RETRIES_UPDATED,
+            event -> changeJob(event, value -> previous.state))
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.TIMED_OUT,
+            event -> changeJob(event, v -> JobState.ACTIVATABLE))
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.RECURRED_AFTER_BACKOFF,
+            event -> changeJob(event, value -> JobState.ACTIVATABLE))
+        // An uncaught error leaves the job waiting for its incident; a caught one's job is
+        // canceled with its element right after.
+        .onEvent(
+            ValueTypes.JOB, JobIntent.ERROR_THROWN, event -> changeJob(event, v -> JobState.FAILED))
+        .onEvent(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, this::jobsActivated)
+        .onEvent(ValueTypes.VARIABLE, VariableIntent.CREATED, this::variableSet)
+        .onEvent(ValueTypes.VARIABLE, VariableIntent.UPDATED, this::variableSet)
+        // The variables' own events change the state; the document only says who asked.
+        .onEvent(ValueTypes.VARIABLE_DOCUMENT, VariableDocumentIntent.UPDATED, event -> {})
+        .onEvent(
+            ValueTypes.INCIDENT,
+            IncidentIntent.CREATED,
+            event -> state.incidents().create(event.key(), incident.readFrom(event.value())))
+        .onEvent(ValueTypes.INCIDENT, IncidentIntent.RESOLVED, this::incidentResolved)
+        .onEvent(
+            ValueTypes.TIMER,
+            TimerIntent.CREATED,
+            event -> state.timers().put(event.key(), timer.readFrom(event.value())))
+        .onEvent(ValueTypes.TIMER, TimerIntent.TRIGGERED, this::removeTimer)
+        .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer);
+  }
+
+  private void deployed(LoggedRecord event) {
+    deployment.readFrom(event.value());
+    for (DeploymentValue.Process process : deployment.processes) {
+      if (!process.duplicate()) {
+        DeploymentValue.Resource resource =
+            deployment.resources.stream()
+                .filter(r -> r.name().equals(process.resourceName()))
+                .findFirst()
+                .orElseThrow();
+        state.processes().put(process, resource);
+      }
+    }
+  }
+
+  private void activating(LoggedRecord event) {
+    instance.value.readFrom(event.value());
+    instance.state = ProcessInstanceIntent.ELEMENT_ACTIVATING;
+    instance.activeChildren = 0;
+    state.instances().put(event.key(), instance);
+    long flowScopeKey = instance.value.flowScopeKey;
+    if (flowScopeKey >= 0 && state.instances().get(flowScopeKey, scope)) {
+      // The scope counts active children and tokens on sequence flows (and triggered boundary
+      // events); an element reached by them turns their tokens into itself.
+      scope.activeChildren += 1 - consumedTokens(instance.value);
+      state.instances().put(flowScopeKey, scope);
+      state.instances().addChild(flowScopeKey, event.key());
+    }
+  }
+
+  /**
+   * How many tokens an activating element consumes: none for the process and start events, one per
+   * incoming flow for a joining parallel gateway, else the one that brought it (a sequence flow's,
+   * or a boundary event's trigger).
+   */
+  private int consumedTokens(ProcessInstanceValue element) {
+    switch (element.elementType) {
+      case PROCESS, START_EVENT:
+        return 0;
+      case PARALLEL_GATEWAY:
+        ExecutableElement gateway =
+            state.process(element.processDefinitionKey).element(element.elementId);
+        for (String incoming : gateway.incoming()) {
+          state.takenFlows().add(element.flowScopeKey, gateway.id(), incoming, -1);
+        }
+        return gateway.incoming().size();
+      default:
+        return 1;
+    }
+  }
+
+  private void sequenceFlowTaken(LoggedRecord event) {
+    flowValue.readFrom(event.value());
+    long flowScopeKey = flowValue.flowScopeKey;
+    addToken(flowScopeKey);
+    ExecutableElement target =
+        state.process(flowValue.processDefinitionKey).target(flowValue.elementId);
+    if (target.type() == BpmnElementType.PARALLEL_GATEWAY) {
+      state.takenFlows().add(flowScopeKey, target.id(), flowValue.elementId, 1);
+    }
+  }
+
+  private void boundaryTriggered(LoggedRecord event) {
+    processEvent.readFrom(event.value());
+    if (state.instances().get(processEvent.scopeKey, instance)) {
+      addToken(instance.value.flowScopeKey);
+    }
+    if (processEvent.interrupting) {
+      state.pendingBoundaries().put(processEvent.scopeKey, processEvent);
+    }
+  }
+
+  private void addToken(long flowScopeKey) {
+    if (state.instances().get(flowScopeKey, scope)) {
+      scope.activeChildren++;
+      state.instances().put(flowScopeKey, scope);
+    }
+  }
+
+  private void jobCreated(LoggedRecord event) {
+    job.value.readFrom(event.value());
+    state.jobs().create(event.key(), job);
+    if (state.instances().get(job.value.elementInstanceKey, instance)) {
+      instance.jobKey = event.key();
+      state.instances().put(job.value.elementInstanceKey, instance);
+    }
+  }
+
+  private void removeJob(long key) {
+    if (state.jobs().get(key, job)) {
+      state.jobs().remove(key, job);
+    }
+  }
+
+  private void jobsActivated(LoggedRecord event) {
+    batch.readFrom(event.value());
+    for (int i = 0; i < batch.jobKeys.size(); i++) {
+      long jobKey = batch.jobKeys.get(i);
+      JobValue activated = batch.jobs.get(i);
+      job.value.copyFrom(activated);
+      state.jobs().activate(jobKey, job);
+    }
+  }
+
+  private void variableSet(LoggedRecord event) {
+    variable.readFrom(event.value());
+    state.variables().put(variable.scopeKey, variable.name, variable.value);
+  }
+
+  private void incidentResolved(LoggedRecord event) {
+    incident.readFrom(event.value());
+    state.incidents().remove(event.key(), incident);
+    if (incident.jobKey >= 0
+        && state.jobs().get(incident.jobKey, previous)
+        && previous.state == JobState.FAILED) {
+      job.value.copyFrom(previous.value);
+      job.state = JobState.ACTIVATABLE;
+      state.jobs().update(incident.jobKey, previous, job);
+    }
+  }
+
+  private void removeTimer(LoggedRecord event) {
+    if (state.timers().get(event.key(), timer)) {
+      state.timers().remove(event.key(), timer);
+    }
+  }
+
+  /** A job event's value becomes the job's, in the state it leads to. */
+  private void changeJob(LoggedRecord event, ToIntFunction<JobValue> nextState) {
+    if (!state.jobs().get(event.key(), previous)) {
+      throw new IllegalStateException("no job " + event.key());
+    }
+    job.value.readFrom(event.value());
+    job.state = nextState.applyAsInt(job.value);
+    state.jobs().update(event.key(), previous, job);
+  }
+
+  /** COMPLETED and TERMINATED: the instance and what lives in it go. */
+  private void removeInstance(long key) {
+    if (!state.instances().get(key, instance)) {
+      throw new IllegalStateException("no element instance " + key);
+    }
+    state.instances().remove(key);
+    state.variables().removeScope(key);
+    state.takenFlows().removeScope(key);
+    long flowScopeKey = instance.value.flowScopeKey;
+    if (flowScopeKey >= 0 && state.instances().get(flowScopeKey, scope)) {
+      scope.activeChildren--;
+      state.instances().put(flowScopeKey, scope);
+      state.instances().removeChild(flowScopeKey, key);
+    }
+  }
+
+  private void setState(long key, int intent) {
+    if (!state.instances().get(key, instance)) {
+      throw new IllegalStateException("no element instance " + key);
+    }
+    instance.state = intent;
+    state.instances().put(key, instance);
+  }
+}

@@ -1,0 +1,59 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+
+/** Raises incidents on element instances: the instance waits until the incident is resolved. */
+final class IncidentBehavior {
+  private final ProcessingContext context;
+  private final io.tern.engine.workflow.value.IncidentValue incident =
+      new io.tern.engine.workflow.value.IncidentValue();
+
+  IncidentBehavior(ProcessingContext context) {
+    this.context = context;
+  }
+
+  /** An incident on element instance {@code key} (not raised by a job). */
+  void raise(
+      ProcessingResult result,
+      ErrorType type,
+      long key,
+      ProcessInstanceValue element,
+      String message) {
+    raise(
+        result,
+        type,
+        element.processInstanceKey,
+        key,
+        element.processDefinitionKey,
+        -1,
+        element.bpmnProcessId,
+        element.elementId,
+        message);
+  }
+
+  void raise(
+      ProcessingResult result,
+      ErrorType type,
+      long processInstanceKey,
+      long elementInstanceKey,
+      long processDefinitionKey,
+      long jobKey,
+      String bpmnProcessId,
+      String elementId,
+      String message) {
+    incident.errorType = type;
+    incident.processInstanceKey = processInstanceKey;
+    incident.elementInstanceKey = elementInstanceKey;
+    incident.processDefinitionKey = processDefinitionKey;
+    incident.jobKey = jobKey;
+    incident.bpmnProcessId = bpmnProcessId;
+    incident.elementId = elementId;
+    incident.errorMessage = message;
+    result.appendEvent(context.nextKey(), ValueTypes.INCIDENT, IncidentIntent.CREATED, incident);
+  }
+}

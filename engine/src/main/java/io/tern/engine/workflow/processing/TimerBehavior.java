@@ -1,0 +1,184 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.model.EventDefinition;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.timer.TimerSchedule;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.value.TimerValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Timers of timer catch events and timer boundary events: created when their element is entered,
+ * triggered when due (found through the due-date index, at the next due time), canceled when the
+ * element is left first. A non-interrupting cycle is created again after each firing until its
+ * repetitions are used up.
+ */
+final class TimerBehavior {
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final VariableBehavior variables;
+  private final IncidentBehavior incidents;
+  private final TimerSchedule schedules = new TimerSchedule();
+  private final TimerValue timer = new TimerValue();
+  private final TimerValue next = new TimerValue();
+  private final ElementInstance instance = new ElementInstance();
+  private final ProcessInstanceValue completion = new ProcessInstanceValue();
+  private BoundaryBehavior boundaries;
+  final DueDateChecker dueTimers;
+
+  TimerBehavior(
+      ProcessingContext context,
+      WorkflowState state,
+      VariableBehavior variables,
+      IncidentBehavior incidents) {
+    this.context = context;
+    this.state = state;
+    this.variables = variables;
+    this.incidents = incidents;
+    this.dueTimers =
+        new DueDateChecker(
+            context,
+            state.timers()::forEachDue,
+            ValueTypes.TIMER,
+            TimerIntent.TRIGGER,
+            new TimerValue());
+  }
+
+  void setBoundaries(BoundaryBehavior boundaries) {
+    this.boundaries = boundaries;
+  }
+
+  /** Whether entering {@code element} creates timers (so it can fail, raising an incident). */
+  static boolean hasTimers(ExecutableProcess process, ExecutableElement element) {
+    if (element.event() instanceof EventDefinition.Timer) {
+      return element.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT;
+    }
+    for (String id : element.boundaryEventIds()) {
+      if (process.element(id).event() instanceof EventDefinition.Timer) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Creates the timers of element instance {@code key}, entered now: its own (a timer catch event)
+   * and those of its timer boundary events. Evaluates every timer first: if one fails, none is
+   * created, an incident is raised, and false returned.
+   */
+  boolean subscribe(
+      ProcessingResult result,
+      long key,
+      ProcessInstanceValue value,
+      ExecutableProcess process,
+      ExecutableElement element) {
+    List<ExecutableElement> targets = new ArrayList<>();
+    if (element.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT
+        && element.event() instanceof EventDefinition.Timer) {
+      targets.add(element);
+    }
+    for (String id : element.boundaryEventIds()) {
+      ExecutableElement boundary = process.element(id);
+      if (boundary.event() instanceof EventDefinition.Timer) {
+        targets.add(boundary);
+      }
+    }
+    long nowMs = context.nowMs();
+    List<TimerSchedule.Schedule> schedules = new ArrayList<>(targets.size());
+    for (ExecutableElement target : targets) {
+      EventDefinition.Timer definition = (EventDefinition.Timer) target.event();
+      try {
+        schedules.add(
+            this.schedules.evaluate(
+                definition.kind(),
+                definition.expression(),
+                () -> variables.visible(key, List.of()),
+                nowMs));
+      } catch (TimerSchedule.TimerException e) {
+        incidents.raise(
+            result,
+            ErrorType.EXTRACT_VALUE_ERROR,
+            key,
+            value,
+            "the timer of '" + target.id() + "' cannot be scheduled: " + e.getMessage());
+        return false;
+      }
+    }
+    for (int i = 0; i < targets.size(); i++) {
+      TimerSchedule.Schedule schedule = schedules.get(i);
+      timer.elementInstanceKey = key;
+      timer.processInstanceKey = value.processInstanceKey;
+      timer.processDefinitionKey = value.processDefinitionKey;
+      timer.dueDateMs = schedule.dueDateMs();
+      timer.repetitions = schedule.repetitions();
+      timer.intervalMs = schedule.intervalMs();
+      timer.targetElementId = targets.get(i).id();
+      timer.bpmnProcessId = value.bpmnProcessId;
+      create(result, timer);
+    }
+    return true;
+  }
+
+  private void create(ProcessingResult result, TimerValue created) {
+    result.appendEvent(context.nextKey(), ValueTypes.TIMER, TimerIntent.CREATED, created);
+    long dueDateMs = created.dueDateMs;
+    result.sideEffect(() -> dueTimers.scheduleAt(dueDateMs));
+  }
+
+  /** Cancels every timer of element instance {@code key}, which is left. */
+  void cancelAll(ProcessingResult result, long key) {
+    for (long timerKey : state.timers().ofElement(key)) {
+      if (state.timers().get(timerKey, timer)) {
+        result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.CANCELED, timer);
+      }
+    }
+  }
+
+  /** TRIGGER, written by the due-date checker; a timer canceled meanwhile is left alone. */
+  void trigger(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    long nowMs = context.nowMs();
+    if (!state.timers().get(key, timer) || timer.dueDateMs > nowMs) {
+      return;
+    }
+    result.appendEvent(key, ValueTypes.TIMER, TimerIntent.TRIGGERED, timer);
+    long elementKey = timer.elementInstanceKey;
+    if (!state.instances().get(elementKey, instance)
+        || instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+      return;
+    }
+    ExecutableProcess process = state.process(timer.processDefinitionKey);
+    ExecutableElement target = process.element(timer.targetElementId);
+    if (target.type() != BpmnElementType.BOUNDARY_EVENT) {
+      completion.copyFrom(instance.value);
+      result.appendCommand(
+          elementKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.COMPLETE_ELEMENT,
+          completion);
+      return;
+    }
+    boolean triggered = boundaries.trigger(result, elementKey, instance, target, new byte[0]);
+    if (triggered
+        && !target.interrupting()
+        && (timer.repetitions == TimerValue.UNBOUNDED || timer.repetitions > 1)) {
+      next.copyFrom(timer);
+      next.dueDateMs = nowMs + timer.intervalMs;
+      if (timer.repetitions != TimerValue.UNBOUNDED) {
+        next.repetitions = timer.repetitions - 1;
+      }
+      create(result, next);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.state.PartitionState;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.state.IncidentState;
+import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.PendingBoundaryState;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.TakenFlowState;
+import io.tern.engine.workflow.state.TimerState;
+import io.tern.engine.workflow.state.VariableState;
+
+/** The workflow engine's column families over one partition's state, opened together. */
+record WorkflowState(
+    ProcessState processes,
+    ElementInstanceState instances,
+    JobState jobs,
+    VariableState variables,
+    IncidentState incidents,
+    TakenFlowState takenFlows,
+    TimerState timers,
+    PendingBoundaryState pendingBoundaries) {
+
+  static WorkflowState open(PartitionState state) {
+    return new WorkflowState(
+        new ProcessState(state),
+        new ElementInstanceState(state),
+        new JobState(state),
+        new VariableState(state),
+        new IncidentState(state),
+        new TakenFlowState(state),
+        new TimerState(state),
+        new PendingBoundaryState(state));
+  }
+
+  /**
+   * @throws IllegalStateException if it is not deployed (a state that does not match the log)
+   */
+  ExecutableProcess process(long processDefinitionKey) {
+    ProcessState.Deployed deployed = processes.byKey(processDefinitionKey);
+    if (deployed == null) {
+      throw new IllegalStateException("process " + processDefinitionKey + " is not deployed");
+    }
+    return deployed.process();
+  }
+}

@@ -1,0 +1,198 @@
+package io.tern.engine.workflow;
+
+import static io.tern.engine.processor.TestMember.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.tern.engine.processor.TestMember;
+import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.JobBatchValue;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/** Embedded subprocesses, error end events, ThrowError and error boundary events. */
+class ErrorAndSubprocessTest extends WorkflowTestBase {
+  private static final int ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+
+  @Test
+  void anEmbeddedSubprocessRunsItsFlowAndCompletesBeforeTheProcessGoesOn() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("p")
+            .startEvent("start")
+            .subProcess("sub")
+            .embeddedSubProcess()
+            .startEvent("sub-start")
+            .serviceTask("inner", t -> t.zeebeJobType("inner"))
+            .endEvent("sub-end")
+            .subProcessDone()
+            .serviceTask("after", t -> t.zeebeJobType("after"))
+            .endEvent("end")
+            .done();
+    deployed(deploy(leader, "p.bpmn", xml(model)));
+    create(leader, "p");
+
+    completeJob(leader, awaitJob(leader, "inner"), "{\"fromInside\": 1}");
+    JobBatchValue after = activateWhenAvailable(leader, "after", List.of("fromInside"));
+    assertThat(new String(after.jobs.get(0).variables, StandardCharsets.UTF_8))
+        .as("a variable set inside the subprocess without a local scope reaches the process")
+        .isEqualTo("{\"fromInside\":1}");
+    completeJob(leader, after.jobKeys.get(0));
+
+    await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");
+    assertThat(lifecycle())
+        .containsSubsequence(
+            "sub " + ACTIVATED,
+            "sub-start " + COMPLETED,
+            "inner " + COMPLETED,
+            "sub-end " + COMPLETED,
+            "sub " + COMPLETED,
+            "after " + ACTIVATED,
+            "p " + COMPLETED);
+  }
+
+  private static BpmnModelInstance paymentWithErrorBoundaries() {
+    return Bpmn.createExecutableProcess("pay")
+        .startEvent("start")
+        .serviceTask("charge", t -> t.zeebeJobType("charge"))
+        .boundaryEvent("declined", b -> b.error("DECLINED"))
+        .serviceTask("notify", t -> t.zeebeJobType("notify"))
+        .endEvent("declined-end")
+        .moveToActivity("charge")
+        .boundaryEvent("any-error", b -> b.error())
+        .serviceTask("investigate", t -> t.zeebeJobType("investigate"))
+        .endEvent("investigated")
+        .moveToActivity("charge")
+        .endEvent("paid")
+        .done();
+  }
+
+  @Test
+  void anErrorThrownByAJobIsCaughtByTheBoundaryEventForItsCodeWithItsVariables() {
+    TestMember leader = leader();
+    deployed(deploy(leader, "pay.bpmn", xml(paymentWithErrorBoundaries())));
+    create(leader, "pay");
+    long charge = awaitJob(leader, "charge");
+
+    Answer thrown =
+        throwError(leader, charge, "DECLINED", "card declined", "{\"reason\":\"limit\"}");
+    assertThat(thrown.intent()).isEqualTo(JobIntent.ERROR_THROWN);
+
+    JobBatchValue notify = activateWhenAvailable(leader, "notify", List.of("reason"));
+    assertThat(new String(notify.jobs.get(0).variables, StandardCharsets.UTF_8))
+        .isEqualTo("{\"reason\":\"limit\"}");
+    assertThat(lifecycle())
+        .containsSubsequence("charge " + TERMINATED, "declined " + COMPLETED)
+        .doesNotContain("any-error " + ACTIVATED, "charge " + COMPLETED);
+    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(1);
+    assertThat(completeJob(leader, charge).rejection())
+        .as("the caught job is gone")
+        .isEqualTo(RejectionType.NOT_FOUND);
+
+    // Another code is caught by the boundary event without a code.
+    create(leader, "pay");
+    long second = awaitJob(leader, "charge");
+    throwError(leader, second, "TIMEOUT", "", "");
+    awaitJob(leader, "investigate");
+    assertThat(lifecycle()).contains("any-error " + COMPLETED);
+  }
+
+  @Test
+  void anUncaughtJobErrorRaisesAnIncidentAndResolvingItMakesTheJobActivatableAgain() {
+    TestMember leader = leader();
+    deployed(deploy(leader, "p.bpmn", xml(oneTask("p", "work"))));
+    create(leader, "p");
+    long job = awaitJob(leader, "work");
+
+    throwError(leader, job, "NOBODY_CATCHES", "it broke", "");
+    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    IncidentValue incident = incident(0);
+    assertThat(incident.errorType).isEqualTo(ErrorType.UNHANDLED_ERROR_EVENT);
+    assertThat(incident.jobKey).isEqualTo(job);
+    assertThat(incident.errorMessage).contains("'NOBODY_CATCHES'").contains("it broke");
+    assertThat(activate(leader, "work", 1).jobs).as("held by the incident").isEmpty();
+    assertThat(throwError(leader, job, "AGAIN", "", "").rejection())
+        .isEqualTo(RejectionType.INVALID_STATE);
+
+    Answer resolved =
+        resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    assertThat(resolved.intent()).isEqualTo(IncidentIntent.RESOLVED);
+    assertThat(awaitJob(leader, "work")).isEqualTo(job);
+    completeJob(leader, job);
+    await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");
+  }
+
+  private IncidentValue incident(int index) {
+    return new IncidentValue()
+        .readFrom(
+            new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(index)));
+  }
+
+  @Test
+  void anErrorEndEventInASubprocessIsCaughtByTheSubprocessesBoundaryEvent() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("p")
+            .startEvent("start")
+            .subProcess("sub")
+            .embeddedSubProcess()
+            .startEvent("sub-start")
+            .parallelGateway("fork")
+            .serviceTask("slow", t -> t.zeebeJobType("slow"))
+            .endEvent("slow-end")
+            .moveToNode("fork")
+            .endEvent("fail", e -> e.error("E1"))
+            .subProcessDone()
+            .endEvent("normal-end")
+            .moveToActivity("sub")
+            .boundaryEvent("caught", b -> b.error("E1"))
+            .serviceTask("handle", t -> t.zeebeJobType("handle"))
+            .endEvent("handled")
+            .done();
+    deployed(deploy(leader, "p.bpmn", xml(model)));
+    create(leader, "p");
+
+    long handle = awaitJob(leader, "handle");
+    assertThat(lifecycle())
+        .containsSubsequence("sub " + TERMINATED, "caught " + COMPLETED)
+        .contains("slow " + TERMINATED, "fail " + TERMINATED)
+        .doesNotContain("normal-end " + ACTIVATED, "fail " + COMPLETED);
+    assertThat(activate(leader, "slow", 1).jobs).as("the parallel branch's job").isEmpty();
+    completeJob(leader, handle);
+    await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");
+  }
+
+  @Test
+  void anUncaughtErrorEndEventRaisesAnIncidentNamingTheCode() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("p")
+            .startEvent("start")
+            .endEvent("fail", e -> e.error("NOT_CAUGHT"))
+            .done();
+    deployed(deploy(leader, "p.bpmn", xml(model)));
+    create(leader, "p");
+
+    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    IncidentValue incident = incident(0);
+    assertThat(incident.errorType).isEqualTo(ErrorType.UNHANDLED_ERROR_EVENT);
+    assertThat(incident.elementId).isEqualTo("fail");
+    assertThat(incident.errorMessage).contains("'NOT_CAUGHT'");
+    assertThat(lifecycle()).contains("fail " + ACTIVATED).doesNotContain("fail " + COMPLETED);
+
+    // Resolving throws again: still nothing catches it, so a new incident holds the end event.
+    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 2, "a second incident");
+  }
+}

@@ -1,0 +1,360 @@
+package io.tern.engine.workflow;
+
+import static io.tern.engine.processor.TestMember.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.tern.engine.processor.InMemoryLogStorage;
+import io.tern.engine.processor.ProcessorConfig;
+import io.tern.engine.processor.ProcessorPhase;
+import io.tern.engine.processor.TestMember;
+import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.processing.WorkflowEngine;
+import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.JobBatchValue;
+import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Workflow scenarios over one partition's in-memory log: a leader processes, and after every test a
+ * new member replays the whole log and must reach the leader's state (replay determinism).
+ */
+abstract class WorkflowTestBase {
+  @TempDir Path dir;
+
+  final InMemoryLogStorage log = new InMemoryLogStorage();
+  final List<TestMember> members = new ArrayList<>();
+  private TestMember theLeader;
+
+  @AfterEach
+  void replayReachesTheLeadersStateThenClose() {
+    try {
+      if (theLeader != null) {
+        assertReplayReachesStateOf(theLeader);
+      }
+    } finally {
+      members.forEach(TestMember::close);
+    }
+  }
+
+  /** A member that replays the whole log reaches the same workflow state as {@code leader}. */
+  void assertReplayReachesStateOf(TestMember leader) {
+    TestMember replayer = member("replayer-" + members.size(), ProcessorConfig.defaults());
+    Map<String, String> expected = null;
+    Map<String, String> replayed = null;
+    // The leader may still write (timers, follow-ups): compare once both stand at one position.
+    for (int attempt = 0; attempt < 20; attempt++) {
+      long position = leader.processor.lastProcessedPosition();
+      await(
+          () -> replayer.processor.lastProcessedPosition() >= position,
+          "the replaying member to reach position " + position);
+      expected = workflowState(leader);
+      replayed = workflowState(replayer);
+      if (leader.processor.lastProcessedPosition() == position
+          && replayer.processor.lastProcessedPosition() == position) {
+        break;
+      }
+    }
+    assertThat(replayed).as("state after replay").isEqualTo(expected);
+  }
+
+  TestMember member(String name, ProcessorConfig config) {
+    TestMember member = new TestMember(log, dir.resolve(name), config, WorkflowEngine::create);
+    members.add(member);
+    return member;
+  }
+
+  TestMember leader() {
+    return takeOver("leader");
+  }
+
+  /** A new member that becomes the leader (and the one replay is checked against). */
+  TestMember takeOver(String name) {
+    TestMember leader = member(name, ProcessorConfig.defaults());
+    log.electLeader(leader.processor);
+    leader.awaitPhase(ProcessorPhase.PROCESSING);
+    theLeader = leader;
+    return leader;
+  }
+
+  static BpmnModelInstance oneTask(String processId, String jobType) {
+    return Bpmn.createExecutableProcess(processId)
+        .startEvent("start")
+        .serviceTask("task", t -> t.zeebeJobType(jobType).zeebeTaskHeader("color", "blue"))
+        .endEvent("end")
+        .done();
+  }
+
+  static byte[] xml(BpmnModelInstance model) {
+    return Bpmn.convertToString(model).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static Answer deploy(TestMember member, String name, byte[] resource) {
+    DeploymentValue deployment = new DeploymentValue();
+    deployment.resources.add(new DeploymentValue.Resource(name, resource));
+    return member.awaitAnswer(
+        member.send(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, deployment));
+  }
+
+  static DeploymentValue.Process deployed(Answer answer) {
+    assertThat(answer.rejection()).as("%s", answer.reason()).isEqualTo(RejectionType.NONE);
+    return new DeploymentValue()
+        .<DeploymentValue>readFrom(new UnsafeBuffer(answer.value()))
+        .processes
+        .get(0);
+  }
+
+  static Answer create(TestMember member, String processId) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.bpmnProcessId = processId;
+    return member.awaitAnswer(
+        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
+  }
+
+  static JobBatchValue activate(TestMember member, String type, int max) {
+    return activate(member, type, max, List.of());
+  }
+
+  static JobBatchValue activate(
+      TestMember member, String type, int max, List<String> fetchVariables) {
+    JobBatchValue request = new JobBatchValue();
+    request.fetchVariables.addAll(fetchVariables);
+    request.type = type;
+    request.worker = "test-worker";
+    request.maxJobsToActivate = max;
+    request.timeoutMs = 60_000;
+    Answer answer =
+        member.awaitAnswer(member.send(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request));
+    assertThat(answer.intent()).isEqualTo(JobBatchIntent.ACTIVATED);
+    return new JobBatchValue().readFrom(new UnsafeBuffer(answer.value()));
+  }
+
+  static Answer completeJob(TestMember member, long jobKey) {
+    return completeJob(member, jobKey, "");
+  }
+
+  static Answer completeJob(TestMember member, long jobKey, String variables) {
+    JobValue completion = new JobValue();
+    completion.variables = variables.getBytes(StandardCharsets.UTF_8);
+    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.COMPLETE, jobKey, completion));
+  }
+
+  static Answer create(TestMember member, String processId, String variables) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.bpmnProcessId = processId;
+    creation.variables = variables.getBytes(StandardCharsets.UTF_8);
+    return member.awaitAnswer(
+        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
+  }
+
+  /** Process instance records of the committed log: "elementId intentName". */
+  List<String> lifecycle() {
+    return lifecycle(log);
+  }
+
+  static List<String> lifecycle(InMemoryLogStorage log) {
+    List<String> lines = new ArrayList<>();
+    RecordBatch batch = new RecordBatch();
+    ProcessInstanceValue value = new ProcessInstanceValue();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.valueType() == ValueTypes.PROCESS_INSTANCE && record.isEvent()) {
+          value.readFrom(record.value());
+          lines.add(value.elementId + " " + record.intent());
+        }
+      }
+    }
+    return lines;
+  }
+
+  static long count(InMemoryLogStorage log, int valueType, int intent) {
+    long count = 0;
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** The workflow engine's column families (ids from 16), hex key -> hex value. */
+  static Map<String, String> workflowState(TestMember member) {
+    Map<String, String> state = new TreeMap<>();
+    member
+        .dump()
+        .forEach(
+            (key, value) -> {
+              if (Integer.parseInt(key.substring(0, 4), 16) >= 16) {
+                state.put(key, value);
+              }
+            });
+    return state;
+  }
+
+  Answer failJob(TestMember member, long jobKey, int retries, long backoffMs, String error) {
+    JobValue failure = new JobValue();
+    failure.retries = retries;
+    failure.retryBackoffMs = backoffMs;
+    failure.errorMessage = error;
+    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.FAIL, jobKey, failure));
+  }
+
+  Answer updateRetries(TestMember member, long jobKey, int retries) {
+    JobValue update = new JobValue();
+    update.retries = retries;
+    return member.awaitAnswer(
+        member.send(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, jobKey, update));
+  }
+
+  long firstKeyOf(int valueType, int intent) {
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.valueType() == valueType && record.intent() == intent) {
+          return record.key();
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** The key of the last element instance of {@code elementId} with that lifecycle event, or -1. */
+  long elementKey(String elementId, int intent) {
+    long last = -1;
+    RecordBatch batch = new RecordBatch();
+    ProcessInstanceValue value = new ProcessInstanceValue();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.isEvent()
+            && record.valueType() == ValueTypes.PROCESS_INSTANCE
+            && record.intent() == intent
+            && value.<ProcessInstanceValue>readFrom(record.value()).elementId.equals(elementId)) {
+          last = record.key();
+        }
+      }
+    }
+    return last;
+  }
+
+  long lastKeyOf(int valueType, int intent) {
+    long last = -1;
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.valueType() == valueType && record.intent() == intent) {
+          last = record.key();
+        }
+      }
+    }
+    return last;
+  }
+
+  long countOf(int valueType, int intent) {
+    return count(log, valueType, intent);
+  }
+
+  /** The values of the committed events of one type and intent, oldest first. */
+  List<byte[]> eventValues(int valueType, int intent) {
+    List<byte[]> values = new ArrayList<>();
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
+          byte[] value = new byte[record.value().capacity()];
+          record.value().getBytes(0, value);
+          values.add(value);
+        }
+      }
+    }
+    return values;
+  }
+
+  static Answer resolveIncident(TestMember member, long incidentKey) {
+    return member.awaitAnswer(
+        member.send(
+            ValueTypes.INCIDENT,
+            ValueTypes.IncidentIntent.RESOLVE,
+            incidentKey,
+            new io.tern.engine.workflow.value.IncidentValue()));
+  }
+
+  static Answer throwError(
+      TestMember member, long jobKey, String code, String message, String variables) {
+    JobValue error = new JobValue();
+    error.errorCode = code;
+    error.errorMessage = message;
+    error.variables = variables.getBytes(StandardCharsets.UTF_8);
+    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.THROW_ERROR, jobKey, error));
+  }
+
+  /** Waits for a job of {@code type} to be activatable and activates it; returns its key. */
+  static long awaitJob(TestMember member, String type) {
+    long[] key = {-1};
+    await(
+        () -> {
+          JobBatchValue batch = activate(member, type, 1);
+          if (batch.jobKeys.isEmpty()) {
+            return false;
+          }
+          key[0] = batch.jobKeys.get(0);
+          return true;
+        },
+        "a job of type " + type);
+    return key[0];
+  }
+
+  static JobBatchValue activateWhenAvailable(TestMember leader, String type, List<String> fetch) {
+    JobBatchValue[] found = new JobBatchValue[1];
+    await(
+        () -> {
+          found[0] = activate(leader, type, 1, fetch);
+          return !found[0].jobs.isEmpty();
+        },
+        "a job of type " + type);
+    return found[0];
+  }
+
+  static Answer setVariables(TestMember member, long scopeKey, String json, boolean local) {
+    io.tern.engine.workflow.value.VariableDocumentValue document =
+        new io.tern.engine.workflow.value.VariableDocumentValue();
+    document.scopeKey = scopeKey;
+    document.local = local;
+    document.variables = json.getBytes(StandardCharsets.UTF_8);
+    return member.awaitAnswer(
+        member.send(
+            ValueTypes.VARIABLE_DOCUMENT, ValueTypes.VariableDocumentIntent.UPDATE, -1, document));
+  }
+}

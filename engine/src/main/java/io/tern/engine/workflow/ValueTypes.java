@@ -16,6 +16,13 @@ public final class ValueTypes {
   public static final int TIMER = 17;
   public static final int PROCESS_EVENT = 18;
   public static final int VARIABLE_DOCUMENT = 19;
+  public static final int MESSAGE = 20;
+
+  /** The message partition's side of a subscription. */
+  public static final int MESSAGE_SUBSCRIPTION = 21;
+
+  /** The process instance partition's side of a subscription. */
+  public static final int PROCESS_MESSAGE_SUBSCRIPTION = 22;
 
   private ValueTypes() {}
 
@@ -124,6 +131,69 @@ public final class ValueTypes {
     public static final int UPDATED = 1;
 
     private VariableDocumentIntent() {}
+  }
+
+  /** {@link #MESSAGE}. */
+  public static final class MessageIntent {
+    public static final int PUBLISH = 0;
+    public static final int PUBLISHED = 1;
+    public static final int EXPIRE = 2;
+    public static final int EXPIRED = 3;
+
+    private MessageIntent() {}
+  }
+
+  /**
+   * {@link #MESSAGE_SUBSCRIPTION}, on the message's partition. Commands come from the process
+   * instance's partition; each is answered there with a command of {@link
+   * ProcessMessageSubscriptionIntent}.
+   */
+  public static final class MessageSubscriptionIntent {
+    public static final int CREATE = 0;
+    public static final int CREATED = 1;
+
+    /** A message was sent to the process instance's partition to correlate. */
+    public static final int CORRELATING = 2;
+
+    /** The process instance's partition took the message. */
+    public static final int CORRELATE = 3;
+
+    public static final int CORRELATED = 4;
+
+    /** The process instance's partition did not take the message. */
+    public static final int REJECT = 5;
+
+    public static final int REJECTED = 6;
+    public static final int DELETE = 7;
+    public static final int DELETED = 8;
+
+    private MessageSubscriptionIntent() {}
+  }
+
+  /** {@link #PROCESS_MESSAGE_SUBSCRIPTION}, on the process instance's partition. */
+  public static final class ProcessMessageSubscriptionIntent {
+    /** Opening: the message partition is asked to create its side. */
+    public static final int CREATING = 0;
+
+    /** The message partition's acknowledgement. */
+    public static final int CREATE = 1;
+
+    public static final int CREATED = 2;
+
+    /** A message from the message partition. */
+    public static final int CORRELATE = 3;
+
+    public static final int CORRELATED = 4;
+
+    /** Closing: the message partition is asked to delete its side. */
+    public static final int DELETING = 5;
+
+    /** The message partition's acknowledgement. */
+    public static final int DELETE = 6;
+
+    public static final int DELETED = 7;
+
+    private ProcessMessageSubscriptionIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

@@ -55,6 +55,16 @@ public final class TestMember implements AutoCloseable {
       Path directory,
       ProcessorConfig config,
       RecordProcessorsFactory engine) {
+    this(PARTITION, log, directory, config, engine);
+  }
+
+  /** A member of partition {@code partitionId}. */
+  public TestMember(
+      int partitionId,
+      InMemoryLogStorage log,
+      Path directory,
+      ProcessorConfig config,
+      RecordProcessorsFactory engine) {
     this.resources = new StateResources(StateConfig.defaults().withMemoryLimitMb(32));
     Path runtime = directory.resolve("runtime");
     StateRecovery recovery =
@@ -62,11 +72,11 @@ public final class TestMember implements AutoCloseable {
           deleteRecursively(runtime);
           return new StateRecovery.Recovered(new PartitionState(runtime, resources), 1, 0);
         };
-    LogStreamWriter writer = new LogStreamWriter(PARTITION, log, config.maxBatchBytes());
-    this.intake = new CommandIntake(PARTITION, writer, System::currentTimeMillis);
+    LogStreamWriter writer = new LogStreamWriter(partitionId, log, config.maxBatchBytes());
+    this.intake = new CommandIntake(partitionId, writer, System::currentTimeMillis);
     this.processor =
         new StreamProcessor(
-            PARTITION,
+            partitionId,
             config,
             log,
             writer,
@@ -105,6 +115,15 @@ public final class TestMember implements AutoCloseable {
     long requestId = nextRequestId++;
     intake.write(0, requestId, valueType, intent, key, value);
     return requestId;
+  }
+
+  /**
+   * Writes a command nobody waits an answer for (as another partition does).
+   *
+   * @throws io.tern.engine.log.LogStreamWriter.NotWritableException if this member cannot write
+   */
+  public void write(int valueType, int intent, long key, RecordValue value) {
+    intake.write(-1, -1, valueType, intent, key, value);
   }
 
   public Answer awaitAnswer(long requestId) {

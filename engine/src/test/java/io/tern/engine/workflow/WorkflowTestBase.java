@@ -57,7 +57,12 @@ abstract class WorkflowTestBase {
 
   /** A member that replays the whole log reaches the same workflow state as {@code leader}. */
   void assertReplayReachesStateOf(TestMember leader) {
-    TestMember replayer = member("replayer-" + members.size(), ProcessorConfig.defaults());
+    assertReplayReachesStateOf(
+        leader, member("replayer-" + members.size(), ProcessorConfig.defaults()));
+  }
+
+  /** {@code replayer}, a new member of {@code leader}'s partition, reaches its state. */
+  void assertReplayReachesStateOf(TestMember leader, TestMember replayer) {
     Map<String, String> expected = null;
     Map<String, String> replayed = null;
     // The leader may still write (timers, follow-ups): compare once both stand at one position.
@@ -356,5 +361,18 @@ abstract class WorkflowTestBase {
     return member.awaitAnswer(
         member.send(
             ValueTypes.VARIABLE_DOCUMENT, ValueTypes.VariableDocumentIntent.UPDATE, -1, document));
+  }
+
+  static Answer publish(
+      TestMember member, String name, String correlationKey, long ttlMs, String id, String json) {
+    io.tern.engine.workflow.value.MessageValue message =
+        new io.tern.engine.workflow.value.MessageValue();
+    message.name = name;
+    message.correlationKey = correlationKey;
+    message.timeToLiveMs = ttlMs;
+    message.messageId = id;
+    message.variables = json.getBytes(StandardCharsets.UTF_8);
+    return member.awaitAnswer(
+        member.send(ValueTypes.MESSAGE, ValueTypes.MessageIntent.PUBLISH, -1, message));
   }
 }

@@ -10,7 +10,9 @@ import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
+import io.camunda.zeebe.model.bpmn.instance.MessageEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
+import io.camunda.zeebe.model.bpmn.instance.ReceiveTask;
 import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
 import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
 import io.camunda.zeebe.model.bpmn.instance.StartEvent;
@@ -32,9 +34,9 @@ import java.util.List;
  */
 final class ElementTransformer {
   static final String SUPPORTED =
-      "Tern runs none start events, none and error end events, service tasks, embedded"
-          + " subprocesses, timer intermediate catch events, timer and error boundary events,"
-          + " parallel and exclusive gateways, and sequence flows";
+      "Tern runs none start events, none and error end events, service tasks, receive tasks,"
+          + " embedded subprocesses, timer and message intermediate catch events, timer, message"
+          + " and error boundary events, parallel and exclusive gateways, and sequence flows";
 
   private ElementTransformer() {}
 
@@ -74,7 +76,12 @@ final class ElementTransformer {
     }
     io.tern.engine.workflow.model.EventDefinition event = null;
     Collection<EventDefinition> definitions = eventDefinitions(node);
-    if (!definitions.isEmpty()) {
+    if (node instanceof ReceiveTask receiveTask) {
+      event = MessageTransformer.transform(node, receiveTask.getMessage(), problems);
+      if (event == null) {
+        return null;
+      }
+    } else if (!definitions.isEmpty()) {
       event = eventOf(node, definitions.iterator().next(), problems);
       if (event == null) {
         return null;
@@ -121,6 +128,8 @@ final class ElementTransformer {
       }
     } else if (element instanceof ServiceTask) {
       return BpmnElementType.SERVICE_TASK;
+    } else if (element instanceof ReceiveTask) {
+      return BpmnElementType.RECEIVE_TASK;
     } else if (element instanceof ParallelGateway) {
       return BpmnElementType.PARALLEL_GATEWAY;
     } else if (element instanceof ExclusiveGateway) {
@@ -132,12 +141,14 @@ final class ElementTransformer {
       problems.add(describe(element) + ": event subprocesses are not supported yet");
       return null;
     } else if (element instanceof IntermediateCatchEvent catchEvent) {
-      if (only(catchEvent, TimerEventDefinition.class)) {
+      if (only(catchEvent, TimerEventDefinition.class)
+          || only(catchEvent, MessageEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_CATCH_EVENT;
       }
     } else if (element instanceof BoundaryEvent boundary) {
       if (only(boundary, TimerEventDefinition.class)
-          || only(boundary, ErrorEventDefinition.class)) {
+          || only(boundary, ErrorEventDefinition.class)
+          || only(boundary, MessageEventDefinition.class)) {
         return BpmnElementType.BOUNDARY_EVENT;
       }
     }
@@ -176,6 +187,9 @@ final class ElementTransformer {
     }
     if (definition instanceof TimerEventDefinition timer) {
       return TimerTransformer.transform(node, timer, problems);
+    }
+    if (definition instanceof MessageEventDefinition message) {
+      return MessageTransformer.transform(node, message.getMessage(), problems);
     }
     problems.add(
         describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");

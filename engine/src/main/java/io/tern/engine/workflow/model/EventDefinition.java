@@ -26,4 +26,10 @@ public sealed interface EventDefinition {
    * @param expression as written in the BPMN file: ISO 8601 text, or FEEL after a leading '='
    */
   record Timer(TimerKind kind, String expression) implements EventDefinition {}
+
+  /**
+   * A message: its name and correlation key, each static text or FEEL after a leading '='
+   * (correlation keys usually are: {@code =orderId}).
+   */
+  record Message(String name, String correlationKey) implements EventDefinition {}
 }

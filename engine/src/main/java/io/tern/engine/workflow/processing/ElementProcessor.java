@@ -39,7 +39,7 @@ final class ElementProcessor {
   private final VariableBehavior variables;
   private final FeelConditions conditions = new FeelConditions();
   private final IncidentBehavior incidents;
-  private final TimerBehavior timers;
+  private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
@@ -54,14 +54,14 @@ final class ElementProcessor {
       TakenFlowState takenFlows,
       VariableBehavior variables,
       IncidentBehavior incidents,
-      TimerBehavior timers) {
+      CatchEventBehavior catchEvents) {
     this.context = context;
     this.processes = processes;
     this.instances = instances;
     this.takenFlows = takenFlows;
     this.variables = variables;
     this.incidents = incidents;
-    this.timers = timers;
+    this.catchEvents = catchEvents;
   }
 
   void setBoundaries(BoundaryBehavior boundaries) {
@@ -79,7 +79,7 @@ final class ElementProcessor {
     ExecutableProcess process = process(value);
     ExecutableElement element =
         value.elementType == BpmnElementType.PROCESS ? null : process.element(value.elementId);
-    boolean canFail = element != null && TimerBehavior.hasTimers(process, element);
+    boolean canFail = element != null && CatchEventBehavior.hasCatchEvents(process, element);
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
     boolean again =
@@ -89,7 +89,7 @@ final class ElementProcessor {
     if (!again) {
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
     }
-    if (canFail && !timers.subscribe(result, key, value, process, element)) {
+    if (canFail && !catchEvents.subscribe(result, key, value, process, element)) {
       return; // an incident holds the element until it is resolved
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
@@ -99,7 +99,7 @@ final class ElementProcessor {
       case START_EVENT, END_EVENT, PARALLEL_GATEWAY, EXCLUSIVE_GATEWAY, BOUNDARY_EVENT ->
           complete(result, key);
       case SERVICE_TASK -> createJob(result, element, key);
-      case INTERMEDIATE_CATCH_EVENT -> {} // waits for its timer
+      case INTERMEDIATE_CATCH_EVENT, RECEIVE_TASK -> {} // waits for its timer or message
       default ->
           throw new IllegalStateException("cannot activate a " + value.elementType + " element");
     }
@@ -134,8 +134,8 @@ final class ElementProcessor {
       throwError(result, key, error.errorCode());
       return; // caught: the catching activity is terminated, and this end event with it
     }
-    if (TimerBehavior.hasTimers(process, element)) {
-      timers.cancelAll(result, key);
+    if (CatchEventBehavior.hasCatchEvents(process, element)) {
+      catchEvents.unsubscribe(result, key);
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);

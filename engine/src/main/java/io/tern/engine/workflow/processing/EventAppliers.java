@@ -131,6 +131,7 @@ final class EventAppliers {
             event -> state.timers().put(event.key(), timer.readFrom(event.value())))
         .onEvent(ValueTypes.TIMER, TimerIntent.TRIGGERED, this::removeTimer)
         .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer);
+    MessageAppliers.register(on, state);
   }
 
   private void deployed(LoggedRecord event) {

@@ -19,16 +19,17 @@ import java.util.List;
 /**
  * Termination, for cancellation and interrupting boundary events: an element instance is terminated
  * after its children, from the leaves up. A terminating element resolves its incident, cancels its
- * job (resolving the job's incident) and timers, asks each child to terminate, and is terminated
- * once it has no child left; the last child to go terminates its terminating parent. An activity
- * terminated by an interrupting boundary event is replaced by that event.
+ * job (resolving the job's incident), timers and message subscriptions, asks each child to
+ * terminate, and is terminated once it has no child left; the last child to go terminates its
+ * terminating parent. An activity terminated by an interrupting boundary event is replaced by that
+ * event.
  */
 final class TerminationProcessor {
   private final ElementInstanceState instances;
   private final JobState jobs;
   private final IncidentState incidents;
   private final PendingBoundaryState pendingBoundaries;
-  private final TimerBehavior timers;
+  private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
   private final ProcessEventValue pending = new ProcessEventValue();
   private final ElementInstance instance = new ElementInstance();
@@ -36,12 +37,12 @@ final class TerminationProcessor {
   private final JobState.Job job = new JobState.Job();
   private final IncidentValue incident = new IncidentValue();
 
-  TerminationProcessor(WorkflowState state, TimerBehavior timers) {
+  TerminationProcessor(WorkflowState state, CatchEventBehavior catchEvents) {
     this.instances = state.instances();
     this.jobs = state.jobs();
     this.incidents = state.incidents();
     this.pendingBoundaries = state.pendingBoundaries();
-    this.timers = timers;
+    this.catchEvents = catchEvents;
   }
 
   /** Set once: boundary events and termination need each other. */
@@ -95,7 +96,7 @@ final class TerminationProcessor {
         ValueTypes.PROCESS_INSTANCE,
         ProcessInstanceIntent.ELEMENT_TERMINATING,
         instance.value);
-    timers.cancelAll(result, key);
+    catchEvents.unsubscribe(result, key);
     long elementIncident = incidents.ofElement(key);
     if (elementIncident >= 0 && incidents.get(elementIncident, incident)) {
       result.appendEvent(elementIncident, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);

@@ -12,23 +12,20 @@ import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.BpmnElementType;
-import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Timers of timer catch events and timer boundary events: created when their element is entered,
- * triggered when due (found through the due-date index, at the next due time), canceled when the
- * element is left first. A non-interrupting cycle is created again after each firing until its
- * repetitions are used up.
+ * Timers of timer catch events and timer boundary events: created when their element is entered
+ * ({@link CatchEventBehavior}), triggered when due (found through the due-date index, at the next
+ * due time), canceled when the element is left first. A non-interrupting cycle is created again
+ * after each firing until its repetitions are used up.
  */
 final class TimerBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final VariableBehavior variables;
-  private final IncidentBehavior incidents;
   private final TimerSchedule schedules = new TimerSchedule();
   private final TimerValue timer = new TimerValue();
   private final TimerValue next = new TimerValue();
@@ -37,15 +34,10 @@ final class TimerBehavior {
   private BoundaryBehavior boundaries;
   final DueDateChecker dueTimers;
 
-  TimerBehavior(
-      ProcessingContext context,
-      WorkflowState state,
-      VariableBehavior variables,
-      IncidentBehavior incidents) {
+  TimerBehavior(ProcessingContext context, WorkflowState state, VariableBehavior variables) {
     this.context = context;
     this.state = state;
     this.variables = variables;
-    this.incidents = incidents;
     this.dueTimers =
         new DueDateChecker(
             context,
@@ -59,75 +51,35 @@ final class TimerBehavior {
     this.boundaries = boundaries;
   }
 
-  /** Whether entering {@code element} creates timers (so it can fail, raising an incident). */
-  static boolean hasTimers(ExecutableProcess process, ExecutableElement element) {
-    if (element.event() instanceof EventDefinition.Timer) {
-      return element.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT;
-    }
-    for (String id : element.boundaryEventIds()) {
-      if (process.element(id).event() instanceof EventDefinition.Timer) {
-        return true;
-      }
-    }
-    return false;
+  /**
+   * When {@code definition}'s timer fires, for element instance {@code key} entered now.
+   *
+   * @throws TimerSchedule.TimerException if it cannot be evaluated
+   */
+  TimerSchedule.Schedule schedule(EventDefinition.Timer definition, long key) {
+    return schedules.evaluate(
+        definition.kind(),
+        definition.expression(),
+        () -> variables.visible(key, List.of()),
+        context.nowMs());
   }
 
-  /**
-   * Creates the timers of element instance {@code key}, entered now: its own (a timer catch event)
-   * and those of its timer boundary events. Evaluates every timer first: if one fails, none is
-   * created, an incident is raised, and false returned.
-   */
-  boolean subscribe(
+  /** Creates the timer of element instance {@code key} that triggers {@code target}. */
+  void create(
       ProcessingResult result,
       long key,
-      ProcessInstanceValue value,
-      ExecutableProcess process,
-      ExecutableElement element) {
-    List<ExecutableElement> targets = new ArrayList<>();
-    if (element.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT
-        && element.event() instanceof EventDefinition.Timer) {
-      targets.add(element);
-    }
-    for (String id : element.boundaryEventIds()) {
-      ExecutableElement boundary = process.element(id);
-      if (boundary.event() instanceof EventDefinition.Timer) {
-        targets.add(boundary);
-      }
-    }
-    long nowMs = context.nowMs();
-    List<TimerSchedule.Schedule> schedules = new ArrayList<>(targets.size());
-    for (ExecutableElement target : targets) {
-      EventDefinition.Timer definition = (EventDefinition.Timer) target.event();
-      try {
-        schedules.add(
-            this.schedules.evaluate(
-                definition.kind(),
-                definition.expression(),
-                () -> variables.visible(key, List.of()),
-                nowMs));
-      } catch (TimerSchedule.TimerException e) {
-        incidents.raise(
-            result,
-            ErrorType.EXTRACT_VALUE_ERROR,
-            key,
-            value,
-            "the timer of '" + target.id() + "' cannot be scheduled: " + e.getMessage());
-        return false;
-      }
-    }
-    for (int i = 0; i < targets.size(); i++) {
-      TimerSchedule.Schedule schedule = schedules.get(i);
-      timer.elementInstanceKey = key;
-      timer.processInstanceKey = value.processInstanceKey;
-      timer.processDefinitionKey = value.processDefinitionKey;
-      timer.dueDateMs = schedule.dueDateMs();
-      timer.repetitions = schedule.repetitions();
-      timer.intervalMs = schedule.intervalMs();
-      timer.targetElementId = targets.get(i).id();
-      timer.bpmnProcessId = value.bpmnProcessId;
-      create(result, timer);
-    }
-    return true;
+      ProcessInstanceValue element,
+      ExecutableElement target,
+      TimerSchedule.Schedule schedule) {
+    timer.elementInstanceKey = key;
+    timer.processInstanceKey = element.processInstanceKey;
+    timer.processDefinitionKey = element.processDefinitionKey;
+    timer.dueDateMs = schedule.dueDateMs();
+    timer.repetitions = schedule.repetitions();
+    timer.intervalMs = schedule.intervalMs();
+    timer.targetElementId = target.id();
+    timer.bpmnProcessId = element.bpmnProcessId;
+    create(result, timer);
   }
 
   private void create(ProcessingResult result, TimerValue created) {
@@ -161,6 +113,7 @@ final class TimerBehavior {
     ExecutableProcess process = state.process(timer.processDefinitionKey);
     ExecutableElement target = process.element(timer.targetElementId);
     if (target.type() != BpmnElementType.BOUNDARY_EVENT) {
+      // A timer catch event: it is done waiting.
       completion.copyFrom(instance.value);
       result.appendCommand(
           elementKey,

@@ -1,34 +1,59 @@
 package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingScheduler;
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.processor.RecordProcessorsFactory;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.MessageIntent;
+import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
+import io.tern.engine.workflow.WorkflowConfig;
 
 /**
  * The BPMN workflow engine as command processors over a partition's state: deployments, process
- * instances, jobs and timers. Every state change is an event, applied by {@link EventAppliers}.
+ * instances, jobs, timers and messages. Every state change is an event, applied by {@link
+ * EventAppliers}.
  */
 public final class WorkflowEngine {
   private WorkflowEngine() {}
 
+  /** One partition, default settings. */
   public static RecordProcessors create(ProcessingContext context) {
+    return create(context, WorkflowConfig.defaults());
+  }
+
+  /** The engine of one partition of a cluster described by {@code config}. */
+  public static RecordProcessorsFactory factory(WorkflowConfig config) {
+    return context -> create(context, config);
+  }
+
+  private static RecordProcessors create(ProcessingContext context, WorkflowConfig config) {
     WorkflowState state = WorkflowState.open(context.state());
+    PartitionSender sender = new PartitionSender(context, config.partitions());
     VariableBehavior variables =
         new VariableBehavior(context, state.instances(), state.variables());
     IncidentBehavior incidents = new IncidentBehavior(context);
-    TimerBehavior timers = new TimerBehavior(context, state, variables, incidents);
-    TerminationProcessor termination = new TerminationProcessor(state, timers);
+    TimerBehavior timers = new TimerBehavior(context, state, variables);
+    ProcessMessageSubscriptions subscriptions =
+        new ProcessMessageSubscriptions(context, state, variables, sender);
+    MessageProcessors messages = new MessageProcessors(context, state, sender);
+    CatchEventBehavior catchEvents =
+        new CatchEventBehavior(timers, subscriptions, incidents, variables);
+    TerminationProcessor termination = new TerminationProcessor(state, catchEvents);
     BoundaryBehavior boundaries = new BoundaryBehavior(context, state, variables, termination);
     termination.setBoundaries(boundaries);
     timers.setBoundaries(boundaries);
+    subscriptions.setBoundaries(boundaries);
+    long retryMs = config.subscriptionRetryInterval().toMillis();
     ElementProcessor elements =
         new ElementProcessor(
             context,
@@ -37,7 +62,7 @@ public final class WorkflowEngine {
             state.takenFlows(),
             variables,
             incidents,
-            timers);
+            catchEvents);
     elements.setBoundaries(boundaries);
     JobProcessors jobs =
         new JobProcessors(
@@ -51,6 +76,8 @@ public final class WorkflowEngine {
                   jobs.deadlines.onProcessingStarted();
                   jobs.backoffs.onProcessingStarted();
                   timers.dueTimers.onProcessingStarted();
+                  messages.expiry.onProcessingStarted();
+                  scheduleRetries(scheduler, retryMs, subscriptions, messages);
                 })
             .onCommand(
                 ValueTypes.DEPLOYMENT,
@@ -86,8 +113,52 @@ public final class WorkflowEngine {
             .onCommand(
                 ValueTypes.VARIABLE_DOCUMENT,
                 VariableDocumentIntent.UPDATE,
-                new VariableDocumentProcessor(context, state.instances(), variables));
+                new VariableDocumentProcessor(context, state.instances(), variables))
+            .onCommand(ValueTypes.MESSAGE, MessageIntent.PUBLISH, messages::publish)
+            .onCommand(ValueTypes.MESSAGE, MessageIntent.EXPIRE, messages::expire)
+            .onCommand(
+                ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATE, messages::create)
+            .onCommand(
+                ValueTypes.MESSAGE_SUBSCRIPTION,
+                MessageSubscriptionIntent.CORRELATE,
+                messages::correlated)
+            .onCommand(
+                ValueTypes.MESSAGE_SUBSCRIPTION,
+                MessageSubscriptionIntent.REJECT,
+                messages::rejected)
+            .onCommand(
+                ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETE, messages::delete)
+            .onCommand(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                ProcessMessageSubscriptionIntent.CREATE,
+                subscriptions::created)
+            .onCommand(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                ProcessMessageSubscriptionIntent.CORRELATE,
+                subscriptions::correlate)
+            .onCommand(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                ProcessMessageSubscriptionIntent.DELETE,
+                subscriptions::deleted);
     EventAppliers.register(processors, state);
     return processors;
+  }
+
+  /**
+   * While leading, asks the other partitions again, every {@code intervalMs}, for each subscription
+   * step they have not acknowledged (a command may be lost in a leader change).
+   */
+  private static void scheduleRetries(
+      ProcessingScheduler scheduler,
+      long intervalMs,
+      ProcessMessageSubscriptions subscriptions,
+      MessageProcessors messages) {
+    scheduler.runDelayed(
+        intervalMs,
+        commands -> {
+          subscriptions.retryPending();
+          messages.retryPending();
+          scheduleRetries(scheduler, intervalMs, subscriptions, messages);
+        });
   }
 }

@@ -5,7 +5,10 @@ import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.MessageState;
+import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
+import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.state.TimerState;
@@ -20,7 +23,10 @@ record WorkflowState(
     IncidentState incidents,
     TakenFlowState takenFlows,
     TimerState timers,
-    PendingBoundaryState pendingBoundaries) {
+    PendingBoundaryState pendingBoundaries,
+    MessageState messages,
+    MessageSubscriptionState messageSubscriptions,
+    ProcessMessageSubscriptionState processMessageSubscriptions) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -31,7 +37,10 @@ record WorkflowState(
         new IncidentState(state),
         new TakenFlowState(state),
         new TimerState(state),
-        new PendingBoundaryState(state));
+        new PendingBoundaryState(state),
+        new MessageState(state),
+        new MessageSubscriptionState(state),
+        new ProcessMessageSubscriptionState(state));
   }
 
   /**

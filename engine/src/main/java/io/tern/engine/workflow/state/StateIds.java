@@ -20,6 +20,15 @@ final class StateIds {
   static final short TIMER_DUE_DATES = 31;
   static final short TIMERS_BY_ELEMENT = 32;
   static final short PENDING_BOUNDARY_EVENTS = 33;
+  static final short MESSAGES = 34;
+  static final short MESSAGES_BY_NAME_AND_KEY = 35;
+  static final short MESSAGE_DEADLINES = 36;
+  static final short MESSAGE_IDS = 37;
+  static final short MESSAGE_CORRELATED_PROCESSES = 38;
+  static final short MESSAGE_SUBSCRIPTIONS = 39;
+  static final short MESSAGE_SUBSCRIPTIONS_CORRELATING = 40;
+  static final short PROCESS_MESSAGE_SUBSCRIPTIONS = 41;
+  static final short PROCESS_MESSAGE_SUBSCRIPTIONS_PENDING = 42;
 
   private StateIds() {}
 }

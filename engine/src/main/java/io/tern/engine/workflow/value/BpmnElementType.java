@@ -11,7 +11,8 @@ public enum BpmnElementType {
   EXCLUSIVE_GATEWAY,
   SUB_PROCESS,
   BOUNDARY_EVENT,
-  INTERMEDIATE_CATCH_EVENT;
+  INTERMEDIATE_CATCH_EVENT,
+  RECEIVE_TASK;
 
   private static final BpmnElementType[] VALUES = values();
 

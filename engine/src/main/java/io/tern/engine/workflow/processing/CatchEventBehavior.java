@@ -1,0 +1,130 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.workflow.feel.FeelStrings;
+import io.tern.engine.workflow.model.EventDefinition;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.timer.TimerSchedule;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What an element waits for while it is active: its own timer or message (a catch event, a receive
+ * task) and those of its boundary events. All are evaluated when the element is entered, before any
+ * is created, so an expression that fails creates none (an incident holds the element, which is
+ * entered again once it is resolved); all are canceled when it is left.
+ */
+final class CatchEventBehavior {
+  private final TimerBehavior timers;
+  private final ProcessMessageSubscriptions messages;
+  private final IncidentBehavior incidents;
+  private final VariableBehavior variables;
+  private final FeelStrings strings = new FeelStrings();
+
+  CatchEventBehavior(
+      TimerBehavior timers,
+      ProcessMessageSubscriptions messages,
+      IncidentBehavior incidents,
+      VariableBehavior variables) {
+    this.timers = timers;
+    this.messages = messages;
+    this.incidents = incidents;
+    this.variables = variables;
+  }
+
+  /** Whether entering {@code element} subscribes to anything (and so may fail). */
+  static boolean hasCatchEvents(ExecutableProcess process, ExecutableElement element) {
+    if (waitsItself(element)) {
+      return true;
+    }
+    for (String id : element.boundaryEventIds()) {
+      if (!(process.element(id).event() instanceof EventDefinition.Error)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean waitsItself(ExecutableElement element) {
+    return (element.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT
+            || element.type() == BpmnElementType.RECEIVE_TASK)
+        && element.event() != null;
+  }
+
+  /** A catch event's evaluated trigger: a timer's schedule, or a message's name and key. */
+  private record Evaluated(
+      ExecutableElement target,
+      TimerSchedule.Schedule schedule,
+      String messageName,
+      String correlationKey) {}
+
+  /**
+   * Subscribes element instance {@code key} (entered now) to what it waits for. Returns false,
+   * having raised an incident and created nothing, if an expression cannot be evaluated.
+   */
+  boolean subscribe(
+      ProcessingResult result,
+      long key,
+      ProcessInstanceValue element,
+      ExecutableProcess process,
+      ExecutableElement executable) {
+    List<ExecutableElement> targets = new ArrayList<>();
+    if (waitsItself(executable)) {
+      targets.add(executable);
+    }
+    for (String id : executable.boundaryEventIds()) {
+      ExecutableElement boundary = process.element(id);
+      if (!(boundary.event() instanceof EventDefinition.Error)) {
+        targets.add(boundary);
+      }
+    }
+    List<Evaluated> evaluated = new ArrayList<>(targets.size());
+    for (ExecutableElement target : targets) {
+      try {
+        evaluated.add(evaluate(target, key));
+      } catch (TimerSchedule.TimerException | FeelStrings.EvaluationException e) {
+        incidents.raise(
+            result,
+            ErrorType.EXTRACT_VALUE_ERROR,
+            key,
+            element,
+            (target.event() instanceof EventDefinition.Timer ? "the timer" : "the message")
+                + " of '"
+                + target.id()
+                + "' cannot be evaluated: "
+                + e.getMessage());
+        return false;
+      }
+    }
+    for (Evaluated each : evaluated) {
+      if (each.schedule() != null) {
+        timers.create(result, key, element, each.target(), each.schedule());
+      } else {
+        messages.open(
+            result, key, element, each.target(), each.messageName(), each.correlationKey());
+      }
+    }
+    return true;
+  }
+
+  private Evaluated evaluate(ExecutableElement target, long key) {
+    if (target.event() instanceof EventDefinition.Timer timer) {
+      return new Evaluated(target, timers.schedule(timer, key), null, null);
+    }
+    EventDefinition.Message message = (EventDefinition.Message) target.event();
+    String name = strings.evaluate(message.name(), () -> variables.visible(key, List.of()));
+    String correlationKey =
+        strings.evaluate(message.correlationKey(), () -> variables.visible(key, List.of()));
+    return new Evaluated(target, null, name, correlationKey);
+  }
+
+  /** Element instance {@code key} is left: what it waited for is canceled. */
+  void unsubscribe(ProcessingResult result, long key) {
+    timers.cancelAll(result, key);
+    messages.closeAll(result, key);
+  }
+}

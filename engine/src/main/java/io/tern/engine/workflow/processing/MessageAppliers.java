@@ -1,0 +1,144 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.MessageIntent;
+import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.state.MessageSubscriptionState;
+import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
+import io.tern.engine.workflow.state.Subscription;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
+import io.tern.engine.workflow.value.MessageValue;
+
+/** The appliers of message events, on both the message's and the process instance's partition. */
+final class MessageAppliers {
+  private final WorkflowState state;
+  private final MessageValue message = new MessageValue();
+  private final MessageSubscriptionValue value = new MessageSubscriptionValue();
+  private final Subscription subscription = new Subscription();
+
+  private MessageAppliers(WorkflowState state) {
+    this.state = state;
+  }
+
+  static void register(RecordProcessors on, WorkflowState state) {
+    MessageAppliers appliers = new MessageAppliers(state);
+    on.onEvent(
+            ValueTypes.MESSAGE,
+            MessageIntent.PUBLISHED,
+            event -> state.messages().put(event.key(), appliers.message.readFrom(event.value())))
+        .onEvent(ValueTypes.MESSAGE, MessageIntent.EXPIRED, appliers::expired)
+        .onEvent(
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.CREATED,
+            event -> appliers.putMessageSide(event, MessageSubscriptionState.OPEN))
+        .onEvent(
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.CORRELATING,
+            appliers::correlating)
+        .onEvent(
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.CORRELATED,
+            appliers::correlatedOnMessageSide)
+        .onEvent(
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.REJECTED,
+            appliers::removeMessageSide)
+        .onEvent(
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.DELETED,
+            appliers::removeMessageSide)
+        .onEvent(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.CREATING,
+            event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.OPENING))
+        .onEvent(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.CREATED,
+            event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.OPENED))
+        .onEvent(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.CORRELATED,
+            appliers::correlatedOnProcessSide)
+        .onEvent(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.DELETING,
+            event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.CLOSING))
+        .onEvent(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.DELETED,
+            event -> {
+              appliers.value.readFrom(event.value());
+              state
+                  .processMessageSubscriptions()
+                  .remove(appliers.value.elementInstanceKey, appliers.value.messageName);
+            });
+  }
+
+  private void expired(LoggedRecord event) {
+    if (state.messages().get(event.key(), message)) {
+      state.messages().remove(event.key(), message);
+    }
+  }
+
+  private void putMessageSide(LoggedRecord event, int subscriptionState) {
+    subscription.value.readFrom(event.value());
+    subscription.state = subscriptionState;
+    state.messageSubscriptions().put(subscription);
+  }
+
+  private void correlating(LoggedRecord event) {
+    putMessageSide(event, MessageSubscriptionState.CORRELATING);
+    state
+        .messages()
+        .setCorrelatedTo(subscription.value.messageKey, subscription.value.bpmnProcessId, true);
+  }
+
+  /** The message was taken: done, unless a non-interrupting event waits for the next one. */
+  private void correlatedOnMessageSide(LoggedRecord event) {
+    value.readFrom(event.value());
+    if (!state.messageSubscriptions().get(value, subscription)) {
+      return;
+    }
+    if (subscription.value.interrupting) {
+      state.messageSubscriptions().remove(value);
+    } else {
+      subscription.state = MessageSubscriptionState.OPEN;
+      subscription.value.messageKey = -1;
+      subscription.value.variables = new byte[0];
+      state.messageSubscriptions().put(subscription);
+    }
+  }
+
+  /** REJECTED and DELETED: a message it was being offered may go to another process instance. */
+  private void removeMessageSide(LoggedRecord event) {
+    value.readFrom(event.value());
+    if (!state.messageSubscriptions().get(value, subscription)) {
+      return;
+    }
+    if (subscription.state == MessageSubscriptionState.CORRELATING) {
+      state
+          .messages()
+          .setCorrelatedTo(subscription.value.messageKey, subscription.value.bpmnProcessId, false);
+    }
+    state.messageSubscriptions().remove(value);
+  }
+
+  private void putProcessSide(LoggedRecord event, int subscriptionState) {
+    subscription.value.readFrom(event.value());
+    subscription.state = subscriptionState;
+    state.processMessageSubscriptions().put(subscription);
+  }
+
+  private void correlatedOnProcessSide(LoggedRecord event) {
+    value.readFrom(event.value());
+    if (state
+            .processMessageSubscriptions()
+            .get(value.elementInstanceKey, value.messageName, subscription)
+        && subscription.value.interrupting) {
+      state.processMessageSubscriptions().remove(value.elementInstanceKey, value.messageName);
+    }
+  }
+}

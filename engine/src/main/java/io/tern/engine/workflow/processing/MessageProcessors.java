@@ -1,0 +1,260 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.MessageIntent;
+import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.state.MessageSubscriptionState;
+import io.tern.engine.workflow.state.Subscription;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
+import io.tern.engine.workflow.value.MessageValue;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
+import io.tern.engine.workflow.variables.JsonDocuments;
+
+/**
+ * The message partition: publishes and buffers messages until their time to live ends, keeps the
+ * subscriptions opened on it, and offers each message to the subscriptions for its name and
+ * correlation key, at most once per process id, until a process instance partition takes it.
+ */
+final class MessageProcessors {
+  /** Longest accepted message name and correlation key, in characters. */
+  static final int MAX_NAME_CHARS = 1024;
+
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final PartitionSender sender;
+  private final MessageValue message = new MessageValue();
+  private final Subscription subscription = new Subscription();
+  final DueDateChecker expiry;
+
+  MessageProcessors(ProcessingContext context, WorkflowState state, PartitionSender sender) {
+    this.context = context;
+    this.state = state;
+    this.sender = sender;
+    this.expiry =
+        new DueDateChecker(
+            context,
+            state.messages()::forEachDeadline,
+            ValueTypes.MESSAGE,
+            MessageIntent.EXPIRE,
+            new MessageValue());
+  }
+
+  void publish(LoggedRecord command, ProcessingResult result) {
+    MessageValue published = new MessageValue();
+    published.readFrom(command.value());
+    String problem = problemOf(published);
+    if (problem != null) {
+      result.reject(RejectionType.INVALID_ARGUMENT, problem);
+      return;
+    }
+    if (!published.messageId.isEmpty()
+        && state
+            .messages()
+            .existsWithId(published.name, published.correlationKey, published.messageId)) {
+      result.reject(
+          RejectionType.ALREADY_EXISTS,
+          "a message named '"
+              + published.name
+              + "' with correlation key '"
+              + published.correlationKey
+              + "' and id '"
+              + published.messageId
+              + "' was published already and has not expired");
+      return;
+    }
+    long key = context.nextKey();
+    published.deadlineMs = context.nowMs() + published.timeToLiveMs;
+    result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.PUBLISHED, published);
+    result.respondWithLastEvent();
+    offer(result, key, published);
+    if (published.timeToLiveMs == 0) {
+      result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.EXPIRED, published);
+    } else {
+      long deadlineMs = published.deadlineMs;
+      result.sideEffect(() -> expiry.scheduleAt(deadlineMs));
+    }
+  }
+
+  private String problemOf(MessageValue published) {
+    if (published.name.isBlank()) {
+      return "a message needs a name";
+    }
+    if (published.name.length() > MAX_NAME_CHARS
+        || published.correlationKey.length() > MAX_NAME_CHARS) {
+      return "a message's name and correlation key may have at most "
+          + MAX_NAME_CHARS
+          + " characters";
+    }
+    if (published.timeToLiveMs < 0) {
+      return "a message's time to live must be >= 0 ms, got " + published.timeToLiveMs;
+    }
+    int partition = sender.ofCorrelationKey(published.correlationKey);
+    if (partition != context.partitionId()) {
+      return "the message with correlation key '"
+          + published.correlationKey
+          + "' belongs to partition "
+          + partition
+          + ", not "
+          + context.partitionId();
+    }
+    try {
+      JsonDocuments.variables(published.variables);
+    } catch (InvalidVariablesException e) {
+      return e.getMessage();
+    }
+    return null;
+  }
+
+  /** Written by the deadline checker. */
+  void expire(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (state.messages().get(key, message) && message.deadlineMs <= context.nowMs()) {
+      result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.EXPIRED, message);
+    }
+  }
+
+  /** Offers a message to every open subscription for it whose process has not had it yet. */
+  private void offer(ProcessingResult result, long messageKey, MessageValue offered) {
+    for (Subscription open :
+        state.messageSubscriptions().withNameAndKey(offered.name, offered.correlationKey)) {
+      if (open.state == MessageSubscriptionState.OPEN
+          && !state.messages().isCorrelatedTo(messageKey, open.value.bpmnProcessId)) {
+        correlating(result, open.value, messageKey, offered);
+      }
+    }
+  }
+
+  /** Offers {@code subscription} the oldest live message it has not had, if any. */
+  private void findMessageFor(ProcessingResult result, MessageSubscriptionValue subscription) {
+    long nowMs = context.nowMs();
+    for (long messageKey :
+        state.messages().withNameAndKey(subscription.messageName, subscription.correlationKey)) {
+      if (!state.messages().isCorrelatedTo(messageKey, subscription.bpmnProcessId)
+          && state.messages().get(messageKey, message)
+          && message.deadlineMs > nowMs) {
+        correlating(result, subscription, messageKey, message);
+        return;
+      }
+    }
+  }
+
+  private void correlating(
+      ProcessingResult result,
+      MessageSubscriptionValue subscription,
+      long messageKey,
+      MessageValue offered) {
+    MessageSubscriptionValue correlating = new MessageSubscriptionValue().copyFrom(subscription);
+    correlating.messageKey = messageKey;
+    correlating.variables = offered.variables;
+    result.appendEvent(
+        context.nextKey(),
+        ValueTypes.MESSAGE_SUBSCRIPTION,
+        MessageSubscriptionIntent.CORRELATING,
+        correlating);
+    sendToProcess(result, ProcessMessageSubscriptionIntent.CORRELATE, correlating);
+  }
+
+  private void sendToProcess(
+      ProcessingResult result, int intent, MessageSubscriptionValue subscription) {
+    sender.sendAfterCommit(
+        result,
+        PartitionSender.ofKey(subscription.processInstanceKey),
+        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+        intent,
+        -1,
+        subscription);
+  }
+
+  /** CREATE, from the process instance's partition (again, if it missed the acknowledgement). */
+  void create(LoggedRecord command, ProcessingResult result) {
+    MessageSubscriptionValue created = new MessageSubscriptionValue();
+    created.readFrom(command.value());
+    if (!state.messageSubscriptions().get(created, subscription)) {
+      created.messageKey = -1;
+      created.variables = new byte[0];
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.MESSAGE_SUBSCRIPTION,
+          MessageSubscriptionIntent.CREATED,
+          created);
+      findMessageFor(result, created);
+    }
+    sendToProcess(result, ProcessMessageSubscriptionIntent.CREATE, created);
+  }
+
+  /** CORRELATE: the process instance's partition took the message. */
+  void correlated(LoggedRecord command, ProcessingResult result) {
+    MessageSubscriptionValue taken = new MessageSubscriptionValue();
+    taken.readFrom(command.value());
+    if (!isCorrelating(taken)) {
+      return;
+    }
+    result.appendEvent(
+        context.nextKey(),
+        ValueTypes.MESSAGE_SUBSCRIPTION,
+        MessageSubscriptionIntent.CORRELATED,
+        subscription.value);
+    if (!subscription.value.interrupting) {
+      findMessageFor(result, subscription.value); // open again: the next message may follow
+    }
+  }
+
+  /** REJECT: the process instance's partition did not take it; offer it to the others. */
+  void rejected(LoggedRecord command, ProcessingResult result) {
+    MessageSubscriptionValue refused = new MessageSubscriptionValue();
+    refused.readFrom(command.value());
+    if (!isCorrelating(refused)) {
+      return;
+    }
+    result.appendEvent(
+        context.nextKey(),
+        ValueTypes.MESSAGE_SUBSCRIPTION,
+        MessageSubscriptionIntent.REJECTED,
+        subscription.value);
+    if (state.messages().get(refused.messageKey, message)) {
+      offer(result, refused.messageKey, message);
+    }
+  }
+
+  /** DELETE: the subscription's element was left; a message it was offered goes to others. */
+  void delete(LoggedRecord command, ProcessingResult result) {
+    MessageSubscriptionValue deleted = new MessageSubscriptionValue();
+    deleted.readFrom(command.value());
+    if (state.messageSubscriptions().get(deleted, subscription)) {
+      boolean wasCorrelating = subscription.state == MessageSubscriptionState.CORRELATING;
+      long messageKey = subscription.value.messageKey;
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.MESSAGE_SUBSCRIPTION,
+          MessageSubscriptionIntent.DELETED,
+          subscription.value);
+      if (wasCorrelating && state.messages().get(messageKey, message)) {
+        offer(result, messageKey, message);
+      }
+    }
+    sendToProcess(result, ProcessMessageSubscriptionIntent.DELETE, deleted);
+  }
+
+  private boolean isCorrelating(MessageSubscriptionValue answer) {
+    return state.messageSubscriptions().get(answer, subscription)
+        && subscription.state == MessageSubscriptionState.CORRELATING
+        && subscription.value.messageKey == answer.messageKey;
+  }
+
+  /** Offers again every message whose process instance partition has not answered yet. */
+  void retryPending() {
+    for (Subscription correlating : state.messageSubscriptions().correlating()) {
+      sender.send(
+          PartitionSender.ofKey(correlating.value.processInstanceKey),
+          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+          ProcessMessageSubscriptionIntent.CORRELATE,
+          -1,
+          correlating.value);
+    }
+  }
+}

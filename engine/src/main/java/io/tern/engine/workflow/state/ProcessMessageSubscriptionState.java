@@ -1,0 +1,101 @@
+package io.tern.engine.workflow.state;
+
+import io.tern.engine.state.ColumnFamily;
+import io.tern.engine.state.DbCompositeKey;
+import io.tern.engine.state.DbLong;
+import io.tern.engine.state.DbNil;
+import io.tern.engine.state.DbString;
+import io.tern.engine.state.PartitionState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The process instance partition's side of subscriptions, by element instance and message name;
+ * those being opened or closed are also indexed, to ask the message partition again until it
+ * acknowledges.
+ */
+public final class ProcessMessageSubscriptionState {
+  /** The message partition was asked to create its side. */
+  public static final int OPENING = 1;
+
+  public static final int OPENED = 2;
+
+  /** The message partition was asked to delete its side. */
+  public static final int CLOSING = 3;
+
+  private final ColumnFamily<DbCompositeKey<DbLong, DbString>, Subscription> subscriptions;
+  private final ColumnFamily<DbCompositeKey<DbLong, DbString>, DbNil> pending;
+  private final DbLong elementInstanceKey = new DbLong();
+  private final DbString name = new DbString();
+  private final DbCompositeKey<DbLong, DbString> key =
+      new DbCompositeKey<>(elementInstanceKey, name);
+  private final DbNil nil = new DbNil();
+
+  public ProcessMessageSubscriptionState(PartitionState state) {
+    subscriptions =
+        state.columnFamily(
+            StateIds.PROCESS_MESSAGE_SUBSCRIPTIONS,
+            new DbCompositeKey<>(new DbLong(), new DbString()),
+            new Subscription());
+    pending =
+        state.columnFamily(
+            StateIds.PROCESS_MESSAGE_SUBSCRIPTIONS_PENDING,
+            new DbCompositeKey<>(new DbLong(), new DbString()),
+            nil);
+  }
+
+  public boolean get(long elementInstance, String messageName, Subscription into) {
+    elementInstanceKey.set(elementInstance);
+    name.set(messageName);
+    return subscriptions.get(key, into);
+  }
+
+  /** Applier: stores the subscription in its state. */
+  public void put(Subscription subscription) {
+    elementInstanceKey.set(subscription.value.elementInstanceKey);
+    name.set(subscription.value.messageName);
+    subscriptions.put(key, subscription);
+    if (subscription.state == OPENED) {
+      pending.delete(key);
+    } else {
+      pending.put(key, nil);
+    }
+  }
+
+  /** Applier: the subscription is gone. */
+  public void remove(long elementInstance, String messageName) {
+    elementInstanceKey.set(elementInstance);
+    name.set(messageName);
+    subscriptions.delete(key);
+    pending.delete(key);
+  }
+
+  /** The subscriptions of an element instance. */
+  public List<Subscription> ofElement(long elementInstance) {
+    List<Subscription> found = new ArrayList<>();
+    subscriptions.forEachWithPrefix(
+        new DbLong(elementInstance),
+        (k, v) -> {
+          Subscription copy = new Subscription();
+          copy.state = v.state;
+          copy.value.copyFrom(v.value);
+          found.add(copy);
+          return true;
+        });
+    return found;
+  }
+
+  /** The subscriptions being opened or closed. */
+  public List<Subscription> pending() {
+    List<Subscription> found = new ArrayList<>();
+    pending.forEach(
+        (k, v) -> {
+          Subscription subscription = new Subscription();
+          if (subscriptions.get(k, subscription)) {
+            found.add(subscription);
+          }
+          return true;
+        });
+    return found;
+  }
+}

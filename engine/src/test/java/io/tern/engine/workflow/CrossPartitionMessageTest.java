@@ -1,0 +1,171 @@
+package io.tern.engine.workflow;
+
+import static io.tern.engine.processor.TestMember.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tern.engine.log.LogStreamWriter;
+import io.tern.engine.processor.InMemoryLogStorage;
+import io.tern.engine.processor.ProcessorConfig;
+import io.tern.engine.processor.ProcessorPhase;
+import io.tern.engine.processor.TestMember;
+import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.record.Keys;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.MessageIntent;
+import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.processing.WorkflowEngine;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Messages across three partitions: the instance lives on one, the message on its correlation
+ * key's, and they correlate through commands on each other's logs, even when some of those are
+ * lost.
+ */
+class CrossPartitionMessageTest extends WorkflowTestBase {
+  private static final int PARTITIONS = 3;
+
+  /** Routes commands to each partition's leader; can drop the next few, as a leader change does. */
+  private final class Cluster implements Partitions {
+    final List<InMemoryLogStorage> logs = new ArrayList<>();
+    final List<TestMember> leaders = new ArrayList<>();
+    final AtomicInteger dropNext = new AtomicInteger();
+    final AtomicInteger dropped = new AtomicInteger();
+
+    @Override
+    public int count() {
+      return PARTITIONS;
+    }
+
+    @Override
+    public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+      if (dropNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        dropped.incrementAndGet();
+        return;
+      }
+      try {
+        leaders.get(partitionId - 1).write(valueType, intent, key, value);
+      } catch (LogStreamWriter.NotWritableException e) {
+        // lost, as over a network: the sender asks again
+      }
+    }
+
+    TestMember leader(int partitionId) {
+      return leaders.get(partitionId - 1);
+    }
+
+    long count(int partitionId, int valueType, int intent) {
+      return WorkflowTestBase.count(logs.get(partitionId - 1), valueType, intent);
+    }
+  }
+
+  private final Cluster cluster = new Cluster();
+  private final WorkflowConfig config =
+      WorkflowConfig.defaults()
+          .withPartitions(cluster)
+          .withSubscriptionRetryInterval(Duration.ofMillis(200));
+
+  private void start() {
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      InMemoryLogStorage partitionLog = new InMemoryLogStorage();
+      TestMember leader = partitionMember(partition, partitionLog, "leader");
+      partitionLog.electLeader(leader.processor);
+      leader.awaitPhase(ProcessorPhase.PROCESSING);
+      cluster.logs.add(partitionLog);
+      cluster.leaders.add(leader);
+    }
+  }
+
+  private TestMember partitionMember(int partition, InMemoryLogStorage partitionLog, String name) {
+    TestMember member =
+        new TestMember(
+            partition,
+            partitionLog,
+            dir.resolve("p" + partition + "-" + name),
+            ProcessorConfig.defaults(),
+            WorkflowEngine.factory(config));
+    members.add(member);
+    return member;
+  }
+
+  @AfterEach
+  void everyPartitionReplaysToItsLeadersState() {
+    for (int partition = 1; partition <= cluster.leaders.size(); partition++) {
+      assertReplayReachesStateOf(
+          cluster.leader(partition),
+          partitionMember(partition, cluster.logs.get(partition - 1), "replayer"));
+    }
+  }
+
+  /** A correlation key whose messages live on {@code partition}. */
+  private static String keyOnPartition(int partition) {
+    for (int i = 0; ; i++) {
+      String key = "order-" + i;
+      if (Partitions.ofCorrelationKey(key, PARTITIONS) == partition) {
+        return key;
+      }
+    }
+  }
+
+  @Test
+  void anInstanceOnOnePartitionGetsAMessagePublishedOnAnother() {
+    start();
+    TestMember instances = cluster.leader(1);
+    String key = keyOnPartition(3);
+    deployed(deploy(instances, "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
+    long instance = create(instances, "order", "{\"orderId\": \"" + key + "\"}").key();
+    assertThat(Keys.partitionOf(instance)).isEqualTo(1);
+    await(
+        () ->
+            cluster.count(3, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED)
+                == 1,
+        "the subscription on the message's partition");
+
+    Answer wrongPartition = publish(cluster.leader(2), "paid", key, 0, "", "");
+    assertThat(wrongPartition.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(wrongPartition.reason()).contains("belongs to partition 3");
+
+    assertThat(publish(cluster.leader(3), "paid", key, 10_000, "", "{\"paid\": true}").intent())
+        .isEqualTo(MessageIntent.PUBLISHED);
+    awaitJob(instances, "ship");
+    await(
+        () ->
+            cluster.count(3, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
+                == 1,
+        "the message partition to learn the message was taken");
+    assertThat(
+            WorkflowTestBase.count(
+                cluster.logs.get(0),
+                ValueTypes.PROCESS_INSTANCE,
+                ProcessInstanceIntent.ELEMENT_COMPLETED))
+        .isPositive();
+  }
+
+  @Test
+  void lostCommandsBetweenPartitionsAreSentAgainUntilAcknowledged() {
+    start();
+    TestMember instances = cluster.leader(2);
+    String key = keyOnPartition(1);
+    deployed(deploy(instances, "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
+    cluster.dropNext.set(2); // the subscription's CREATE, then whatever follows
+    create(instances, "order", "{\"orderId\": \"" + key + "\"}");
+    publish(cluster.leader(1), "paid", key, 60_000, "", "");
+    cluster.dropNext.set(1);
+    awaitJob(instances, "ship");
+    assertThat(cluster.dropped.get()).isGreaterThanOrEqualTo(2);
+    await(
+        () ->
+            cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
+                == 1,
+        "the correlation to be acknowledged");
+    assertThat(cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED))
+        .as("a CREATE sent again does not create twice")
+        .isEqualTo(1);
+  }
+}

@@ -19,7 +19,7 @@ public final class FeelStrings {
   public static final class EvaluationException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    EvaluationException(String message) {
+    public EvaluationException(String message) {
       super(message);
     }
   }

@@ -19,10 +19,14 @@ import io.camunda.zeebe.model.bpmn.instance.StartEvent;
 import io.camunda.zeebe.model.bpmn.instance.SubProcess;
 import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeHeader;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeInput;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeIoMapping;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeOutput;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskDefinition;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskHeaders;
 import io.tern.engine.workflow.model.ExecutableElement.Flow;
 import io.tern.engine.workflow.model.ExecutableElement.JobDefinition;
+import io.tern.engine.workflow.model.ExecutableElement.Mapping;
 import io.tern.engine.workflow.value.BpmnElementType;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -87,6 +91,17 @@ final class ElementTransformer {
         return null;
       }
     }
+    ZeebeIoMapping io = node.getSingleExtensionElement(ZeebeIoMapping.class);
+    List<Mapping> inputs = new ArrayList<>();
+    List<Mapping> outputs = new ArrayList<>();
+    if (io != null) {
+      for (ZeebeInput input : io.getInputs()) {
+        inputs.add(MappingChecks.check(node, input.getSource(), input.getTarget(), problems));
+      }
+      for (ZeebeOutput output : io.getOutputs()) {
+        outputs.add(MappingChecks.check(node, output.getSource(), output.getTarget(), problems));
+      }
+    }
     return new ExecutableElement(
         node.getId(),
         type,
@@ -98,7 +113,9 @@ final class ElementTransformer {
         List.copyOf(boundaryEventIds),
         attachedTo,
         interrupting,
-        event);
+        event,
+        List.copyOf(inputs),
+        List.copyOf(outputs));
   }
 
   /** The subprocess {@code element} with the id of the start event its flow begins at. */
@@ -114,7 +131,9 @@ final class ElementTransformer {
         element.boundaryEventIds(),
         element.attachedToId(),
         element.interrupting(),
-        element.event());
+        element.event(),
+        element.inputs(),
+        element.outputs());
   }
 
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {

@@ -16,6 +16,8 @@ import java.util.List;
  * @param attachedToId for boundary events, the activity they are attached to; else null
  * @param interrupting for boundary events, whether triggering terminates the activity
  * @param event what a catch event waits for, or what an end event throws; null for none events
+ * @param inputs {@code zeebe:ioMapping} inputs: local variables set when the element is entered
+ * @param outputs {@code zeebe:ioMapping} outputs: variables set in the flow scope when it is left
  */
 public record ExecutableElement(
     String id,
@@ -28,7 +30,9 @@ public record ExecutableElement(
     List<String> boundaryEventIds,
     String attachedToId,
     boolean interrupting,
-    EventDefinition event) {
+    EventDefinition event,
+    List<Mapping> inputs,
+    List<Mapping> outputs) {
 
   /**
    * A sequence flow: its id, the id of the element it leads to, and its FEEL condition (with the
@@ -41,4 +45,10 @@ public record ExecutableElement(
    * zeebe:taskHeaders} as a JSON object.
    */
   public record JobDefinition(String type, int retries, String customHeadersJson) {}
+
+  /**
+   * A variable mapping: its source (FEEL after a leading '=', else static text) and its target (a
+   * variable name, or a path into one: {@code order.total}).
+   */
+  public record Mapping(String source, String target) {}
 }

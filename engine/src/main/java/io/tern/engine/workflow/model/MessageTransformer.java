@@ -26,6 +26,8 @@ final class MessageTransformer {
               + "' needs a zeebe:subscription correlationKey");
       return null;
     }
+    MappingChecks.checkFeel(node, message.getName().strip(), problems);
+    MappingChecks.checkFeel(node, correlationKey.strip(), problems);
     return new EventDefinition.Message(message.getName().strip(), correlationKey.strip());
   }
 }

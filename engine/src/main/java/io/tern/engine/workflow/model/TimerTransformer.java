@@ -39,6 +39,7 @@ final class TimerTransformer {
       return null;
     }
     String expression = text.strip();
+    MappingChecks.checkFeel(node, expression, problems);
     if (!expression.startsWith("=")) {
       // A static timer is checked now, so a typo is a deployment error and not an incident.
       try {

@@ -8,6 +8,8 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelConditions;
+import io.tern.engine.workflow.feel.FeelStrings;
+import io.tern.engine.workflow.feel.IoMappings;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
@@ -38,6 +40,7 @@ final class ElementProcessor {
   private final TakenFlowState takenFlows;
   private final VariableBehavior variables;
   private final FeelConditions conditions = new FeelConditions();
+  private final IoMappings ioMappings = new IoMappings();
   private final IncidentBehavior incidents;
   private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
@@ -79,7 +82,9 @@ final class ElementProcessor {
     ExecutableProcess process = process(value);
     ExecutableElement element =
         value.elementType == BpmnElementType.PROCESS ? null : process.element(value.elementId);
-    boolean canFail = element != null && CatchEventBehavior.hasCatchEvents(process, element);
+    boolean canFail =
+        element != null
+            && (!element.inputs().isEmpty() || CatchEventBehavior.hasCatchEvents(process, element));
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
     boolean again =
@@ -88,6 +93,9 @@ final class ElementProcessor {
             && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING;
     if (!again) {
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
+    }
+    if (canFail && !element.inputs().isEmpty() && !applyInputs(result, key, element)) {
+      return; // an incident holds the element until it is resolved
     }
     if (canFail && !catchEvents.subscribe(result, key, value, process, element)) {
       return; // an incident holds the element until it is resolved
@@ -134,10 +142,25 @@ final class ElementProcessor {
       throwError(result, key, error.errorCode());
       return; // caught: the catching activity is terminated, and this end event with it
     }
+    Map<String, byte[]> outputs = null;
+    if (!element.outputs().isEmpty()) {
+      outputs = evaluateMappings(result, key, element, element.outputs(), "output");
+      if (outputs == null) {
+        return; // an incident holds the element until it is resolved
+      }
+    }
     if (CatchEventBehavior.hasCatchEvents(process, element)) {
       catchEvents.unsubscribe(result, key);
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
+    if (outputs != null) {
+      variables.setPropagating(
+          result,
+          value.flowScopeKey,
+          value.processInstanceKey,
+          value.processDefinitionKey,
+          outputs);
+    }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
     long flowScopeKey = value.flowScopeKey;
     if (element.outgoing().isEmpty()) {
@@ -192,6 +215,41 @@ final class ElementProcessor {
           result);
     }
     return fallback;
+  }
+
+  /** Sets the element's input mappings as its local variables; false after raising an incident. */
+  private boolean applyInputs(ProcessingResult result, long key, ExecutableElement element) {
+    Map<String, byte[]> inputs = evaluateMappings(result, key, element, element.inputs(), "input");
+    if (inputs == null) {
+      return false;
+    }
+    variables.setLocal(result, key, value.processInstanceKey, value.processDefinitionKey, inputs);
+    return true;
+  }
+
+  /** The mappings' variables, or null after raising an incident naming the failure. */
+  private Map<String, byte[]> evaluateMappings(
+      ProcessingResult result,
+      long key,
+      ExecutableElement element,
+      List<ExecutableElement.Mapping> mappings,
+      String kind) {
+    try {
+      return ioMappings.evaluate(mappings, variables.visible(key, List.of()));
+    } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {
+      incidents.raise(
+          result,
+          ErrorType.EXTRACT_VALUE_ERROR,
+          key,
+          value,
+          "an "
+              + kind
+              + " mapping of '"
+              + element.id()
+              + "' cannot be evaluated: "
+              + e.getMessage());
+      return null;
+    }
   }
 
   private void raiseIncident(long key, String message, ProcessingResult result) {

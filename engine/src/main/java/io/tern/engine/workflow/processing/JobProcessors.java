@@ -13,6 +13,7 @@ import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -27,6 +28,7 @@ import java.util.Map;
  */
 final class JobProcessors {
   private final ProcessingContext context;
+  private final ProcessState processes;
   private final JobState jobs;
   private final ElementInstanceState instances;
   private final JobState.Job job = new JobState.Job();
@@ -45,12 +47,14 @@ final class JobProcessors {
 
   JobProcessors(
       ProcessingContext context,
+      ProcessState processes,
       JobState jobs,
       ElementInstanceState instances,
       VariableBehavior variables,
       IncidentState incidents,
       IncidentBehavior incidentBehavior) {
     this.context = context;
+    this.processes = processes;
     this.jobs = jobs;
     this.instances = instances;
     this.variables = variables;
@@ -300,12 +304,29 @@ final class JobProcessors {
     result.respondWithLastEvent();
     long elementInstanceKey = job.value.elementInstanceKey;
     if (instances.get(elementInstanceKey, instance)) {
-      variables.setPropagating(
-          result,
-          elementInstanceKey,
-          job.value.processInstanceKey,
-          job.value.processDefinitionKey,
-          values);
+      // With output mappings, the job's variables are the task's own, for the mappings to read.
+      boolean local =
+          !processes
+              .byKey(job.value.processDefinitionKey)
+              .process()
+              .element(job.value.elementId)
+              .outputs()
+              .isEmpty();
+      if (local) {
+        variables.setLocal(
+            result,
+            elementInstanceKey,
+            job.value.processInstanceKey,
+            job.value.processDefinitionKey,
+            values);
+      } else {
+        variables.setPropagating(
+            result,
+            elementInstanceKey,
+            job.value.processInstanceKey,
+            job.value.processDefinitionKey,
+            values);
+      }
       result.appendCommand(
           elementInstanceKey,
           ValueTypes.PROCESS_INSTANCE,

@@ -16,6 +16,7 @@ import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
+import java.util.Map;
 
 /**
  * The process instance partition's side of message subscriptions: opened when a message catch
@@ -169,12 +170,15 @@ final class ProcessMessageSubscriptions {
       return;
     }
     if (message.variables.length > 0) {
-      variables.setPropagating(
-          result,
-          key,
-          instance.value.processInstanceKey,
-          instance.value.processDefinitionKey,
-          JsonDocuments.variables(message.variables));
+      Map<String, byte[]> values = JsonDocuments.variables(message.variables);
+      long processInstanceKey = instance.value.processInstanceKey;
+      long processDefinitionKey = instance.value.processDefinitionKey;
+      if (target.outputs().isEmpty()) {
+        variables.setPropagating(result, key, processInstanceKey, processDefinitionKey, values);
+      } else {
+        // With output mappings, the message's variables are the element's own, for them to read.
+        variables.setLocal(result, key, processInstanceKey, processDefinitionKey, values);
+      }
     }
     completion.copyFrom(instance.value);
     result.appendCommand(

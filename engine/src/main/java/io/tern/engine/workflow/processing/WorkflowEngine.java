@@ -66,7 +66,13 @@ public final class WorkflowEngine {
     elements.setBoundaries(boundaries);
     JobProcessors jobs =
         new JobProcessors(
-            context, state.jobs(), state.instances(), variables, state.incidents(), incidents);
+            context,
+            state.processes(),
+            state.jobs(),
+            state.instances(),
+            variables,
+            state.incidents(),
+            incidents);
     jobs.setBoundaries(boundaries);
 
     RecordProcessors processors =

@@ -28,6 +28,7 @@ public final class ProcessingResult {
   private final RecordBatchBuilder batch;
   private final LoggedRecord applied = new LoggedRecord();
   private final List<Runnable> sideEffects = new ArrayList<>();
+  private final List<Response> otherResponses = new ArrayList<>();
   private RecordProcessors processors;
   private ProcessorMeta meta;
   private LoggedRecord rootCommand;
@@ -47,6 +48,7 @@ public final class ProcessingResult {
   void reset(LoggedRecord command, long nowMs) {
     batch.reset(nowMs);
     sideEffects.clear();
+    otherResponses.clear();
     responseIndex = -1;
     rootCommand = command;
     current = command;
@@ -103,6 +105,19 @@ public final class ProcessingResult {
     }
   }
 
+  /** A record of the batch that answers a request other than the command's. */
+  public record Response(int recordIndex, int requestStreamId, long requestId) {}
+
+  /**
+   * The last appended record answers an earlier request, once committed (e.g. a process instance's
+   * result, to the client that created it and waits).
+   */
+  public void respondTo(int requestStreamId, long requestId) {
+    if (batch.recordCount() > 0 && requestId >= 0) {
+      otherResponses.add(new Response(batch.recordCount() - 1, requestStreamId, requestId));
+    }
+  }
+
   /** Runs once the batch is committed, on the processor thread (e.g. push a job to a worker). */
   public void sideEffect(Runnable effect) {
     sideEffects.add(effect);
@@ -146,5 +161,9 @@ public final class ProcessingResult {
 
   List<Runnable> sideEffects() {
     return sideEffects;
+  }
+
+  List<Response> otherResponses() {
+    return otherResponses;
   }
 }

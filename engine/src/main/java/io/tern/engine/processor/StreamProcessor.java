@@ -94,6 +94,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       int answerIndex,
       int requestStreamId,
       long requestId,
+      List<ProcessingResult.Response> otherAnswers,
       List<Runnable> sideEffects) {}
 
   /**
@@ -483,6 +484,14 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       }
       responses.respond(batch.requestStreamId, batch.requestId, answer);
     }
+    for (ProcessingResult.Response other : batch.otherAnswers) {
+      answerBatch.wrap(entry.data(), entry.offset(), entry.length());
+      LoggedRecord answer = null;
+      for (int i = 0; i <= other.recordIndex(); i++) {
+        answer = answerBatch.next();
+      }
+      responses.respond(other.requestStreamId(), other.requestId(), answer);
+    }
     for (Runnable effect : batch.sideEffects) {
       try {
         effect.run();
@@ -518,6 +527,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
               result.responseIndex(),
               command.requestStreamId(),
               command.requestId(),
+              List.copyOf(result.otherResponses()),
               List.copyOf(result.sideEffects())));
     }
     state.transaction().commit();

@@ -24,6 +24,9 @@ public final class ValueTypes {
   /** The process instance partition's side of a subscription. */
   public static final int PROCESS_MESSAGE_SUBSCRIPTION = 22;
 
+  /** The answer to a creation that awaits the instance's end. */
+  public static final int PROCESS_INSTANCE_RESULT = 23;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -38,6 +41,9 @@ public final class ValueTypes {
   public static final class CreationIntent {
     public static final int CREATE = 0;
     public static final int CREATED = 1;
+
+    /** Create, and answer once the instance completes (or is terminated). */
+    public static final int CREATE_WITH_AWAITING_RESULT = 2;
 
     private CreationIntent() {}
   }
@@ -81,6 +87,8 @@ public final class ValueTypes {
 
     public static final int THROW_ERROR = 13;
     public static final int ERROR_THROWN = 14;
+    public static final int UPDATE_TIMEOUT = 15;
+    public static final int TIMEOUT_UPDATED = 16;
 
     private JobIntent() {}
   }
@@ -194,6 +202,16 @@ public final class ValueTypes {
     public static final int DELETED = 7;
 
     private ProcessMessageSubscriptionIntent() {}
+  }
+
+  /** {@link #PROCESS_INSTANCE_RESULT}: its value is a ProcessInstanceCreationValue. */
+  public static final class ResultIntent {
+    public static final int COMPLETED = 0;
+
+    /** The instance was canceled: there is no result. */
+    public static final int TERMINATED = 1;
+
+    private ResultIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

@@ -16,7 +16,10 @@ import io.tern.engine.workflow.variables.InvalidVariablesException;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.Map;
 
-/** Starts a process instance of a deployed process (by key, or by id and version or latest). */
+/**
+ * Starts a process instance of a deployed process (by key, or by id and version or latest); answers
+ * at once, or (awaiting the result) once the instance ends.
+ */
 final class CreationProcessor implements CommandProcessor {
   private final ProcessingContext context;
   private final ProcessState processes;
@@ -24,9 +27,14 @@ final class CreationProcessor implements CommandProcessor {
   private final ProcessInstanceValue instance = new ProcessInstanceValue();
 
   private final VariableBehavior variableBehavior;
+  private final ResultAwaiters awaiters;
 
   CreationProcessor(
-      ProcessingContext context, ProcessState processes, VariableBehavior variableBehavior) {
+      ProcessingContext context,
+      ProcessState processes,
+      VariableBehavior variableBehavior,
+      ResultAwaiters awaiters) {
+    this.awaiters = awaiters;
     this.context = context;
     this.processes = processes;
     this.variableBehavior = variableBehavior;
@@ -57,7 +65,15 @@ final class CreationProcessor implements CommandProcessor {
     creation.version = process.version();
     result.appendEvent(
         processInstanceKey, ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, creation);
-    result.respondWithLastEvent();
+    if (command.intent() == CreationIntent.CREATE_WITH_AWAITING_RESULT) {
+      awaiters.await(
+          processInstanceKey,
+          command.requestStreamId(),
+          command.requestId(),
+          creation.fetchVariables);
+    } else {
+      result.respondWithLastEvent();
+    }
     variableBehavior.createLocal(
         result, processInstanceKey, processInstanceKey, process.key(), variables);
 

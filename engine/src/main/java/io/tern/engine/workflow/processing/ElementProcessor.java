@@ -44,6 +44,7 @@ final class ElementProcessor {
   private final IncidentBehavior incidents;
   private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
+  private final ResultAwaiters awaiters;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -57,7 +58,9 @@ final class ElementProcessor {
       TakenFlowState takenFlows,
       VariableBehavior variables,
       IncidentBehavior incidents,
-      CatchEventBehavior catchEvents) {
+      CatchEventBehavior catchEvents,
+      ResultAwaiters awaiters) {
+    this.awaiters = awaiters;
     this.context = context;
     this.processes = processes;
     this.instances = instances;
@@ -125,6 +128,7 @@ final class ElementProcessor {
     value.copyFrom(instance.value);
     if (value.elementType == BpmnElementType.PROCESS) {
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
+      awaiters.instanceEnds(result, key, value, true);
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
       return;
     }

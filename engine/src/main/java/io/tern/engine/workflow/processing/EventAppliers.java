@@ -10,6 +10,7 @@ import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.ValueTypes.VariableIntent;
@@ -115,7 +116,14 @@ final class EventAppliers {
         // canceled with its element right after.
         .onEvent(
             ValueTypes.JOB, JobIntent.ERROR_THROWN, event -> changeJob(event, v -> JobState.FAILED))
+        .onEvent(
+            ValueTypes.JOB,
+            JobIntent.TIMEOUT_UPDATED,
+            event -> changeJob(event, v -> JobState.ACTIVATED))
         .onEvent(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, this::jobsActivated)
+        // Answers to clients only; the instance's own events change the state.
+        .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.COMPLETED, event -> {})
+        .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.TERMINATED, event -> {})
         .onEvent(ValueTypes.VARIABLE, VariableIntent.CREATED, this::variableSet)
         .onEvent(ValueTypes.VARIABLE, VariableIntent.UPDATED, this::variableSet)
         // The variables' own events change the state; the document only says who asked.

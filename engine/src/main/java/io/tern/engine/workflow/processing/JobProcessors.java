@@ -200,6 +200,27 @@ final class JobProcessors {
     result.respondWithLastEvent();
   }
 
+  /** A worker needs more (or less) time: the deadline becomes now plus the new timeout. */
+  void updateTimeout(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!activatedJob(key, "given a new timeout", result)) {
+      return;
+    }
+    request.readFrom(command.value());
+    if (request.timeoutMs < 1) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT, "a timeout must be >= 1 ms, got " + request.timeoutMs);
+      return;
+    }
+    JobValue updated = new JobValue().copyFrom(job.value);
+    updated.deadline = context.nowMs() + request.timeoutMs;
+    updated.timeoutMs = 0;
+    result.appendEvent(key, ValueTypes.JOB, JobIntent.TIMEOUT_UPDATED, updated);
+    result.respondWithLastEvent();
+    long deadline = updated.deadline;
+    result.sideEffect(() -> deadlines.scheduleAt(deadline));
+  }
+
   /** Written by the deadline checker; a job completed or failed meanwhile is left alone. */
   void timeOut(LoggedRecord command, ProcessingResult result) {
     long key = command.key();

@@ -31,13 +31,16 @@ final class TerminationProcessor {
   private final PendingBoundaryState pendingBoundaries;
   private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
+  private final ResultAwaiters awaiters;
   private final ProcessEventValue pending = new ProcessEventValue();
   private final ElementInstance instance = new ElementInstance();
   private final ElementInstance parent = new ElementInstance();
   private final JobState.Job job = new JobState.Job();
   private final IncidentValue incident = new IncidentValue();
 
-  TerminationProcessor(WorkflowState state, CatchEventBehavior catchEvents) {
+  TerminationProcessor(
+      WorkflowState state, CatchEventBehavior catchEvents, ResultAwaiters awaiters) {
+    this.awaiters = awaiters;
     this.instances = state.instances();
     this.jobs = state.jobs();
     this.incidents = state.incidents();
@@ -126,6 +129,9 @@ final class TerminationProcessor {
 
   private void terminated(long key, ProcessingResult result) {
     long flowScopeKey = instance.value.flowScopeKey;
+    if (flowScopeKey < 0) {
+      awaiters.instanceEnds(result, key, instance.value, false);
+    }
     boolean interrupted = pendingBoundaries.get(key, pending);
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);

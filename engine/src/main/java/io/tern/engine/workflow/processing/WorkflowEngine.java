@@ -48,7 +48,8 @@ public final class WorkflowEngine {
     MessageProcessors messages = new MessageProcessors(context, state, sender);
     CatchEventBehavior catchEvents =
         new CatchEventBehavior(timers, subscriptions, incidents, variables);
-    TerminationProcessor termination = new TerminationProcessor(state, catchEvents);
+    ResultAwaiters awaiters = new ResultAwaiters(variables);
+    TerminationProcessor termination = new TerminationProcessor(state, catchEvents, awaiters);
     BoundaryBehavior boundaries = new BoundaryBehavior(context, state, variables, termination);
     termination.setBoundaries(boundaries);
     timers.setBoundaries(boundaries);
@@ -62,7 +63,8 @@ public final class WorkflowEngine {
             state.takenFlows(),
             variables,
             incidents,
-            catchEvents);
+            catchEvents,
+            awaiters);
     elements.setBoundaries(boundaries);
     JobProcessors jobs =
         new JobProcessors(
@@ -83,6 +85,7 @@ public final class WorkflowEngine {
                   jobs.backoffs.onProcessingStarted();
                   timers.dueTimers.onProcessingStarted();
                   messages.expiry.onProcessingStarted();
+                  awaiters.clear();
                   scheduleRetries(scheduler, retryMs, subscriptions, messages);
                 })
             .onCommand(
@@ -92,7 +95,11 @@ public final class WorkflowEngine {
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE_CREATION,
                 CreationIntent.CREATE,
-                new CreationProcessor(context, state.processes(), variables))
+                new CreationProcessor(context, state.processes(), variables, awaiters))
+            .onCommand(
+                ValueTypes.PROCESS_INSTANCE_CREATION,
+                CreationIntent.CREATE_WITH_AWAITING_RESULT,
+                new CreationProcessor(context, state.processes(), variables, awaiters))
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.ACTIVATE_ELEMENT,
@@ -111,6 +118,7 @@ public final class WorkflowEngine {
             .onCommand(ValueTypes.JOB, JobIntent.FAIL, jobs::fail)
             .onCommand(ValueTypes.JOB, JobIntent.THROW_ERROR, jobs::throwError)
             .onCommand(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, jobs::updateRetries)
+            .onCommand(ValueTypes.JOB, JobIntent.UPDATE_TIMEOUT, jobs::updateTimeout)
             .onCommand(ValueTypes.JOB, JobIntent.TIME_OUT, jobs::timeOut)
             .onCommand(ValueTypes.JOB, JobIntent.RECUR_AFTER_BACKOFF, jobs::recur)
             .onCommand(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, jobs::activate)

@@ -20,6 +20,10 @@ public final class JobValue extends WorkflowValue {
   public int processDefinitionVersion;
   public long retryBackoffMs;
   public long recurAt = -1;
+
+  /** UPDATE_TIMEOUT only: milliseconds from now to the job's new deadline. */
+  public long timeoutMs;
+
   public String type = "";
   public String worker = "";
   public String bpmnProcessId = "";
@@ -40,6 +44,7 @@ public final class JobValue extends WorkflowValue {
     processDefinitionVersion = other.processDefinitionVersion;
     retryBackoffMs = other.retryBackoffMs;
     recurAt = other.recurAt;
+    timeoutMs = other.timeoutMs;
     type = other.type;
     worker = other.worker;
     bpmnProcessId = other.bpmnProcessId;
@@ -68,6 +73,7 @@ public final class JobValue extends WorkflowValue {
         .processDefinitionVersion(processDefinitionVersion)
         .retryBackoff(retryBackoffMs)
         .recurAt(recurAt)
+        .timeout(timeoutMs)
         .jobType(type)
         .worker(worker)
         .bpmnProcessId(bpmnProcessId)
@@ -90,6 +96,7 @@ public final class JobValue extends WorkflowValue {
     processDefinitionVersion = decoder.processDefinitionVersion();
     retryBackoffMs = decoder.retryBackoff();
     recurAt = decoder.recurAt();
+    timeoutMs = decoder.timeout();
     type = decoder.jobType();
     worker = decoder.worker();
     bpmnProcessId = decoder.bpmnProcessId();

@@ -22,6 +22,9 @@ public final class ProcessInstanceCreationValue extends WorkflowValue {
   public String bpmnProcessId = "";
   public byte[] variables = new byte[0];
 
+  /** With a result awaited: the variables to answer with; none: all. */
+  public final java.util.List<String> fetchVariables = new java.util.ArrayList<>();
+
   @Override
   protected int templateId() {
     return ProcessInstanceCreationValueEncoder.TEMPLATE_ID;
@@ -36,6 +39,11 @@ public final class ProcessInstanceCreationValue extends WorkflowValue {
         .processInstanceKey(processInstanceKey)
         .bpmnProcessId(bpmnProcessId)
         .putVariables(variables, 0, variables.length);
+    byte[] fetch =
+        fetchVariables.isEmpty()
+            ? new byte[0]
+            : io.tern.engine.workflow.variables.JsonValues.fromJava(fetchVariables);
+    encoder.putFetchVariables(fetch, 0, fetch.length);
     return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
   }
 
@@ -48,5 +56,13 @@ public final class ProcessInstanceCreationValue extends WorkflowValue {
     bpmnProcessId = decoder.bpmnProcessId();
     variables = new byte[decoder.variablesLength()];
     decoder.getVariables(variables, 0, variables.length);
+    fetchVariables.clear();
+    byte[] fetch = new byte[decoder.fetchVariablesLength()];
+    decoder.getFetchVariables(fetch, 0, fetch.length);
+    if (fetch.length > 0
+        && io.tern.engine.workflow.variables.JsonDocuments.toJava(fetch)
+            instanceof java.util.List<?> names) {
+      names.forEach(name -> fetchVariables.add(String.valueOf(name)));
+    }
   }
 }

@@ -27,12 +27,23 @@ public final class ValueTypes {
   /** The answer to a creation that awaits the instance's end. */
   public static final int PROCESS_INSTANCE_RESULT = 23;
 
+  /** On the deployment partition: which partitions still need a deployment's copy. */
+  public static final int DEPLOYMENT_DISTRIBUTION = 24;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
   public static final class DeploymentIntent {
     public static final int CREATE = 0;
     public static final int CREATED = 1;
+
+    /** From the deployment partition: take this deployment as it is (same keys, versions). */
+    public static final int DISTRIBUTE = 2;
+
+    public static final int DISTRIBUTED = 3;
+
+    /** On the deployment partition: every partition has the deployment. */
+    public static final int FULLY_DISTRIBUTED = 4;
 
     private DeploymentIntent() {}
   }
@@ -212,6 +223,16 @@ public final class ValueTypes {
     public static final int TERMINATED = 1;
 
     private ResultIntent() {}
+  }
+
+  /** {@link #DEPLOYMENT_DISTRIBUTION}. */
+  public static final class DeploymentDistributionIntent {
+    /** From a partition that took the deployment's copy. */
+    public static final int COMPLETE = 0;
+
+    public static final int COMPLETED = 1;
+
+    private DeploymentDistributionIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

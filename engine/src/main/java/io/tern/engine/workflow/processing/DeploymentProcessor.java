@@ -27,15 +27,33 @@ final class DeploymentProcessor implements CommandProcessor {
   private final ProcessingContext context;
   private final ProcessState processes;
   private final DeploymentValue command = new DeploymentValue();
+  private final DeploymentDistribution distribution;
+  private final int partitionCount;
 
-  DeploymentProcessor(ProcessingContext context, ProcessState processes) {
+  DeploymentProcessor(
+      ProcessingContext context,
+      ProcessState processes,
+      DeploymentDistribution distribution,
+      int partitionCount) {
     this.context = context;
     this.processes = processes;
+    this.distribution = distribution;
+    this.partitionCount = partitionCount;
   }
 
   @Override
   public void process(LoggedRecord record, ProcessingResult result) {
     command.readFrom(record.value());
+    if (partitionCount > 1
+        && context.partitionId() != DeploymentDistribution.DEPLOYMENT_PARTITION) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT,
+          "deployments are made on partition "
+              + DeploymentDistribution.DEPLOYMENT_PARTITION
+              + " (which copies them to the others), not on partition "
+              + context.partitionId());
+      return;
+    }
     if (command.resources.isEmpty()) {
       result.reject(RejectionType.INVALID_ARGUMENT, "a deployment needs at least one resource");
       return;
@@ -79,9 +97,10 @@ final class DeploymentProcessor implements CommandProcessor {
         return;
       }
     }
-    result.appendEvent(
-        context.nextKey(), ValueTypes.DEPLOYMENT, DeploymentIntent.CREATED, deployed);
+    long deploymentKey = context.nextKey();
+    result.appendEvent(deploymentKey, ValueTypes.DEPLOYMENT, DeploymentIntent.CREATED, deployed);
     result.respondWithLastEvent();
+    distribution.distribute(result, deploymentKey, deployed);
   }
 
   private static String checksum(byte[] content) {

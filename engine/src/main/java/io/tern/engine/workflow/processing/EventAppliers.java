@@ -4,6 +4,7 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
@@ -18,6 +19,7 @@ import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.DeploymentDistributionValue;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -26,6 +28,7 @@ import io.tern.engine.workflow.value.ProcessEventValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
 import io.tern.engine.workflow.value.VariableValue;
+import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
@@ -45,17 +48,46 @@ final class EventAppliers {
   private final VariableValue variable = new VariableValue();
   private final TimerValue timer = new TimerValue();
   private final ProcessEventValue processEvent = new ProcessEventValue();
+  private final DeploymentDistributionValue distribution = new DeploymentDistributionValue();
 
-  private EventAppliers(WorkflowState state) {
+  private final int partitionCount;
+
+  private EventAppliers(WorkflowState state, int partitionCount) {
     this.state = state;
+    this.partitionCount = partitionCount;
   }
 
-  static void register(RecordProcessors processors, WorkflowState state) {
-    new EventAppliers(state).registerAll(processors);
+  /**
+   * @param partitionCount the cluster's, fixed for its life: a deployment made here is remembered
+   *     until every other partition has it
+   */
+  static void register(RecordProcessors processors, WorkflowState state, int partitionCount) {
+    new EventAppliers(state, partitionCount).registerAll(processors);
   }
 
   private void registerAll(RecordProcessors on) {
-    on.onEvent(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATED, this::deployed)
+    on.onEvent(
+            ValueTypes.DEPLOYMENT,
+            DeploymentIntent.CREATED,
+            event -> {
+              deployed(event);
+              List<Integer> others = DeploymentDistribution.otherPartitions(partitionCount);
+              if (!others.isEmpty()) {
+                state.distribution().distribute(event.key(), deployment, others);
+              }
+            })
+        .onEvent(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED, this::deployed)
+        .onEvent(ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED, event -> {})
+        .onEvent(
+            ValueTypes.DEPLOYMENT_DISTRIBUTION,
+            DeploymentDistributionIntent.COMPLETED,
+            event ->
+                state
+                    .distribution()
+                    .completed(
+                        event.key(),
+                        distribution.<DeploymentDistributionValue>readFrom(event.value())
+                            .partitionId))
         .onEvent(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, event -> {})
         .onEvent(
             ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATING, this::activating)
@@ -145,7 +177,7 @@ final class EventAppliers {
   private void deployed(LoggedRecord event) {
     deployment.readFrom(event.value());
     for (DeploymentValue.Process process : deployment.processes) {
-      if (!process.duplicate()) {
+      if (!process.duplicate() && state.processes().byKey(process.processDefinitionKey()) == null) {
         DeploymentValue.Resource resource =
             deployment.resources.stream()
                 .filter(r -> r.name().equals(process.resourceName()))

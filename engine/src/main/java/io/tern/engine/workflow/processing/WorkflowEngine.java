@@ -6,6 +6,7 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.processor.RecordProcessorsFactory;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
@@ -54,6 +55,7 @@ public final class WorkflowEngine {
     termination.setBoundaries(boundaries);
     timers.setBoundaries(boundaries);
     subscriptions.setBoundaries(boundaries);
+    DeploymentDistribution distribution = new DeploymentDistribution(context, state, sender);
     long retryMs = config.subscriptionRetryInterval().toMillis();
     ElementProcessor elements =
         new ElementProcessor(
@@ -86,12 +88,18 @@ public final class WorkflowEngine {
                   timers.dueTimers.onProcessingStarted();
                   messages.expiry.onProcessingStarted();
                   awaiters.clear();
-                  scheduleRetries(scheduler, retryMs, subscriptions, messages);
+                  scheduleRetries(scheduler, retryMs, subscriptions, messages, distribution);
                 })
             .onCommand(
                 ValueTypes.DEPLOYMENT,
                 DeploymentIntent.CREATE,
-                new DeploymentProcessor(context, state.processes()))
+                new DeploymentProcessor(
+                    context, state.processes(), distribution, config.partitions().count()))
+            .onCommand(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, distribution::take)
+            .onCommand(
+                ValueTypes.DEPLOYMENT_DISTRIBUTION,
+                DeploymentDistributionIntent.COMPLETE,
+                distribution::completed)
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE_CREATION,
                 CreationIntent.CREATE,
@@ -154,7 +162,7 @@ public final class WorkflowEngine {
                 ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
                 ProcessMessageSubscriptionIntent.DELETE,
                 subscriptions::deleted);
-    EventAppliers.register(processors, state);
+    EventAppliers.register(processors, state, config.partitions().count());
     return processors;
   }
 
@@ -166,13 +174,15 @@ public final class WorkflowEngine {
       ProcessingScheduler scheduler,
       long intervalMs,
       ProcessMessageSubscriptions subscriptions,
-      MessageProcessors messages) {
+      MessageProcessors messages,
+      DeploymentDistribution distribution) {
     scheduler.runDelayed(
         intervalMs,
         commands -> {
           subscriptions.retryPending();
           messages.retryPending();
-          scheduleRetries(scheduler, intervalMs, subscriptions, messages);
+          distribution.retryPending();
+          scheduleRetries(scheduler, intervalMs, subscriptions, messages, distribution);
         });
   }
 }

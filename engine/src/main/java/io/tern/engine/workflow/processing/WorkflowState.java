@@ -2,6 +2,7 @@ package io.tern.engine.workflow.processing;
 
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
@@ -26,7 +27,8 @@ record WorkflowState(
     PendingBoundaryState pendingBoundaries,
     MessageState messages,
     MessageSubscriptionState messageSubscriptions,
-    ProcessMessageSubscriptionState processMessageSubscriptions) {
+    ProcessMessageSubscriptionState processMessageSubscriptions,
+    DistributionState distribution) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -40,7 +42,8 @@ record WorkflowState(
         new PendingBoundaryState(state),
         new MessageState(state),
         new MessageSubscriptionState(state),
-        new ProcessMessageSubscriptionState(state));
+        new ProcessMessageSubscriptionState(state),
+        new DistributionState(state));
   }
 
   /**

@@ -52,7 +52,10 @@ public final class ProcessState {
     id.set(process.bpmnProcessId());
     number.set(process.version());
     byIdAndVersion.put(idAndVersion, key.set(process.processDefinitionKey()));
-    latestVersion.put(id, number.set(process.version()));
+    // Distributed deployments may arrive out of order: the latest is the highest seen.
+    if (process.version() > latestVersion(process.bpmnProcessId())) {
+      latestVersion.put(id.set(process.bpmnProcessId()), number.set(process.version()));
+    }
   }
 
   /** The process with this definition key, or null. */

@@ -29,6 +29,8 @@ final class StateIds {
   static final short MESSAGE_SUBSCRIPTIONS_CORRELATING = 40;
   static final short PROCESS_MESSAGE_SUBSCRIPTIONS = 41;
   static final short PROCESS_MESSAGE_SUBSCRIPTIONS_PENDING = 42;
+  static final short DEPLOYMENTS_TO_DISTRIBUTE = 43;
+  static final short PENDING_DISTRIBUTIONS = 44;
 
   private StateIds() {}
 }

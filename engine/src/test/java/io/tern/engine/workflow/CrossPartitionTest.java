@@ -12,14 +12,18 @@ import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.Keys;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.WorkflowEngine;
+import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * key's, and they correlate through commands on each other's logs, even when some of those are
  * lost.
  */
-class CrossPartitionMessageTest extends WorkflowTestBase {
+class CrossPartitionTest extends WorkflowTestBase {
   private static final int PARTITIONS = 3;
 
   /** Routes commands to each partition's leader; can drop the next few, as a leader change does. */
@@ -113,12 +117,52 @@ class CrossPartitionMessageTest extends WorkflowTestBase {
     }
   }
 
+  /** Deploys the order process on partition 1 and waits until every partition has it. */
+  private void deployEverywhere() {
+    deployed(deploy(cluster.leader(1), "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
+    awaitFullDistribution();
+  }
+
+  @Test
+  void aDeploymentMadeOnPartitionOneReachesEveryPartitionEvenIfACopyIsLost() {
+    start();
+    cluster.dropNext.set(1); // the copy to partition 2
+    DeploymentValue.Process process =
+        deployed(
+            deploy(cluster.leader(1), "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
+    awaitFullDistribution();
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      Answer created = create(cluster.leader(partition), "order", "{\"orderId\": \"x\"}");
+      assertThat(created.rejection()).as("partition %d", partition).isEqualTo(RejectionType.NONE);
+      assertThat(Keys.partitionOf(created.key())).isEqualTo(partition);
+      assertThat(
+              new ProcessInstanceCreationValue()
+                  .<ProcessInstanceCreationValue>readFrom(new UnsafeBuffer(created.value()))
+                  .processDefinitionKey)
+          .as("the same key everywhere")
+          .isEqualTo(process.processDefinitionKey());
+    }
+    assertThat(cluster.dropped.get()).isEqualTo(1);
+    assertThat(cluster.count(2, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED)).isEqualTo(1);
+
+    Answer elsewhere =
+        deploy(cluster.leader(2), "order.bpmn", xml(MessageCorrelationTest.waitForPayment()));
+    assertThat(elsewhere.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(elsewhere.reason()).contains("partition 1");
+  }
+
+  private void awaitFullDistribution() {
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        "the deployment to reach every partition");
+  }
+
   @Test
   void anInstanceOnOnePartitionGetsAMessagePublishedOnAnother() {
     start();
     TestMember instances = cluster.leader(1);
     String key = keyOnPartition(3);
-    deployed(deploy(instances, "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
+    deployEverywhere();
     long instance = create(instances, "order", "{\"orderId\": \"" + key + "\"}").key();
     assertThat(Keys.partitionOf(instance)).isEqualTo(1);
     await(
@@ -152,7 +196,7 @@ class CrossPartitionMessageTest extends WorkflowTestBase {
     start();
     TestMember instances = cluster.leader(2);
     String key = keyOnPartition(1);
-    deployed(deploy(instances, "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
+    deployEverywhere();
     cluster.dropNext.set(2); // the subscription's CREATE, then whatever follows
     create(instances, "order", "{\"orderId\": \"" + key + "\"}");
     publish(cluster.leader(1), "paid", key, 60_000, "", "");

@@ -1,0 +1,116 @@
+package io.tern.engine.workflow.processing;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.state.DistributionState;
+import io.tern.engine.workflow.value.DeploymentDistributionValue;
+import io.tern.engine.workflow.value.DeploymentValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Deployments are made on the deployment partition (keys and versions are decided there) and copied
+ * to every other partition, so that any partition can start instances of any process. A copy is
+ * sent again until its partition acknowledges it; taking a copy twice changes nothing.
+ */
+final class DeploymentDistribution {
+  /** The partition that processes deployments. */
+  static final int DEPLOYMENT_PARTITION = 1;
+
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final PartitionSender sender;
+  private final DeploymentDistributionValue completion = new DeploymentDistributionValue();
+
+  DeploymentDistribution(ProcessingContext context, WorkflowState state, PartitionSender sender) {
+    this.context = context;
+    this.state = state;
+    this.sender = sender;
+  }
+
+  /** The partitions a deployment made here is copied to (none with one partition). */
+  static List<Integer> otherPartitions(int partitionCount) {
+    List<Integer> others = new ArrayList<>();
+    for (int partition = DEPLOYMENT_PARTITION + 1; partition <= partitionCount; partition++) {
+      others.add(partition);
+    }
+    return others;
+  }
+
+  /** Sends the new deployment's copies once it is committed. */
+  void distribute(ProcessingResult result, long deploymentKey, DeploymentValue deployed) {
+    for (int partition : otherPartitions(sender.partitionCount())) {
+      sender.sendAfterCommit(
+          result,
+          partition,
+          ValueTypes.DEPLOYMENT,
+          DeploymentIntent.DISTRIBUTE,
+          deploymentKey,
+          deployed);
+    }
+  }
+
+  /** DISTRIBUTE, on another partition: take the copy (once), and acknowledge. */
+  void take(LoggedRecord command, ProcessingResult result) {
+    DeploymentValue copy = new DeploymentValue();
+    copy.readFrom(command.value());
+    boolean missing = false;
+    for (DeploymentValue.Process process : copy.processes) {
+      if (!process.duplicate() && state.processes().byKey(process.processDefinitionKey()) == null) {
+        missing = true;
+      }
+    }
+    if (missing) {
+      result.appendEvent(command.key(), ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED, copy);
+    }
+    DeploymentDistributionValue done = new DeploymentDistributionValue();
+    done.partitionId = context.partitionId();
+    sender.sendAfterCommit(
+        result,
+        DEPLOYMENT_PARTITION,
+        ValueTypes.DEPLOYMENT_DISTRIBUTION,
+        DeploymentDistributionIntent.COMPLETE,
+        command.key(),
+        done);
+  }
+
+  /** COMPLETE, on the deployment partition: one more partition has the deployment. */
+  void completed(LoggedRecord command, ProcessingResult result) {
+    long deploymentKey = command.key();
+    completion.readFrom(command.value());
+    if (!state.distribution().isPending(deploymentKey, completion.partitionId)) {
+      return; // acknowledged twice
+    }
+    DeploymentValue deployment = new DeploymentValue();
+    state.distribution().deployment(deploymentKey, deployment);
+    result.appendEvent(
+        deploymentKey,
+        ValueTypes.DEPLOYMENT_DISTRIBUTION,
+        DeploymentDistributionIntent.COMPLETED,
+        completion);
+    if (state.distribution().partitionsLeft(deploymentKey) == 0) {
+      result.appendEvent(
+          deploymentKey, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED, deployment);
+    }
+  }
+
+  /** Sends again every copy not acknowledged yet. */
+  void retryPending() {
+    DeploymentValue deployment = new DeploymentValue();
+    for (DistributionState.Pending pending : state.distribution().pending()) {
+      if (state.distribution().deployment(pending.deploymentKey(), deployment)) {
+        sender.send(
+            pending.partitionId(),
+            ValueTypes.DEPLOYMENT,
+            DeploymentIntent.DISTRIBUTE,
+            pending.deploymentKey(),
+            deployment);
+        deployment = new DeploymentValue();
+      }
+    }
+  }
+}

@@ -3,6 +3,7 @@ package io.tern.engine.workflow.model;
 import static io.tern.engine.workflow.model.BpmnTransformer.describe;
 
 import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
+import io.camunda.zeebe.model.bpmn.instance.CallActivity;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.EventDefinition;
@@ -18,6 +19,7 @@ import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
 import io.camunda.zeebe.model.bpmn.instance.StartEvent;
 import io.camunda.zeebe.model.bpmn.instance.SubProcess;
 import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeCalledElement;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeHeader;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeInput;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeIoMapping;
@@ -39,7 +41,7 @@ import java.util.List;
 final class ElementTransformer {
   static final String SUPPORTED =
       "Tern runs none start events, none and error end events, service tasks, receive tasks,"
-          + " embedded subprocesses, timer and message intermediate catch events, timer, message"
+          + " call activities, embedded subprocesses, timer and message intermediate catch events, timer, message"
           + " and error boundary events, parallel and exclusive gateways, and sequence flows";
 
   private ElementTransformer() {}
@@ -69,6 +71,13 @@ final class ElementTransformer {
     if (type == BpmnElementType.SERVICE_TASK) {
       job = jobOf(node, problems);
       if (job == null) {
+        return null;
+      }
+    }
+    ExecutableElement.CallDefinition call = null;
+    if (type == BpmnElementType.CALL_ACTIVITY) {
+      call = callOf(node, problems);
+      if (call == null) {
         return null;
       }
     }
@@ -114,6 +123,7 @@ final class ElementTransformer {
         attachedTo,
         interrupting,
         event,
+        call,
         List.copyOf(inputs),
         List.copyOf(outputs));
   }
@@ -132,6 +142,7 @@ final class ElementTransformer {
         element.attachedToId(),
         element.interrupting(),
         element.event(),
+        element.call(),
         element.inputs(),
         element.outputs());
   }
@@ -147,6 +158,8 @@ final class ElementTransformer {
       }
     } else if (element instanceof ServiceTask) {
       return BpmnElementType.SERVICE_TASK;
+    } else if (element instanceof CallActivity) {
+      return BpmnElementType.CALL_ACTIVITY;
     } else if (element instanceof ReceiveTask) {
       return BpmnElementType.RECEIVE_TASK;
     } else if (element instanceof ParallelGateway) {
@@ -213,6 +226,20 @@ final class ElementTransformer {
     problems.add(
         describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");
     return null;
+  }
+
+  private static ExecutableElement.CallDefinition callOf(FlowNode node, List<String> problems) {
+    ZeebeCalledElement called = node.getSingleExtensionElement(ZeebeCalledElement.class);
+    String processId = called == null ? null : called.getProcessId();
+    if (processId == null || processId.isBlank()) {
+      problems.add(describe(node) + ": a call activity needs a zeebe:calledElement processId");
+      return null;
+    }
+    MappingChecks.checkFeel(node, processId.strip(), problems);
+    return new ExecutableElement.CallDefinition(
+        processId.strip(),
+        called.isPropagateAllChildVariablesEnabled(),
+        called.isPropagateAllParentVariablesEnabled());
   }
 
   private static JobDefinition jobOf(FlowNode node, List<String> problems) {

@@ -16,6 +16,7 @@ import java.util.List;
  * @param attachedToId for boundary events, the activity they are attached to; else null
  * @param interrupting for boundary events, whether triggering terminates the activity
  * @param event what a catch event waits for, or what an end event throws; null for none events
+ * @param call for call activities, the process to call; else null
  * @param inputs {@code zeebe:ioMapping} inputs: local variables set when the element is entered
  * @param outputs {@code zeebe:ioMapping} outputs: variables set in the flow scope when it is left
  */
@@ -31,6 +32,7 @@ public record ExecutableElement(
     String attachedToId,
     boolean interrupting,
     EventDefinition event,
+    CallDefinition call,
     List<Mapping> inputs,
     List<Mapping> outputs) {
 
@@ -45,6 +47,13 @@ public record ExecutableElement(
    * zeebe:taskHeaders} as a JSON object.
    */
   public record JobDefinition(String type, int retries, String customHeadersJson) {}
+
+  /**
+   * What a call activity calls ({@code zeebe:calledElement}): the process id (static, or FEEL after
+   * a leading '='; its latest version is called) and which variables cross over.
+   */
+  public record CallDefinition(
+      String processId, boolean propagateAllChildVariables, boolean propagateAllParentVariables) {}
 
   /**
    * A variable mapping: its source (FEEL after a leading '=', else static text) and its target (a

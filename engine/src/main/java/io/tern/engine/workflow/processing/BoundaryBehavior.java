@@ -88,6 +88,7 @@ final class BoundaryBehavior {
           JsonDocuments.variables(triggered.variables));
     }
     boundary.copyFrom(activity);
+    boundary.parentElementInstanceKey = -1;
     boundary.flowScopeKey = flowScopeKey;
     boundary.elementId = triggered.targetElementId;
     boundary.elementType = BpmnElementType.BOUNDARY_EVENT;
@@ -104,22 +105,23 @@ final class BoundaryBehavior {
    * false if none does.
    */
   boolean throwError(ProcessingResult result, long key, String errorCode, byte[] variablesJson) {
-    ExecutableProcess process = null;
-    for (long at = key; at >= 0; at = scope.value.flowScopeKey) {
+    long at = key;
+    while (at >= 0) {
       if (!state.instances().get(at, scope)) {
         return false;
       }
       if (scope.value.elementType == BpmnElementType.PROCESS) {
-        return false;
+        // A called process's error goes on to the call activity that called it.
+        at = scope.value.parentElementInstanceKey;
+        continue;
       }
-      if (process == null) {
-        process = state.process(scope.value.processDefinitionKey);
-      }
+      ExecutableProcess process = state.process(scope.value.processDefinitionKey);
       ExecutableElement catcher =
           catcher(process, process.element(scope.value.elementId), errorCode);
       if (catcher != null) {
         return trigger(result, at, scope, catcher, variablesJson);
       }
+      at = scope.value.flowScopeKey;
     }
     return false;
   }

@@ -45,6 +45,7 @@ final class ElementProcessor {
   private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
   private final ResultAwaiters awaiters;
+  private final CallActivityBehavior callActivities;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -59,8 +60,10 @@ final class ElementProcessor {
       VariableBehavior variables,
       IncidentBehavior incidents,
       CatchEventBehavior catchEvents,
-      ResultAwaiters awaiters) {
+      ResultAwaiters awaiters,
+      CallActivityBehavior callActivities) {
     this.awaiters = awaiters;
+    this.callActivities = callActivities;
     this.context = context;
     this.processes = processes;
     this.instances = instances;
@@ -87,7 +90,9 @@ final class ElementProcessor {
         value.elementType == BpmnElementType.PROCESS ? null : process.element(value.elementId);
     boolean canFail =
         element != null
-            && (!element.inputs().isEmpty() || CatchEventBehavior.hasCatchEvents(process, element));
+            && (!element.inputs().isEmpty()
+                || element.type() == BpmnElementType.CALL_ACTIVITY
+                || CatchEventBehavior.hasCatchEvents(process, element));
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
     boolean again =
@@ -100,6 +105,13 @@ final class ElementProcessor {
     if (canFail && !element.inputs().isEmpty() && !applyInputs(result, key, element)) {
       return; // an incident holds the element until it is resolved
     }
+    ProcessState.Deployed called = null;
+    if (value.elementType == BpmnElementType.CALL_ACTIVITY) {
+      called = callActivities.resolve(result, key, value, element);
+      if (called == null) {
+        return; // an incident holds the element until it is resolved
+      }
+    }
     if (canFail && !catchEvents.subscribe(result, key, value, process, element)) {
       return; // an incident holds the element until it is resolved
     }
@@ -110,6 +122,7 @@ final class ElementProcessor {
       case START_EVENT, END_EVENT, PARALLEL_GATEWAY, EXCLUSIVE_GATEWAY, BOUNDARY_EVENT ->
           complete(result, key);
       case SERVICE_TASK -> createJob(result, element, key);
+      case CALL_ACTIVITY -> callActivities.call(result, key, value, element, called);
       case INTERMEDIATE_CATCH_EVENT, RECEIVE_TASK -> {} // waits for its timer or message
       default ->
           throw new IllegalStateException("cannot activate a " + value.elementType + " element");
@@ -129,6 +142,9 @@ final class ElementProcessor {
     if (value.elementType == BpmnElementType.PROCESS) {
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
       awaiters.instanceEnds(result, key, value, true);
+      if (value.parentElementInstanceKey >= 0) {
+        callActivities.childCompleted(result, key, value);
+      }
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
       return;
     }
@@ -176,6 +192,7 @@ final class ElementProcessor {
     }
     for (ExecutableElement.Flow flow : taken != null ? taken : element.outgoing()) {
       next.copyFrom(value);
+      next.parentElementInstanceKey = -1;
       next.elementType = BpmnElementType.SEQUENCE_FLOW;
       next.elementId = flow.id();
       result.appendEvent(
@@ -290,6 +307,7 @@ final class ElementProcessor {
       ProcessingResult result, ExecutableProcess process, String elementId, long flowScopeKey) {
     ExecutableElement element = process.element(elementId);
     next.copyFrom(value);
+    next.parentElementInstanceKey = -1; // only a called process has a caller
     next.flowScopeKey = flowScopeKey;
     next.elementId = element.id();
     next.elementType = element.type();

@@ -192,7 +192,16 @@ final class EventAppliers {
     instance.value.readFrom(event.value());
     instance.state = ProcessInstanceIntent.ELEMENT_ACTIVATING;
     instance.activeChildren = 0;
+    instance.jobKey = -1;
+    instance.calledInstanceKey = -1;
     state.instances().put(event.key(), instance);
+    long callerKey = instance.value.parentElementInstanceKey;
+    if (instance.value.flowScopeKey < 0
+        && callerKey >= 0
+        && state.instances().get(callerKey, scope)) {
+      scope.calledInstanceKey = event.key();
+      state.instances().put(callerKey, scope);
+    }
     long flowScopeKey = instance.value.flowScopeKey;
     if (flowScopeKey >= 0 && state.instances().get(flowScopeKey, scope)) {
       // The scope counts active children and tokens on sequence flows (and triggered boundary
@@ -318,6 +327,13 @@ final class EventAppliers {
     state.instances().remove(key);
     state.variables().removeScope(key);
     state.takenFlows().removeScope(key);
+    long callerKey = instance.value.parentElementInstanceKey;
+    if (instance.value.flowScopeKey < 0
+        && callerKey >= 0
+        && state.instances().get(callerKey, scope)) {
+      scope.calledInstanceKey = -1;
+      state.instances().put(callerKey, scope);
+    }
     long flowScopeKey = instance.value.flowScopeKey;
     if (flowScopeKey >= 0 && state.instances().get(flowScopeKey, scope)) {
       scope.activeChildren--;

@@ -68,6 +68,16 @@ final class TerminationProcessor {
       result.reject(RejectionType.NOT_FOUND, "no active process instance with key " + key);
       return;
     }
+    if (instance.value.parentElementInstanceKey >= 0) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "process instance "
+              + key
+              + " was called by call activity instance "
+              + instance.value.parentElementInstanceKey
+              + ": cancel the instance that called it");
+      return;
+    }
     if (instance.state == ProcessInstanceIntent.ELEMENT_TERMINATING) {
       result.reject(
           RejectionType.INVALID_STATE, "process instance " + key + " is already being canceled");
@@ -84,7 +94,7 @@ final class TerminationProcessor {
       return; // completed or terminated meanwhile
     }
     if (instance.state == ProcessInstanceIntent.ELEMENT_TERMINATING) {
-      if (instances.children(key).isEmpty()) {
+      if (instances.children(key).isEmpty() && instance.calledInstanceKey < 0) {
         terminated(key, result);
       }
       return;
@@ -111,7 +121,10 @@ final class TerminationProcessor {
       }
       result.appendEvent(instance.jobKey, ValueTypes.JOB, JobIntent.CANCELED, job.value);
     }
-    List<Long> children = instances.children(key);
+    List<Long> children = new java.util.ArrayList<>(instances.children(key));
+    if (instance.calledInstanceKey >= 0) {
+      children.add(instance.calledInstanceKey); // the process instance a call activity called
+    }
     if (children.isEmpty()) {
       instances.get(key, instance);
       terminated(key, result);
@@ -135,11 +148,25 @@ final class TerminationProcessor {
     boolean interrupted = pendingBoundaries.get(key, pending);
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
+    long callerKey = instance.value.parentElementInstanceKey;
+    if (flowScopeKey < 0
+        && callerKey >= 0
+        && instances.get(callerKey, parent)
+        && parent.state == ProcessInstanceIntent.ELEMENT_TERMINATING
+        && instances.children(callerKey).isEmpty()) {
+      // A called instance is gone: its terminating call activity may go now.
+      result.appendCommand(
+          callerKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.TERMINATE_ELEMENT,
+          parent.value);
+      return;
+    }
     if (flowScopeKey < 0 || !instances.get(flowScopeKey, parent)) {
       return;
     }
     if (parent.state == ProcessInstanceIntent.ELEMENT_TERMINATING) {
-      if (instances.children(flowScopeKey).isEmpty()) {
+      if (instances.children(flowScopeKey).isEmpty() && parent.calledInstanceKey < 0) {
         result.appendCommand(
             flowScopeKey,
             ValueTypes.PROCESS_INSTANCE,

@@ -66,7 +66,8 @@ public final class WorkflowEngine {
             variables,
             incidents,
             catchEvents,
-            awaiters);
+            awaiters,
+            new CallActivityBehavior(context, state, variables, incidents));
     elements.setBoundaries(boundaries);
     JobProcessors jobs =
         new JobProcessors(

@@ -8,14 +8,19 @@ import org.agrona.MutableDirectBuffer;
 
 /**
  * A live element instance: its lifecycle intent, its active children (and tokens on sequence flows
- * inside it), the job it waits for (-1 if none) and its record value.
+ * inside it), the job it waits for (-1 if none), the process instance it called (-1 if none) and
+ * its record value.
  */
 public final class ElementInstance implements DbValue {
-  private static final int HEADER_BYTES = 2 * Integer.BYTES + Long.BYTES;
+  private static final int HEADER_BYTES = 2 * Integer.BYTES + 2 * Long.BYTES;
 
   public int state;
   public int activeChildren;
   public long jobKey = -1;
+
+  /** For a call activity: the process instance it called, while that runs; else -1. */
+  public long calledInstanceKey = -1;
+
   public final ProcessInstanceValue value = new ProcessInstanceValue();
 
   @Override
@@ -28,6 +33,8 @@ public final class ElementInstance implements DbValue {
     buffer.putInt(offset, state, ByteOrder.LITTLE_ENDIAN);
     buffer.putInt(offset + Integer.BYTES, activeChildren, ByteOrder.LITTLE_ENDIAN);
     buffer.putLong(offset + 2 * Integer.BYTES, jobKey, ByteOrder.LITTLE_ENDIAN);
+    buffer.putLong(
+        offset + 2 * Integer.BYTES + Long.BYTES, calledInstanceKey, ByteOrder.LITTLE_ENDIAN);
     value.write(buffer, offset + HEADER_BYTES);
   }
 
@@ -36,6 +43,8 @@ public final class ElementInstance implements DbValue {
     state = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
     activeChildren = buffer.getInt(offset + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
     jobKey = buffer.getLong(offset + 2 * Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
+    calledInstanceKey =
+        buffer.getLong(offset + 2 * Integer.BYTES + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
     value.wrap(buffer, offset + HEADER_BYTES, length - HEADER_BYTES);
   }
 }

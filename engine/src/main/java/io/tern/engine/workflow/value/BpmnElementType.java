@@ -12,7 +12,8 @@ public enum BpmnElementType {
   SUB_PROCESS,
   BOUNDARY_EVENT,
   INTERMEDIATE_CATCH_EVENT,
-  RECEIVE_TASK;
+  RECEIVE_TASK,
+  CALL_ACTIVITY;
 
   private static final BpmnElementType[] VALUES = values();
 

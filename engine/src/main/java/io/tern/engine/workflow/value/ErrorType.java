@@ -10,7 +10,9 @@ public enum ErrorType {
   /** An error was thrown (by a job or an error end event) and no boundary event caught it. */
   UNHANDLED_ERROR_EVENT,
   /** An expression (a timer's, a mapping's, ...) could not be evaluated. */
-  EXTRACT_VALUE_ERROR;
+  EXTRACT_VALUE_ERROR,
+  /** A call activity's process is not deployed. */
+  CALLED_ELEMENT_ERROR;
 
   private static final ErrorType[] VALUES = values();
 

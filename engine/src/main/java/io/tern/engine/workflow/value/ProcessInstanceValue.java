@@ -15,6 +15,10 @@ public final class ProcessInstanceValue extends WorkflowValue {
   public long processInstanceKey = -1;
   public long processDefinitionKey = -1;
   public long flowScopeKey = -1;
+
+  /** For a process called by a call activity: that call activity's instance; else -1. */
+  public long parentElementInstanceKey = -1;
+
   public int version;
   public BpmnElementType elementType = BpmnElementType.PROCESS;
   public String bpmnProcessId = "";
@@ -24,6 +28,7 @@ public final class ProcessInstanceValue extends WorkflowValue {
     processInstanceKey = other.processInstanceKey;
     processDefinitionKey = other.processDefinitionKey;
     flowScopeKey = other.flowScopeKey;
+    parentElementInstanceKey = other.parentElementInstanceKey;
     version = other.version;
     elementType = other.elementType;
     bpmnProcessId = other.bpmnProcessId;
@@ -45,6 +50,7 @@ public final class ProcessInstanceValue extends WorkflowValue {
         .flowScopeKey(flowScopeKey)
         .version(version)
         .bpmnElementType((short) elementType.ordinal())
+        .parentElementInstanceKey(parentElementInstanceKey)
         .bpmnProcessId(bpmnProcessId)
         .elementId(elementId);
     return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
@@ -58,6 +64,10 @@ public final class ProcessInstanceValue extends WorkflowValue {
     flowScopeKey = decoder.flowScopeKey();
     this.version = decoder.version();
     elementType = BpmnElementType.of(decoder.bpmnElementType());
+    long parent = decoder.parentElementInstanceKey();
+    // Written before version 2: the field is absent, and was -1 in meaning.
+    parentElementInstanceKey =
+        parent == ProcessInstanceValueDecoder.parentElementInstanceKeyNullValue() ? -1 : parent;
     bpmnProcessId = decoder.bpmnProcessId();
     elementId = decoder.elementId();
   }

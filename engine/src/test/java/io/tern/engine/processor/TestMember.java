@@ -41,6 +41,7 @@ public final class TestMember implements AutoCloseable {
       byte[] value) {}
 
   public final StreamProcessor processor;
+  public final InMemoryLogStorage log;
   final CommandIntake intake;
   final List<Answer> answers = new CopyOnWriteArrayList<>();
   private final StateResources resources;
@@ -65,6 +66,7 @@ public final class TestMember implements AutoCloseable {
       Path directory,
       ProcessorConfig config,
       RecordProcessorsFactory engine) {
+    this.log = log;
     this.resources = new StateResources(StateConfig.defaults().withMemoryLimitMb(32));
     Path runtime = directory.resolve("runtime");
     StateRecovery recovery =

@@ -2,6 +2,7 @@ package io.tern.engine.workflow.model;
 
 import static io.tern.engine.workflow.model.BpmnTransformer.describe;
 
+import io.camunda.zeebe.model.bpmn.instance.Activity;
 import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
 import io.camunda.zeebe.model.bpmn.instance.CallActivity;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
@@ -41,8 +42,9 @@ import java.util.List;
 final class ElementTransformer {
   static final String SUPPORTED =
       "Tern runs none start events, none and error end events, service tasks, receive tasks,"
-          + " call activities, embedded subprocesses, timer and message intermediate catch events, timer, message"
-          + " and error boundary events, parallel and exclusive gateways, and sequence flows";
+          + " call activities and embedded subprocesses (each of these four also multi-instance),"
+          + " timer and message intermediate catch events, timer, message and error boundary"
+          + " events, parallel and exclusive gateways, and sequence flows";
 
   private ElementTransformer() {}
 
@@ -78,6 +80,13 @@ final class ElementTransformer {
     if (type == BpmnElementType.CALL_ACTIVITY) {
       call = callOf(node, problems);
       if (call == null) {
+        return null;
+      }
+    }
+    ExecutableElement.MultiInstance loop = null;
+    if (node instanceof Activity activity && activity.getLoopCharacteristics() != null) {
+      loop = MultiInstanceTransformer.transform(node, activity.getLoopCharacteristics(), problems);
+      if (loop == null) {
         return null;
       }
     }
@@ -124,6 +133,7 @@ final class ElementTransformer {
         interrupting,
         event,
         call,
+        loop,
         List.copyOf(inputs),
         List.copyOf(outputs));
   }
@@ -143,6 +153,7 @@ final class ElementTransformer {
         element.interrupting(),
         element.event(),
         element.call(),
+        element.loop(),
         element.inputs(),
         element.outputs());
   }

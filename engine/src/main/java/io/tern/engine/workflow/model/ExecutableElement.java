@@ -17,6 +17,7 @@ import java.util.List;
  * @param interrupting for boundary events, whether triggering terminates the activity
  * @param event what a catch event waits for, or what an end event throws; null for none events
  * @param call for call activities, the process to call; else null
+ * @param loop for multi-instance activities, how the instances are made; else null
  * @param inputs {@code zeebe:ioMapping} inputs: local variables set when the element is entered
  * @param outputs {@code zeebe:ioMapping} outputs: variables set in the flow scope when it is left
  */
@@ -33,6 +34,7 @@ public record ExecutableElement(
     boolean interrupting,
     EventDefinition event,
     CallDefinition call,
+    MultiInstance loop,
     List<Mapping> inputs,
     List<Mapping> outputs) {
 
@@ -54,6 +56,22 @@ public record ExecutableElement(
    */
   public record CallDefinition(
       String processId, boolean propagateAllChildVariables, boolean propagateAllParentVariables) {}
+
+  /**
+   * A multi-instance activity ({@code zeebe:loopCharacteristics}): one inner instance per item of
+   * the input collection (FEEL), each with the item as {@code inputElement} and its 1-based {@code
+   * loopCounter}; optionally each inner instance's {@code outputElement} (FEEL) is collected, in
+   * item order, into {@code outputCollection}.
+   *
+   * @param outputCollection a variable name, or null
+   * @param outputElement a FEEL expression, or null
+   */
+  public record MultiInstance(
+      boolean sequential,
+      String inputCollection,
+      String inputElement,
+      String outputCollection,
+      String outputElement) {}
 
   /**
    * A variable mapping: its source (FEEL after a leading '=', else static text) and its target (a

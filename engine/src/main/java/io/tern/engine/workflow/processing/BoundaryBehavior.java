@@ -116,8 +116,11 @@ final class BoundaryBehavior {
         continue;
       }
       ExecutableProcess process = state.process(scope.value.processDefinitionKey);
-      ExecutableElement catcher =
-          catcher(process, process.element(scope.value.elementId), errorCode);
+      ExecutableElement activity = process.element(scope.value.elementId);
+      // The boundary events of a multi-instance activity are its body's, not its inner instances'.
+      boolean inner =
+          activity.loop() != null && scope.value.elementType != BpmnElementType.MULTI_INSTANCE_BODY;
+      ExecutableElement catcher = inner ? null : catcher(process, activity, errorCode);
       if (catcher != null) {
         return trigger(result, at, scope, catcher, variablesJson);
       }

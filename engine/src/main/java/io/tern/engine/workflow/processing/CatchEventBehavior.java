@@ -36,10 +36,31 @@ final class CatchEventBehavior {
     this.variables = variables;
   }
 
+  /** What of an element's catch events an instance of it subscribes to. */
+  enum Part {
+    /** An element without multi-instance: its own trigger and its boundary events. */
+    ALL,
+    /** A multi-instance body: the boundary events. */
+    BOUNDARIES,
+    /** An inner instance of a multi-instance activity: its own trigger. */
+    OWN
+  }
+
+  /** The part of its catch events an instance subscribes to. */
+  static Part partOf(ExecutableElement element, BpmnElementType instanceType) {
+    if (element.loop() == null) {
+      return Part.ALL;
+    }
+    return instanceType == BpmnElementType.MULTI_INSTANCE_BODY ? Part.BOUNDARIES : Part.OWN;
+  }
+
   /** Whether entering {@code element} subscribes to anything (and so may fail). */
-  static boolean hasCatchEvents(ExecutableProcess process, ExecutableElement element) {
-    if (waitsItself(element)) {
+  static boolean hasCatchEvents(ExecutableProcess process, ExecutableElement element, Part part) {
+    if (part != Part.BOUNDARIES && waitsItself(element)) {
       return true;
+    }
+    if (part == Part.OWN) {
+      return false;
     }
     for (String id : element.boundaryEventIds()) {
       if (!(process.element(id).event() instanceof EventDefinition.Error)) {
@@ -71,12 +92,13 @@ final class CatchEventBehavior {
       long key,
       ProcessInstanceValue element,
       ExecutableProcess process,
-      ExecutableElement executable) {
+      ExecutableElement executable,
+      Part part) {
     List<ExecutableElement> targets = new ArrayList<>();
-    if (waitsItself(executable)) {
+    if (part != Part.BOUNDARIES && waitsItself(executable)) {
       targets.add(executable);
     }
-    for (String id : executable.boundaryEventIds()) {
+    for (String id : part == Part.OWN ? List.<String>of() : executable.boundaryEventIds()) {
       ExecutableElement boundary = process.element(id);
       if (!(boundary.event() instanceof EventDefinition.Error)) {
         targets.add(boundary);

@@ -46,6 +46,7 @@ final class ElementProcessor {
   private BoundaryBehavior boundaries;
   private final ResultAwaiters awaiters;
   private final CallActivityBehavior callActivities;
+  private final MultiInstanceBehavior multiInstance;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -61,7 +62,9 @@ final class ElementProcessor {
       IncidentBehavior incidents,
       CatchEventBehavior catchEvents,
       ResultAwaiters awaiters,
-      CallActivityBehavior callActivities) {
+      CallActivityBehavior callActivities,
+      MultiInstanceBehavior multiInstance) {
+    this.multiInstance = multiInstance;
     this.awaiters = awaiters;
     this.callActivities = callActivities;
     this.context = context;
@@ -88,11 +91,18 @@ final class ElementProcessor {
     ExecutableProcess process = process(value);
     ExecutableElement element =
         value.elementType == BpmnElementType.PROCESS ? null : process.element(value.elementId);
+    boolean body = MultiInstanceBehavior.isBody(value);
+    CatchEventBehavior.Part part =
+        element == null
+            ? CatchEventBehavior.Part.ALL
+            : CatchEventBehavior.partOf(element, value.elementType);
+    // A multi-instance body evaluates its input collection; its inner instances map their inputs.
     boolean canFail =
         element != null
-            && (!element.inputs().isEmpty()
-                || element.type() == BpmnElementType.CALL_ACTIVITY
-                || CatchEventBehavior.hasCatchEvents(process, element));
+            && (body
+                || !element.inputs().isEmpty()
+                || value.elementType == BpmnElementType.CALL_ACTIVITY
+                || CatchEventBehavior.hasCatchEvents(process, element, part));
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
     boolean again =
@@ -102,8 +112,15 @@ final class ElementProcessor {
     if (!again) {
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
     }
-    if (canFail && !element.inputs().isEmpty() && !applyInputs(result, key, element)) {
+    if (!body && canFail && !element.inputs().isEmpty() && !applyInputs(result, key, element)) {
       return; // an incident holds the element until it is resolved
+    }
+    List<byte[]> items = null;
+    if (body) {
+      items = multiInstance.items(result, key, value, element);
+      if (items == null) {
+        return; // an incident holds the body until it is resolved
+      }
     }
     ProcessState.Deployed called = null;
     if (value.elementType == BpmnElementType.CALL_ACTIVITY) {
@@ -112,7 +129,7 @@ final class ElementProcessor {
         return; // an incident holds the element until it is resolved
       }
     }
-    if (canFail && !catchEvents.subscribe(result, key, value, process, element)) {
+    if (canFail && !catchEvents.subscribe(result, key, value, process, element, part)) {
       return; // an incident holds the element until it is resolved
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
@@ -124,6 +141,7 @@ final class ElementProcessor {
       case SERVICE_TASK -> createJob(result, element, key);
       case CALL_ACTIVITY -> callActivities.call(result, key, value, element, called);
       case INTERMEDIATE_CATCH_EVENT, RECEIVE_TASK -> {} // waits for its timer or message
+      case MULTI_INSTANCE_BODY -> multiInstance.start(result, key, value, element, items);
       default ->
           throw new IllegalStateException("cannot activate a " + value.elementType + " element");
     }
@@ -150,6 +168,11 @@ final class ElementProcessor {
     }
     ExecutableProcess process = process(value);
     ExecutableElement element = process.element(value.elementId);
+    if (MultiInstanceBehavior.isBody(value)) {
+      completeBody(result, key, process, element);
+      return;
+    }
+    boolean inner = element.loop() != null;
     List<ExecutableElement.Flow> taken = null;
     if (value.elementType == BpmnElementType.EXCLUSIVE_GATEWAY) {
       ExecutableElement.Flow chosen = choose(element, key, result);
@@ -169,7 +192,11 @@ final class ElementProcessor {
         return; // an incident holds the element until it is resolved
       }
     }
-    if (CatchEventBehavior.hasCatchEvents(process, element)) {
+    if (inner && !multiInstance.collectOutput(result, key, value, element)) {
+      return; // an incident holds the element until it is resolved
+    }
+    if (CatchEventBehavior.hasCatchEvents(
+        process, element, CatchEventBehavior.partOf(element, value.elementType))) {
       catchEvents.unsubscribe(result, key);
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
@@ -182,6 +209,51 @@ final class ElementProcessor {
           outputs);
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
+    if (inner) {
+      multiInstance.innerCompleted(result, value.flowScopeKey);
+      return; // the body takes the outgoing flows once all inner instances are done
+    }
+    leave(result, process, element, taken);
+  }
+
+  /**
+   * A multi-instance body is asked to complete once no inner instance runs: a sequential one starts
+   * its next inner instance if items are left; else it completes with its output collection.
+   */
+  private void completeBody(
+      ProcessingResult result, long key, ExecutableProcess process, ExecutableElement element) {
+    if (instance.activeChildren > 0) {
+      return; // inner instances still run; the last one to complete asks again
+    }
+    if (element.loop().sequential()) {
+      List<byte[]> items = multiInstance.items(result, key, value, element);
+      if (items == null) {
+        return; // an incident holds the body until it is resolved
+      }
+      int done = instance.loopCounter;
+      if (done < items.size()) {
+        multiInstance.activateInner(result, key, value, element, done, items.get(done));
+        return;
+      }
+    }
+    if (CatchEventBehavior.hasCatchEvents(process, element, CatchEventBehavior.Part.BOUNDARIES)) {
+      catchEvents.unsubscribe(result, key);
+    }
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
+    multiInstance.completeBody(result, key, value, element);
+    appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
+    leave(result, process, element, null);
+  }
+
+  /**
+   * The element in {@link #value} completed: it takes its outgoing flows ({@code taken}, or all),
+   * or, with none, completes its flow scope once that has no active child.
+   */
+  private void leave(
+      ProcessingResult result,
+      ExecutableProcess process,
+      ExecutableElement element,
+      List<ExecutableElement.Flow> taken) {
     long flowScopeKey = value.flowScopeKey;
     if (element.outgoing().isEmpty()) {
       // The COMPLETED applier already took this element from its scope's active children.
@@ -310,7 +382,8 @@ final class ElementProcessor {
     next.parentElementInstanceKey = -1; // only a called process has a caller
     next.flowScopeKey = flowScopeKey;
     next.elementId = element.id();
-    next.elementType = element.type();
+    next.elementType =
+        element.loop() != null ? BpmnElementType.MULTI_INSTANCE_BODY : element.type();
     result.appendCommand(
         context.nextKey(),
         ValueTypes.PROCESS_INSTANCE,

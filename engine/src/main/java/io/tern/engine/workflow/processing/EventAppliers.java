@@ -194,6 +194,7 @@ final class EventAppliers {
     instance.activeChildren = 0;
     instance.jobKey = -1;
     instance.calledInstanceKey = -1;
+    instance.loopCounter = 0;
     state.instances().put(event.key(), instance);
     long callerKey = instance.value.parentElementInstanceKey;
     if (instance.value.flowScopeKey < 0
@@ -206,7 +207,13 @@ final class EventAppliers {
     if (flowScopeKey >= 0 && state.instances().get(flowScopeKey, scope)) {
       // The scope counts active children and tokens on sequence flows (and triggered boundary
       // events); an element reached by them turns their tokens into itself.
-      scope.activeChildren += 1 - consumedTokens(instance.value);
+      if (scope.value.elementType == BpmnElementType.MULTI_INSTANCE_BODY) {
+        // An inner instance is made by its body, not brought by a token.
+        scope.activeChildren++;
+        scope.loopCounter++;
+      } else {
+        scope.activeChildren += 1 - consumedTokens(instance.value);
+      }
       state.instances().put(flowScopeKey, scope);
       state.instances().addChild(flowScopeKey, event.key());
     }

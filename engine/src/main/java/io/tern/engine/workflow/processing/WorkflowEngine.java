@@ -67,7 +67,8 @@ public final class WorkflowEngine {
             incidents,
             catchEvents,
             awaiters,
-            new CallActivityBehavior(context, state, variables, incidents));
+            new CallActivityBehavior(context, state, variables, incidents),
+            new MultiInstanceBehavior(context, state, variables, incidents));
     elements.setBoundaries(boundaries);
     JobProcessors jobs =
         new JobProcessors(

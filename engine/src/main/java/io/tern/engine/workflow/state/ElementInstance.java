@@ -9,10 +9,10 @@ import org.agrona.MutableDirectBuffer;
 /**
  * A live element instance: its lifecycle intent, its active children (and tokens on sequence flows
  * inside it), the job it waits for (-1 if none), the process instance it called (-1 if none) and
- * its record value.
+ * its record value. A multi-instance body also counts the inner instances it made.
  */
 public final class ElementInstance implements DbValue {
-  private static final int HEADER_BYTES = 2 * Integer.BYTES + 2 * Long.BYTES;
+  private static final int HEADER_BYTES = 3 * Integer.BYTES + 2 * Long.BYTES;
 
   public int state;
   public int activeChildren;
@@ -20,6 +20,9 @@ public final class ElementInstance implements DbValue {
 
   /** For a call activity: the process instance it called, while that runs; else -1. */
   public long calledInstanceKey = -1;
+
+  /** For a multi-instance body: how many inner instances it has activated so far; else 0. */
+  public int loopCounter;
 
   public final ProcessInstanceValue value = new ProcessInstanceValue();
 
@@ -35,6 +38,8 @@ public final class ElementInstance implements DbValue {
     buffer.putLong(offset + 2 * Integer.BYTES, jobKey, ByteOrder.LITTLE_ENDIAN);
     buffer.putLong(
         offset + 2 * Integer.BYTES + Long.BYTES, calledInstanceKey, ByteOrder.LITTLE_ENDIAN);
+    buffer.putInt(
+        offset + 2 * Integer.BYTES + 2 * Long.BYTES, loopCounter, ByteOrder.LITTLE_ENDIAN);
     value.write(buffer, offset + HEADER_BYTES);
   }
 
@@ -45,6 +50,8 @@ public final class ElementInstance implements DbValue {
     jobKey = buffer.getLong(offset + 2 * Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
     calledInstanceKey =
         buffer.getLong(offset + 2 * Integer.BYTES + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+    loopCounter =
+        buffer.getInt(offset + 2 * Integer.BYTES + 2 * Long.BYTES, ByteOrder.LITTLE_ENDIAN);
     value.wrap(buffer, offset + HEADER_BYTES, length - HEADER_BYTES);
   }
 }

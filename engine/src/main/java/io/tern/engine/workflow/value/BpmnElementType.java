@@ -13,7 +13,9 @@ public enum BpmnElementType {
   BOUNDARY_EVENT,
   INTERMEDIATE_CATCH_EVENT,
   RECEIVE_TASK,
-  CALL_ACTIVITY;
+  CALL_ACTIVITY,
+  /** The instance that holds the inner instances of a multi-instance activity. */
+  MULTI_INSTANCE_BODY;
 
   private static final BpmnElementType[] VALUES = values();
 

@@ -30,6 +30,9 @@ public final class ValueTypes {
   /** On the deployment partition: which partitions still need a deployment's copy. */
   public static final int DEPLOYMENT_DISTRIBUTION = 24;
 
+  /** A message started a process instance at a message start event. */
+  public static final int MESSAGE_START_EVENT_SUBSCRIPTION = 25;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -160,6 +163,14 @@ public final class ValueTypes {
     public static final int EXPIRED = 3;
 
     private MessageIntent() {}
+  }
+
+  /** {@link #MESSAGE_START_EVENT_SUBSCRIPTION}. */
+  public static final class MessageStartEventSubscriptionIntent {
+    /** The message starts an instance (the record's processInstanceKey) at elementId. */
+    public static final int CORRELATED = 0;
+
+    private MessageStartEventSubscriptionIntent() {}
   }
 
   /**

@@ -158,6 +158,28 @@ class CrossPartitionTest extends WorkflowTestBase {
   }
 
   @Test
+  void aMessageStartsAnInstanceOnTheMessagesPartition() {
+    start();
+    deployed(
+        deploy(
+            cluster.leader(1),
+            "placed.bpmn",
+            xml(
+                io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("placed-order")
+                    .startEvent("placed")
+                    .message("placed")
+                    .serviceTask("ship", t -> t.zeebeJobType("ship"))
+                    .done())));
+    awaitFullDistribution();
+    String key = keyOnPartition(3);
+
+    publish(cluster.leader(3), "placed", key, 0, "", "");
+    awaitJob(cluster.leader(3), "ship");
+    assertThat(activate(cluster.leader(1), "ship", 1).jobs).isEmpty();
+    assertThat(activate(cluster.leader(2), "ship", 1).jobs).isEmpty();
+  }
+
+  @Test
   void anInstanceOnOnePartitionGetsAMessagePublishedOnAnother() {
     start();
     TestMember instances = cluster.leader(1);

@@ -80,24 +80,33 @@ public final class BpmnTransformer {
   private static ExecutableProcess transform(Process process, List<String> problems) {
     Map<String, ExecutableElement> elements = new LinkedHashMap<>();
     Map<String, String> flowTargets = new LinkedHashMap<>();
+    Map<String, String> messageStarts = new LinkedHashMap<>();
     String start =
-        transformScope(process, process.getFlowElements(), elements, flowTargets, problems);
-    if (start == null) {
+        transformScope(
+            process, process.getFlowElements(), elements, flowTargets, messageStarts, problems);
+    if (start == null && messageStarts.isEmpty()) {
+      problems.add(describe(process) + ": it needs a none start event or a message start event");
       return null;
     }
     return new ExecutableProcess(
-        process.getId(), Map.copyOf(elements), start, Map.copyOf(flowTargets));
+        process.getId(),
+        Map.copyOf(elements),
+        start,
+        Map.copyOf(messageStarts),
+        Map.copyOf(flowTargets));
   }
 
   /**
-   * Transforms the flow elements of a process or embedded subprocess into {@code elements}; returns
-   * the scope's none start event id, or null (after reporting it) if it has none.
+   * Transforms the flow elements of a process or embedded subprocess into {@code elements}, and a
+   * process's message start events into {@code messageStarts} (message name to event id); returns
+   * the scope's none start event id, or null if it has none (reported for a subprocess).
    */
   private static String transformScope(
       BaseElement scope,
       Collection<FlowElement> flowElements,
       Map<String, ExecutableElement> elements,
       Map<String, String> flowTargets,
+      Map<String, String> messageStarts,
       List<String> problems) {
     String start = null;
     Map<String, List<String>> boundaries = new LinkedHashMap<>();
@@ -121,18 +130,38 @@ public final class BpmnTransformer {
         continue;
       }
       if (executable.type() == BpmnElementType.START_EVENT) {
-        start = executable.id();
+        if (executable.event() instanceof EventDefinition.Message message) {
+          if (!(scope instanceof Process)) {
+            problems.add(
+                describe(element)
+                    + ": message start events are supported on processes only, not in"
+                    + " subprocesses");
+          } else if (messageStarts.putIfAbsent(message.name(), executable.id()) != null) {
+            problems.add(
+                describe(element)
+                    + ": another start event of the process waits for message '"
+                    + message.name()
+                    + "' already");
+          }
+        } else {
+          start = executable.id();
+        }
       }
       if (executable.type() == BpmnElementType.SUB_PROCESS) {
         SubProcess subprocess = (SubProcess) element;
         String subStart =
             transformScope(
-                subprocess, subprocess.getFlowElements(), elements, flowTargets, problems);
+                subprocess,
+                subprocess.getFlowElements(),
+                elements,
+                flowTargets,
+                messageStarts,
+                problems);
         executable = ElementTransformer.withStartEvent(executable, subStart);
       }
       elements.put(executable.id(), executable);
     }
-    if (start == null) {
+    if (start == null && !(scope instanceof Process)) {
       problems.add(describe(scope) + ": it needs a none start event");
     }
     return start;

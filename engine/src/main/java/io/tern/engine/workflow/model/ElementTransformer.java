@@ -41,7 +41,7 @@ import java.util.List;
  */
 final class ElementTransformer {
   static final String SUPPORTED =
-      "Tern runs none start events, none and error end events, service tasks, receive tasks,"
+      "Tern runs none and message start events, none and error end events, service tasks, receive tasks,"
           + " call activities and embedded subprocesses (each of these four also multi-instance),"
           + " timer and message intermediate catch events, timer, message and error boundary"
           + " events, parallel and exclusive gateways, and sequence flows";
@@ -160,7 +160,7 @@ final class ElementTransformer {
 
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
     if (element instanceof StartEvent start) {
-      if (start.getEventDefinitions().isEmpty()) {
+      if (start.getEventDefinitions().isEmpty() || only(start, MessageEventDefinition.class)) {
         return BpmnElementType.START_EVENT;
       }
     } else if (element instanceof EndEvent end) {
@@ -232,7 +232,9 @@ final class ElementTransformer {
       return TimerTransformer.transform(node, timer, problems);
     }
     if (definition instanceof MessageEventDefinition message) {
-      return MessageTransformer.transform(node, message.getMessage(), problems);
+      return node instanceof StartEvent
+          ? MessageTransformer.transformStart(node, message.getMessage(), problems)
+          : MessageTransformer.transform(node, message.getMessage(), problems);
     }
     problems.add(
         describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");

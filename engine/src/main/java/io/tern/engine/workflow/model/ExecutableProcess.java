@@ -3,13 +3,15 @@ package io.tern.engine.workflow.model;
 import java.util.Map;
 
 /**
- * A deployed process as the engine runs it: its elements by id, where it starts, and where each
+ * A deployed process as the engine runs it: its elements by id, where it starts (its none start
+ * event, null if it has none, and its message start events by message name), and where each
  * sequence flow leads (flow id to target element id).
  */
 public record ExecutableProcess(
     String bpmnProcessId,
     Map<String, ExecutableElement> elements,
     String noneStartEventId,
+    Map<String, String> messageStartEvents,
     Map<String, String> flowTargets) {
 
   /** The element a sequence flow leads to. */

@@ -51,6 +51,18 @@ final class CreationProcessor implements CommandProcessor {
       result.reject(RejectionType.NOT_FOUND, notFound());
       return;
     }
+    if (process.process().noneStartEventId() == null) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT,
+          "process '"
+              + process.bpmnProcessId()
+              + "' version "
+              + process.version()
+              + " has no none start event, so it cannot be created by a command: it starts on"
+              + " the messages "
+              + process.process().messageStartEvents().keySet());
+      return;
+    }
     Map<String, byte[]> variables;
     try {
       variables = JsonDocuments.variables(creation.variables);

@@ -20,6 +20,7 @@ import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,7 @@ final class ElementProcessor {
   private final ResultAwaiters awaiters;
   private final CallActivityBehavior callActivities;
   private final MultiInstanceBehavior multiInstance;
+  private final MessageStartBehavior messageStarts;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -63,8 +65,10 @@ final class ElementProcessor {
       CatchEventBehavior catchEvents,
       ResultAwaiters awaiters,
       CallActivityBehavior callActivities,
-      MultiInstanceBehavior multiInstance) {
+      MultiInstanceBehavior multiInstance,
+      MessageStartBehavior messageStarts) {
     this.multiInstance = multiInstance;
+    this.messageStarts = messageStarts;
     this.awaiters = awaiters;
     this.callActivities = callActivities;
     this.context = context;
@@ -134,7 +138,7 @@ final class ElementProcessor {
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
     switch (value.elementType) {
-      case PROCESS -> activateChild(result, process, process.noneStartEventId(), key);
+      case PROCESS -> activateChild(result, process, messageStarts.startEventOf(key, process), key);
       case SUB_PROCESS -> activateChild(result, process, element.startEventId(), key);
       case START_EVENT, END_EVENT, PARALLEL_GATEWAY, EXCLUSIVE_GATEWAY, BOUNDARY_EVENT ->
           complete(result, key);
@@ -163,7 +167,11 @@ final class ElementProcessor {
       if (value.parentElementInstanceKey >= 0) {
         callActivities.childCompleted(result, key, value);
       }
+      MessageSubscriptionValue heldBy = messageStarts.heldBy(key);
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
+      if (heldBy != null) {
+        messageStarts.keyReleased(result, heldBy);
+      }
       return;
     }
     ExecutableProcess process = process(value);

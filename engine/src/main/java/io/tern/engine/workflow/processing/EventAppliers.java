@@ -16,8 +16,10 @@ import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.ValueTypes.VariableIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.DeploymentDistributionValue;
 import io.tern.engine.workflow.value.DeploymentValue;
@@ -183,8 +185,31 @@ final class EventAppliers {
                 .filter(r -> r.name().equals(process.resourceName()))
                 .findFirst()
                 .orElseThrow();
+        ProcessState.Deployed previous =
+            state.processes().byIdAndVersion(process.bpmnProcessId(), -1);
         state.processes().put(process, resource);
+        if (previous == null || process.version() > previous.version()) {
+          subscribeMessageStarts(previous, process);
+        }
       }
+    }
+  }
+
+  /**
+   * The latest version of a process is the one that starts on its messages: the previous latest
+   * version's message start events close, the new one's open.
+   */
+  private void subscribeMessageStarts(
+      ProcessState.Deployed previous, DeploymentValue.Process latest) {
+    String processId = latest.bpmnProcessId();
+    if (previous != null) {
+      for (String name : previous.process().messageStartEvents().keySet()) {
+        state.messageStarts().unsubscribe(name, processId);
+      }
+    }
+    ExecutableProcess process = state.process(latest.processDefinitionKey());
+    for (String name : process.messageStartEvents().keySet()) {
+      state.messageStarts().subscribe(name, processId, latest.processDefinitionKey());
     }
   }
 
@@ -334,6 +359,9 @@ final class EventAppliers {
     state.instances().remove(key);
     state.variables().removeScope(key);
     state.takenFlows().removeScope(key);
+    if (instance.value.flowScopeKey < 0) {
+      state.messageStarts().ended(key);
+    }
     long callerKey = instance.value.parentElementInstanceKey;
     if (instance.value.flowScopeKey < 0
         && callerKey >= 0

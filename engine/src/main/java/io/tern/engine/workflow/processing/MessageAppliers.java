@@ -4,6 +4,7 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
+import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
@@ -51,6 +52,10 @@ final class MessageAppliers {
             MessageSubscriptionIntent.DELETED,
             appliers::removeMessageSide)
         .onEvent(
+            ValueTypes.MESSAGE_START_EVENT_SUBSCRIPTION,
+            MessageStartEventSubscriptionIntent.CORRELATED,
+            appliers::startedInstance)
+        .onEvent(
             ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.CREATING,
             event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.OPENING))
@@ -75,6 +80,13 @@ final class MessageAppliers {
                   .processMessageSubscriptions()
                   .remove(appliers.value.elementInstanceKey, appliers.value.messageName);
             });
+  }
+
+  /** A message started an instance: it is taken for that process id, and holds its key. */
+  private void startedInstance(LoggedRecord event) {
+    value.readFrom(event.value());
+    state.messages().setCorrelatedTo(value.messageKey, value.bpmnProcessId, true);
+    state.messageStarts().started(value.processInstanceKey, value);
   }
 
   private void expired(LoggedRecord event) {

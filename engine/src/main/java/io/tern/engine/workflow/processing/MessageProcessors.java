@@ -27,11 +27,17 @@ final class MessageProcessors {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final PartitionSender sender;
+  private final MessageStartBehavior starts;
   private final MessageValue message = new MessageValue();
   private final Subscription subscription = new Subscription();
   final DueDateChecker expiry;
 
-  MessageProcessors(ProcessingContext context, WorkflowState state, PartitionSender sender) {
+  MessageProcessors(
+      ProcessingContext context,
+      WorkflowState state,
+      PartitionSender sender,
+      MessageStartBehavior starts) {
+    this.starts = starts;
     this.context = context;
     this.state = state;
     this.sender = sender;
@@ -72,6 +78,7 @@ final class MessageProcessors {
     result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.PUBLISHED, published);
     result.respondWithLastEvent();
     offer(result, key, published);
+    starts.offer(result, key, published);
     if (published.timeToLiveMs == 0) {
       result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.EXPIRED, published);
     } else {

@@ -13,6 +13,7 @@ import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
 import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessEventValue;
 import java.util.List;
 
@@ -30,6 +31,7 @@ final class TerminationProcessor {
   private final IncidentState incidents;
   private final PendingBoundaryState pendingBoundaries;
   private final CatchEventBehavior catchEvents;
+  private final MessageStartBehavior messageStarts;
   private BoundaryBehavior boundaries;
   private final ResultAwaiters awaiters;
   private final ProcessEventValue pending = new ProcessEventValue();
@@ -39,8 +41,12 @@ final class TerminationProcessor {
   private final IncidentValue incident = new IncidentValue();
 
   TerminationProcessor(
-      WorkflowState state, CatchEventBehavior catchEvents, ResultAwaiters awaiters) {
+      WorkflowState state,
+      CatchEventBehavior catchEvents,
+      ResultAwaiters awaiters,
+      MessageStartBehavior messageStarts) {
     this.awaiters = awaiters;
+    this.messageStarts = messageStarts;
     this.instances = state.instances();
     this.jobs = state.jobs();
     this.incidents = state.incidents();
@@ -146,8 +152,12 @@ final class TerminationProcessor {
       awaiters.instanceEnds(result, key, instance.value, false);
     }
     boolean interrupted = pendingBoundaries.get(key, pending);
+    MessageSubscriptionValue heldBy = flowScopeKey < 0 ? messageStarts.heldBy(key) : null;
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
+    if (heldBy != null) {
+      messageStarts.keyReleased(result, heldBy);
+    }
     long callerKey = instance.value.parentElementInstanceKey;
     if (flowScopeKey < 0
         && callerKey >= 0

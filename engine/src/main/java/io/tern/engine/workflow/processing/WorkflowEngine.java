@@ -46,11 +46,13 @@ public final class WorkflowEngine {
     TimerBehavior timers = new TimerBehavior(context, state, variables);
     ProcessMessageSubscriptions subscriptions =
         new ProcessMessageSubscriptions(context, state, variables, sender);
-    MessageProcessors messages = new MessageProcessors(context, state, sender);
+    MessageStartBehavior messageStarts = new MessageStartBehavior(context, state, variables);
+    MessageProcessors messages = new MessageProcessors(context, state, sender, messageStarts);
     CatchEventBehavior catchEvents =
         new CatchEventBehavior(timers, subscriptions, incidents, variables);
     ResultAwaiters awaiters = new ResultAwaiters(variables);
-    TerminationProcessor termination = new TerminationProcessor(state, catchEvents, awaiters);
+    TerminationProcessor termination =
+        new TerminationProcessor(state, catchEvents, awaiters, messageStarts);
     BoundaryBehavior boundaries = new BoundaryBehavior(context, state, variables, termination);
     termination.setBoundaries(boundaries);
     timers.setBoundaries(boundaries);
@@ -68,7 +70,8 @@ public final class WorkflowEngine {
             catchEvents,
             awaiters,
             new CallActivityBehavior(context, state, variables, incidents),
-            new MultiInstanceBehavior(context, state, variables, incidents));
+            new MultiInstanceBehavior(context, state, variables, incidents),
+            messageStarts);
     elements.setBoundaries(boundaries);
     JobProcessors jobs =
         new JobProcessors(

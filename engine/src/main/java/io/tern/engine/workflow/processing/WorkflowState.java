@@ -6,6 +6,7 @@ import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.MessageStartState;
 import io.tern.engine.workflow.state.MessageState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
@@ -28,7 +29,8 @@ record WorkflowState(
     MessageState messages,
     MessageSubscriptionState messageSubscriptions,
     ProcessMessageSubscriptionState processMessageSubscriptions,
-    DistributionState distribution) {
+    DistributionState distribution,
+    MessageStartState messageStarts) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -43,7 +45,8 @@ record WorkflowState(
         new MessageState(state),
         new MessageSubscriptionState(state),
         new ProcessMessageSubscriptionState(state),
-        new DistributionState(state));
+        new DistributionState(state),
+        new MessageStartState(state));
   }
 
   /**

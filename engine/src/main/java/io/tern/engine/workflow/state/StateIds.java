@@ -31,6 +31,9 @@ final class StateIds {
   static final short PROCESS_MESSAGE_SUBSCRIPTIONS_PENDING = 42;
   static final short DEPLOYMENTS_TO_DISTRIBUTE = 43;
   static final short PENDING_DISTRIBUTIONS = 44;
+  static final short MESSAGE_START_SUBSCRIPTIONS = 45;
+  static final short MESSAGE_START_HELD_KEYS = 46;
+  static final short MESSAGE_STARTED_INSTANCES = 47;
 
   private StateIds() {}
 }

@@ -104,6 +104,11 @@ public final class ValueTypes {
     public static final int UPDATE_TIMEOUT = 15;
     public static final int TIMEOUT_UPDATED = 16;
 
+    /** A job pushed to a stream that was gone is given back, to be activated again. */
+    public static final int YIELD = 17;
+
+    public static final int YIELDED = 18;
+
     private JobIntent() {}
   }
 

@@ -9,8 +9,10 @@ import java.time.Duration;
  * @param subscriptionRetryInterval how long a message subscription waits for the other partition to
  *     acknowledge before asking again (longer: fewer duplicate commands after a leader change;
  *     shorter: faster recovery from a lost command)
+ * @param jobStreams workers' open job streams (job push) and long-polling requests to wake
  */
-public record WorkflowConfig(Partitions partitions, Duration subscriptionRetryInterval) {
+public record WorkflowConfig(
+    Partitions partitions, Duration subscriptionRetryInterval, JobStreams jobStreams) {
   public static final Duration DEFAULT_SUBSCRIPTION_RETRY_INTERVAL = Duration.ofSeconds(10);
 
   public WorkflowConfig {
@@ -22,14 +24,19 @@ public record WorkflowConfig(Partitions partitions, Duration subscriptionRetryIn
 
   /** One partition, default intervals. */
   public static WorkflowConfig defaults() {
-    return new WorkflowConfig(Partitions.SINGLE, DEFAULT_SUBSCRIPTION_RETRY_INTERVAL);
+    return new WorkflowConfig(
+        Partitions.SINGLE, DEFAULT_SUBSCRIPTION_RETRY_INTERVAL, JobStreams.NONE);
   }
 
   public WorkflowConfig withPartitions(Partitions partitions) {
-    return new WorkflowConfig(partitions, subscriptionRetryInterval);
+    return new WorkflowConfig(partitions, subscriptionRetryInterval, jobStreams);
   }
 
   public WorkflowConfig withSubscriptionRetryInterval(Duration interval) {
-    return new WorkflowConfig(partitions, interval);
+    return new WorkflowConfig(partitions, interval, jobStreams);
+  }
+
+  public WorkflowConfig withJobStreams(JobStreams streams) {
+    return new WorkflowConfig(partitions, subscriptionRetryInterval, streams);
   }
 }

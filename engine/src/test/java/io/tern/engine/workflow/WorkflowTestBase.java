@@ -86,9 +86,15 @@ abstract class WorkflowTestBase {
   }
 
   TestMember member(String name, ProcessorConfig config) {
-    TestMember member = new TestMember(log, dir.resolve(name), config, WorkflowEngine::create);
+    TestMember member =
+        new TestMember(log, dir.resolve(name), config, WorkflowEngine.factory(workflowConfig()));
     members.add(member);
     return member;
+  }
+
+  /** The engine's settings for every member of the test. */
+  WorkflowConfig workflowConfig() {
+    return WorkflowConfig.defaults();
   }
 
   TestMember leader() {

@@ -49,6 +49,7 @@ final class ElementProcessor {
   private final CallActivityBehavior callActivities;
   private final MultiInstanceBehavior multiInstance;
   private final MessageStartBehavior messageStarts;
+  private final JobPushBehavior jobPush;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -66,7 +67,9 @@ final class ElementProcessor {
       ResultAwaiters awaiters,
       CallActivityBehavior callActivities,
       MultiInstanceBehavior multiInstance,
-      MessageStartBehavior messageStarts) {
+      MessageStartBehavior messageStarts,
+      JobPushBehavior jobPush) {
+    this.jobPush = jobPush;
     this.multiInstance = multiInstance;
     this.messageStarts = messageStarts;
     this.awaiters = awaiters;
@@ -422,7 +425,9 @@ final class ElementProcessor {
     job.variables = new byte[0];
     job.errorMessage = "";
     job.errorCode = "";
-    result.appendEvent(context.nextKey(), ValueTypes.JOB, JobIntent.CREATED, job);
+    long jobKey = context.nextKey();
+    result.appendEvent(jobKey, ValueTypes.JOB, JobIntent.CREATED, job);
+    jobPush.activatable(result, jobKey, job);
   }
 
   private void appendLifecycle(ProcessingResult result, long key, int intent) {

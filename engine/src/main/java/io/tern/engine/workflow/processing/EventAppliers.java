@@ -151,6 +151,8 @@ final class EventAppliers {
         .onEvent(
             ValueTypes.JOB, JobIntent.ERROR_THROWN, event -> changeJob(event, v -> JobState.FAILED))
         .onEvent(
+            ValueTypes.JOB, JobIntent.YIELDED, event -> changeJob(event, v -> JobState.ACTIVATABLE))
+        .onEvent(
             ValueTypes.JOB,
             JobIntent.TIMEOUT_UPDATED,
             event -> changeJob(event, v -> JobState.ACTIVATED))

@@ -42,6 +42,7 @@ final class JobProcessors {
   private final IncidentValue incident = new IncidentValue();
   private final IncidentBehavior incidentBehavior;
   private BoundaryBehavior boundaries;
+  private final JobPushBehavior push;
   final DueDateChecker deadlines;
   final DueDateChecker backoffs;
 
@@ -52,7 +53,9 @@ final class JobProcessors {
       ElementInstanceState instances,
       VariableBehavior variables,
       IncidentState incidents,
-      IncidentBehavior incidentBehavior) {
+      IncidentBehavior incidentBehavior,
+      JobPushBehavior push) {
+    this.push = push;
     this.context = context;
     this.processes = processes;
     this.jobs = jobs;
@@ -70,6 +73,7 @@ final class JobProcessors {
             ValueTypes.JOB,
             JobIntent.RECUR_AFTER_BACKOFF,
             new JobValue());
+    push.setDeadlines(deadlines);
   }
 
   void setBoundaries(BoundaryBehavior boundaries) {
@@ -112,6 +116,8 @@ final class JobProcessors {
     if (failed.recurAt >= 0) {
       long recurAt = failed.recurAt;
       result.sideEffect(() -> backoffs.scheduleAt(recurAt));
+    } else if (failed.retries > 0) {
+      push.activatable(result, key, failed);
     }
     if (request.retries == 0) {
       incidentBehavior.raise(
@@ -231,6 +237,26 @@ final class JobProcessors {
       timedOut.deadline = -1;
       timedOut.worker = "";
       result.appendEvent(key, ValueTypes.JOB, JobIntent.TIMED_OUT, timedOut);
+      push.activatable(result, key, timedOut);
+    }
+  }
+
+  /**
+   * Written after a push to a stream that was gone: the job becomes activatable again, unless it
+   * was completed, failed or activated anew meanwhile (its deadline tells which activation it is).
+   */
+  void yieldJob(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    request.readFrom(command.value());
+    if (jobs.get(key, job)
+        && job.state == JobState.ACTIVATED
+        && job.value.deadline == request.deadline) {
+      JobValue yielded = new JobValue().copyFrom(job.value);
+      yielded.deadline = -1;
+      yielded.worker = "";
+      result.appendEvent(key, ValueTypes.JOB, JobIntent.YIELDED, yielded);
+      // Not pushed again at once: the stream that failed may still be listed for a moment.
+      push.notifyAvailable(result, yielded.type);
     }
   }
 
@@ -244,6 +270,7 @@ final class JobProcessors {
       JobValue recurred = new JobValue().copyFrom(job.value);
       recurred.recurAt = -1;
       result.appendEvent(key, ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF, recurred);
+      push.activatable(result, key, recurred);
     }
   }
 
@@ -265,6 +292,11 @@ final class JobProcessors {
     }
     result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
     result.respondWithLastEvent();
+    if (incident.jobKey >= 0
+        && jobs.get(incident.jobKey, job)
+        && job.state == JobState.ACTIVATABLE) {
+      push.activatable(result, incident.jobKey, job.value);
+    }
     if (incident.jobKey < 0 && instances.get(incident.elementInstanceKey, instance)) {
       // Try the step that failed again: an element that could not be entered (a timer that could
       // not be evaluated) is activated again, one that could not be left (an exclusive gateway

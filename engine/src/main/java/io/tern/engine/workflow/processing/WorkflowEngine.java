@@ -47,6 +47,7 @@ public final class WorkflowEngine {
     ProcessMessageSubscriptions subscriptions =
         new ProcessMessageSubscriptions(context, state, variables, sender);
     MessageStartBehavior messageStarts = new MessageStartBehavior(context, state, variables);
+    JobPushBehavior jobPush = new JobPushBehavior(context, config.jobStreams(), variables, sender);
     MessageProcessors messages = new MessageProcessors(context, state, sender, messageStarts);
     CatchEventBehavior catchEvents =
         new CatchEventBehavior(timers, subscriptions, incidents, variables);
@@ -71,7 +72,8 @@ public final class WorkflowEngine {
             awaiters,
             new CallActivityBehavior(context, state, variables, incidents),
             new MultiInstanceBehavior(context, state, variables, incidents),
-            messageStarts);
+            messageStarts,
+            jobPush);
     elements.setBoundaries(boundaries);
     JobProcessors jobs =
         new JobProcessors(
@@ -81,7 +83,8 @@ public final class WorkflowEngine {
             state.instances(),
             variables,
             state.incidents(),
-            incidents);
+            incidents,
+            jobPush);
     jobs.setBoundaries(boundaries);
 
     RecordProcessors processors =
@@ -134,6 +137,7 @@ public final class WorkflowEngine {
             .onCommand(ValueTypes.JOB, JobIntent.UPDATE_TIMEOUT, jobs::updateTimeout)
             .onCommand(ValueTypes.JOB, JobIntent.TIME_OUT, jobs::timeOut)
             .onCommand(ValueTypes.JOB, JobIntent.RECUR_AFTER_BACKOFF, jobs::recur)
+            .onCommand(ValueTypes.JOB, JobIntent.YIELD, jobs::yieldJob)
             .onCommand(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, jobs::activate)
             .onCommand(ValueTypes.INCIDENT, IncidentIntent.RESOLVE, jobs::resolveIncident)
             .onCommand(ValueTypes.TIMER, TimerIntent.TRIGGER, timers::trigger)

@@ -505,6 +505,8 @@ class WorkflowEngineTest extends WorkflowTestBase {
             .done();
     Answer answer = deploy(leader, "p.bpmn", xml(model));
     assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(answer.reason()).contains("'guarded'").contains("exclusive gateways only");
+    assertThat(answer.reason())
+        .contains("'guarded'")
+        .contains("exclusive and inclusive gateways only");
   }
 }

@@ -6,6 +6,7 @@ import io.camunda.zeebe.model.bpmn.instance.BaseElement;
 import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
 import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
+import io.camunda.zeebe.model.bpmn.instance.InclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.Process;
 import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
 import io.camunda.zeebe.model.bpmn.instance.SubProcess;
@@ -169,11 +170,13 @@ public final class BpmnTransformer {
 
   private static void checkCondition(SequenceFlow flow, List<String> problems) {
     String condition = conditionOf(flow);
-    if (condition != null && !(flow.getSource() instanceof ExclusiveGateway)) {
+    if (condition != null
+        && !(flow.getSource() instanceof ExclusiveGateway)
+        && !(flow.getSource() instanceof InclusiveGateway)) {
       problems.add(
           describe(flow)
-              + ": conditions are supported on the outgoing flows of exclusive gateways only"
-              + " (so far)");
+              + ": conditions are supported on the outgoing flows of exclusive and inclusive"
+              + " gateways only (so far)");
     } else if (condition != null && !condition.strip().startsWith("=")) {
       problems.add(
           describe(flow)

@@ -11,6 +11,7 @@ import io.camunda.zeebe.model.bpmn.instance.EventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
+import io.camunda.zeebe.model.bpmn.instance.InclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
 import io.camunda.zeebe.model.bpmn.instance.MessageEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
@@ -44,7 +45,7 @@ final class ElementTransformer {
       "Tern runs none and message start events, none and error end events, service tasks, receive tasks,"
           + " call activities and embedded subprocesses (each of these four also multi-instance),"
           + " timer and message intermediate catch events, timer, message and error boundary"
-          + " events, parallel and exclusive gateways, and sequence flows";
+          + " events, parallel and exclusive gateways, forking inclusive gateways, and sequence flows";
 
   private ElementTransformer() {}
 
@@ -65,10 +66,12 @@ final class ElementTransformer {
       outgoing.add(
           new Flow(flow.getId(), flow.getTarget().getId(), BpmnTransformer.conditionOf(flow)));
     }
-    String defaultFlow =
-        node instanceof ExclusiveGateway gateway && gateway.getDefault() != null
-            ? gateway.getDefault().getId()
-            : null;
+    String defaultFlow = null;
+    if (node instanceof ExclusiveGateway gateway && gateway.getDefault() != null) {
+      defaultFlow = gateway.getDefault().getId();
+    } else if (node instanceof InclusiveGateway gateway && gateway.getDefault() != null) {
+      defaultFlow = gateway.getDefault().getId();
+    }
     JobDefinition job = null;
     if (type == BpmnElementType.SERVICE_TASK) {
       job = jobOf(node, problems);
@@ -177,6 +180,15 @@ final class ElementTransformer {
       return BpmnElementType.PARALLEL_GATEWAY;
     } else if (element instanceof ExclusiveGateway) {
       return BpmnElementType.EXCLUSIVE_GATEWAY;
+    } else if (element instanceof InclusiveGateway gateway) {
+      if (gateway.getIncoming().size() > 1) {
+        problems.add(
+            describe(element)
+                + ": joining inclusive gateways (more than one incoming flow) are not supported"
+                + " yet; an inclusive gateway may fork only");
+        return null;
+      }
+      return BpmnElementType.INCLUSIVE_GATEWAY;
     } else if (element instanceof SubProcess subprocess) {
       if (!subprocess.triggeredByEvent()) {
         return BpmnElementType.SUB_PROCESS;

@@ -24,6 +24,7 @@ import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -143,7 +144,12 @@ final class ElementProcessor {
     switch (value.elementType) {
       case PROCESS -> activateChild(result, process, messageStarts.startEventOf(key, process), key);
       case SUB_PROCESS -> activateChild(result, process, element.startEventId(), key);
-      case START_EVENT, END_EVENT, PARALLEL_GATEWAY, EXCLUSIVE_GATEWAY, BOUNDARY_EVENT ->
+      case START_EVENT,
+          END_EVENT,
+          PARALLEL_GATEWAY,
+          EXCLUSIVE_GATEWAY,
+          INCLUSIVE_GATEWAY,
+          BOUNDARY_EVENT ->
           complete(result, key);
       case SERVICE_TASK -> createJob(result, element, key);
       case CALL_ACTIVITY -> callActivities.call(result, key, value, element, called);
@@ -191,6 +197,11 @@ final class ElementProcessor {
         return; // an incident holds the gateway until it is resolved
       }
       taken = List.of(chosen);
+    } else if (value.elementType == BpmnElementType.INCLUSIVE_GATEWAY) {
+      taken = chooseAll(element, key, result);
+      if (taken == null) {
+        return; // an incident holds the gateway until it is resolved
+      }
     } else if (element.event() instanceof EventDefinition.Error error
         && element.type() == BpmnElementType.END_EVENT) {
       throwError(result, key, error.errorCode());
@@ -319,6 +330,43 @@ final class ElementProcessor {
           result);
     }
     return fallback;
+  }
+
+  /**
+   * Every outgoing flow whose condition holds (a flow without a condition always does), else the
+   * default flow; null (after raising a CONDITION_ERROR incident) if none, or if a condition cannot
+   * be evaluated.
+   */
+  private List<ExecutableElement.Flow> chooseAll(
+      ExecutableElement gateway, long key, ProcessingResult result) {
+    Map<String, byte[]> visible = variables.visible(key, List.of());
+    List<ExecutableElement.Flow> chosen = new ArrayList<>();
+    ExecutableElement.Flow fallback = null;
+    try {
+      for (ExecutableElement.Flow flow : gateway.outgoing()) {
+        if (flow.id().equals(gateway.defaultFlowId())) {
+          fallback = flow;
+        } else if (flow.condition() == null || conditions.evaluate(flow.condition(), visible)) {
+          chosen.add(flow);
+        }
+      }
+    } catch (FeelConditions.ConditionException | InvalidVariablesException e) {
+      raiseIncident(key, "gateway '" + gateway.id() + "': " + e.getMessage(), result);
+      return null;
+    }
+    if (!chosen.isEmpty()) {
+      return chosen;
+    }
+    if (fallback == null) {
+      raiseIncident(
+          key,
+          "no condition of an outgoing flow of gateway '"
+              + gateway.id()
+              + "' holds, and it has no default flow",
+          result);
+      return null;
+    }
+    return List.of(fallback);
   }
 
   /** Sets the element's input mappings as its local variables; false after raising an incident. */

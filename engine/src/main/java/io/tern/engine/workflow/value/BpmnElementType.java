@@ -15,7 +15,8 @@ public enum BpmnElementType {
   RECEIVE_TASK,
   CALL_ACTIVITY,
   /** The instance that holds the inner instances of a multi-instance activity. */
-  MULTI_INSTANCE_BODY;
+  MULTI_INSTANCE_BODY,
+  INCLUSIVE_GATEWAY;
 
   private static final BpmnElementType[] VALUES = values();
 

@@ -10,33 +10,51 @@ import java.time.Duration;
  *     acknowledge before asking again (longer: fewer duplicate commands after a leader change;
  *     shorter: faster recovery from a lost command)
  * @param jobStreams workers' open job streams (job push) and long-polling requests to wake
+ * @param resultAwaitLimit how long the leader remembers a client waiting for an instance's result
+ *     (CreateProcessInstanceWithResult); a client's request times out at the gateway before, so
+ *     this only bounds the memory of awaiters whose clients are gone
  */
 public record WorkflowConfig(
-    Partitions partitions, Duration subscriptionRetryInterval, JobStreams jobStreams) {
+    Partitions partitions,
+    Duration subscriptionRetryInterval,
+    JobStreams jobStreams,
+    Duration resultAwaitLimit) {
   public static final Duration DEFAULT_SUBSCRIPTION_RETRY_INTERVAL = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_RESULT_AWAIT_LIMIT = Duration.ofHours(1);
 
   public WorkflowConfig {
     if (subscriptionRetryInterval.isNegative() || subscriptionRetryInterval.isZero()) {
       throw new IllegalArgumentException(
           "subscriptionRetryInterval must be positive, got " + subscriptionRetryInterval);
     }
+    if (resultAwaitLimit.isNegative() || resultAwaitLimit.isZero()) {
+      throw new IllegalArgumentException(
+          "resultAwaitLimit must be positive, got " + resultAwaitLimit);
+    }
   }
 
   /** One partition, default intervals. */
   public static WorkflowConfig defaults() {
     return new WorkflowConfig(
-        Partitions.SINGLE, DEFAULT_SUBSCRIPTION_RETRY_INTERVAL, JobStreams.NONE);
+        Partitions.SINGLE,
+        DEFAULT_SUBSCRIPTION_RETRY_INTERVAL,
+        JobStreams.NONE,
+        DEFAULT_RESULT_AWAIT_LIMIT);
   }
 
   public WorkflowConfig withPartitions(Partitions partitions) {
-    return new WorkflowConfig(partitions, subscriptionRetryInterval, jobStreams);
+    return new WorkflowConfig(partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit);
   }
 
   public WorkflowConfig withSubscriptionRetryInterval(Duration interval) {
-    return new WorkflowConfig(partitions, interval, jobStreams);
+    return new WorkflowConfig(partitions, interval, jobStreams, resultAwaitLimit);
   }
 
   public WorkflowConfig withJobStreams(JobStreams streams) {
-    return new WorkflowConfig(partitions, subscriptionRetryInterval, streams);
+    return new WorkflowConfig(partitions, subscriptionRetryInterval, streams, resultAwaitLimit);
+  }
+
+  public WorkflowConfig withResultAwaitLimit(Duration limit) {
+    return new WorkflowConfig(partitions, subscriptionRetryInterval, jobStreams, limit);
   }
 }

@@ -20,6 +20,32 @@ import org.junit.jupiter.api.Test;
 
 /** Creating an instance and awaiting its end; a worker changing its job's timeout. */
 class CreateWithResultTest extends WorkflowTestBase {
+  private WorkflowConfig config = WorkflowConfig.defaults();
+
+  @Override
+  WorkflowConfig workflowConfig() {
+    return config;
+  }
+
+  @Test
+  void aClientThatWaitsLongerThanTheLimitIsForgottenAndTheInstanceGoesOn()
+      throws InterruptedException {
+    config = WorkflowConfig.defaults().withResultAwaitLimit(java.time.Duration.ofMillis(100));
+    TestMember leader = leader();
+    deployed(deploy(leader, "p.bpmn", xml(oneTask("p", "work"))));
+    createAwaiting(leader, "p", "{}", List.of());
+    long job = awaitJob(leader, "work");
+    Thread.sleep(300); // past the limit: the awaiter is dropped by the scheduler
+
+    completeJob(leader, job, "");
+    await(
+        () -> lifecycle().contains("p " + ProcessInstanceIntent.ELEMENT_COMPLETED),
+        "the instance to complete");
+    assertThat(countOf(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.COMPLETED))
+        .as("nobody waits any more")
+        .isZero();
+  }
+
   private static long createAwaiting(
       TestMember member, String processId, String variables, List<String> fetch) {
     ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();

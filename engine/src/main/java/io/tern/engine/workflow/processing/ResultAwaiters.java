@@ -1,5 +1,6 @@
 package io.tern.engine.workflow.processing;
 
+import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ResultIntent;
@@ -13,7 +14,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  * Clients waiting for a process instance they created to end (CreateProcessInstanceWithResult).
  * Kept in memory by the leader only: an answer can only go back through the connection the request
  * came in on, which a new leader does not have; its client times out instead (the gateway's request
- * timeout) and the instance is not affected.
+ * timeout) and the instance is not affected. A client that waits longer than {@code maxWaitMs} has
+ * given up (its request timed out at the gateway): it is forgotten then, so instances that run for
+ * days do not keep their awaiters in memory.
  */
 final class ResultAwaiters {
   private record Awaiter(int requestStreamId, long requestId, List<String> fetchVariables) {}
@@ -22,8 +25,13 @@ final class ResultAwaiters {
   private final Long2ObjectHashMap<Awaiter> awaiters = new Long2ObjectHashMap<>();
   private final ProcessInstanceCreationValue answer = new ProcessInstanceCreationValue();
 
-  ResultAwaiters(VariableBehavior variables) {
+  private final ProcessingContext context;
+  private final long maxWaitMs;
+
+  ResultAwaiters(VariableBehavior variables, ProcessingContext context, long maxWaitMs) {
     this.variables = variables;
+    this.context = context;
+    this.maxWaitMs = maxWaitMs;
   }
 
   /**
@@ -32,8 +40,11 @@ final class ResultAwaiters {
    */
   void await(
       long processInstanceKey, int requestStreamId, long requestId, List<String> fetchVariables) {
-    awaiters.put(
-        processInstanceKey, new Awaiter(requestStreamId, requestId, List.copyOf(fetchVariables)));
+    Awaiter awaiter = new Awaiter(requestStreamId, requestId, List.copyOf(fetchVariables));
+    awaiters.put(processInstanceKey, awaiter);
+    context
+        .scheduler()
+        .runDelayed(maxWaitMs, commands -> awaiters.remove(processInstanceKey, awaiter));
   }
 
   /** This member starts processing: whoever waited, waited on another leader. */

@@ -51,7 +51,8 @@ public final class WorkflowEngine {
     MessageProcessors messages = new MessageProcessors(context, state, sender, messageStarts);
     CatchEventBehavior catchEvents =
         new CatchEventBehavior(timers, subscriptions, incidents, variables);
-    ResultAwaiters awaiters = new ResultAwaiters(variables);
+    ResultAwaiters awaiters =
+        new ResultAwaiters(variables, context, config.resultAwaitLimit().toMillis());
     TerminationProcessor termination =
         new TerminationProcessor(state, catchEvents, awaiters, messageStarts);
     BoundaryBehavior boundaries = new BoundaryBehavior(context, state, variables, termination);

@@ -22,6 +22,9 @@ public final class DiskSpaceGuard {
   private static final Logger LOG = LoggerFactory.getLogger(DiskSpaceGuard.class);
 
   /** The default of {@code data.disk.minFreeBytes}, as Zeebe's processing watermark. */
+  /** How a refusal for want of disk space begins (gateways answer RESOURCE_EXHAUSTED to it). */
+  public static final String REFUSAL_PREFIX = "the broker is short of disk space: ";
+
   public static final long DEFAULT_MIN_FREE_BYTES = 2L * 1024 * 1024 * 1024;
 
   private final Path directory;
@@ -88,7 +91,7 @@ public final class DiskSpaceGuard {
     if (!low) {
       return null;
     }
-    return "the broker is short of disk space: "
+    return REFUSAL_PREFIX
         + lastFreeBytes
         + " bytes free under "
         + directory

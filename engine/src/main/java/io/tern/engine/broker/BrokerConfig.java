@@ -1,0 +1,132 @@
+package io.tern.engine.broker;
+
+import io.tern.engine.gateway.GatewayConfig;
+import io.tern.raft.server.FlushMode;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A broker's configuration, read and validated by {@link BrokerConfigLoader}; {@link ConfigKeys}
+ * says what each setting means.
+ */
+public record BrokerConfig(
+    int nodeId,
+    int clusterSize,
+    int partitionsCount,
+    int replicationFactor,
+    String host,
+    String advertisedHost,
+    int commandPort,
+    boolean gatewayEnabled,
+    GatewayConfig gateway,
+    Path dataDirectory,
+    Path runtimeDirectory,
+    Duration snapshotPeriod,
+    long minFreeDiskBytes,
+    Duration diskCheckInterval,
+    int maxCommandsInBatch,
+    int maxBatchBytes,
+    Duration subscriptionRetryInterval,
+    Duration resultAwaitLimit,
+    boolean disableWal,
+    int memoryLimitMb,
+    FlushMode flushMode,
+    int flushDelayMs,
+    int electionTimeoutMs,
+    int heartbeatIntervalMs) {
+
+  /** The largest number of partitions (keys carry the partition id in 13 bits). */
+  static final int MAX_PARTITIONS = 8191;
+
+  /** The defaults: what the README's start command runs. */
+  public static BrokerConfig defaults() {
+    return BrokerConfigLoader.load(null, java.util.Map.of());
+  }
+
+  static BrokerConfig from(BrokerConfigLoader.Values values) {
+    int clusterSize = values.integer("cluster.clusterSize", 1, 1024);
+    int nodeId = values.integer("cluster.nodeId", 0, 1023);
+    if (nodeId >= clusterSize) {
+      values.bad("cluster.nodeId", "below cluster.clusterSize (" + clusterSize + ")");
+    }
+    int replication = values.integer("cluster.replicationFactor", 1, 1024);
+    if (replication > clusterSize) {
+      values.bad("cluster.replicationFactor", "at most cluster.clusterSize (" + clusterSize + ")");
+    }
+    if (clusterSize > 1) {
+      values.bad(
+          "cluster.clusterSize",
+          "1 for now: brokers do not yet forward commands and answers to each other, so a"
+              + " multi-broker cluster cannot serve clients");
+    }
+    int heartbeatMs = values.integer("raft.heartbeatIntervalMs", 1, 60_000);
+    int electionMs = values.integer("raft.electionTimeoutMs", 1, 600_000);
+    if (electionMs <= heartbeatMs) {
+      values.bad(
+          "raft.electionTimeoutMs", "longer than raft.heartbeatIntervalMs (" + heartbeatMs + ")");
+    }
+    FlushMode flushMode = FlushMode.SYNC;
+    try {
+      flushMode = FlushMode.parse(values.text("raft.flush.mode"));
+    } catch (IllegalArgumentException e) {
+      values.bad("raft.flush.mode", "sync, delayed, async or off");
+    }
+    long maxBatchBytes = values.bytes("log.maxBatchBytes");
+    if (maxBatchBytes < 64 * 1024 || maxBatchBytes > 64L * 1024 * 1024) {
+      values.bad("log.maxBatchBytes", "from 64KB to 64MB");
+    }
+    String host = values.text("network.host");
+    String advertised = values.text("network.advertisedHost");
+    GatewayConfig gateway =
+        new GatewayConfig(
+            host,
+            values.integer("gateway.port", 0, 65535),
+            positive(values, "gateway.requestTimeout"),
+            positive(values, "gateway.longPollingTimeout"));
+    String runtime = values.text("data.runtimeDirectory");
+    return new BrokerConfig(
+        nodeId,
+        clusterSize,
+        values.integer("cluster.partitionsCount", 1, MAX_PARTITIONS),
+        replication,
+        host,
+        advertised.isEmpty() ? localHostName() : advertised,
+        values.integer("network.commandPort", 0, 65535),
+        values.bool("gateway.enable"),
+        gateway,
+        Path.of(values.text("data.directory")).toAbsolutePath(),
+        runtime.isEmpty() ? null : Path.of(runtime).toAbsolutePath(),
+        positive(values, "data.snapshotPeriod"),
+        values.bytes("data.disk.minFreeBytes"),
+        positive(values, "data.disk.checkInterval"),
+        values.integer("processing.maxCommandsInBatch", 1, 10_000),
+        (int) Math.min(maxBatchBytes, Integer.MAX_VALUE),
+        positive(values, "processing.subscriptionRetryInterval"),
+        positive(values, "processing.resultAwaitLimit"),
+        values.bool("state.rocksdb.disableWal"),
+        values.integer("state.rocksdb.memoryLimitMb", 32, 1 << 20),
+        flushMode,
+        values.integer("raft.flush.delayMs", 0, 60_000),
+        electionMs,
+        heartbeatMs);
+  }
+
+  private static Duration positive(BrokerConfigLoader.Values values, String key) {
+    Duration duration = values.duration(key);
+    if (duration.isZero()) {
+      values.bad(key, "longer than 0");
+      return Duration.ofSeconds(1);
+    }
+    return duration;
+  }
+
+  private static String localHostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "localhost";
+    }
+  }
+}

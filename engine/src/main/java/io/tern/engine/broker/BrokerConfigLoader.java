@@ -1,0 +1,245 @@
+package io.tern.engine.broker;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
+/**
+ * Reads the broker's configuration: defaults, then the YAML file (nested maps or dotted keys), then
+ * environment variables ({@code TERN_} + the key in upper case with '_' for '.'). Unknown keys and
+ * bad values are reported all at once, each naming the key and where it was set.
+ */
+public final class BrokerConfigLoader {
+  /** Environment variables with the prefix that are not configuration keys. */
+  private static final Set<String> NOT_KEYS = Set.of("TERN_HOME", "TERN_CONFIG", "TERN_JAVA_OPTS");
+
+  private static final String ENV_PREFIX = "TERN_";
+
+  private BrokerConfigLoader() {}
+
+  /** A configuration that cannot be used: every problem, one per line. */
+  public static final class ConfigException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ConfigException(List<String> problems) {
+      super("invalid configuration:\n- " + String.join("\n- ", problems));
+    }
+  }
+
+  /**
+   * @param file the YAML file, or null for none
+   * @param environment the process's environment (only {@code TERN_*} variables are read)
+   * @throws ConfigException naming every unknown key and bad value
+   */
+  public static BrokerConfig load(Path file, Map<String, String> environment) {
+    List<String> problems = new ArrayList<>();
+    Map<String, String> values = new LinkedHashMap<>();
+    Map<String, String> origins = new LinkedHashMap<>();
+    for (ConfigKeys.Key key : ConfigKeys.ALL) {
+      values.put(key.name(), key.defaultValue());
+      origins.put(key.name(), "default");
+    }
+    if (file != null) {
+      readFile(file, values, origins, problems);
+    }
+    environment.forEach(
+        (name, value) -> {
+          if (!name.startsWith(ENV_PREFIX) || NOT_KEYS.contains(name)) {
+            return;
+          }
+          String dotted =
+              name.substring(ENV_PREFIX.length()).replace('_', '.').toLowerCase(Locale.ROOT);
+          ConfigKeys.Key key = ConfigKeys.BY_LOWER_NAME.get(dotted);
+          if (key == null) {
+            problems.add(
+                "environment variable " + name + " names no configuration key (" + dotted + ")");
+          } else {
+            values.put(key.name(), value);
+            origins.put(key.name(), "environment variable " + name);
+          }
+        });
+    BrokerConfig config = null;
+    if (problems.isEmpty()) {
+      config = BrokerConfig.from(new Values(values, origins, problems));
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    return config;
+  }
+
+  private static void readFile(
+      Path file, Map<String, String> values, Map<String, String> origins, List<String> problems) {
+    Object document;
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      document = new Load(LoadSettings.builder().build()).loadFromReader(reader);
+    } catch (IOException e) {
+      problems.add("cannot read " + file + ": " + e.getMessage());
+      return;
+    } catch (YamlEngineException e) {
+      problems.add(file + " is not valid YAML: " + e.getMessage());
+      return;
+    }
+    if (document == null) {
+      return; // an empty file
+    }
+    if (!(document instanceof Map<?, ?> root)) {
+      problems.add(file + " must hold a mapping of keys to values");
+      return;
+    }
+    flatten("", root, file, values, origins, problems);
+  }
+
+  private static void flatten(
+      String prefix,
+      Map<?, ?> map,
+      Path file,
+      Map<String, String> values,
+      Map<String, String> origins,
+      List<String> problems) {
+    map.forEach(
+        (name, value) -> {
+          String dotted = prefix + name;
+          if (value instanceof Map<?, ?> nested) {
+            flatten(dotted + ".", nested, file, values, origins, problems);
+            return;
+          }
+          ConfigKeys.Key key = ConfigKeys.BY_LOWER_NAME.get(dotted.toLowerCase(Locale.ROOT));
+          if (key == null) {
+            problems.add(file + ": unknown key '" + dotted + "'");
+          } else if (value == null || value instanceof List<?>) {
+            problems.add(file + ": '" + dotted + "' needs a single value");
+          } else {
+            values.put(key.name(), value.toString());
+            origins.put(key.name(), file.toString());
+          }
+        });
+  }
+
+  /** Typed access to the resolved values; a bad value adds a problem naming key and origin. */
+  static final class Values {
+    private final Map<String, String> values;
+    private final Map<String, String> origins;
+    private final List<String> problems;
+
+    Values(Map<String, String> values, Map<String, String> origins, List<String> problems) {
+      this.values = values;
+      this.origins = origins;
+      this.problems = problems;
+    }
+
+    String text(String key) {
+      String value = values.get(key);
+      if (value == null) {
+        throw new IllegalArgumentException("no configuration key " + key);
+      }
+      return value.strip();
+    }
+
+    int integer(String key, int min, int max) {
+      try {
+        long value = Long.parseLong(text(key));
+        if (value >= min && value <= max) {
+          return (int) value;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      bad(key, "a whole number from " + min + " to " + max);
+      return min;
+    }
+
+    boolean bool(String key) {
+      String value = text(key).toLowerCase(Locale.ROOT);
+      if (value.equals("true") || value.equals("false")) {
+        return Boolean.parseBoolean(value);
+      }
+      bad(key, "true or false");
+      return false;
+    }
+
+    /** A duration: a number with ms, s, m, h or d, or ISO-8601 (PT10S). */
+    Duration duration(String key) {
+      String value = text(key);
+      try {
+        if (value.toUpperCase(Locale.ROOT).startsWith("P")) {
+          return Duration.parse(value);
+        }
+        String[] units = {"ms", "s", "m", "h", "d"};
+        for (String unit : units) {
+          if (value.endsWith(unit)) {
+            String number = value.substring(0, value.length() - unit.length()).strip();
+            long amount = Long.parseLong(number);
+            Duration parsed =
+                switch (unit) {
+                  case "ms" -> Duration.ofMillis(amount);
+                  case "s" -> Duration.ofSeconds(amount);
+                  case "m" -> Duration.ofMinutes(amount);
+                  case "h" -> Duration.ofHours(amount);
+                  default -> Duration.ofDays(amount);
+                };
+            if (!parsed.isNegative()) {
+              return parsed;
+            }
+          }
+        }
+      } catch (RuntimeException e) {
+        // reported below
+      }
+      bad(key, "a duration such as 500ms, 10s, 5m, 1h or PT10S");
+      return Duration.ofSeconds(1);
+    }
+
+    /** A size in bytes: a number with an optional KB, MB or GB (powers of 1024). */
+    long bytes(String key) {
+      String value = text(key).toUpperCase(Locale.ROOT).replace(" ", "");
+      long factor = 1;
+      for (String[] unit :
+          new String[][] {{"KB", "1024"}, {"MB", "1048576"}, {"GB", "1073741824"}}) {
+        if (value.endsWith(unit[0])) {
+          factor = Long.parseLong(unit[1]);
+          value = value.substring(0, value.length() - 2);
+          break;
+        }
+      }
+      try {
+        long number = Long.parseLong(value);
+        if (number >= 0) {
+          return Math.multiplyExact(number, factor);
+        }
+      } catch (RuntimeException e) {
+        // reported below
+      }
+      bad(key, "a size in bytes, such as 1048576, 512KB, 64MB or 2GB");
+      return 0;
+    }
+
+    void bad(String key, String expected) {
+      problems.add(
+          "'"
+              + key
+              + "' = '"
+              + values.get(key)
+              + "' (from "
+              + origins.get(key)
+              + ") must be "
+              + expected);
+    }
+
+    void problem(String text) {
+      problems.add(text);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package io.tern.engine.broker;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every key of the broker's configuration, with its default and meaning: the one reference of what
+ * can be set (in the YAML file, or as an environment variable: {@code cluster.partitionsCount} is
+ * {@code TERN_CLUSTER_PARTITIONSCOUNT}). The README's table lists the same keys.
+ */
+final class ConfigKeys {
+  /** One key: its dotted name, its default (as text), and what it trades. */
+  record Key(String name, String defaultValue, String meaning) {}
+
+  static final List<Key> ALL =
+      List.of(
+          new Key("cluster.nodeId", "0", "this broker's id, 0 to clusterSize - 1"),
+          new Key("cluster.clusterSize", "1", "brokers in the cluster"),
+          new Key("cluster.partitionsCount", "1", "partitions of the cluster"),
+          new Key("cluster.replicationFactor", "1", "replicas of each partition"),
+          new Key("network.host", "0.0.0.0", "the address the broker's servers bind to"),
+          new Key(
+              "network.advertisedHost",
+              "",
+              "the host name other brokers and clients reach this broker by (empty: this"
+                  + " machine's host name)"),
+          new Key("network.commandPort", "26501", "the port of the Raft transport between brokers"),
+          new Key("gateway.enable", "true", "whether this broker hosts the gRPC gateway"),
+          new Key("gateway.port", "26500", "the gRPC gateway's port"),
+          new Key(
+              "gateway.requestTimeout",
+              "15s",
+              "how long a request waits for its partition's answer without a client deadline"),
+          new Key(
+              "gateway.longPollingTimeout",
+              "10s",
+              "how long ActivateJobs waits for jobs when the client's requestTimeout is 0"),
+          new Key(
+              "data.directory",
+              "data",
+              "where partitions keep their journal, snapshots and state (relative to the"
+                  + " working directory)"),
+          new Key(
+              "data.runtimeDirectory",
+              "",
+              "where the live RocksDB of each partition runs (empty: runtime under the"
+                  + " partition's data directory); may be tmpfs"),
+          new Key("data.snapshotPeriod", "5m", "how often each partition takes a snapshot"),
+          new Key(
+              "data.disk.minFreeBytes",
+              "2GB",
+              "below this much free disk space new commands are refused; 0 disables"),
+          new Key("data.disk.checkInterval", "1s", "how often free disk space is measured"),
+          new Key(
+              "processing.maxCommandsInBatch",
+              "100",
+              "commands processed in one batch (1 disables batch processing)"),
+          new Key(
+              "processing.subscriptionRetryInterval",
+              "10s",
+              "how long a message subscription command waits for its acknowledgement"),
+          new Key(
+              "processing.resultAwaitLimit",
+              "1h",
+              "how long the leader remembers a client waiting for an instance's result"),
+          new Key("log.maxBatchBytes", "4MB", "the largest batch (Raft entry) a command may make"),
+          new Key(
+              "state.rocksdb.disableWal",
+              "true",
+              "skip RocksDB's write-ahead log (the replicated log is the source of truth)"),
+          new Key(
+              "state.rocksdb.memoryLimitMb",
+              "512",
+              "RocksDB block cache and memtables of all partitions of the broker"),
+          new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
+          new Key(
+              "raft.flush.delayMs",
+              "2",
+              "delayed: longest wait for a shared flush; async: pace of background flushes"),
+          new Key("raft.electionTimeoutMs", "1000", "a leader's silence before an election"),
+          new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats"));
+
+  /** By lower-case name, for case-insensitive lookups of file and environment keys. */
+  static final Map<String, Key> BY_LOWER_NAME = byLowerName();
+
+  private ConfigKeys() {}
+
+  private static Map<String, Key> byLowerName() {
+    Map<String, Key> keys = new LinkedHashMap<>();
+    for (Key key : ALL) {
+      keys.put(key.name().toLowerCase(java.util.Locale.ROOT), key);
+    }
+    return Map.copyOf(keys);
+  }
+}

@@ -1,0 +1,118 @@
+package io.tern.engine.broker;
+
+import io.tern.engine.gateway.PartitionCommands;
+import io.tern.engine.log.LogStreamWriter;
+import io.tern.engine.partition.DiskSpaceGuard;
+import io.tern.engine.partition.EnginePartition;
+import io.tern.engine.processor.CommandResponseSink;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.Partitions;
+import io.tern.raft.RaftRole;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The partitions of a broker that hosts all of them: the embedded gateway writes commands to them
+ * and gets their answers (matched by request id), and each partition's engine reaches the others
+ * (message subscriptions, deployment distribution) by writing to their logs.
+ */
+final class LocalPartitions implements PartitionCommands, Partitions, CommandResponseSink {
+  /** The request stream of the embedded gateway's commands. */
+  static final int GATEWAY_STREAM = 1;
+
+  private final AtomicReferenceArray<EnginePartition> partitions;
+  private final Map<Long, CompletableFuture<Answer>> pending = new ConcurrentHashMap<>();
+  private final AtomicLong nextRequestId = new AtomicLong(1);
+
+  LocalPartitions(int partitionsCount) {
+    this.partitions = new AtomicReferenceArray<>(partitionsCount);
+  }
+
+  void add(EnginePartition partition) {
+    partitions.set(partition.partitionId() - 1, partition);
+  }
+
+  @Override
+  public int partitionsCount() {
+    return partitions.length();
+  }
+
+  @Override
+  public int count() {
+    return partitions.length();
+  }
+
+  @Override
+  public CompletableFuture<Answer> request(
+      int partitionId, int valueType, int intent, long key, RecordValue value) {
+    EnginePartition partition = leading(partitionId);
+    if (partition == null) {
+      return CompletableFuture.failedFuture(
+          new PartitionUnavailableException(
+              "partition " + partitionId + " has no leader on this broker right now", false));
+    }
+    long requestId = nextRequestId.getAndIncrement();
+    CompletableFuture<Answer> answer = new CompletableFuture<>();
+    pending.put(requestId, answer);
+    // A request that times out at the gateway is forgotten here too.
+    answer.whenComplete((answered, error) -> pending.remove(requestId));
+    try {
+      partition.intake().write(GATEWAY_STREAM, requestId, valueType, intent, key, value);
+    } catch (LogStreamWriter.NotWritableException e) {
+      answer.completeExceptionally(
+          new PartitionUnavailableException(
+              "partition " + partitionId + ": " + e.getMessage(),
+              e.getMessage().startsWith(DiskSpaceGuard.REFUSAL_PREFIX)));
+    }
+    return answer;
+  }
+
+  /** From the partitions' processors, once an answer is committed. */
+  @Override
+  public void respond(int requestStreamId, long requestId, LoggedRecord record) {
+    if (requestStreamId != GATEWAY_STREAM) {
+      return;
+    }
+    CompletableFuture<Answer> answer = pending.remove(requestId);
+    if (answer == null) {
+      return; // timed out meanwhile
+    }
+    byte[] value = new byte[record.value().capacity()];
+    record.value().getBytes(0, value);
+    RejectionType rejection = record.rejectionType();
+    answer.complete(
+        new Answer(
+            record.intent(),
+            rejection,
+            rejection == RejectionType.NONE ? "" : record.rejectionReason(),
+            record.key(),
+            value));
+  }
+
+  /** Engine to engine: best effort, the sender retries until acknowledged. */
+  @Override
+  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+    EnginePartition partition = leading(partitionId);
+    if (partition == null) {
+      return;
+    }
+    try {
+      partition.intake().write(-1, -1, valueType, intent, key, value);
+    } catch (LogStreamWriter.NotWritableException e) {
+      // dropped: sent again after the sender's retry interval
+    }
+  }
+
+  private EnginePartition leading(int partitionId) {
+    if (partitionId < 1 || partitionId > partitions.length()) {
+      return null;
+    }
+    EnginePartition partition = partitions.get(partitionId - 1);
+    return partition != null && partition.raft().role() == RaftRole.LEADER ? partition : null;
+  }
+}

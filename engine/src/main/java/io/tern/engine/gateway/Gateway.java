@@ -1,0 +1,64 @@
+package io.tern.engine.gateway;
+
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/** The gRPC server of Zeebe's gateway API, in front of the partitions. */
+public final class Gateway implements AutoCloseable {
+  /** Zeebe's default inbound message limit: a deployment or variables up to 4 MiB. */
+  private static final int MAX_INBOUND_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+  private final Server server;
+  private final GatewayService service;
+
+  private Gateway(Server server, GatewayService service) {
+    this.server = server;
+    this.service = service;
+  }
+
+  /** Starts serving on {@code config}'s address. */
+  public static Gateway start(
+      GatewayConfig config,
+      PartitionCommands partitions,
+      GatewayJobStreams jobStreams,
+      Supplier<TopologyResponse> topology) {
+    GatewayService service = new GatewayService(partitions, config, jobStreams, topology);
+    Server server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+            .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
+            .addService(service)
+            .build();
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot start the gateway on " + config.host() + ":" + config.port(), e);
+    }
+    return new Gateway(server, service);
+  }
+
+  /** The port it listens on (the configured one, or the one chosen for port 0). */
+  public int port() {
+    return server.getPort();
+  }
+
+  @Override
+  public void close() {
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    service.close();
+  }
+}

@@ -1,0 +1,116 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tern.raft.server.FlushMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Defaults, the YAML file, environment overrides, and errors that name the key. */
+class BrokerConfigLoaderTest {
+  @TempDir Path dir;
+
+  @Test
+  void theDefaultsAreASingleBrokerWithOnePartitionUnderDotData() {
+    BrokerConfig config = BrokerConfigLoader.load(null, Map.of());
+    assertThat(config.clusterSize()).isEqualTo(1);
+    assertThat(config.partitionsCount()).isEqualTo(1);
+    assertThat(config.replicationFactor()).isEqualTo(1);
+    assertThat(config.gateway().port()).isEqualTo(26500);
+    assertThat(config.commandPort()).isEqualTo(26501);
+    assertThat(config.dataDirectory()).isEqualTo(Path.of("data").toAbsolutePath());
+    assertThat(config.flushMode()).isEqualTo(FlushMode.SYNC);
+    assertThat(config.minFreeDiskBytes()).isEqualTo(2L * 1024 * 1024 * 1024);
+  }
+
+  @Test
+  void theFileSetsNestedOrDottedKeysAndTheEnvironmentWins() throws IOException {
+    Path file = dir.resolve("tern.yaml");
+    Files.writeString(
+        file,
+        """
+        cluster:
+          partitionsCount: 3
+        raft.flush.mode: delayed
+        gateway:
+          requestTimeout: 30s
+        data:
+          snapshotPeriod: PT1M
+          disk:
+            minFreeBytes: 512MB
+        """);
+    BrokerConfig config =
+        BrokerConfigLoader.load(file, Map.of("TERN_CLUSTER_PARTITIONSCOUNT", "4", "PATH", "/bin"));
+    assertThat(config.partitionsCount()).as("environment over file").isEqualTo(4);
+    assertThat(config.flushMode()).isEqualTo(FlushMode.DELAYED);
+    assertThat(config.gateway().requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.snapshotPeriod()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(config.minFreeDiskBytes()).isEqualTo(512L * 1024 * 1024);
+  }
+
+  @Test
+  void unknownKeysAndBadValuesAreAllReportedNamingKeyAndOrigin() throws IOException {
+    Path file = dir.resolve("tern.yaml");
+    Files.writeString(
+        file,
+        """
+        cluster:
+          partitionCount: 3
+        raft:
+          flush:
+            mode: sometimes
+        """);
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    file, Map.of("TERN_GATEWAY_PORT", "http", "TERN_GATEWAY_PROT", "1")))
+        .isInstanceOf(BrokerConfigLoader.ConfigException.class)
+        .hasMessageContaining("unknown key 'cluster.partitionCount'")
+        .hasMessageContaining("TERN_GATEWAY_PROT names no configuration key")
+        .satisfies(
+            e ->
+                assertThat(e.getMessage())
+                    .doesNotContain("sometimes")); // reported once the names are fixed
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_GATEWAY_PORT", "http",
+                        "TERN_RAFT_FLUSH_MODE", "sometimes",
+                        "TERN_DATA_SNAPSHOTPERIOD", "soon")))
+        .hasMessageContaining(
+            "'gateway.port' = 'http' (from environment variable TERN_GATEWAY_PORT)")
+        .hasMessageContaining("'raft.flush.mode' = 'sometimes'")
+        .hasMessageContaining("'data.snapshotPeriod' = 'soon'");
+  }
+
+  @Test
+  void aMultiBrokerClusterIsRefusedSayingWhy() {
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null, Map.of("TERN_CLUSTER_CLUSTERSIZE", "3", "TERN_CLUSTER_NODEID", "1")))
+        .hasMessageContaining("cluster.clusterSize")
+        .hasMessageContaining("multi-broker");
+  }
+
+  @Test
+  void everyKeyIsUniqueAndListedInTheReadmeWithItsDefault() throws IOException {
+    assertThat(ConfigKeys.BY_LOWER_NAME).hasSize(ConfigKeys.ALL.size());
+    // The build runs in engine/; the README is the project's.
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (ConfigKeys.Key key : ConfigKeys.ALL) {
+      String defaultText = key.defaultValue().isEmpty() ? "(empty)" : key.defaultValue();
+      assertThat(readme)
+          .as("the README's row for %s", key.name())
+          .contains("| `" + key.name() + "` | `" + defaultText + "` |");
+    }
+  }
+}

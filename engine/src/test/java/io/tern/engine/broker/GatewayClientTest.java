@@ -1,0 +1,308 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.response.ActivatedJob;
+import io.camunda.client.api.response.DeploymentEvent;
+import io.camunda.client.api.response.ProcessInstanceEvent;
+import io.camunda.client.api.response.ProcessInstanceResult;
+import io.camunda.client.api.response.Topology;
+import io.camunda.client.api.worker.JobWorker;
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The official Java client drives a single broker through the embedded gateway. */
+class GatewayClientTest {
+  @TempDir static Path dir;
+  private static Broker broker;
+  private static CamundaClient client;
+
+  @BeforeAll
+  static void startBroker() throws InterruptedException {
+    BrokerConfig config =
+        BrokerConfigLoader.load(
+            null,
+            Map.of(
+                "TERN_DATA_DIRECTORY", dir.resolve("data").toString(),
+                "TERN_NETWORK_HOST", "127.0.0.1",
+                "TERN_NETWORK_COMMANDPORT", "0",
+                "TERN_GATEWAY_PORT", "0",
+                "TERN_DATA_DISK_MINFREEBYTES", "0",
+                "TERN_RAFT_ELECTIONTIMEOUTMS", "300",
+                "TERN_RAFT_HEARTBEATINTERVALMS", "50"));
+    broker = Broker.start(config);
+    assertThat(broker.awaitReady(Duration.ofSeconds(30))).as("the partition elects").isTrue();
+    client =
+        CamundaClient.newClientBuilder()
+            .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
+            .preferRestOverGrpc(false)
+            .defaultRequestTimeout(Duration.ofSeconds(10))
+            .build();
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (client != null) {
+      client.close();
+    }
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  private static BpmnModelInstance oneTask(String processId, String jobType) {
+    return Bpmn.createExecutableProcess(processId)
+        .startEvent()
+        .serviceTask("task", t -> t.zeebeJobType(jobType))
+        .endEvent()
+        .done();
+  }
+
+  private static DeploymentEvent deploy(BpmnModelInstance model, String name) {
+    return client
+        .newDeployResourceCommand()
+        .addResourceBytes(Bpmn.convertToString(model).getBytes(StandardCharsets.UTF_8), name)
+        .send()
+        .join();
+  }
+
+  @Test
+  void theTopologyShowsTheBrokerLeadingItsPartition() {
+    Topology topology = client.newTopologyRequest().send().join();
+    assertThat(topology.getClusterSize()).isEqualTo(1);
+    assertThat(topology.getPartitionsCount()).isEqualTo(1);
+    assertThat(topology.getBrokers()).hasSize(1);
+    assertThat(topology.getBrokers().get(0).getPartitions().get(0).isLeader()).isTrue();
+  }
+
+  @Test
+  void aProcessRunsThroughDeployCreateActivateAndComplete() {
+    DeploymentEvent deployment = deploy(oneTask("order", "pack"), "order.bpmn");
+    assertThat(deployment.getProcesses()).hasSize(1);
+    assertThat(deployment.getProcesses().get(0).getBpmnProcessId()).isEqualTo("order");
+    assertThat(deployment.getProcesses().get(0).getVersion()).isEqualTo(1);
+
+    ProcessInstanceEvent instance =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("order")
+            .latestVersion()
+            .variables(Map.of("orderId", 42))
+            .send()
+            .join();
+    assertThat(instance.getProcessDefinitionKey())
+        .isEqualTo(deployment.getProcesses().get(0).getProcessDefinitionKey());
+
+    List<ActivatedJob> jobs =
+        client
+            .newActivateJobsCommand()
+            .jobType("pack")
+            .maxJobsToActivate(5)
+            .requestTimeout(Duration.ofSeconds(5))
+            .send()
+            .join()
+            .getJobs();
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).getProcessInstanceKey()).isEqualTo(instance.getProcessInstanceKey());
+    assertThat(jobs.get(0).getVariablesAsMap()).isEqualTo(Map.of("orderId", 42));
+    client.newCompleteCommand(jobs.get(0).getKey()).variables(Map.of("packed", true)).send().join();
+
+    assertThatThrownBy(() -> client.newCompleteCommand(jobs.get(0).getKey()).send().join())
+        .hasMessageContaining("NOT_FOUND");
+  }
+
+  @Test
+  void createWithResultAnswersWithTheVariablesOnceAWorkerCompletesTheJob() {
+    deploy(oneTask("quote", "price"), "quote.bpmn");
+    // A streaming worker: jobs are pushed to it as they are created.
+    List<Long> handled = new CopyOnWriteArrayList<>();
+    try (JobWorker worker =
+        client
+            .newWorker()
+            .jobType("price")
+            .handler(
+                (jobClient, job) -> {
+                  handled.add(job.getKey());
+                  jobClient.newCompleteCommand(job).variables(Map.of("price", 99)).send().join();
+                })
+            .streamEnabled(true)
+            .pollInterval(Duration.ofMinutes(1)) // so that only the stream can deliver in time
+            .open()) {
+      ProcessInstanceResult result =
+          client
+              .newCreateInstanceCommand()
+              .bpmnProcessId("quote")
+              .latestVersion()
+              .variables(Map.of("item", "pen"))
+              .withResult()
+              .requestTimeout(Duration.ofSeconds(20))
+              .send()
+              .join();
+      assertThat(result.getVariablesAsMap()).isEqualTo(Map.of("item", "pen", "price", 99));
+      assertThat(handled).hasSize(1);
+    }
+  }
+
+  @Test
+  void aLongPollingActivationGetsAJobCreatedWhileItWaits() throws Exception {
+    deploy(oneTask("later", "slow"), "later.bpmn");
+    CompletableFuture<List<ActivatedJob>> waiting =
+        client
+            .newActivateJobsCommand()
+            .jobType("slow")
+            .maxJobsToActivate(1)
+            .requestTimeout(Duration.ofSeconds(8))
+            .send()
+            .toCompletableFuture()
+            .thenApply(response -> response.getJobs());
+    Thread.sleep(300); // the request is parked by now
+    long startNanos = System.nanoTime();
+    client.newCreateInstanceCommand().bpmnProcessId("later").latestVersion().send().join();
+
+    List<ActivatedJob> jobs = waiting.get(8, TimeUnit.SECONDS);
+    assertThat(jobs).hasSize(1);
+    assertThat(Duration.ofNanos(System.nanoTime() - startNanos))
+        .as("woken by the new job, not by the 8 s timeout")
+        .isLessThan(Duration.ofSeconds(4));
+  }
+
+  @Test
+  void aPublishedMessageReachesTheInstanceWaitingForIt() {
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("payment")
+            .startEvent()
+            .intermediateCatchEvent(
+                "paid",
+                e -> e.message(m -> m.name("paid").zeebeCorrelationKeyExpression("orderId")))
+            .serviceTask("ship", t -> t.zeebeJobType("ship"))
+            .endEvent()
+            .done();
+    deploy(model, "payment.bpmn");
+    client
+        .newCreateInstanceCommand()
+        .bpmnProcessId("payment")
+        .latestVersion()
+        .variables(Map.of("orderId", "o-7"))
+        .send()
+        .join();
+    client
+        .newPublishMessageCommand()
+        .messageName("paid")
+        .correlationKey("o-7")
+        .variables(Map.of("amount", 12))
+        .send()
+        .join();
+
+    List<ActivatedJob> jobs =
+        client
+            .newActivateJobsCommand()
+            .jobType("ship")
+            .maxJobsToActivate(1)
+            .requestTimeout(Duration.ofSeconds(8))
+            .send()
+            .join()
+            .getJobs();
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).getVariablesAsMap()).containsEntry("amount", 12);
+  }
+
+  @Test
+  void badRequestsGetStatusCodesThatSayWhatIsWrong() {
+    assertThatThrownBy(
+            () ->
+                client
+                    .newDeployResourceCommand()
+                    .addResourceBytes("<not-bpmn/>".getBytes(StandardCharsets.UTF_8), "bad.bpmn")
+                    .send()
+                    .join())
+        .hasMessageContaining("INVALID_ARGUMENT")
+        .hasMessageContaining("bad.bpmn");
+    assertThatThrownBy(
+            () ->
+                client
+                    .newCreateInstanceCommand()
+                    .bpmnProcessId("nobody-deployed-this")
+                    .latestVersion()
+                    .send()
+                    .join())
+        .hasMessageContaining("NOT_FOUND")
+        .hasMessageContaining("nobody-deployed-this");
+    assertThatThrownBy(
+            () ->
+                client
+                    .newCreateInstanceCommand()
+                    .bpmnProcessId("order-not-json")
+                    .latestVersion()
+                    .variables("{not json")
+                    .send()
+                    .join())
+        .isInstanceOf(RuntimeException.class);
+  }
+
+  @Test
+  void anOpenJobStreamGetsNewJobsPushedWithoutAnyActivateJobs() throws Exception {
+    deploy(oneTask("pushed", "push-me"), "pushed.bpmn");
+    io.grpc.ManagedChannel channel =
+        io.grpc.netty.NettyChannelBuilder.forAddress("127.0.0.1", broker.gatewayPort())
+            .usePlaintext()
+            .build();
+    try {
+      java.util.concurrent.BlockingQueue<
+              io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivatedJob>
+          pushed = new java.util.concurrent.LinkedBlockingQueue<>();
+      io.camunda.zeebe.gateway.protocol.GatewayGrpc.newStub(channel)
+          .streamActivatedJobs(
+              io.camunda.zeebe.gateway.protocol.GatewayOuterClass.StreamActivatedJobsRequest
+                  .newBuilder()
+                  .setType("push-me")
+                  .setWorker("raw-stream")
+                  .setTimeout(60_000)
+                  .build(),
+              new io.grpc.stub.StreamObserver<>() {
+                @Override
+                public void onNext(
+                    io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivatedJob job) {
+                  pushed.add(job);
+                }
+
+                @Override
+                public void onError(Throwable error) {}
+
+                @Override
+                public void onCompleted() {}
+              });
+      Thread.sleep(300); // the stream is registered by now
+      long instance =
+          client
+              .newCreateInstanceCommand()
+              .bpmnProcessId("pushed")
+              .latestVersion()
+              .send()
+              .join()
+              .getProcessInstanceKey();
+
+      var job = pushed.poll(10, TimeUnit.SECONDS);
+      assertThat(job).as("a pushed job").isNotNull();
+      assertThat(job.getProcessInstanceKey()).isEqualTo(instance);
+      assertThat(job.getWorker()).isEqualTo("raw-stream");
+      client.newCompleteCommand(job.getKey()).send().join();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+}

@@ -130,7 +130,7 @@ public final class Broker implements AutoCloseable {
               System::currentTimeMillis,
               registry);
       opened.add(partition);
-      partitions.add(partition);
+      partitions.add(partition, new CommandLimiter(config.backpressure(), partitionId, registry));
       LOG.info("Partition {} opened (data {})", partitionId, partitionConfig.dataDirectory());
     }
     if (config.gatewayEnabled()) {

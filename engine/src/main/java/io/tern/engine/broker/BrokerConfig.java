@@ -35,7 +35,8 @@ public record BrokerConfig(
     FlushMode flushMode,
     int flushDelayMs,
     int electionTimeoutMs,
-    int heartbeatIntervalMs) {
+    int heartbeatIntervalMs,
+    BackpressureConfig backpressure) {
 
   /** The largest number of partitions (keys carry the partition id in 13 bits). */
   static final int MAX_PARTITIONS = 8191;
@@ -110,7 +111,8 @@ public record BrokerConfig(
         flushMode,
         values.integer("raft.flush.delayMs", 0, 60_000),
         electionMs,
-        heartbeatMs);
+        heartbeatMs,
+        BackpressureConfig.from(values));
   }
 
   private static Duration positive(BrokerConfigLoader.Values values, String key) {

@@ -161,6 +161,15 @@ public final class BrokerConfigLoader {
       return min;
     }
 
+    double decimal(String key) {
+      try {
+        return Double.parseDouble(text(key));
+      } catch (NumberFormatException e) {
+        bad(key, "a decimal number");
+        return 0;
+      }
+    }
+
     boolean bool(String key) {
       String value = text(key).toLowerCase(Locale.ROOT);
       if (value.equals("true") || value.equals("false")) {

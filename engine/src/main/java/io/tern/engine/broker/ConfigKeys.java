@@ -79,7 +79,32 @@ final class ConfigKeys {
               "2",
               "delayed: longest wait for a shared flush; async: pace of background flushes"),
           new Key("raft.electionTimeoutMs", "1000", "a leader's silence before an election"),
-          new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats"));
+          new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats"),
+          new Key(
+              "backpressure.enabled",
+              "true",
+              "limit each partition's client commands in flight; over it they get"
+                  + " RESOURCE_EXHAUSTED (job complete/fail/throw error and cancel never do)"),
+          new Key("backpressure.algorithm", "aimd", "aimd, vegas or fixed"),
+          new Key("backpressure.aimd.initialLimit", "100", "aimd: the limit it starts from"),
+          new Key("backpressure.aimd.minLimit", "1", "aimd: the lowest limit"),
+          new Key("backpressure.aimd.maxLimit", "1000", "aimd: the highest limit"),
+          new Key(
+              "backpressure.aimd.requestTimeout",
+              "200ms",
+              "aimd: an answer slower than this lowers the limit"),
+          new Key(
+              "backpressure.aimd.backoffRatio",
+              "0.9",
+              "aimd: the factor the limit is multiplied by on overload"),
+          new Key("backpressure.vegas.initialLimit", "20", "vegas: the limit it starts from"),
+          new Key(
+              "backpressure.vegas.alpha",
+              "3",
+              "vegas: below this many queued requests the limit grows"),
+          new Key(
+              "backpressure.vegas.beta", "6", "vegas: above this many queued the limit shrinks"),
+          new Key("backpressure.fixed.limit", "20", "fixed: the limit"));
 
   /** By lower-case name, for case-insensitive lookups of file and environment keys. */
   static final Map<String, Key> BY_LOWER_NAME = byLowerName();

@@ -1,5 +1,6 @@
 package io.tern.engine.broker;
 
+import com.netflix.concurrency.limits.Limiter;
 import io.tern.engine.gateway.PartitionCommands;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.partition.DiskSpaceGuard;
@@ -11,8 +12,10 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.Partitions;
 import io.tern.raft.RaftRole;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -26,14 +29,17 @@ final class LocalPartitions implements PartitionCommands, Partitions, CommandRes
   static final int GATEWAY_STREAM = 1;
 
   private final AtomicReferenceArray<EnginePartition> partitions;
+  private final AtomicReferenceArray<CommandLimiter> limiters;
   private final Map<Long, CompletableFuture<Answer>> pending = new ConcurrentHashMap<>();
   private final AtomicLong nextRequestId = new AtomicLong(1);
 
   LocalPartitions(int partitionsCount) {
     this.partitions = new AtomicReferenceArray<>(partitionsCount);
+    this.limiters = new AtomicReferenceArray<>(partitionsCount);
   }
 
-  void add(EnginePartition partition) {
+  void add(EnginePartition partition, CommandLimiter limiter) {
+    limiters.set(partition.partitionId() - 1, limiter);
     partitions.set(partition.partitionId() - 1, partition);
   }
 
@@ -56,11 +62,32 @@ final class LocalPartitions implements PartitionCommands, Partitions, CommandRes
           new PartitionUnavailableException(
               "partition " + partitionId + " has no leader on this broker right now", false));
     }
+    CommandLimiter limiter = limiters.get(partitionId - 1);
+    Optional<Limiter.Listener> slot = limiter.acquire(valueType, intent);
+    if (slot.isEmpty()) {
+      return CompletableFuture.failedFuture(
+          new PartitionUnavailableException(
+              "partition "
+                  + partitionId
+                  + " is at its limit of "
+                  + limiter.limit()
+                  + " commands in flight (backpressure); try again shortly",
+              true));
+    }
     long requestId = nextRequestId.getAndIncrement();
     CompletableFuture<Answer> answer = new CompletableFuture<>();
     pending.put(requestId, answer);
-    // A request that times out at the gateway is forgotten here too.
-    answer.whenComplete((answered, error) -> pending.remove(requestId));
+    answer.whenComplete(
+        (answered, error) -> {
+          pending.remove(requestId); // a request that timed out at the gateway is forgotten
+          if (error == null) {
+            slot.get().onSuccess();
+          } else if (error instanceof TimeoutException) {
+            slot.get().onDropped(); // no answer in time: the partition is overloaded
+          } else {
+            slot.get().onIgnore();
+          }
+        });
     try {
       partition.intake().write(GATEWAY_STREAM, requestId, valueType, intent, key, value);
     } catch (LogStreamWriter.NotWritableException e) {

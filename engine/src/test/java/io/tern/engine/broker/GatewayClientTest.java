@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.camunda.client.CamundaClient;
+import io.camunda.client.api.command.ClientStatusException;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.client.api.response.DeploymentEvent;
 import io.camunda.client.api.response.ProcessInstanceEvent;
@@ -12,6 +13,7 @@ import io.camunda.client.api.response.Topology;
 import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.grpc.Status;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -123,7 +125,9 @@ class GatewayClientTest {
     client.newCompleteCommand(jobs.get(0).getKey()).variables(Map.of("packed", true)).send().join();
 
     assertThatThrownBy(() -> client.newCompleteCommand(jobs.get(0).getKey()).send().join())
-        .hasMessageContaining("NOT_FOUND");
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.NOT_FOUND));
   }
 
   @Test
@@ -223,6 +227,7 @@ class GatewayClientTest {
 
   @Test
   void badRequestsGetStatusCodesThatSayWhatIsWrong() {
+    deploy(oneTask("vars", "vars-work"), "vars.bpmn");
     assertThatThrownBy(
             () ->
                 client
@@ -230,7 +235,9 @@ class GatewayClientTest {
                     .addResourceBytes("<not-bpmn/>".getBytes(StandardCharsets.UTF_8), "bad.bpmn")
                     .send()
                     .join())
-        .hasMessageContaining("INVALID_ARGUMENT")
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.INVALID_ARGUMENT))
         .hasMessageContaining("bad.bpmn");
     assertThatThrownBy(
             () ->
@@ -240,18 +247,22 @@ class GatewayClientTest {
                     .latestVersion()
                     .send()
                     .join())
-        .hasMessageContaining("NOT_FOUND")
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.NOT_FOUND))
         .hasMessageContaining("nobody-deployed-this");
     assertThatThrownBy(
             () ->
                 client
                     .newCreateInstanceCommand()
-                    .bpmnProcessId("order-not-json")
+                    .bpmnProcessId("vars")
                     .latestVersion()
-                    .variables("{not json")
+                    .variables("[1, 2]")
                     .send()
                     .join())
-        .isInstanceOf(RuntimeException.class);
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
   }
 
   @Test

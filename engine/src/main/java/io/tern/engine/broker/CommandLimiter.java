@@ -1,0 +1,110 @@
+package io.tern.engine.broker;
+
+import com.netflix.concurrency.limits.Limit;
+import com.netflix.concurrency.limits.Limiter;
+import com.netflix.concurrency.limits.limit.AIMDLimit;
+import com.netflix.concurrency.limits.limit.FixedLimit;
+import com.netflix.concurrency.limits.limit.VegasLimit;
+import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One partition's limit on commands in flight from clients (written, not yet answered): over the
+ * limit a command is refused at once, so that an overloaded partition answers RESOURCE_EXHAUSTED
+ * quickly instead of queueing without bound. Commands that finish work (complete or fail a job,
+ * cancel an instance) are never refused: refusing them would only keep the load where it is.
+ */
+final class CommandLimiter {
+  /** No limit: every command passes. */
+  private static final Limiter.Listener UNLIMITED =
+      new Limiter.Listener() {
+        @Override
+        public void onSuccess() {}
+
+        @Override
+        public void onIgnore() {}
+
+        @Override
+        public void onDropped() {}
+      };
+
+  private final SimpleLimiter<Void> limiter;
+  private final Counter rejected;
+
+  CommandLimiter(BackpressureConfig config, int partitionId, MeterRegistry registry) {
+    this.limiter =
+        config.enabled() ? SimpleLimiter.newBuilder().limit(limitOf(config)).build() : null;
+    Tags tags = Tags.of("partition", Integer.toString(partitionId));
+    this.rejected =
+        Counter.builder("tern.backpressure.rejected")
+            .description("client commands refused because the partition was at its limit")
+            .tags(tags)
+            .register(registry);
+    if (limiter != null) {
+      Gauge.builder("tern.backpressure.limit", limiter, SimpleLimiter::getLimit)
+          .description("client commands the partition takes in flight now")
+          .tags(tags)
+          .register(registry);
+      Gauge.builder("tern.backpressure.inflight", limiter, SimpleLimiter::getInflight)
+          .description("client commands in flight (written, not yet answered)")
+          .tags(tags)
+          .register(registry);
+    }
+  }
+
+  private static Limit limitOf(BackpressureConfig config) {
+    return switch (config.algorithm()) {
+      case "vegas" ->
+          VegasLimit.newBuilder()
+              .initialLimit(config.vegasInitialLimit())
+              .alpha(config.vegasAlpha())
+              .beta(config.vegasBeta())
+              .build();
+      case "fixed" -> FixedLimit.of(config.fixedLimit());
+      default ->
+          AIMDLimit.newBuilder()
+              .initialLimit(config.aimdInitialLimit())
+              .minLimit(config.aimdMinLimit())
+              .maxLimit(config.aimdMaxLimit())
+              .backoffRatio(config.aimdBackoffRatio())
+              .timeout(config.aimdRequestTimeout().toNanos(), TimeUnit.NANOSECONDS)
+              .build();
+    };
+  }
+
+  /** Whether a command of this kind is exempt: it finishes work rather than adding it. */
+  static boolean isExempt(int valueType, int intent) {
+    return (valueType == ValueTypes.JOB
+            && (intent == JobIntent.COMPLETE
+                || intent == JobIntent.FAIL
+                || intent == JobIntent.THROW_ERROR))
+        || (valueType == ValueTypes.PROCESS_INSTANCE && intent == ProcessInstanceIntent.CANCEL);
+  }
+
+  /**
+   * A slot for one command, to be released with its outcome (success on an answer, dropped on a
+   * timeout, ignore when it could not be written); empty if the partition is at its limit.
+   */
+  Optional<Limiter.Listener> acquire(int valueType, int intent) {
+    if (limiter == null || isExempt(valueType, intent)) {
+      return Optional.of(UNLIMITED);
+    }
+    Optional<Limiter.Listener> slot = limiter.acquire(null);
+    if (slot.isEmpty()) {
+      rejected.increment();
+    }
+    return slot;
+  }
+
+  int limit() {
+    return limiter == null ? Integer.MAX_VALUE : limiter.getLimit();
+  }
+}

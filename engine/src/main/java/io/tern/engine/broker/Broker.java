@@ -5,7 +5,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.Partition;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
 import io.tern.engine.partition.EnginePartition;
@@ -43,7 +44,9 @@ public final class Broker implements AutoCloseable {
   private final StateResources resources;
   private final LocalPartitions partitions;
   private final List<EnginePartition> opened = new ArrayList<>();
+  private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
   private Gateway gateway;
+  private ManagementServer management;
 
   private Broker(BrokerConfig config, MeterRegistry registry) {
     this.config = config;
@@ -80,8 +83,9 @@ public final class Broker implements AutoCloseable {
   /**
    * Opens every partition and the gateway; returns at once (partitions elect in the background).
    */
+  /** Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. */
   public static Broker start(BrokerConfig config) {
-    return start(config, new SimpleMeterRegistry());
+    return start(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
@@ -130,12 +134,30 @@ public final class Broker implements AutoCloseable {
               System::currentTimeMillis,
               registry);
       opened.add(partition);
+      hosted.add(new ManagementApi.Hosted(partition, members));
       partitions.add(partition, new CommandLimiter(config.backpressure(), partitionId, registry));
       LOG.info("Partition {} opened (data {})", partitionId, partitionConfig.dataDirectory());
     }
     if (config.gatewayEnabled()) {
       gateway = Gateway.start(config.gateway(), partitions, jobStreams, this::topology);
     }
+    if (config.managementEnabled()) {
+      management =
+          ManagementServer.start(
+              config.host(),
+              config.managementPort(),
+              new ManagementApi(List.copyOf(hosted), this::scrape));
+    }
+  }
+
+  /** The metrics in Prometheus' text format (empty unless the registry is Prometheus'). */
+  private String scrape() {
+    return registry instanceof PrometheusMeterRegistry prometheus ? prometheus.scrape() : "";
+  }
+
+  /** The management server's port, or -1 without one. */
+  public int managementPort() {
+    return management == null ? -1 : management.port();
   }
 
   /** Waits until every partition has a leader that processes; false if {@code timeout} passed. */
@@ -199,6 +221,9 @@ public final class Broker implements AutoCloseable {
   public void close() {
     if (gateway != null) {
       gateway.close();
+    }
+    if (management != null) {
+      management.close();
     }
     for (EnginePartition partition : opened) {
       try {

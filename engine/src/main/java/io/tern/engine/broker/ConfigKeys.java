@@ -27,6 +27,11 @@ final class ConfigKeys {
                   + " machine's host name)"),
           new Key("network.commandPort", "26501", "the port of the Raft transport between brokers"),
           new Key("gateway.enable", "true", "whether this broker hosts the gRPC gateway"),
+          new Key(
+              "management.enable",
+              "true",
+              "whether the management HTTP server (health, metrics, operations) runs"),
+          new Key("management.port", "9600", "the management HTTP server's port"),
           new Key("gateway.port", "26500", "the gRPC gateway's port"),
           new Key(
               "gateway.requestTimeout",

@@ -22,13 +22,22 @@ class BrokerRestartTest {
     return BrokerConfigLoader.load(
         null,
         Map.of(
-            "TERN_DATA_DIRECTORY", dir.resolve("data").toString(),
-            "TERN_NETWORK_HOST", "127.0.0.1",
-            "TERN_NETWORK_COMMANDPORT", "0",
-            "TERN_GATEWAY_PORT", "0",
-            "TERN_DATA_DISK_MINFREEBYTES", "0",
-            "TERN_RAFT_ELECTIONTIMEOUTMS", "300",
-            "TERN_RAFT_HEARTBEATINTERVALMS", "50"));
+            "TERN_DATA_DIRECTORY",
+            dir.resolve("data").toString(),
+            "TERN_NETWORK_HOST",
+            "127.0.0.1",
+            "TERN_NETWORK_COMMANDPORT",
+            "0",
+            "TERN_GATEWAY_PORT",
+            "0",
+            "TERN_MANAGEMENT_PORT",
+            "0",
+            "TERN_DATA_DISK_MINFREEBYTES",
+            "0",
+            "TERN_RAFT_ELECTIONTIMEOUTMS",
+            "300",
+            "TERN_RAFT_HEARTBEATINTERVALMS",
+            "50"));
   }
 
   private static CamundaClient clientOf(Broker broker) {

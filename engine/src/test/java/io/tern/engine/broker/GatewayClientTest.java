@@ -44,6 +44,7 @@ class GatewayClientTest {
                 "TERN_NETWORK_HOST", "127.0.0.1",
                 "TERN_NETWORK_COMMANDPORT", "0",
                 "TERN_GATEWAY_PORT", "0",
+                "TERN_MANAGEMENT_PORT", "0",
                 "TERN_DATA_DISK_MINFREEBYTES", "0",
                 "TERN_RAFT_ELECTIONTIMEOUTMS", "300",
                 "TERN_RAFT_HEARTBEATINTERVALMS", "50"));

@@ -1,0 +1,321 @@
+package io.tern.engine.broker;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.tern.engine.partition.EnginePartition;
+import io.tern.engine.processor.ProcessorPhase;
+import io.tern.raft.Member;
+import io.tern.raft.RaftRole;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * The management endpoints: health for Kubernetes probes, Prometheus metrics, the partitions' state
+ * and the operations on them (pause, resume, snapshot, rebalance). Every answer but the metrics is
+ * a JSON object.
+ */
+final class ManagementApi {
+  private static final JsonFactory JSON = new JsonFactory();
+  private static final String JSON_TYPE = "application/json";
+  private static final List<String> ENDPOINTS =
+      List.of(
+          "GET /actuator/health/liveness",
+          "GET /actuator/health/readiness",
+          "GET /actuator/health/startup",
+          "GET /actuator/prometheus",
+          "GET /actuator/partitions",
+          "POST /actuator/partitions/pauseProcessing",
+          "POST /actuator/partitions/resumeProcessing",
+          "POST /actuator/partitions/takeSnapshot",
+          "POST /actuator/rebalance");
+
+  /** An HTTP answer. */
+  record Answer(int status, String contentType, String body) {
+    static Answer json(int status, String body) {
+      return new Answer(status, JSON_TYPE, body);
+    }
+
+    static Answer error(int status, String message) {
+      return json(status, object(json -> json.writeStringField("error", message)));
+    }
+  }
+
+  /** A partition hosted here, with the members of its Raft group (for rebalancing). */
+  record Hosted(EnginePartition partition, List<Member> members) {}
+
+  private final List<Hosted> partitions;
+  private final Supplier<String> metrics;
+  private volatile boolean started;
+
+  ManagementApi(List<Hosted> partitions, Supplier<String> metrics) {
+    this.partitions = partitions;
+    this.metrics = metrics;
+  }
+
+  CompletableFuture<Answer> handle(String method, String path) {
+    String route =
+        method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    return switch (route) {
+      case "GET /actuator/health/liveness" -> done(liveness());
+      case "GET /actuator/health/readiness" -> done(readiness());
+      case "GET /actuator/health/startup" -> done(startup());
+      case "GET /actuator/prometheus" ->
+          done(new Answer(200, "text/plain; version=0.0.4; charset=utf-8", metrics.get()));
+      case "GET /actuator/partitions" -> done(Answer.json(200, partitionsJson()));
+      case "POST /actuator/partitions/pauseProcessing" -> pause(true);
+      case "POST /actuator/partitions/resumeProcessing" -> pause(false);
+      case "POST /actuator/partitions/takeSnapshot" -> takeSnapshots();
+      case "POST /actuator/rebalance" -> rebalance();
+      default -> done(unknown(method, path));
+    };
+  }
+
+  private static CompletableFuture<Answer> done(Answer answer) {
+    return CompletableFuture.completedFuture(answer);
+  }
+
+  private static Answer unknown(String method, String path) {
+    boolean pathExists = ENDPOINTS.stream().anyMatch(endpoint -> endpoint.endsWith(" " + path));
+    return Answer.json(
+        pathExists ? 405 : 404,
+        object(
+            json -> {
+              json.writeStringField(
+                  "error",
+                  (pathExists ? "method not allowed: " : "no such endpoint: ")
+                      + method
+                      + " "
+                      + path);
+              json.writeArrayFieldStart("endpoints");
+              for (String endpoint : ENDPOINTS) {
+                json.writeString(endpoint);
+              }
+              json.writeEndArray();
+            }));
+  }
+
+  /** Alive unless a partition failed for good (a restart is the cure). */
+  private Answer liveness() {
+    List<String> failed = new ArrayList<>();
+    for (Hosted hosted : partitions) {
+      EnginePartition partition = hosted.partition();
+      if (partition.processor().phase() == ProcessorPhase.FAILED
+          || partition.raft().failure() != null) {
+        failed.add("partition " + partition.partitionId() + " failed");
+      }
+    }
+    return health(failed);
+  }
+
+  /** Ready when every local partition has a role and works (a leader processes). */
+  private Answer readiness() {
+    List<String> problems = new ArrayList<>();
+    for (Hosted hosted : partitions) {
+      EnginePartition partition = hosted.partition();
+      RaftRole role = partition.raft().role();
+      ProcessorPhase phase = partition.processor().phase();
+      if (phase == ProcessorPhase.FAILED || partition.raft().failure() != null) {
+        problems.add("partition " + partition.partitionId() + " failed");
+      } else if (role != RaftRole.LEADER && role != RaftRole.FOLLOWER) {
+        problems.add("partition " + partition.partitionId() + " has no role yet (" + role + ")");
+      } else if (role == RaftRole.LEADER
+          && phase != ProcessorPhase.PROCESSING
+          && phase != ProcessorPhase.PAUSED) {
+        problems.add(
+            "partition "
+                + partition.partitionId()
+                + " leads but does not process yet ("
+                + phase
+                + ")");
+      }
+    }
+    if (problems.isEmpty()) {
+      started = true;
+    }
+    return health(problems);
+  }
+
+  /** Started once it was ready once; until then probes should wait, not restart it. */
+  private Answer startup() {
+    if (started) {
+      return health(List.of());
+    }
+    return readiness();
+  }
+
+  private static Answer health(List<String> problems) {
+    return Answer.json(
+        problems.isEmpty() ? 200 : 503,
+        object(
+            json -> {
+              json.writeStringField("status", problems.isEmpty() ? "UP" : "DOWN");
+              if (!problems.isEmpty()) {
+                json.writeArrayFieldStart("problems");
+                for (String problem : problems) {
+                  json.writeString(problem);
+                }
+                json.writeEndArray();
+              }
+            }));
+  }
+
+  private String partitionsJson() {
+    return object(
+        json -> {
+          for (Hosted hosted : partitions) {
+            EnginePartition partition = hosted.partition();
+            json.writeObjectFieldStart(Integer.toString(partition.partitionId()));
+            json.writeStringField("role", partition.raft().role().name());
+            json.writeNumberField("term", partition.raft().term());
+            int leader = partition.raft().leaderId();
+            if (leader > 0) {
+              json.writeNumberField("leaderNodeId", leader - 1); // Raft ids are node ids + 1
+            } else {
+              json.writeNullField("leaderNodeId");
+            }
+            json.writeNumberField("commitIndex", partition.raft().commitIndex());
+            json.writeNumberField("lastIndex", partition.raft().lastIndex());
+            json.writeNumberField(
+                "processedPosition", partition.processor().lastProcessedPosition());
+            Path snapshot = partition.raft().latestSnapshotDirectory();
+            if (snapshot == null) {
+              json.writeNullField("snapshotId");
+            } else {
+              json.writeStringField("snapshotId", snapshot.getFileName().toString());
+            }
+            json.writeStringField("processorPhase", partition.processor().phase().name());
+            json.writeEndObject();
+          }
+        });
+  }
+
+  /** Answers once every processor has applied it (its tasks run in order). */
+  private CompletableFuture<Answer> pause(boolean pause) {
+    List<CompletableFuture<Void>> applied = new ArrayList<>();
+    for (Hosted hosted : partitions) {
+      var processor = hosted.partition().processor();
+      if (pause) {
+        processor.pause();
+      } else {
+        processor.resume();
+      }
+      CompletableFuture<Void> done = new CompletableFuture<>();
+      processor.execute(() -> done.complete(null));
+      applied.add(done);
+    }
+    return CompletableFuture.allOf(applied.toArray(CompletableFuture[]::new))
+        .thenApply(all -> Answer.json(200, partitionsJson()));
+  }
+
+  private CompletableFuture<Answer> takeSnapshots() {
+    Map<Integer, CompletableFuture<String>> taken = new java.util.TreeMap<>();
+    for (Hosted hosted : partitions) {
+      taken.put(
+          hosted.partition().partitionId(),
+          hosted
+              .partition()
+              .takeSnapshot()
+              .handle(
+                  (meta, error) -> {
+                    if (error != null) {
+                      return "no snapshot: " + rootMessage(error);
+                    }
+                    return meta == null
+                        ? "no snapshot: nothing changed since the last one"
+                        : "snapshot at index " + meta.index() + " of term " + meta.term();
+                  }));
+    }
+    return CompletableFuture.allOf(taken.values().toArray(CompletableFuture[]::new))
+        .thenApply(
+            all ->
+                Answer.json(
+                    200,
+                    object(
+                        json -> {
+                          for (Map.Entry<Integer, CompletableFuture<String>> each :
+                              taken.entrySet()) {
+                            json.writeStringField(each.getKey().toString(), each.getValue().join());
+                          }
+                        })));
+  }
+
+  /**
+   * Moves each partition's leadership to its primary (the member with the highest priority) where
+   * this broker leads it and the primary does not: idempotent, so a CronJob may call it often.
+   */
+  private CompletableFuture<Answer> rebalance() {
+    Map<Integer, CompletableFuture<String>> actions = new java.util.TreeMap<>();
+    for (Hosted hosted : partitions) {
+      EnginePartition partition = hosted.partition();
+      Member primary =
+          hosted.members().stream()
+              .max(java.util.Comparator.comparingInt(Member::priority))
+              .orElseThrow();
+      int leader = partition.raft().leaderId();
+      CompletableFuture<String> action;
+      if (leader == primary.id()) {
+        action = CompletableFuture.completedFuture("already led by its primary");
+      } else if (partition.raft().role() != RaftRole.LEADER) {
+        action =
+            CompletableFuture.completedFuture("led by another broker, which moves it when asked");
+      } else {
+        action =
+            partition
+                .raft()
+                .transferLeadership(primary.id())
+                .handle(
+                    (moved, error) ->
+                        error == null && Boolean.TRUE.equals(moved)
+                            ? "moved to its primary, node " + (primary.id() - 1)
+                            : "not moved: "
+                                + (error == null
+                                    ? "the primary did not take it"
+                                    : rootMessage(error)));
+      }
+      actions.put(partition.partitionId(), action);
+    }
+    return CompletableFuture.allOf(actions.values().toArray(CompletableFuture[]::new))
+        .thenApply(
+            all ->
+                Answer.json(
+                    200,
+                    object(
+                        json -> {
+                          for (Map.Entry<Integer, CompletableFuture<String>> each :
+                              actions.entrySet()) {
+                            json.writeStringField(each.getKey().toString(), each.getValue().join());
+                          }
+                        })));
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.toString() : root.getMessage();
+  }
+
+  private interface JsonWriter {
+    void write(JsonGenerator json) throws IOException;
+  }
+
+  private static String object(JsonWriter content) {
+    StringWriter text = new StringWriter();
+    try (JsonGenerator json = JSON.createGenerator(text)) {
+      json.writeStartObject();
+      content.write(json);
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,126 @@
+package io.tern.engine.broker;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The management HTTP server (port 9600 by default): a small Netty HTTP/1.1 server whose answers
+ * {@link ManagementApi} computes. Requests are tiny; anything long (a snapshot) answers when done.
+ */
+final class ManagementServer implements AutoCloseable {
+  /** Management requests carry no real body; this bounds what a client can make us buffer. */
+  private static final int MAX_REQUEST_BYTES = 64 * 1024;
+
+  private final EventLoopGroup group;
+  private final Channel channel;
+
+  private ManagementServer(EventLoopGroup group, Channel channel) {
+    this.group = group;
+    this.channel = channel;
+  }
+
+  static ManagementServer start(String host, int port, ManagementApi api) {
+    EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    try {
+      Channel channel =
+          new ServerBootstrap()
+              .group(group)
+              .channel(NioServerSocketChannel.class)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                      channel
+                          .pipeline()
+                          .addLast(new HttpServerCodec())
+                          .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                          .addLast(new Handler(api));
+                    }
+                  })
+              .bind(new InetSocketAddress(host, port))
+              .syncUninterruptibly()
+              .channel();
+      return new ManagementServer(group, channel);
+    } catch (RuntimeException e) {
+      group.shutdownGracefully();
+      throw new IllegalStateException(
+          "cannot start the management server on " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    group.shutdownGracefully().syncUninterruptibly();
+  }
+
+  private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private final ManagementApi api;
+
+    Handler(ManagementApi api) {
+      this.api = api;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext context, FullHttpRequest request) {
+      boolean keepAlive = HttpUtil.isKeepAlive(request);
+      String path = new QueryStringDecoder(request.uri()).path();
+      CompletableFuture<ManagementApi.Answer> answer;
+      try {
+        answer = api.handle(request.method().name(), path);
+      } catch (RuntimeException e) {
+        answer = CompletableFuture.completedFuture(ManagementApi.Answer.error(500, e.toString()));
+      }
+      answer.whenComplete(
+          (done, error) -> {
+            ManagementApi.Answer sent =
+                error == null ? done : ManagementApi.Answer.error(500, error.toString());
+            byte[] body = sent.body().getBytes(StandardCharsets.UTF_8);
+            FullHttpResponse response =
+                new DefaultFullHttpResponse(
+                    HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.valueOf(sent.status()),
+                    Unpooled.wrappedBuffer(body));
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, sent.contentType());
+            HttpUtil.setContentLength(response, body.length);
+            HttpUtil.setKeepAlive(response, keepAlive);
+            var written = context.writeAndFlush(response);
+            if (!keepAlive) {
+              written.addListener(ChannelFutureListener.CLOSE);
+            }
+          });
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+      context.close();
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.client.CamundaClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The management HTTP endpoints of a running broker. */
+class ManagementApiTest {
+  @TempDir static Path dir;
+  private static Broker broker;
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void startBroker() throws InterruptedException {
+    broker =
+        Broker.start(
+            BrokerConfigLoader.load(
+                null,
+                Map.of(
+                    "TERN_DATA_DIRECTORY", dir.resolve("data").toString(),
+                    "TERN_NETWORK_HOST", "127.0.0.1",
+                    "TERN_NETWORK_COMMANDPORT", "0",
+                    "TERN_GATEWAY_PORT", "0",
+                    "TERN_MANAGEMENT_PORT", "0",
+                    "TERN_DATA_DISK_MINFREEBYTES", "0",
+                    "TERN_RAFT_ELECTIONTIMEOUTMS", "300",
+                    "TERN_RAFT_HEARTBEATINTERVALMS", "50")));
+    assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  private static HttpResponse<String> call(String method, String path)
+      throws IOException, InterruptedException {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + broker.managementPort() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .timeout(Duration.ofSeconds(30))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void healthProbesAreUpOnceThePartitionProcesses() throws Exception {
+    for (String probe : new String[] {"liveness", "readiness", "startup"}) {
+      HttpResponse<String> health = call("GET", "/actuator/health/" + probe);
+      assertThat(health.statusCode()).as(probe).isEqualTo(200);
+      assertThat(health.body()).isEqualTo("{\"status\":\"UP\"}");
+    }
+  }
+
+  @Test
+  void partitionsShowRoleTermAndPositionsAndPauseAndResumeWork() throws Exception {
+    HttpResponse<String> partitions = call("GET", "/actuator/partitions");
+    assertThat(partitions.statusCode()).isEqualTo(200);
+    assertThat(partitions.headers().firstValue("content-type")).hasValue("application/json");
+    assertThat(partitions.body())
+        .contains("\"1\":{\"role\":\"LEADER\"")
+        .contains("\"leaderNodeId\":0")
+        .contains("\"processorPhase\":\"PROCESSING\"");
+
+    assertThat(call("POST", "/actuator/partitions/pauseProcessing").body())
+        .contains("\"processorPhase\":\"PAUSED\"");
+    assertThat(call("GET", "/actuator/health/readiness").statusCode())
+        .as("a paused leader is still ready: pausing is an operator's choice")
+        .isEqualTo(200);
+    assertThat(call("POST", "/actuator/partitions/resumeProcessing").body())
+        .contains("\"processorPhase\":\"PROCESSING\"");
+  }
+
+  @Test
+  void aSnapshotCanBeTakenOnDemand() throws Exception {
+    try (CamundaClient client =
+        CamundaClient.newClientBuilder()
+            .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
+            .preferRestOverGrpc(false)
+            .build()) {
+      // Something to snapshot: a processed command.
+      client.newPublishMessageCommand().messageName("m").correlationKey("k").send().join();
+    }
+    HttpResponse<String> taken = call("POST", "/actuator/partitions/takeSnapshot");
+    assertThat(taken.statusCode()).isEqualTo(200);
+    assertThat(taken.body()).startsWith("{\"1\":\"snapshot at index ");
+    assertThat(call("GET", "/actuator/partitions").body()).doesNotContain("\"snapshotId\":null");
+  }
+
+  @Test
+  void rebalanceSaysWhatItDidAndCanBeCalledAgain() throws Exception {
+    for (int i = 0; i < 2; i++) {
+      HttpResponse<String> rebalanced = call("POST", "/actuator/rebalance");
+      assertThat(rebalanced.statusCode()).isEqualTo(200);
+      assertThat(rebalanced.body()).isEqualTo("{\"1\":\"already led by its primary\"}");
+    }
+  }
+
+  @Test
+  void prometheusServesTheEnginesMetrics() throws Exception {
+    HttpResponse<String> metrics = call("GET", "/actuator/prometheus");
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.body())
+        .contains("tern_processor_last_processed_position")
+        .contains("tern_backpressure_limit");
+  }
+
+  @Test
+  void unknownPathsAndWrongMethodsGetJsonErrorsListingTheEndpoints() throws Exception {
+    HttpResponse<String> unknown = call("GET", "/actuator/nothing");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body())
+        .contains("no such endpoint: GET /actuator/nothing")
+        .contains("POST /actuator/rebalance");
+    HttpResponse<String> wrongMethod = call("GET", "/actuator/rebalance");
+    assertThat(wrongMethod.statusCode()).isEqualTo(405);
+  }
+}

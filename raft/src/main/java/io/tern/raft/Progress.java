@@ -32,8 +32,18 @@ final class Progress {
   /** Heard from since the last check-quorum round. */
   boolean recentActive;
 
-  /** A response moved this progress since the last heartbeat tick. */
+  /** A response came since the last heartbeat tick (SNAPSHOT: chunk answers). */
   private boolean respondedSinceHeartbeat;
+
+  /**
+   * Heartbeat ticks in a row in which appends were in flight and no answer freed one or advanced
+   * the match. Answers alone prove nothing: a follower answers heartbeats at its old match index
+   * while the append it lost stays "in flight" forever.
+   */
+  private int stalledHeartbeats;
+
+  /** Heartbeat intervals without progress before a pipeline is presumed to have lost an append. */
+  static final int STALLED_HEARTBEATS_BEFORE_PROBE = 2;
 
   // SNAPSHOT state: the snapshot being sent, the next chunk to send, and the first chunk the
   // follower has not confirmed. goneBackTo avoids resending the same window for every duplicate
@@ -76,12 +86,16 @@ final class Progress {
       matchIndex = Math.max(matchIndex, index);
       return advanced;
     }
+    int inflightBefore = inflightCount;
     while (inflightCount > 0 && inflight[inflightHead] <= index) {
       inflightHead = (inflightHead + 1) % maxInflight;
       inflightCount--;
     }
     probeSent = false;
     boolean advanced = index > matchIndex;
+    if (advanced || inflightCount < inflightBefore) {
+      stalledHeartbeats = 0;
+    }
     if (advanced) {
       matchIndex = index;
     }
@@ -132,9 +146,10 @@ final class Progress {
   }
 
   /**
-   * Re-arms probing each heartbeat. A pipeline whose appends got no answer for a whole heartbeat
-   * interval lost some of them: fall back to probing from the match index, or it would stall with a
-   * full window forever.
+   * Re-arms probing each heartbeat. A pipeline whose appends in flight were not acknowledged for
+   * {@link #STALLED_HEARTBEATS_BEFORE_PROBE} heartbeat intervals lost one of them (a connection
+   * dropped, a follower restarted): fall back to probing from the match index, or the missing
+   * entries would only be sent again once a new proposal makes the follower reject a gap.
    */
   void onHeartbeatTick() {
     if (state == State.SNAPSHOT) {
@@ -145,10 +160,15 @@ final class Progress {
       return;
     }
     probeSent = false;
-    if (state == State.REPLICATE && inflightCount > 0 && !respondedSinceHeartbeat) {
+    respondedSinceHeartbeat = false;
+    if (state != State.REPLICATE || inflightCount == 0) {
+      stalledHeartbeats = 0;
+      return;
+    }
+    stalledHeartbeats++;
+    if (stalledHeartbeats >= STALLED_HEARTBEATS_BEFORE_PROBE) {
       becomeProbe();
     }
-    respondedSinceHeartbeat = false;
   }
 
   void becomeSnapshot(SnapshotMeta meta) {
@@ -190,6 +210,7 @@ final class Progress {
   }
 
   void becomeProbe() {
+    stalledHeartbeats = 0;
     state = State.PROBE;
     snapshot = null;
     probeSent = false;

@@ -45,6 +45,26 @@ class RaftScenarioTest {
   }
 
   @Test
+  void aLostAppendIsSentAgainThoughHeartbeatsKeepBeingAnsweredAndNothingNewIsProposed() {
+    // Found over Netty: a follower restarted while the leader pipelined entries to it lost that
+    // append; its answers to heartbeats (at its old match index) kept the leader from seeing the
+    // stall, and with no new proposal nothing else would send the missing entries.
+    ScenarioCluster cluster = new ScenarioCluster(3, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.tick(3); // every follower in REPLICATE
+
+    cluster.dropNext(io.tern.raft.RaftMessage.AppendRequest.class, 1);
+    long index = cluster.propose(1, "lost once");
+    cluster.tick(20); // heartbeats every tick, each answered; no other proposal
+
+    for (int id = 1; id <= 3; id++) {
+      assertThat(cluster.node(id).raft.commitIndex())
+          .as("member %d has the entry whose first append was lost", id)
+          .isGreaterThanOrEqualTo(index);
+    }
+  }
+
+  @Test
   void aNewLeaderIsElectedWhenTheLeaderIsLostAndTheGroupKeepsCommitting() {
     ScenarioCluster cluster = new ScenarioCluster(2, 3, 2, 1);
     cluster.awaitLeader(100);

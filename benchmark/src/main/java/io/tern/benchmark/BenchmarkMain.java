@@ -2,6 +2,7 @@ package io.tern.benchmark;
 
 import io.tern.benchmark.engine.EngineBenchmark;
 import io.tern.benchmark.journal.JournalBenchmark;
+import io.tern.benchmark.load.LoadBenchmark;
 import io.tern.benchmark.raft.RaftBenchmark;
 import io.tern.benchmark.replay.ReplayBenchmark;
 import io.tern.benchmark.state.StateBenchmark;
@@ -39,6 +40,9 @@ public final class BenchmarkMain {
       case "engine":
         exitCode = EngineBenchmark.run(rest);
         break;
+      case "load":
+        exitCode = LoadBenchmark.run(rest);
+        break;
       default:
         System.err.println("Unknown benchmark: " + args[0]);
         printUsage();
@@ -61,5 +65,7 @@ public final class BenchmarkMain {
     System.err.println("            (java -jar tern-benchmark.jar state --help for options)");
     System.err.println("  engine    BPMN engine throughput on one partition (instances/s)");
     System.err.println("            (java -jar tern-benchmark.jar engine --help for options)");
+    System.err.println("  load      workflow load through the gateway with the official client");
+    System.err.println("            (java -jar tern-benchmark.jar load --help for options)");
   }
 }

@@ -1,0 +1,44 @@
+package io.tern.benchmark.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The load benchmark runs end to end against a local broker and reports what it measured. */
+class LoadBenchmarkTest {
+  @TempDir Path dir;
+
+  @Test
+  void aShortRunCompletesInstancesAndWritesItsResults() throws Exception {
+    Path out = dir.resolve("load.json");
+    int exit =
+        LoadBenchmark.run(
+            new String[] {
+              "--warmup",
+              "0",
+              "--duration",
+              "1",
+              "--in-flight",
+              "4",
+              "--tasks",
+              "2",
+              "--dir",
+              dir.toString(),
+              "--out",
+              out.toString()
+            });
+
+    assertThat(exit).as("no instance failed").isZero();
+    String json = Files.readString(out);
+    assertThat(json).contains("\"benchmark\": \"load\"").contains("\"failedInstances\": 0");
+    assertThat(json).doesNotContain("\"completedInstances\": 0,");
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(path -> path.getFileName().toString()))
+          .as("the local broker's data is removed")
+          .containsExactly("load.json");
+    }
+  }
+}

@@ -82,9 +82,16 @@ public final class BpmnTransformer {
     Map<String, ExecutableElement> elements = new LinkedHashMap<>();
     Map<String, String> flowTargets = new LinkedHashMap<>();
     Map<String, String> messageStarts = new LinkedHashMap<>();
+    Map<String, List<String>> eventStarts = new LinkedHashMap<>();
     String start =
         transformScope(
-            process, process.getFlowElements(), elements, flowTargets, messageStarts, problems);
+            process,
+            process.getFlowElements(),
+            elements,
+            flowTargets,
+            messageStarts,
+            eventStarts,
+            problems);
     if (start == null && messageStarts.isEmpty()) {
       problems.add(describe(process) + ": it needs a none start event or a message start event");
       return null;
@@ -94,7 +101,8 @@ public final class BpmnTransformer {
         Map.copyOf(elements),
         start,
         Map.copyOf(messageStarts),
-        Map.copyOf(flowTargets));
+        Map.copyOf(flowTargets),
+        Map.copyOf(eventStarts));
   }
 
   /**
@@ -108,7 +116,9 @@ public final class BpmnTransformer {
       Map<String, ExecutableElement> elements,
       Map<String, String> flowTargets,
       Map<String, String> messageStarts,
+      Map<String, List<String>> eventStarts,
       List<String> problems) {
+    boolean eventScope = scope instanceof SubProcess sub && sub.triggeredByEvent();
     String start = null;
     Map<String, List<String>> boundaries = new LinkedHashMap<>();
     for (FlowElement element : flowElements) {
@@ -131,7 +141,19 @@ public final class BpmnTransformer {
         continue;
       }
       if (executable.type() == BpmnElementType.START_EVENT) {
-        if (executable.event() instanceof EventDefinition.Message message) {
+        if (eventScope) {
+          if (executable.event() == null) {
+            problems.add(
+                describe(element)
+                    + ": the start event of an event subprocess needs a timer, message or error");
+          }
+          start = executable.id();
+        } else if (executable.event() != null
+            && !(executable.event() instanceof EventDefinition.Message)) {
+          problems.add(
+              describe(element)
+                  + ": timer and error start events are supported in event subprocesses only");
+        } else if (executable.event() instanceof EventDefinition.Message message) {
           if (!(scope instanceof Process)) {
             problems.add(
                 describe(element)
@@ -148,7 +170,8 @@ public final class BpmnTransformer {
           start = executable.id();
         }
       }
-      if (executable.type() == BpmnElementType.SUB_PROCESS) {
+      if (executable.type() == BpmnElementType.SUB_PROCESS
+          || executable.type() == BpmnElementType.EVENT_SUB_PROCESS) {
         SubProcess subprocess = (SubProcess) element;
         String subStart =
             transformScope(
@@ -157,7 +180,12 @@ public final class BpmnTransformer {
                 elements,
                 flowTargets,
                 messageStarts,
+                eventStarts,
                 problems);
+        if (executable.type() == BpmnElementType.EVENT_SUB_PROCESS && subStart != null) {
+          String scopeId = ((BaseElement) scope).getId();
+          eventStarts.computeIfAbsent(scopeId, id -> new ArrayList<>()).add(subStart);
+        }
         executable = ElementTransformer.withStartEvent(executable, subStart);
       }
       elements.put(executable.id(), executable);

@@ -44,8 +44,9 @@ final class ElementTransformer {
   static final String SUPPORTED =
       "Tern runs none and message start events, none and error end events, service tasks, receive tasks,"
           + " call activities and embedded subprocesses (each of these four also multi-instance),"
-          + " timer and message intermediate catch events, timer, message and error boundary"
-          + " events, parallel and exclusive gateways, forking inclusive gateways, and sequence flows";
+          + " event subprocesses (timer, message or error start, interrupting or not), timer and"
+          + " message intermediate catch events, timer, message and error boundary events,"
+          + " parallel and exclusive gateways, forking inclusive gateways, and sequence flows";
 
   private ElementTransformer() {}
 
@@ -98,6 +99,8 @@ final class ElementTransformer {
     if (node instanceof BoundaryEvent boundary) {
       attachedTo = boundary.getAttachedTo().getId();
       interrupting = boundary.cancelActivity();
+    } else if (node instanceof StartEvent start) {
+      interrupting = start.isInterrupting(); // meaningful in event subprocesses
     }
     io.tern.engine.workflow.model.EventDefinition event = null;
     Collection<EventDefinition> definitions = eventDefinitions(node);
@@ -163,8 +166,11 @@ final class ElementTransformer {
 
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
     if (element instanceof StartEvent start) {
-      if (start.getEventDefinitions().isEmpty() || only(start, MessageEventDefinition.class)) {
-        return BpmnElementType.START_EVENT;
+      if (start.getEventDefinitions().isEmpty()
+          || only(start, MessageEventDefinition.class)
+          || only(start, TimerEventDefinition.class)
+          || only(start, ErrorEventDefinition.class)) {
+        return BpmnElementType.START_EVENT; // timers and errors: checked by the scope
       }
     } else if (element instanceof EndEvent end) {
       if (end.getEventDefinitions().isEmpty() || only(end, ErrorEventDefinition.class)) {
@@ -190,11 +196,9 @@ final class ElementTransformer {
       }
       return BpmnElementType.INCLUSIVE_GATEWAY;
     } else if (element instanceof SubProcess subprocess) {
-      if (!subprocess.triggeredByEvent()) {
-        return BpmnElementType.SUB_PROCESS;
-      }
-      problems.add(describe(element) + ": event subprocesses are not supported yet");
-      return null;
+      return subprocess.triggeredByEvent()
+          ? BpmnElementType.EVENT_SUB_PROCESS
+          : BpmnElementType.SUB_PROCESS;
     } else if (element instanceof IntermediateCatchEvent catchEvent) {
       if (only(catchEvent, TimerEventDefinition.class)
           || only(catchEvent, MessageEventDefinition.class)) {
@@ -244,13 +248,19 @@ final class ElementTransformer {
       return TimerTransformer.transform(node, timer, problems);
     }
     if (definition instanceof MessageEventDefinition message) {
-      return node instanceof StartEvent
+      // A process's message start needs no correlation key; an event subprocess's does.
+      return node instanceof StartEvent && !inEventSubprocess(node)
           ? MessageTransformer.transformStart(node, message.getMessage(), problems)
           : MessageTransformer.transform(node, message.getMessage(), problems);
     }
     problems.add(
         describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");
     return null;
+  }
+
+  private static boolean inEventSubprocess(FlowNode node) {
+    return node.getParentElement() instanceof SubProcess subprocess
+        && subprocess.triggeredByEvent();
   }
 
   private static ExecutableElement.CallDefinition callOf(FlowNode node, List<String> problems) {

@@ -1,18 +1,41 @@
 package io.tern.engine.workflow.model;
 
+import java.util.List;
 import java.util.Map;
 
 /**
  * A deployed process as the engine runs it: its elements by id, where it starts (its none start
- * event, null if it has none, and its message start events by message name), and where each
- * sequence flow leads (flow id to target element id).
+ * event, null if it has none, and its message start events by message name), where each sequence
+ * flow leads (flow id to target element id), and the start events of each scope's event
+ * subprocesses.
  */
 public record ExecutableProcess(
     String bpmnProcessId,
     Map<String, ExecutableElement> elements,
     String noneStartEventId,
     Map<String, String> messageStartEvents,
-    Map<String, String> flowTargets) {
+    Map<String, String> flowTargets,
+    Map<String, List<String>> eventSubprocessStarts) {
+
+  /**
+   * The start events of the event subprocesses directly inside scope {@code scopeId} (the process
+   * id, or a subprocess's element id).
+   */
+  public List<String> eventSubprocessStartsOf(String scopeId) {
+    return eventSubprocessStarts.getOrDefault(scopeId, List.of());
+  }
+
+  /** The event subprocess whose start event is {@code startEventId}. */
+  public ExecutableElement eventSubprocessOf(String startEventId) {
+    for (ExecutableElement element : elements.values()) {
+      if (element.type() == io.tern.engine.workflow.value.BpmnElementType.EVENT_SUB_PROCESS
+          && startEventId.equals(element.startEventId())) {
+        return element;
+      }
+    }
+    throw new IllegalStateException(
+        "process " + bpmnProcessId + " has no event subprocess started by " + startEventId);
+  }
 
   /** The element a sequence flow leads to. */
   public ExecutableElement target(String flowId) {

@@ -24,6 +24,7 @@ final class BoundaryBehavior {
   private final WorkflowState state;
   private final VariableBehavior variables;
   private final TerminationProcessor termination;
+  private EventSubprocessBehavior eventSubprocesses;
   private final ProcessEventValue trigger = new ProcessEventValue();
   private final ProcessInstanceValue boundary = new ProcessInstanceValue();
   private final ElementInstance scope = new ElementInstance();
@@ -110,12 +111,20 @@ final class BoundaryBehavior {
       if (!state.instances().get(at, scope)) {
         return false;
       }
+      ExecutableProcess process = state.process(scope.value.processDefinitionKey);
+      if (isScope(scope.value.elementType)) {
+        // An event subprocess inside the scope catches before the scope's boundary events.
+        ExecutableElement start =
+            EventSubprocessBehavior.errorCatcher(process, scope.value, errorCode);
+        if (start != null) {
+          return eventSubprocesses.trigger(result, at, scope, start, variablesJson);
+        }
+      }
       if (scope.value.elementType == BpmnElementType.PROCESS) {
         // A called process's error goes on to the call activity that called it.
         at = scope.value.parentElementInstanceKey;
         continue;
       }
-      ExecutableProcess process = state.process(scope.value.processDefinitionKey);
       ExecutableElement activity = process.element(scope.value.elementId);
       // The boundary events of a multi-instance activity are its body's, not its inner instances'.
       boolean inner =
@@ -127,6 +136,16 @@ final class BoundaryBehavior {
       at = scope.value.flowScopeKey;
     }
     return false;
+  }
+
+  private static boolean isScope(BpmnElementType type) {
+    return type == BpmnElementType.PROCESS
+        || type == BpmnElementType.SUB_PROCESS
+        || type == BpmnElementType.EVENT_SUB_PROCESS;
+  }
+
+  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
+    this.eventSubprocesses = eventSubprocesses;
   }
 
   private static ExecutableElement catcher(

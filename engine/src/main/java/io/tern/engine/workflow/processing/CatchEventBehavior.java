@@ -85,7 +85,9 @@ final class CatchEventBehavior {
 
   /**
    * Subscribes element instance {@code key} (entered now) to what it waits for. Returns false,
-   * having raised an incident and created nothing, if an expression cannot be evaluated.
+   * having raised an incident and created nothing, if an expression cannot be evaluated. {@code
+   * executable} is null for the process itself; {@code eventSubprocessStarts} are the timer and
+   * message start events of event subprocesses in the instance (a scope).
    */
   boolean subscribe(
       ProcessingResult result,
@@ -93,12 +95,17 @@ final class CatchEventBehavior {
       ProcessInstanceValue element,
       ExecutableProcess process,
       ExecutableElement executable,
-      Part part) {
-    List<ExecutableElement> targets = new ArrayList<>();
-    if (part != Part.BOUNDARIES && waitsItself(executable)) {
+      Part part,
+      List<ExecutableElement> eventSubprocessStarts) {
+    List<ExecutableElement> targets = new ArrayList<>(eventSubprocessStarts);
+    if (executable == null) {
+      // The process itself: only its event subprocesses' start events.
+    } else if (part != Part.BOUNDARIES && waitsItself(executable)) {
       targets.add(executable);
     }
-    for (String id : part == Part.OWN ? List.<String>of() : executable.boundaryEventIds()) {
+    List<String> boundaryIds =
+        executable == null || part == Part.OWN ? List.of() : executable.boundaryEventIds();
+    for (String id : boundaryIds) {
       ExecutableElement boundary = process.element(id);
       if (!(boundary.event() instanceof EventDefinition.Error)) {
         targets.add(boundary);

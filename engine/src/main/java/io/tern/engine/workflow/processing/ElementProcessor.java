@@ -46,6 +46,7 @@ final class ElementProcessor {
   private final IncidentBehavior incidents;
   private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
+  private EventSubprocessBehavior eventSubprocesses;
   private final ResultAwaiters awaiters;
   private final CallActivityBehavior callActivities;
   private final MultiInstanceBehavior multiInstance;
@@ -88,6 +89,10 @@ final class ElementProcessor {
     this.boundaries = boundaries;
   }
 
+  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
+    this.eventSubprocesses = eventSubprocesses;
+  }
+
   void activate(LoggedRecord command, ProcessingResult result) {
     value.readFrom(command.value());
     long key = command.key();
@@ -95,6 +100,9 @@ final class ElementProcessor {
         && (!instances.get(value.flowScopeKey, scope)
             || scope.state == ProcessInstanceIntent.ELEMENT_TERMINATING)) {
       return; // its scope is being terminated, or is gone: nothing starts in it any more
+    }
+    if (value.flowScopeKey >= 0 && eventSubprocesses.blocks(value.flowScopeKey, value)) {
+      return; // an interrupting event subprocess is taking over the scope: nothing else starts
     }
     ExecutableProcess process = process(value);
     ExecutableElement element =
@@ -105,12 +113,15 @@ final class ElementProcessor {
             ? CatchEventBehavior.Part.ALL
             : CatchEventBehavior.partOf(element, value.elementType);
     // A multi-instance body evaluates its input collection; its inner instances map their inputs.
+    List<ExecutableElement> eventStarts =
+        body ? List.of() : EventSubprocessBehavior.waitingStarts(process, value);
     boolean canFail =
-        element != null
-            && (body
-                || !element.inputs().isEmpty()
-                || value.elementType == BpmnElementType.CALL_ACTIVITY
-                || CatchEventBehavior.hasCatchEvents(process, element, part));
+        !eventStarts.isEmpty()
+            || element != null
+                && (body
+                    || !element.inputs().isEmpty()
+                    || value.elementType == BpmnElementType.CALL_ACTIVITY
+                    || CatchEventBehavior.hasCatchEvents(process, element, part));
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
     boolean again =
@@ -120,7 +131,10 @@ final class ElementProcessor {
     if (!again) {
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATING);
     }
-    if (!body && canFail && !element.inputs().isEmpty() && !applyInputs(result, key, element)) {
+    if (!body
+        && element != null
+        && !element.inputs().isEmpty()
+        && !applyInputs(result, key, element)) {
       return; // an incident holds the element until it is resolved
     }
     List<byte[]> items = null;
@@ -137,13 +151,15 @@ final class ElementProcessor {
         return; // an incident holds the element until it is resolved
       }
     }
-    if (canFail && !catchEvents.subscribe(result, key, value, process, element, part)) {
+    if (canFail
+        && !catchEvents.subscribe(result, key, value, process, element, part, eventStarts)) {
       return; // an incident holds the element until it is resolved
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
     switch (value.elementType) {
       case PROCESS -> activateChild(result, process, messageStarts.startEventOf(key, process), key);
-      case SUB_PROCESS -> activateChild(result, process, element.startEventId(), key);
+      case SUB_PROCESS, EVENT_SUB_PROCESS ->
+          activateChild(result, process, element.startEventId(), key);
       case START_EVENT,
           END_EVENT,
           PARALLEL_GATEWAY,
@@ -171,6 +187,9 @@ final class ElementProcessor {
     }
     value.copyFrom(instance.value);
     if (value.elementType == BpmnElementType.PROCESS) {
+      if (!EventSubprocessBehavior.waitingStarts(process(value), value).isEmpty()) {
+        catchEvents.unsubscribe(result, key);
+      }
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);
       awaiters.instanceEnds(result, key, value, true);
       if (value.parentElementInstanceKey >= 0) {
@@ -218,7 +237,8 @@ final class ElementProcessor {
       return; // an incident holds the element until it is resolved
     }
     if (CatchEventBehavior.hasCatchEvents(
-        process, element, CatchEventBehavior.partOf(element, value.elementType))) {
+            process, element, CatchEventBehavior.partOf(element, value.elementType))
+        || !EventSubprocessBehavior.waitingStarts(process, value).isEmpty()) {
       catchEvents.unsubscribe(result, key);
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETING);

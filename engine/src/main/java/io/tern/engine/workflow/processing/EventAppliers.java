@@ -50,6 +50,7 @@ final class EventAppliers {
   private final VariableValue variable = new VariableValue();
   private final TimerValue timer = new TimerValue();
   private final ProcessEventValue processEvent = new ProcessEventValue();
+  private final ProcessEventValue pendingTrigger = new ProcessEventValue();
   private final DeploymentDistributionValue distribution = new DeploymentDistributionValue();
 
   private final int partitionCount;
@@ -238,12 +239,28 @@ final class EventAppliers {
         // An inner instance is made by its body, not brought by a token.
         scope.activeChildren++;
         scope.loopCounter++;
+      } else if (interruptingEventSubprocessStarts(flowScopeKey, instance.value)) {
+        // Everything else in the scope was terminated: tokens left on its flows are void.
+        scope.activeChildren = 1;
+        state.takenFlows().removeScope(flowScopeKey);
+        state.pendingBoundaries().remove(flowScopeKey);
       } else {
         scope.activeChildren += 1 - consumedTokens(instance.value);
       }
       state.instances().put(flowScopeKey, scope);
       state.instances().addChild(flowScopeKey, event.key());
     }
+  }
+
+  /** Whether {@code element} is the interrupting event subprocess remembered for its scope. */
+  private boolean interruptingEventSubprocessStarts(long scopeKey, ProcessInstanceValue element) {
+    return element.elementType == BpmnElementType.EVENT_SUB_PROCESS
+        && state.pendingBoundaries().get(scopeKey, pendingTrigger)
+        && state
+            .process(element.processDefinitionKey)
+            .element(element.elementId)
+            .startEventId()
+            .equals(pendingTrigger.targetElementId);
   }
 
   /**
@@ -280,8 +297,12 @@ final class EventAppliers {
 
   private void boundaryTriggered(LoggedRecord event) {
     processEvent.readFrom(event.value());
-    if (state.instances().get(processEvent.scopeKey, instance)) {
-      addToken(instance.value.flowScopeKey);
+    ExecutableElement target =
+        state.process(processEvent.processDefinitionKey).element(processEvent.targetElementId);
+    if (target.type() == BpmnElementType.START_EVENT) {
+      addToken(processEvent.scopeKey); // an event subprocess runs inside the scope
+    } else if (state.instances().get(processEvent.scopeKey, instance)) {
+      addToken(instance.value.flowScopeKey); // a boundary event runs next to its activity
     }
     if (processEvent.interrupting) {
       state.pendingBoundaries().put(processEvent.scopeKey, processEvent);

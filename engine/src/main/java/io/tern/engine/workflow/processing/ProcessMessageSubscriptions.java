@@ -34,6 +34,7 @@ final class ProcessMessageSubscriptions {
   private final ElementInstance instance = new ElementInstance();
   private final ProcessInstanceValue completion = new ProcessInstanceValue();
   private BoundaryBehavior boundaries;
+  private EventSubprocessBehavior eventSubprocesses;
 
   ProcessMessageSubscriptions(
       ProcessingContext context,
@@ -44,6 +45,10 @@ final class ProcessMessageSubscriptions {
     this.state = state;
     this.variables = variables;
     this.sender = sender;
+  }
+
+  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
+    this.eventSubprocesses = eventSubprocesses;
   }
 
   void setBoundaries(BoundaryBehavior boundaries) {
@@ -83,8 +88,14 @@ final class ProcessMessageSubscriptions {
 
   /** Closes the subscriptions of element instance {@code key}, which is left. */
   void closeAll(ProcessingResult result, long key) {
+    closeAll(result, key, target -> true);
+  }
+
+  /** Closes the subscriptions of instance {@code key} for the targets {@code targets} accepts. */
+  void closeAll(ProcessingResult result, long key, java.util.function.Predicate<String> targets) {
     for (Subscription open : state.processMessageSubscriptions().ofElement(key)) {
-      if (open.state != ProcessMessageSubscriptionState.CLOSING) {
+      if (open.state != ProcessMessageSubscriptionState.CLOSING
+          && targets.test(open.value.elementId)) {
         result.appendEvent(
             context.nextKey(),
             ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
@@ -167,6 +178,10 @@ final class ProcessMessageSubscriptions {
         state.process(instance.value.processDefinitionKey).element(subscription.value.elementId);
     if (target.type() == BpmnElementType.BOUNDARY_EVENT) {
       boundaries.trigger(result, key, instance, target, message.variables);
+      return;
+    }
+    if (target.type() == BpmnElementType.START_EVENT) {
+      eventSubprocesses.trigger(result, key, instance, target, message.variables);
       return;
     }
     if (message.variables.length > 0) {

@@ -35,6 +35,7 @@ final class TerminationProcessor {
   private BoundaryBehavior boundaries;
   private final ResultAwaiters awaiters;
   private final ProcessEventValue pending = new ProcessEventValue();
+  private EventSubprocessBehavior eventSubprocesses;
   private final ElementInstance instance = new ElementInstance();
   private final ElementInstance parent = new ElementInstance();
   private final JobState.Job job = new JobState.Job();
@@ -52,6 +53,10 @@ final class TerminationProcessor {
     this.incidents = state.incidents();
     this.pendingBoundaries = state.pendingBoundaries();
     this.catchEvents = catchEvents;
+  }
+
+  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
+    this.eventSubprocesses = eventSubprocesses;
   }
 
   /** Set once: boundary events and termination need each other. */
@@ -151,7 +156,10 @@ final class TerminationProcessor {
     if (flowScopeKey < 0) {
       awaiters.instanceEnds(result, key, instance.value, false);
     }
-    boolean interrupted = pendingBoundaries.get(key, pending);
+    // A pending trigger on this element: its own interrupting boundary event (not an event
+    // subprocess of its own, which goes with it).
+    boolean interrupted =
+        pendingBoundaries.get(key, pending) && !eventSubprocesses.startsEventSubprocess(pending);
     MessageSubscriptionValue heldBy = flowScopeKey < 0 ? messageStarts.heldBy(key) : null;
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
@@ -186,6 +194,11 @@ final class TerminationProcessor {
     } else if (interrupted) {
       // An interrupting boundary event terminated this activity: it takes the activity's place.
       boundaries.activate(result, flowScopeKey, instance.value, pending);
+    } else if (instances.children(flowScopeKey).isEmpty()
+        && pendingBoundaries.get(flowScopeKey, pending)
+        && eventSubprocesses.startsEventSubprocess(pending)) {
+      // The last of what an interrupting event subprocess terminated is gone: it runs now.
+      eventSubprocesses.activate(result, flowScopeKey, parent.value, pending);
     }
   }
 }

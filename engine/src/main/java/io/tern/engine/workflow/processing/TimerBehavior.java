@@ -32,6 +32,7 @@ final class TimerBehavior {
   private final ElementInstance instance = new ElementInstance();
   private final ProcessInstanceValue completion = new ProcessInstanceValue();
   private BoundaryBehavior boundaries;
+  private EventSubprocessBehavior eventSubprocesses;
   final DueDateChecker dueTimers;
 
   TimerBehavior(ProcessingContext context, WorkflowState state, VariableBehavior variables) {
@@ -45,6 +46,10 @@ final class TimerBehavior {
             ValueTypes.TIMER,
             TimerIntent.TRIGGER,
             new TimerValue());
+  }
+
+  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
+    this.eventSubprocesses = eventSubprocesses;
   }
 
   void setBoundaries(BoundaryBehavior boundaries) {
@@ -90,8 +95,13 @@ final class TimerBehavior {
 
   /** Cancels every timer of element instance {@code key}, which is left. */
   void cancelAll(ProcessingResult result, long key) {
+    cancelAll(result, key, target -> true);
+  }
+
+  /** Cancels the timers of element instance {@code key} for the targets {@code targets} accepts. */
+  void cancelAll(ProcessingResult result, long key, java.util.function.Predicate<String> targets) {
     for (long timerKey : state.timers().ofElement(key)) {
-      if (state.timers().get(timerKey, timer)) {
+      if (state.timers().get(timerKey, timer) && targets.test(timer.targetElementId)) {
         result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.CANCELED, timer);
       }
     }
@@ -112,6 +122,12 @@ final class TimerBehavior {
     }
     ExecutableProcess process = state.process(timer.processDefinitionKey);
     ExecutableElement target = process.element(timer.targetElementId);
+    if (target.type() == BpmnElementType.START_EVENT) {
+      boolean started =
+          eventSubprocesses.trigger(result, elementKey, instance, target, new byte[0]);
+      repeat(result, started, target, nowMs);
+      return;
+    }
     if (target.type() != BpmnElementType.BOUNDARY_EVENT) {
       // A timer catch event: it is done waiting.
       completion.copyFrom(instance.value);
@@ -123,6 +139,12 @@ final class TimerBehavior {
       return;
     }
     boolean triggered = boundaries.trigger(result, elementKey, instance, target, new byte[0]);
+    repeat(result, triggered, target, nowMs);
+  }
+
+  /** A non-interrupting cycle that fired schedules its next repetition. */
+  private void repeat(
+      ProcessingResult result, boolean triggered, ExecutableElement target, long nowMs) {
     if (triggered
         && !target.interrupting()
         && (timer.repetitions == TimerValue.UNBOUNDED || timer.repetitions > 1)) {

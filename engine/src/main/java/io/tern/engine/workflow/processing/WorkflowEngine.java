@@ -57,6 +57,12 @@ public final class WorkflowEngine {
         new TerminationProcessor(state, catchEvents, awaiters, messageStarts);
     BoundaryBehavior boundaries = new BoundaryBehavior(context, state, variables, termination);
     termination.setBoundaries(boundaries);
+    EventSubprocessBehavior eventSubprocesses =
+        new EventSubprocessBehavior(context, state, variables, termination, timers, subscriptions);
+    termination.setEventSubprocesses(eventSubprocesses);
+    boundaries.setEventSubprocesses(eventSubprocesses);
+    timers.setEventSubprocesses(eventSubprocesses);
+    subscriptions.setEventSubprocesses(eventSubprocesses);
     timers.setBoundaries(boundaries);
     subscriptions.setBoundaries(boundaries);
     DeploymentDistribution distribution = new DeploymentDistribution(context, state, sender);
@@ -76,6 +82,7 @@ public final class WorkflowEngine {
             messageStarts,
             jobPush);
     elements.setBoundaries(boundaries);
+    elements.setEventSubprocesses(eventSubprocesses);
     JobProcessors jobs =
         new JobProcessors(
             context,

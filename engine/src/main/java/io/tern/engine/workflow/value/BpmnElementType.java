@@ -16,7 +16,9 @@ public enum BpmnElementType {
   CALL_ACTIVITY,
   /** The instance that holds the inner instances of a multi-instance activity. */
   MULTI_INSTANCE_BODY,
-  INCLUSIVE_GATEWAY;
+  INCLUSIVE_GATEWAY,
+  /** An event subprocess: started inside its scope by its start event's timer, message or error. */
+  EVENT_SUB_PROCESS;
 
   private static final BpmnElementType[] VALUES = values();
 

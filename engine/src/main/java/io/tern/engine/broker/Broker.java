@@ -106,7 +106,8 @@ public final class Broker implements AutoCloseable {
             .withPartitions(partitions)
             .withSubscriptionRetryInterval(config.subscriptionRetryInterval())
             .withJobStreams(jobStreams)
-            .withResultAwaitLimit(config.resultAwaitLimit());
+            .withResultAwaitLimit(config.resultAwaitLimit())
+            .withMeterRegistry(registry);
     List<Member> members = List.of(new Member(memberIdOf(config.nodeId()), 1));
     for (int partitionId = 1; partitionId <= config.partitionsCount(); partitionId++) {
       EnginePartitionConfig partitionConfig =

@@ -1,5 +1,7 @@
 package io.tern.engine.workflow;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 
 /**
@@ -10,6 +12,8 @@ import java.time.Duration;
  *     acknowledge before asking again (longer: fewer duplicate commands after a leader change;
  *     shorter: faster recovery from a lost command)
  * @param jobStreams workers' open job streams (job push) and long-polling requests to wake
+ * @param meterRegistry where the engine's latencies go (process instance execution, job activation
+ *     and lifetime); the default registry keeps nothing
  * @param resultAwaitLimit how long the leader remembers a client waiting for an instance's result
  *     (CreateProcessInstanceWithResult); a client's request times out at the gateway before, so
  *     this only bounds the memory of awaiters whose clients are gone
@@ -18,7 +22,8 @@ public record WorkflowConfig(
     Partitions partitions,
     Duration subscriptionRetryInterval,
     JobStreams jobStreams,
-    Duration resultAwaitLimit) {
+    Duration resultAwaitLimit,
+    MeterRegistry meterRegistry) {
   public static final Duration DEFAULT_SUBSCRIPTION_RETRY_INTERVAL = Duration.ofSeconds(10);
   public static final Duration DEFAULT_RESULT_AWAIT_LIMIT = Duration.ofHours(1);
 
@@ -39,22 +44,31 @@ public record WorkflowConfig(
         Partitions.SINGLE,
         DEFAULT_SUBSCRIPTION_RETRY_INTERVAL,
         JobStreams.NONE,
-        DEFAULT_RESULT_AWAIT_LIMIT);
+        DEFAULT_RESULT_AWAIT_LIMIT,
+        new CompositeMeterRegistry());
   }
 
   public WorkflowConfig withPartitions(Partitions partitions) {
-    return new WorkflowConfig(partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit);
+    return new WorkflowConfig(
+        partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit, meterRegistry);
   }
 
   public WorkflowConfig withSubscriptionRetryInterval(Duration interval) {
-    return new WorkflowConfig(partitions, interval, jobStreams, resultAwaitLimit);
+    return new WorkflowConfig(partitions, interval, jobStreams, resultAwaitLimit, meterRegistry);
   }
 
   public WorkflowConfig withJobStreams(JobStreams streams) {
-    return new WorkflowConfig(partitions, subscriptionRetryInterval, streams, resultAwaitLimit);
+    return new WorkflowConfig(
+        partitions, subscriptionRetryInterval, streams, resultAwaitLimit, meterRegistry);
+  }
+
+  public WorkflowConfig withMeterRegistry(MeterRegistry registry) {
+    return new WorkflowConfig(
+        partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit, registry);
   }
 
   public WorkflowConfig withResultAwaitLimit(Duration limit) {
-    return new WorkflowConfig(partitions, subscriptionRetryInterval, jobStreams, limit);
+    return new WorkflowConfig(
+        partitions, subscriptionRetryInterval, jobStreams, limit, meterRegistry);
   }
 }

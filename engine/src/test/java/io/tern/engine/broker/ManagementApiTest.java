@@ -129,4 +129,58 @@ class ManagementApiTest {
     HttpResponse<String> wrongMethod = call("GET", "/actuator/rebalance");
     assertThat(wrongMethod.statusCode()).isEqualTo(405);
   }
+
+  @Test
+  void workflowLatenciesAreExported() throws Exception {
+    try (CamundaClient client =
+        CamundaClient.newClientBuilder()
+            .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
+            .preferRestOverGrpc(false)
+            .build()) {
+      client
+          .newDeployResourceCommand()
+          .addResourceBytes(
+              io.camunda.zeebe.model.bpmn.Bpmn.convertToString(
+                      io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("measured")
+                          .startEvent()
+                          .serviceTask("t", t -> t.zeebeJobType("measured-work"))
+                          .endEvent()
+                          .done())
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              "measured.bpmn")
+          .send()
+          .join();
+      client.newCreateInstanceCommand().bpmnProcessId("measured").latestVersion().send().join();
+      var job =
+          client
+              .newActivateJobsCommand()
+              .jobType("measured-work")
+              .maxJobsToActivate(1)
+              .requestTimeout(Duration.ofSeconds(5))
+              .send()
+              .join()
+              .getJobs()
+              .get(0);
+      client
+          .newCreateInstanceCommand()
+          .bpmnProcessId("measured")
+          .latestVersion()
+          .send()
+          .join(); // a second one, left waiting
+      client.newCompleteCommand(job.getKey()).send().join();
+    }
+    String metrics = "";
+    for (int attempt = 0; attempt < 50; attempt++) {
+      metrics = call("GET", "/actuator/prometheus").body();
+      if (metrics.contains(
+          "tern_workflow_process_instance_execution_seconds_count{partition=\"1\"} 1")) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    assertThat(metrics)
+        .contains("tern_workflow_process_instance_execution_seconds_count{partition=\"1\"} 1")
+        .contains("tern_workflow_job_activation_seconds_count{partition=\"1\"} 1")
+        .contains("tern_workflow_job_lifetime_seconds_count{partition=\"1\"} 1");
+  }
 }

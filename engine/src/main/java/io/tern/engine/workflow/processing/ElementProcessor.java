@@ -52,6 +52,7 @@ final class ElementProcessor {
   private final MultiInstanceBehavior multiInstance;
   private final MessageStartBehavior messageStarts;
   private final JobPushBehavior jobPush;
+  private final WorkflowMetrics metrics;
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -70,8 +71,10 @@ final class ElementProcessor {
       CallActivityBehavior callActivities,
       MultiInstanceBehavior multiInstance,
       MessageStartBehavior messageStarts,
-      JobPushBehavior jobPush) {
+      JobPushBehavior jobPush,
+      WorkflowMetrics metrics) {
     this.jobPush = jobPush;
+    this.metrics = metrics;
     this.multiInstance = multiInstance;
     this.messageStarts = messageStarts;
     this.awaiters = awaiters;
@@ -156,6 +159,9 @@ final class ElementProcessor {
       return; // an incident holds the element until it is resolved
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
+    if (value.elementType == BpmnElementType.PROCESS) {
+      metrics.processInstanceActivated(result, key, context.nowMs());
+    }
     switch (value.elementType) {
       case PROCESS -> activateChild(result, process, messageStarts.startEventOf(key, process), key);
       case SUB_PROCESS, EVENT_SUB_PROCESS ->
@@ -197,6 +203,7 @@ final class ElementProcessor {
       }
       MessageSubscriptionValue heldBy = messageStarts.heldBy(key);
       appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_COMPLETED);
+      metrics.processInstanceCompleted(result, key, context.nowMs());
       if (heldBy != null) {
         messageStarts.keyReleased(result, heldBy);
       }
@@ -495,6 +502,7 @@ final class ElementProcessor {
     job.errorCode = "";
     long jobKey = context.nextKey();
     result.appendEvent(jobKey, ValueTypes.JOB, JobIntent.CREATED, job);
+    metrics.jobCreated(result, jobKey, context.nowMs());
     jobPush.activatable(result, jobKey, job);
   }
 

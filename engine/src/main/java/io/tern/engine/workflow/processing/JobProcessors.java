@@ -43,6 +43,7 @@ final class JobProcessors {
   private final IncidentBehavior incidentBehavior;
   private BoundaryBehavior boundaries;
   private final JobPushBehavior push;
+  private final WorkflowMetrics metrics;
   final DueDateChecker deadlines;
   final DueDateChecker backoffs;
 
@@ -54,8 +55,10 @@ final class JobProcessors {
       VariableBehavior variables,
       IncidentState incidents,
       IncidentBehavior incidentBehavior,
-      JobPushBehavior push) {
+      JobPushBehavior push,
+      WorkflowMetrics metrics) {
     this.push = push;
+    this.metrics = metrics;
     this.context = context;
     this.processes = processes;
     this.jobs = jobs;
@@ -354,6 +357,7 @@ final class JobProcessors {
     JobValue completed = new JobValue().copyFrom(job.value);
     completed.variables = completion.variables;
     result.appendEvent(key, ValueTypes.JOB, JobIntent.COMPLETED, completed);
+    metrics.jobCompleted(result, key, context.nowMs());
     result.respondWithLastEvent();
     long elementInstanceKey = job.value.elementInstanceKey;
     if (instances.get(elementInstanceKey, instance)) {
@@ -417,6 +421,7 @@ final class JobProcessors {
                     variables.visible(found.value.elementInstanceKey, batch.fetchVariables));
             batch.jobKeys.add(jobKey);
             batch.jobs.add(found.value);
+            metrics.jobActivated(result, jobKey, context.nowMs());
           }
           return batch.jobs.size() < batch.maxJobsToActivate;
         });

@@ -21,6 +21,7 @@ final class JobPushBehavior {
   private final JobStreams streams;
   private final VariableBehavior variables;
   private final PartitionSender sender;
+  private final WorkflowMetrics metrics;
   private final JobBatchValue batch = new JobBatchValue();
   private DueDateChecker deadlines;
 
@@ -28,7 +29,9 @@ final class JobPushBehavior {
       ProcessingContext context,
       JobStreams streams,
       VariableBehavior variables,
-      PartitionSender sender) {
+      PartitionSender sender,
+      WorkflowMetrics metrics) {
+    this.metrics = metrics;
     this.context = context;
     this.streams = streams;
     this.variables = variables;
@@ -66,6 +69,7 @@ final class JobPushBehavior {
     batch.jobs.clear();
     batch.jobs.add(activated);
     result.appendEvent(context.nextKey(), ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, batch);
+    metrics.jobActivated(result, jobKey, context.nowMs());
     result.sideEffect(
         () -> {
           deadlines.scheduleAt(deadline);

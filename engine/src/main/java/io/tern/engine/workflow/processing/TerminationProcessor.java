@@ -36,6 +36,7 @@ final class TerminationProcessor {
   private final ResultAwaiters awaiters;
   private final ProcessEventValue pending = new ProcessEventValue();
   private EventSubprocessBehavior eventSubprocesses;
+  private WorkflowMetrics metrics;
   private final ElementInstance instance = new ElementInstance();
   private final ElementInstance parent = new ElementInstance();
   private final JobState.Job job = new JobState.Job();
@@ -53,6 +54,10 @@ final class TerminationProcessor {
     this.incidents = state.incidents();
     this.pendingBoundaries = state.pendingBoundaries();
     this.catchEvents = catchEvents;
+  }
+
+  void setMetrics(WorkflowMetrics metrics) {
+    this.metrics = metrics;
   }
 
   void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
@@ -131,6 +136,7 @@ final class TerminationProcessor {
         result.appendEvent(incidentKey, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
       }
       result.appendEvent(instance.jobKey, ValueTypes.JOB, JobIntent.CANCELED, job.value);
+      metrics.jobCanceled(result, instance.jobKey);
     }
     List<Long> children = new java.util.ArrayList<>(instances.children(key));
     if (instance.calledInstanceKey >= 0) {
@@ -155,6 +161,7 @@ final class TerminationProcessor {
     long flowScopeKey = instance.value.flowScopeKey;
     if (flowScopeKey < 0) {
       awaiters.instanceEnds(result, key, instance.value, false);
+      metrics.processInstanceTerminated(result, key);
     }
     // A pending trigger on this element: its own interrupting boundary event (not an event
     // subprocess of its own, which goes with it).

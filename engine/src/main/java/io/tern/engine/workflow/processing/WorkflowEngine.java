@@ -47,7 +47,9 @@ public final class WorkflowEngine {
     ProcessMessageSubscriptions subscriptions =
         new ProcessMessageSubscriptions(context, state, variables, sender);
     MessageStartBehavior messageStarts = new MessageStartBehavior(context, state, variables);
-    JobPushBehavior jobPush = new JobPushBehavior(context, config.jobStreams(), variables, sender);
+    WorkflowMetrics metrics = new WorkflowMetrics(config.meterRegistry(), context.partitionId());
+    JobPushBehavior jobPush =
+        new JobPushBehavior(context, config.jobStreams(), variables, sender, metrics);
     MessageProcessors messages = new MessageProcessors(context, state, sender, messageStarts);
     CatchEventBehavior catchEvents =
         new CatchEventBehavior(timers, subscriptions, incidents, variables);
@@ -57,6 +59,7 @@ public final class WorkflowEngine {
         new TerminationProcessor(state, catchEvents, awaiters, messageStarts);
     BoundaryBehavior boundaries = new BoundaryBehavior(context, state, variables, termination);
     termination.setBoundaries(boundaries);
+    termination.setMetrics(metrics);
     EventSubprocessBehavior eventSubprocesses =
         new EventSubprocessBehavior(context, state, variables, termination, timers, subscriptions);
     termination.setEventSubprocesses(eventSubprocesses);
@@ -80,7 +83,8 @@ public final class WorkflowEngine {
             new CallActivityBehavior(context, state, variables, incidents),
             new MultiInstanceBehavior(context, state, variables, incidents),
             messageStarts,
-            jobPush);
+            jobPush,
+            metrics);
     elements.setBoundaries(boundaries);
     elements.setEventSubprocesses(eventSubprocesses);
     JobProcessors jobs =
@@ -92,7 +96,8 @@ public final class WorkflowEngine {
             variables,
             state.incidents(),
             incidents,
-            jobPush);
+            jobPush,
+            metrics);
     jobs.setBoundaries(boundaries);
 
     RecordProcessors processors =
@@ -104,6 +109,7 @@ public final class WorkflowEngine {
                   timers.dueTimers.onProcessingStarted();
                   messages.expiry.onProcessingStarted();
                   awaiters.clear();
+                  metrics.clear();
                   scheduleRetries(scheduler, retryMs, subscriptions, messages, distribution);
                 })
             .onCommand(

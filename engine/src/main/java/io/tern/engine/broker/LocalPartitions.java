@@ -95,6 +95,8 @@ final class LocalPartitions implements PartitionCommands, Partitions, CommandRes
           new PartitionUnavailableException(
               "partition " + partitionId + ": " + e.getMessage(),
               e.getMessage().startsWith(DiskSpaceGuard.REFUSAL_PREFIX)));
+    } catch (RuntimeException e) {
+      answer.completeExceptionally(e); // releases the request id and the backpressure slot
     }
     return answer;
   }

@@ -89,7 +89,11 @@ final class JobActivation {
         // Parked before asking, so jobs that appear while the partitions are asked are not missed.
         jobStreams.park(request.getType(), wakeUp);
         timeouts.schedule(this::finish, waitMs, TimeUnit.MILLISECONDS);
-        observer.setOnCancelHandler(() -> done.set(true));
+        observer.setOnCancelHandler(
+            () -> {
+              done.set(true);
+              jobStreams.unpark(request.getType(), wakeUp); // a cancelled request waits no more
+            });
       }
       askAll(longPolling);
     }

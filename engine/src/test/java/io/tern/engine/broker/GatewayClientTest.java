@@ -267,6 +267,48 @@ class GatewayClientTest {
   }
 
   @Test
+  void anOversizedPayloadIsRefusedAndNothingElseBreaks() {
+    deploy(oneTask("big", "big-work"), "big.bpmn");
+    String large = "x".repeat(3 * 1024 * 1024);
+    assertThatThrownBy(
+            () ->
+                client
+                    .newCreateInstanceCommand()
+                    .bpmnProcessId("big")
+                    .latestVersion()
+                    .variables(Map.of("blob", large))
+                    .send()
+                    .join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.INVALID_ARGUMENT))
+        .hasMessageContaining("maxBatchBytes");
+    String tooLarge = "x".repeat(5 * 1024 * 1024);
+    assertThatThrownBy(
+            () ->
+                client
+                    .newCreateInstanceCommand()
+                    .bpmnProcessId("big")
+                    .latestVersion()
+                    .variables(Map.of("blob", tooLarge))
+                    .send()
+                    .join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+    assertThat(
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("big")
+                .latestVersion()
+                .variables(Map.of("blob", "small"))
+                .send()
+                .join()
+                .getProcessInstanceKey())
+        .isPositive();
+  }
+
+  @Test
   void anOpenJobStreamGetsNewJobsPushedWithoutAnyActivateJobs() throws Exception {
     deploy(oneTask("pushed", "push-me"), "pushed.bpmn");
     io.grpc.ManagedChannel channel =

@@ -6,7 +6,6 @@ import io.camunda.client.CamundaClient;
 import io.camunda.client.api.command.ClientStatusException;
 import io.camunda.client.api.response.PublishMessageResponse;
 import io.grpc.Status;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,26 +22,11 @@ class BackpressureTest {
   @Test
   void commandsOverThePartitionsLimitAreRefusedWithResourceExhausted() throws Exception {
     BrokerConfig config =
-        BrokerConfigLoader.load(
-            null,
-            Map.of(
-                "TERN_DATA_DIRECTORY", dir.resolve("data").toString(),
-                "TERN_NETWORK_HOST", "127.0.0.1",
-                "TERN_NETWORK_COMMANDPORT", "0",
-                "TERN_GATEWAY_PORT", "0",
-                "TERN_MANAGEMENT_PORT", "0",
-                "TERN_DATA_DISK_MINFREEBYTES", "0",
-                "TERN_RAFT_ELECTIONTIMEOUTMS", "300",
-                "TERN_RAFT_HEARTBEATINTERVALMS", "50",
-                "TERN_BACKPRESSURE_ALGORITHM", "fixed",
-                "TERN_BACKPRESSURE_FIXED_LIMIT", "1"));
+        TestBrokers.config(
+            dir,
+            Map.of("TERN_BACKPRESSURE_ALGORITHM", "fixed", "TERN_BACKPRESSURE_FIXED_LIMIT", "1"));
     try (Broker broker = Broker.start(config);
-        CamundaClient client =
-            CamundaClient.newClientBuilder()
-                .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
-                .preferRestOverGrpc(false)
-                .defaultRequestTimeout(Duration.ofSeconds(10))
-                .build()) {
+        CamundaClient client = TestBrokers.client(broker)) {
       assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
       List<CompletableFuture<PublishMessageResponse>> sent = new ArrayList<>();
       for (int i = 0; i < 50; i++) {

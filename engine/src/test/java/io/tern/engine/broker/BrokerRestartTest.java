@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.client.CamundaClient;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.zeebe.model.bpmn.Bpmn;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,41 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 class BrokerRestartTest {
   @TempDir Path dir;
 
-  private BrokerConfig config() {
-    return BrokerConfigLoader.load(
-        null,
-        Map.of(
-            "TERN_DATA_DIRECTORY",
-            dir.resolve("data").toString(),
-            "TERN_NETWORK_HOST",
-            "127.0.0.1",
-            "TERN_NETWORK_COMMANDPORT",
-            "0",
-            "TERN_GATEWAY_PORT",
-            "0",
-            "TERN_MANAGEMENT_PORT",
-            "0",
-            "TERN_DATA_DISK_MINFREEBYTES",
-            "0",
-            "TERN_RAFT_ELECTIONTIMEOUTMS",
-            "300",
-            "TERN_RAFT_HEARTBEATINTERVALMS",
-            "50"));
-  }
-
-  private static CamundaClient clientOf(Broker broker) {
-    return CamundaClient.newClientBuilder()
-        .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
-        .preferRestOverGrpc(false)
-        .defaultRequestTimeout(Duration.ofSeconds(10))
-        .build();
-  }
-
   @Test
   void deploymentsAndInstancesSurviveARestart() throws InterruptedException {
     long instanceKey;
-    try (Broker broker = Broker.start(config());
-        CamundaClient client = clientOf(broker)) {
+    try (Broker broker = Broker.start(TestBrokers.config(dir, Map.of()));
+        CamundaClient client = TestBrokers.client(broker)) {
       assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
       client
           .newDeployResourceCommand()
@@ -78,8 +47,8 @@ class BrokerRestartTest {
               .getProcessInstanceKey();
     }
 
-    try (Broker broker = Broker.start(config());
-        CamundaClient client = clientOf(broker)) {
+    try (Broker broker = Broker.start(TestBrokers.config(dir, Map.of()));
+        CamundaClient client = TestBrokers.client(broker)) {
       assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
       List<ActivatedJob> jobs =
           client

@@ -14,7 +14,6 @@ import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.grpc.Status;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,26 +35,10 @@ class GatewayClientTest {
 
   @BeforeAll
   static void startBroker() throws InterruptedException {
-    BrokerConfig config =
-        BrokerConfigLoader.load(
-            null,
-            Map.of(
-                "TERN_DATA_DIRECTORY", dir.resolve("data").toString(),
-                "TERN_NETWORK_HOST", "127.0.0.1",
-                "TERN_NETWORK_COMMANDPORT", "0",
-                "TERN_GATEWAY_PORT", "0",
-                "TERN_MANAGEMENT_PORT", "0",
-                "TERN_DATA_DISK_MINFREEBYTES", "0",
-                "TERN_RAFT_ELECTIONTIMEOUTMS", "300",
-                "TERN_RAFT_HEARTBEATINTERVALMS", "50"));
+    BrokerConfig config = TestBrokers.config(dir, Map.of());
     broker = Broker.start(config);
     assertThat(broker.awaitReady(Duration.ofSeconds(30))).as("the partition elects").isTrue();
-    client =
-        CamundaClient.newClientBuilder()
-            .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
-            .preferRestOverGrpc(false)
-            .defaultRequestTimeout(Duration.ofSeconds(10))
-            .build();
+    client = TestBrokers.client(broker);
   }
 
   @AfterAll

@@ -24,19 +24,7 @@ class ManagementApiTest {
 
   @BeforeAll
   static void startBroker() throws InterruptedException {
-    broker =
-        Broker.start(
-            BrokerConfigLoader.load(
-                null,
-                Map.of(
-                    "TERN_DATA_DIRECTORY", dir.resolve("data").toString(),
-                    "TERN_NETWORK_HOST", "127.0.0.1",
-                    "TERN_NETWORK_COMMANDPORT", "0",
-                    "TERN_GATEWAY_PORT", "0",
-                    "TERN_MANAGEMENT_PORT", "0",
-                    "TERN_DATA_DISK_MINFREEBYTES", "0",
-                    "TERN_RAFT_ELECTIONTIMEOUTMS", "300",
-                    "TERN_RAFT_HEARTBEATINTERVALMS", "50")));
+    broker = Broker.start(TestBrokers.config(dir, Map.of()));
     assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
   }
 
@@ -87,11 +75,7 @@ class ManagementApiTest {
 
   @Test
   void aSnapshotCanBeTakenOnDemand() throws Exception {
-    try (CamundaClient client =
-        CamundaClient.newClientBuilder()
-            .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
-            .preferRestOverGrpc(false)
-            .build()) {
+    try (CamundaClient client = TestBrokers.client(broker)) {
       // Something to snapshot: a processed command.
       client.newPublishMessageCommand().messageName("m").correlationKey("k").send().join();
     }
@@ -132,11 +116,7 @@ class ManagementApiTest {
 
   @Test
   void workflowLatenciesAreExported() throws Exception {
-    try (CamundaClient client =
-        CamundaClient.newClientBuilder()
-            .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
-            .preferRestOverGrpc(false)
-            .build()) {
+    try (CamundaClient client = TestBrokers.client(broker)) {
       client
           .newDeployResourceCommand()
           .addResourceBytes(

@@ -1,0 +1,37 @@
+package io.tern.engine.broker;
+
+import io.camunda.client.CamundaClient;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Brokers for tests: loopback, ports chosen by the system, fast elections, no disk watermark. */
+final class TestBrokers {
+  private TestBrokers() {}
+
+  /** A configuration with its data under {@code dir}, plus {@code extra} TERN_* settings. */
+  static BrokerConfig config(Path dir, Map<String, String> extra) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("TERN_DATA_DIRECTORY", dir.resolve("data").toString());
+    settings.put("TERN_NETWORK_HOST", "127.0.0.1");
+    settings.put("TERN_NETWORK_COMMANDPORT", "0");
+    settings.put("TERN_GATEWAY_PORT", "0");
+    settings.put("TERN_MANAGEMENT_PORT", "0");
+    settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
+    settings.put("TERN_RAFT_ELECTIONTIMEOUTMS", "300");
+    settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
+    settings.putAll(extra);
+    return BrokerConfigLoader.load(null, settings);
+  }
+
+  /** The official client, over gRPC, to {@code broker}'s gateway. */
+  static CamundaClient client(Broker broker) {
+    return CamundaClient.newClientBuilder()
+        .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
+        .preferRestOverGrpc(false)
+        .defaultRequestTimeout(Duration.ofSeconds(10))
+        .build();
+  }
+}

@@ -146,4 +146,62 @@ class EventSubprocessTest extends WorkflowTestBase {
         .contains("inner-handled " + COMPLETED, "sub " + COMPLETED)
         .doesNotContain("outer-handled " + COMPLETED);
   }
+
+  @Test
+  void aNonInterruptingMessageEventSubprocessRunsOncePerMessage() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("p")
+            .eventSubProcess(
+                "on-note",
+                esp ->
+                    esp.startEvent("note-start")
+                        .interrupting(false)
+                        .message(m -> m.name("note").zeebeCorrelationKeyExpression("orderId"))
+                        .serviceTask("record-note", t -> t.zeebeJobType("record-note"))
+                        .endEvent("noted"))
+            .startEvent("start")
+            .serviceTask("work", t -> t.zeebeJobType("work"))
+            .endEvent("end")
+            .done();
+    deployed(deploy(leader, "p.bpmn", xml(model)));
+    create(leader, "p", "{\"orderId\": \"o-8\"}");
+    long work = awaitJob(leader, "work");
+
+    publish(leader, "note", "o-8", 60_000, "", "{\"text\": \"first\"}");
+    completeJob(leader, awaitJob(leader, "record-note"));
+    publish(leader, "note", "o-8", 60_000, "", "{\"text\": \"second\"}");
+    completeJob(leader, awaitJob(leader, "record-note"));
+    assertThat(lifecycle().stream().filter(("on-note " + COMPLETED)::equals)).hasSize(2);
+    assertThat(lifecycle()).doesNotContain("work " + TERMINATED);
+
+    completeJob(leader, work);
+    await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");
+  }
+
+  @Test
+  void anInterruptingEventSubprocessVoidsTokensWaitingAtAJoin() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("p")
+            .eventSubProcess(
+                "on-error",
+                esp -> esp.startEvent("error-start").error("BROKEN").endEvent("handled"))
+            .startEvent("start")
+            .parallelGateway("fork")
+            .serviceTask("a", t -> t.zeebeJobType("a"))
+            .parallelGateway("join")
+            .endEvent("end")
+            .moveToNode("fork")
+            .serviceTask("b", t -> t.zeebeJobType("b"))
+            .connectTo("join")
+            .done();
+    deployed(deploy(leader, "p.bpmn", xml(model)));
+    create(leader, "p");
+    completeJob(leader, awaitJob(leader, "a")); // its token waits at the join
+
+    throwError(leader, awaitJob(leader, "b"), "BROKEN", "", "");
+    await(() -> lifecycle().contains("p " + COMPLETED), "the process to end through the event");
+    assertThat(lifecycle()).contains("handled " + COMPLETED).doesNotContain("end " + COMPLETED);
+  }
 }

@@ -67,7 +67,12 @@ final class ProcessMessageSubscriptions {
     opened.processInstanceKey = element.processInstanceKey;
     opened.elementInstanceKey = key;
     opened.processDefinitionKey = element.processDefinitionKey;
-    opened.interrupting = target.type() != BpmnElementType.BOUNDARY_EVENT || target.interrupting();
+    // Boundary events and event subprocess starts may stay open for the next message; a catch
+    // event or receive task is done with its first.
+    boolean staysOpenCapable =
+        target.type() == BpmnElementType.BOUNDARY_EVENT
+            || target.type() == BpmnElementType.START_EVENT;
+    opened.interrupting = !staysOpenCapable || target.interrupting();
     opened.bpmnProcessId = element.bpmnProcessId;
     opened.messageName = messageName;
     opened.correlationKey = correlationKey;

@@ -250,6 +250,73 @@ class GatewayClientTest {
   }
 
   @Test
+  void jobCommandsFailRetryThrowUpdateAndCancelThroughTheGateway() {
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("ops")
+            .startEvent()
+            .serviceTask("risky", t -> t.zeebeJobType("risky").zeebeJobRetries("2"))
+            .boundaryEvent("caught", b -> b.error("OOPS"))
+            .endEvent("caught-end")
+            .moveToActivity("risky")
+            .endEvent("end")
+            .done();
+    deploy(model, "ops.bpmn");
+    long instance =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("ops")
+            .latestVersion()
+            .variables(Map.of("attempt", 0))
+            .send()
+            .join()
+            .getProcessInstanceKey();
+
+    ActivatedJob first = activateOne("risky");
+    assertThat(first.getRetries()).isEqualTo(2);
+    client.newFailCommand(first.getKey()).retries(1).errorMessage("flaky").send().join();
+    ActivatedJob second = activateOne("risky");
+    assertThat(second.getKey()).isEqualTo(first.getKey());
+    assertThat(second.getRetries()).isEqualTo(1);
+    client.newUpdateRetriesCommand(second.getKey()).retries(5).send().join();
+    client.newUpdateTimeoutCommand(second.getKey()).timeout(Duration.ofMinutes(2)).send().join();
+    client.newSetVariablesCommand(instance).variables(Map.of("attempt", 2)).send().join();
+    client.newThrowErrorCommand(second.getKey()).errorCode("OOPS").send().join();
+    assertThatThrownBy(() -> client.newCompleteCommand(second.getKey()).send().join())
+        .as("the caught job is gone")
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.NOT_FOUND));
+
+    long waiting =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("ops")
+            .latestVersion()
+            .send()
+            .join()
+            .getProcessInstanceKey();
+    client.newCancelInstanceCommand(waiting).send().join();
+    assertThatThrownBy(() -> client.newCancelInstanceCommand(waiting).send().join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.NOT_FOUND));
+  }
+
+  private static ActivatedJob activateOne(String type) {
+    List<ActivatedJob> jobs =
+        client
+            .newActivateJobsCommand()
+            .jobType(type)
+            .maxJobsToActivate(1)
+            .requestTimeout(Duration.ofSeconds(5))
+            .send()
+            .join()
+            .getJobs();
+    assertThat(jobs).hasSize(1);
+    return jobs.get(0);
+  }
+
+  @Test
   void anOversizedPayloadIsRefusedAndNothingElseBreaks() {
     deploy(oneTask("big", "big-work"), "big.bpmn");
     String large = "x".repeat(3 * 1024 * 1024);

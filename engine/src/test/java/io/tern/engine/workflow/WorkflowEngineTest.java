@@ -509,4 +509,18 @@ class WorkflowEngineTest extends WorkflowTestBase {
         .contains("'guarded'")
         .contains("exclusive and inclusive gateways only");
   }
+
+  @Test
+  void anAdHocSubprocessIsRejectedAsUnsupportedNamingIt() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("p")
+            .startEvent("start")
+            .adHocSubProcess("adhoc", a -> a.task("inside"))
+            .endEvent("end")
+            .done();
+    Answer answer = deploy(leader, "p.bpmn", xml(model));
+    assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(answer.reason()).contains("'adhoc'").contains("not supported");
+  }
 }

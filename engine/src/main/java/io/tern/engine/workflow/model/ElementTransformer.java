@@ -195,6 +195,9 @@ final class ElementTransformer {
         return null;
       }
       return BpmnElementType.INCLUSIVE_GATEWAY;
+    } else if (element instanceof io.camunda.zeebe.model.bpmn.instance.AdHocSubProcess
+        || element instanceof io.camunda.zeebe.model.bpmn.instance.Transaction) {
+      // Subclasses of SubProcess with other semantics: reported as unsupported below.
     } else if (element instanceof SubProcess subprocess) {
       return subprocess.triggeredByEvent()
           ? BpmnElementType.EVENT_SUB_PROCESS

@@ -287,13 +287,14 @@ final class ElementTransformer {
       problems.add(describe(node) + ": a service task needs a zeebe:taskDefinition type");
       return null;
     }
-    if (jobType.startsWith("=")) {
-      problems.add(describe(node) + ": job types given as expressions are not supported yet");
-      return null;
+    if (jobType.strip().startsWith("=")) {
+      MappingChecks.checkFeel(node, jobType.strip(), problems); // evaluated when a job is made
     }
     int retries = parseRetries(node, definition.getRetries(), problems);
     return new JobDefinition(
-        jobType, retries, headersJson(node.getSingleExtensionElement(ZeebeTaskHeaders.class)));
+        jobType.strip(),
+        retries,
+        headersJson(node.getSingleExtensionElement(ZeebeTaskHeaders.class)));
   }
 
   private static int parseRetries(FlowNode node, String retries, List<String> problems) {

@@ -48,7 +48,12 @@ public record ExecutableElement(
    * What a service task's job looks like: {@code zeebe:taskDefinition} type and retries, and {@code
    * zeebe:taskHeaders} as a JSON object.
    */
-  public record JobDefinition(String type, int retries, String customHeadersJson) {}
+  public record JobDefinition(String type, int retries, String customHeadersJson) {
+    /** Whether the type is FEEL (after '='), evaluated for each job from the task's variables. */
+    public boolean typeIsExpression() {
+      return type.startsWith("=");
+    }
+  }
 
   /**
    * What a call activity calls ({@code zeebe:calledElement}): the process id (static, or FEEL after

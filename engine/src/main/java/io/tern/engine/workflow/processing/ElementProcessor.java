@@ -43,6 +43,7 @@ final class ElementProcessor {
   private final VariableBehavior variables;
   private final FeelConditions conditions = new FeelConditions();
   private final IoMappings ioMappings = new IoMappings();
+  private final FeelStrings jobTypes = new FeelStrings();
   private final IncidentBehavior incidents;
   private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
@@ -124,6 +125,8 @@ final class ElementProcessor {
                 && (body
                     || !element.inputs().isEmpty()
                     || value.elementType == BpmnElementType.CALL_ACTIVITY
+                    || (value.elementType == BpmnElementType.SERVICE_TASK
+                        && element.job().typeIsExpression())
                     || CatchEventBehavior.hasCatchEvents(process, element, part));
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
@@ -158,6 +161,13 @@ final class ElementProcessor {
         && !catchEvents.subscribe(result, key, value, process, element, part, eventStarts)) {
       return; // an incident holds the element until it is resolved
     }
+    String jobType = null;
+    if (value.elementType == BpmnElementType.SERVICE_TASK) {
+      jobType = jobTypeOf(result, key, element);
+      if (jobType == null) {
+        return; // an incident holds the task until it is resolved
+      }
+    }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
     if (value.elementType == BpmnElementType.PROCESS) {
       metrics.processInstanceActivated(result, key, context.nowMs());
@@ -173,7 +183,7 @@ final class ElementProcessor {
           INCLUSIVE_GATEWAY,
           BOUNDARY_EVENT ->
           complete(result, key);
-      case SERVICE_TASK -> createJob(result, element, key);
+      case SERVICE_TASK -> createJob(result, element, key, jobType);
       case CALL_ACTIVITY -> callActivities.call(result, key, value, element, called);
       case INTERMEDIATE_CATCH_EVENT, RECEIVE_TASK -> {} // waits for its timer or message
       case MULTI_INSTANCE_BODY -> multiInstance.start(result, key, value, element, items);
@@ -485,14 +495,40 @@ final class ElementProcessor {
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, scope.value);
   }
 
-  private void createJob(ProcessingResult result, ExecutableElement element, long key) {
+  /** The task's job type: static, or its FEEL evaluated now; null after raising an incident. */
+  private String jobTypeOf(ProcessingResult result, long key, ExecutableElement element) {
+    String type = element.job().type();
+    if (!element.job().typeIsExpression()) {
+      return type;
+    }
+    String problem;
+    try {
+      String evaluated = jobTypes.evaluate(type, () -> variables.visible(key, List.of()));
+      if (!evaluated.isBlank()) {
+        return evaluated;
+      }
+      problem = "it gave an empty job type";
+    } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {
+      problem = e.getMessage();
+    }
+    incidents.raise(
+        result,
+        ErrorType.EXTRACT_VALUE_ERROR,
+        key,
+        value,
+        "the job type '" + type + "' of '" + element.id() + "' cannot be evaluated: " + problem);
+    return null;
+  }
+
+  private void createJob(
+      ProcessingResult result, ExecutableElement element, long key, String jobType) {
     job.deadline = -1;
     job.retries = element.job().retries();
     job.processInstanceKey = value.processInstanceKey;
     job.elementInstanceKey = key;
     job.processDefinitionKey = value.processDefinitionKey;
     job.processDefinitionVersion = value.version;
-    job.type = element.job().type();
+    job.type = jobType;
     job.worker = "";
     job.bpmnProcessId = value.bpmnProcessId;
     job.elementId = element.id();

@@ -51,4 +51,26 @@ class JobTypeExpressionTest extends WorkflowTestBase {
     resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
     completeJob(leader, awaitJob(leader, "work-ap"));
   }
+
+  @Test
+  void retriesGivenAsAnExpressionAreEvaluatedAndABadResultRaisesAnIncident() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("r")
+            .startEvent("start")
+            .serviceTask("work", t -> t.zeebeJobType("retried").zeebeJobRetriesExpression("tries"))
+            .endEvent("end")
+            .done();
+    deployed(deploy(leader, "r.bpmn", xml(model)));
+    create(leader, "r", "{\"tries\": 7}");
+    assertThat(activate(leader, "retried", 1).jobs.get(0).retries).isEqualTo(7);
+
+    create(leader, "r", "{\"tries\": \"many\"}");
+    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    IncidentValue incident =
+        new IncidentValue()
+            .readFrom(
+                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+    assertThat(incident.errorMessage).contains("job retries").contains("many");
+  }
 }

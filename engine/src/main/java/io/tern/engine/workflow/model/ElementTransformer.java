@@ -290,10 +290,19 @@ final class ElementTransformer {
     if (jobType.strip().startsWith("=")) {
       MappingChecks.checkFeel(node, jobType.strip(), problems); // evaluated when a job is made
     }
-    int retries = parseRetries(node, definition.getRetries(), problems);
+    String retriesText = definition.getRetries() == null ? null : definition.getRetries().strip();
+    String retriesExpression = null;
+    int retries = 0;
+    if (retriesText != null && retriesText.startsWith("=")) {
+      MappingChecks.checkFeel(node, retriesText, problems); // evaluated when a job is made
+      retriesExpression = retriesText;
+    } else {
+      retries = parseRetries(node, retriesText, problems);
+    }
     return new JobDefinition(
         jobType.strip(),
         retries,
+        retriesExpression,
         headersJson(node.getSingleExtensionElement(ZeebeTaskHeaders.class)));
   }
 
@@ -309,8 +318,7 @@ final class ElementTransformer {
     }
     problems.add(
         describe(node)
-            + ": retries must be a whole number >= 0 (expressions are not supported"
-            + " yet), got '"
+            + ": retries must be a whole number >= 0 or a FEEL expression after '=', got '"
             + text
             + "'");
     return 0;

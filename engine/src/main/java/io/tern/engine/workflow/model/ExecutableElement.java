@@ -48,10 +48,22 @@ public record ExecutableElement(
    * What a service task's job looks like: {@code zeebe:taskDefinition} type and retries, and {@code
    * zeebe:taskHeaders} as a JSON object.
    */
-  public record JobDefinition(String type, int retries, String customHeadersJson) {
+  /**
+   * A service task's job.
+   *
+   * @param retries the static retries (when {@code retriesExpression} is null)
+   * @param retriesExpression FEEL (after '=') for the retries, evaluated for each job; else null
+   */
+  public record JobDefinition(
+      String type, int retries, String retriesExpression, String customHeadersJson) {
     /** Whether the type is FEEL (after '='), evaluated for each job from the task's variables. */
     public boolean typeIsExpression() {
       return type.startsWith("=");
+    }
+
+    /** Whether anything of the job is evaluated when it is made (and so may fail). */
+    public boolean hasExpressions() {
+      return typeIsExpression() || retriesExpression != null;
     }
   }
 

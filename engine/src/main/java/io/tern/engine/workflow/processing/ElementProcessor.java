@@ -43,7 +43,9 @@ final class ElementProcessor {
   private final VariableBehavior variables;
   private final FeelConditions conditions = new FeelConditions();
   private final IoMappings ioMappings = new IoMappings();
-  private final FeelStrings jobTypes = new FeelStrings();
+  private final FeelStrings jobExpressions = new FeelStrings();
+  private String jobType;
+  private int jobRetries;
   private final IncidentBehavior incidents;
   private final CatchEventBehavior catchEvents;
   private BoundaryBehavior boundaries;
@@ -126,7 +128,7 @@ final class ElementProcessor {
                     || !element.inputs().isEmpty()
                     || value.elementType == BpmnElementType.CALL_ACTIVITY
                     || (value.elementType == BpmnElementType.SERVICE_TASK
-                        && element.job().typeIsExpression())
+                        && element.job().hasExpressions())
                     || CatchEventBehavior.hasCatchEvents(process, element, part));
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
@@ -161,12 +163,8 @@ final class ElementProcessor {
         && !catchEvents.subscribe(result, key, value, process, element, part, eventStarts)) {
       return; // an incident holds the element until it is resolved
     }
-    String jobType = null;
-    if (value.elementType == BpmnElementType.SERVICE_TASK) {
-      jobType = jobTypeOf(result, key, element);
-      if (jobType == null) {
-        return; // an incident holds the task until it is resolved
-      }
+    if (value.elementType == BpmnElementType.SERVICE_TASK && !resolveJob(result, key, element)) {
+      return; // an incident holds the task until it is resolved
     }
     appendLifecycle(result, key, ProcessInstanceIntent.ELEMENT_ACTIVATED);
     if (value.elementType == BpmnElementType.PROCESS) {
@@ -183,7 +181,7 @@ final class ElementProcessor {
           INCLUSIVE_GATEWAY,
           BOUNDARY_EVENT ->
           complete(result, key);
-      case SERVICE_TASK -> createJob(result, element, key, jobType);
+      case SERVICE_TASK -> createJob(result, element, key);
       case CALL_ACTIVITY -> callActivities.call(result, key, value, element, called);
       case INTERMEDIATE_CATCH_EVENT, RECEIVE_TASK -> {} // waits for its timer or message
       case MULTI_INSTANCE_BODY -> multiInstance.start(result, key, value, element, items);
@@ -495,19 +493,35 @@ final class ElementProcessor {
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, scope.value);
   }
 
-  /** The task's job type: static, or its FEEL evaluated now; null after raising an incident. */
-  private String jobTypeOf(ProcessingResult result, long key, ExecutableElement element) {
-    String type = element.job().type();
-    if (!element.job().typeIsExpression()) {
-      return type;
+  /**
+   * Resolves the task's job type and retries into {@link #jobType} and {@link #jobRetries}: static,
+   * or FEEL evaluated now from the task's variables. False after raising an incident.
+   */
+  private boolean resolveJob(ProcessingResult result, long key, ExecutableElement element) {
+    ExecutableElement.JobDefinition definition = element.job();
+    jobType = definition.type();
+    jobRetries = definition.retries();
+    if (!definition.hasExpressions()) {
+      return true;
     }
+    String expression = definition.type();
+    String what = "job type";
     String problem;
     try {
-      String evaluated = jobTypes.evaluate(type, () -> variables.visible(key, List.of()));
-      if (!evaluated.isBlank()) {
-        return evaluated;
+      if (definition.typeIsExpression()) {
+        jobType = jobExpressions.evaluate(expression, () -> variables.visible(key, List.of()));
+        if (jobType.isBlank()) {
+          throw new FeelStrings.EvaluationException("it gave an empty job type");
+        }
       }
-      problem = "it gave an empty job type";
+      if (definition.retriesExpression() != null) {
+        expression = definition.retriesExpression();
+        what = "job retries";
+        String retries =
+            jobExpressions.evaluate(expression, () -> variables.visible(key, List.of()));
+        jobRetries = parseRetries(retries);
+      }
+      return true;
     } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {
       problem = e.getMessage();
     }
@@ -516,14 +530,33 @@ final class ElementProcessor {
         ErrorType.EXTRACT_VALUE_ERROR,
         key,
         value,
-        "the job type '" + type + "' of '" + element.id() + "' cannot be evaluated: " + problem);
-    return null;
+        "the "
+            + what
+            + " '"
+            + expression
+            + "' of '"
+            + element.id()
+            + "' cannot be evaluated: "
+            + problem);
+    return false;
   }
 
-  private void createJob(
-      ProcessingResult result, ExecutableElement element, long key, String jobType) {
+  private static int parseRetries(String text) {
+    try {
+      int retries = Integer.parseInt(text.strip());
+      if (retries >= 0) {
+        return retries;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new FeelStrings.EvaluationException(
+        "retries must be a whole number >= 0, the expression gave '" + text + "'");
+  }
+
+  private void createJob(ProcessingResult result, ExecutableElement element, long key) {
     job.deadline = -1;
-    job.retries = element.job().retries();
+    job.retries = jobRetries;
     job.processInstanceKey = value.processInstanceKey;
     job.elementInstanceKey = key;
     job.processDefinitionKey = value.processDefinitionKey;

@@ -195,4 +195,35 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
     await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 2, "a second incident");
   }
+
+  @Test
+  void anErrorEndEventsCodeMayBeAnExpressionEvaluatedWhenItIsReached() {
+    TestMember leader = leader();
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("dyn")
+            .startEvent("start")
+            .subProcess("sub")
+            .embeddedSubProcess()
+            .startEvent("sub-start")
+            .endEvent("fail", e -> e.errorExpression("kind"))
+            .subProcessDone()
+            .boundaryEvent("declined", b -> b.error("DECLINED"))
+            .endEvent("declined-end")
+            .moveToActivity("sub")
+            .endEvent("end")
+            .done();
+    deployed(deploy(leader, "dyn.bpmn", xml(model)));
+    create(leader, "dyn", "{\"kind\": \"DECLINED\"}");
+    await(() -> lifecycle().contains("declined-end " + COMPLETED), "the boundary for the code");
+
+    long instance = create(leader, "dyn", "{}").key();
+    await(
+        () -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED) == 1,
+        "an incident for the code");
+    setVariables(leader, instance, "{\"kind\": \"DECLINED\"}", false);
+    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED));
+    await(
+        () -> lifecycle().stream().filter(("declined-end " + COMPLETED)::equals).count() == 2,
+        "the second instance at the boundary after resolving");
+  }
 }

@@ -238,8 +238,15 @@ final class ElementTransformer {
     if (definition instanceof ErrorEventDefinition error) {
       String code = error.getError() == null ? null : error.getError().getErrorCode();
       if (code != null && code.strip().startsWith("=")) {
-        problems.add(describe(node) + ": error codes given as expressions are not supported yet");
-        return null;
+        if (!(node instanceof EndEvent)) {
+          problems.add(
+              describe(node)
+                  + ": a catching error event needs a static error code (expressions are for"
+                  + " error end events)");
+          return null;
+        }
+        code = code.strip();
+        MappingChecks.checkFeel(node, code, problems); // evaluated when the end event is reached
       }
       if (code == null && node instanceof EndEvent) {
         problems.add(describe(node) + ": an error end event needs an error with an error code");

@@ -238,7 +238,10 @@ final class ElementProcessor {
       }
     } else if (element.event() instanceof EventDefinition.Error error
         && element.type() == BpmnElementType.END_EVENT) {
-      throwError(result, key, error.errorCode());
+      String code = errorCodeOf(result, key, element, error.errorCode());
+      if (code != null) {
+        throwError(result, key, code);
+      }
       return; // caught: the catching activity is terminated, and this end event with it
     }
     Map<String, byte[]> outputs = null;
@@ -441,6 +444,30 @@ final class ElementProcessor {
 
   private void raiseIncident(long key, String message, ProcessingResult result) {
     incidents.raise(result, ErrorType.CONDITION_ERROR, key, value, message);
+  }
+
+  /** The error code: static, or FEEL evaluated now; null after raising an incident. */
+  private String errorCodeOf(
+      ProcessingResult result, long key, ExecutableElement element, String code) {
+    if (!code.startsWith("=")) {
+      return code;
+    }
+    try {
+      return jobExpressions.evaluate(code, () -> variables.visible(key, List.of()));
+    } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {
+      incidents.raise(
+          result,
+          ErrorType.EXTRACT_VALUE_ERROR,
+          key,
+          value,
+          "the error code '"
+              + code
+              + "' of '"
+              + element.id()
+              + "' cannot be evaluated: "
+              + e.getMessage());
+      return null;
+    }
   }
 
   /** An error end event throws its error; an incident holds it if nothing catches the error. */

@@ -87,6 +87,7 @@ public final class LoadBenchmark {
     settings.put("TERN_DATA_DIRECTORY", data.toString());
     settings.put("TERN_NETWORK_HOST", "127.0.0.1");
     settings.put("TERN_NETWORK_COMMANDPORT", "0");
+    settings.put("TERN_NETWORK_INTERNALPORT", "0");
     settings.put("TERN_GATEWAY_PORT", "0");
     settings.put("TERN_MANAGEMENT_ENABLE", "false");
     settings.put("TERN_RAFT_FLUSH_MODE", options.flushMode());

@@ -1,20 +1,29 @@
 package io.tern.engine.broker;
 
-import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BrokerInfo;
-import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.Partition;
-import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tern.engine.cluster.BrokerApiServer;
+import io.tern.engine.cluster.BrokerJobStreams;
+import io.tern.engine.cluster.BrokerMessages.BrokerState;
+import io.tern.engine.cluster.BrokerMessages.PartitionState;
+import io.tern.engine.cluster.ClusterClient;
+import io.tern.engine.cluster.ClusterPartitions;
+import io.tern.engine.cluster.ClusterTopology;
+import io.tern.engine.cluster.JobStreamForwarding;
+import io.tern.engine.cluster.PartitionDistribution;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
+import io.tern.engine.gateway.PartitionCommands.Answer;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
+import io.tern.engine.record.RecordValue;
 import io.tern.engine.state.StateConfig;
 import io.tern.engine.state.StateResources;
+import io.tern.engine.workflow.Partitions;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.raft.Member;
@@ -23,37 +32,46 @@ import io.tern.raft.server.RaftServer;
 import io.tern.raft.server.RaftServerConfig;
 import io.tern.raft.transport.NettyRaftTransport;
 import io.tern.raft.transport.TransportConfig;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One broker process: the Raft transport, the partitions it hosts (Raft group, stream processor and
- * workflow engine each) and the embedded gateway. For now a broker hosts every partition of a
- * one-broker cluster (see {@link BrokerConfig}).
+ * One broker process: the Raft transport, the partitions it holds (Raft group, stream processor and
+ * workflow engine each; which ones is {@link PartitionDistribution}'s round robin), its command API
+ * for gateways and other brokers, the embedded gateway and the management server.
  */
 public final class Broker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
-  private static final String VERSION = "tern-0.1.0";
+
+  /** How long a cluster-wide rebalance waits for each other broker. */
+  private static final long REBALANCE_TIMEOUT_MS = 30_000;
 
   private final BrokerConfig config;
   private final MeterRegistry registry;
+  private final NettyRaftTransport transport;
   private final RaftServer raft;
   private final StateResources resources;
   private final LocalPartitions partitions;
+  private final ClusterClient cluster;
+  private final ClusterPartitions clusterPartitions;
   private final List<EnginePartition> opened = new ArrayList<>();
   private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
+  private BrokerApiServer api;
   private Gateway gateway;
   private ManagementServer management;
 
   private Broker(BrokerConfig config, MeterRegistry registry) {
     this.config = config;
     this.registry = registry;
-    int memberId = memberIdOf(config.nodeId());
-    TransportConfig transport =
-        TransportConfig.builder(memberId).bind(config.host(), config.commandPort()).build();
+    int memberId = PartitionDistribution.memberIdOf(config.nodeId());
+    TransportConfig transportConfig =
+        TransportConfig.builder(memberId).bind(config.host(), config.internalPort()).build();
     RaftServerConfig raftConfig =
         RaftServerConfig.builder(config.dataDirectory().resolve("raft"))
             .electionTimeoutMs(config.electionTimeoutMs())
@@ -61,33 +79,38 @@ public final class Broker implements AutoCloseable {
             .flushMode(config.flushMode())
             .flushDelayMs(config.flushDelayMs())
             .build();
-    this.raft =
-        new RaftServer(
-            memberId,
-            raftConfig,
-            new NettyRaftTransport(transport, registry, Tags.empty()).start(),
-            registry);
+    this.transport = new NettyRaftTransport(transportConfig, registry, Tags.empty()).start();
+    this.raft = new RaftServer(memberId, raftConfig, transport, registry);
     this.resources =
         new StateResources(
             StateConfig.defaults()
                 .withDisableWal(config.disableWal())
                 .withMemoryLimitMb(config.memoryLimitMb()));
     this.partitions = new LocalPartitions(config.partitionsCount());
+    this.cluster =
+        new ClusterClient(config.contactPoints(), config.nodeId(), config.partitionsCount());
+    this.clusterPartitions =
+        new ClusterPartitions(partitions, cluster, config.gateway().requestTimeout().toMillis());
+    // Raft learns where the other members listen from their command API's state.
+    cluster.addListener(
+        state -> {
+          if (state.nodeId() != config.nodeId()) {
+            transport.addPeer(
+                PartitionDistribution.memberIdOf(state.nodeId()),
+                new InetSocketAddress(state.host(), state.internalPort()));
+          }
+        });
   }
 
-  /** Raft member ids start at 1; Zeebe's node ids at 0. */
-  private static int memberIdOf(int nodeId) {
-    return nodeId + 1;
-  }
-
-  /**
-   * Opens every partition and the gateway; returns at once (partitions elect in the background).
-   */
   /** Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. */
   public static Broker start(BrokerConfig config) {
     return start(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
+  /**
+   * Opens this broker's partitions, its command API and gateway; returns at once (partitions elect
+   * in the background).
+   */
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
     Broker broker = new Broker(config, registry);
     try {
@@ -100,54 +123,163 @@ public final class Broker implements AutoCloseable {
   }
 
   private void open() {
-    GatewayJobStreams jobStreams = new GatewayJobStreams();
+    GatewayJobStreams gatewayStreams = config.gatewayEnabled() ? new GatewayJobStreams() : null;
+    BrokerJobStreams jobStreams =
+        new BrokerJobStreams(
+            gatewayStreams == null ? io.tern.engine.workflow.JobStreams.NONE : gatewayStreams);
     WorkflowConfig workflow =
         WorkflowConfig.defaults()
-            .withPartitions(partitions)
+            .withPartitions(clusterPartitions)
             .withSubscriptionRetryInterval(config.subscriptionRetryInterval())
             .withJobStreams(jobStreams)
             .withResultAwaitLimit(config.resultAwaitLimit())
             .withMeterRegistry(registry);
-    List<Member> members = List.of(new Member(memberIdOf(config.nodeId()), 1));
     for (int partitionId = 1; partitionId <= config.partitionsCount(); partitionId++) {
-      EnginePartitionConfig partitionConfig =
-          EnginePartitionConfig.defaults(config.dataDirectory().resolve("partition-" + partitionId))
-              .withSnapshotPeriod(config.snapshotPeriod())
-              .withDiskWatermark(config.minFreeDiskBytes(), config.diskCheckInterval())
-              .withProcessor(
-                  ProcessorConfig.defaults()
-                      .withMaxCommandsInBatch(config.maxCommandsInBatch())
-                      .withMaxBatchBytes(config.maxBatchBytes()));
-      if (config.runtimeDirectory() != null) {
-        partitionConfig =
-            partitionConfig.withRuntimeDirectory(
-                config.runtimeDirectory().resolve("partition-" + partitionId));
+      List<Member> members =
+          PartitionDistribution.membersOf(
+              partitionId, config.clusterSize(), config.replicationFactor());
+      int self = PartitionDistribution.memberIdOf(config.nodeId());
+      if (members.stream().noneMatch(member -> member.id() == self)) {
+        continue;
       }
-      EnginePartition partition =
-          EnginePartition.start(
-              raft,
-              partitionId,
-              members,
-              partitionConfig,
-              resources,
-              WorkflowEngine.factory(workflow),
-              partitions,
-              System::currentTimeMillis,
-              registry);
-      opened.add(partition);
-      hosted.add(new ManagementApi.Hosted(partition, members));
-      partitions.add(partition, new CommandLimiter(config.backpressure(), partitionId, registry));
-      LOG.info("Partition {} opened (data {})", partitionId, partitionConfig.dataDirectory());
+      openPartition(partitionId, members, workflow);
     }
-    if (config.gatewayEnabled()) {
-      gateway = Gateway.start(config.gateway(), partitions, jobStreams, this::topology);
+    api = BrokerApiServer.start(new ApiHost(jobStreams), config.host(), config.commandPort());
+    jobStreams.announceTo(api::jobsAvailable);
+    if (gatewayStreams != null) {
+      cluster.onJobsAvailable(gatewayStreams::jobsAvailable);
+    }
+    cluster.start();
+    if (gatewayStreams != null) {
+      JobStreamForwarding forwarding = new JobStreamForwarding(cluster, clusterPartitions);
+      gateway =
+          Gateway.start(
+              config.gateway(),
+              clusterPartitions,
+              gatewayStreams,
+              forwarding,
+              new ClusterTopology(
+                  cluster, this::state, config.clusterSize(), config.replicationFactor()));
     }
     if (config.managementEnabled()) {
       management =
           ManagementServer.start(
               config.host(),
               config.managementPort(),
-              new ManagementApi(List.copyOf(hosted), this::scrape));
+              new ManagementApi(List.copyOf(hosted), this::scrape, this::rebalance));
+    }
+    LOG.info(
+        "Broker {} of {}: command API on {}:{}, Raft on {}:{}, {} of {} partition(s) here",
+        config.nodeId(),
+        config.clusterSize(),
+        config.host(),
+        api.port(),
+        config.host(),
+        transport.boundAddress().getPort(),
+        opened.size(),
+        config.partitionsCount());
+  }
+
+  private void openPartition(int partitionId, List<Member> members, WorkflowConfig workflow) {
+    EnginePartitionConfig partitionConfig =
+        EnginePartitionConfig.defaults(config.dataDirectory().resolve("partition-" + partitionId))
+            .withSnapshotPeriod(config.snapshotPeriod())
+            .withDiskWatermark(config.minFreeDiskBytes(), config.diskCheckInterval())
+            .withProcessor(
+                ProcessorConfig.defaults()
+                    .withMaxCommandsInBatch(config.maxCommandsInBatch())
+                    .withMaxBatchBytes(config.maxBatchBytes()));
+    if (config.runtimeDirectory() != null) {
+      partitionConfig =
+          partitionConfig.withRuntimeDirectory(
+              config.runtimeDirectory().resolve("partition-" + partitionId));
+    }
+    EnginePartition partition =
+        EnginePartition.start(
+            raft,
+            partitionId,
+            members,
+            partitionConfig,
+            resources,
+            WorkflowEngine.factory(workflow),
+            partitions,
+            System::currentTimeMillis,
+            registry);
+    opened.add(partition);
+    hosted.add(new ManagementApi.Hosted(partition, members));
+    partitions.add(partition, new CommandLimiter(config.backpressure(), partitionId, registry));
+    LOG.info(
+        "Partition {} opened (members {}, data {})",
+        partitionId,
+        members,
+        partitionConfig.dataDirectory());
+  }
+
+  /** Rebalances every partition of the cluster: this broker's and, through theirs, the others'. */
+  private CompletableFuture<Map<Integer, String>> rebalance() {
+    CompletableFuture<Map<Integer, String>> local = new Rebalancer(hosted).rebalanceLocal();
+    CompletableFuture<Map<Integer, String>> others = cluster.rebalanceOthers(REBALANCE_TIMEOUT_MS);
+    return local.thenCombine(
+        others,
+        (here, there) -> {
+          Map<Integer, String> merged = new java.util.TreeMap<>(there);
+          merged.putAll(here);
+          return Rebalancer.complete(merged, config.partitionsCount());
+        });
+  }
+
+  /** This broker as its command API publishes it. */
+  BrokerState state() {
+    List<PartitionState> states = new ArrayList<>(opened.size());
+    for (EnginePartition partition : opened) {
+      states.add(
+          new PartitionState(
+              partition.partitionId(),
+              partition.raft().role() == RaftRole.LEADER,
+              partition.raft().term(),
+              partition.processor().phase() != ProcessorPhase.FAILED
+                  && partition.raft().failure() == null));
+    }
+    return new BrokerState(
+        config.nodeId(),
+        config.advertisedHost(),
+        api.port(),
+        transport.boundAddress().getPort(),
+        states);
+  }
+
+  /** What the command API serves from. */
+  private final class ApiHost implements BrokerApiServer.Host {
+    private final BrokerJobStreams jobStreams;
+
+    ApiHost(BrokerJobStreams jobStreams) {
+      this.jobStreams = jobStreams;
+    }
+
+    @Override
+    public CompletableFuture<Answer> request(
+        int partitionId, int valueType, int intent, long key, RecordValue value) {
+      return partitions.request(partitionId, valueType, intent, key, value);
+    }
+
+    @Override
+    public Partitions partitions() {
+      return partitions;
+    }
+
+    @Override
+    public BrokerState state() {
+      return Broker.this.state();
+    }
+
+    @Override
+    public BrokerJobStreams jobStreams() {
+      return jobStreams;
+    }
+
+    @Override
+    public CompletableFuture<Map<Integer, String>> rebalanceLocal() {
+      return new Rebalancer(hosted).rebalanceLocal();
     }
   }
 
@@ -161,11 +293,19 @@ public final class Broker implements AutoCloseable {
     return management == null ? -1 : management.port();
   }
 
-  /** Waits until every partition has a leader that processes; false if {@code timeout} passed. */
+  /** The command API's port (gateways and other brokers connect to it). */
+  public int commandPort() {
+    return api.port();
+  }
+
+  /**
+   * Waits until every partition here has a leader, and those led here process; false if {@code
+   * timeout} passed.
+   */
   public boolean awaitReady(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
-      if (opened.stream().allMatch(Broker::processing)) {
+      if (opened.stream().allMatch(Broker::ready)) {
         return true;
       }
       Thread.sleep(10);
@@ -173,9 +313,19 @@ public final class Broker implements AutoCloseable {
     return false;
   }
 
-  private static boolean processing(EnginePartition partition) {
-    return partition.raft().role() == RaftRole.LEADER
-        && partition.processor().phase() == ProcessorPhase.PROCESSING;
+  private static boolean ready(EnginePartition partition) {
+    RaftRole role = partition.raft().role();
+    if (role == RaftRole.LEADER) {
+      return partition.processor().phase() == ProcessorPhase.PROCESSING;
+    }
+    return role == RaftRole.FOLLOWER
+        && partition.raft().leaderId() > 0
+        && partition.processor().phase() != ProcessorPhase.FAILED;
+  }
+
+  /** The partitions held here (for tests and operations). */
+  public List<EnginePartition> partitions() {
+    return List.copyOf(opened);
   }
 
   /** The gateway's port, or -1 without a gateway. */
@@ -187,36 +337,6 @@ public final class Broker implements AutoCloseable {
     return config;
   }
 
-  /** What this broker knows of the cluster: itself and its partitions' roles. */
-  TopologyResponse topology() {
-    BrokerInfo.Builder self =
-        BrokerInfo.newBuilder()
-            .setNodeId(config.nodeId())
-            .setHost(config.advertisedHost())
-            .setPort(config.commandPort())
-            .setVersion(VERSION);
-    for (EnginePartition partition : opened) {
-      self.addPartitions(
-          Partition.newBuilder()
-              .setPartitionId(partition.partitionId())
-              .setRole(
-                  partition.raft().role() == RaftRole.LEADER
-                      ? Partition.PartitionBrokerRole.LEADER
-                      : Partition.PartitionBrokerRole.FOLLOWER)
-              .setHealth(
-                  partition.processor().phase() == ProcessorPhase.FAILED
-                      ? Partition.PartitionBrokerHealth.UNHEALTHY
-                      : Partition.PartitionBrokerHealth.HEALTHY));
-    }
-    return TopologyResponse.newBuilder()
-        .addBrokers(self)
-        .setClusterSize(config.clusterSize())
-        .setPartitionsCount(config.partitionsCount())
-        .setReplicationFactor(config.replicationFactor())
-        .setGatewayVersion(VERSION)
-        .build();
-  }
-
   /** Stops accepting requests, then closes the partitions (flushing state), Raft and RocksDB. */
   @Override
   public void close() {
@@ -225,6 +345,10 @@ public final class Broker implements AutoCloseable {
     }
     if (management != null) {
       management.close();
+    }
+    cluster.close();
+    if (api != null) {
+      api.close();
     }
     for (EnginePartition partition : opened) {
       try {

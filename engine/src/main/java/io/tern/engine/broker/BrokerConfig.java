@@ -3,9 +3,12 @@ package io.tern.engine.broker;
 import io.tern.engine.gateway.GatewayConfig;
 import io.tern.raft.server.FlushMode;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A broker's configuration, read and validated by {@link BrokerConfigLoader}; {@link ConfigKeys}
@@ -19,6 +22,8 @@ public record BrokerConfig(
     String host,
     String advertisedHost,
     int commandPort,
+    int internalPort,
+    List<InetSocketAddress> contactPoints,
     boolean gatewayEnabled,
     GatewayConfig gateway,
     boolean managementEnabled,
@@ -58,11 +63,12 @@ public record BrokerConfig(
     if (replication > clusterSize) {
       values.bad("cluster.replicationFactor", "at most cluster.clusterSize (" + clusterSize + ")");
     }
-    if (clusterSize > 1) {
+    List<InetSocketAddress> contactPoints = contactPoints(values);
+    if (clusterSize > 1 && contactPoints.isEmpty()) {
       values.bad(
-          "cluster.clusterSize",
-          "1 for now: brokers do not yet forward commands and answers to each other, so a"
-              + " multi-broker cluster cannot serve clients");
+          "cluster.contactPoints",
+          "the host:port of every broker's command port when cluster.clusterSize is "
+              + clusterSize);
     }
     int heartbeatMs = values.integer("raft.heartbeatIntervalMs", 1, 60_000);
     int electionMs = values.integer("raft.electionTimeoutMs", 1, 600_000);
@@ -97,6 +103,8 @@ public record BrokerConfig(
         host,
         advertised.isEmpty() ? localHostName() : advertised,
         values.integer("network.commandPort", 0, 65535),
+        values.integer("network.internalPort", 0, 65535),
+        contactPoints,
         values.bool("gateway.enable"),
         gateway,
         values.bool("management.enable"),
@@ -117,6 +125,33 @@ public record BrokerConfig(
         electionMs,
         heartbeatMs,
         BackpressureConfig.from(values));
+  }
+
+  /** "host:port, host:port": the brokers' command addresses. */
+  static List<InetSocketAddress> contactPoints(BrokerConfigLoader.Values values) {
+    List<InetSocketAddress> points = new ArrayList<>();
+    for (String entry : values.text("cluster.contactPoints").split(",")) {
+      String point = entry.trim();
+      if (point.isEmpty()) {
+        continue;
+      }
+      int colon = point.lastIndexOf(':');
+      int port = -1;
+      if (colon > 0) {
+        try {
+          port = Integer.parseInt(point.substring(colon + 1));
+        } catch (NumberFormatException e) {
+          port = -1;
+        }
+      }
+      if (port < 1 || port > 65535) {
+        values.bad(
+            "cluster.contactPoints", "a comma-separated list of host:port (got '" + point + "')");
+        return List.of();
+      }
+      points.add(InetSocketAddress.createUnresolved(point.substring(0, colon), port));
+    }
+    return List.copyOf(points);
   }
 
   private static Duration positive(BrokerConfigLoader.Values values, String key) {

@@ -54,7 +54,7 @@ public final class BrokerMain {
     }
   }
 
-  private static Path configFile(String[] args) {
+  static Path configFile(String[] args) {
     if (args.length > 0) {
       return Path.of(args[0]);
     }

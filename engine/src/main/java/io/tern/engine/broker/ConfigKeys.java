@@ -25,7 +25,17 @@ final class ConfigKeys {
               "",
               "the host name other brokers and clients reach this broker by (empty: this"
                   + " machine's host name)"),
-          new Key("network.commandPort", "26501", "the port of the Raft transport between brokers"),
+          new Key(
+              "cluster.contactPoints",
+              "",
+              "host:port of every broker's command port, comma-separated, in any order (needed"
+                  + " when clusterSize > 1, and by a standalone gateway)"),
+          new Key(
+              "network.commandPort",
+              "26501",
+              "the broker's command API: gateways and other brokers send commands and learn"
+                  + " the topology here"),
+          new Key("network.internalPort", "26502", "the Raft transport between brokers"),
           new Key("gateway.enable", "true", "whether this broker hosts the gRPC gateway"),
           new Key(
               "management.enable",

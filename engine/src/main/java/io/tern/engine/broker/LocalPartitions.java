@@ -1,6 +1,7 @@
 package io.tern.engine.broker;
 
 import com.netflix.concurrency.limits.Limiter;
+import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.gateway.PartitionCommands;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.partition.DiskSpaceGuard;
@@ -20,11 +21,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The partitions of a broker that hosts all of them: the embedded gateway writes commands to them
- * and gets their answers (matched by request id), and each partition's engine reaches the others
- * (message subscriptions, deployment distribution) by writing to their logs.
+ * The partitions held by this broker: commands from the embedded gateway and the command API are
+ * written to those led here and answered once committed (matched by request id); {@link
+ * ClusterPartitions} sends the rest to the brokers that lead them.
  */
-final class LocalPartitions implements PartitionCommands, Partitions, CommandResponseSink {
+final class LocalPartitions
+    implements PartitionCommands, Partitions, CommandResponseSink, ClusterPartitions.Local {
   /** The request stream of the embedded gateway's commands. */
   static final int GATEWAY_STREAM = 1;
 
@@ -135,6 +137,11 @@ final class LocalPartitions implements PartitionCommands, Partitions, CommandRes
     } catch (LogStreamWriter.NotWritableException e) {
       // dropped: sent again after the sender's retry interval
     }
+  }
+
+  @Override
+  public boolean leads(int partitionId) {
+    return leading(partitionId) != null;
   }
 
   private EnginePartition leading(int partitionId) {

@@ -52,11 +52,16 @@ final class ManagementApi {
 
   private final List<Hosted> partitions;
   private final Supplier<String> metrics;
+  private final Supplier<CompletableFuture<Map<Integer, String>>> rebalancing;
   private volatile boolean started;
 
-  ManagementApi(List<Hosted> partitions, Supplier<String> metrics) {
+  ManagementApi(
+      List<Hosted> partitions,
+      Supplier<String> metrics,
+      Supplier<CompletableFuture<Map<Integer, String>>> rebalancing) {
     this.partitions = partitions;
     this.metrics = metrics;
+    this.rebalancing = rebalancing;
   }
 
   CompletableFuture<Answer> handle(String method, String path) {
@@ -246,51 +251,18 @@ final class ManagementApi {
                         })));
   }
 
-  /**
-   * Moves each partition's leadership to its primary (the member with the highest priority) where
-   * this broker leads it and the primary does not: idempotent, so a CronJob may call it often.
-   */
+  /** Rebalances the whole cluster; every broker moves what it leads. Safe to call repeatedly. */
   private CompletableFuture<Answer> rebalance() {
-    Map<Integer, CompletableFuture<String>> actions = new java.util.TreeMap<>();
-    for (Hosted hosted : partitions) {
-      EnginePartition partition = hosted.partition();
-      Member primary =
-          hosted.members().stream()
-              .max(java.util.Comparator.comparingInt(Member::priority))
-              .orElseThrow();
-      int leader = partition.raft().leaderId();
-      CompletableFuture<String> action;
-      if (leader == primary.id()) {
-        action = CompletableFuture.completedFuture("already led by its primary");
-      } else if (partition.raft().role() != RaftRole.LEADER) {
-        action =
-            CompletableFuture.completedFuture("led by another broker, which moves it when asked");
-      } else {
-        action =
-            partition
-                .raft()
-                .transferLeadership(primary.id())
-                .handle(
-                    (moved, error) ->
-                        error == null && Boolean.TRUE.equals(moved)
-                            ? "moved to its primary, node " + (primary.id() - 1)
-                            : "not moved: "
-                                + (error == null
-                                    ? "the primary did not take it"
-                                    : rootMessage(error)));
-      }
-      actions.put(partition.partitionId(), action);
-    }
-    return CompletableFuture.allOf(actions.values().toArray(CompletableFuture[]::new))
+    return rebalancing
+        .get()
         .thenApply(
-            all ->
+            outcomes ->
                 Answer.json(
                     200,
                     object(
                         json -> {
-                          for (Map.Entry<Integer, CompletableFuture<String>> each :
-                              actions.entrySet()) {
-                            json.writeStringField(each.getKey().toString(), each.getValue().join());
+                          for (Map.Entry<Integer, String> each : outcomes.entrySet()) {
+                            json.writeStringField(each.getKey().toString(), each.getValue());
                           }
                         })));
   }

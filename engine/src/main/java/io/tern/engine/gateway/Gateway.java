@@ -27,8 +27,10 @@ public final class Gateway implements AutoCloseable {
       GatewayConfig config,
       PartitionCommands partitions,
       GatewayJobStreams jobStreams,
+      JobStreamForwarder forwarder,
       Supplier<TopologyResponse> topology) {
-    GatewayService service = new GatewayService(partitions, config, jobStreams, topology);
+    GatewayService service =
+        new GatewayService(partitions, config, jobStreams, forwarder, topology);
     Server server =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
             .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)

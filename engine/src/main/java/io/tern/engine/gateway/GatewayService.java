@@ -80,14 +80,17 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
   private final Supplier<TopologyResponse> topology;
   private final JobActivation activation;
   private final GatewayJobStreams jobStreams;
+  private final JobStreamForwarder forwarder;
   private final AtomicInteger nextCreationPartition = new AtomicInteger();
 
   GatewayService(
       PartitionCommands partitions,
       GatewayConfig config,
       GatewayJobStreams jobStreams,
+      JobStreamForwarder forwarder,
       Supplier<TopologyResponse> topology) {
     this.partitions = partitions;
+    this.forwarder = forwarder;
     this.config = config;
     this.jobStreams = jobStreams;
     this.topology = topology;
@@ -254,7 +257,12 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
     }
     ServerCallStreamObserver<ActivatedJob> call = (ServerCallStreamObserver<ActivatedJob>) observer;
     PushedJobs stream = new PushedJobs(request, call);
-    call.setOnCancelHandler(() -> jobStreams.close(request.getType(), stream));
+    JobStreamForwarder.Handle forwarded = forwarder.forward(request, stream);
+    call.setOnCancelHandler(
+        () -> {
+          jobStreams.close(request.getType(), stream);
+          forwarded.close();
+        });
     jobStreams.open(request.getType(), stream);
   }
 

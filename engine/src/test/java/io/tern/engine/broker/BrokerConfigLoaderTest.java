@@ -92,13 +92,39 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
-  void aMultiBrokerClusterIsRefusedSayingWhy() {
+  void aMultiBrokerClusterNeedsContactPointsGivenAsHostAndPort() {
     assertThatThrownBy(
             () ->
                 BrokerConfigLoader.load(
                     null, Map.of("TERN_CLUSTER_CLUSTERSIZE", "3", "TERN_CLUSTER_NODEID", "1")))
-        .hasMessageContaining("cluster.clusterSize")
-        .hasMessageContaining("multi-broker");
+        .hasMessageContaining("cluster.contactPoints");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_CLUSTER_CLUSTERSIZE",
+                        "3",
+                        "TERN_CLUSTER_CONTACTPOINTS",
+                        "broker-0:26501, broker-1")))
+        .hasMessageContaining("cluster.contactPoints")
+        .hasMessageContaining("'broker-1'");
+    BrokerConfig config =
+        BrokerConfigLoader.load(
+            null,
+            Map.of(
+                "TERN_CLUSTER_CLUSTERSIZE",
+                "3",
+                "TERN_CLUSTER_NODEID",
+                "2",
+                "TERN_CLUSTER_REPLICATIONFACTOR",
+                "3",
+                "TERN_CLUSTER_CONTACTPOINTS",
+                "broker-0:26501, broker-1:26501,broker-2:26601"));
+    assertThat(config.contactPoints())
+        .extracting(point -> point.getHostString() + ":" + point.getPort())
+        .containsExactly("broker-0:26501", "broker-1:26501", "broker-2:26601");
+    assertThat(config.internalPort()).isEqualTo(26502);
   }
 
   @Test

@@ -90,7 +90,7 @@ class ManagementApiTest {
     for (int i = 0; i < 2; i++) {
       HttpResponse<String> rebalanced = call("POST", "/actuator/rebalance");
       assertThat(rebalanced.statusCode()).isEqualTo(200);
-      assertThat(rebalanced.body()).isEqualTo("{\"1\":\"already led by its primary\"}");
+      assertThat(rebalanced.body()).isEqualTo("{\"1\":\"already led by its primary, node 0\"}");
     }
   }
 

@@ -17,6 +17,7 @@ final class TestBrokers {
     settings.put("TERN_DATA_DIRECTORY", dir.resolve("data").toString());
     settings.put("TERN_NETWORK_HOST", "127.0.0.1");
     settings.put("TERN_NETWORK_COMMANDPORT", "0");
+    settings.put("TERN_NETWORK_INTERNALPORT", "0");
     settings.put("TERN_GATEWAY_PORT", "0");
     settings.put("TERN_MANAGEMENT_PORT", "0");
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");

@@ -1,0 +1,80 @@
+package io.tern.engine.broker;
+
+import io.tern.engine.cluster.ClusterClient;
+import io.tern.engine.cluster.ClusterPartitions;
+import io.tern.engine.cluster.ClusterTopology;
+import io.tern.engine.cluster.JobStreamForwarding;
+import io.tern.engine.gateway.Gateway;
+import io.tern.engine.gateway.GatewayJobStreams;
+import java.time.Duration;
+
+/**
+ * A gateway that holds no partitions (for the Helm chart's gateway deployment): it learns the
+ * topology from the brokers' command APIs at {@code cluster.contactPoints} and sends every request
+ * to the leader of its partition.
+ */
+public final class StandaloneGateway implements AutoCloseable {
+  private final ClusterClient cluster;
+  private final Gateway gateway;
+
+  private StandaloneGateway(ClusterClient cluster, Gateway gateway) {
+    this.cluster = cluster;
+    this.gateway = gateway;
+  }
+
+  /** Starts serving; throws {@link IllegalArgumentException} without contact points. */
+  public static StandaloneGateway start(BrokerConfig config) {
+    if (config.contactPoints().isEmpty()) {
+      throw new IllegalArgumentException(
+          "a standalone gateway needs cluster.contactPoints: the host:port of the brokers'"
+              + " command ports (network.commandPort)");
+    }
+    ClusterClient cluster = new ClusterClient(config.contactPoints(), -1, config.partitionsCount());
+    ClusterPartitions partitions =
+        new ClusterPartitions(
+            ClusterPartitions.Local.NONE, cluster, config.gateway().requestTimeout().toMillis());
+    GatewayJobStreams jobStreams = new GatewayJobStreams();
+    cluster.onJobsAvailable(jobStreams::jobsAvailable);
+    JobStreamForwarding forwarding = new JobStreamForwarding(cluster, partitions);
+    cluster.start();
+    try {
+      Gateway gateway =
+          Gateway.start(
+              config.gateway(),
+              partitions,
+              jobStreams,
+              forwarding,
+              new ClusterTopology(cluster, null, config.clusterSize(), config.replicationFactor()));
+      return new StandaloneGateway(cluster, gateway);
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  public int port() {
+    return gateway.port();
+  }
+
+  /** Waits until every partition's leader is known; false if {@code timeout} passed. */
+  public boolean awaitLeaders(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      boolean all = true;
+      for (int partitionId = 1; partitionId <= cluster.partitionsCount(); partitionId++) {
+        all &= cluster.leaderOf(partitionId) >= 0;
+      }
+      if (all) {
+        return true;
+      }
+      Thread.sleep(10);
+    }
+    return false;
+  }
+
+  @Override
+  public void close() {
+    gateway.close();
+    cluster.close();
+  }
+}

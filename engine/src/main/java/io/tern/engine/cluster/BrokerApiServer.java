@@ -1,0 +1,290 @@
+package io.tern.engine.cluster;
+
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.tern.engine.cluster.BrokerMessages.Answered;
+import io.tern.engine.cluster.BrokerMessages.BrokerState;
+import io.tern.engine.cluster.BrokerMessages.Event;
+import io.tern.engine.cluster.BrokerMessages.Execute;
+import io.tern.engine.cluster.BrokerMessages.JobStreamRequest;
+import io.tern.engine.gateway.PartitionCommands;
+import io.tern.engine.gateway.PartitionCommands.Answer;
+import io.tern.engine.gateway.PartitionCommands.PartitionUnavailableException;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.workflow.Partitions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the {@link BrokerApi} on the broker's command port: commands for the partitions led here,
+ * this broker's state to its subscribers (sent when it changes, checked every {@link
+ * #STATE_CHECK_INTERVAL_MS}), jobs pushed to gateways' streams, and rebalancing.
+ */
+public final class BrokerApiServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BrokerApiServer.class);
+
+  /** How often the broker's state is compared with what subscribers last got. */
+  static final long STATE_CHECK_INTERVAL_MS = 20;
+
+  /** The longest a forwarded command waits for its answer when the caller set no deadline. */
+  private static final long DEFAULT_ANSWER_TIMEOUT_MS = 30_000;
+
+  /** What the server needs from its broker. */
+  public interface Host {
+    /** Writes a command and completes with its committed answer (see {@link PartitionCommands}). */
+    CompletableFuture<Answer> request(
+        int partitionId, int valueType, int intent, long key, RecordValue value);
+
+    /** Engine to engine: writes a command if the partition is led here, else drops it. */
+    Partitions partitions();
+
+    BrokerState state();
+
+    BrokerJobStreams jobStreams();
+
+    /** Moves leadership of the partitions led here to their primaries: partition to outcome. */
+    CompletableFuture<Map<Integer, String>> rebalanceLocal();
+  }
+
+  private final Host host;
+  private final Server server;
+  private final Set<ServerCallStreamObserver<byte[]>> subscribers = ConcurrentHashMap.newKeySet();
+
+  /** Every send to subscribers happens on this thread, so that no two overlap on one call. */
+  private final ScheduledExecutorService sender =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "broker-api-sender");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private BrokerState lastState;
+
+  private BrokerApiServer(Host host, String bindHost, int port) {
+    this.host = host;
+    ServerServiceDefinition service =
+        ServerServiceDefinition.builder(BrokerApi.SERVICE)
+            .addMethod(BrokerApi.EXECUTE, ServerCalls.asyncUnaryCall(this::execute))
+            .addMethod(BrokerApi.SUBSCRIBE, ServerCalls.asyncServerStreamingCall(this::subscribe))
+            .addMethod(
+                BrokerApi.STREAM_JOBS, ServerCalls.asyncServerStreamingCall(this::streamJobs))
+            .addMethod(BrokerApi.REBALANCE, ServerCalls.asyncUnaryCall(this::rebalance))
+            .build();
+    this.server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
+            .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
+            .permitKeepAliveTime(1, TimeUnit.SECONDS)
+            .addService(service)
+            .build();
+  }
+
+  /** Starts serving on {@code bindHost:port} (0: a port the system picks). */
+  public static BrokerApiServer start(Host host, String bindHost, int port) {
+    BrokerApiServer api = new BrokerApiServer(host, bindHost, port);
+    try {
+      api.server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot start the broker's command API on " + bindHost + ":" + port, e);
+    }
+    api.sender.scheduleWithFixedDelay(
+        api::publishStateIfChanged,
+        STATE_CHECK_INTERVAL_MS,
+        STATE_CHECK_INTERVAL_MS,
+        TimeUnit.MILLISECONDS);
+    return api;
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  /** Tells every subscriber that jobs of {@code jobType} became available; from any thread. */
+  public void jobsAvailable(String jobType) {
+    if (subscribers.isEmpty()) {
+      return;
+    }
+    byte[] event = Event.jobsAvailable(jobType).encode();
+    sender.execute(() -> subscribers.forEach(subscriber -> send(subscriber, event)));
+  }
+
+  private void publishStateIfChanged() {
+    BrokerState state;
+    try {
+      state = host.state();
+    } catch (RuntimeException e) {
+      LOG.debug("broker state not available yet", e);
+      return;
+    }
+    if (state.equals(lastState)) {
+      return;
+    }
+    lastState = state;
+    byte[] event = Event.of(state).encode();
+    subscribers.forEach(subscriber -> send(subscriber, event));
+  }
+
+  private void send(ServerCallStreamObserver<byte[]> subscriber, byte[] event) {
+    try {
+      if (!subscriber.isCancelled()) {
+        subscriber.onNext(event);
+      }
+    } catch (RuntimeException gone) {
+      subscribers.remove(subscriber);
+    }
+  }
+
+  private void execute(byte[] message, StreamObserver<byte[]> observer) {
+    Execute command;
+    try {
+      command = Execute.decode(message);
+    } catch (IllegalArgumentException e) {
+      observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
+      return;
+    }
+    RecordValue value =
+        RecordValue.of(new UnsafeBuffer(command.value()), 0, command.value().length);
+    if (!command.wantsAnswer()) {
+      host.partitions()
+          .send(command.partitionId(), command.valueType(), command.intent(), command.key(), value);
+      observer.onNext(BrokerMessages.text(""));
+      observer.onCompleted();
+      return;
+    }
+    CompletableFuture<Answer> answer =
+        host.request(
+            command.partitionId(), command.valueType(), command.intent(), command.key(), value);
+    ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
+    call.setOnCancelHandler(() -> answer.completeExceptionally(new TimeoutException("cancelled")));
+    Deadline deadline = Context.current().getDeadline();
+    long timeoutMs =
+        deadline == null
+            ? DEFAULT_ANSWER_TIMEOUT_MS
+            : Math.max(1, deadline.timeRemaining(TimeUnit.MILLISECONDS));
+    answer
+        .orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .whenComplete(
+            (answered, error) -> {
+              if (call.isCancelled()) {
+                return;
+              }
+              if (error == null) {
+                call.onNext(
+                    new Answered(
+                            answered.intent(),
+                            answered.rejection().value(),
+                            answered.reason(),
+                            answered.key(),
+                            answered.value())
+                        .encode());
+                call.onCompleted();
+              } else {
+                Metadata trailers = new Metadata();
+                Status status = statusOf(error);
+                if (status.getCode() == Status.Code.UNAVAILABLE) {
+                  trailers.put(ClusterPartitions.NOT_WRITTEN, "true");
+                }
+                call.onError(status.asException(trailers));
+              }
+            });
+  }
+
+  /** Unavailable and exhausted partitions keep their meaning across the hop. */
+  private static Status statusOf(Throwable error) {
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof PartitionUnavailableException unavailable) {
+      return (unavailable.exhausted() ? Status.RESOURCE_EXHAUSTED : Status.UNAVAILABLE)
+          .withDescription(unavailable.getMessage());
+    }
+    if (cause instanceof TimeoutException) {
+      return Status.DEADLINE_EXCEEDED.withDescription("no answer from the partition in time");
+    }
+    return Status.INTERNAL.withDescription(String.valueOf(cause));
+  }
+
+  private void subscribe(byte[] message, StreamObserver<byte[]> observer) {
+    ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
+    call.setOnCancelHandler(() -> subscribers.remove(call));
+    sender.execute(
+        () -> {
+          try {
+            call.onNext(Event.of(host.state()).encode());
+            subscribers.add(call);
+          } catch (RuntimeException gone) {
+            LOG.debug("a subscriber left before it got the broker's state", gone);
+          }
+        });
+  }
+
+  private void streamJobs(byte[] message, StreamObserver<byte[]> observer) {
+    JobStreamRequest request;
+    try {
+      request = JobStreamRequest.decode(message);
+    } catch (IllegalArgumentException e) {
+      observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
+      return;
+    }
+    ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
+    RemoteJobStream stream = new RemoteJobStream(request, call);
+    call.setOnCancelHandler(() -> host.jobStreams().closeRemote(request.type(), stream));
+    host.jobStreams().openRemote(request.type(), stream);
+  }
+
+  private void rebalance(byte[] message, StreamObserver<byte[]> observer) {
+    host.rebalanceLocal()
+        .whenComplete(
+            (outcomes, error) -> {
+              if (error != null) {
+                observer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+                return;
+              }
+              observer.onNext(BrokerMessages.outcomes(outcomes));
+              observer.onCompleted();
+            });
+  }
+
+  @Override
+  public void close() {
+    sender.shutdownNow();
+    subscribers.forEach(
+        subscriber -> {
+          try {
+            subscriber.onCompleted();
+          } catch (RuntimeException ignored) {
+            // the subscriber is gone already
+          }
+        });
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(2, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

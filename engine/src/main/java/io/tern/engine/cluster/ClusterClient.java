@@ -1,0 +1,335 @@
+package io.tern.engine.cluster;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.StreamObserver;
+import io.tern.engine.cluster.BrokerMessages.BrokerState;
+import io.tern.engine.cluster.BrokerMessages.Event;
+import io.tern.engine.cluster.BrokerMessages.PartitionState;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a gateway (or a broker) knows of the other brokers: one gRPC channel to each contact point
+ * and one {@link BrokerApi#SUBSCRIBE} stream on it, which brings that broker's addresses and
+ * partition roles whenever they change. The leader of a partition is the broker that claims it with
+ * the highest term (a deposed leader that has not heard of the new term yet claims a lower one). A
+ * broken stream forgets its broker's claims and is opened again with back-off.
+ */
+public final class ClusterClient implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterClient.class);
+  private static final long RESUBSCRIBE_MIN_MS = 50;
+  private static final long RESUBSCRIBE_MAX_MS = 2_000;
+
+  /** A broker reached through a contact point; {@code state} null while unknown. */
+  static final class Connection {
+    final InetSocketAddress address;
+    final ManagedChannel channel;
+    volatile BrokerState state;
+
+    /** The contact point is the broker this runs in: not subscribed to. */
+    volatile boolean self;
+
+    long backoffMs = RESUBSCRIBE_MIN_MS;
+
+    Connection(InetSocketAddress address, ManagedChannel channel) {
+      this.address = address;
+      this.channel = channel;
+    }
+  }
+
+  /** Told of every broker state received, and of brokers whose stream broke. */
+  public interface Listener {
+    void onState(BrokerState state);
+
+    default void onLost(BrokerState lastState) {}
+  }
+
+  private final int selfNodeId;
+  private final int partitionsCount;
+  private final List<Connection> connections = new ArrayList<>();
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final Map<Integer, Connection> byNodeId = new ConcurrentHashMap<>();
+  private volatile Consumer<String> onJobsAvailable = type -> {};
+
+  /** Node id of the leader of each partition (index partition - 1), -1 if none is known. */
+  private volatile int[] leaders;
+
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "cluster-client");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private volatile boolean closed;
+
+  /**
+   * @param contactPoints every broker's command address, in any order
+   * @param selfNodeId the broker this runs in, whose own stream is not needed; -1 in a standalone
+   *     gateway
+   */
+  public ClusterClient(List<InetSocketAddress> contactPoints, int selfNodeId, int partitionsCount) {
+    this.selfNodeId = selfNodeId;
+    this.partitionsCount = partitionsCount;
+    this.leaders = new int[partitionsCount];
+    java.util.Arrays.fill(leaders, -1);
+    for (InetSocketAddress address : contactPoints) {
+      ManagedChannel channel =
+          NettyChannelBuilder.forAddress(address.getHostString(), address.getPort())
+              .usePlaintext()
+              .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
+              .keepAliveTime(5, TimeUnit.SECONDS)
+              .keepAliveTimeout(5, TimeUnit.SECONDS)
+              .keepAliveWithoutCalls(true)
+              .build();
+      connections.add(new Connection(address, channel));
+    }
+  }
+
+  public void addListener(Listener listener) {
+    listeners.add(listener);
+  }
+
+  /** Where "jobs of this type became available" notices from other brokers go. */
+  public void onJobsAvailable(Consumer<String> consumer) {
+    this.onJobsAvailable = consumer;
+  }
+
+  /** Opens the subscription streams. */
+  public ClusterClient start() {
+    connections.forEach(this::subscribe);
+    return this;
+  }
+
+  public int partitionsCount() {
+    return partitionsCount;
+  }
+
+  /** The node id of the broker that leads {@code partitionId} as far as is known, or -1. */
+  public int leaderOf(int partitionId) {
+    int[] known = leaders;
+    return partitionId < 1 || partitionId > known.length ? -1 : known[partitionId - 1];
+  }
+
+  /** The channel to broker {@code nodeId}, or null if it is not connected. */
+  ManagedChannel channelOf(int nodeId) {
+    Connection connection = byNodeId.get(nodeId);
+    return connection == null || connection.state == null ? null : connection.channel;
+  }
+
+  /** The states of the other brokers now connected. */
+  public List<BrokerState> brokers() {
+    List<BrokerState> states = new ArrayList<>();
+    for (Connection connection : connections) {
+      BrokerState state = connection.state;
+      if (state != null && state.nodeId() != selfNodeId) {
+        states.add(state);
+      }
+    }
+    return states;
+  }
+
+  Collection<Integer> connectedNodeIds() {
+    return brokers().stream().map(BrokerState::nodeId).toList();
+  }
+
+  private void subscribe(Connection connection) {
+    if (closed) {
+      return;
+    }
+    ClientCall<byte[], byte[]> call =
+        connection.channel.newCall(BrokerApi.SUBSCRIBE, CallOptions.DEFAULT);
+    ClientCalls.asyncServerStreamingCall(
+        call,
+        new byte[] {BrokerMessages.VERSION},
+        new ClientResponseObserver<byte[], byte[]>() {
+          @Override
+          public void beforeStart(ClientCallStreamObserver<byte[]> requestStream) {}
+
+          @Override
+          public void onNext(byte[] message) {
+            Event event;
+            try {
+              event = Event.decode(message);
+            } catch (IllegalArgumentException e) {
+              LOG.warn(
+                  "unreadable event from broker at {}: {}", connection.address, e.getMessage());
+              return;
+            }
+            if (event.state() != null) {
+              received(connection, event.state(), call);
+            } else {
+              onJobsAvailable.accept(event.jobsAvailable());
+            }
+          }
+
+          @Override
+          public void onError(Throwable error) {
+            lost(connection);
+          }
+
+          @Override
+          public void onCompleted() {
+            lost(connection);
+          }
+        });
+  }
+
+  private void received(Connection connection, BrokerState state, ClientCall<byte[], byte[]> call) {
+    if (state.nodeId() == selfNodeId) {
+      connection.self = true;
+      call.cancel("the broker's own state is known without a stream", null);
+      return;
+    }
+    connection.backoffMs = RESUBSCRIBE_MIN_MS;
+    BrokerState previous = connection.state;
+    connection.state = state;
+    byNodeId.put(state.nodeId(), connection);
+    recomputeLeaders();
+    if (previous == null) {
+      LOG.info("Connected to broker {} at {}", state.nodeId(), connection.address);
+    }
+    listeners.forEach(listener -> listener.onState(state));
+  }
+
+  private void lost(Connection connection) {
+    if (connection.self) {
+      return;
+    }
+    BrokerState last = connection.state;
+    connection.state = null;
+    if (last != null) {
+      byNodeId.remove(last.nodeId(), connection);
+      recomputeLeaders();
+      LOG.info("Lost broker {} at {}", last.nodeId(), connection.address);
+      listeners.forEach(listener -> listener.onLost(last));
+    }
+    if (closed) {
+      return;
+    }
+    long delayMs = connection.backoffMs;
+    connection.backoffMs = Math.min(RESUBSCRIBE_MAX_MS, delayMs * 2);
+    timer.schedule(() -> subscribe(connection), delayMs, TimeUnit.MILLISECONDS);
+  }
+
+  private synchronized void recomputeLeaders() {
+    int[] next = new int[partitionsCount];
+    long[] terms = new long[partitionsCount];
+    java.util.Arrays.fill(next, -1);
+    for (BrokerState state : brokers()) {
+      for (PartitionState partition : state.partitions()) {
+        int index = partition.partitionId() - 1;
+        if (partition.leader()
+            && index >= 0
+            && index < partitionsCount
+            && partition.term() >= terms[index]) {
+          next[index] = state.nodeId();
+          terms[index] = partition.term();
+        }
+      }
+    }
+    leaders = next;
+  }
+
+  /** Runs a unary call on broker {@code nodeId}. */
+  CompletableFuture<byte[]> call(
+      int nodeId, io.grpc.MethodDescriptor<byte[], byte[]> method, byte[] request, long timeoutMs) {
+    ManagedChannel channel = channelOf(nodeId);
+    CompletableFuture<byte[]> answer = new CompletableFuture<>();
+    if (channel == null) {
+      answer.completeExceptionally(
+          new NotWrittenException("broker " + nodeId + " is not connected"));
+      return answer;
+    }
+    ClientCall<byte[], byte[]> call =
+        channel.newCall(
+            method, CallOptions.DEFAULT.withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS));
+    answer.whenComplete(
+        (done, error) -> {
+          if (error != null) {
+            call.cancel("the caller gave up", null);
+          }
+        });
+    ClientCalls.asyncUnaryCall(
+        call,
+        request,
+        new StreamObserver<>() {
+          @Override
+          public void onNext(byte[] value) {
+            answer.complete(value);
+          }
+
+          @Override
+          public void onError(Throwable error) {
+            answer.completeExceptionally(error);
+          }
+
+          @Override
+          public void onCompleted() {
+            answer.completeExceptionally(new IllegalStateException("no answer"));
+          }
+        });
+    return answer;
+  }
+
+  /**
+   * Asks every connected broker to move the leadership of what it leads to the primaries; merges
+   * their outcomes (partition to outcome). A broker that does not answer reports nothing.
+   */
+  public CompletableFuture<Map<Integer, String>> rebalanceOthers(long timeoutMs) {
+    List<CompletableFuture<Map<Integer, String>>> answers = new ArrayList<>();
+    for (int nodeId : connectedNodeIds()) {
+      answers.add(
+          call(nodeId, BrokerApi.REBALANCE, new byte[] {BrokerMessages.VERSION}, timeoutMs)
+              .thenApply(BrokerMessages::outcomes)
+              .exceptionally(
+                  error -> {
+                    LOG.warn("Broker {} did not rebalance: {}", nodeId, error.toString());
+                    return Map.of();
+                  }));
+    }
+    return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+        .thenApply(
+            all -> {
+              Map<Integer, String> merged = new java.util.TreeMap<>();
+              answers.forEach(answer -> merged.putAll(answer.join()));
+              return merged;
+            });
+  }
+
+  /** A broker was not reached, so a command was certainly not written; it may be tried again. */
+  static final class NotWrittenException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotWrittenException(String message) {
+      super(message);
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    timer.shutdownNow();
+    for (Connection connection : connections) {
+      connection.channel.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,291 @@
+package io.tern.engine.cluster;
+
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.tern.engine.cluster.BrokerMessages.Answered;
+import io.tern.engine.cluster.BrokerMessages.Execute;
+import io.tern.engine.gateway.PartitionCommands;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.Partitions;
+import java.net.ConnectException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The partitions of a cluster as a gateway or an engine reaches them: a command goes to the
+ * partition's leader, in this process if it leads here, else over the {@link BrokerApi} to the
+ * broker that does. While a partition has no known leader, or its leader says it no longer leads,
+ * the command is tried again for up to {@link #LEADER_WAIT_MS}; it is never tried again when it may
+ * have been written (a broken connection mid-call), so that nothing runs twice.
+ */
+public final class ClusterPartitions implements PartitionCommands, Partitions {
+  /** How long a command waits for its partition to have a leader it can reach. */
+  static final long LEADER_WAIT_MS = 5_000;
+
+  private static final long RETRY_MIN_MS = 10;
+  private static final long RETRY_MAX_MS = 200;
+
+  /** Engine-to-engine commands are sent again by their sender; this only bounds a stuck call. */
+  private static final long SEND_TIMEOUT_MS = 5_000;
+
+  /** Set by a broker on an UNAVAILABLE answer: the command was not written, try it again. */
+  static final Metadata.Key<String> NOT_WRITTEN =
+      Metadata.Key.of("tern-not-written", Metadata.ASCII_STRING_MARSHALLER);
+
+  /** The partitions this process hosts, if it is a broker. */
+  public interface Local {
+    boolean leads(int partitionId);
+
+    CompletableFuture<Answer> request(
+        int partitionId, int valueType, int intent, long key, RecordValue value);
+
+    void send(int partitionId, int valueType, int intent, long key, RecordValue value);
+
+    /** A standalone gateway hosts none. */
+    Local NONE =
+        new Local() {
+          @Override
+          public boolean leads(int partitionId) {
+            return false;
+          }
+
+          @Override
+          public CompletableFuture<Answer> request(
+              int partitionId, int valueType, int intent, long key, RecordValue value) {
+            throw new IllegalStateException("no local partitions");
+          }
+
+          @Override
+          public void send(
+              int partitionId, int valueType, int intent, long key, RecordValue value) {
+            throw new IllegalStateException("no local partitions");
+          }
+        };
+  }
+
+  private final Local local;
+  private final ClusterClient cluster;
+  private final long answerTimeoutMs;
+
+  /** {@code answerTimeoutMs}: how long a forwarded command may wait for its answer. */
+  public ClusterPartitions(Local local, ClusterClient cluster, long answerTimeoutMs) {
+    this.local = local;
+    this.cluster = cluster;
+    this.answerTimeoutMs = answerTimeoutMs;
+  }
+
+  @Override
+  public int partitionsCount() {
+    return cluster.partitionsCount();
+  }
+
+  @Override
+  public int count() {
+    return cluster.partitionsCount();
+  }
+
+  @Override
+  public CompletableFuture<Answer> request(
+      int partitionId, int valueType, int intent, long key, RecordValue value) {
+    CompletableFuture<Answer> result = new CompletableFuture<>();
+    Attempt attempt =
+        new Attempt(
+            partitionId,
+            valueType,
+            intent,
+            key,
+            value,
+            result,
+            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEADER_WAIT_MS));
+    attempt.run();
+    return result;
+  }
+
+  @Override
+  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+    if (local.leads(partitionId)) {
+      local.send(partitionId, valueType, intent, key, value);
+      return;
+    }
+    int leader = cluster.leaderOf(partitionId);
+    if (leader < 0) {
+      return; // dropped: the sender tries again
+    }
+    cluster.call(
+        leader,
+        BrokerApi.EXECUTE,
+        new Execute(partitionId, valueType, intent, key, false, bytesOf(value)).encode(),
+        SEND_TIMEOUT_MS);
+  }
+
+  private static byte[] bytesOf(RecordValue value) {
+    byte[] bytes = new byte[value.length()];
+    value.write(new UnsafeBuffer(bytes), 0);
+    return bytes;
+  }
+
+  /** One command on its way, tried again while its partition has no reachable leader. */
+  private final class Attempt implements Runnable {
+    private final int partitionId;
+    private final int valueType;
+    private final int intent;
+    private final long key;
+    private final RecordValue value;
+    private final CompletableFuture<Answer> result;
+    private final long giveUpNanos;
+    private byte[] encoded;
+    private long retryMs = RETRY_MIN_MS;
+
+    Attempt(
+        int partitionId,
+        int valueType,
+        int intent,
+        long key,
+        RecordValue value,
+        CompletableFuture<Answer> result,
+        long giveUpNanos) {
+      this.partitionId = partitionId;
+      this.valueType = valueType;
+      this.intent = intent;
+      this.key = key;
+      this.value = value;
+      this.result = result;
+      this.giveUpNanos = giveUpNanos;
+    }
+
+    @Override
+    public void run() {
+      if (result.isDone()) {
+        return; // the caller gave up
+      }
+      if (local.leads(partitionId)) {
+        CompletableFuture<Answer> answer = requestLocally();
+        answer.whenComplete(this::done);
+        result.whenComplete(
+            (done, error) -> {
+              if (error != null) {
+                answer.completeExceptionally(error); // releases the request's slot at once
+              }
+            });
+        return;
+      }
+      int leader = cluster.leaderOf(partitionId);
+      if (leader < 0) {
+        retryOrFail("partition " + partitionId + " has no known leader");
+        return;
+      }
+      if (encoded == null) {
+        encoded = new Execute(partitionId, valueType, intent, key, true, bytesOf(value)).encode();
+      }
+      CompletableFuture<byte[]> answer =
+          cluster.call(leader, BrokerApi.EXECUTE, encoded, answerTimeoutMs);
+      result.whenComplete(
+          (done, error) -> {
+            if (error != null) {
+              answer.completeExceptionally(error); // cancels the call
+            }
+          });
+      answer.whenComplete(
+          (bytes, error) -> {
+            if (error != null) {
+              done(null, error);
+              return;
+            }
+            Answered answered;
+            try {
+              answered = Answered.decode(bytes);
+            } catch (IllegalArgumentException e) {
+              result.completeExceptionally(e);
+              return;
+            }
+            result.complete(
+                new Answer(
+                    answered.intent(),
+                    RejectionType.get(answered.rejection()),
+                    answered.reason(),
+                    answered.key(),
+                    answered.value()));
+          });
+    }
+
+    private CompletableFuture<Answer> requestLocally() {
+      try {
+        return local.request(partitionId, valueType, intent, key, value);
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+
+    private void done(Answer answer, Throwable error) {
+      if (error == null) {
+        result.complete(answer);
+        return;
+      }
+      Throwable cause =
+          error instanceof CompletionException && error.getCause() != null
+              ? error.getCause()
+              : error;
+      if (notWritten(cause)) {
+        retryOrFail(cause.getMessage());
+      } else {
+        result.completeExceptionally(translate(cause));
+      }
+    }
+
+    private void retryOrFail(String why) {
+      if (result.isDone()) {
+        return;
+      }
+      if (System.nanoTime() - giveUpNanos >= 0) {
+        result.completeExceptionally(
+            new PartitionUnavailableException(
+                why + " (waited " + LEADER_WAIT_MS + " ms for a leader)", false));
+        return;
+      }
+      long delayMs = retryMs;
+      retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
+      CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(this);
+    }
+  }
+
+  /** Whether a failure means the command was certainly not written anywhere. */
+  private static boolean notWritten(Throwable error) {
+    if (error instanceof ClusterClient.NotWrittenException) {
+      return true;
+    }
+    if (error instanceof PartitionUnavailableException unavailable) {
+      return !unavailable.exhausted();
+    }
+    if (error instanceof StatusRuntimeException status
+        && status.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+      Metadata trailers = status.getTrailers();
+      return (trailers != null && trailers.containsKey(NOT_WRITTEN))
+          || status.getCause() instanceof ConnectException;
+    }
+    return false;
+  }
+
+  /** A broker's status as the gateway's failures: exhausted and timed out keep their meaning. */
+  private static Throwable translate(Throwable error) {
+    if (error instanceof StatusRuntimeException status) {
+      Status.Code code = status.getStatus().getCode();
+      String description = status.getStatus().getDescription();
+      if (code == Status.Code.RESOURCE_EXHAUSTED) {
+        return new PartitionUnavailableException(description, true);
+      }
+      if (code == Status.Code.DEADLINE_EXCEEDED) {
+        return new TimeoutException(description);
+      }
+      if (code == Status.Code.UNAVAILABLE) {
+        return new PartitionUnavailableException(
+            "the partition's leader could not be reached (" + description + ")", false);
+      }
+    }
+    return error;
+  }
+}

@@ -1,0 +1,68 @@
+package io.tern.engine.cluster;
+
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BrokerInfo;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.Partition;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
+import io.tern.engine.cluster.BrokerMessages.BrokerState;
+import io.tern.engine.cluster.BrokerMessages.PartitionState;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** The gateway's Topology answer: every broker it knows of, as the brokers themselves said. */
+public final class ClusterTopology implements Supplier<TopologyResponse> {
+  public static final String VERSION = "tern-0.1.0";
+
+  private final ClusterClient cluster;
+  private final Supplier<BrokerState> self;
+  private final int clusterSize;
+  private final int replicationFactor;
+
+  /** {@code self}: the state of the broker this gateway runs in, or null for a standalone one. */
+  public ClusterTopology(
+      ClusterClient cluster, Supplier<BrokerState> self, int clusterSize, int replicationFactor) {
+    this.cluster = cluster;
+    this.self = self;
+    this.clusterSize = clusterSize;
+    this.replicationFactor = replicationFactor;
+  }
+
+  @Override
+  public TopologyResponse get() {
+    List<BrokerState> brokers = new ArrayList<>(cluster.brokers());
+    if (self != null) {
+      brokers.add(self.get());
+    }
+    brokers.sort(Comparator.comparingInt(BrokerState::nodeId));
+    TopologyResponse.Builder topology =
+        TopologyResponse.newBuilder()
+            .setClusterSize(clusterSize)
+            .setPartitionsCount(cluster.partitionsCount())
+            .setReplicationFactor(replicationFactor)
+            .setGatewayVersion(VERSION);
+    for (BrokerState broker : brokers) {
+      BrokerInfo.Builder info =
+          BrokerInfo.newBuilder()
+              .setNodeId(broker.nodeId())
+              .setHost(broker.host())
+              .setPort(broker.commandPort())
+              .setVersion(VERSION);
+      for (PartitionState partition : broker.partitions()) {
+        info.addPartitions(
+            Partition.newBuilder()
+                .setPartitionId(partition.partitionId())
+                .setRole(
+                    partition.leader()
+                        ? Partition.PartitionBrokerRole.LEADER
+                        : Partition.PartitionBrokerRole.FOLLOWER)
+                .setHealth(
+                    partition.healthy()
+                        ? Partition.PartitionBrokerHealth.HEALTHY
+                        : Partition.PartitionBrokerHealth.UNHEALTHY));
+      }
+      topology.addBrokers(info);
+    }
+    return topology.build();
+  }
+}

@@ -1,0 +1,315 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.response.ProcessInstanceEvent;
+import io.camunda.client.api.response.ProcessInstanceResult;
+import io.camunda.client.api.response.Topology;
+import io.camunda.client.api.worker.JobWorker;
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.tern.engine.cluster.PartitionDistribution;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three brokers, three partitions, three replicas each, on loopback. */
+class ClusterTest {
+  private static final Duration READY = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+
+  private static byte[] bpmn(BpmnModelInstance model) {
+    return Bpmn.convertToString(model).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static final byte[] ONE_TASK =
+      bpmn(
+          Bpmn.createExecutableProcess("one-task")
+              .startEvent()
+              .serviceTask("task", t -> t.zeebeJobType("work"))
+              .endEvent()
+              .done());
+
+  private static final byte[] WAIT_FOR_MESSAGE =
+      bpmn(
+          Bpmn.createExecutableProcess("wait")
+              .startEvent()
+              .intermediateCatchEvent("go")
+              .message(m -> m.name("go").zeebeCorrelationKeyExpression("id"))
+              .endEvent()
+              .done());
+
+  @Test
+  void aStandaloneGatewayAndEveryEmbeddedOneServeTheWholeCluster() throws Exception {
+    try (TestCluster cluster = new TestCluster(dir, 3, 3, 3).start();
+        CamundaClient client = cluster.client()) {
+      cluster.awaitReady(READY);
+      assertThat(cluster.gateway().awaitLeaders(READY)).isTrue();
+
+      Topology topology = client.newTopologyRequest().send().join();
+      assertThat(topology.getBrokers()).hasSize(3);
+      assertThat(topology.getPartitionsCount()).isEqualTo(3);
+      for (var broker : topology.getBrokers()) {
+        assertThat(broker.getPartitions()).hasSize(3);
+      }
+      for (int partitionId = 1; partitionId <= 3; partitionId++) {
+        int id = partitionId;
+        assertThat(
+                topology.getBrokers().stream()
+                    .flatMap(broker -> broker.getPartitions().stream())
+                    .filter(p -> p.getPartitionId() == id && p.isLeader())
+                    .count())
+            .as("leaders of partition %d", id)
+            .isEqualTo(1);
+      }
+
+      client
+          .newDeployResourceCommand()
+          .addResourceBytes(ONE_TASK, "one-task.bpmn")
+          .addResourceBytes(WAIT_FOR_MESSAGE, "wait.bpmn")
+          .send()
+          .join();
+
+      // Pushed jobs (the default, streaming worker) from every partition, whichever broker leads.
+      Set<Integer> partitionsSeen = ConcurrentHashMap.newKeySet();
+      try (JobWorker worker =
+          client
+              .newWorker()
+              .jobType("work")
+              .handler(
+                  (jobClient, job) -> {
+                    partitionsSeen.add(partitionOf(job.getKey()));
+                    jobClient.newCompleteCommand(job).variables(Map.of("done", true)).send();
+                  })
+              .streamEnabled(true)
+              .open()) {
+        for (int i = 0; i < 6; i++) {
+          ProcessInstanceResult result =
+              client
+                  .newCreateInstanceCommand()
+                  .bpmnProcessId("one-task")
+                  .latestVersion()
+                  .withResult()
+                  .send()
+                  .join(20, TimeUnit.SECONDS);
+          assertThat(result.getVariablesAsMap()).containsEntry("done", true);
+        }
+      }
+      assertThat(partitionsSeen).containsExactlyInAnyOrder(1, 2, 3);
+
+      // Messages are routed by correlation key, instances by round robin: they meet across
+      // partitions through the brokers' command APIs.
+      List<CompletableFuture<ProcessInstanceResult>> waiting = new ArrayList<>();
+      List<String> ids = List.of("a", "b", "c", "d", "e", "f");
+      for (String id : ids) {
+        waiting.add(
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("wait")
+                .latestVersion()
+                .variables(Map.of("id", id))
+                .withResult()
+                .requestTimeout(Duration.ofSeconds(30))
+                .send()
+                .toCompletableFuture());
+      }
+      Thread.sleep(200); // the subscriptions are opened on the messages' partitions
+      for (String id : ids) {
+        client
+            .newPublishMessageCommand()
+            .messageName("go")
+            .correlationKey(id)
+            .timeToLive(Duration.ofMinutes(1))
+            .send()
+            .join();
+      }
+      for (CompletableFuture<ProcessInstanceResult> result : waiting) {
+        assertThat(result.get(30, TimeUnit.SECONDS).getVariablesAsMap()).containsKey("id");
+      }
+
+      // Each broker's embedded gateway reaches the partitions it does not lead, with polling too.
+      for (int nodeId = 0; nodeId < 3; nodeId++) {
+        try (CamundaClient embedded = TestBrokers.client(cluster.broker(nodeId));
+            JobWorker poller =
+                embedded
+                    .newWorker()
+                    .jobType("work")
+                    .handler((jobClient, job) -> jobClient.newCompleteCommand(job).send())
+                    .streamEnabled(false)
+                    .pollInterval(Duration.ofMillis(50))
+                    .open()) {
+          for (int i = 0; i < 3; i++) {
+            embedded
+                .newCreateInstanceCommand()
+                .bpmnProcessId("one-task")
+                .latestVersion()
+                .withResult()
+                .send()
+                .join(20, TimeUnit.SECONDS);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void killingALeaderLosesNoAcknowledgedInstanceAndRebalancingRestoresThePrimaries()
+      throws Exception {
+    try (TestCluster cluster = new TestCluster(dir, 3, 3, 3).start();
+        CamundaClient client = cluster.client()) {
+      cluster.awaitReady(READY);
+      assertThat(cluster.gateway().awaitLeaders(READY)).isTrue();
+      client.newDeployResourceCommand().addResourceBytes(ONE_TASK, "one-task.bpmn").send().join();
+
+      Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
+      Map<Long, AtomicInteger> completionsByJob = new ConcurrentHashMap<>();
+      Set<Long> completedInstances = ConcurrentHashMap.newKeySet();
+      try (JobWorker worker =
+          client
+              .newWorker()
+              .jobType("work")
+              .handler(
+                  (jobClient, job) -> {
+                    jobClient.newCompleteCommand(job).send().join(); // throws unless completed
+                    completionsByJob
+                        .computeIfAbsent(job.getKey(), key -> new AtomicInteger())
+                        .incrementAndGet();
+                    completedInstances.add(job.getProcessInstanceKey());
+                  })
+              .timeout(Duration.ofSeconds(3))
+              .pollInterval(Duration.ofMillis(100))
+              .open()) {
+        int victim = cluster.leaderOf(1);
+        createInstances(client, acknowledged, 60);
+        cluster.stop(victim);
+        createInstances(client, acknowledged, 60);
+        assertThat(acknowledged).hasSizeGreaterThan(60);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!completedInstances.containsAll(acknowledged) && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertThat(completedInstances).containsAll(acknowledged);
+        assertThat(completionsByJob.values()).allSatisfy(count -> assertThat(count).hasValue(1));
+
+        cluster.startBroker(victim);
+        cluster.awaitReady(READY);
+      }
+
+      // Leadership moved off the stopped broker; rebalancing brings each partition to its primary.
+      String outcome = rebalance(cluster.broker(0));
+      assertThat(outcome).contains("\"1\"", "\"2\"", "\"3\"");
+      List<String> outcomes = new ArrayList<>(List.of(outcome)); // the latest
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!ledByPrimaries(cluster) && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        if (!ledByPrimaries(cluster)) {
+          // a transfer can lose to an election; rebalancing is idempotent
+          outcomes.set(0, rebalance(cluster.broker(0)));
+        }
+      }
+      for (int partitionId = 1; partitionId <= 3; partitionId++) {
+        assertThat(cluster.leaderOf(partitionId))
+            .as(
+                "leader of partition %d after rebalancing said %s; replicas: %s",
+                partitionId, outcomes, replicas(cluster))
+            .isEqualTo(PartitionDistribution.primaryOf(partitionId, 3));
+      }
+      // Any broker answers for the whole cluster once it is connected to the others again.
+      String expected =
+          "{\"1\":\"already led by its primary, node 0\",\"2\":\"already led by its primary,"
+              + " node 1\",\"3\":\"already led by its primary, node 2\"}";
+      String again = rebalance(cluster.broker(2));
+      for (int tries = 0; !again.equals(expected) && tries < 50; tries++) {
+        Thread.sleep(100);
+        again = rebalance(cluster.broker(2));
+      }
+      assertThat(again).isEqualTo(expected);
+    }
+  }
+
+  private static String replicas(TestCluster cluster) {
+    StringBuilder text = new StringBuilder();
+    for (int nodeId = 0; nodeId < cluster.size(); nodeId++) {
+      for (var partition : cluster.broker(nodeId).partitions()) {
+        var raft = partition.raft();
+        text.append(
+            String.format(
+                "%n node %d p%d %s term %d leader %d last %d commit %d phase %s",
+                nodeId,
+                partition.partitionId(),
+                raft.role(),
+                raft.term(),
+                raft.leaderId(),
+                raft.lastIndex(),
+                raft.commitIndex(),
+                partition.processor().phase()));
+      }
+    }
+    return text.toString();
+  }
+
+  private static boolean ledByPrimaries(TestCluster cluster) {
+    for (int partitionId = 1; partitionId <= 3; partitionId++) {
+      if (cluster.leaderOf(partitionId) != PartitionDistribution.primaryOf(partitionId, 3)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Creates instances, keeping the keys of those whose creation was acknowledged. */
+  private static void createInstances(CamundaClient client, Set<Long> acknowledged, int count) {
+    List<CompletableFuture<ProcessInstanceEvent>> sent = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      sent.add(
+          client
+              .newCreateInstanceCommand()
+              .bpmnProcessId("one-task")
+              .latestVersion()
+              .send()
+              .toCompletableFuture());
+    }
+    for (CompletableFuture<ProcessInstanceEvent> instance : sent) {
+      try {
+        acknowledged.add(instance.get(30, TimeUnit.SECONDS).getProcessInstanceKey());
+      } catch (Exception notAcknowledged) {
+        // an instance whose creation failed (leader gone mid-request) promises nothing
+      }
+    }
+  }
+
+  private static String rebalance(Broker broker) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:" + broker.managementPort() + "/actuator/rebalance"))
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
+  }
+
+  private static int partitionOf(long key) {
+    return io.tern.engine.record.Keys.partitionOf(key);
+  }
+}

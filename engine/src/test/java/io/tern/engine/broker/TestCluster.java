@@ -1,0 +1,170 @@
+package io.tern.engine.broker;
+
+import io.camunda.client.CamundaClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A cluster of brokers on loopback for tests: each broker's command port is chosen up front (the
+ * contact points name them), everything else by the system.
+ */
+final class TestCluster implements AutoCloseable {
+  private final Path dir;
+  private final int partitionsCount;
+  private final int replicationFactor;
+  private final int[] commandPorts;
+  private final Broker[] brokers;
+  private StandaloneGateway gateway;
+
+  TestCluster(Path dir, int clusterSize, int partitionsCount, int replicationFactor) {
+    this.dir = dir;
+    this.partitionsCount = partitionsCount;
+    this.replicationFactor = replicationFactor;
+    this.commandPorts = new int[clusterSize];
+    this.brokers = new Broker[clusterSize];
+    for (int nodeId = 0; nodeId < clusterSize; nodeId++) {
+      commandPorts[nodeId] = freePort();
+    }
+  }
+
+  /** Starts every broker (in parallel: each waits for the others' votes). */
+  TestCluster start() {
+    List<Thread> starting = new ArrayList<>();
+    for (int nodeId = 0; nodeId < brokers.length; nodeId++) {
+      int id = nodeId;
+      Thread thread = new Thread(() -> startBroker(id));
+      thread.start();
+      starting.add(thread);
+    }
+    for (Thread thread : starting) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    return this;
+  }
+
+  /** Starts (or restarts, on the same data) broker {@code nodeId}. */
+  Broker startBroker(int nodeId) {
+    Broker broker = Broker.start(config(nodeId));
+    brokers[nodeId] = broker;
+    return broker;
+  }
+
+  BrokerConfig config(int nodeId) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("TERN_CLUSTER_NODEID", Integer.toString(nodeId));
+    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(brokers.length));
+    settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitionsCount));
+    settings.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replicationFactor));
+    settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints());
+    settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[nodeId]));
+    settings.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
+    return TestBrokers.config(dir.resolve("broker-" + nodeId), settings);
+  }
+
+  private String contactPoints() {
+    return java.util.Arrays.stream(commandPorts)
+        .mapToObj(port -> "127.0.0.1:" + port)
+        .collect(Collectors.joining(","));
+  }
+
+  /** A standalone gateway in front of the cluster. */
+  StandaloneGateway gateway() {
+    if (gateway == null) {
+      gateway = StandaloneGateway.start(config(0));
+    }
+    return gateway;
+  }
+
+  CamundaClient client() {
+    return CamundaClient.newClientBuilder()
+        .grpcAddress(URI.create("http://127.0.0.1:" + gateway().port()))
+        .preferRestOverGrpc(false)
+        .defaultRequestTimeout(Duration.ofSeconds(15))
+        .build();
+  }
+
+  Broker broker(int nodeId) {
+    return brokers[nodeId];
+  }
+
+  int size() {
+    return brokers.length;
+  }
+
+  /** Stops broker {@code nodeId}. */
+  void stop(int nodeId) {
+    brokers[nodeId].close();
+    brokers[nodeId] = null;
+  }
+
+  /** The node that leads {@code partitionId} now, or -1. */
+  int leaderOf(int partitionId) {
+    for (Broker broker : brokers) {
+      if (broker == null) {
+        continue;
+      }
+      for (var partition : broker.partitions()) {
+        if (partition.partitionId() == partitionId
+            && partition.raft().role() == io.tern.raft.RaftRole.LEADER
+            && partition.processor().phase()
+                == io.tern.engine.processor.ProcessorPhase.PROCESSING) {
+          return broker.config().nodeId();
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** Waits until every running broker is ready and every partition has a processing leader. */
+  void awaitReady(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Broker broker : brokers) {
+      if (broker != null
+          && !broker.awaitReady(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
+        throw new AssertionError("broker " + broker.config().nodeId() + " not ready");
+      }
+    }
+    for (int partitionId = 1; partitionId <= partitionsCount; partitionId++) {
+      while (leaderOf(partitionId) < 0) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("partition " + partitionId + " has no processing leader");
+        }
+        Thread.sleep(10);
+      }
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (gateway != null) {
+      gateway.close();
+    }
+    for (int nodeId = 0; nodeId < brokers.length; nodeId++) {
+      if (brokers[nodeId] != null) {
+        brokers[nodeId].close();
+      }
+    }
+  }
+}

@@ -28,6 +28,10 @@ import org.HdrHistogram.Recorder;
 public final class LoadBenchmark {
   private static final String PROCESS_ID = "load-benchmark";
   private static final String JOB_TYPE = "load-benchmark-task";
+
+  /** Failures beyond this many are counted, not printed. */
+  private static final int MAX_ERRORS_SHOWN = 5;
+
   private static final long MAX_LATENCY_NS = TimeUnit.MINUTES.toNanos(1);
 
   private LoadBenchmark() {}
@@ -45,14 +49,27 @@ public final class LoadBenchmark {
     }
     Progress progress = new Progress();
     Broker broker = null;
+    LocalCluster cluster = null;
     Path localData = null;
     String gateway = options.gateway();
     if (gateway == null) {
       localData =
           Files.createTempDirectory(
               Files.createDirectories(options.dataParentDir()), "load-benchmark-");
-      broker = startLocalBroker(options, localData, progress);
-      gateway = "127.0.0.1:" + broker.gatewayPort();
+      if (options.brokers() == 1) {
+        broker = startLocalBroker(options, localData, progress);
+        gateway = "127.0.0.1:" + broker.gatewayPort();
+      } else {
+        cluster =
+            LocalCluster.start(
+                options.brokers(),
+                options.partitions(),
+                options.replication(),
+                options.flushMode(),
+                localData,
+                progress);
+        gateway = cluster.gateway();
+      }
     }
     try (CamundaClient client =
         CamundaClient.newClientBuilder()
@@ -68,12 +85,23 @@ public final class LoadBenchmark {
     } finally {
       if (broker != null) {
         broker.close();
+      }
+      if (cluster != null) {
+        cluster.close();
+        for (int node = 0; node < options.brokers(); node++) {
+          deleteRecursively(localData.resolve("broker-" + node)); // the logs stay
+        }
+        System.out.println("Broker logs: " + localData.toAbsolutePath());
+      } else if (localData != null) {
         deleteRecursively(localData);
       }
     }
   }
 
   private static void deleteRecursively(Path directory) throws java.io.IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
     try (var paths = Files.walk(directory)) {
       for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
@@ -91,14 +119,15 @@ public final class LoadBenchmark {
     settings.put("TERN_GATEWAY_PORT", "0");
     settings.put("TERN_MANAGEMENT_ENABLE", "false");
     settings.put("TERN_RAFT_FLUSH_MODE", options.flushMode());
+    settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(options.partitions()));
     Broker broker = Broker.start(BrokerConfigLoader.load(null, settings));
     if (!broker.awaitReady(Duration.ofMinutes(1))) {
       broker.close();
       throw new IllegalStateException("the local broker did not become ready in a minute");
     }
     progress.log(
-        "local broker ready (1 partition, raft.flush.mode %s, data under %s)",
-        options.flushMode(), data);
+        "local broker ready (%d partition(s), raft.flush.mode %s, data under %s)",
+        options.partitions(), options.flushMode(), data);
     return broker;
   }
 
@@ -179,8 +208,8 @@ public final class LoadBenchmark {
                   if (error == null) {
                     recorder.recordValue(Math.min(System.nanoTime() - sentNs, MAX_LATENCY_NS));
                     completed.incrementAndGet();
-                  } else {
-                    failed.incrementAndGet();
+                  } else if (failed.incrementAndGet() <= MAX_ERRORS_SHOWN) {
+                    progress.log("instance failed: %s", error);
                   }
                   window.release();
                 });
@@ -205,6 +234,12 @@ public final class LoadBenchmark {
       Map<String, Object> results = new LinkedHashMap<>();
       results.put("benchmark", "load");
       results.put("gateway", gateway);
+      if (options.gateway() == null) {
+        results.put("localBrokers", options.brokers());
+        results.put("localPartitions", options.partitions());
+        results.put("localReplication", options.replication());
+        results.put("flushMode", options.flushMode());
+      }
       results.put("inFlight", options.inFlight());
       results.put("tasks", options.tasks());
       results.put("payloadBytes", options.payloadBytes());

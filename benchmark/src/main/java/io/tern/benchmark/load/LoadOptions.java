@@ -17,7 +17,10 @@ record LoadOptions(
     int payloadBytes,
     boolean streaming,
     long completionDelayMs,
-    String flushMode) {
+    String flushMode,
+    int brokers,
+    int partitions,
+    int replication) {
   static final String USAGE =
       String.join(
           "\n",
@@ -37,7 +40,11 @@ record LoadOptions(
           "  --completion-delay MS  the worker's work per job (default 0)",
           "  --warmup SECONDS     not measured (default 10)",
           "  --duration SECONDS   measured (default 30)",
-          "  --flush MODE         the local broker's raft.flush.mode (default sync)",
+          "  --flush MODE         the local brokers' raft.flush.mode (default sync)",
+          "  --brokers N          launch N local brokers, one process each, and use node 0's",
+          "                       gateway (default 1: one broker inside this process)",
+          "  --partitions P       partitions of the local cluster (default: N)",
+          "  --replication R      replicas of each partition (default: N, at most 3)",
           "  --quick              --warmup 3 --duration 8",
           "  --dir PATH           where the local broker's data goes (default target)",
           "  --out FILE           JSON results (default load-benchmark.json next to the jar)");
@@ -54,6 +61,9 @@ record LoadOptions(
     boolean streaming = true;
     long delayMs = 0;
     String flush = "sync";
+    int brokers = 1;
+    int partitions = -1;
+    int replication = -1;
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       switch (option) {
@@ -67,6 +77,9 @@ record LoadOptions(
         case "--duration" ->
             duration = Duration.ofSeconds(Long.parseLong(value(args, ++i, option)));
         case "--flush" -> flush = value(args, ++i, option);
+        case "--brokers" -> brokers = Integer.parseInt(value(args, ++i, option));
+        case "--partitions" -> partitions = Integer.parseInt(value(args, ++i, option));
+        case "--replication" -> replication = Integer.parseInt(value(args, ++i, option));
         case "--quick" -> {
           warmup = Duration.ofSeconds(3);
           duration = Duration.ofSeconds(8);
@@ -85,8 +98,33 @@ record LoadOptions(
           "--in-flight, --tasks and --duration must be positive; --payload and"
               + " --completion-delay at least 0");
     }
+    if (brokers < 1) {
+      throw new IllegalArgumentException("--brokers must be at least 1");
+    }
+    partitions = partitions < 0 ? brokers : partitions;
+    replication = replication < 0 ? Math.min(3, brokers) : replication;
+    if (partitions < 1 || replication < 1 || replication > brokers) {
+      throw new IllegalArgumentException(
+          "--partitions must be positive and --replication from 1 to --brokers");
+    }
+    if (gateway != null && brokers > 1) {
+      throw new IllegalArgumentException("--brokers launches a local cluster; not with --gateway");
+    }
     return new LoadOptions(
-        gateway, dir, out, warmup, duration, inFlight, tasks, payload, streaming, delayMs, flush);
+        gateway,
+        dir,
+        out,
+        warmup,
+        duration,
+        inFlight,
+        tasks,
+        payload,
+        streaming,
+        delayMs,
+        flush,
+        brokers,
+        partitions,
+        replication);
   }
 
   private static boolean onOff(String value, String option) {

@@ -95,7 +95,9 @@ public final class BrokerApiServer implements AutoCloseable {
     this.server =
         NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
             .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
+            // Clients (ClusterClient) ping every 5 s, with or without calls, to notice a dead peer.
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
+            .permitKeepAliveWithoutCalls(true)
             .addService(service)
             .build();
   }

@@ -14,6 +14,12 @@ import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.grpc.Status;
+import io.tern.engine.log.LogStorage;
+import io.tern.engine.log.RaftLogStorage;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.value.IncidentValue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -408,5 +414,74 @@ class GatewayClientTest {
     } finally {
       channel.shutdownNow();
     }
+  }
+
+  @Test
+  void aTimerFiresAndAnIncidentIsResolvedThroughTheGateway() throws Exception {
+    BpmnModelInstance model =
+        Bpmn.createExecutableProcess("timed")
+            .startEvent()
+            .intermediateCatchEvent("wait", e -> e.timerWithDuration("PT0.2S"))
+            .serviceTask("fragile", t -> t.zeebeJobType("fragile"))
+            .endEvent()
+            .done();
+    deploy(model, "timed.bpmn");
+    var result =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("timed")
+            .latestVersion()
+            .withResult()
+            .requestTimeout(Duration.ofSeconds(30))
+            .send();
+    ActivatedJob job = activateOne("fragile"); // only after the timer fired
+    client.newFailCommand(job.getKey()).retries(0).errorMessage("out of luck").send().join();
+    long incident = awaitIncidentKey(job.getProcessInstanceKey());
+
+    assertThatThrownBy(() -> client.newResolveIncidentCommand(incident).send().join())
+        .as("resolving while the job still has no retries")
+        .isInstanceOf(ClientStatusException.class);
+    client.newUpdateRetriesCommand(job.getKey()).retries(1).send().join();
+    client.newResolveIncidentCommand(incident).send().join();
+    ActivatedJob again = activateOne("fragile");
+    assertThat(again.getKey()).isEqualTo(job.getKey());
+    client.newCompleteCommand(again.getKey()).variables(Map.of("recovered", true)).send().join();
+    assertThat(result.join().getVariablesAsMap()).containsEntry("recovered", true);
+    assertThatThrownBy(() -> client.newResolveIncidentCommand(incident).send().join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.NOT_FOUND));
+  }
+
+  /**
+   * The key of the incident created for {@code instance}, read from the partition's committed log
+   * (the gRPC API has no queries; users see incidents through exporters).
+   */
+  private static long awaitIncidentKey(long instance) throws InterruptedException {
+    IncidentValue incident = new IncidentValue();
+    RecordBatch batch = new RecordBatch();
+    for (int attempt = 0; attempt < 100; attempt++) {
+      RaftLogStorage log = new RaftLogStorage();
+      log.bind(broker.partitions().get(0).raft());
+      try (LogStorage.Reader reader = log.newReader()) {
+        reader.seekToIndex(0);
+        while (reader.hasNext()) {
+          LogStorage.Entry entry = reader.next();
+          batch.wrap(entry.data(), entry.offset(), entry.length());
+          while (batch.hasNext()) {
+            LoggedRecord record = batch.next();
+            if (record.valueType() == ValueTypes.INCIDENT
+                && record.intent() == ValueTypes.IncidentIntent.CREATED
+                && record.isEvent()
+                && incident.<IncidentValue>readFrom(record.value()).processInstanceKey
+                    == instance) {
+              return record.key();
+            }
+          }
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no incident for instance " + instance);
   }
 }

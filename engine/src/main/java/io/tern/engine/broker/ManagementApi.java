@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * and the operations on them (pause, resume, snapshot, rebalance). Every answer but the metrics is
  * a JSON object.
  */
-final class ManagementApi {
+final class ManagementApi implements ManagementServer.Routes {
   private static final JsonFactory JSON = new JsonFactory();
   private static final String JSON_TYPE = "application/json";
   private static final List<String> ENDPOINTS =
@@ -64,7 +64,8 @@ final class ManagementApi {
     this.rebalancing = rebalancing;
   }
 
-  CompletableFuture<Answer> handle(String method, String path) {
+  @Override
+  public CompletableFuture<Answer> handle(String method, String path) {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     return switch (route) {
@@ -155,7 +156,7 @@ final class ManagementApi {
     return readiness();
   }
 
-  private static Answer health(List<String> problems) {
+  static Answer health(List<String> problems) {
     return Answer.json(
         problems.isEmpty() ? 200 : 503,
         object(

@@ -42,7 +42,12 @@ final class ManagementServer implements AutoCloseable {
     this.channel = channel;
   }
 
-  static ManagementServer start(String host, int port, ManagementApi api) {
+  /** What the server answers: a method and path to an answer. */
+  interface Routes {
+    CompletableFuture<ManagementApi.Answer> handle(String method, String path);
+  }
+
+  static ManagementServer start(String host, int port, Routes api) {
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try {
       Channel channel =
@@ -82,9 +87,9 @@ final class ManagementServer implements AutoCloseable {
   }
 
   private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
-    private final ManagementApi api;
+    private final Routes api;
 
-    Handler(ManagementApi api) {
+    Handler(Routes api) {
       this.api = api;
     }
 

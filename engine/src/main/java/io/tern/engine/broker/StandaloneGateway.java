@@ -1,5 +1,9 @@
 package io.tern.engine.broker;
 
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tern.engine.cluster.ClusterClient;
 import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.cluster.ClusterTopology;
@@ -16,10 +20,12 @@ import java.time.Duration;
 public final class StandaloneGateway implements AutoCloseable {
   private final ClusterClient cluster;
   private final Gateway gateway;
+  private final ManagementServer management;
 
-  private StandaloneGateway(ClusterClient cluster, Gateway gateway) {
+  private StandaloneGateway(ClusterClient cluster, Gateway gateway, ManagementServer management) {
     this.cluster = cluster;
     this.gateway = gateway;
+    this.management = management;
   }
 
   /** Starts serving; throws {@link IllegalArgumentException} without contact points. */
@@ -45,11 +51,32 @@ public final class StandaloneGateway implements AutoCloseable {
               jobStreams,
               forwarding,
               new ClusterTopology(cluster, null, config.clusterSize(), config.replicationFactor()));
-      return new StandaloneGateway(cluster, gateway);
+      ManagementServer management = null;
+      if (config.managementEnabled()) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        try {
+          management =
+              ManagementServer.start(
+                  config.host(),
+                  config.managementPort(),
+                  new GatewayManagementApi(cluster, registry::scrape));
+        } catch (RuntimeException e) {
+          gateway.close();
+          throw e;
+        }
+      }
+      return new StandaloneGateway(cluster, gateway, management);
     } catch (RuntimeException e) {
       cluster.close();
       throw e;
     }
+  }
+
+  /** The management server's port, or -1 without one. */
+  public int managementPort() {
+    return management == null ? -1 : management.port();
   }
 
   public int port() {
@@ -74,6 +101,9 @@ public final class StandaloneGateway implements AutoCloseable {
 
   @Override
   public void close() {
+    if (management != null) {
+      management.close();
+    }
     gateway.close();
     cluster.close();
   }

@@ -8,6 +8,7 @@ import io.tern.engine.log.RaftLogStorage;
 import io.tern.engine.processor.CommandResponseSink;
 import io.tern.engine.processor.RecordProcessorsFactory;
 import io.tern.engine.processor.StreamProcessor;
+import io.tern.engine.state.StateMetrics;
 import io.tern.engine.state.StateResources;
 import io.tern.raft.Member;
 import io.tern.raft.SnapshotMeta;
@@ -110,6 +111,7 @@ public final class EnginePartition implements AutoCloseable {
             (index, staged) ->
                 storage.partition().takeSnapshot(index, target -> moveFiles(staged, target)),
             registry);
+    StateMetrics.register(registry, partitionId, processor, StreamProcessor::stateProperty);
     // The processor hears Raft from the first role change on; it starts once Raft is bound.
     storage.setListener(processor);
     deleteStaleStaging(config.dataDirectory());

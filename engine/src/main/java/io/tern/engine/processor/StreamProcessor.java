@@ -74,6 +74,10 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   private final StateSnapshotter snapshotter;
   private LogStorage.Reader reader;
   private PartitionState state;
+
+  /** {@link #state} for readers on other threads (metrics); null while it is being replaced. */
+  private volatile PartitionState openState;
+
   private ProcessorMeta meta;
   private RecordProcessors processors;
   private boolean needsRecovery = true;
@@ -326,6 +330,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     closeState();
     StateRecovery.Recovered recovered = recovery.recover();
     state = recovered.state();
+    openState = state;
     meta = new ProcessorMeta(state, partitionId);
     processors =
         factory.create(new ProcessingContext(partitionId, state, meta, clockMs, scheduler));
@@ -347,9 +352,19 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
 
   private void closeState() {
     if (state != null) {
+      openState = null;
       state.close();
       state = null;
     }
+  }
+
+  /**
+   * A numeric RocksDB property of the partition's open state (e.g. {@code
+   * rocksdb.estimate-num-keys}), from any thread; NaN while no state is open.
+   */
+  public double stateProperty(String name) {
+    PartitionState open = openState;
+    return open == null ? Double.NaN : open.longProperty(name);
   }
 
   private int readLog() {

@@ -29,6 +29,7 @@ public final class PartitionState implements AutoCloseable {
   private final WriteOptions writeOptions;
   private final ReadOptions readOptions;
   private final RocksDB db;
+  private boolean closed;
   private final StateTransaction transaction;
   private final IntHashSet columnFamilyIds = new IntHashSet();
 
@@ -143,8 +144,25 @@ public final class PartitionState implements AutoCloseable {
     }
   }
 
+  /**
+   * A numeric RocksDB property (see {@link StateMetrics}), or NaN if unknown or closed. Safe from
+   * any thread: it and {@link #close()} exclude each other, so a metrics scrape never reads a
+   * database being freed.
+   */
+  public synchronized double longProperty(String name) {
+    if (closed) {
+      return Double.NaN;
+    }
+    try {
+      return db.getLongProperty(name);
+    } catch (RocksDBException e) {
+      return Double.NaN;
+    }
+  }
+
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     transaction.close();
     db.close();
     closeOptions();

@@ -61,6 +61,17 @@ class ClusterTest {
         CamundaClient client = cluster.client()) {
       cluster.awaitReady(READY);
       assertThat(cluster.gateway().awaitLeaders(READY)).isTrue();
+      HttpResponse<String> ready =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:"
+                                  + cluster.gateway().managementPort()
+                                  + "/actuator/health/readiness"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
 
       Topology topology = client.newTopologyRequest().send().join();
       assertThat(topology.getBrokers()).hasSize(3);

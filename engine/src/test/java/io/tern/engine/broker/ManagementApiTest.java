@@ -100,7 +100,9 @@ class ManagementApiTest {
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.body())
         .contains("tern_processor_last_processed_position")
-        .contains("tern_backpressure_limit");
+        .contains("tern_backpressure_limit")
+        .containsPattern("tern_state_rocksdb_keys\\{partition=\"1\"\\} [0-9.E]+\\n")
+        .contains("tern_state_rocksdb_memtable_bytes");
   }
 
   @Test

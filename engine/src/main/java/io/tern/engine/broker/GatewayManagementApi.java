@@ -1,0 +1,60 @@
+package io.tern.engine.broker;
+
+import io.tern.engine.cluster.ClusterClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * The standalone gateway's management endpoints: health for Kubernetes probes (ready when every
+ * partition has a known leader) and its metrics.
+ */
+final class GatewayManagementApi implements ManagementServer.Routes {
+  private final ClusterClient cluster;
+  private final Supplier<String> metrics;
+  private volatile boolean started;
+
+  GatewayManagementApi(ClusterClient cluster, Supplier<String> metrics) {
+    this.cluster = cluster;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public CompletableFuture<ManagementApi.Answer> handle(String method, String path) {
+    String route =
+        method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    ManagementApi.Answer answer =
+        switch (route) {
+          case "GET /actuator/health/liveness" -> ManagementApi.health(List.of());
+          case "GET /actuator/health/readiness" -> readiness();
+          case "GET /actuator/health/startup" ->
+              started ? ManagementApi.health(List.of()) : readiness();
+          case "GET /actuator/prometheus" ->
+              new ManagementApi.Answer(
+                  200, "text/plain; version=0.0.4; charset=utf-8", metrics.get());
+          default ->
+              ManagementApi.Answer.error(
+                  404,
+                  "no such endpoint on a standalone gateway: "
+                      + route
+                      + " (GET /actuator/health/{liveness,readiness,startup}, GET"
+                      + " /actuator/prometheus)");
+        };
+    return CompletableFuture.completedFuture(answer);
+  }
+
+  /** Ready when every partition has a leader this gateway can reach. */
+  private ManagementApi.Answer readiness() {
+    List<String> problems = new ArrayList<>();
+    for (int partitionId = 1; partitionId <= cluster.partitionsCount(); partitionId++) {
+      if (cluster.leaderOf(partitionId) < 0) {
+        problems.add("partition " + partitionId + " has no known leader");
+      }
+    }
+    if (problems.isEmpty()) {
+      started = true;
+    }
+    return ManagementApi.health(problems);
+  }
+}

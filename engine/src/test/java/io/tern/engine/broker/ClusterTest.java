@@ -3,7 +3,6 @@ package io.tern.engine.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.camunda.client.CamundaClient;
-import io.camunda.client.api.response.ProcessInstanceEvent;
 import io.camunda.client.api.response.ProcessInstanceResult;
 import io.camunda.client.api.response.Topology;
 import io.camunda.client.api.worker.JobWorker;
@@ -24,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -186,39 +184,13 @@ class ClusterTest {
         CamundaClient client = cluster.client()) {
       cluster.awaitReady(READY);
       assertThat(cluster.gateway().awaitLeaders(READY)).isTrue();
-      client.newDeployResourceCommand().addResourceBytes(ONE_TASK, "one-task.bpmn").send().join();
-
-      Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
-      Map<Long, AtomicInteger> completionsByJob = new ConcurrentHashMap<>();
-      Set<Long> completedInstances = ConcurrentHashMap.newKeySet();
-      try (JobWorker worker =
-          client
-              .newWorker()
-              .jobType("work")
-              .handler(
-                  (jobClient, job) -> {
-                    jobClient.newCompleteCommand(job).send().join(); // throws unless completed
-                    completionsByJob
-                        .computeIfAbsent(job.getKey(), key -> new AtomicInteger())
-                        .incrementAndGet();
-                    completedInstances.add(job.getProcessInstanceKey());
-                  })
-              .timeout(Duration.ofSeconds(3))
-              .pollInterval(Duration.ofMillis(100))
-              .open()) {
+      try (InstanceTracker instances = new InstanceTracker(client)) {
         int victim = cluster.leaderOf(1);
-        createInstances(client, acknowledged, 60);
+        instances.create(60);
         cluster.stop(victim);
-        createInstances(client, acknowledged, 60);
-        assertThat(acknowledged).hasSizeGreaterThan(60);
-
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!completedInstances.containsAll(acknowledged) && System.nanoTime() < deadline) {
-          Thread.sleep(50);
-        }
-        assertThat(completedInstances).containsAll(acknowledged);
-        assertThat(completionsByJob.values()).allSatisfy(count -> assertThat(count).hasValue(1));
-
+        instances.create(60);
+        assertThat(instances.acknowledgedCount()).isGreaterThan(60);
+        instances.assertEveryAcknowledgedInstanceCompleted(Duration.ofSeconds(60));
         cluster.startBroker(victim);
         cluster.awaitReady(READY);
       }
@@ -285,34 +257,16 @@ class ClusterTest {
     return true;
   }
 
-  /** Creates instances, keeping the keys of those whose creation was acknowledged. */
-  private static void createInstances(CamundaClient client, Set<Long> acknowledged, int count) {
-    List<CompletableFuture<ProcessInstanceEvent>> sent = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      sent.add(
-          client
-              .newCreateInstanceCommand()
-              .bpmnProcessId("one-task")
-              .latestVersion()
-              .send()
-              .toCompletableFuture());
-    }
-    for (CompletableFuture<ProcessInstanceEvent> instance : sent) {
-      try {
-        acknowledged.add(instance.get(30, TimeUnit.SECONDS).getProcessInstanceKey());
-      } catch (Exception notAcknowledged) {
-        // an instance whose creation failed (leader gone mid-request) promises nothing
-      }
-    }
+  private static String rebalance(Broker broker) throws Exception {
+    return rebalance(broker.managementPort());
   }
 
-  private static String rebalance(Broker broker) throws Exception {
+  static String rebalance(int managementPort) throws Exception {
     HttpResponse<String> response =
         HttpClient.newHttpClient()
             .send(
                 HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:" + broker.managementPort() + "/actuator/rebalance"))
+                        URI.create("http://127.0.0.1:" + managementPort + "/actuator/rebalance"))
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -1,0 +1,91 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.response.Topology;
+import io.tern.engine.cluster.PartitionDistribution;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three broker processes, three partitions, three replicas; the leader of partition 1 is killed
+ * with SIGKILL while instances are created and completed through a standalone gateway.
+ */
+class ClusterKillTest {
+  private static final Duration READY = Duration.ofSeconds(90);
+
+  @TempDir Path dir;
+
+  @Test
+  void aKilledLeaderLosesNoAcknowledgedInstanceAndCompletesNoJobTwice() throws Exception {
+    try (BrokerProcesses brokers = new BrokerProcesses(dir, 3, 3, 3)) {
+      for (int node = 0; node < 3; node++) {
+        brokers.start(node);
+      }
+      for (int node = 0; node < 3; node++) {
+        brokers.awaitReady(node, READY);
+      }
+      BrokerConfig gatewayConfig =
+          TestBrokers.config(
+              dir.resolve("gateway"),
+              Map.of(
+                  "TERN_CLUSTER_CLUSTERSIZE", "3",
+                  "TERN_CLUSTER_PARTITIONSCOUNT", "3",
+                  "TERN_CLUSTER_REPLICATIONFACTOR", "3",
+                  "TERN_CLUSTER_CONTACTPOINTS", brokers.contactPoints()));
+      try (StandaloneGateway gateway = StandaloneGateway.start(gatewayConfig);
+          CamundaClient client =
+              CamundaClient.newClientBuilder()
+                  .grpcAddress(URI.create("http://127.0.0.1:" + gateway.port()))
+                  .preferRestOverGrpc(false)
+                  .defaultRequestTimeout(Duration.ofSeconds(15))
+                  .build()) {
+        assertThat(gateway.awaitLeaders(READY)).isTrue();
+        int victim;
+        try (InstanceTracker instances = new InstanceTracker(client)) {
+          instances.create(60);
+          victim = leaderOf(client.newTopologyRequest().send().join(), 1);
+          assertThat(victim).as("partition 1 has a leader").isNotNegative();
+          brokers.kill(victim);
+          instances.create(60);
+          assertThat(instances.acknowledgedCount()).isGreaterThan(60);
+          instances.assertEveryAcknowledgedInstanceCompleted(Duration.ofSeconds(60));
+        }
+
+        brokers.start(victim);
+        brokers.awaitReady(victim, READY);
+        int survivor = (victim + 1) % 3;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        boolean balanced = false;
+        while (!balanced && System.nanoTime() < deadline) {
+          ClusterTest.rebalance(brokers.managementPort(survivor));
+          Thread.sleep(300);
+          Topology topology = client.newTopologyRequest().send().join();
+          balanced = true;
+          for (int partitionId = 1; partitionId <= 3; partitionId++) {
+            balanced &=
+                leaderOf(topology, partitionId) == PartitionDistribution.primaryOf(partitionId, 3);
+          }
+        }
+        assertThat(balanced).as("every partition led by its primary after rebalancing").isTrue();
+      }
+    }
+  }
+
+  private static int leaderOf(Topology topology, int partitionId) {
+    return topology.getBrokers().stream()
+        .filter(
+            broker ->
+                broker.getPartitions().stream()
+                    .anyMatch(p -> p.getPartitionId() == partitionId && p.isLeader()))
+        .mapToInt(broker -> broker.getNodeId())
+        .findFirst()
+        .orElse(-1);
+  }
+}

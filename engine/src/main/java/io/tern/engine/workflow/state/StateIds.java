@@ -34,6 +34,8 @@ final class StateIds {
   static final short MESSAGE_START_SUBSCRIPTIONS = 45;
   static final short MESSAGE_START_HELD_KEYS = 46;
   static final short MESSAGE_STARTED_INSTANCES = 47;
+  static final short VARIABLE_SCOPES = 48;
+  static final short TAKEN_FLOW_SCOPES = 49;
 
   private StateIds() {}
 }

@@ -3,6 +3,7 @@ package io.tern.engine.workflow.state;
 import io.tern.engine.state.ColumnFamily;
 import io.tern.engine.state.DbCompositeKey;
 import io.tern.engine.state.DbLong;
+import io.tern.engine.state.DbNil;
 import io.tern.engine.state.DbString;
 import io.tern.engine.state.PartitionState;
 
@@ -20,6 +21,12 @@ public final class TakenFlowState {
       new DbCompositeKey<>(scope, new DbCompositeKey<>(gateway, flow));
   private final DbLong count = new DbLong();
 
+  /** Scopes that ever had a token wait at a join: only those are scanned when they end. */
+  private final ColumnFamily<DbLong, DbNil> scopes;
+
+  private final DbLong marked = new DbLong();
+  private final DbNil nil = new DbNil();
+
   public TakenFlowState(PartitionState state) {
     taken =
         state.columnFamily(
@@ -27,6 +34,7 @@ public final class TakenFlowState {
             new DbCompositeKey<>(
                 new DbLong(), new DbCompositeKey<>(new DbString(), new DbString())),
             new DbLong());
+    scopes = state.columnFamily(StateIds.TAKEN_FLOW_SCOPES, new DbLong(), nil);
   }
 
   public long count(long scopeKey, String gatewayId, String flowId) {
@@ -42,11 +50,16 @@ public final class TakenFlowState {
       taken.delete(key);
     } else {
       taken.put(key, count.set(now));
+      scopes.put(marked.set(scopeKey), nil);
     }
   }
 
   /** Applier: a finished scope's waiting tokens go with it. */
   public void removeScope(long scopeKey) {
+    if (!scopes.exists(marked.set(scopeKey))) {
+      return;
+    }
+    scopes.delete(marked);
     taken.forEachWithPrefix(
         new DbLong(scopeKey),
         (k, v) -> {

@@ -4,6 +4,7 @@ import io.tern.engine.state.ColumnFamily;
 import io.tern.engine.state.DbBytes;
 import io.tern.engine.state.DbCompositeKey;
 import io.tern.engine.state.DbLong;
+import io.tern.engine.state.DbNil;
 import io.tern.engine.state.DbString;
 import io.tern.engine.state.PartitionState;
 import java.util.LinkedHashMap;
@@ -11,7 +12,9 @@ import java.util.Map;
 
 /**
  * Variables by scope (element instance key) and name, as JSON text. A scope's variables go when the
- * scope completes.
+ * scope completes. Most scopes (events, gateways, plain tasks) never hold a variable, so each scope
+ * that does is also marked: reading or removing an unmarked scope is one point lookup instead of an
+ * iterator over the variables (creating RocksDB iterators was the largest cost of ending elements).
  */
 public final class VariableState {
   private final ColumnFamily<DbCompositeKey<DbLong, DbString>, DbBytes> variables;
@@ -19,17 +22,22 @@ public final class VariableState {
   private final DbString name = new DbString();
   private final DbCompositeKey<DbLong, DbString> scopeAndName = new DbCompositeKey<>(scope, name);
   private final DbBytes value = new DbBytes();
+  private final ColumnFamily<DbLong, DbNil> scopes;
+  private final DbLong marked = new DbLong();
+  private final DbNil nil = new DbNil();
 
   public VariableState(PartitionState state) {
     variables =
         state.columnFamily(
             StateIds.VARIABLES, new DbCompositeKey<>(new DbLong(), new DbString()), new DbBytes());
+    scopes = state.columnFamily(StateIds.VARIABLE_SCOPES, new DbLong(), nil);
   }
 
   public void put(long scopeKey, String variable, byte[] json) {
     scope.set(scopeKey);
     name.set(variable);
     variables.put(scopeAndName, value.set(json));
+    scopes.put(marked.set(scopeKey), nil);
   }
 
   public boolean has(long scopeKey, String variable) {
@@ -41,6 +49,9 @@ public final class VariableState {
   /** The variables of one scope, name to JSON. */
   public Map<String, byte[]> ofScope(long scopeKey) {
     Map<String, byte[]> found = new LinkedHashMap<>();
+    if (!scopes.exists(marked.set(scopeKey))) {
+      return found;
+    }
     variables.forEachWithPrefix(
         new DbLong(scopeKey),
         (key, json) -> {
@@ -52,6 +63,10 @@ public final class VariableState {
 
   /** Applier: drops every variable of a scope that ended. */
   public void removeScope(long scopeKey) {
+    if (!scopes.exists(marked.set(scopeKey))) {
+      return;
+    }
+    scopes.delete(marked);
     variables.forEachWithPrefix(
         new DbLong(scopeKey),
         (key, json) -> {

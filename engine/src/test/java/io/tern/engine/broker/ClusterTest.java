@@ -122,6 +122,34 @@ class ClusterTest {
       }
       assertThat(partitionsSeen).containsExactlyInAnyOrder(1, 2, 3);
 
+      // A long-polling ActivateJobs waits at the gateway and is woken by a broker's notice.
+      client
+          .newDeployResourceCommand()
+          .addResourceBytes(
+              bpmn(
+                  Bpmn.createExecutableProcess("late")
+                      .startEvent()
+                      .serviceTask("late-task", t -> t.zeebeJobType("late"))
+                      .endEvent()
+                      .done()),
+              "late.bpmn")
+          .send()
+          .join();
+      long askedNs = System.nanoTime();
+      var waitingForJob =
+          client
+              .newActivateJobsCommand()
+              .jobType("late")
+              .maxJobsToActivate(1)
+              .requestTimeout(Duration.ofSeconds(30))
+              .send();
+      Thread.sleep(300); // the request is parked by now
+      client.newCreateInstanceCommand().bpmnProcessId("late").latestVersion().send().join();
+      assertThat(waitingForJob.join(30, TimeUnit.SECONDS).getJobs()).hasSize(1);
+      assertThat(Duration.ofNanos(System.nanoTime() - askedNs))
+          .as("woken by the notice, not by its 30 s timeout")
+          .isLessThan(Duration.ofSeconds(10));
+
       // Messages are routed by correlation key, instances by round robin: they meet across
       // partitions through the brokers' command APIs.
       List<CompletableFuture<ProcessInstanceResult>> waiting = new ArrayList<>();

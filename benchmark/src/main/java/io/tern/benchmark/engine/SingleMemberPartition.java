@@ -2,6 +2,7 @@ package io.tern.benchmark.engine;
 
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.engine.broker.BrokerProcess;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.processor.CommandResponseSink;
@@ -16,9 +17,6 @@ import io.tern.raft.server.RaftServer;
 import io.tern.raft.server.RaftServerConfig;
 import io.tern.raft.transport.NettyRaftTransport;
 import io.tern.raft.transport.TransportConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,7 +45,7 @@ public final class SingleMemberPartition implements AutoCloseable {
             1,
             RaftServerConfig.builder(root.resolve("raft")).flushMode(flushMode).build(),
             new NettyRaftTransport(
-                    TransportConfig.builder(1).bind("127.0.0.1", freePort()).build(),
+                    TransportConfig.builder(1).bind("127.0.0.1", BrokerProcess.freePort()).build(),
                     registry,
                     Tags.empty())
                 .start(),
@@ -98,14 +96,6 @@ public final class SingleMemberPartition implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

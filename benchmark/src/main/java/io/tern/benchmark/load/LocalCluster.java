@@ -1,26 +1,21 @@
 package io.tern.benchmark.load;
 
 import io.tern.benchmark.common.Progress;
+import io.tern.engine.broker.BrokerProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A Tern cluster on loopback, one broker process per node (the JVM and class path of this one), so
- * that brokers do not share a heap or a garbage collector, as on separate machines. Each broker
- * logs to {@code broker-N.log} in the cluster's directory. The gateway of node 0 serves clients.
+ * A Tern cluster on loopback, one broker process per node ({@link BrokerProcess}). Each broker logs
+ * to {@code broker-N.log} in the cluster's directory. The gateway of node 0 serves clients.
  */
 final class LocalCluster implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
@@ -44,7 +39,14 @@ final class LocalCluster implements AutoCloseable {
     LocalCluster cluster = new LocalCluster(size);
     try {
       cluster.launch(size, partitions, replication, flushMode, dir);
-      cluster.awaitReady(progress);
+      for (int node = 0; node < size; node++) {
+        BrokerProcess.awaitReady(
+            cluster.brokers.get(node),
+            cluster.managementPorts[node],
+            log(dir, node),
+            READY_TIMEOUT);
+        progress.log("broker %d ready", node);
+      }
     } catch (IOException | InterruptedException | RuntimeException e) {
       cluster.close();
       throw e;
@@ -56,93 +58,44 @@ final class LocalCluster implements AutoCloseable {
     return cluster;
   }
 
+  private static Path log(Path dir, int node) {
+    return dir.resolve("broker-" + node + ".log");
+  }
+
   private void launch(int size, int partitions, int replication, String flushMode, Path dir)
       throws IOException {
     int[] commandPorts = new int[size];
     for (int node = 0; node < size; node++) {
-      commandPorts[node] = freePort();
-      gatewayPorts[node] = freePort();
-      managementPorts[node] = freePort();
+      commandPorts[node] = BrokerProcess.freePort();
+      gatewayPorts[node] = BrokerProcess.freePort();
+      managementPorts[node] = BrokerProcess.freePort();
     }
     String contactPoints =
-        java.util.Arrays.stream(commandPorts)
+        Arrays.stream(commandPorts)
             .mapToObj(port -> "127.0.0.1:" + port)
             .collect(Collectors.joining(","));
-    String java = ProcessHandle.current().info().command().orElse("java");
-    String classPath = System.getProperty("java.class.path");
     for (int node = 0; node < size; node++) {
-      ProcessBuilder builder =
-          new ProcessBuilder(
-              java,
-              "--add-exports",
-              "java.base/jdk.internal.misc=ALL-UNNAMED",
-              "-cp",
-              classPath,
-              "io.tern.engine.broker.BrokerMain");
-      Map<String, String> env = builder.environment();
-      env.keySet().removeIf(key -> key.startsWith("TERN_"));
-      env.put("TERN_CLUSTER_NODEID", Integer.toString(node));
-      env.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(size));
-      env.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions));
-      env.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication));
-      env.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints);
-      env.put("TERN_NETWORK_HOST", "127.0.0.1");
-      env.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
-      env.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[node]));
-      env.put("TERN_NETWORK_INTERNALPORT", "0");
-      env.put("TERN_GATEWAY_PORT", Integer.toString(gatewayPorts[node]));
-      env.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
-      env.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
-      env.put("TERN_RAFT_FLUSH_MODE", flushMode);
-      Path log = dir.resolve("broker-" + node + ".log");
-      Files.createDirectories(dir);
-      builder.redirectErrorStream(true).redirectOutput(log.toFile());
-      brokers.add(builder.start());
-    }
-  }
-
-  private void awaitReady(Progress progress) throws InterruptedException {
-    HttpClient http = HttpClient.newHttpClient();
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    for (int node = 0; node < brokers.size(); node++) {
-      URI readiness =
-          URI.create("http://127.0.0.1:" + managementPorts[node] + "/actuator/health/readiness");
-      while (true) {
-        if (!brokers.get(node).isAlive()) {
-          throw new IllegalStateException(
-              "broker " + node + " exited with " + brokers.get(node).exitValue() + "; see its log");
-        }
-        try {
-          if (http.send(
-                      HttpRequest.newBuilder(readiness).build(),
-                      HttpResponse.BodyHandlers.ofString())
-                  .statusCode()
-              == 200) {
-            break;
-          }
-        } catch (IOException notListeningYet) {
-          // starting
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("broker " + node + " not ready after " + READY_TIMEOUT);
-        }
-        Thread.sleep(100);
-      }
-      progress.log("broker %d ready", node);
+      Map<String, String> settings = new HashMap<>();
+      settings.put("TERN_CLUSTER_NODEID", Integer.toString(node));
+      settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(size));
+      settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions));
+      settings.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication));
+      settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints);
+      settings.put("TERN_NETWORK_HOST", "127.0.0.1");
+      settings.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
+      settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[node]));
+      settings.put("TERN_NETWORK_INTERNALPORT", "0");
+      settings.put("TERN_GATEWAY_PORT", Integer.toString(gatewayPorts[node]));
+      settings.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
+      settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
+      settings.put("TERN_RAFT_FLUSH_MODE", flushMode);
+      brokers.add(BrokerProcess.start(settings, log(dir, node)));
     }
   }
 
   /** The gateway clients use (node 0's embedded one). */
   String gateway() {
     return "127.0.0.1:" + gatewayPorts[0];
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** Stops every broker as SIGTERM does (graceful), forcibly after 30 s. */

@@ -1,23 +1,18 @@
 package io.tern.engine.broker;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Brokers as real processes (this JVM's java and class path) on loopback, so that a test can kill
- * one with SIGKILL: no shutdown hook, no flush, no goodbye to its peers. Each logs to {@code
- * broker-N.log} under the directory.
+ * Brokers as real processes ({@link BrokerProcess}) on loopback, so that a test can kill one with
+ * SIGKILL: no shutdown hook, no flush, no goodbye to its peers. Each logs to {@code broker-N.log}
+ * under the directory; their embedded gateways are off (tests use a standalone one).
  */
 final class BrokerProcesses implements AutoCloseable {
   private final Path dir;
@@ -37,9 +32,9 @@ final class BrokerProcesses implements AutoCloseable {
     this.managementPorts = new int[size];
     this.processes = new Process[size];
     for (int node = 0; node < size; node++) {
-      commandPorts[node] = freePort();
-      internalPorts[node] = freePort();
-      managementPorts[node] = freePort();
+      commandPorts[node] = BrokerProcess.freePort();
+      internalPorts[node] = BrokerProcess.freePort();
+      managementPorts[node] = BrokerProcess.freePort();
     }
   }
 
@@ -51,38 +46,23 @@ final class BrokerProcesses implements AutoCloseable {
 
   /** Starts (or restarts, on its data) broker {@code node}. */
   void start(int node) throws IOException {
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            ProcessHandle.current().info().command().orElse("java"),
-            "--add-exports",
-            "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Xmx256m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            BrokerMain.class.getName());
-    Map<String, String> env = builder.environment();
-    env.keySet().removeIf(key -> key.startsWith("TERN_"));
-    env.put("TERN_CLUSTER_NODEID", Integer.toString(node));
-    env.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(processes.length));
-    env.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions));
-    env.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication));
-    env.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints());
-    env.put("TERN_NETWORK_HOST", "127.0.0.1");
-    env.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
-    env.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[node]));
-    env.put("TERN_NETWORK_INTERNALPORT", Integer.toString(internalPorts[node]));
-    env.put("TERN_GATEWAY_ENABLE", "false");
-    env.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
-    env.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
-    env.put("TERN_DATA_DISK_MINFREEBYTES", "0");
-    env.put("TERN_RAFT_ELECTIONTIMEOUTMS", "500");
-    env.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
-    Files.createDirectories(dir);
-    builder
-        .redirectErrorStream(true)
-        .redirectOutput(
-            ProcessBuilder.Redirect.appendTo(dir.resolve("broker-" + node + ".log").toFile()));
-    processes[node] = builder.start();
+    Map<String, String> settings = new HashMap<>();
+    settings.put("TERN_CLUSTER_NODEID", Integer.toString(node));
+    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(processes.length));
+    settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions));
+    settings.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication));
+    settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints());
+    settings.put("TERN_NETWORK_HOST", "127.0.0.1");
+    settings.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
+    settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[node]));
+    settings.put("TERN_NETWORK_INTERNALPORT", Integer.toString(internalPorts[node]));
+    settings.put("TERN_GATEWAY_ENABLE", "false");
+    settings.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
+    settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
+    settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
+    settings.put("TERN_RAFT_ELECTIONTIMEOUTMS", "500");
+    settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
+    processes[node] = BrokerProcess.start(settings, log(node), "-Xmx256m");
   }
 
   /** SIGKILL: the broker stops dead. */
@@ -94,43 +74,12 @@ final class BrokerProcesses implements AutoCloseable {
     return managementPorts[node];
   }
 
-  /** Waits until broker {@code node} answers ready. */
-  void awaitReady(int node, Duration timeout) throws Exception {
-    HttpClient http = HttpClient.newHttpClient();
-    URI readiness =
-        URI.create("http://127.0.0.1:" + managementPorts[node] + "/actuator/health/readiness");
-    long deadline = System.nanoTime() + timeout.toNanos();
-    String last = "";
-    while (System.nanoTime() < deadline) {
-      if (!processes[node].isAlive()) {
-        throw new AssertionError("broker " + node + " exited; see " + log(node));
-      }
-      try {
-        HttpResponse<String> answer =
-            http.send(
-                HttpRequest.newBuilder(readiness).build(), HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() == 200) {
-          return;
-        }
-        last = answer.body();
-      } catch (IOException notListeningYet) {
-        last = notListeningYet.toString();
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("broker " + node + " not ready: " + last + "; see " + log(node));
+  void awaitReady(int node, Duration timeout) throws InterruptedException {
+    BrokerProcess.awaitReady(processes[node], managementPorts[node], log(node), timeout);
   }
 
-  Path log(int node) {
+  private Path log(int node) {
     return dir.resolve("broker-" + node + ".log");
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   @Override
@@ -141,7 +90,7 @@ final class BrokerProcesses implements AutoCloseable {
       }
     }
     for (Process process : processes) {
-      if (process != null && !process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (process != null && !process.waitFor(20, TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
     }

@@ -109,15 +109,7 @@ class ClusterTest {
               .streamEnabled(true)
               .open()) {
         for (int i = 0; i < 6; i++) {
-          ProcessInstanceResult result =
-              client
-                  .newCreateInstanceCommand()
-                  .bpmnProcessId("one-task")
-                  .latestVersion()
-                  .withResult()
-                  .send()
-                  .join(20, TimeUnit.SECONDS);
-          assertThat(result.getVariablesAsMap()).containsEntry("done", true);
+          assertThat(runOneTask(client).getVariablesAsMap()).containsEntry("done", true);
         }
       }
       assertThat(partitionsSeen).containsExactlyInAnyOrder(1, 2, 3);
@@ -192,13 +184,7 @@ class ClusterTest {
                     .pollInterval(Duration.ofMillis(50))
                     .open()) {
           for (int i = 0; i < 3; i++) {
-            embedded
-                .newCreateInstanceCommand()
-                .bpmnProcessId("one-task")
-                .latestVersion()
-                .withResult()
-                .send()
-                .join(20, TimeUnit.SECONDS);
+            runOneTask(embedded);
           }
         }
       }
@@ -274,6 +260,17 @@ class ClusterTest {
       }
     }
     return text.toString();
+  }
+
+  /** Runs an instance of the one-task process to its end; its result. */
+  private static ProcessInstanceResult runOneTask(CamundaClient client) {
+    return client
+        .newCreateInstanceCommand()
+        .bpmnProcessId("one-task")
+        .latestVersion()
+        .withResult()
+        .send()
+        .join(20, TimeUnit.SECONDS);
   }
 
   private static boolean ledByPrimaries(TestCluster cluster) {

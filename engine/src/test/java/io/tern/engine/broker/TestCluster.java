@@ -1,9 +1,6 @@
 package io.tern.engine.broker;
 
 import io.camunda.client.CamundaClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +29,7 @@ final class TestCluster implements AutoCloseable {
     this.commandPorts = new int[clusterSize];
     this.brokers = new Broker[clusterSize];
     for (int nodeId = 0; nodeId < clusterSize; nodeId++) {
-      commandPorts[nodeId] = freePort();
+      commandPorts[nodeId] = BrokerProcess.freePort();
     }
   }
 
@@ -145,14 +142,6 @@ final class TestCluster implements AutoCloseable {
         }
         Thread.sleep(10);
       }
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

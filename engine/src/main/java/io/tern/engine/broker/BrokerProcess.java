@@ -1,0 +1,88 @@
+package io.tern.engine.broker;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A broker in a child process of this JVM (its java and class path), configured by {@code TERN_*}
+ * settings: for local clusters in benchmarks and for tests that kill a broker with SIGKILL. Brokers
+ * in their own processes share no heap, garbage collector or JIT, as on separate machines.
+ */
+public final class BrokerProcess {
+  private BrokerProcess() {}
+
+  /**
+   * Starts {@code BrokerMain} with exactly {@code settings} as its {@code TERN_*} environment
+   * (inherited ones are dropped), its output appended to {@code log}.
+   */
+  public static Process start(Map<String, String> settings, Path log, String... jvmOptions)
+      throws IOException {
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("--add-exports");
+    command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+    command.addAll(java.util.List.of(jvmOptions));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(BrokerMain.class.getName());
+    ProcessBuilder builder = new ProcessBuilder(command);
+    Map<String, String> env = builder.environment();
+    env.keySet().removeIf(key -> key.startsWith("TERN_"));
+    env.putAll(settings);
+    Files.createDirectories(log.toAbsolutePath().getParent());
+    builder
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    return builder.start();
+  }
+
+  /**
+   * Waits until the broker's management server answers ready; throws if it exits or {@code timeout}
+   * passes, with the last answer and where its log is.
+   */
+  public static void awaitReady(Process broker, int managementPort, Path log, Duration timeout)
+      throws InterruptedException {
+    HttpClient http = HttpClient.newHttpClient();
+    URI readiness = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = "no answer";
+    while (System.nanoTime() < deadline) {
+      if (!broker.isAlive()) {
+        throw new IllegalStateException(
+            "the broker exited with " + broker.exitValue() + "; see " + log);
+      }
+      try {
+        HttpResponse<String> answer =
+            http.send(
+                HttpRequest.newBuilder(readiness).build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() == 200) {
+          return;
+        }
+        last = answer.body();
+      } catch (IOException notListeningYet) {
+        last = notListeningYet.toString();
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException(
+        "the broker is not ready after " + timeout + ": " + last + "; see " + log);
+  }
+
+  /** A TCP port free on this machine now (a race with other processes is possible but rare). */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -78,6 +78,11 @@ public final class Broker implements AutoCloseable {
             .heartbeatIntervalMs(config.heartbeatIntervalMs())
             .flushMode(config.flushMode())
             .flushDelayMs(config.flushDelayMs())
+            .maxInflightAppends(config.maxInflightAppends())
+            .maxAppendBatchBytes(config.maxAppendBatchBytes())
+            .segmentSizeBytes(config.journalSegmentBytes())
+            .journalWriteMode(config.journalWriteMode())
+            .journalMadvise(config.journalMadvise())
             .build();
     this.transport = new NettyRaftTransport(transportConfig, registry, Tags.empty()).start();
     this.raft = new RaftServer(memberId, raftConfig, transport, registry);

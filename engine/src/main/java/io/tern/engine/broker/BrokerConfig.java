@@ -1,6 +1,7 @@
 package io.tern.engine.broker;
 
 import io.tern.engine.gateway.GatewayConfig;
+import io.tern.journal.JournalConfig;
 import io.tern.raft.server.FlushMode;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -41,8 +42,13 @@ public record BrokerConfig(
     int memoryLimitMb,
     FlushMode flushMode,
     int flushDelayMs,
+    int journalSegmentBytes,
+    JournalConfig.WriteMode journalWriteMode,
+    JournalConfig.Madvise journalMadvise,
     int electionTimeoutMs,
     int heartbeatIntervalMs,
+    int maxInflightAppends,
+    int maxAppendBatchBytes,
     BackpressureConfig backpressure) {
 
   /** The largest number of partitions (keys carry the partition id in 13 bits). */
@@ -86,6 +92,12 @@ public record BrokerConfig(
     if (maxBatchBytes < 64 * 1024 || maxBatchBytes > 64L * 1024 * 1024) {
       values.bad("log.maxBatchBytes", "from 64KB to 64MB");
     }
+    int segmentBytes = segmentBytes(values);
+    if (segmentBytes < 2 * maxBatchBytes) {
+      values.bad(
+          "journal.segmentSize",
+          "at least twice log.maxBatchBytes (" + maxBatchBytes + " bytes): a batch is one entry");
+    }
     String host = values.text("network.host");
     String advertised = values.text("network.advertisedHost");
     GatewayConfig gateway =
@@ -122,8 +134,17 @@ public record BrokerConfig(
         values.integer("state.rocksdb.memoryLimitMb", 32, 1 << 20),
         flushMode,
         values.integer("raft.flush.delayMs", 0, 60_000),
+        segmentBytes,
+        choice(
+            values,
+            "journal.writeMode",
+            JournalConfig.WriteMode.class,
+            JournalConfig.WriteMode.PWRITE),
+        choice(values, "journal.madvise", JournalConfig.Madvise.class, JournalConfig.Madvise.NONE),
         electionMs,
         heartbeatMs,
+        values.integer("raft.maxInflightAppends", 1, 1024),
+        appendBatchBytes(values, segmentBytes),
         BackpressureConfig.from(values));
   }
 
@@ -152,6 +173,44 @@ public record BrokerConfig(
       points.add(InetSocketAddress.createUnresolved(point.substring(0, colon), port));
     }
     return List.copyOf(points);
+  }
+
+  /** An append request's entries must fit twice in a journal segment. */
+  private static int appendBatchBytes(BrokerConfigLoader.Values values, int segmentBytes) {
+    long bytes = values.bytes("raft.maxAppendBatchBytes");
+    if (bytes < 1024 || 2 * bytes > segmentBytes) {
+      values.bad("raft.maxAppendBatchBytes", "from 1KB to half of journal.segmentSize");
+      return 128 * 1024;
+    }
+    return (int) bytes;
+  }
+
+  /** A journal segment must hold the largest batch twice over; at most 1 GiB (an int). */
+  private static int segmentBytes(BrokerConfigLoader.Values values) {
+    long bytes = values.bytes("journal.segmentSize");
+    if (bytes < 1024 * 1024 || bytes > 1024L * 1024 * 1024) {
+      values.bad("journal.segmentSize", "from 1MB to 1GB");
+      return JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
+    }
+    return (int) bytes;
+  }
+
+  /** An enum value named in any case ({@code pwrite} for PWRITE). */
+  private static <E extends Enum<E>> E choice(
+      BrokerConfigLoader.Values values, String key, Class<E> type, E fallback) {
+    String text = values.text(key);
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equalsIgnoreCase(text)) {
+        return constant;
+      }
+    }
+    values.bad(
+        key,
+        "one of "
+            + java.util.Arrays.stream(type.getEnumConstants())
+                .map(constant -> constant.name().toLowerCase(java.util.Locale.ROOT))
+                .collect(java.util.stream.Collectors.joining(", ")));
+    return fallback;
   }
 
   private static Duration positive(BrokerConfigLoader.Values values, String key) {

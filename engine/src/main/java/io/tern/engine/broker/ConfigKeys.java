@@ -88,12 +88,35 @@ final class ConfigKeys {
               "state.rocksdb.memoryLimitMb",
               "512",
               "RocksDB block cache and memtables of all partitions of the broker"),
+          new Key(
+              "journal.segmentSize",
+              "128MB",
+              "the size of each Raft journal segment file (entries never straddle segments)"),
+          new Key(
+              "journal.writeMode",
+              "pwrite",
+              "pwrite (one pwrite(2) per append: cheaper flushes) or mmap (appends into the"
+                  + " mapping: faster unflushed appends, costlier flushes)"),
+          new Key(
+              "journal.madvise",
+              "none",
+              "none, random, sequential or willneed: advice for mapped journal segments"
+                  + " (random keeps flushes smaller; sequential speeds cold reads)"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",
               "2",
               "delayed: longest wait for a shared flush; async: pace of background flushes"),
           new Key("raft.electionTimeoutMs", "1000", "a leader's silence before an election"),
+          new Key(
+              "raft.maxInflightAppends",
+              "4",
+              "append batches in flight to one follower before the leader waits for an answer"),
+          new Key(
+              "raft.maxAppendBatchBytes",
+              "128KB",
+              "the most entry bytes in one append request (larger: fewer messages, longer"
+                  + " head-of-line waits)"),
           new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats"),
           new Key(
               "backpressure.enabled",

@@ -128,6 +128,37 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
+  void journalExperimentsAreConfigKeysCheckedAtStart() {
+    BrokerConfig config =
+        BrokerConfigLoader.load(
+            null,
+            Map.of(
+                "TERN_JOURNAL_WRITEMODE", "MMap",
+                "TERN_JOURNAL_MADVISE", "random",
+                "TERN_JOURNAL_SEGMENTSIZE", "16MB"));
+    assertThat(config.journalWriteMode()).isEqualTo(io.tern.journal.JournalConfig.WriteMode.MMAP);
+    assertThat(config.journalMadvise()).isEqualTo(io.tern.journal.JournalConfig.Madvise.RANDOM);
+    assertThat(config.journalSegmentBytes()).isEqualTo(16 * 1024 * 1024);
+    assertThat(BrokerConfig.defaults().maxInflightAppends())
+        .isEqualTo(io.tern.raft.RaftConfig.DEFAULT_MAX_INFLIGHT_APPENDS);
+    assertThat(BrokerConfig.defaults().maxAppendBatchBytes())
+        .isEqualTo(io.tern.raft.RaftConfig.DEFAULT_MAX_APPEND_BATCH_BYTES);
+    assertThat(BrokerConfig.defaults().journalWriteMode())
+        .isEqualTo(io.tern.journal.JournalConfig.WriteMode.PWRITE);
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_JOURNAL_WRITEMODE", "fast",
+                        "TERN_JOURNAL_SEGMENTSIZE", "4MB")))
+        .hasMessageContaining("'journal.writeMode' = 'fast'")
+        .hasMessageContaining("pwrite, mmap")
+        .hasMessageContaining("journal.segmentSize")
+        .hasMessageContaining("at least twice log.maxBatchBytes");
+  }
+
+  @Test
   void everyKeyIsUniqueAndListedInTheReadmeWithItsDefault() throws IOException {
     assertThat(ConfigKeys.BY_LOWER_NAME).hasSize(ConfigKeys.ALL.size());
     // The build runs in engine/; the README is the project's.

@@ -23,6 +23,7 @@ import java.nio.file.Path;
  *     little behind catch up from the log instead of a snapshot
  * @param segmentSizeBytes journal segment size
  * @param journalWriteMode how the journal writes entries ({@link JournalConfig.WriteMode})
+ * @param journalMadvise the advice given for mapped segments ({@link JournalConfig.Madvise})
  * @param maxPendingProposals proposals queued for the Raft thread; more are refused at once (the
  *     caller sees backpressure instead of unbounded memory)
  */
@@ -42,6 +43,7 @@ public record RaftServerConfig(
     long compactionTailEntries,
     int segmentSizeBytes,
     JournalConfig.WriteMode journalWriteMode,
+    JournalConfig.Madvise journalMadvise,
     int maxPendingProposals) {
 
   public static final int DEFAULT_TICK_MS = 50;
@@ -66,6 +68,7 @@ public record RaftServerConfig(
             + ")");
     require(dataDirectory != null, "dataDirectory is required");
     require(journalWriteMode != null, "journalWriteMode is required");
+    require(journalMadvise != null, "journalMadvise is required");
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
     require(maxPendingProposals >= 1, "maxPendingProposals must be >= 1");
@@ -101,7 +104,8 @@ public record RaftServerConfig(
         JournalConfig.builder(directory)
             .name("raft")
             .segmentSizeBytes(segmentSizeBytes)
-            .writeMode(journalWriteMode);
+            .writeMode(journalWriteMode)
+            .madvise(journalMadvise);
     if (segmentSizeBytes < 2 * JournalConfig.DEFAULT_MAX_ENTRY_SIZE_BYTES) {
       builder.fitMaxEntrySizeToSegment(); // small segments (tests, experiments): one entry fits
     }
@@ -124,6 +128,7 @@ public record RaftServerConfig(
     private long compactionTailEntries = DEFAULT_COMPACTION_TAIL_ENTRIES;
     private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
     private JournalConfig.WriteMode journalWriteMode = JournalConfig.DEFAULT_WRITE_MODE;
+    private JournalConfig.Madvise journalMadvise = JournalConfig.Madvise.NONE;
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
 
     private Builder(Path dataDirectory) {
@@ -205,6 +210,11 @@ public record RaftServerConfig(
       return this;
     }
 
+    public Builder journalMadvise(JournalConfig.Madvise value) {
+      journalMadvise = value;
+      return this;
+    }
+
     public Builder maxPendingProposals(int value) {
       maxPendingProposals = value;
       return this;
@@ -227,6 +237,7 @@ public record RaftServerConfig(
           compactionTailEntries,
           segmentSizeBytes,
           journalWriteMode,
+          journalMadvise,
           maxPendingProposals);
     }
   }

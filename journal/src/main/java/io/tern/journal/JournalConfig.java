@@ -39,6 +39,7 @@ public final class JournalConfig {
   private final Madvise madvise;
   private final WriteMode writeMode;
   private final boolean preallocateSegments;
+  private final Preallocation preallocation;
   private final long freeDiskSpaceReserveBytes;
   private final OpenVerification openVerification;
   private final FlushRecordSync flushRecordSync;
@@ -54,6 +55,7 @@ public final class JournalConfig {
     this.madvise = Objects.requireNonNull(b.madvise);
     this.writeMode = Objects.requireNonNull(b.writeMode);
     this.preallocateSegments = b.preallocateSegments;
+    this.preallocation = b.preallocation;
     this.freeDiskSpaceReserveBytes = b.freeDiskSpaceReserveBytes;
     this.openVerification = Objects.requireNonNull(b.openVerification);
     this.flushRecordSync = Objects.requireNonNull(b.flushRecordSync);
@@ -136,6 +138,10 @@ public final class JournalConfig {
     return preallocateSegments;
   }
 
+  public Preallocation preallocation() {
+    return preallocation;
+  }
+
   public long freeDiskSpaceReserveBytes() {
     return freeDiskSpaceReserveBytes;
   }
@@ -192,6 +198,28 @@ public final class JournalConfig {
     MMAP
   }
 
+  /**
+   * How a new segment's blocks are reserved (the {@code journal.preallocation} experiment), when
+   * {@code preallocateSegments} is on.
+   */
+  public enum Preallocation {
+    /**
+     * Default. posix_fallocate reserves the blocks at once (zeros are written where it is not
+     * available). The blocks stay "unwritten" extents, so the first write to each one also changes
+     * file metadata that a flush must make durable: measured on a 2-core VM, 16 KiB
+     * append+flush-each p50 1.78x of a raw write+fdatasync into a zero-filled file.
+     */
+    FALLOCATE,
+    /**
+     * Zeros are written into the whole segment and forced by the background allocator before the
+     * segment is used, so flushes overwrite blocks that exist on disk and commit no metadata (same
+     * VM: 16 KiB flush-each p50 1.18x of raw). The price: every segment is written twice, which
+     * halves unflushed and flush-every-1-ms throughput when appends outrun the allocator (1 KiB
+     * unflushed 1,435 -> 630 MB/s).
+     */
+    ZERO_FILL
+  }
+
   /** How much of the journal is checked, frame by frame with checksums, when it is opened. */
   public enum OpenVerification {
     /**
@@ -233,6 +261,7 @@ public final class JournalConfig {
     private Madvise madvise = Madvise.NONE;
     private WriteMode writeMode = DEFAULT_WRITE_MODE;
     private boolean preallocateSegments = true;
+    private Preallocation preallocation = Preallocation.FALLOCATE;
     private long freeDiskSpaceReserveBytes = DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES;
     private OpenVerification openVerification = OpenVerification.TAIL;
     private FlushRecordSync flushRecordSync = FlushRecordSync.SHARED;
@@ -276,6 +305,11 @@ public final class JournalConfig {
 
     public Builder preallocateSegments(boolean preallocateSegments) {
       this.preallocateSegments = preallocateSegments;
+      return this;
+    }
+
+    public Builder preallocation(Preallocation preallocation) {
+      this.preallocation = java.util.Objects.requireNonNull(preallocation, "preallocation");
       return this;
     }
 

@@ -88,7 +88,11 @@ final class SegmentAllocator implements AutoCloseable {
     if (usable < required) {
       throw new JournalException.OutOfDiskSpace(files.directory(), usable, required);
     }
-    files.createPreallocated(file, config.segmentSizeBytes(), config.preallocateSegments());
+    files.createPreallocated(
+        file,
+        config.segmentSizeBytes(),
+        config.preallocateSegments(),
+        config.preallocation() == JournalConfig.Preallocation.ZERO_FILL);
     if (config.preallocateSegments()) {
       warmPageCache(file);
     }

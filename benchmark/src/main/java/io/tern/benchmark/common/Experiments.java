@@ -5,10 +5,12 @@ import java.util.Locale;
 
 /**
  * Settings the benchmarks take from system properties so that one build can compare both sides of
- * an experiment: {@code -Dtern.journal.writeMode=mmap|pwrite} (default: the journal's default).
+ * an experiment: {@code -Dtern.journal.writeMode=mmap|pwrite} and {@code
+ * -Dtern.journal.preallocation=fallocate|zero-fill} (default: the journal's defaults).
  */
 public final class Experiments {
   public static final String JOURNAL_WRITE_MODE = "tern.journal.writeMode";
+  public static final String JOURNAL_PREALLOCATION = "tern.journal.preallocation";
 
   private Experiments() {}
 
@@ -22,6 +24,20 @@ public final class Experiments {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "-D" + JOURNAL_WRITE_MODE + " must be mmap or pwrite, got '" + value + "'", e);
+    }
+  }
+
+  public static JournalConfig.Preallocation journalPreallocation() {
+    String value = System.getProperty(JOURNAL_PREALLOCATION);
+    if (value == null) {
+      return JournalConfig.Preallocation.FALLOCATE;
+    }
+    try {
+      return JournalConfig.Preallocation.valueOf(
+          value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "-D" + JOURNAL_PREALLOCATION + " must be fallocate or zero-fill, got '" + value + "'", e);
     }
   }
 }

@@ -38,6 +38,7 @@ final class JournalWorkloads {
     return JournalConfig.builder(dir)
         .segmentSizeBytes(options.segmentSizeBytes())
         .writeMode(Experiments.journalWriteMode())
+        .preallocation(Experiments.journalPreallocation())
         .meterRegistry(withMetrics ? new SimpleMeterRegistry() : null);
   }
 

@@ -83,6 +83,7 @@ public final class Broker implements AutoCloseable {
             .segmentSizeBytes(config.journalSegmentBytes())
             .journalWriteMode(config.journalWriteMode())
             .journalMadvise(config.journalMadvise())
+            .journalPreallocation(config.journalPreallocation())
             .build();
     this.transport = new NettyRaftTransport(transportConfig, registry, Tags.empty()).start();
     this.raft = new RaftServer(memberId, raftConfig, transport, registry);

@@ -45,6 +45,7 @@ public record BrokerConfig(
     int journalSegmentBytes,
     JournalConfig.WriteMode journalWriteMode,
     JournalConfig.Madvise journalMadvise,
+    JournalConfig.Preallocation journalPreallocation,
     int electionTimeoutMs,
     int heartbeatIntervalMs,
     int maxInflightAppends,
@@ -141,6 +142,11 @@ public record BrokerConfig(
             JournalConfig.WriteMode.class,
             JournalConfig.WriteMode.PWRITE),
         choice(values, "journal.madvise", JournalConfig.Madvise.class, JournalConfig.Madvise.NONE),
+        choice(
+            values,
+            "journal.preallocation",
+            JournalConfig.Preallocation.class,
+            JournalConfig.Preallocation.FALLOCATE),
         electionMs,
         heartbeatMs,
         values.integer("raft.maxInflightAppends", 1, 1024),
@@ -195,12 +201,12 @@ public record BrokerConfig(
     return (int) bytes;
   }
 
-  /** An enum value named in any case ({@code pwrite} for PWRITE). */
+  /** An enum value named in any case, {@code -} for {@code _} ({@code zero-fill}: ZERO_FILL). */
   private static <E extends Enum<E>> E choice(
       BrokerConfigLoader.Values values, String key, Class<E> type, E fallback) {
     String text = values.text(key);
     for (E constant : type.getEnumConstants()) {
-      if (constant.name().equalsIgnoreCase(text)) {
+      if (constant.name().equalsIgnoreCase(text.replace('-', '_'))) {
         return constant;
       }
     }
@@ -208,7 +214,9 @@ public record BrokerConfig(
         key,
         "one of "
             + java.util.Arrays.stream(type.getEnumConstants())
-                .map(constant -> constant.name().toLowerCase(java.util.Locale.ROOT))
+                .map(
+                    constant ->
+                        constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
                 .collect(java.util.stream.Collectors.joining(", ")));
     return fallback;
   }

@@ -102,6 +102,11 @@ final class ConfigKeys {
               "none",
               "none, random, sequential or willneed: advice for mapped journal segments"
                   + " (random keeps flushes smaller; sequential speeds cold reads)"),
+          new Key(
+              "journal.preallocation",
+              "fallocate",
+              "fallocate (reserve segment blocks at once) or zero-fill (write and force zeros"
+                  + " first: cheaper flushes, but every segment is written twice)"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",

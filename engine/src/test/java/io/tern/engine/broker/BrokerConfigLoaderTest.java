@@ -135,10 +135,13 @@ class BrokerConfigLoaderTest {
             Map.of(
                 "TERN_JOURNAL_WRITEMODE", "MMap",
                 "TERN_JOURNAL_MADVISE", "random",
+                "TERN_JOURNAL_PREALLOCATION", "zero-fill",
                 "TERN_JOURNAL_SEGMENTSIZE", "16MB"));
     assertThat(config.journalWriteMode()).isEqualTo(io.tern.journal.JournalConfig.WriteMode.MMAP);
     assertThat(config.journalMadvise()).isEqualTo(io.tern.journal.JournalConfig.Madvise.RANDOM);
     assertThat(config.journalSegmentBytes()).isEqualTo(16 * 1024 * 1024);
+    assertThat(config.journalPreallocation())
+        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.ZERO_FILL);
     assertThat(BrokerConfig.defaults().maxInflightAppends())
         .isEqualTo(io.tern.raft.RaftConfig.DEFAULT_MAX_INFLIGHT_APPENDS);
     assertThat(BrokerConfig.defaults().maxAppendBatchBytes())

@@ -24,6 +24,7 @@ import java.nio.file.Path;
  * @param segmentSizeBytes journal segment size
  * @param journalWriteMode how the journal writes entries ({@link JournalConfig.WriteMode})
  * @param journalMadvise the advice given for mapped segments ({@link JournalConfig.Madvise})
+ * @param journalPreallocation how segments are reserved ({@link JournalConfig.Preallocation})
  * @param maxPendingProposals proposals queued for the Raft thread; more are refused at once (the
  *     caller sees backpressure instead of unbounded memory)
  */
@@ -44,6 +45,7 @@ public record RaftServerConfig(
     int segmentSizeBytes,
     JournalConfig.WriteMode journalWriteMode,
     JournalConfig.Madvise journalMadvise,
+    JournalConfig.Preallocation journalPreallocation,
     int maxPendingProposals) {
 
   public static final int DEFAULT_TICK_MS = 50;
@@ -69,6 +71,7 @@ public record RaftServerConfig(
     require(dataDirectory != null, "dataDirectory is required");
     require(journalWriteMode != null, "journalWriteMode is required");
     require(journalMadvise != null, "journalMadvise is required");
+    require(journalPreallocation != null, "journalPreallocation is required");
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
     require(maxPendingProposals >= 1, "maxPendingProposals must be >= 1");
@@ -105,7 +108,8 @@ public record RaftServerConfig(
             .name("raft")
             .segmentSizeBytes(segmentSizeBytes)
             .writeMode(journalWriteMode)
-            .madvise(journalMadvise);
+            .madvise(journalMadvise)
+            .preallocation(journalPreallocation);
     if (segmentSizeBytes < 2 * JournalConfig.DEFAULT_MAX_ENTRY_SIZE_BYTES) {
       builder.fitMaxEntrySizeToSegment(); // small segments (tests, experiments): one entry fits
     }
@@ -129,6 +133,8 @@ public record RaftServerConfig(
     private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
     private JournalConfig.WriteMode journalWriteMode = JournalConfig.DEFAULT_WRITE_MODE;
     private JournalConfig.Madvise journalMadvise = JournalConfig.Madvise.NONE;
+    private JournalConfig.Preallocation journalPreallocation =
+        JournalConfig.Preallocation.FALLOCATE;
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
 
     private Builder(Path dataDirectory) {
@@ -215,6 +221,11 @@ public record RaftServerConfig(
       return this;
     }
 
+    public Builder journalPreallocation(JournalConfig.Preallocation value) {
+      journalPreallocation = value;
+      return this;
+    }
+
     public Builder maxPendingProposals(int value) {
       maxPendingProposals = value;
       return this;
@@ -238,6 +249,7 @@ public record RaftServerConfig(
           segmentSizeBytes,
           journalWriteMode,
           journalMadvise,
+          journalPreallocation,
           maxPendingProposals);
     }
   }

@@ -138,9 +138,11 @@ public final class ClusterClient implements AutoCloseable {
   /** The states of the other brokers now connected. */
   public List<BrokerState> brokers() {
     List<BrokerState> states = new ArrayList<>();
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
     for (Connection connection : connections) {
       BrokerState state = connection.state;
-      if (state != null && state.nodeId() != selfNodeId) {
+      // A broker listed twice among the contact points (two names for one host) counts once.
+      if (state != null && state.nodeId() != selfNodeId && seen.add(state.nodeId())) {
         states.add(state);
       }
     }
@@ -227,7 +229,11 @@ public final class ClusterClient implements AutoCloseable {
     }
     long delayMs = connection.backoffMs;
     connection.backoffMs = Math.min(RESUBSCRIBE_MAX_MS, delayMs * 2);
-    timer.schedule(() -> subscribe(connection), delayMs, TimeUnit.MILLISECONDS);
+    try {
+      timer.schedule(() -> subscribe(connection), delayMs, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+      // close() ran between the check above and here: nothing to resubscribe
+    }
   }
 
   private synchronized void recomputeLeaders() {

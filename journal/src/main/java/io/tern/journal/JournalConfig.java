@@ -213,9 +213,10 @@ public final class JournalConfig {
     /**
      * Zeros are written into the whole segment and forced by the background allocator before the
      * segment is used, so flushes overwrite blocks that exist on disk and commit no metadata (same
-     * VM: 16 KiB flush-each p50 1.18x of raw). The price: every segment is written twice, which
-     * halves unflushed and flush-every-1-ms throughput when appends outrun the allocator (1 KiB
-     * unflushed 1,435 -> 630 MB/s).
+     * VM: 16 KiB flush-each p50 1.18x of raw). Every segment is written twice; when the writer
+     * needs a segment before the spare's zeros are done, it takes an fallocated one instead of
+     * waiting (counted by {@code tern.journal.segment.zero.fill.skipped}), so only appends that
+     * outrun the allocator lose the benefit.
      */
     ZERO_FILL
   }

@@ -1,5 +1,6 @@
 package io.tern.journal;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,6 +36,7 @@ final class JournalMetrics {
   private final DistributionSummary flushBytes;
   private final Timer allocationLatency;
   private final Timer rollWait;
+  private final Counter zeroFillSkipped;
 
   JournalMetrics(MeterRegistry registry, Tags tags) {
     this.enabled = registry != null;
@@ -44,6 +46,7 @@ final class JournalMetrics {
       flushBytes = null;
       allocationLatency = null;
       rollWait = null;
+      zeroFillSkipped = null;
       return;
     }
     appendLatency =
@@ -69,6 +72,12 @@ final class JournalMetrics {
             tags,
             "tern.journal.segment.roll.wait",
             "Time the writer waited for the next segment when rolling");
+    zeroFillSkipped =
+        Counter.builder("tern.journal.segment.zero.fill.skipped")
+            .description(
+                "Rolls that took an fallocated segment because the zero-filled spare was not ready")
+            .tags(tags)
+            .register(registry);
   }
 
   private static Timer timer(MeterRegistry registry, Tags tags, String name, String description) {
@@ -130,6 +139,12 @@ final class JournalMetrics {
   void rollWaited(long startNs) {
     if (enabled) {
       rollWait.record(System.nanoTime() - startNs, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  void zeroFillSkipped() {
+    if (enabled) {
+      zeroFillSkipped.increment();
     }
   }
 

@@ -59,6 +59,17 @@ final class SegmentAllocator implements AutoCloseable {
    */
   void takeSpare(Path target) {
     long startNs = metrics.nowNs();
+    if (config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
+        && spare != null
+        && !spare.isDone()) {
+      // Zeroing a segment takes a while; rather than stall the writer, this segment is reserved
+      // with fallocate now and the zeroed spare waits for the next roll.
+      createWithoutZeroFill(target);
+      metrics.zeroFillSkipped();
+      metrics.rollWaited(startNs);
+      directoryDirty.set(true);
+      return;
+    }
     prepareSpare();
     Path file;
     try {
@@ -78,6 +89,16 @@ final class SegmentAllocator implements AutoCloseable {
     directoryDirty.set(true);
     spare = null;
     prepareSpare();
+  }
+
+  private void createWithoutZeroFill(Path target) {
+    long required = (long) config.segmentSizeBytes() + config.freeDiskSpaceReserveBytes();
+    long usable = files.usableSpace();
+    if (usable < required) {
+      throw new JournalException.OutOfDiskSpace(files.directory(), usable, required);
+    }
+    files.createPreallocated(target, config.segmentSizeBytes(), true, false);
+    LOG.debug("Zero-filled spare not ready; created {} with fallocate", target);
   }
 
   private Path createSpare() {

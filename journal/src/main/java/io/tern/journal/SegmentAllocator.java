@@ -92,23 +92,23 @@ final class SegmentAllocator implements AutoCloseable {
   }
 
   private void createWithoutZeroFill(Path target) {
+    requireSpaceForSegment();
+    files.createPreallocated(target, config.segmentSizeBytes(), true, false);
+    LOG.debug("Zero-filled spare not ready; created {} with fallocate", target);
+  }
+
+  private void requireSpaceForSegment() {
     long required = (long) config.segmentSizeBytes() + config.freeDiskSpaceReserveBytes();
     long usable = files.usableSpace();
     if (usable < required) {
       throw new JournalException.OutOfDiskSpace(files.directory(), usable, required);
     }
-    files.createPreallocated(target, config.segmentSizeBytes(), true, false);
-    LOG.debug("Zero-filled spare not ready; created {} with fallocate", target);
   }
 
   private Path createSpare() {
     long startNs = metrics.nowNs();
     Path file = files.sparePath();
-    long required = (long) config.segmentSizeBytes() + config.freeDiskSpaceReserveBytes();
-    long usable = files.usableSpace();
-    if (usable < required) {
-      throw new JournalException.OutOfDiskSpace(files.directory(), usable, required);
-    }
+    requireSpaceForSegment();
     files.createPreallocated(
         file,
         config.segmentSizeBytes(),

@@ -1,7 +1,9 @@
 package io.tern.benchmark.common;
 
 import io.tern.journal.JournalConfig;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Settings the benchmarks take from system properties so that one build can compare both sides of
@@ -15,29 +17,37 @@ public final class Experiments {
   private Experiments() {}
 
   public static JournalConfig.WriteMode journalWriteMode() {
-    String value = System.getProperty(JOURNAL_WRITE_MODE);
-    if (value == null) {
-      return JournalConfig.DEFAULT_WRITE_MODE;
-    }
-    try {
-      return JournalConfig.WriteMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "-D" + JOURNAL_WRITE_MODE + " must be mmap or pwrite, got '" + value + "'", e);
-    }
+    return choice(
+        JOURNAL_WRITE_MODE, JournalConfig.WriteMode.class, JournalConfig.DEFAULT_WRITE_MODE);
   }
 
   public static JournalConfig.Preallocation journalPreallocation() {
-    String value = System.getProperty(JOURNAL_PREALLOCATION);
+    return choice(
+        JOURNAL_PREALLOCATION,
+        JournalConfig.Preallocation.class,
+        JournalConfig.Preallocation.FALLOCATE);
+  }
+
+  /** The enum constant a property names, in any case and with {@code -} for {@code _}. */
+  private static <E extends Enum<E>> E choice(String property, Class<E> type, E fallback) {
+    String value = System.getProperty(property);
     if (value == null) {
-      return JournalConfig.Preallocation.FALLOCATE;
+      return fallback;
     }
     try {
-      return JournalConfig.Preallocation.valueOf(
-          value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+      return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "-D" + JOURNAL_PREALLOCATION + " must be fallocate or zero-fill, got '" + value + "'", e);
+          "-D"
+              + property
+              + " must be one of "
+              + Arrays.stream(type.getEnumConstants())
+                  .map(constant -> constant.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                  .collect(Collectors.joining(", "))
+              + ", got '"
+              + value
+              + "'",
+          e);
     }
   }
 }

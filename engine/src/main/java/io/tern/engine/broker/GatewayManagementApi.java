@@ -47,10 +47,8 @@ final class GatewayManagementApi implements ManagementServer.Routes {
   /** Ready when every partition has a leader this gateway can reach. */
   private ManagementApi.Answer readiness() {
     List<String> problems = new ArrayList<>();
-    for (int partitionId = 1; partitionId <= cluster.partitionsCount(); partitionId++) {
-      if (cluster.leaderOf(partitionId) < 0) {
-        problems.add("partition " + partitionId + " has no known leader");
-      }
+    for (int partitionId : cluster.partitionsWithoutLeader()) {
+      problems.add("partition " + partitionId + " has no known leader");
     }
     if (problems.isEmpty()) {
       started = true;

@@ -268,7 +268,8 @@ final class ManagementApi implements ManagementServer.Routes {
                         })));
   }
 
-  private static String rootMessage(Throwable error) {
+  /** The innermost cause's message, for answers a user reads. */
+  static String rootMessage(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null) {
       root = root.getCause();

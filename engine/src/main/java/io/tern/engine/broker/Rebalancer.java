@@ -51,7 +51,7 @@ final class Rebalancer {
                           : "not moved: "
                               + (error == null
                                   ? "the primary, node " + primaryNode + ", did not take it"
-                                  : rootMessage(error))));
+                                  : ManagementApi.rootMessage(error))));
     }
     return CompletableFuture.allOf(actions.values().toArray(CompletableFuture[]::new))
         .thenApply(
@@ -70,13 +70,5 @@ final class Rebalancer {
           partitionId, "not moved: no reachable broker leads it right now; call again later");
     }
     return all;
-  }
-
-  static String rootMessage(Throwable error) {
-    Throwable root = error;
-    while (root.getCause() != null) {
-      root = root.getCause();
-    }
-    return root.getMessage() == null ? root.toString() : root.getMessage();
   }
 }

@@ -87,11 +87,7 @@ public final class StandaloneGateway implements AutoCloseable {
   public boolean awaitLeaders(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
-      boolean all = true;
-      for (int partitionId = 1; partitionId <= cluster.partitionsCount(); partitionId++) {
-        all &= cluster.leaderOf(partitionId) >= 0;
-      }
-      if (all) {
+      if (cluster.partitionsWithoutLeader().isEmpty()) {
         return true;
       }
       Thread.sleep(10);

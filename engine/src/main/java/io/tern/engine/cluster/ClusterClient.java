@@ -129,6 +129,18 @@ public final class ClusterClient implements AutoCloseable {
     return partitionId < 1 || partitionId > known.length ? -1 : known[partitionId - 1];
   }
 
+  /** The partitions whose leader is not known now, in id order. */
+  public List<Integer> partitionsWithoutLeader() {
+    int[] known = leaders;
+    List<Integer> missing = new ArrayList<>();
+    for (int index = 0; index < known.length; index++) {
+      if (known[index] < 0) {
+        missing.add(index + 1);
+      }
+    }
+    return missing;
+  }
+
   /** The channel to broker {@code nodeId}, or null if it is not connected. */
   ManagedChannel channelOf(int nodeId) {
     Connection connection = byNodeId.get(nodeId);

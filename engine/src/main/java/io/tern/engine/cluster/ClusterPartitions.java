@@ -92,6 +92,15 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
   @Override
   public CompletableFuture<Answer> request(
       int partitionId, int valueType, int intent, long key, RecordValue value) {
+    if (local.leads(partitionId)) {
+      // The common case, and the only one of a single broker: the local partition's own future,
+      // so a caller's timeout releases its request slot directly. A refusal before writing comes
+      // back already failed; only then are the retries below needed.
+      CompletableFuture<Answer> answer = requestLocally(partitionId, valueType, intent, key, value);
+      if (!answer.isCompletedExceptionally() || !notWritten(failureOf(answer))) {
+        return answer;
+      }
+    }
     CompletableFuture<Answer> result = new CompletableFuture<>();
     Attempt attempt =
         new Attempt(
@@ -121,6 +130,27 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
         BrokerApi.EXECUTE,
         new Execute(partitionId, valueType, intent, key, false, bytesOf(value)).encode(),
         SEND_TIMEOUT_MS);
+  }
+
+  private CompletableFuture<Answer> requestLocally(
+      int partitionId, int valueType, int intent, long key, RecordValue value) {
+    try {
+      return local.request(partitionId, valueType, intent, key, value);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The cause a failed future holds (it is done). */
+  private static Throwable failureOf(CompletableFuture<?> failed) {
+    try {
+      failed.join();
+      throw new IllegalStateException("not failed");
+    } catch (CompletionException e) {
+      return e.getCause() == null ? e : e.getCause();
+    } catch (java.util.concurrent.CancellationException e) {
+      return e;
+    }
   }
 
   private static byte[] bytesOf(RecordValue value) {
@@ -164,7 +194,8 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
         return; // the caller gave up
       }
       if (local.leads(partitionId)) {
-        CompletableFuture<Answer> answer = requestLocally();
+        CompletableFuture<Answer> answer =
+            requestLocally(partitionId, valueType, intent, key, value);
         answer.whenComplete(this::done);
         result.whenComplete(
             (done, error) -> {
@@ -211,14 +242,6 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
                     answered.key(),
                     answered.value()));
           });
-    }
-
-    private CompletableFuture<Answer> requestLocally() {
-      try {
-        return local.request(partitionId, valueType, intent, key, value);
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
-      }
     }
 
     private void done(Answer answer, Throwable error) {

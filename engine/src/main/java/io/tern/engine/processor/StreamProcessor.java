@@ -73,10 +73,9 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   private final ArrayDeque<PendingBatch> pending = new ArrayDeque<>();
   private final StateSnapshotter snapshotter;
   private LogStorage.Reader reader;
-  private PartitionState state;
 
-  /** {@link #state} for readers on other threads (metrics); null while it is being replaced. */
-  private volatile PartitionState openState;
+  /** Volatile only for {@link #stateProperty}, which metrics read from other threads. */
+  private volatile PartitionState state;
 
   private ProcessorMeta meta;
   private RecordProcessors processors;
@@ -330,7 +329,6 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     closeState();
     StateRecovery.Recovered recovered = recovery.recover();
     state = recovered.state();
-    openState = state;
     meta = new ProcessorMeta(state, partitionId);
     processors =
         factory.create(new ProcessingContext(partitionId, state, meta, clockMs, scheduler));
@@ -352,7 +350,6 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
 
   private void closeState() {
     if (state != null) {
-      openState = null;
       state.close();
       state = null;
     }
@@ -360,10 +357,11 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
 
   /**
    * A numeric RocksDB property of the partition's open state (e.g. {@code
-   * rocksdb.estimate-num-keys}), from any thread; NaN while no state is open.
+   * rocksdb.estimate-num-keys}), from any thread; NaN while no state is open (a state closed
+   * meanwhile answers NaN too: {@link PartitionState#longProperty} excludes its close).
    */
   public double stateProperty(String name) {
-    PartitionState open = openState;
+    PartitionState open = state;
     return open == null ? Double.NaN : open.longProperty(name);
   }
 

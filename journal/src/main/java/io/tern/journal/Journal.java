@@ -9,9 +9,14 @@ import org.agrona.DirectBuffer;
  * must increase strictly from entry to entry, except for entries appended with {@link
  * #ASQN_IGNORE}, which are skipped by {@link JournalReader#seekToAsqn(long)}.
  *
- * <p>Threading: {@code append}, {@code deleteAfter}, {@code deleteUntil} and {@code reset} must be
- * called from one writer thread. {@code flush} may be called from any one thread (for example a
- * background flusher) concurrently with appends. Readers may live on any thread.
+ * <p>Threading: {@code append}, {@code publish}, {@code deleteAfter}, {@code deleteUntil} and
+ * {@code reset} must be called from one writer thread. {@code flush} may be called from any one
+ * thread (for example a background flusher) concurrently with appends. Readers may live on any
+ * thread.
+ *
+ * <p>Visibility: appended entries may be held in the writer's buffer (see {@link #publish()}). The
+ * writer's own reads and flushes always see all of them; readers and flushes on other threads see
+ * what was published.
  */
 public interface Journal extends AutoCloseable {
 
@@ -52,6 +57,16 @@ public interface Journal extends AutoCloseable {
 
   /** Empties the journal; the next append gets {@code nextIndex}. Used after a snapshot install. */
   void reset(long nextIndex);
+
+  /**
+   * Writes the entries appended since the last publish to the file, where readers and flushes on
+   * other threads find them. Appends collect small entries in a buffer and write them together (one
+   * system call instead of one per entry), so a writer that hands entries to other threads (Raft:
+   * to the flush thread and the state machine's readers) publishes at the end of each batch. The
+   * writer's own flushes and reads publish by themselves; {@link #close()} publishes too. Cheap
+   * when there is nothing to write.
+   */
+  void publish();
 
   /**
    * Makes every appended entry durable and records the last flushed index durably. Returns at once

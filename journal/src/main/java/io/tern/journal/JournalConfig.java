@@ -31,6 +31,8 @@ public final class JournalConfig {
 
   public static final WriteMode DEFAULT_WRITE_MODE = WriteMode.PWRITE;
 
+  public static final Preallocation DEFAULT_PREALLOCATION = Preallocation.ZERO_FILL;
+
   private final Path directory;
   private final String name;
   private final int segmentSizeBytes;
@@ -204,19 +206,18 @@ public final class JournalConfig {
    */
   public enum Preallocation {
     /**
-     * Default. posix_fallocate reserves the blocks at once (zeros are written where it is not
-     * available). The blocks stay "unwritten" extents, so the first write to each one also changes
-     * file metadata that a flush must make durable: measured on a 2-core VM, 16 KiB
-     * append+flush-each p50 1.78x of a raw write+fdatasync into a zero-filled file.
+     * posix_fallocate reserves the blocks at once (zeros are written where it is not available).
+     * The blocks stay "unwritten" extents, so the first write to each one also changes file
+     * metadata that a flush must make durable: measured on a 2-core VM, 16 KiB append+flush-each
+     * p50 1.68-1.74x of a raw write+fdatasync into a zero-filled file.
      */
     FALLOCATE,
     /**
-     * Zeros are written into the whole segment and forced by the background allocator before the
-     * segment is used, so flushes overwrite blocks that exist on disk and commit no metadata (same
-     * VM: 16 KiB flush-each p50 1.18x of raw). Every segment is written twice; when the writer
-     * needs a segment before the spare's zeros are done, it takes an fallocated one instead of
-     * waiting (counted by {@code tern.journal.segment.zero.fill.skipped}), so only appends that
-     * outrun the allocator lose the benefit.
+     * Default. As {@link #FALLOCATE}, then a background {@link ZeroFiller} writes and forces zeros
+     * into the writer's segment ahead of the writer, so flushes overwrite blocks that exist on disk
+     * and commit no metadata (same VM: 16 KiB flush-each p50 1.00-1.22x of raw). The price is more
+     * disk writes (the zeros); a segment whose appends overtake the zeros is left alone from then
+     * on ({@code tern.journal.zero.fill.overtaken}), as such appends are bound by throughput.
      */
     ZERO_FILL
   }
@@ -262,7 +263,7 @@ public final class JournalConfig {
     private Madvise madvise = Madvise.NONE;
     private WriteMode writeMode = DEFAULT_WRITE_MODE;
     private boolean preallocateSegments = true;
-    private Preallocation preallocation = Preallocation.FALLOCATE;
+    private Preallocation preallocation = DEFAULT_PREALLOCATION;
     private long freeDiskSpaceReserveBytes = DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES;
     private OpenVerification openVerification = OpenVerification.TAIL;
     private FlushRecordSync flushRecordSync = FlushRecordSync.SHARED;

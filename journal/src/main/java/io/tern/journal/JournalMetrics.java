@@ -36,7 +36,8 @@ final class JournalMetrics {
   private final DistributionSummary flushBytes;
   private final Timer allocationLatency;
   private final Timer rollWait;
-  private final Counter zeroFillSkipped;
+  private final Counter zeroFillBytes;
+  private final Counter zeroFillOvertaken;
 
   JournalMetrics(MeterRegistry registry, Tags tags) {
     this.enabled = registry != null;
@@ -46,7 +47,8 @@ final class JournalMetrics {
       flushBytes = null;
       allocationLatency = null;
       rollWait = null;
-      zeroFillSkipped = null;
+      zeroFillBytes = null;
+      zeroFillOvertaken = null;
       return;
     }
     appendLatency =
@@ -72,10 +74,15 @@ final class JournalMetrics {
             tags,
             "tern.journal.segment.roll.wait",
             "Time the writer waited for the next segment when rolling");
-    zeroFillSkipped =
-        Counter.builder("tern.journal.segment.zero.fill.skipped")
-            .description(
-                "Rolls that took an fallocated segment because the zero-filled spare was not ready")
+    zeroFillBytes =
+        Counter.builder("tern.journal.zero.fill.bytes")
+            .description("Zeros written and forced ahead of the writer (preallocation zero-fill)")
+            .baseUnit("bytes")
+            .tags(tags)
+            .register(registry);
+    zeroFillOvertaken =
+        Counter.builder("tern.journal.zero.fill.overtaken")
+            .description("Segments whose zero-filling stopped because appends overtook it")
             .tags(tags)
             .register(registry);
   }
@@ -142,9 +149,15 @@ final class JournalMetrics {
     }
   }
 
-  void zeroFillSkipped() {
+  void zeroFillOvertaken() {
     if (enabled) {
-      zeroFillSkipped.increment();
+      zeroFillOvertaken.increment();
+    }
+  }
+
+  void zeroFilled(long bytes) {
+    if (enabled) {
+      zeroFillBytes.increment(bytes);
     }
   }
 

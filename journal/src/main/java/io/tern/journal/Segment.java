@@ -67,11 +67,29 @@ final class Segment {
   private long lastAsqn = SegmentIndex.NONE;
   private long lastAsqnIndex = SegmentIndex.NONE;
 
+  /**
+   * Where the writer's frames end and the last of them, including frames still held in the
+   * journal's {@link FrameStaging} (PWRITE mode); {@link #endPosition} and {@link #lastIndex} trail
+   * them until {@link #writeStaged} publishes those frames.
+   */
+  private int appendPosition = SegmentDescriptor.LENGTH;
+
+  private long appendLastIndex;
+
+  /** Position of the first frame in the staging buffer; meaningful while it holds frames. */
+  private int stagedFrom;
+
   // Published state, read by readers and the flusher.
   private volatile int endPosition = SegmentDescriptor.LENGTH;
   private volatile long lastIndex;
   private volatile boolean indexed;
   private volatile boolean deleted;
+
+  /**
+   * {@link JournalConfig.Preallocation#ZERO_FILL}: keeps the writer and the zero filler apart; null
+   * until the segment first becomes the writer's, and never replaced.
+   */
+  private volatile ZeroFillFence zeroFillFence;
 
   // Flusher state (guarded by the journal's flush lock).
   private int flushedPosition;
@@ -107,6 +125,7 @@ final class Segment {
     this.sizeBytes = mapped.capacity();
     this.index = new SegmentIndex(firstIndex, density);
     this.lastIndex = firstIndex - 1;
+    this.appendLastIndex = firstIndex - 1;
   }
 
   /** Maps a file of exactly {@code sizeBytes}. */
@@ -208,16 +227,27 @@ final class Segment {
       int length,
       Journal.EntryWriter writer,
       FrameStaging staging) {
-    assert entryIndex == lastIndex + 1 : "expected index " + (lastIndex + 1) + ": " + entryIndex;
+    assert entryIndex == appendLastIndex + 1
+        : "expected index " + (appendLastIndex + 1) + ": " + entryIndex;
     assert references.get() > 0 && !deleted : "append to released segment " + this;
-    int position = endPosition;
+    int position = appendPosition;
     int frameLength = FrameLayout.frameLength(length);
     if ((long) position + frameLength > sizeBytes) {
       return false;
     }
+    ZeroFillFence fence = zeroFillFence;
+    if (fence != null) {
+      fence.beforeWrite(position + frameLength);
+    }
     if (channelWrites) {
-      writeThroughChannel(
-          position, staging.frame(entryIndex, asqn, src, srcOffset, length, writer));
+      if (!staging.hasRoomFor(frameLength)) {
+        writeStaged(staging);
+        staging.growFor(frameLength);
+      }
+      if (staging.isEmpty()) {
+        stagedFrom = position;
+      }
+      staging.add(entryIndex, asqn, src, srcOffset, length, writer);
       onFrameAppended(entryIndex, asqn, position, frameLength);
       return true;
     }
@@ -238,7 +268,25 @@ final class Segment {
     buffer.putInt(position + CHECKSUM_OFFSET, checksum);
     buffer.putIntRelease(position + MARKER_OFFSET, MARKER_V1);
     onFrameAppended(entryIndex, asqn, position, frameLength);
+    publishAppended();
     return true;
+  }
+
+  /**
+   * Writes the frames held in {@code staging} (all of this segment's, appended last) to the file
+   * and publishes them to readers and the flusher. Writer thread only.
+   */
+  void writeStaged(FrameStaging staging) {
+    if (!staging.isEmpty()) {
+      writeThroughChannel(stagedFrom, staging.frames());
+      staging.clear();
+      publishAppended();
+    }
+  }
+
+  private void publishAppended() {
+    endPosition = appendPosition;
+    lastIndex = appendLastIndex;
   }
 
   /**
@@ -266,12 +314,21 @@ final class Segment {
     if (index.isPoint(entryIndex)) {
       index.add(entryIndex, position, lastAsqn, lastAsqnIndex);
     }
-    endPosition = position + frameLength;
-    lastIndex = entryIndex;
+    appendPosition = position + frameLength;
+    appendLastIndex = entryIndex;
+  }
+
+  /** Sets where frames end, for the writer and readers alike (nothing is staged). */
+  private void setEnd(int position, long index) {
+    appendPosition = position;
+    appendLastIndex = index;
+    endPosition = position;
+    lastIndex = index;
   }
 
   /** Records where the writer stopped; open uses it to skip scanning this segment. */
   void seal() {
+    assert appendLastIndex == lastIndex : "sealing " + this + " with frames still staged";
     SegmentDescriptor.writeHint(buffer, writerView, writerCrc, lastIndex, endPosition, lastAsqn);
     descriptorDirty = true;
   }
@@ -283,6 +340,7 @@ final class Segment {
    */
   void truncateAfter(long afterIndex) {
     assert afterIndex >= firstIndex - 1 && afterIndex <= lastIndex;
+    assert appendLastIndex == lastIndex : "truncating " + this + " with frames still staged";
     ensureIndexed();
     if (afterIndex == lastIndex) {
       SegmentDescriptor.clearHint(buffer);
@@ -295,8 +353,7 @@ final class Segment {
     SegmentDescriptor.clearHint(buffer);
     force(0, to);
     index.truncateAfter(afterIndex);
-    endPosition = from;
-    lastIndex = afterIndex;
+    setEnd(from, afterIndex);
     flushedPosition = Math.min(flushedPosition, from);
     recomputeLastAsqn();
   }
@@ -524,8 +581,7 @@ final class Segment {
   void adopt(ScanResult result) {
     lastAsqn = result.lastAsqn();
     lastAsqnIndex = result.lastAsqnIndex();
-    endPosition = result.endPosition();
-    lastIndex = result.lastIndex();
+    setEnd(result.endPosition(), result.lastIndex());
     flushedPosition = result.endPosition();
   }
 
@@ -550,8 +606,7 @@ final class Segment {
 
   /** Accepts a sealed segment's hint without scanning; the sparse index is built on first use. */
   void trustHint(long hintLastIndex, int hintEndPosition, long hintLastAsqn) {
-    this.lastIndex = hintLastIndex;
-    this.endPosition = hintEndPosition;
+    setEnd(hintEndPosition, hintLastIndex);
     this.flushedPosition = hintEndPosition;
     this.lastAsqn = hintLastAsqn;
   }
@@ -708,6 +763,28 @@ final class Segment {
 
   void markDeleted() {
     deleted = true;
+    stopZeroFill();
+  }
+
+  /**
+   * The fence for zero-filling ahead of the writer, created on first use with the writer's current
+   * end. Writer thread only (the journal calls it when this segment becomes the writer's).
+   */
+  ZeroFillFence zeroFillFence() {
+    ZeroFillFence fence = zeroFillFence;
+    if (fence == null) {
+      fence = new ZeroFillFence(sizeBytes, appendPosition);
+      zeroFillFence = fence;
+    }
+    return fence;
+  }
+
+  /** No more zeros are written into this segment once this returns. */
+  void stopZeroFill() {
+    ZeroFillFence fence = zeroFillFence;
+    if (fence != null) {
+      fence.stop();
+    }
   }
 
   boolean isDeleted() {

@@ -4,6 +4,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -59,17 +60,6 @@ final class SegmentAllocator implements AutoCloseable {
    */
   void takeSpare(Path target) {
     long startNs = metrics.nowNs();
-    if (config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
-        && spare != null
-        && !spare.isDone()) {
-      // Zeroing a segment takes a while; rather than stall the writer, this segment is reserved
-      // with fallocate now and the zeroed spare waits for the next roll.
-      createWithoutZeroFill(target);
-      metrics.zeroFillSkipped();
-      metrics.rollWaited(startNs);
-      directoryDirty.set(true);
-      return;
-    }
     prepareSpare();
     Path file;
     try {
@@ -91,12 +81,6 @@ final class SegmentAllocator implements AutoCloseable {
     prepareSpare();
   }
 
-  private void createWithoutZeroFill(Path target) {
-    requireSpaceForSegment();
-    files.createPreallocated(target, config.segmentSizeBytes(), true, false);
-    LOG.debug("Zero-filled spare not ready; created {} with fallocate", target);
-  }
-
   private void requireSpaceForSegment() {
     long required = (long) config.segmentSizeBytes() + config.freeDiskSpaceReserveBytes();
     long usable = files.usableSpace();
@@ -109,11 +93,7 @@ final class SegmentAllocator implements AutoCloseable {
     long startNs = metrics.nowNs();
     Path file = files.sparePath();
     requireSpaceForSegment();
-    files.createPreallocated(
-        file,
-        config.segmentSizeBytes(),
-        config.preallocateSegments(),
-        config.preallocation() == JournalConfig.Preallocation.ZERO_FILL);
+    files.createPreallocated(file, config.segmentSizeBytes(), config.preallocateSegments());
     if (config.preallocateSegments()) {
       warmPageCache(file);
     }
@@ -142,6 +122,14 @@ final class SegmentAllocator implements AutoCloseable {
     } finally {
       IoUtil.unmap(mapped);
     }
+  }
+
+  /**
+   * The allocator's thread, for other background work on the journal's files ({@link ZeroFiller});
+   * tasks run one at a time, in order, and stop being accepted at {@link #close}.
+   */
+  Executor executor() {
+    return executor;
   }
 
   @Override

@@ -116,13 +116,11 @@ final class SegmentFiles {
    * Creates {@code file} with {@code sizeBytes} of allocated, zeroed blocks: natively with
    * posix_fallocate where possible, else by writing zeros. Allocating for real (not a sparse file)
    * matters: a write through a mapping into a hole on a full disk kills the process with SIGBUS.
-   * With {@code zeroFill} the zeros are always written, and forced, so that later flushes overwrite
-   * blocks already on disk (see {@link JournalConfig.Preallocation#ZERO_FILL}).
    */
-  void createPreallocated(Path file, int sizeBytes, boolean preallocate, boolean zeroFill) {
+  void createPreallocated(Path file, int sizeBytes, boolean preallocate) {
     try {
       Files.deleteIfExists(file);
-      if (preallocate && !zeroFill && NativeIo.fallocate(file, sizeBytes)) {
+      if (preallocate && NativeIo.fallocate(file, sizeBytes)) {
         return;
       }
       try (FileChannel channel =
@@ -138,9 +136,6 @@ final class SegmentFiles {
           zeros.clear();
           zeros.limit((int) Math.min(zeros.capacity(), sizeBytes - position));
           position += channel.write(zeros, position);
-        }
-        if (zeroFill) {
-          channel.force(true);
         }
       }
     } catch (IOException e) {

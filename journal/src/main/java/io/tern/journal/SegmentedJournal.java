@@ -34,6 +34,8 @@ public final class SegmentedJournal implements Journal {
   /** Where frames are assembled in {@link JournalConfig.WriteMode#PWRITE}; null in MMAP mode. */
   private final FrameStaging staging;
 
+  private final ZeroFiller zeroFiller; // null unless Preallocation.ZERO_FILL
+
   private final AtomicBoolean directoryDirty = new AtomicBoolean();
   private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
   private final StampedLock structureLock = new StampedLock();
@@ -44,6 +46,19 @@ public final class SegmentedJournal implements Journal {
   private long lastAsqn = SegmentIndex.NONE;
   private volatile long firstIndex;
   private volatile long lastIndex;
+
+  /**
+   * The last entry readers and flushes from other threads see: in PWRITE mode, appended entries
+   * wait in {@link #staging} until {@link #publish()}.
+   */
+  private volatile long publishedLastIndex;
+
+  /**
+   * The thread that appended last. Its own flushes and reads publish first, so a single-threaded
+   * user never sees the staging; other threads see what the writer published.
+   */
+  private Thread writerThread;
+
   private volatile long lastFlushedIndex;
 
   /** The confirmed index in the newest flush record on disk; lags one flush behind. */
@@ -69,6 +84,11 @@ public final class SegmentedJournal implements Journal {
     }
     this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
     this.staging = config.writeMode() == JournalConfig.WriteMode.PWRITE ? new FrameStaging() : null;
+    this.zeroFiller =
+        config.preallocateSegments()
+                && config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
+            ? new ZeroFiller(allocator.executor(), metrics)
+            : null;
   }
 
   /** Opens the journal in {@code config.directory()}, creating it if needed. */
@@ -93,14 +113,16 @@ public final class SegmentedJournal implements Journal {
       long first = Math.max(1, confirmed + 1);
       createSegment(1, first);
       lastIndex = first - 1;
+      publishedLastIndex = lastIndex;
     } else {
       for (Segment segment : loaded) {
         segments.put(segment.firstIndex(), segment);
       }
-      current = segments.lastEntry().getValue();
+      makeCurrent(segments.lastEntry().getValue());
       // A segment opened from its hint knows its last asqn but not which entry holds it.
       current.recomputeLastAsqn();
       lastIndex = current.lastIndex();
+      publishedLastIndex = lastIndex;
     }
     firstIndex = segments.firstKey();
     if (confirmed > lastIndex) {
@@ -149,7 +171,15 @@ public final class SegmentedJournal implements Journal {
             config.writeMode());
     NativeIo.madvise(segment.address(), config.segmentSizeBytes(), config.madvise());
     segments.put(segmentFirstIndex, segment);
+    makeCurrent(segment);
+  }
+
+  /** The writer moves to {@code segment}; in zero-fill mode zeros start to go ahead of it. */
+  private void makeCurrent(Segment segment) {
     current = segment;
+    if (zeroFiller != null) {
+      zeroFiller.fillAhead(segment);
+    }
   }
 
   // ---------------------------------------------------------------- append
@@ -176,6 +206,7 @@ public final class SegmentedJournal implements Journal {
       throw new JournalException.InvalidAsqn(asqn, lastAsqn);
     }
     long startNs = metrics.appendStartNs();
+    writerThread = Thread.currentThread();
     long index = lastIndex + 1;
     if (!current.append(index, asqn, data, offset, length, writer, staging)) {
       roll();
@@ -186,11 +217,37 @@ public final class SegmentedJournal implements Journal {
       lastAsqn = asqn;
     }
     lastIndex = index;
+    if (staging == null) {
+      publishedLastIndex = index; // MMAP: frames are written in place, visible at once
+    } else {
+      // A full buffer was written out (and published by the segment) to make room.
+      long written = current.lastIndex();
+      if (written > publishedLastIndex) {
+        publishedLastIndex = written;
+      }
+    }
     metrics.appended(startNs);
     return index;
   }
 
+  @Override
+  public void publish() {
+    if (staging != null && !staging.isEmpty()) {
+      current.writeStaged(staging);
+      publishedLastIndex = lastIndex;
+    }
+  }
+
+  /** The last index a reader may read; on the writer's thread, publishes first. */
+  long readableLastIndex() {
+    if (Thread.currentThread() == writerThread) {
+      publish();
+    }
+    return publishedLastIndex;
+  }
+
   private void roll() {
+    publish();
     current.seal();
     createSegment(current.id() + 1, lastIndex + 1);
   }
@@ -200,6 +257,7 @@ public final class SegmentedJournal implements Journal {
   @Override
   public void deleteAfter(long index) {
     ensureOpen();
+    publish();
     if (index >= lastIndex) {
       return;
     }
@@ -222,8 +280,9 @@ public final class SegmentedJournal implements Journal {
       deleteSegmentsAfter(target);
       target.truncateAfter(index);
       target.recomputeLastAsqn();
-      current = target;
+      makeCurrent(target);
       lastIndex = index;
+      publishedLastIndex = index;
       lastAsqn = computeLastAsqn();
     } finally {
       flushLock.unlock();
@@ -280,6 +339,9 @@ public final class SegmentedJournal implements Journal {
     long stamp = structureLock.writeLock();
     flushLock.lock();
     try {
+      if (staging != null) {
+        staging.clear(); // the staged frames are part of what is emptied
+      }
       truncations.record(nextIndex - 1);
       long nextId = current.id() + 1;
       // Oldest first: a crash part-way leaves a suffix of the journal, like a compaction.
@@ -294,6 +356,7 @@ public final class SegmentedJournal implements Journal {
       directoryDirty.set(false);
       firstIndex = nextIndex;
       lastIndex = nextIndex - 1;
+      publishedLastIndex = lastIndex;
       lastAsqn = SegmentIndex.NONE;
       lastFlushedIndex = nextIndex - 1;
       recordedConfirmedIndex = nextIndex - 1;
@@ -343,9 +406,12 @@ public final class SegmentedJournal implements Journal {
    */
   @Override
   public void flush() {
+    if (Thread.currentThread() == writerThread) {
+      publish();
+    }
     flushLock.lock();
     try {
-      long target = lastIndex;
+      long target = publishedLastIndex;
       if (closed) {
         return;
       }
@@ -462,10 +528,14 @@ public final class SegmentedJournal implements Journal {
     if (closed) {
       return;
     }
+    publish(); // the writer has stopped: whatever it staged is written and flushed
     flush();
     flushLock.lock();
     try {
       closed = true;
+      for (Segment segment : segments.values()) {
+        segment.stopZeroFill();
+      }
       allocator.close();
       recordExactly(true);
       for (Segment segment : segments.values()) {

@@ -44,7 +44,7 @@ final class SegmentedJournalReader implements JournalReader {
   private long seekLocked(long index) {
     epoch = journal.truncations().epoch();
     long first = journal.getFirstIndex();
-    long last = journal.getLastIndex();
+    long last = journal.readableLastIndex();
     long target = Math.max(first, Math.min(index, last + 1));
     if (!switchTo(journal.segmentFor(target))) {
       throw new IllegalStateException("segment deleted while the structure lock was held");
@@ -64,7 +64,7 @@ final class SegmentedJournalReader implements JournalReader {
     ensureOpen();
     long stamp = lock.readLock();
     try {
-      return seekLocked(Math.max(journal.getFirstIndex(), journal.getLastIndex()));
+      return seekLocked(Math.max(journal.getFirstIndex(), journal.readableLastIndex()));
     } finally {
       lock.unlockRead(stamp);
     }
@@ -100,7 +100,7 @@ final class SegmentedJournalReader implements JournalReader {
   public boolean hasNext() {
     ensureOpen();
     validatePosition();
-    return nextIndex <= journal.getLastIndex();
+    return nextIndex <= journal.readableLastIndex();
   }
 
   @Override
@@ -117,7 +117,7 @@ final class SegmentedJournalReader implements JournalReader {
         Thread.onSpinWait();
         continue;
       }
-      if (nextIndex > journal.getLastIndex()) {
+      if (nextIndex > journal.readableLastIndex()) {
         if (lock.validate(stamp)) {
           throw new NoSuchElementException("No entry at index " + nextIndex + " yet");
         }

@@ -198,6 +198,7 @@ class JournalCrashTest {
 
       int unflushed = random.nextInt(40);
       appendRandom(journal, unflushed, false);
+      journal.publish(); // published entries are in the page cache, which a process crash keeps
       Path cacheCopy = copyOf(live, "cache");
       log("appended %d entries without flush; copied the cache state", unflushed);
       journal.close(); // the copies keep the unclean state
@@ -242,6 +243,7 @@ class JournalCrashTest {
         appendOne(recovered, sizeLike(i, last), false);
       }
       log("appended %d entries after recovery", more);
+      recovered.publish();
       Path secondCrash = copyOf(crash, "second-crash");
       recovered.close();
       try (SegmentedJournal reopened = open(crash, "clean reopen after recovery")) {

@@ -19,7 +19,7 @@ class NativeIoTest {
   @Test
   void appliesAdviceOnLinuxAndSkipsNone() throws Exception {
     Path file = directory.resolve("mapped");
-    new SegmentFiles(directory, "j").createPreallocated(file, SIZE, true, false);
+    new SegmentFiles(directory, "j").createPreallocated(file, SIZE, true);
     MappedByteBuffer mapped = Segment.map(file, SIZE);
     try {
       long address = BufferUtil.address(mapped);
@@ -39,7 +39,7 @@ class NativeIoTest {
     Path file = directory.resolve("spare");
     assertThat(NativeIo.fallocate(file, SIZE)).isEqualTo(Platform.isLinux());
     Path fallback = directory.resolve("fallback");
-    new SegmentFiles(directory, "j").createPreallocated(fallback, SIZE, true, false);
+    new SegmentFiles(directory, "j").createPreallocated(fallback, SIZE, true);
     for (Path path : Platform.isLinux() ? new Path[] {file, fallback} : new Path[] {fallback}) {
       byte[] bytes = Files.readAllBytes(path);
       assertThat(bytes).hasSize(SIZE);

@@ -2,56 +2,155 @@ package io.tern.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Random;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The {@code journal.preallocation = zero-fill} experiment: segments of written zeros. */
+/** The {@code journal.preallocation = zero-fill} experiment: zeros written ahead of the writer. */
 class ZeroFillPreallocationTest {
   private static final int SEGMENT_BYTES = 1024 * 1024;
 
   @TempDir Path directory;
 
   @Test
-  void aZeroFilledSpareIsWholeAndAllZeros() throws Exception {
-    Path file = directory.resolve("spare");
-    new SegmentFiles(directory, "j").createPreallocated(file, SEGMENT_BYTES, true, true);
+  void theFillerWritesWholePagesBeyondTheWritersClaimAndGivesUpOnceOvertaken() throws Exception {
+    Path file = directory.resolve("segment");
+    Files.write(file, filled(SEGMENT_BYTES, (byte) 7));
+    int chunk = ZeroFiller.CHUNK_BYTES;
+    int page = ZeroFillFence.PAGE_BYTES;
+    ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 1000);
+    ByteBuffer zeros = ByteBuffer.allocateDirect(chunk);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      assertThat(fence.startFilling()).isTrue();
+      // Nothing claimed beyond 1000 yet: zeros start at the next page.
+      assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(page);
+      // The writer claims into the zeros (a step beyond what it needs): the filler goes on after
+      // its last chunk. A smaller claim later changes nothing.
+      fence.beforeWrite(2 * page);
+      fence.beforeWrite(1500);
+      assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(page + chunk);
+      // The writer overtakes the zeros: the filler gives up on this segment for good.
+      fence.beforeWrite(page + 2 * chunk + 10);
+      assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(-1);
+      assertThat(fence.wasOvertaken()).isTrue();
+      fence.stopFilling();
+      assertThat(fence.startFilling()).isFalse();
+    }
     byte[] bytes = Files.readAllBytes(file);
-    assertThat(bytes).hasSize(SEGMENT_BYTES);
-    assertThat(bytes).containsOnly(0);
+    for (int i = 0; i < SEGMENT_BYTES; i++) {
+      boolean zeroed = i >= page && i < page + 2 * chunk;
+      assertThat(bytes[i]).as("byte %d", i).isEqualTo(zeroed ? (byte) 0 : (byte) 7);
+    }
   }
 
   @Test
-  void aJournalOnZeroFilledSegmentsRollsOverAndReopensWithEveryEntry() {
-    // Appends outrun the allocator here, so some rolls take an fallocated segment while the spare
-    // is still being zeroed (seen once per run on the 2-core VM): both kinds must hold entries.
+  void aStoppedFenceWritesNothing() throws Exception {
+    Path file = directory.resolve("segment");
+    Files.write(file, filled(SEGMENT_BYTES, (byte) 7));
+    ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 0);
+    fence.stop();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      assertThat(fence.zeroNextChunk(channel, ByteBuffer.allocateDirect(4096))).isEqualTo(-1);
+    }
+    assertThat(fence.startFilling()).isFalse();
+    assertThat(Files.readAllBytes(file)).containsOnly((byte) 7);
+  }
+
+  @Test
+  void theFillerZeroesTheRestOfTheWritersSegmentAndForcesIt() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
     JournalConfig config =
         JournalConfig.builder(directory)
             .segmentSizeBytes(SEGMENT_BYTES)
             .fitMaxEntrySizeToSegment()
             .preallocation(JournalConfig.Preallocation.ZERO_FILL)
+            .meterRegistry(registry)
             .build();
+    try (SegmentedJournal journal = SegmentedJournal.open(config)) {
+      journal.append(1, new UnsafeBuffer(filled(100, (byte) 1)));
+      journal.flush();
+      // Everything after the writer's first claim, rounded to pages; more if the filler started
+      // before the writer claimed (its first chunk then lies under the writer's first frame).
+      long atLeast =
+          SEGMENT_BYTES
+              - roundUpToPage(
+                  SegmentDescriptor.LENGTH
+                      + FrameLayout.frameLength(100)
+                      + ZeroFillFence.WRITER_CLAIM_STEP_BYTES);
+      long deadlineNs = System.nanoTime() + 10_000_000_000L;
+      while (zeroFilledBytes(registry) < atLeast && System.nanoTime() < deadlineNs) {
+        Thread.sleep(5);
+      }
+      assertThat(zeroFilledBytes(registry))
+          .isBetween((double) atLeast, (double) SEGMENT_BYTES - SegmentDescriptor.LENGTH);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(JournalConfig.WriteMode.class)
+  void zerosNeverOverwriteWhatTheWriterWrote(JournalConfig.WriteMode writeMode) {
+    // Small segments and fast appends: the writer runs into the filler's chunks again and again,
+    // across many rolls. Any zero written over a frame fails its checksum or loses the entry.
+    JournalConfig config =
+        JournalConfig.builder(directory)
+            .segmentSizeBytes(SEGMENT_BYTES)
+            .fitMaxEntrySizeToSegment()
+            .writeMode(writeMode)
+            .preallocation(JournalConfig.Preallocation.ZERO_FILL)
+            .build();
+    Random random = new Random(42);
+    int entries = 6_000; // about 50 MiB: ~50 segments
     byte[] payload = new byte[16 * 1024];
-    int entries = 200; // about 3 MiB: several segments
     try (SegmentedJournal journal = SegmentedJournal.open(config)) {
       for (int i = 1; i <= entries; i++) {
-        payload[0] = (byte) i;
-        assertThat(journal.append(i, new UnsafeBuffer(payload))).isEqualTo(i);
+        int length = 1 + random.nextInt(payload.length);
+        java.util.Arrays.fill(payload, 0, length, (byte) i);
+        journal.append(i, new UnsafeBuffer(payload, 0, length));
+        if (i % 500 == 0) {
+          journal.flush();
+        }
       }
       journal.flush();
     }
+    random = new Random(42);
     try (SegmentedJournal journal = SegmentedJournal.open(config);
         JournalReader reader = journal.openReader()) {
       assertThat(journal.getLastIndex()).isEqualTo(entries);
       reader.seekToFirst();
       for (int i = 1; i <= entries; i++) {
+        int length = 1 + random.nextInt(payload.length);
         JournalRecord record = reader.next();
         assertThat(record.index()).isEqualTo(i);
-        assertThat(record.data().getByte(0)).isEqualTo((byte) i);
+        assertThat(record.data().capacity()).isEqualTo(length);
+        assertThat(record.data().getByte(length - 1)).isEqualTo((byte) i);
       }
       assertThat(reader.hasNext()).isFalse();
     }
+  }
+
+  private static double zeroFilledBytes(SimpleMeterRegistry registry) {
+    var counter = registry.find("tern.journal.zero.fill.bytes").counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private static long roundUpToPage(long value) {
+    return (value + ZeroFillFence.PAGE_BYTES - 1)
+        / ZeroFillFence.PAGE_BYTES
+        * ZeroFillFence.PAGE_BYTES;
+  }
+
+  private static byte[] filled(int length, byte value) {
+    byte[] bytes = new byte[length];
+    java.util.Arrays.fill(bytes, value);
+    return bytes;
   }
 }

@@ -25,7 +25,7 @@ public final class Experiments {
     return choice(
         JOURNAL_PREALLOCATION,
         JournalConfig.Preallocation.class,
-        JournalConfig.Preallocation.FALLOCATE);
+        JournalConfig.DEFAULT_PREALLOCATION);
   }
 
   /** The enum constant a property names, in any case and with {@code -} for {@code _}. */

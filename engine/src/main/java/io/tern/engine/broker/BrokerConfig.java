@@ -146,7 +146,7 @@ public record BrokerConfig(
             values,
             "journal.preallocation",
             JournalConfig.Preallocation.class,
-            JournalConfig.Preallocation.FALLOCATE),
+            JournalConfig.DEFAULT_PREALLOCATION),
         electionMs,
         heartbeatMs,
         values.integer("raft.maxInflightAppends", 1, 1024),

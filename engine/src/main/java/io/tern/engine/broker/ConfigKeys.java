@@ -104,9 +104,9 @@ final class ConfigKeys {
                   + " (random keeps flushes smaller; sequential speeds cold reads)"),
           new Key(
               "journal.preallocation",
-              "fallocate",
-              "fallocate (reserve segment blocks at once) or zero-fill (write and force zeros"
-                  + " first: cheaper flushes, but every segment is written twice)"),
+              "zero-fill",
+              "zero-fill (fallocate, then write and force zeros ahead of the writer in the"
+                  + " background: cheaper small flushes, more disk writes) or fallocate only"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",

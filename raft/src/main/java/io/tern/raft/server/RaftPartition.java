@@ -51,6 +51,7 @@ public final class RaftPartition implements AutoCloseable {
   private final PartitionStorage storage;
   private final RaftNode node;
   private final Flusher flusher;
+  private final boolean flushesInline;
   private final RaftMetrics metrics;
   private final int[] peers;
   private final ManyToOneConcurrentArrayQueue<RaftMessage> inbound =
@@ -111,8 +112,12 @@ public final class RaftPartition implements AutoCloseable {
     this.peers = node.peers();
     this.metrics = new RaftMetrics(registry, tags, this, peers);
     String name = "raft-" + memberId + "-p" + partitionId;
+    // A group of one has no follower to keep replicating to while a flush runs, so in sync mode its
+    // Raft thread flushes itself: handing each flush to a thread and back only adds two wake-ups
+    // (about 0.2 ms per created instance in the one-at-a-time load benchmark on a 2-core VM).
+    this.flushesInline = config.flushMode() == FlushMode.SYNC && members.size() == 1;
     this.flusher =
-        config.flushMode() == FlushMode.OFF
+        config.flushMode() == FlushMode.OFF || flushesInline
             ? null
             : new Flusher(
                 name + "-flush",
@@ -383,6 +388,10 @@ public final class RaftPartition implements AutoCloseable {
   private void handleReady() {
     for (int round = 0; round < MAX_READY_ROUNDS; round++) {
       Ready ready = node.ready();
+      // Entries appended since the last round reach the page cache (which survives a process
+      // crash) before any message about them leaves, and become visible to the flush thread and
+      // the state machine's readers.
+      storage.journal.publish();
       boolean again = false;
       if (ready.hardState() != null) {
         storage.hardState.store(ready.hardState()); // forced before any message acts on it
@@ -412,6 +421,11 @@ public final class RaftPartition implements AutoCloseable {
   private boolean persist(long upTo) {
     switch (config.flushMode()) {
       case SYNC, DELAYED -> {
+        if (flushesInline) {
+          storage.journal.flush();
+          node.onPersisted(storage.journal.getLastFlushedIndex());
+          return true;
+        }
         flusher.request(upTo);
         return false;
       }
@@ -548,6 +562,9 @@ public final class RaftPartition implements AutoCloseable {
       flusher.close();
     }
     try {
+      if (!thread.isAlive()) {
+        storage.journal.publish(); // the Raft thread, the writer, has stopped
+      }
       storage.journal.flush(); // a clean shutdown loses nothing, whatever the flush mode
     } catch (RuntimeException e) {
       LOG.warn("Partition {}: final flush failed", partitionId, e);

@@ -133,8 +133,7 @@ public record RaftServerConfig(
     private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
     private JournalConfig.WriteMode journalWriteMode = JournalConfig.DEFAULT_WRITE_MODE;
     private JournalConfig.Madvise journalMadvise = JournalConfig.Madvise.NONE;
-    private JournalConfig.Preallocation journalPreallocation =
-        JournalConfig.Preallocation.FALLOCATE;
+    private JournalConfig.Preallocation journalPreallocation = JournalConfig.DEFAULT_PREALLOCATION;
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
 
     private Builder(Path dataDirectory) {

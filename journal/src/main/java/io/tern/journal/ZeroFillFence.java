@@ -1,0 +1,103 @@
+package io.tern.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Keeps the writer of one segment and the background {@link ZeroFiller} from writing the same
+ * bytes. The writer claims the bytes it is about to write, a step at a time; the filler writes
+ * zeros only into whole pages beyond the claim, under the same monitor. A claim never shrinks, so
+ * once the writer may have written a byte, the filler never touches it again.
+ */
+final class ZeroFillFence {
+  static final int PAGE_BYTES = 4096;
+
+  /**
+   * How far past what it needs the writer claims at once: the monitor is taken once per step, so
+   * the writer's fast path is one volatile read and a compare.
+   */
+  static final int WRITER_CLAIM_STEP_BYTES = 64 * 1024;
+
+  private final int sizeBytes;
+  private volatile int writerEnd;
+  private int zeroedEnd; // under the monitor
+  private boolean stopped; // under the monitor
+  private boolean filling; // under the monitor: a filler job owns this fence
+  private boolean overtaken; // under the monitor
+
+  /**
+   * @param writerEnd where the writer's bytes end now (frames and the descriptor below it)
+   */
+  ZeroFillFence(int sizeBytes, int writerEnd) {
+    this.sizeBytes = sizeBytes;
+    this.writerEnd = writerEnd;
+  }
+
+  /** Writer thread, before it writes below {@code end}; waits at most for one filler chunk. */
+  void beforeWrite(int end) {
+    if (end > writerEnd) {
+      claim(end);
+    }
+  }
+
+  private synchronized void claim(int end) {
+    writerEnd = (int) Math.min(sizeBytes, (long) end + WRITER_CLAIM_STEP_BYTES);
+  }
+
+  /** False if a filler job already owns this fence or it was stopped; else the caller owns it. */
+  synchronized boolean startFilling() {
+    if (filling || stopped || overtaken) {
+      return false;
+    }
+    filling = true;
+    return true;
+  }
+
+  /** The filler job ends (finished, stopped or failed); another may start later. */
+  synchronized void stopFilling() {
+    filling = false;
+  }
+
+  synchronized boolean wasOvertaken() {
+    return overtaken;
+  }
+
+  /** No zeros are written after this returns (segment deleted or journal closed). */
+  synchronized void stop() {
+    stopped = true;
+  }
+
+  /**
+   * Writes zeros over the next chunk beyond the writer's claim.
+   *
+   * <p>Gives up on the segment for good once the writer has overtaken the zeros: appends that
+   * outrun the filler are bound by throughput, not by the latency of small flushes, and zeros
+   * written just ahead of them would only compete with them for the disk and the page cache.
+   *
+   * @return the chunk's start offset, or -1 when nothing is left to zero, the writer overtook the
+   *     filler or the fence stopped
+   */
+  synchronized int zeroNextChunk(FileChannel channel, ByteBuffer zeros) throws IOException {
+    if (stopped || overtaken) {
+      return -1;
+    }
+    int claimedPages = (int) (((long) writerEnd + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES);
+    if (zeroedEnd > 0 && claimedPages > zeroedEnd) {
+      overtaken = true;
+      return -1;
+    }
+    int from = Math.max(zeroedEnd, claimedPages);
+    if (from >= sizeBytes) {
+      return -1;
+    }
+    int length = Math.min(zeros.capacity(), sizeBytes - from);
+    zeros.clear().limit(length);
+    long at = from;
+    while (zeros.hasRemaining()) {
+      at += channel.write(zeros, at);
+    }
+    zeroedEnd = from + length;
+    return from;
+  }
+}

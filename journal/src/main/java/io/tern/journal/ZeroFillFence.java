@@ -19,12 +19,27 @@ final class ZeroFillFence {
    */
   static final int WRITER_CLAIM_STEP_BYTES = 64 * 1024;
 
+  /**
+   * How far ahead of the writer's claim the filler goes before it pauses; it resumes once the lead
+   * has halved. Spreads a segment's zeros over its life instead of one burst of disk writes when it
+   * is rolled (a broker with many partitions rolls many at once when it starts).
+   */
+  static final int MAX_LEAD_BYTES = 16 * 1024 * 1024;
+
+  /** {@link #zeroNextChunk} result: nothing is left, the writer overtook the zeros, or stopped. */
+  static final int DONE = -1;
+
+  /** {@link #zeroNextChunk} result: far enough ahead of the writer for now. */
+  static final int PAUSED = -2;
+
   private final int sizeBytes;
   private volatile int writerEnd;
   private int zeroedEnd; // under the monitor
   private boolean stopped; // under the monitor
   private boolean filling; // under the monitor: a filler job owns this fence
   private boolean overtaken; // under the monitor
+  private boolean paused; // under the monitor
+  private Runnable resume; // under the monitor: starts a new filler job
 
   /**
    * @param writerEnd where the writer's bytes end now (frames and the descriptor below it)
@@ -43,13 +58,22 @@ final class ZeroFillFence {
 
   private synchronized void claim(int end) {
     writerEnd = (int) Math.min(sizeBytes, (long) end + WRITER_CLAIM_STEP_BYTES);
+    if (paused && !filling && (long) zeroedEnd - writerEnd < MAX_LEAD_BYTES / 2) {
+      paused = false;
+      resume.run();
+    }
   }
 
-  /** False if a filler job already owns this fence or it was stopped; else the caller owns it. */
-  synchronized boolean startFilling() {
+  /**
+   * False if a filler job already owns this fence, or there is nothing more to do; else the caller
+   * owns it. {@code resume} starts a new job when a paused filler should go on.
+   */
+  synchronized boolean startFilling(Runnable resume) {
     if (filling || stopped || overtaken) {
       return false;
     }
+    this.resume = resume;
+    paused = false;
     filling = true;
     return true;
   }
@@ -75,21 +99,25 @@ final class ZeroFillFence {
    * outrun the filler are bound by throughput, not by the latency of small flushes, and zeros
    * written just ahead of them would only compete with them for the disk and the page cache.
    *
-   * @return the chunk's start offset, or -1 when nothing is left to zero, the writer overtook the
-   *     filler or the fence stopped
+   * @return the chunk's start offset, {@link #PAUSED}, or {@link #DONE} when nothing is left to
+   *     zero, the writer overtook the filler or the fence stopped
    */
   synchronized int zeroNextChunk(FileChannel channel, ByteBuffer zeros) throws IOException {
     if (stopped || overtaken) {
-      return -1;
+      return DONE;
     }
     int claimedPages = (int) (((long) writerEnd + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES);
     if (zeroedEnd > 0 && claimedPages > zeroedEnd) {
       overtaken = true;
-      return -1;
+      return DONE;
     }
     int from = Math.max(zeroedEnd, claimedPages);
     if (from >= sizeBytes) {
-      return -1;
+      return DONE;
+    }
+    if (from - writerEnd >= MAX_LEAD_BYTES) {
+      paused = true;
+      return PAUSED;
     }
     int length = Math.min(zeros.capacity(), sizeBytes - from);
     zeros.clear().limit(length);

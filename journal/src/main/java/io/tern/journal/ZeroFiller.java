@@ -41,7 +41,7 @@ final class ZeroFiller {
     if (!segment.retain()) {
       return;
     }
-    if (!fence.startFilling()) {
+    if (!fence.startFilling(() -> fillAhead(segment))) {
       segment.release();
       return;
     }
@@ -97,7 +97,7 @@ final class ZeroFiller {
       while (written < SLICE_BYTES) {
         int from = fence.zeroNextChunk(channel, zeros);
         if (from < 0) {
-          more = false;
+          more = false; // done, or paused until the writer's claims resume it
           break;
         }
         int to = from + zeros.limit();

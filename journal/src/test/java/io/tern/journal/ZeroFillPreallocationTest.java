@@ -30,7 +30,7 @@ class ZeroFillPreallocationTest {
     ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 1000);
     ByteBuffer zeros = ByteBuffer.allocateDirect(chunk);
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      assertThat(fence.startFilling()).isTrue();
+      assertThat(fence.startFilling(() -> {})).isTrue();
       // Nothing claimed beyond 1000 yet: zeros start at the next page.
       assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(page);
       // The writer claims into the zeros (a step beyond what it needs): the filler goes on after
@@ -43,12 +43,44 @@ class ZeroFillPreallocationTest {
       assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(-1);
       assertThat(fence.wasOvertaken()).isTrue();
       fence.stopFilling();
-      assertThat(fence.startFilling()).isFalse();
+      assertThat(fence.startFilling(() -> {})).isFalse();
     }
     byte[] bytes = Files.readAllBytes(file);
     for (int i = 0; i < SEGMENT_BYTES; i++) {
       boolean zeroed = i >= page && i < page + 2 * chunk;
       assertThat(bytes[i]).as("byte %d", i).isEqualTo(zeroed ? (byte) 0 : (byte) 7);
+    }
+  }
+
+  @Test
+  void theFillerPausesFarAheadOfTheWriterAndTheWritersClaimsResumeIt() throws Exception {
+    int size = 4 * ZeroFillFence.MAX_LEAD_BYTES;
+    Path file = directory.resolve("segment");
+    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+      raf.setLength(size);
+    }
+    ZeroFillFence fence = new ZeroFillFence(size, 0);
+    int[] resumed = new int[1];
+    ByteBuffer zeros = ByteBuffer.allocateDirect(ZeroFiller.CHUNK_BYTES);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      assertThat(fence.startFilling(() -> resumed[0]++)).isTrue();
+      int lastFrom = 0;
+      int result;
+      while ((result = fence.zeroNextChunk(channel, zeros)) >= 0) {
+        lastFrom = result;
+      }
+      assertThat(result).isEqualTo(ZeroFillFence.PAUSED);
+      assertThat(lastFrom + ZeroFiller.CHUNK_BYTES)
+          .isBetween(
+              ZeroFillFence.MAX_LEAD_BYTES, ZeroFillFence.MAX_LEAD_BYTES + ZeroFiller.CHUNK_BYTES);
+      fence.stopFilling();
+      // The writer moves on, but the lead is still more than half: no resume yet.
+      fence.beforeWrite(ZeroFillFence.MAX_LEAD_BYTES / 4);
+      assertThat(resumed[0]).isZero();
+      // Less than half the lead left: the writer's claim resumes the filler, once.
+      fence.beforeWrite(ZeroFillFence.MAX_LEAD_BYTES * 3 / 4);
+      fence.beforeWrite(ZeroFillFence.MAX_LEAD_BYTES * 3 / 4 + 128 * 1024);
+      assertThat(resumed[0]).isEqualTo(1);
     }
   }
 
@@ -61,7 +93,7 @@ class ZeroFillPreallocationTest {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
       assertThat(fence.zeroNextChunk(channel, ByteBuffer.allocateDirect(4096))).isEqualTo(-1);
     }
-    assertThat(fence.startFilling()).isFalse();
+    assertThat(fence.startFilling(() -> {})).isFalse();
     assertThat(Files.readAllBytes(file)).containsOnly((byte) 7);
   }
 

@@ -48,6 +48,9 @@ final class TernCluster implements ClusterUnderTest {
   /** The journal.writeMode experiment (see {@link Experiments}). */
   private static final JournalConfig.WriteMode JOURNAL_WRITE_MODE = Experiments.journalWriteMode();
 
+  private static final JournalConfig.Preallocation JOURNAL_PREALLOCATION =
+      Experiments.journalPreallocation();
+
   private final Map<Integer, RaftServer> servers = new ConcurrentHashMap<>();
   private final Map<Integer, SimpleMeterRegistry> registries = new ConcurrentHashMap<>();
   private final Map<Integer, InetSocketAddress> addresses = new TreeMap<>();
@@ -76,7 +79,8 @@ final class TernCluster implements ClusterUnderTest {
             .segmentSizeBytes(SEGMENT_SIZE_BYTES)
             // The snapshot measurement needs a follower behind the compacted log.
             .compactionTailEntries(0)
-            .journalWriteMode(JOURNAL_WRITE_MODE);
+            .journalWriteMode(JOURNAL_WRITE_MODE)
+            .journalPreallocation(JOURNAL_PREALLOCATION);
     this.leaders = new AtomicReferenceArray<>(spec.partitions());
     for (int id = 1; id <= spec.members(); id++) {
       startMember(id);

@@ -104,9 +104,10 @@ final class ConfigKeys {
                   + " (random keeps flushes smaller; sequential speeds cold reads)"),
           new Key(
               "journal.preallocation",
-              "zero-fill",
-              "zero-fill (fallocate, then write and force zeros ahead of the writer in the"
-                  + " background: cheaper small flushes, more disk writes) or fallocate only"),
+              "fallocate",
+              "fallocate (reserve segment blocks at once) or zero-fill (then also write and force"
+                  + " zeros ahead of the writer in the background: cheaper small flushes of one"
+                  + " journal, more disk writes that slow the flushes of many)"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",

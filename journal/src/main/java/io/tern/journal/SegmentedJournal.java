@@ -248,6 +248,7 @@ public final class SegmentedJournal implements Journal {
 
   private void roll() {
     publish();
+    current.stopZeroFill(); // the rest of a sealed segment is never written
     current.seal();
     createSegment(current.id() + 1, lastIndex + 1);
   }

@@ -76,8 +76,13 @@ final class ZeroFiller {
       try {
         more = slice();
       } catch (IOException | RuntimeException e) {
-        // Only an optimisation is lost: the writer's flushes stay correct, just slower.
-        LOG.warn("Zero-filling journal segment {} failed; continuing without", segment.file(), e);
+        // Only an optimisation is lost: the writer's flushes stay correct, just slower. A segment
+        // deleted meanwhile (its file renamed away) is no news.
+        if (segment.isDeleted()) {
+          LOG.debug("Stopped zero-filling deleted journal segment {}", segment.file(), e);
+        } else {
+          LOG.warn("Zero-filling journal segment {} failed; continuing without", segment.file(), e);
+        }
         more = false;
       }
       if (!more || !submit()) {

@@ -132,17 +132,44 @@ final class TestCluster implements AutoCloseable {
     for (Broker broker : brokers) {
       if (broker != null
           && !broker.awaitReady(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
-        throw new AssertionError("broker " + broker.config().nodeId() + " not ready");
+        throw new AssertionError(
+            "broker " + broker.config().nodeId() + " not ready; partitions: " + describe());
       }
     }
     for (int partitionId = 1; partitionId <= partitionsCount; partitionId++) {
       while (leaderOf(partitionId) < 0) {
         if (System.nanoTime() > deadline) {
-          throw new AssertionError("partition " + partitionId + " has no processing leader");
+          throw new AssertionError(
+              "partition " + partitionId + " has no processing leader; partitions: " + describe());
         }
         Thread.sleep(10);
       }
     }
+  }
+
+  /** Each running broker's partitions: role, term, known leader, processor phase. */
+  private String describe() {
+    StringBuilder text = new StringBuilder();
+    for (Broker broker : brokers) {
+      if (broker == null) {
+        continue;
+      }
+      for (var partition : broker.partitions()) {
+        var raft = partition.raft();
+        text.append(
+            String.format(
+                "%n  broker %d partition %d: %s term %d leader %d, commit %d, processor %s%s",
+                broker.config().nodeId(),
+                partition.partitionId(),
+                raft.role(),
+                raft.term(),
+                raft.leaderId(),
+                raft.commitIndex(),
+                partition.processor().phase(),
+                raft.failure() == null ? "" : ", failed: " + raft.failure()));
+      }
+    }
+    return text.toString();
   }
 
   @Override

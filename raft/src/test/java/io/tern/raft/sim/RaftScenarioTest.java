@@ -222,6 +222,30 @@ class RaftScenarioTest {
   }
 
   @Test
+  void lostSnapshotChunksAreSentAgainThoughHeartbeatsKeepBeingAnswered() {
+    // The whole window of chunks in flight is lost, so no chunk answer ever names a gap; the
+    // follower keeps answering heartbeats. The leader must still send the chunks again.
+    ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.isolate(3);
+    for (int i = 0; i < 20; i++) {
+      cluster.propose(1, "entry-" + i);
+    }
+    cluster.tick(1);
+    long snapshotIndex = cluster.node(1).raft.commitIndex();
+    cluster.snapshot(1, snapshotIndex - 2);
+
+    // The whole first window (3 chunks in flight at most): no chunk answer comes back at all.
+    cluster.dropNext(io.tern.raft.RaftMessage.SnapshotChunk.class, 3);
+    cluster.reconnect(3);
+    cluster.tick(10); // heartbeats every tick, each answered
+
+    assertThat(cluster.transcript()).contains("3:installed snapshot@" + snapshotIndex);
+    assertThat(cluster.node(3).snapshots.latestData())
+        .isEqualTo(cluster.node(1).snapshots.latestData());
+  }
+
+  @Test
   void aFollowerWithinTheKeptTailNeedsNoSnapshot() {
     ScenarioCluster cluster = new ScenarioCluster(10, 3, 2, 1);
     cluster.awaitLeader(100);

@@ -259,13 +259,41 @@ final class TernCluster implements ClusterUnderTest {
             .tag("partition", "1")
             .timer();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    long nextReportNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (install.count() == 0) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("tern: the snapshot was not installed within 10 minutes");
+        throw new IllegalStateException(
+            "tern: the snapshot was not installed within 10 minutes; " + describePartitions());
+      }
+      if (System.nanoTime() > nextReportNs) {
+        System.err.println("tern: still waiting for the snapshot install; " + describePartitions());
+        nextReportNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       }
       TimeUnit.MILLISECONDS.sleep(10);
     }
     return Duration.ofNanos((long) install.totalTime(TimeUnit.NANOSECONDS));
+  }
+
+  /** Every member's partitions: role, term, leader, commit and last index (for stalls). */
+  private String describePartitions() {
+    StringBuilder text = new StringBuilder();
+    for (var entry : servers.entrySet()) {
+      for (RaftPartition partition : entry.getValue().partitions()) {
+        text.append(
+            String.format(
+                "%n  member %d partition %d: %s term %d leader %d commit %d last %d first %d%s",
+                entry.getKey(),
+                partition.partitionId(),
+                partition.role(),
+                partition.term(),
+                partition.leaderId(),
+                partition.commitIndex(),
+                partition.lastIndex(),
+                partition.journal().getFirstIndex(),
+                partition.failure() == null ? "" : " failed: " + partition.failure()));
+      }
+    }
+    return text.toString();
   }
 
   private static long fillPastOneSegment(RaftPartition leader) throws Exception {

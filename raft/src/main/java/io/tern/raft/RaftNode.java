@@ -799,6 +799,42 @@ public final class RaftNode {
     return pr == null ? -1 : pr.matchIndex;
   }
 
+  /**
+   * What this member knows of replication, for diagnosing a stall: its own log and commit, and as
+   * leader each follower's progress (probe, replicate or snapshot with the chunk window), as
+   * follower the snapshot it is receiving.
+   */
+  public String describeReplication() {
+    StringBuilder text =
+        new StringBuilder()
+            .append(role)
+            .append(" term=")
+            .append(term)
+            .append(" commit=")
+            .append(commitIndex)
+            .append(" persisted=")
+            .append(persistedIndex)
+            .append(" log=[")
+            .append(log.firstIndex())
+            .append("..")
+            .append(log.lastIndex())
+            .append(']');
+    if (role == RaftRole.LEADER) {
+      new java.util.TreeMap<>(progress)
+          .forEach((peer, pr) -> text.append(" peer ").append(peer).append(": ").append(pr));
+    } else if (receivingSnapshot != null) {
+      text.append(" receiving snapshot ")
+          .append(receivingSnapshot.index())
+          .append('@')
+          .append(receivingSnapshot.term())
+          .append(" expecting chunk ")
+          .append(expectedChunk)
+          .append('/')
+          .append(receivingSnapshot.chunkCount());
+    }
+    return text.toString();
+  }
+
   @Override
   public String toString() {
     return "RaftNode{"

@@ -13,6 +13,8 @@ import java.util.stream.Collectors;
 public final class Experiments {
   public static final String JOURNAL_WRITE_MODE = "tern.journal.writeMode";
   public static final String JOURNAL_PREALLOCATION = "tern.journal.preallocation";
+  public static final String RAFT_THREADS = "tern.raft.threads";
+  public static final String RAFT_FLUSH_THREADS = "tern.raft.flushThreads";
 
   private Experiments() {}
 
@@ -26,6 +28,24 @@ public final class Experiments {
         JOURNAL_PREALLOCATION,
         JournalConfig.Preallocation.class,
         JournalConfig.DEFAULT_PREALLOCATION);
+  }
+
+  /** A positive count from {@code property}, or {@code fallback} when it is not set. */
+  public static int count(String property, int fallback) {
+    String value = System.getProperty(property);
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      int count = Integer.parseInt(value.trim());
+      if (count >= 1) {
+        return count;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "-D" + property + " must be a whole number >= 1, got '" + value + "'");
   }
 
   /** The enum constant a property names, in any case and with {@code -} for {@code _}. */

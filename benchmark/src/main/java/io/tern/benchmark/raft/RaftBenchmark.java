@@ -2,6 +2,7 @@ package io.tern.benchmark.raft;
 
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.Progress;
+import io.tern.benchmark.journal.ConcurrentFlushFloor;
 import io.tern.benchmark.journal.LatencySummary;
 import io.tern.benchmark.journal.RawDiskLimits;
 import java.io.IOException;
@@ -9,9 +10,11 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 
@@ -37,6 +40,7 @@ public final class RaftBenchmark {
   private final Progress progress = new Progress();
   private final RaftReport report;
   private final byte[] payload = new byte[ENTRY_BYTES];
+  private final Set<Integer> flushFloorsMeasured = new HashSet<>();
   private boolean diskSequentialMeasured;
 
   private RaftBenchmark(RaftBenchmarkOptions options, Path root) {
@@ -166,6 +170,46 @@ public final class RaftBenchmark {
   }
 
   /**
+   * The disk's own latency for the flushes a safe-mode cluster of {@code partitions} makes: every
+   * member's journal (3 per partition) flushed after each write by its own thread at the offered
+   * rate over the partitions, with nothing else running. Once per partition count and run.
+   */
+  private void measureFlushFloor(int partitions) {
+    if (!flushFloorsMeasured.add(partitions)) {
+      return;
+    }
+    int journals = MEMBERS * partitions;
+    double perJournal = (double) options.ratePerS() / partitions;
+    Duration duration = Duration.ofSeconds(options.quick() ? 1 : 5);
+    try {
+      LatencySummary floor =
+          ConcurrentFlushFloor.measure(root, journals, perJournal, ENTRY_BYTES, duration);
+      String line =
+          String.format(
+              Locale.ROOT,
+              "Physical limit for %d partition(s) in this run: %d files (every member's journal),"
+                  + " each written at %.0f entries/s of %d bytes by its own thread with an"
+                  + " fdatasync after every write, latency from each entry's intended time: p50"
+                  + " %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs",
+              partitions,
+              journals,
+              perJournal,
+              ENTRY_BYTES,
+              floor.p50Ns() / 1e3,
+              floor.p99Ns() / 1e3,
+              floor.p999Ns() / 1e3,
+              floor.maxNs() / 1e3);
+      progress.log("%s", line);
+      report.note(line + ".");
+    } catch (IOException e) {
+      progress.log("flush floor for %d partition(s) not measured: %s", partitions, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while measuring the flush floor", e);
+    }
+  }
+
+  /**
    * A throughput run whose figures are thrown away, once per cluster before anything is measured:
    * on 2 cores the JIT needs seconds to compile a Raft implementation and its RPC stack, and the
    * first measurement would otherwise pay for it alone.
@@ -183,6 +227,9 @@ public final class RaftBenchmark {
 
   private void runLatency(String cluster, String mode) {
     for (int partitions : options.latencyPartitions()) {
+      if (!mode.equals("async") && !mode.equals("off")) {
+        measureFlushFloor(partitions);
+      }
       String what =
           "%s, %s, %d partition(s): %d entries/s for %d ms"
               .formatted(cluster, mode, partitions, options.ratePerS(), options.measureMs());

@@ -80,7 +80,12 @@ final class TernCluster implements ClusterUnderTest {
             // The snapshot measurement needs a follower behind the compacted log.
             .compactionTailEntries(0)
             .journalWriteMode(JOURNAL_WRITE_MODE)
-            .journalPreallocation(JOURNAL_PREALLOCATION);
+            .journalPreallocation(JOURNAL_PREALLOCATION)
+            .raftThreads(
+                Experiments.count(Experiments.RAFT_THREADS, RaftServerConfig.DEFAULT_RAFT_THREADS))
+            .flushThreads(
+                Experiments.count(
+                    Experiments.RAFT_FLUSH_THREADS, RaftServerConfig.DEFAULT_FLUSH_THREADS));
     this.leaders = new AtomicReferenceArray<>(spec.partitions());
     for (int id = 1; id <= spec.members(); id++) {
       startMember(id);
@@ -291,9 +296,21 @@ final class TernCluster implements ClusterUnderTest {
                 partition.lastIndex(),
                 partition.journal().getFirstIndex(),
                 partition.failure() == null ? "" : " failed: " + partition.failure()));
+        text.append("\n    raft: ").append(replicationOf(partition));
       }
     }
     return text.toString();
+  }
+
+  private static String replicationOf(RaftPartition partition) {
+    try {
+      return partition.describeReplication().get(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted";
+    } catch (Exception e) {
+      return "no answer from the Raft thread within 1 s (" + e + ")";
+    }
   }
 
   private static long fillPastOneSegment(RaftPartition leader) throws Exception {

@@ -80,6 +80,8 @@ public final class Broker implements AutoCloseable {
             .flushDelayMs(config.flushDelayMs())
             .maxInflightAppends(config.maxInflightAppends())
             .maxAppendBatchBytes(config.maxAppendBatchBytes())
+            .raftThreads(config.raftThreads())
+            .flushThreads(config.flushThreads())
             .segmentSizeBytes(config.journalSegmentBytes())
             .journalWriteMode(config.journalWriteMode())
             .journalMadvise(config.journalMadvise())

@@ -50,6 +50,8 @@ public record BrokerConfig(
     int heartbeatIntervalMs,
     int maxInflightAppends,
     int maxAppendBatchBytes,
+    int raftThreads,
+    int flushThreads,
     BackpressureConfig backpressure) {
 
   /** The largest number of partitions (keys carry the partition id in 13 bits). */
@@ -151,6 +153,8 @@ public record BrokerConfig(
         heartbeatMs,
         values.integer("raft.maxInflightAppends", 1, 1024),
         appendBatchBytes(values, segmentBytes),
+        values.integer("raft.threads", 1, 1024),
+        values.integer("raft.flushThreads", 1, 1024),
         BackpressureConfig.from(values));
   }
 

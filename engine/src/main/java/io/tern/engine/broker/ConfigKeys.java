@@ -125,6 +125,17 @@ final class ConfigKeys {
                   + " head-of-line waits)"),
           new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats"),
           new Key(
+              "raft.threads",
+              "2",
+              "threads running the Raft groups of all partitions, each taking turns among its"
+                  + " share (more: less waiting behind other partitions' turns, more thread"
+                  + " switches)"),
+          new Key(
+              "raft.flushThreads",
+              "2",
+              "threads flushing the partitions' journals, one flush at a time each (more:"
+                  + " flushes of different partitions overlap, more thread switches)"),
+          new Key(
               "backpressure.enabled",
               "true",
               "limit each partition's client commands in flight; over it they get"

@@ -1,49 +1,46 @@
 package io.tern.raft.server;
 
 import io.tern.journal.Journal;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Flushes one partition's journal on its own thread, so that the Raft thread keeps receiving,
- * appending and sending while a flush runs. Requests coalesce: one flush covers everything appended
- * so far (group commit), and a request already covered by the last flush is skipped. With a delay,
- * flushes start at most once per delay.
+ * Flushes one partition's journal on one of the broker's flush threads (a {@link DutyLoop}), so
+ * that the Raft thread keeps receiving, appending and sending while a flush runs. Requests
+ * coalesce: one flush covers everything appended so far (group commit), and a request already
+ * covered by the last flush is skipped. With a delay, flushes start at most once per delay.
  *
  * <p>Completion is not passed as a value: the Raft thread reads {@link
  * Journal#getLastFlushedIndex()} itself, which the journal lowers under its flush lock when it
  * truncates, so a flush that raced with a truncation can never vouch for the new entries.
  */
-final class Flusher implements AutoCloseable {
+final class Flusher implements DutyLoop.Duty, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
-  private static final long IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private final Journal journal;
   private final long delayNs;
   private final Runnable onFlushed;
-  private final Thread thread;
+  private final DutyLoop loop;
   private volatile long requestedIndex;
-  private volatile boolean running = true;
   private volatile Throwable failure;
-  private long lastFlushStartNs;
+  private long lastFlushStartNs; // loop thread only
 
-  Flusher(String name, Journal journal, long delayMs, Runnable onFlushed) {
+  Flusher(DutyLoop loop, Journal journal, long delayMs, Runnable onFlushed) {
+    this.loop = loop;
     this.journal = journal;
     this.delayNs = TimeUnit.MILLISECONDS.toNanos(delayMs);
     this.onFlushed = onFlushed;
     this.lastFlushStartNs = System.nanoTime() - delayNs;
-    this.thread = new Thread(this::run, name);
-    thread.setDaemon(true);
-    thread.start();
+    loop.add(this);
   }
 
   /** Asks for everything up to {@code index} to be flushed. Called by the Raft thread only. */
   void request(long index) {
     if (index > requestedIndex) {
       requestedIndex = index;
-      LockSupport.unpark(thread);
+      loop.wake();
     }
   }
 
@@ -52,41 +49,50 @@ final class Flusher implements AutoCloseable {
     return failure;
   }
 
-  private void run() {
-    while (running) {
-      long target = Math.min(requestedIndex, journal.getLastIndex());
-      if (target <= journal.getLastFlushedIndex()) {
-        LockSupport.parkNanos(this, IDLE_PARK_NS); // covered already (or truncated away)
-        continue;
-      }
-      long waitNs = lastFlushStartNs + delayNs - System.nanoTime();
-      if (waitNs > 0) {
-        LockSupport.parkNanos(this, waitNs);
-        continue;
-      }
-      lastFlushStartNs = System.nanoTime();
-      try {
-        journal.flush();
-      } catch (RuntimeException | Error e) {
-        if (running) {
-          LOG.error("Flushing the Raft journal failed; the partition stops", e);
-          failure = e;
-          onFlushed.run();
-        }
-        return;
-      }
-      onFlushed.run();
-    }
+  private boolean behind() {
+    return Math.min(requestedIndex, journal.getLastIndex()) > journal.getLastFlushedIndex();
   }
 
   @Override
+  public int doWork(long nowNs) {
+    if (!behind() || nowNs - (lastFlushStartNs + delayNs) < 0) {
+      return 0; // covered already (or truncated away), or not due yet
+    }
+    lastFlushStartNs = nowNs;
+    journal.flush();
+    onFlushed.run();
+    return 1;
+  }
+
+  @Override
+  public long deadlineNs() {
+    // Only a delayed flush needs a timer; a request wakes the loop.
+    return behind() ? lastFlushStartNs + delayNs : NO_DEADLINE;
+  }
+
+  @Override
+  public boolean hasPendingWork() {
+    return behind() && System.nanoTime() - (lastFlushStartNs + delayNs) >= 0;
+  }
+
+  @Override
+  public void onFailure(Throwable cause) {
+    LOG.error("Flushing the Raft journal failed; the partition stops", cause);
+    failure = cause;
+    onFlushed.run();
+  }
+
+  @Override
+  public void onRemoved() {}
+
+  /** Stops flushing; returns once no flush of this journal runs any more. */
+  @Override
   public void close() {
-    running = false;
-    LockSupport.unpark(thread);
+    CompletableFuture<Void> removed = loop.remove(this);
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      removed.get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("A flush of the Raft journal did not finish within 10 s of closing", e);
     }
   }
 }

@@ -22,22 +22,24 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One member of one partition's Raft group: the pure {@link RaftNode} driven by its own thread,
- * over the partition's journal, snapshots and durable term/vote, sending through the broker's
- * shared transport. The thread owns the core; other threads talk to it through queues (inbound
- * messages, proposals, commands) and read published state.
+ * One member of one partition's Raft group: the pure {@link RaftNode} driven by one of the broker's
+ * Raft threads (a {@link DutyLoop} it shares with other partitions), over the partition's journal,
+ * snapshots and durable term/vote, sending through the broker's shared transport. Only that thread
+ * touches the core; other threads talk to it through queues (inbound messages, proposals, commands)
+ * and read published state.
  *
- * <p>Each turn of the loop: take what arrived, report flushed entries, tick when due, then carry
- * out {@link Ready} in the order it demands: hard state forced, then messages sent, then the log
- * handed to the flush mode, then commits applied.
+ * <p>Each turn: take what arrived, report flushed entries, tick when due, then carry out {@link
+ * Ready} in the order it demands: hard state forced, then messages sent, then the log handed to the
+ * flush mode, then commits applied. A turn does a bounded amount of work, so partitions sharing a
+ * thread take turns fairly.
  */
-public final class RaftPartition implements AutoCloseable {
+public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftPartition.class);
   private static final int INBOUND_QUEUE_CAPACITY = 16 * 1024;
   private static final int MAX_READY_ROUNDS = 64;
@@ -59,11 +61,10 @@ public final class RaftPartition implements AutoCloseable {
   private final ManyToOneConcurrentArrayQueue<Proposal> proposals;
   private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
   private final ArrayDeque<Proposal> awaitingCommit = new ArrayDeque<>();
-  private final Thread thread;
+  private final DutyLoop loop;
   private final long tickNs;
 
   private volatile boolean running = true;
-  private volatile boolean sleeping;
   private volatile RaftRole role = RaftRole.FOLLOWER;
   private volatile long term;
   private volatile int leaderId = RaftNode.NO_LEADER;
@@ -72,6 +73,8 @@ public final class RaftPartition implements AutoCloseable {
   private volatile Throwable failure;
 
   // Raft thread only.
+  private boolean started;
+  private long nextTickNs;
   private long appliedCommit;
   private long snapshotReceiveStartNs;
   private long snapshotReceivedBytes;
@@ -84,7 +87,9 @@ public final class RaftPartition implements AutoCloseable {
       RaftTransport transport,
       StateMachine stateMachine,
       MeterRegistry registry,
-      long seed) {
+      long seed,
+      DutyLoop loop,
+      Supplier<DutyLoop> flushLoop) {
     this.partitionId = partitionId;
     this.memberId = memberId;
     this.config = config;
@@ -111,7 +116,7 @@ public final class RaftPartition implements AutoCloseable {
     this.lastIndex = storage.log.lastIndex();
     this.peers = node.peers();
     this.metrics = new RaftMetrics(registry, tags, this, peers);
-    String name = "raft-" + memberId + "-p" + partitionId;
+    this.loop = loop;
     // A group of one has no follower to keep replicating to while a flush runs, so in sync mode its
     // Raft thread flushes itself: handing each flush to a thread and back only adds two wake-ups
     // (about 0.2 ms per created instance in the one-at-a-time load benchmark on a 2-core VM).
@@ -120,15 +125,13 @@ public final class RaftPartition implements AutoCloseable {
         config.flushMode() == FlushMode.OFF || flushesInline
             ? null
             : new Flusher(
-                name + "-flush",
+                flushLoop.get(),
                 storage.journal,
                 // Async acknowledges without waiting, so its background flushes need not chase
                 // every append: pacing them by the delay saves a core's worth of msync calls.
                 config.flushMode() == FlushMode.SYNC ? 0 : config.flushDelayMs(),
                 this::wake);
-    this.thread = new Thread(this::run, name);
-    thread.setDaemon(true);
-    thread.start();
+    loop.add(this);
   }
 
   // ---------------------------------------------------------------- API for other threads
@@ -195,6 +198,16 @@ public final class RaftPartition implements AutoCloseable {
     return result;
   }
 
+  /**
+   * The core's view of replication (see {@link RaftNode#describeReplication()}), read on the Raft
+   * thread; for diagnosing stalls, not for parsing.
+   */
+  public CompletableFuture<String> describeReplication() {
+    CompletableFuture<String> result = new CompletableFuture<>();
+    submit(() -> result.complete(node.describeReplication()), result);
+    return result;
+  }
+
   private void submit(Runnable command, CompletableFuture<?> result) {
     if (!running) {
       result.completeExceptionally(closedException());
@@ -221,9 +234,7 @@ public final class RaftPartition implements AutoCloseable {
   }
 
   private void wake() {
-    if (sleeping) {
-      LockSupport.unpark(thread);
-    }
+    loop.wake();
   }
 
   public int partitionId() {
@@ -272,41 +283,50 @@ public final class RaftPartition implements AutoCloseable {
 
   // ---------------------------------------------------------------- the Raft thread
 
-  private void run() {
-    long nextTickNs = System.nanoTime() + tickNs;
-    try {
-      handleReady();
-      while (running) {
-        int work = drainInbound() + drainProposals() + drainCommands() + reportFlushed();
-        long now = System.nanoTime();
-        if (now - nextTickNs >= 0) {
-          node.tick();
-          nextTickNs = now + tickNs;
-          publishFollowerLag();
-          work++;
-        }
-        handleReady();
-        if (flusher != null && flusher.failure() != null) {
-          throw new IllegalStateException("the journal flush failed", flusher.failure());
-        }
-        if (work == 0) {
-          idle(nextTickNs - System.nanoTime());
-        }
-      }
-    } catch (RuntimeException | Error e) {
-      LOG.error("Raft partition {} on member {} failed and stopped", partitionId, memberId, e);
-      failure = e;
-      running = false;
+  @Override
+  public int doWork(long nowNs) {
+    if (!running) {
+      return 0; // closing: the loop drops this partition before its next turn
     }
-    failAwaiting(closedException());
+    if (!started) {
+      started = true;
+      nextTickNs = nowNs + tickNs;
+      handleReady();
+    }
+    int work = drainInbound() + drainProposals() + drainCommands() + reportFlushed();
+    if (nowNs - nextTickNs >= 0) {
+      node.tick();
+      nextTickNs = nowNs + tickNs;
+      publishFollowerLag();
+      work++;
+    }
+    handleReady();
+    if (flusher != null && flusher.failure() != null) {
+      throw new IllegalStateException("the journal flush failed", flusher.failure());
+    }
+    return work;
   }
 
-  private void idle(long timeoutNs) {
-    sleeping = true;
-    if (inbound.isEmpty() && proposals.isEmpty() && commands.isEmpty() && !flushedAhead()) {
-      LockSupport.parkNanos(this, Math.max(1, timeoutNs));
-    }
-    sleeping = false;
+  @Override
+  public long deadlineNs() {
+    return nextTickNs; // set by the first turn, which always comes before this is asked
+  }
+
+  @Override
+  public boolean hasPendingWork() {
+    return !inbound.isEmpty() || !proposals.isEmpty() || !commands.isEmpty() || flushedAhead();
+  }
+
+  @Override
+  public void onFailure(Throwable cause) {
+    LOG.error("Raft partition {} on member {} failed and stopped", partitionId, memberId, cause);
+    failure = cause;
+    running = false;
+  }
+
+  @Override
+  public void onRemoved() {
+    failAwaiting(closedException());
   }
 
   private int drainInbound() {
@@ -548,28 +568,41 @@ public final class RaftPartition implements AutoCloseable {
         "partition " + partitionId + " on member " + memberId + " is closed", failure);
   }
 
-  /** Stops the Raft thread and closes the partition's storage. */
+  /** Stops this partition's turns on its Raft thread and closes the partition's storage. */
   @Override
   public void close() {
     running = false;
-    LockSupport.unpark(thread);
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    boolean stopped = awaitRemoval();
     if (flusher != null) {
       flusher.close();
     }
     try {
-      if (!thread.isAlive()) {
-        storage.journal.publish(); // the Raft thread, the writer, has stopped
+      if (stopped) {
+        storage.journal.publish(); // the Raft thread, the writer, no longer runs this partition
       }
       storage.journal.flush(); // a clean shutdown loses nothing, whatever the flush mode
     } catch (RuntimeException e) {
       LOG.warn("Partition {}: final flush failed", partitionId, e);
     }
     storage.close();
+  }
+
+  private boolean awaitRemoval() {
+    CompletableFuture<Void> removed = loop.remove(this);
+    if (loop.isLoopThread()) {
+      // Closed from one of this loop's own turns (a callback): this turn is the last one, and
+      // the journal's writer is the caller itself.
+      return true;
+    }
+    try {
+      removed.get(10, TimeUnit.SECONDS);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.warn("Partition {}: its Raft turn did not end within 10 s of closing", partitionId, e);
+    }
+    return false;
   }
 
   @Override

@@ -25,6 +25,8 @@ public final class RaftServer implements AutoCloseable {
   private final RaftTransport transport;
   private final MeterRegistry registry;
   private final Map<Integer, RaftPartition> partitions = new ConcurrentHashMap<>();
+  private final List<DutyLoop> raftLoops = new ArrayList<>();
+  private final List<DutyLoop> flushLoops = new ArrayList<>();
   private final Counter unknownPartitionMessages;
 
   public RaftServer(
@@ -57,21 +59,50 @@ public final class RaftServer implements AutoCloseable {
   }
 
   /**
-   * Opens (or creates) this broker's member of partition {@code partitionId} and starts its Raft
-   * thread.
+   * Opens (or creates) this broker's member of partition {@code partitionId} and starts giving it
+   * turns on the least busy of the broker's Raft threads ({@link RaftServerConfig#raftThreads()}),
+   * its flushes on the least busy flush thread.
    *
    * @param members every member of the partition with its priority (this broker among them)
    */
-  public RaftPartition addPartition(int partitionId, List<Member> members, StateMachine machine) {
+  public synchronized RaftPartition addPartition(
+      int partitionId, List<Member> members, StateMachine machine) {
     if (partitions.containsKey(partitionId)) {
       throw new IllegalStateException("raft: partition " + partitionId + " is already running");
     }
     long seed = ((long) memberId << 32) ^ partitionId ^ System.nanoTime();
     RaftPartition partition =
         new RaftPartition(
-            partitionId, memberId, members, config, transport, machine, registry, seed);
+            partitionId,
+            memberId,
+            members,
+            config,
+            transport,
+            machine,
+            registry,
+            seed,
+            leastBusy(raftLoops, config.raftThreads(), "raft-" + memberId + "-"),
+            () -> leastBusy(flushLoops, config.flushThreads(), "raft-" + memberId + "-flush-"));
     partitions.put(partitionId, partition);
     return partition;
+  }
+
+  /** A new loop while there are fewer than {@code max}, else the one with the fewest duties. */
+  private static DutyLoop leastBusy(List<DutyLoop> loops, int max, String namePrefix) {
+    DutyLoop best = null;
+    for (DutyLoop loop : loops) {
+      if (loop.dutyCount() == 0) {
+        return loop;
+      }
+      if (best == null || loop.dutyCount() < best.dutyCount()) {
+        best = loop;
+      }
+    }
+    if (loops.size() < max) {
+      best = new DutyLoop(namePrefix + loops.size());
+      loops.add(best);
+    }
+    return best;
   }
 
   public RaftPartition partition(int partitionId) {
@@ -86,9 +117,9 @@ public final class RaftServer implements AutoCloseable {
     return memberId;
   }
 
-  /** Closes every partition, then the transport. */
+  /** Closes every partition, then their threads and the transport. */
   @Override
-  public void close() {
+  public synchronized void close() {
     List<RuntimeException> failures = new ArrayList<>();
     for (RaftPartition partition : partitions.values()) {
       try {
@@ -98,6 +129,10 @@ public final class RaftServer implements AutoCloseable {
       }
     }
     partitions.clear();
+    raftLoops.forEach(DutyLoop::close);
+    flushLoops.forEach(DutyLoop::close);
+    raftLoops.clear();
+    flushLoops.clear();
     transport.close();
     if (!failures.isEmpty()) {
       RuntimeException first = failures.get(0);

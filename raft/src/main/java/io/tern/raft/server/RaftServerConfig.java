@@ -27,6 +27,10 @@ import java.nio.file.Path;
  * @param journalPreallocation how segments are reserved ({@link JournalConfig.Preallocation})
  * @param maxPendingProposals proposals queued for the Raft thread; more are refused at once (the
  *     caller sees backpressure instead of unbounded memory)
+ * @param raftThreads threads that run the Raft groups of all partitions of a broker, each taking
+ *     turns among its share of them (never more threads than partitions)
+ * @param flushThreads threads that flush the partitions' journals in the flush modes that have a
+ *     flush thread, each serving its share of the partitions one flush at a time
  */
 public record RaftServerConfig(
     Path dataDirectory,
@@ -46,7 +50,9 @@ public record RaftServerConfig(
     JournalConfig.WriteMode journalWriteMode,
     JournalConfig.Madvise journalMadvise,
     JournalConfig.Preallocation journalPreallocation,
-    int maxPendingProposals) {
+    int maxPendingProposals,
+    int raftThreads,
+    int flushThreads) {
 
   public static final int DEFAULT_TICK_MS = 50;
   public static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 100;
@@ -55,6 +61,8 @@ public record RaftServerConfig(
   public static final int DEFAULT_SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
   public static final long DEFAULT_COMPACTION_TAIL_ENTRIES = 10_000;
   public static final int DEFAULT_MAX_PENDING_PROPOSALS = 16_384;
+  public static final int DEFAULT_RAFT_THREADS = 2;
+  public static final int DEFAULT_FLUSH_THREADS = 2;
 
   public RaftServerConfig {
     require(tickMs >= 1, "tickMs must be >= 1, got " + tickMs);
@@ -75,6 +83,8 @@ public record RaftServerConfig(
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
     require(maxPendingProposals >= 1, "maxPendingProposals must be >= 1");
+    require(raftThreads >= 1, "raftThreads must be >= 1, got " + raftThreads);
+    require(flushThreads >= 1, "flushThreads must be >= 1, got " + flushThreads);
     require(
         maxAppendBatchBytes <= segmentSizeBytes / 2,
         "maxAppendBatchBytes (" + maxAppendBatchBytes + ") must fit twice in a journal segment");
@@ -135,6 +145,8 @@ public record RaftServerConfig(
     private JournalConfig.Madvise journalMadvise = JournalConfig.Madvise.NONE;
     private JournalConfig.Preallocation journalPreallocation = JournalConfig.DEFAULT_PREALLOCATION;
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
+    private int raftThreads = DEFAULT_RAFT_THREADS;
+    private int flushThreads = DEFAULT_FLUSH_THREADS;
 
     private Builder(Path dataDirectory) {
       this.dataDirectory = dataDirectory;
@@ -230,6 +242,16 @@ public record RaftServerConfig(
       return this;
     }
 
+    public Builder raftThreads(int value) {
+      raftThreads = value;
+      return this;
+    }
+
+    public Builder flushThreads(int value) {
+      flushThreads = value;
+      return this;
+    }
+
     public RaftServerConfig build() {
       return new RaftServerConfig(
           dataDirectory,
@@ -249,7 +271,9 @@ public record RaftServerConfig(
           journalWriteMode,
           journalMadvise,
           journalPreallocation,
-          maxPendingProposals);
+          maxPendingProposals,
+          raftThreads,
+          flushThreads);
     }
   }
 }

@@ -124,6 +124,47 @@ class RaftServerTest {
   }
 
   @Test
+  void manyPartitionsShareTheConfiguredRaftAndFlushThreads() throws Exception {
+    LocalTransportHub hub = new LocalTransportHub();
+    int partitions = 7;
+    try (TestCluster cluster =
+        new TestCluster(
+            root,
+            3,
+            partitions,
+            hub::transport,
+            dir -> TestCluster.fastConfig(dir).raftThreads(2).flushThreads(3).build())) {
+      for (int p = 1; p <= partitions; p++) {
+        RaftPartition leader = cluster.awaitLeader(p, TIMEOUT);
+        long last = awaitAll(proposeMany(leader, "p" + p + "-", 100));
+        for (int member = 1; member <= 3; member++) {
+          RaftPartition replica = cluster.partition(member, p);
+          TestCluster.await(TIMEOUT, () -> replica.commitIndex() >= last, "commit on " + replica);
+          assertThat(payloads(replica, last)).hasSize(100).endsWith("p" + p + "-99");
+        }
+      }
+      for (int member = 1; member <= 3; member++) {
+        assertThat(threadsNamed("raft-" + member + "-\\d+")).isEqualTo(2);
+        assertThat(threadsNamed("raft-" + member + "-flush-\\d+")).isEqualTo(3);
+      }
+      // A member's threads end with it; a restarted member gets new ones and catches up.
+      cluster.kill(2);
+      assertThat(threadsNamed("raft-2-.*")).isZero();
+      cluster.start(2);
+      RaftPartition leader = cluster.awaitLeader(partitions, TIMEOUT);
+      long last = awaitAll(proposeMany(leader, "after-", 50));
+      RaftPartition restarted = cluster.partition(2, partitions);
+      TestCluster.await(TIMEOUT, () -> restarted.commitIndex() >= last, "catch-up of member 2");
+    }
+  }
+
+  private static long threadsNamed(String regex) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(thread -> thread.isAlive() && thread.getName().matches(regex))
+        .count();
+  }
+
+  @Test
   void aNewLeaderTakesOverWhenTheLeaderDiesAndTheOldOneCatchesUpOnRestart() throws Exception {
     try (TestCluster cluster = cluster(3, FlushMode.SYNC)) {
       RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);

@@ -1,0 +1,130 @@
+package io.tern.benchmark.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The disk's own latency for the flush pattern of many journals at once: {@code files} fallocated
+ * files, each fed by its own thread at a fixed rate, every write followed by an fdatasync that
+ * covers all entries due by then (the journals' group commit). Latency counts from each entry's
+ * intended time (open loop), as the Raft benchmark's commit latency does.
+ *
+ * <p>A sync-mode Raft cluster of {@code P} partitions with 3 members on one disk flushes {@code 3P}
+ * journals, each at the offered rate over {@code P}: this is the floor under its commit latency
+ * with nothing else running, a truer limit than one file flushed alone once the disk must
+ * interleave tens of files.
+ */
+public final class ConcurrentFlushFloor {
+  /** Most entries one write takes when a thread is late; the rest wait for the next write. */
+  private static final int MAX_ENTRIES_PER_WRITE = 64;
+
+  private ConcurrentFlushFloor() {}
+
+  public static LatencySummary measure(
+      Path dir, int files, double entriesPerSPerFile, int entryBytes, Duration duration)
+      throws IOException, InterruptedException {
+    long periodNs = (long) (1e9 / entriesPerSPerFile);
+    long warmupNs = TimeUnit.MILLISECONDS.toNanos(500);
+    long entriesPerFile = (warmupNs + duration.toNanos()) / periodNs + MAX_ENTRIES_PER_WRITE + 1;
+    long fileBytes = entriesPerFile * entryBytes;
+    List<Path> paths = new ArrayList<>();
+    try {
+      for (int i = 0; i < files; i++) {
+        Path path = dir.resolve("raw-flush-floor-" + i + ".dat");
+        NativeFiles.fallocate(path, fileBytes);
+        paths.add(path);
+      }
+      Histogram total = LatencySummary.newHistogram();
+      long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+      long measureFromNs = startNs + warmupNs;
+      long endNs = measureFromNs + duration.toNanos();
+      List<Thread> threads = new ArrayList<>();
+      List<Histogram> histograms = new ArrayList<>();
+      List<Throwable> failures = new ArrayList<>();
+      for (int i = 0; i < files; i++) {
+        Histogram histogram = LatencySummary.newHistogram();
+        histograms.add(histogram);
+        Path path = paths.get(i);
+        // Staggered, as partitions receive their entries in turn.
+        long firstNs = startNs + periodNs * i / files;
+        Thread thread =
+            new Thread(
+                () -> {
+                  try {
+                    feed(path, entryBytes, firstNs, periodNs, measureFromNs, endNs, histogram);
+                  } catch (IOException | RuntimeException e) {
+                    synchronized (failures) {
+                      failures.add(e);
+                    }
+                  }
+                },
+                "flush-floor-" + i);
+        thread.start();
+        threads.add(thread);
+      }
+      for (Thread thread : threads) {
+        thread.join();
+      }
+      if (!failures.isEmpty()) {
+        throw new IOException("measuring the flush floor failed", failures.get(0));
+      }
+      histograms.forEach(total::add);
+      return LatencySummary.of(total, duration.toNanos());
+    } finally {
+      for (Path path : paths) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  private static void feed(
+      Path path,
+      int entryBytes,
+      long firstNs,
+      long periodNs,
+      long measureFromNs,
+      long endNs,
+      Histogram histogram)
+      throws IOException {
+    ByteBuffer block = ByteBuffer.allocateDirect(entryBytes * MAX_ENTRIES_PER_WRITE);
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+      long position = 0;
+      long nextNs = firstNs;
+      while (nextNs < endNs) {
+        long nowNs = System.nanoTime();
+        if (nowNs < nextNs) {
+          LockSupport.parkNanos(nextNs - nowNs);
+          continue;
+        }
+        long batchFirstNs = nextNs;
+        int entries = 0;
+        while (nextNs <= nowNs && entries < MAX_ENTRIES_PER_WRITE) {
+          entries++;
+          nextNs += periodNs;
+        }
+        block.clear().limit(entries * entryBytes);
+        while (block.hasRemaining()) {
+          position += channel.write(block, position);
+        }
+        channel.force(false);
+        long doneNs = System.nanoTime();
+        for (int k = 0; k < entries; k++) {
+          long intendedNs = batchFirstNs + k * periodNs;
+          if (intendedNs >= measureFromNs) {
+            LatencySummary.record(histogram, doneNs - intendedNs);
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,192 @@
+package io.tern.raft.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class DutyLoopTest {
+  /** No safety-net turns during a test: only wake-ups and deadlines may bring work to a duty. */
+  private static DutyLoop newLoop() {
+    return new DutyLoop("test-loop", TimeUnit.HOURS.toNanos(1));
+  }
+
+  /** A duty that counts its turns and does work while {@link #pending} is set. */
+  static class CountingDuty implements DutyLoop.Duty {
+    final AtomicInteger turns = new AtomicInteger();
+    final AtomicBoolean pending = new AtomicBoolean();
+    final AtomicInteger worked = new AtomicInteger();
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+    final CountDownLatch removed = new CountDownLatch(1);
+    volatile long deadlineNs = NO_DEADLINE;
+
+    @Override
+    public int doWork(long nowNs) {
+      turns.incrementAndGet();
+      if (pending.compareAndSet(true, false)) {
+        worked.incrementAndGet();
+        return 1;
+      }
+      return 0;
+    }
+
+    @Override
+    public long deadlineNs() {
+      return deadlineNs;
+    }
+
+    @Override
+    public boolean hasPendingWork() {
+      return pending.get();
+    }
+
+    @Override
+    public void onFailure(Throwable cause) {
+      failure.set(cause);
+    }
+
+    @Override
+    public void onRemoved() {
+      removed.countDown();
+    }
+  }
+
+  private static void await(java.util.function.BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("condition not met within 10 s").isLessThan(deadline);
+      Thread.sleep(1);
+    }
+  }
+
+  @Test
+  void runsEveryDutyWorkHandedToItAfterAWakeUp() throws Exception {
+    try (DutyLoop loop = newLoop()) {
+      CountingDuty first = new CountingDuty();
+      CountingDuty second = new CountingDuty();
+      loop.add(first);
+      loop.add(second);
+      for (int i = 1; i <= 200; i++) {
+        (i % 2 == 0 ? first : second).pending.set(true);
+        loop.wake();
+        int expected = i;
+        await(() -> first.worked.get() + second.worked.get() == expected);
+      }
+      assertThat(first.worked.get()).isEqualTo(100);
+      assertThat(second.worked.get()).isEqualTo(100);
+      assertThat(loop.dutyCount()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aDeadlineGivesATurnWithoutAWakeUp() throws Exception {
+    try (DutyLoop loop = newLoop()) {
+      CountingDuty duty = new CountingDuty();
+      duty.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+      loop.add(duty);
+      await(() -> duty.turns.get() > 0);
+      // Work that arrives silently (no wake) is only found by the turn the deadline brings.
+      duty.pending.set(true);
+      await(() -> duty.worked.get() == 1);
+    }
+  }
+
+  @Test
+  void aDutyThatThrowsIsDroppedAloneAndTheOthersGoOn() throws Exception {
+    try (DutyLoop loop = newLoop()) {
+      IllegalStateException boom = new IllegalStateException("boom");
+      CountingDuty failing =
+          new CountingDuty() {
+            @Override
+            public int doWork(long nowNs) {
+              super.doWork(nowNs);
+              throw boom;
+            }
+          };
+      CountingDuty healthy = new CountingDuty();
+      loop.add(failing);
+      loop.add(healthy);
+      assertThat(failing.removed.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(failing.failure.get()).isSameAs(boom);
+      int turnsWhenDropped = failing.turns.get();
+      for (int i = 1; i <= 20; i++) {
+        healthy.pending.set(true);
+        loop.wake();
+        int expected = i;
+        await(() -> healthy.worked.get() == expected);
+      }
+      assertThat(failing.turns.get()).isEqualTo(turnsWhenDropped);
+      assertThat(loop.dutyCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aRemovedDutyNeverRunsAgainOnceTheFutureCompletes() throws Exception {
+    try (DutyLoop loop = newLoop()) {
+      CountingDuty removedDuty = new CountingDuty();
+      CountingDuty other = new CountingDuty();
+      loop.add(removedDuty);
+      loop.add(other);
+      await(() -> removedDuty.turns.get() > 0);
+      loop.remove(removedDuty).get(10, TimeUnit.SECONDS);
+      assertThat(removedDuty.removed.getCount()).isZero();
+      int turns = removedDuty.turns.get();
+      removedDuty.pending.set(true);
+      for (int i = 1; i <= 20; i++) {
+        other.pending.set(true);
+        loop.wake();
+        int expected = i;
+        await(() -> other.worked.get() == expected);
+      }
+      assertThat(removedDuty.turns.get()).isEqualTo(turns);
+      assertThat(loop.dutyCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aDutyRemovingItselfDuringItsTurnIsNotRunAgain() throws Exception {
+    try (DutyLoop loop = newLoop()) {
+      AtomicReference<CompletableFuture<Void>> removal = new AtomicReference<>();
+      CountingDuty self =
+          new CountingDuty() {
+            @Override
+            public int doWork(long nowNs) {
+              if (turns.get() == 0) {
+                removal.set(loop.remove(this));
+              }
+              return super.doWork(nowNs);
+            }
+          };
+      CountingDuty other = new CountingDuty();
+      loop.add(self);
+      loop.add(other);
+      await(() -> removal.get() != null);
+      assertThat(removal.get()).isDone(); // no deadlock waiting on its own loop
+      for (int i = 1; i <= 20; i++) {
+        other.pending.set(true);
+        loop.wake();
+        int expected = i;
+        await(() -> other.worked.get() == expected);
+      }
+      assertThat(self.turns.get()).isEqualTo(1);
+      assertThat(self.removed.getCount()).isZero();
+    }
+  }
+
+  @Test
+  void closeDropsTheDutiesStillThere() throws Exception {
+    CountingDuty duty = new CountingDuty();
+    DutyLoop loop = newLoop();
+    loop.add(duty);
+    await(() -> duty.turns.get() > 0);
+    loop.close();
+    assertThat(duty.removed.getCount()).isZero();
+    // A removal after close completes at once instead of waiting for a thread that is gone.
+    assertThat(loop.remove(new CountingDuty()).get(1, TimeUnit.SECONDS)).isNull();
+  }
+}

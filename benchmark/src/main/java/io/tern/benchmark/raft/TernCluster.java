@@ -253,9 +253,21 @@ final class TernCluster implements ClusterUnderTest {
     // Compaction drops whole journal segments: fill more than one so that the follower's next
     // entry is really gone and it must take the snapshot.
     long snapshotIndex = fillPastOneSegment(leader);
+    // The state is written before, and only moved into the snapshot on the Raft thread, as the
+    // engine does with its checkpoints: writing and forcing a gigabyte there blocked the leader's
+    // heartbeats for longer than an election timeout, so that a follower could start an election
+    // and, once the killed member came back and granted its vote, win it with the full log; the
+    // restarted member then caught up from the new leader's log and never needed the snapshot.
+    Path staged = spec.dataDir().resolve("snapshot-state.staged");
+    writeFile(staged, bytes);
+    try (java.nio.channels.FileChannel channel =
+        java.nio.channels.FileChannel.open(staged, java.nio.file.StandardOpenOption.WRITE)) {
+      channel.force(true); // or the snapshot's commit would force the gigabyte on the Raft thread
+    }
     leader
-        .takeSnapshot(snapshotIndex, dir -> writeFile(dir.resolve("state"), bytes))
+        .takeSnapshot(snapshotIndex, dir -> Files.move(staged, dir.resolve("state")))
         .get(10, TimeUnit.MINUTES);
+    int snapshotLeader = leader.memberId();
     startMember(follower);
     Timer install =
         registries
@@ -266,6 +278,18 @@ final class TernCluster implements ClusterUnderTest {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
     long nextReportNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (install.count() == 0) {
+      RaftPartition current = findLeader(0);
+      if (current != null && current.memberId() != snapshotLeader) {
+        // The new leader may still hold the entries the snapshot replaced; then the follower
+        // catches up from its log and no install happens. Say so rather than wait in vain.
+        throw new IllegalStateException(
+            "tern: leadership moved from member "
+                + snapshotLeader
+                + " to member "
+                + current.memberId()
+                + " while the snapshot was being sent, so the install was not measured; "
+                + describePartitions());
+      }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
             "tern: the snapshot was not installed within 10 minutes; " + describePartitions());

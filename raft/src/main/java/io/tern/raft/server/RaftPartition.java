@@ -190,7 +190,9 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   /**
    * Takes a snapshot of the state after entry {@code index} (committed and applied by the caller),
    * written by {@code content}, then compacts the log keeping {@code compactionTailEntries}. Runs
-   * on the Raft thread, which it blocks while {@code content} writes.
+   * on the Raft thread, which it blocks while {@code content} writes, together with the other
+   * partitions sharing that thread: {@code content} should move files prepared (and forced)
+   * beforehand into place. A leader blocked for an election timeout lets a follower take over.
    */
   public CompletableFuture<SnapshotMeta> takeSnapshot(long index, SnapshotContent content) {
     CompletableFuture<SnapshotMeta> result = new CompletableFuture<>();

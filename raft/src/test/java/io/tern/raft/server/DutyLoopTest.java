@@ -64,6 +64,17 @@ class DutyLoopTest {
     }
   }
 
+  /** Hands {@code duty} work {@code times} times, each announced by a wake-up, and awaits it. */
+  private static void handWork(DutyLoop loop, CountingDuty duty, int times) throws Exception {
+    int before = duty.worked.get();
+    for (int i = 1; i <= times; i++) {
+      duty.pending.set(true);
+      loop.wake();
+      int expected = before + i;
+      await(() -> duty.worked.get() == expected);
+    }
+  }
+
   @Test
   void runsEveryDutyWorkHandedToItAfterAWakeUp() throws Exception {
     try (DutyLoop loop = newLoop()) {
@@ -114,12 +125,7 @@ class DutyLoopTest {
       assertThat(failing.removed.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(failing.failure.get()).isSameAs(boom);
       int turnsWhenDropped = failing.turns.get();
-      for (int i = 1; i <= 20; i++) {
-        healthy.pending.set(true);
-        loop.wake();
-        int expected = i;
-        await(() -> healthy.worked.get() == expected);
-      }
+      handWork(loop, healthy, 20);
       assertThat(failing.turns.get()).isEqualTo(turnsWhenDropped);
       assertThat(loop.dutyCount()).isEqualTo(1);
     }
@@ -137,12 +143,7 @@ class DutyLoopTest {
       assertThat(removedDuty.removed.getCount()).isZero();
       int turns = removedDuty.turns.get();
       removedDuty.pending.set(true);
-      for (int i = 1; i <= 20; i++) {
-        other.pending.set(true);
-        loop.wake();
-        int expected = i;
-        await(() -> other.worked.get() == expected);
-      }
+      handWork(loop, other, 20);
       assertThat(removedDuty.turns.get()).isEqualTo(turns);
       assertThat(loop.dutyCount()).isEqualTo(1);
     }
@@ -167,12 +168,7 @@ class DutyLoopTest {
       loop.add(other);
       await(() -> removal.get() != null);
       assertThat(removal.get()).isDone(); // no deadlock waiting on its own loop
-      for (int i = 1; i <= 20; i++) {
-        other.pending.set(true);
-        loop.wake();
-        int expected = i;
-        await(() -> other.worked.get() == expected);
-      }
+      handWork(loop, other, 20);
       assertThat(self.turns.get()).isEqualTo(1);
       assertThat(self.removed.getCount()).isZero();
     }

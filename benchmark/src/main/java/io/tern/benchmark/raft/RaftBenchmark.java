@@ -31,6 +31,7 @@ public final class RaftBenchmark {
   static final Duration LEADER_TIMEOUT = Duration.ofSeconds(60);
 
   static final String LATENCY = "1 commit latency";
+  static final String ANCHOR_LATENCY = "1b latency, anchor";
   static final String THROUGHPUT = "2 max throughput";
   static final String FAILOVER = "3 failover";
   static final String SNAPSHOT = "4 snapshot install";
@@ -230,73 +231,93 @@ public final class RaftBenchmark {
       if (!mode.equals("async") && !mode.equals("off")) {
         measureFlushFloor(partitions);
       }
-      String what =
-          "%s, %s, %d partition(s): %d entries/s for %d ms"
-              .formatted(cluster, mode, partitions, options.ratePerS(), options.measureMs());
-      OpenLoopLatency.Result result =
-          measure(
-              LATENCY,
+      measureLatency(LATENCY, cluster, mode, partitions, options.ratePerS());
+    }
+    int anchorRate = options.anchorRatePerS();
+    if (anchorRate > 0 && anchorRate != options.ratePerS()) {
+      // A peer that saturates at the main rate has no latency to compare with; at a rate every
+      // cluster sustains, "p99 against the peer's" can still be read.
+      measureLatency(ANCHOR_LATENCY, cluster, mode, 1, anchorRate);
+      report.note(
+          String.format(
+              Locale.ROOT,
+              "1b: the same open-loop commit latency at %d entries/s on 1 partition, a rate every"
+                  + " cluster here sustains, so that latencies compare where the main rate"
+                  + " saturates one of them (--anchor-rate).",
+              anchorRate));
+    }
+  }
+
+  private void measureLatency(
+      String scenario, String cluster, String mode, int partitions, int ratePerS) {
+    String what =
+        "%s, %s, %d partition(s): %d entries/s for %d ms"
+            .formatted(cluster, mode, partitions, ratePerS, options.measureMs());
+    OpenLoopLatency.Result result =
+        measure(
+            scenario,
+            mode,
+            partitions,
+            cluster,
+            what,
+            c ->
+                OpenLoopLatency.run(
+                    c,
+                    partitions,
+                    ratePerS,
+                    ms(options.warmupMs()),
+                    ms(options.measureMs()),
+                    payload));
+    report.put(scenario, mode, partitions, "p50", "µs", true, cluster, micros(result, 50));
+    report.put(scenario, mode, partitions, "p99", "µs", true, cluster, micros(result, 99));
+    report.put(scenario, mode, partitions, "p99.9", "µs", true, cluster, micros(result, 999));
+    report.put(
+        scenario,
+        mode,
+        partitions,
+        "committed",
+        "entries/s",
+        false,
+        cluster,
+        result == null ? null : result.committedPerS());
+    if (result == null) {
+      return;
+    }
+    if (result.saturated()) {
+      progress.log("    saturated: %.0f entries/s committed", result.committedPerS());
+      return;
+    }
+    progress.log(
+        "    p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; %.0f committed/s",
+        result.p50Ns() / 1e3,
+        result.p99Ns() / 1e3,
+        result.p999Ns() / 1e3,
+        result.maxNs() / 1e3,
+        result.committedPerS());
+    if (result.failed() > 0) {
+      report.note(
+          String.format(
+              Locale.ROOT,
+              "%s, %s, %s, %d partition(s): %d of %d appends failed; they are not in the"
+                  + " percentiles.",
+              scenario.substring(0, scenario.indexOf(' ')),
+              cluster,
               mode,
               partitions,
+              result.failed(),
+              result.sent()));
+    }
+    if (result.maxSchedulerLagNs() > TimeUnit.MILLISECONDS.toNanos(10)) {
+      report.note(
+          String.format(
+              Locale.ROOT,
+              "%s, %s, %s, %d partition(s): the sender fell up to %.0f ms behind its schedule"
+                  + " (counted in the latencies, which start at the intended send time).",
+              scenario.substring(0, scenario.indexOf(' ')),
               cluster,
-              what,
-              c ->
-                  OpenLoopLatency.run(
-                      c,
-                      partitions,
-                      options.ratePerS(),
-                      ms(options.warmupMs()),
-                      ms(options.measureMs()),
-                      payload));
-      report.put(LATENCY, mode, partitions, "p50", "µs", true, cluster, micros(result, 50));
-      report.put(LATENCY, mode, partitions, "p99", "µs", true, cluster, micros(result, 99));
-      report.put(LATENCY, mode, partitions, "p99.9", "µs", true, cluster, micros(result, 999));
-      report.put(
-          LATENCY,
-          mode,
-          partitions,
-          "committed",
-          "entries/s",
-          false,
-          cluster,
-          result == null ? null : result.committedPerS());
-      if (result == null) {
-        continue;
-      }
-      if (result.saturated()) {
-        progress.log("    saturated: %.0f entries/s committed", result.committedPerS());
-        continue;
-      }
-      progress.log(
-          "    p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; %.0f committed/s",
-          result.p50Ns() / 1e3,
-          result.p99Ns() / 1e3,
-          result.p999Ns() / 1e3,
-          result.maxNs() / 1e3,
-          result.committedPerS());
-      if (result.failed() > 0) {
-        report.note(
-            String.format(
-                Locale.ROOT,
-                "1, %s, %s, %d partition(s): %d of %d appends failed; they are not in the"
-                    + " percentiles.",
-                cluster,
-                mode,
-                partitions,
-                result.failed(),
-                result.sent()));
-      }
-      if (result.maxSchedulerLagNs() > TimeUnit.MILLISECONDS.toNanos(10)) {
-        report.note(
-            String.format(
-                Locale.ROOT,
-                "1, %s, %s, %d partition(s): the sender fell up to %.0f ms behind its schedule"
-                    + " (counted in the latencies, which start at the intended send time).",
-                cluster,
-                mode,
-                partitions,
-                result.maxSchedulerLagNs() / 1e6));
-      }
+              mode,
+              partitions,
+              result.maxSchedulerLagNs() / 1e6));
     }
   }
 

@@ -22,6 +22,7 @@ record RaftBenchmarkOptions(
     long warmupMs,
     long measureMs,
     int ratePerS,
+    int anchorRatePerS,
     List<Integer> latencyPartitions,
     List<Integer> throughputPartitions,
     int outstandingPerPartition,
@@ -53,6 +54,8 @@ record RaftBenchmarkOptions(
           "  --seconds N                 measured seconds of each latency/throughput run",
           "                              (default 10, quick 1)",
           "  --rate N                    open-loop entries/s over all partitions (default 10000)",
+          "  --anchor-rate N             also measure latency at N entries/s on 1 partition, a",
+          "                              rate every cluster sustains (default 500; 0: off)",
           "  --latency-partitions LIST   default 1,10,30",
           "  --throughput-partitions LIST default 1,3",
           "  --outstanding N             max appends in flight per partition for throughput",
@@ -74,6 +77,7 @@ record RaftBenchmarkOptions(
     List<String> clusters = Clusters.defaults();
     Integer seconds = null;
     int rate = 10_000;
+    int anchorRate = 500;
     List<Integer> latencyPartitions = List.of(1, 10, 30);
     List<Integer> throughputPartitions = List.of(1, 3);
     int outstanding = 1000;
@@ -94,6 +98,7 @@ record RaftBenchmarkOptions(
                 checked(list(value(args, ++i, option)), List.copyOf(Clusters.ALL.keySet()), option);
         case "--seconds" -> seconds = positive(value(args, ++i, option), option);
         case "--rate" -> rate = positive(value(args, ++i, option), option);
+        case "--anchor-rate" -> anchorRate = Integer.parseInt(value(args, ++i, option));
         case "--latency-partitions" ->
             latencyPartitions = numbers(value(args, ++i, option), option);
         case "--throughput-partitions" ->
@@ -122,6 +127,7 @@ record RaftBenchmarkOptions(
         Math.min(quick ? 500 : 3000, measureMs),
         measureMs,
         rate,
+        anchorRate,
         latencyPartitions,
         throughputPartitions,
         outstanding,

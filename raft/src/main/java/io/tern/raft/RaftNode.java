@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 /**
  * The Raft core of one member of one group, as a pure state machine (etcd-raft's design): no
@@ -820,7 +821,7 @@ public final class RaftNode {
             .append(log.lastIndex())
             .append(']');
     if (role == RaftRole.LEADER) {
-      new java.util.TreeMap<>(progress)
+      new TreeMap<>(progress)
           .forEach((peer, pr) -> text.append(" peer ").append(peer).append(": ").append(pr));
     } else if (receivingSnapshot != null) {
       text.append(" receiving snapshot ")

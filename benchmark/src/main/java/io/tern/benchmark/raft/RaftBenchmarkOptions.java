@@ -98,7 +98,7 @@ record RaftBenchmarkOptions(
                 checked(list(value(args, ++i, option)), List.copyOf(Clusters.ALL.keySet()), option);
         case "--seconds" -> seconds = positive(value(args, ++i, option), option);
         case "--rate" -> rate = positive(value(args, ++i, option), option);
-        case "--anchor-rate" -> anchorRate = Integer.parseInt(value(args, ++i, option));
+        case "--anchor-rate" -> anchorRate = nonNegative(value(args, ++i, option), option);
         case "--latency-partitions" ->
             latencyPartitions = numbers(value(args, ++i, option), option);
         case "--throughput-partitions" ->
@@ -174,6 +174,14 @@ record RaftBenchmarkOptions(
     int value = Integer.parseInt(text.trim());
     if (value <= 0) {
       throw new IllegalArgumentException(option + " must be positive, got " + text);
+    }
+    return value;
+  }
+
+  private static int nonNegative(String text, String option) {
+    int value = Integer.parseInt(text.trim());
+    if (value < 0) {
+      throw new IllegalArgumentException(option + " must be 0 (off) or positive, got " + text);
     }
     return value;
   }

@@ -19,8 +19,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -260,8 +262,7 @@ final class TernCluster implements ClusterUnderTest {
     // restarted member then caught up from the new leader's log and never needed the snapshot.
     Path staged = spec.dataDir().resolve("snapshot-state.staged");
     writeFile(staged, bytes);
-    try (java.nio.channels.FileChannel channel =
-        java.nio.channels.FileChannel.open(staged, java.nio.file.StandardOpenOption.WRITE)) {
+    try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
       channel.force(true); // or the snapshot's commit would force the gigabyte on the Raft thread
     }
     leader

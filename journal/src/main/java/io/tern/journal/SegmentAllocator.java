@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntConsumer;
 import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 import org.slf4j.Logger;
@@ -28,10 +29,26 @@ final class SegmentAllocator implements AutoCloseable {
   private final JournalMetrics metrics;
   private final ExecutorService executor;
   private final AtomicBoolean directoryDirty;
+  private final IntConsumer beforeWarmingPage;
   private CompletableFuture<Path> spare;
+  private AtomicBoolean spareTaken = new AtomicBoolean(); // set once the writer takes the spare
 
   SegmentAllocator(
       SegmentFiles files, JournalConfig config, JournalMetrics metrics, AtomicBoolean dirDirty) {
+    this(files, config, metrics, dirDirty, position -> {});
+  }
+
+  /**
+   * @param beforeWarmingPage called on the allocator's thread with each page's offset before it is
+   *     warmed (tests pause the warming with it)
+   */
+  SegmentAllocator(
+      SegmentFiles files,
+      JournalConfig config,
+      JournalMetrics metrics,
+      AtomicBoolean dirDirty,
+      IntConsumer beforeWarmingPage) {
+    this.beforeWarmingPage = beforeWarmingPage;
     this.files = files;
     this.config = config;
     this.metrics = metrics;
@@ -50,11 +67,18 @@ final class SegmentAllocator implements AutoCloseable {
     if (spare != null && !spare.isCompletedExceptionally()) {
       return;
     }
-    spare = CompletableFuture.supplyAsync(this::createSpare, executor);
+    CompletableFuture<Path> created = new CompletableFuture<>();
+    AtomicBoolean taken = new AtomicBoolean();
+    spare = created;
+    spareTaken = taken;
+    executor.execute(() -> createAndWarmSpare(created, taken));
   }
 
   /**
-   * Moves the spare to {@code target}, preparing it now if needed, and starts the next spare.
+   * Moves the spare to {@code target}, preparing it now if needed, and starts the next spare. Waits
+   * for the file to exist, not for its pages to be warmed: a writer that is faster than warming
+   * (fresh memory on a VM costs a hypervisor fault per page) takes its pages itself instead of
+   * waiting for the warming to finish them.
    *
    * @throws JournalException.OutOfDiskSpace if there is no room for the segment
    */
@@ -74,11 +98,34 @@ final class SegmentAllocator implements AutoCloseable {
       }
       throw new JournalException("Failed to create the next journal segment", e.getCause());
     }
+    spareTaken.set(true); // before the writer writes to it: the warming stops reading it
     metrics.rollWaited(startNs);
     files.rename(file, target);
     directoryDirty.set(true);
     spare = null;
     prepareSpare();
+  }
+
+  private void createAndWarmSpare(CompletableFuture<Path> created, AtomicBoolean taken) {
+    MappedByteBuffer mapped = null;
+    try {
+      Path file = createSpare();
+      if (config.preallocateSegments()) {
+        // Mapped before anyone can take the file: a rename does not move an existing mapping.
+        mapped = Segment.map(file, config.segmentSizeBytes());
+      }
+      created.complete(file);
+    } catch (Throwable e) {
+      created.completeExceptionally(e);
+      return;
+    }
+    if (mapped != null) {
+      try {
+        warmPageCache(mapped, taken);
+      } finally {
+        IoUtil.unmap(mapped);
+      }
+    }
   }
 
   private void requireSpaceForSegment() {
@@ -94,9 +141,6 @@ final class SegmentAllocator implements AutoCloseable {
     Path file = files.sparePath();
     requireSpaceForSegment();
     files.createPreallocated(file, config.segmentSizeBytes(), config.preallocateSegments());
-    if (config.preallocateSegments()) {
-      warmPageCache(file);
-    }
     directoryDirty.set(true);
     metrics.allocated(startNs);
     LOG.debug("Prepared journal segment file {}", file);
@@ -106,22 +150,24 @@ final class SegmentAllocator implements AutoCloseable {
   /**
    * Reads one byte per page so that the kernel allocates the spare's (zero) page-cache pages here,
    * off the writer's thread. Measured on the benchmark VM: about half of the writer's time for
-   * unflushed 1 KiB appends went into the kernel zero-filling fresh pages on first touch.
+   * unflushed 1 KiB appends went into the kernel zero-filling fresh pages on first touch. Stops
+   * once the writer has taken the file.
    */
-  private void warmPageCache(Path file) {
-    MappedByteBuffer mapped = Segment.map(file, config.segmentSizeBytes());
-    try {
-      // The same advice as the writer's mapping, so that read-around does not build large folios
-      // that the writer would then have to write back whole.
-      NativeIo.madvise(BufferUtil.address(mapped), mapped.capacity(), config.madvise());
-      long sum = 0;
-      for (int position = 0; position < mapped.capacity(); position += PAGE_SIZE_BYTES) {
-        sum += mapped.get(position);
+  private void warmPageCache(MappedByteBuffer mapped, AtomicBoolean taken) {
+    // The same advice as the writer's mapping, so that read-around does not build large folios
+    // that the writer would then have to write back whole.
+    NativeIo.madvise(BufferUtil.address(mapped), mapped.capacity(), config.madvise());
+    long sum = 0;
+    for (int position = 0; position < mapped.capacity(); position += PAGE_SIZE_BYTES) {
+      beforeWarmingPage.accept(position);
+      if (taken.get()) {
+        LOG.debug("Journal segment taken before its pages were all warmed");
+        return;
       }
-      assert sum == 0 : "a spare segment must be zeroed";
-    } finally {
-      IoUtil.unmap(mapped);
+      sum += mapped.get(position);
     }
+    // Once taken, the writer's bytes may be read here; before, the file must be all zeros.
+    assert sum == 0 || taken.get() : "a spare segment must be zeroed";
   }
 
   /**
@@ -134,6 +180,7 @@ final class SegmentAllocator implements AutoCloseable {
 
   @Override
   public void close() {
+    spareTaken.set(true); // stops a warming under way
     executor.shutdown();
     try {
       if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {

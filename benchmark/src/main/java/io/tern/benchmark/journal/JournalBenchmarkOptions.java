@@ -8,6 +8,9 @@ import java.util.concurrent.TimeUnit;
  * Command-line options of the journal benchmark and the workload sizes they imply. The full run is
  * sized to finish within about ten minutes on a 2-core machine with a ~200 MB/s disk; {@code
  * --quick} is a smoke run of well under a minute whose figures are indicative only.
+ *
+ * <p>{@code appendRounds} (odd): how often the unflushed appends of the target entry size and their
+ * raw limit are measured, as back-to-back pairs; the report gives every pair and the medians.
  */
 record JournalBenchmarkOptions(
     Path dataParentDir,
@@ -16,6 +19,7 @@ record JournalBenchmarkOptions(
     int segmentSizeBytes,
     long appendWarmupBytes,
     long appendMeasuredBytes,
+    int appendRounds,
     long latencyWarmupNs,
     long latencyDurationNs,
     int latencyMaxSamples,
@@ -87,6 +91,7 @@ record JournalBenchmarkOptions(
         128 * (int) MIB,
         256 * MIB,
         GIB,
+        5,
         TimeUnit.MILLISECONDS.toNanos(500),
         TimeUnit.SECONDS.toNanos(6),
         50_000,
@@ -107,6 +112,7 @@ record JournalBenchmarkOptions(
         32 * (int) MIB,
         16 * MIB,
         64 * MIB,
+        3,
         TimeUnit.MILLISECONDS.toNanos(100),
         TimeUnit.MILLISECONDS.toNanos(600),
         5_000,

@@ -1,0 +1,172 @@
+package io.tern.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import io.micrometer.core.instrument.Tags;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The spare segment's page warming never holds up the writer. */
+class SegmentAllocatorTest {
+  private static final int SEGMENT_BYTES = 1024 * 1024;
+  private static final int PAGE_BYTES = 4096;
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  @TempDir Path dir;
+
+  /** Pages the warming was about to read, in order; a new file starts at offset 0. */
+  private final List<Integer> warmedOffsets = new CopyOnWriteArrayList<>();
+
+  private final List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+  private Thread.UncaughtExceptionHandler previousHandler;
+
+  @BeforeEach
+  void catchAllocatorFailures() {
+    // An assertion failing on the allocator's thread would otherwise only be printed.
+    previousHandler = Thread.getDefaultUncaughtExceptionHandler();
+    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+  }
+
+  @AfterEach
+  void restoreHandler() {
+    Thread.setDefaultUncaughtExceptionHandler(previousHandler);
+  }
+
+  @Test
+  void takingTheSpareDoesNotWaitForItsWarming() throws Exception {
+    CountDownLatch warmingPaused = new CountDownLatch(1);
+    CountDownLatch releaseWarming = new CountDownLatch(1);
+    AtomicInteger files = new AtomicInteger();
+    SegmentAllocator allocator =
+        allocator(
+            offset -> {
+              warmedOffsets.add(offset);
+              if (offset == 0 && files.incrementAndGet() == 1) {
+                // The first spare: pause the warming at its first page until the test says so.
+                warmingPaused.countDown();
+                await(releaseWarming);
+              }
+            });
+    try {
+      allocator.prepareSpare();
+      assertThat(warmingPaused.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+      Path first = dir.resolve("journal-1.log");
+      assertTimeoutPreemptively(WAIT, () -> allocator.takeSpare(first));
+      // The writer fills the file while its warming is still under way.
+      writeOnes(first, PAGE_BYTES);
+      releaseWarming.countDown();
+
+      Path second = dir.resolve("journal-2.log");
+      assertTimeoutPreemptively(WAIT, () -> allocator.takeSpare(second));
+      assertThat(Files.size(second)).isEqualTo(SEGMENT_BYTES);
+    } finally {
+      releaseWarming.countDown();
+      allocator.close();
+    }
+    // The first file's warming stopped at the page where it was paused.
+    assertThat(warmedOffsets.subList(0, 2)).containsExactly(0, 0);
+    assertThat(uncaught).isEmpty();
+  }
+
+  @Test
+  void aSpareNobodyTakesIsWarmedWhole() throws Exception {
+    CountDownLatch lastPage = new CountDownLatch(1);
+    SegmentAllocator allocator =
+        allocator(
+            offset -> {
+              warmedOffsets.add(offset);
+              if (offset == SEGMENT_BYTES - PAGE_BYTES) {
+                lastPage.countDown();
+              }
+            });
+    try {
+      allocator.prepareSpare();
+      assertThat(lastPage.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    } finally {
+      allocator.close();
+    }
+    assertThat(warmedOffsets).hasSize(SEGMENT_BYTES / PAGE_BYTES);
+    assertThat(uncaught).isEmpty();
+  }
+
+  @Test
+  void closeStopsAWarmingUnderWay() throws Exception {
+    CountDownLatch warmingPaused = new CountDownLatch(1);
+    CountDownLatch releaseWarming = new CountDownLatch(1);
+    AtomicBoolean pausedOnce = new AtomicBoolean();
+    SegmentAllocator allocator =
+        allocator(
+            offset -> {
+              warmedOffsets.add(offset);
+              if (offset == PAGE_BYTES && pausedOnce.compareAndSet(false, true)) {
+                warmingPaused.countDown();
+                await(releaseWarming);
+              }
+            });
+    allocator.prepareSpare();
+    assertThat(warmingPaused.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    Thread closer = new Thread(allocator::close);
+    closer.start();
+    // close() marks the warming stopped, then waits for the thread; only then may it go on.
+    while (closer.getState() != Thread.State.TIMED_WAITING && closer.isAlive()) {
+      Thread.sleep(1);
+    }
+    releaseWarming.countDown();
+    closer.join(WAIT.toMillis());
+    assertThat(closer.isAlive()).isFalse();
+    assertThat(warmedOffsets).containsExactly(0, PAGE_BYTES);
+    assertThat(uncaught).isEmpty();
+  }
+
+  private SegmentAllocator allocator(IntConsumer beforeWarmingPage) {
+    JournalConfig config =
+        JournalConfig.builder(dir)
+            .segmentSizeBytes(SEGMENT_BYTES)
+            .fitMaxEntrySizeToSegment()
+            .freeDiskSpaceReserveBytes(0)
+            .build();
+    return new SegmentAllocator(
+        new SegmentFiles(dir, config.name()),
+        config,
+        new JournalMetrics(null, Tags.empty()),
+        new AtomicBoolean(),
+        beforeWarmingPage);
+  }
+
+  private static void writeOnes(Path file, int offset) throws IOException {
+    ByteBuffer ones = ByteBuffer.allocate(PAGE_BYTES);
+    while (ones.hasRemaining()) {
+      ones.put((byte) 1);
+    }
+    ones.flip();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      channel.write(ones, offset);
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

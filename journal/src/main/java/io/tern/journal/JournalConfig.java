@@ -216,10 +216,12 @@ public final class JournalConfig {
      * As {@link #FALLOCATE}, then a background {@link ZeroFiller} writes and forces zeros into the
      * writer's segment ahead of the writer, so flushes overwrite blocks that exist on disk and
      * commit no metadata (same VM: 16 KiB flush-each p50 1.10-1.25x of raw). The price is more disk
-     * writes (the zeros), which compete with the flushes of other journals on the same disk: in the
-     * 3-member Raft benchmark at 10,000 entries/s over 10 partitions, commit p99 7.6 ms with
-     * fallocate against 24-28 ms with zero-fill. A segment whose appends overtake the zeros is left
-     * alone from then on ({@code tern.journal.zero.fill.overtaken}).
+     * writes (the zeros) and their metadata commits, which compete with the flushes of every
+     * journal on the same disk, its own included: in the 3-member Raft benchmark at 10,000
+     * entries/s over 10 partitions, commit p50 is lower (1.8-1.9 ms against 2.0-2.5 ms) but p99
+     * 19-33 ms against 5.2-10.3 ms with fallocate (2-core VM, runs without disk stalls). A segment
+     * whose appends overtake the zeros is left alone from then on ({@code
+     * tern.journal.zero.fill.overtaken}).
      */
     ZERO_FILL
   }

@@ -20,11 +20,19 @@ import org.slf4j.LoggerFactory;
 final class ZeroFiller {
   private static final Logger LOG = LoggerFactory.getLogger(ZeroFiller.class);
 
-  /** Zeros written per chunk (under the fence's monitor: the longest a writer's claim waits). */
+  /**
+   * Zeros written per chunk: the longest a writer's claim waits when it reaches the chunk being
+   * written.
+   */
   static final int CHUNK_BYTES = 256 * 1024;
 
-  /** Zeros written, then forced together, per slice of work on the background thread. */
-  static final int SLICE_BYTES = 4 * 1024 * 1024;
+  /**
+   * Zeros written, then forced together, per slice of work on the background thread. Small, because
+   * every other journal's flush on the disk may queue behind this force: with 4 MiB slices, 10
+   * partitions x 3 members at 10,000 entries/s had commit p99 39-52 ms against 5-10 ms without
+   * zeros (2-core VM, 3 runs each).
+   */
+  static final int SLICE_BYTES = CHUNK_BYTES;
 
   private final Executor executor;
   private final JournalMetrics metrics;

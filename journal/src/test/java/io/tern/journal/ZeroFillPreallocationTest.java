@@ -1,14 +1,20 @@
 package io.tern.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,6 +87,64 @@ class ZeroFillPreallocationTest {
       fence.beforeWrite(ZeroFillFence.MAX_LEAD_BYTES * 3 / 4);
       fence.beforeWrite(ZeroFillFence.MAX_LEAD_BYTES * 3 / 4 + 128 * 1024);
       assertThat(resumed[0]).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aClaimBelowTheChunkBeingWrittenDoesNotWaitForIt() throws Exception {
+    Path file = directory.resolve("segment");
+    Files.write(file, filled(SEGMENT_BYTES, (byte) 7));
+    int chunk = ZeroFiller.CHUNK_BYTES;
+    ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 0);
+    ByteBuffer zeros = ByteBuffer.allocateDirect(chunk);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
+        BlockingWriteChannel blocking = new BlockingWriteChannel(channel)) {
+      assertThat(fence.startFilling(() -> {})).isTrue();
+      assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(0);
+      // The second chunk, [chunk, 2 chunk), is held in the middle of its write.
+      CompletableFuture<Integer> second =
+          CompletableFuture.supplyAsync(() -> zeroNextChunk(fence, blocking, zeros));
+      assertThat(blocking.writing.await(10, TimeUnit.SECONDS)).isTrue();
+      // A claim that ends below the chunk returns at once (it used to wait for the whole write).
+      assertTimeoutPreemptively(Duration.ofSeconds(10), () -> fence.beforeWrite(100));
+      blocking.release.countDown();
+      assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(chunk);
+    }
+  }
+
+  @Test
+  void aClaimReachingTheChunkBeingWrittenWaitsUntilItsZerosAreWritten() throws Exception {
+    Path file = directory.resolve("segment");
+    Files.write(file, filled(SEGMENT_BYTES, (byte) 7));
+    int page = ZeroFillFence.PAGE_BYTES;
+    ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 1000);
+    ByteBuffer zeros = ByteBuffer.allocateDirect(ZeroFiller.CHUNK_BYTES);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
+        BlockingWriteChannel blocking = new BlockingWriteChannel(channel)) {
+      assertThat(fence.startFilling(() -> {})).isTrue();
+      CompletableFuture<Integer> chunk =
+          CompletableFuture.supplyAsync(() -> zeroNextChunk(fence, blocking, zeros));
+      assertThat(blocking.writing.await(10, TimeUnit.SECONDS)).isTrue();
+      // The writer's claim reaches into [page, page + chunk), whose zeros are not written yet.
+      CompletableFuture<Void> claim = CompletableFuture.runAsync(() -> fence.beforeWrite(2000));
+      Thread.sleep(100);
+      assertThat(claim).isNotDone();
+      CompletableFuture<Void> stop = CompletableFuture.runAsync(fence::stop);
+      Thread.sleep(100);
+      assertThat(stop).as("stop waits for the chunk being written").isNotDone();
+      blocking.release.countDown();
+      claim.get(10, TimeUnit.SECONDS);
+      stop.get(10, TimeUnit.SECONDS);
+      assertThat(chunk.get()).isEqualTo(page);
+      assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(ZeroFillFence.DONE);
+    }
+  }
+
+  private static int zeroNextChunk(ZeroFillFence fence, FileChannel channel, ByteBuffer zeros) {
+    try {
+      return fence.zeroNextChunk(channel, zeros);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

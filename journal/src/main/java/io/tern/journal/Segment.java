@@ -86,8 +86,9 @@ final class Segment {
   private volatile boolean deleted;
 
   /**
-   * {@link JournalConfig.Preallocation#ZERO_FILL}: keeps the writer and the zero filler apart; null
-   * until the segment first becomes the writer's, and never replaced.
+   * {@link JournalConfig.Preallocation#ZERO_FILL} and {@link
+   * JournalConfig.Preallocation#ZERO_ON_FLUSH}: keeps the writer and whoever writes zeros ahead of
+   * it apart; null until the segment first becomes the writer's, and never replaced.
    */
   private volatile ZeroFillFence zeroFillFence;
 
@@ -97,6 +98,7 @@ final class Segment {
   private final ByteBuffer flushView;
   private final Crc32c flushCrc = new Crc32c();
   private long flushSequence;
+  private int zerosToForceEnd; // ZERO_ON_FLUSH: end of zeros written since the last flush
   private final ByteBuffer flushRecordView =
       ByteBuffer.allocateDirect(SegmentDescriptor.FLUSH_SLOT_LENGTH);
   private final UnsafeBuffer flushRecordBuffer = new UnsafeBuffer(flushRecordView);
@@ -680,15 +682,58 @@ final class Segment {
   long flush(boolean withDescriptor) {
     int end = endPosition;
     long bytes = Math.max(0, end - flushedPosition);
+    // Zeros written ahead by zeroAhead() go to disk in the same sync as the frames.
+    int forceEnd = Math.max(end, zerosToForceEnd);
+    zerosToForceEnd = 0;
     if (withDescriptor || descriptorDirty) {
       descriptorDirty = false;
-      force(0, end);
+      force(0, forceEnd);
       bytes += SegmentDescriptor.LENGTH;
-    } else if (end > flushedPosition) {
-      force(flushedPosition, end - flushedPosition);
+    } else if (forceEnd > flushedPosition) {
+      force(flushedPosition, forceEnd - flushedPosition);
     }
     flushedPosition = Math.max(flushedPosition, end);
     return bytes;
+  }
+
+  /** Bytes of published frames not yet forced; flush lock held. */
+  int unflushedBytes() {
+    return Math.max(0, endPosition - flushedPosition);
+  }
+
+  /**
+   * {@link JournalConfig.Preallocation#ZERO_ON_FLUSH}: before a flush, writes zeros beyond the
+   * writer's claim until they reach {@code leadBytes} past the frames, if they are less than half
+   * that ahead; the next {@link #flush} forces them with the frames. Called under the journal's
+   * flush lock, after the segment became the writer's; PWRITE mode only.
+   *
+   * @param zeros a direct buffer of zeros, {@link ZeroFiller#CHUNK_BYTES} long
+   * @return bytes of zeros written
+   */
+  int zeroAhead(int leadBytes, ByteBuffer zeros) {
+    ZeroFillFence fence = zeroFillFence;
+    if (fence == null || channel == null) {
+      return 0;
+    }
+    int end = endPosition;
+    if (fence.zeroedEnd() - end >= leadBytes / 2) {
+      return 0;
+    }
+    int written = 0;
+    try {
+      while (fence.zeroedEnd() - end < leadBytes) {
+        int from = fence.zeroNextChunk(channel, zeros);
+        if (from < 0) {
+          break; // the writer overtook the zeros, the segment is full, or zeroing stopped
+        }
+        written += zeros.limit();
+        zerosToForceEnd = Math.max(zerosToForceEnd, from + zeros.limit());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Failed to write zeros ahead of the frames of journal segment " + file, e);
+    }
+    return written;
   }
 
   /** Writes a flush record (not forced); called under the journal's flush lock. */

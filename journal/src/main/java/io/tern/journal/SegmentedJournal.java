@@ -36,6 +36,9 @@ public final class SegmentedJournal implements Journal {
 
   private final ZeroFiller zeroFiller; // null unless Preallocation.ZERO_FILL
 
+  /** Null unless Preallocation.ZERO_ON_FLUSH in PWRITE mode; used under the flush lock. */
+  private final ZeroOnFlush zeroOnFlush;
+
   private final AtomicBoolean directoryDirty = new AtomicBoolean();
   private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
   private final StampedLock structureLock = new StampedLock();
@@ -88,6 +91,12 @@ public final class SegmentedJournal implements Journal {
         config.preallocateSegments()
                 && config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
             ? new ZeroFiller(allocator.executor(), metrics)
+            : null;
+    this.zeroOnFlush =
+        config.preallocateSegments()
+                && config.preallocation() == JournalConfig.Preallocation.ZERO_ON_FLUSH
+                && config.writeMode() == JournalConfig.WriteMode.PWRITE
+            ? new ZeroOnFlush(metrics)
             : null;
   }
 
@@ -174,11 +183,13 @@ public final class SegmentedJournal implements Journal {
     makeCurrent(segment);
   }
 
-  /** The writer moves to {@code segment}; in zero-fill mode zeros start to go ahead of it. */
+  /** The writer moves to {@code segment}; in zero-fill modes zeros start to go ahead of it. */
   private void makeCurrent(Segment segment) {
     current = segment;
     if (zeroFiller != null) {
       zeroFiller.fillAhead(segment);
+    } else if (zeroOnFlush != null) {
+      segment.zeroFillFence(); // the writer's claims keep the flusher's zeros off its bytes
     }
   }
 
@@ -435,6 +446,9 @@ public final class SegmentedJournal implements Journal {
                   segments.floorKey(Math.max(lastFlushedIndex, firstIndex)), holder.firstIndex())
               .values()) {
         bytes += segment.flush(false);
+      }
+      if (zeroOnFlush != null) {
+        zeroOnFlush.beforeFlush(holder);
       }
       holder.writeFlushRecord(target, lastFlushedIndex, false);
       bytes += holder.flush(true);

@@ -73,7 +73,8 @@ final class ZeroFillFence {
       awaitChunkWritten();
     }
     writerEnd = claim;
-    if (paused && !filling && (long) zeroedEnd - writerEnd < MAX_LEAD_BYTES / 2) {
+    // resume is null when flushes write the zeros (ZeroOnFlush): they never go this far ahead.
+    if (paused && !filling && resume != null && (long) zeroedEnd - writerEnd < MAX_LEAD_BYTES / 2) {
       paused = false;
       resume.run();
     }
@@ -111,6 +112,11 @@ final class ZeroFillFence {
   /** The filler job ends (finished, stopped or failed); another may start later. */
   synchronized void stopFilling() {
     filling = false;
+  }
+
+  /** Where the zeros written so far end (0 before the first chunk). */
+  synchronized int zeroedEnd() {
+    return zeroedEnd;
   }
 
   synchronized boolean wasOvertaken() {

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 /**
  * Settings the benchmarks take from system properties so that one build can compare both sides of
  * an experiment: {@code -Dtern.journal.writeMode=mmap|pwrite} and {@code
- * -Dtern.journal.preallocation=fallocate|zero-fill} (default: the journal's defaults).
+ * -Dtern.journal.preallocation=fallocate|zero-fill|zero-on-flush} (default: the journal's
+ * defaults).
  */
 public final class Experiments {
   public static final String JOURNAL_WRITE_MODE = "tern.journal.writeMode";

@@ -54,6 +54,8 @@ final class TernCluster implements ClusterUnderTest {
       Experiments.journalPreallocation();
 
   private final Map<Integer, RaftServer> servers = new ConcurrentHashMap<>();
+  private static final double MIB = 1024 * 1024;
+
   private final Map<Integer, SimpleMeterRegistry> registries = new ConcurrentHashMap<>();
   private final Map<Integer, InetSocketAddress> addresses = new TreeMap<>();
   private final Map<Integer, NettyRaftTransport> transports = new TreeMap<>();
@@ -379,7 +381,19 @@ final class TernCluster implements ClusterUnderTest {
                   TimerPercentiles.describe(registry.find("tern.journal.flush.latency").timers());
               String commit =
                   TimerPercentiles.describe(registry.find("tern.raft.commit.latency").timers());
-              lines.add("tern member " + id + ": flush " + flush + "; commit " + commit);
+              double flushedMib = 0;
+              for (var summary : registry.find("tern.journal.flush.bytes").summaries()) {
+                flushedMib += summary.totalAmount() / MIB;
+              }
+              double zerosMib = 0;
+              for (var counter : registry.find("tern.journal.zero.fill.bytes").counters()) {
+                zerosMib += counter.count() / MIB;
+              }
+              lines.add(
+                  String.format(
+                      "tern member %d: flush %s (%.0f MiB flushed, %.0f MiB of zeros written"
+                          + " ahead); commit %s",
+                      id, flush, flushedMib, zerosMib, commit));
             });
     return lines;
   }

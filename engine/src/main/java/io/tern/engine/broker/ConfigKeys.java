@@ -105,9 +105,10 @@ final class ConfigKeys {
           new Key(
               "journal.preallocation",
               "fallocate",
-              "fallocate (reserve segment blocks at once) or zero-fill (then also write and force"
-                  + " zeros ahead of the writer in the background: cheaper small flushes of one"
-                  + " journal, more disk writes that slow the flushes of many)"),
+              "fallocate (reserve segment blocks at once), zero-fill (then also write and force"
+                  + " zeros ahead of the writer in the background) or zero-on-flush (flushes of a"
+                  + " page or more also write zeros ahead, one in a few hundred): zeros make the"
+                  + " flushes of one journal cheaper and the flushes of many slower"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",

@@ -1,0 +1,179 @@
+package io.tern.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The {@code journal.preallocation = zero-on-flush} experiment: flushes write zeros ahead. */
+class ZeroOnFlushTest {
+  private static final int SEGMENT_BYTES = 32 * 1024 * 1024;
+  private static final int PAGE_FLUSH_BYTES = 16 * 1024;
+  private static final int MAX_PAYLOAD_BYTES = 20 * 1024;
+  private static final long SEED = 42;
+
+  @TempDir Path directory;
+
+  @Test
+  void flushesOfAPageOrMoreWriteZerosAheadInOneFlushOfMany() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    List<Double> zerosPerFlush = new ArrayList<>();
+    try (SegmentedJournal journal = SegmentedJournal.open(config(registry).build())) {
+      for (int i = 1; i <= 120; i++) {
+        double before = zeroBytes(registry);
+        journal.append(i, new UnsafeBuffer(new byte[PAGE_FLUSH_BYTES]));
+        journal.flush();
+        zerosPerFlush.add(zeroBytes(registry) - before);
+      }
+    }
+    // The share of page-sized flushes starts at 0 and needs a few flushes to pass 3/4; then one
+    // flush writes a lead of zeros (at least the minimum, whole chunks), and the next ~100 flushes
+    // find enough zeros ahead and write none.
+    int firstZeroing = -1;
+    for (int i = 0; i < zerosPerFlush.size(); i++) {
+      if (zerosPerFlush.get(i) > 0) {
+        firstZeroing = i;
+        break;
+      }
+    }
+    assertThat(firstZeroing).isBetween(10, 40);
+    double lead = zerosPerFlush.get(firstZeroing);
+    assertThat(lead)
+        .isBetween((double) ZeroOnFlush.MIN_LEAD_BYTES, ZeroOnFlush.MAX_LEAD_BYTES * 1.1);
+    assertThat(lead % ZeroFiller.CHUNK_BYTES).isZero();
+    assertThat(zerosPerFlush.subList(firstZeroing + 1, zerosPerFlush.size())).containsOnly(0.0);
+  }
+
+  @Test
+  void theLeadIsRefilledOnceTheFramesHaveUsedHalfOfIt() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    int flushesWithZeros = 0;
+    double framesBytes = 0;
+    try (SegmentedJournal journal = SegmentedJournal.open(config(registry).build())) {
+      // 1,500 x 16 KiB = 24 MiB of frames: several leads of at most 8 MiB within one segment.
+      for (int i = 1; i <= 1_500; i++) {
+        double before = zeroBytes(registry);
+        journal.append(i, new UnsafeBuffer(new byte[PAGE_FLUSH_BYTES]));
+        journal.flush();
+        framesBytes += FrameLayout.frameLength(PAGE_FLUSH_BYTES);
+        if (zeroBytes(registry) > before) {
+          flushesWithZeros++;
+        }
+      }
+    }
+    // A refill tops the lead up after the frames used half of it (up to 4 MiB = 256 flushes).
+    assertThat(flushesWithZeros).isBetween(3, 12);
+    // Zeros stay ahead of the frames: about the frames' bytes plus one lead, never far more.
+    assertThat(zeroBytes(registry))
+        .isBetween(framesBytes, framesBytes + ZeroOnFlush.MAX_LEAD_BYTES + ZeroFiller.CHUNK_BYTES);
+  }
+
+  @Test
+  void flushesSmallerThanAPageGetNoZeros() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (SegmentedJournal journal = SegmentedJournal.open(config(registry).build())) {
+      for (int i = 1; i <= 200; i++) {
+        journal.append(i, new UnsafeBuffer(new byte[1024]));
+        journal.flush();
+      }
+    }
+    assertThat(zeroBytes(registry)).isZero();
+  }
+
+  @Test
+  void mappedWritesGetNoZeros() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    JournalConfig config = config(registry).writeMode(JournalConfig.WriteMode.MMAP).build();
+    try (SegmentedJournal journal = SegmentedJournal.open(config)) {
+      for (int i = 1; i <= 100; i++) {
+        journal.append(i, new UnsafeBuffer(new byte[PAGE_FLUSH_BYTES]));
+        journal.flush();
+      }
+    }
+    assertThat(zeroBytes(registry)).isZero();
+  }
+
+  /**
+   * A writer appends and publishes while another thread flushes (and so writes zeros) as fast as it
+   * can, over many rolls of small segments; the writer stays at most a few entries ahead of the
+   * flushes, so that flushes (and their zeros) run between its appends all the time. Any zero
+   * written over a frame fails its checksum or loses the entry when everything is read back after a
+   * reopen.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {3 * 1024 * 1024, 8 * 1024 * 1024})
+  void zerosWrittenByAnotherThreadsFlushesNeverOverwriteFrames(int segmentBytes) throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    JournalConfig config =
+        config(registry).segmentSizeBytes(segmentBytes).fitMaxEntrySizeToSegment().build();
+    int entries = 3_000; // about 36 MiB
+    int maxUnflushedEntries = 3;
+    try (SegmentedJournal journal = SegmentedJournal.open(config)) {
+      AtomicBoolean writing = new AtomicBoolean(true);
+      CompletableFuture<Void> flusher =
+          CompletableFuture.runAsync(
+              () -> {
+                while (writing.get()) {
+                  journal.flush();
+                }
+              });
+      Random lengths = new Random(SEED);
+      byte[] payload = new byte[MAX_PAYLOAD_BYTES];
+      for (int i = 1; i <= entries; i++) {
+        int length = payloadLength(lengths);
+        Arrays.fill(payload, 0, length, (byte) i);
+        journal.append(i, new UnsafeBuffer(payload, 0, length));
+        journal.publish();
+        while (journal.getLastFlushedIndex() < i - maxUnflushedEntries && !flusher.isDone()) {
+          Thread.onSpinWait();
+        }
+      }
+      writing.set(false);
+      flusher.get();
+    }
+    assertThat(zeroBytes(registry)).as("zeros written").isPositive();
+    Random lengths = new Random(SEED);
+    try (SegmentedJournal journal = SegmentedJournal.open(config);
+        JournalReader reader = journal.openReader()) {
+      assertThat(journal.getLastIndex()).isEqualTo(entries);
+      reader.seekToFirst();
+      for (int i = 1; i <= entries; i++) {
+        int length = payloadLength(lengths);
+        JournalRecord record = reader.next();
+        assertThat(record.index()).isEqualTo(i);
+        assertThat(record.data().capacity()).as("entry %d", i).isEqualTo(length);
+        assertThat(record.data().getByte(0)).as("entry %d", i).isEqualTo((byte) i);
+        assertThat(record.data().getByte(length - 1)).as("entry %d", i).isEqualTo((byte) i);
+      }
+      assertThat(reader.hasNext()).isFalse();
+    }
+  }
+
+  /** A page or more, so that the flushes write zeros. */
+  private static int payloadLength(Random random) {
+    return 4096 + random.nextInt(MAX_PAYLOAD_BYTES - 4096);
+  }
+
+  private JournalConfig.Builder config(SimpleMeterRegistry registry) {
+    return JournalConfig.builder(directory)
+        .segmentSizeBytes(SEGMENT_BYTES)
+        .preallocation(JournalConfig.Preallocation.ZERO_ON_FLUSH)
+        .meterRegistry(registry);
+  }
+
+  private static double zeroBytes(SimpleMeterRegistry registry) {
+    var counter = registry.find("tern.journal.zero.fill.bytes").counter();
+    return counter == null ? 0 : counter.count();
+  }
+}

@@ -36,6 +36,9 @@ final class OpenLoopLatency {
    *     saturated
    * @param saturated the run stopped early: the cluster could not keep up with the rate
    * @param maxSchedulerLagNs how late the scheduler itself issued an append at worst
+   * @param processCpuNs CPU time the whole process (every member and the client) used while the
+   *     measured entries were sent; -1 where the JVM cannot tell
+   * @param measuredWallNs how long that took
    */
   record Result(
       long sent,
@@ -47,7 +50,20 @@ final class OpenLoopLatency {
       long p99Ns,
       long p999Ns,
       long maxNs,
-      long maxSchedulerLagNs) {}
+      long maxSchedulerLagNs,
+      long processCpuNs,
+      long measuredWallNs) {
+
+    /** CPU of the process per entry sent in the measured window, in µs; -1 if unknown. */
+    double cpuMicrosPerEntry() {
+      return processCpuNs < 0 || sent == 0 ? -1 : processCpuNs / 1e3 / sent;
+    }
+
+    /** Cores the process kept busy on average while the measured entries were sent. */
+    double cpuCores() {
+      return processCpuNs < 0 || measuredWallNs <= 0 ? -1 : (double) processCpuNs / measuredWallNs;
+    }
+  }
 
   private OpenLoopLatency() {}
 
@@ -70,6 +86,8 @@ final class OpenLoopLatency {
     long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
     long measureFromNs = startNs + warmupNs;
     long measuredSent = 0;
+    long measuredStartNs = 0;
+    long measuredStartCpuNs = 0;
     long maxLagNs = 0;
     boolean saturated = false;
     for (long i = 0; i < total; i++) {
@@ -88,6 +106,10 @@ final class OpenLoopLatency {
       }
       boolean measured = intendedNs >= measureFromNs;
       if (measured) {
+        if (measuredSent == 0) {
+          measuredStartNs = System.nanoTime();
+          measuredStartCpuNs = ProcessCpu.nanos();
+        }
         measuredSent++;
       }
       inFlight.incrementAndGet();
@@ -115,6 +137,7 @@ final class OpenLoopLatency {
           });
     }
     long stoppedNs = System.nanoTime();
+    long stoppedCpuNs = ProcessCpu.nanos();
     long committedWhenStopped = committedTotal.sum();
     long drainDeadlineNs = stoppedNs + DRAIN_TIMEOUT_NS;
     while (!saturated && inFlight.get() > 0 && System.nanoTime() < drainDeadlineNs) {
@@ -137,6 +160,8 @@ final class OpenLoopLatency {
         histogram.getValueAtPercentile(99),
         histogram.getValueAtPercentile(99.9),
         histogram.getMaxValue(),
-        maxLagNs);
+        maxLagNs,
+        measuredSent == 0 || stoppedCpuNs < 0 ? -1 : stoppedCpuNs - measuredStartCpuNs,
+        measuredSent == 0 ? 0 : stoppedNs - measuredStartNs);
   }
 }

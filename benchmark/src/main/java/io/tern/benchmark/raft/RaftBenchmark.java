@@ -280,6 +280,24 @@ public final class RaftBenchmark {
         false,
         cluster,
         result == null ? null : result.committedPerS());
+    report.put(
+        scenario,
+        mode,
+        partitions,
+        "CPU per entry",
+        "µs",
+        true,
+        cluster,
+        result == null || result.cpuMicrosPerEntry() < 0 ? null : result.cpuMicrosPerEntry());
+    report.put(
+        scenario,
+        mode,
+        partitions,
+        "CPU",
+        "cores",
+        true,
+        cluster,
+        result == null || result.cpuCores() < 0 ? null : result.cpuCores());
     if (result == null) {
       return;
     }
@@ -288,12 +306,15 @@ public final class RaftBenchmark {
       return;
     }
     progress.log(
-        "    p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; %.0f committed/s",
+        "    p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; %.0f committed/s; process CPU"
+            + " %.1f µs per entry, %.2f cores",
         result.p50Ns() / 1e3,
         result.p99Ns() / 1e3,
         result.p999Ns() / 1e3,
         result.maxNs() / 1e3,
-        result.committedPerS());
+        result.committedPerS(),
+        result.cpuMicrosPerEntry(),
+        result.cpuCores());
     if (result.failed() > 0) {
       report.note(
           String.format(
@@ -582,7 +603,10 @@ public final class RaftBenchmark {
                   + " Saturated = the cluster could not commit that rate: the run stopped once %d"
                   + " s worth of entries were in flight, or entries were still not committed %d s"
                   + " after the last send; its latencies would only measure the backlog, so the"
-                  + " committed rate is shown instead.",
+                  + " committed rate is shown instead. CPU: the benchmark process's CPU time"
+                  + " (all three members and the client, which is the same for every cluster)"
+                  + " while the measured entries were sent, per entry and as cores kept busy;"
+                  + " steadier from run to run than latency tails on a shared VM.",
               options.ratePerS(),
               options.warmupMs(),
               TimeUnit.NANOSECONDS.toSeconds(OpenLoopLatency.SATURATION_BACKLOG_NS),

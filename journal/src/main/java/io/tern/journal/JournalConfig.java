@@ -225,16 +225,16 @@ public final class JournalConfig {
      */
     ZERO_FILL,
     /**
-     * As {@link #FALLOCATE}, and a journal whose flushes average at least a page of frames has its
-     * flushes write zeros ahead of the frames, beyond the writer's claim, about 512 flushes' worth
-     * of bytes (2 to 8 MiB) at a time, forced with the frames: one flush in about 256 pays for the
-     * zeros and the one metadata commit that makes their blocks written, the others overwrite
-     * written blocks (2-core VM, 16 KiB append+flush-each p50 0.93-1.29x of raw write+fdatasync
-     * into a zero-filled file, against 1.72-1.75x with {@link #FALLOCATE}). Smaller flushes get no
-     * zeros: they reach a new block only once in several flushes, and zeros would double the bytes
-     * written (see {@link ZeroOnFlush}). No background thread; zeros stop for a segment whose
-     * writer outruns its flushes by more than the lead. PWRITE write mode only; in MMAP mode it is
-     * {@link #FALLOCATE}.
+     * As {@link #FALLOCATE}, and a journal whose recent flushes nearly all (3 in 4) wrote at least
+     * a page of frames has its flushes write zeros ahead of the frames, beyond the writer's claim,
+     * about 512 flushes' worth of bytes (2 to 8 MiB) at a time, forced with the frames: one flush
+     * in about 256 pays for the zeros and the one metadata commit that makes their blocks written,
+     * the others overwrite written blocks (2-core VM, 16 KiB append+flush-each p50 0.93-1.29x of
+     * raw write+fdatasync into a zero-filled file, against 1.72-1.75x with {@link #FALLOCATE}).
+     * Smaller flushes get no zeros: they reach a new block only once in several flushes, and zeros
+     * would double the bytes written (see {@link ZeroOnFlush}). No background thread; zeros stop
+     * for a segment whose writer outruns its flushes by more than the lead. PWRITE write mode only;
+     * in MMAP mode it is {@link #FALLOCATE}.
      */
     ZERO_ON_FLUSH
   }

@@ -9,13 +9,15 @@ import java.util.stream.Collectors;
  * Settings the benchmarks take from system properties so that one build can compare both sides of
  * an experiment: {@code -Dtern.journal.writeMode=mmap|pwrite} and {@code
  * -Dtern.journal.preallocation=fallocate|zero-fill|zero-on-flush} (default: the journal's
- * defaults).
+ * defaults); the Raft benchmark also takes {@code -Dtern.raft.threads}, {@code
+ * -Dtern.raft.flushThreads} and {@code -Dtern.raft.maxInflightAppends} (default: Raft's).
  */
 public final class Experiments {
   public static final String JOURNAL_WRITE_MODE = "tern.journal.writeMode";
   public static final String JOURNAL_PREALLOCATION = "tern.journal.preallocation";
   public static final String RAFT_THREADS = "tern.raft.threads";
   public static final String RAFT_FLUSH_THREADS = "tern.raft.flushThreads";
+  public static final String RAFT_MAX_INFLIGHT_APPENDS = "tern.raft.maxInflightAppends";
 
   private Experiments() {}
 

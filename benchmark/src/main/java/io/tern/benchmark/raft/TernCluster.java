@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.benchmark.common.Experiments;
 import io.tern.journal.JournalConfig;
 import io.tern.raft.Member;
+import io.tern.raft.RaftConfig;
 import io.tern.raft.RaftRole;
 import io.tern.raft.server.FlushMode;
 import io.tern.raft.server.NotLeaderException;
@@ -85,6 +86,9 @@ final class TernCluster implements ClusterUnderTest {
             .compactionTailEntries(0)
             .journalWriteMode(JOURNAL_WRITE_MODE)
             .journalPreallocation(JOURNAL_PREALLOCATION)
+            .maxInflightAppends(
+                Experiments.count(
+                    Experiments.RAFT_MAX_INFLIGHT_APPENDS, RaftConfig.DEFAULT_MAX_INFLIGHT_APPENDS))
             .raftThreads(
                 Experiments.count(Experiments.RAFT_THREADS, RaftServerConfig.DEFAULT_RAFT_THREADS))
             .flushThreads(
@@ -385,17 +389,26 @@ final class TernCluster implements ClusterUnderTest {
               for (var summary : registry.find("tern.journal.flush.bytes").summaries()) {
                 flushedMib += summary.totalAmount() / MIB;
               }
-              double zerosMib = 0;
-              for (var counter : registry.find("tern.journal.zero.fill.bytes").counters()) {
-                zerosMib += counter.count() / MIB;
-              }
+              double zerosMib = countAll(registry, "tern.journal.zero.fill.bytes") / MIB;
+              // Dropped messages cost a retransmission a heartbeat later.
+              double transportDrops = countAll(registry, "tern.raft.transport.messages.dropped");
+              double inboundDrops = countAll(registry, "tern.raft.messages.dropped");
               lines.add(
                   String.format(
                       "tern member %d: flush %s (%.0f MiB flushed, %.0f MiB of zeros written"
-                          + " ahead); commit %s",
-                      id, flush, flushedMib, zerosMib, commit));
+                          + " ahead); commit %s; messages dropped: %.0f by the transport, %.0f"
+                          + " inbound",
+                      id, flush, flushedMib, zerosMib, commit, transportDrops, inboundDrops));
             });
     return lines;
+  }
+
+  private static double countAll(SimpleMeterRegistry registry, String name) {
+    double count = 0;
+    for (var counter : registry.find(name).counters()) {
+      count += counter.count();
+    }
+    return count;
   }
 
   @Override

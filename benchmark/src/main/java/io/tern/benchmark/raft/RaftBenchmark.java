@@ -604,9 +604,10 @@ public final class RaftBenchmark {
                   + " s worth of entries were in flight, or entries were still not committed %d s"
                   + " after the last send; its latencies would only measure the backlog, so the"
                   + " committed rate is shown instead. CPU: the benchmark process's CPU time"
-                  + " (all three members and the client, which is the same for every cluster)"
-                  + " while the measured entries were sent, per entry and as cores kept busy;"
-                  + " steadier from run to run than latency tails on a shared VM.",
+                  + " (all three members and the cluster's client) while the measured entries"
+                  + " were sent, per entry and as cores kept busy; where the cores are full, it is"
+                  + " what the machine had to give, not what the cluster needed, and the anchor"
+                  + " rate's figure compares costs.",
               options.ratePerS(),
               options.warmupMs(),
               TimeUnit.NANOSECONDS.toSeconds(OpenLoopLatency.SATURATION_BACKLOG_NS),

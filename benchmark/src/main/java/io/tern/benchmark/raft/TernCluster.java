@@ -47,6 +47,7 @@ final class TernCluster implements ClusterUnderTest {
   private static final int HEARTBEATS_PER_ELECTION_TIMEOUT = 10;
   private static final int SEGMENT_SIZE_BYTES = 32 * 1024 * 1024;
   private static final int SNAPSHOT_FILL_IN_FLIGHT = 1000;
+  private static final double MIB = 1024 * 1024;
 
   /** The journal.writeMode experiment (see {@link Experiments}). */
   private static final JournalConfig.WriteMode JOURNAL_WRITE_MODE = Experiments.journalWriteMode();
@@ -55,8 +56,6 @@ final class TernCluster implements ClusterUnderTest {
       Experiments.journalPreallocation();
 
   private final Map<Integer, RaftServer> servers = new ConcurrentHashMap<>();
-  private static final double MIB = 1024 * 1024;
-
   private final Map<Integer, SimpleMeterRegistry> registries = new ConcurrentHashMap<>();
   private final Map<Integer, InetSocketAddress> addresses = new TreeMap<>();
   private final Map<Integer, NettyRaftTransport> transports = new TreeMap<>();

@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
  * an experiment: {@code -Dtern.journal.writeMode=mmap|pwrite} and {@code
  * -Dtern.journal.preallocation=fallocate|zero-fill|zero-on-flush} (default: the journal's
  * defaults); the Raft benchmark also takes {@code -Dtern.raft.threads}, {@code
- * -Dtern.raft.flushThreads} and {@code -Dtern.raft.maxInflightAppends} (default: Raft's).
+ * -Dtern.raft.flushThreads}, {@code -Dtern.raft.maxInflightAppends} and {@code
+ * -Dtern.raft.onTransportThread} (default: Raft's).
  */
 public final class Experiments {
   public static final String JOURNAL_WRITE_MODE = "tern.journal.writeMode";
@@ -18,6 +19,7 @@ public final class Experiments {
   public static final String RAFT_THREADS = "tern.raft.threads";
   public static final String RAFT_FLUSH_THREADS = "tern.raft.flushThreads";
   public static final String RAFT_MAX_INFLIGHT_APPENDS = "tern.raft.maxInflightAppends";
+  public static final String RAFT_ON_TRANSPORT_THREAD = "tern.raft.onTransportThread";
 
   private Experiments() {}
 
@@ -31,6 +33,22 @@ public final class Experiments {
         JOURNAL_PREALLOCATION,
         JournalConfig.Preallocation.class,
         JournalConfig.DEFAULT_PREALLOCATION);
+  }
+
+  /**
+   * {@code true} or {@code false} from {@code property}, or {@code fallback} when it is not set.
+   */
+  public static boolean flag(String property, boolean fallback) {
+    String value = System.getProperty(property);
+    if (value == null) {
+      return fallback;
+    }
+    String trimmed = value.trim().toLowerCase(Locale.ROOT);
+    if (trimmed.equals("true") || trimmed.equals("false")) {
+      return Boolean.parseBoolean(trimmed);
+    }
+    throw new IllegalArgumentException(
+        "-D" + property + " must be true or false, got '" + value + "'");
   }
 
   /** A positive count from {@code property}, or {@code fallback} when it is not set. */

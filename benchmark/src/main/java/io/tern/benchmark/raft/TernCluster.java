@@ -90,6 +90,10 @@ final class TernCluster implements ClusterUnderTest {
                     Experiments.RAFT_MAX_INFLIGHT_APPENDS, RaftConfig.DEFAULT_MAX_INFLIGHT_APPENDS))
             .raftThreads(
                 Experiments.count(Experiments.RAFT_THREADS, RaftServerConfig.DEFAULT_RAFT_THREADS))
+            .raftOnTransportThread(
+                Experiments.flag(
+                    Experiments.RAFT_ON_TRANSPORT_THREAD,
+                    RaftServerConfig.DEFAULT_RAFT_ON_TRANSPORT_THREAD))
             .flushThreads(
                 Experiments.count(
                     Experiments.RAFT_FLUSH_THREADS, RaftServerConfig.DEFAULT_FLUSH_THREADS));

@@ -81,6 +81,7 @@ public final class Broker implements AutoCloseable {
             .maxInflightAppends(config.maxInflightAppends())
             .maxAppendBatchBytes(config.maxAppendBatchBytes())
             .raftThreads(config.raftThreads())
+            .raftOnTransportThread(config.raftOnTransportThread())
             .flushThreads(config.flushThreads())
             .segmentSizeBytes(config.journalSegmentBytes())
             .journalWriteMode(config.journalWriteMode())

@@ -51,6 +51,7 @@ public record BrokerConfig(
     int maxInflightAppends,
     int maxAppendBatchBytes,
     int raftThreads,
+    boolean raftOnTransportThread,
     int flushThreads,
     BackpressureConfig backpressure) {
 
@@ -154,6 +155,7 @@ public record BrokerConfig(
         values.integer("raft.maxInflightAppends", 1, 1024),
         appendBatchBytes(values, segmentBytes),
         values.integer("raft.threads", 1, 1024),
+        values.bool("raft.onTransportThread"),
         values.integer("raft.flushThreads", 1, 1024),
         BackpressureConfig.from(values));
   }

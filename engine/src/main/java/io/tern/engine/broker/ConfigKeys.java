@@ -132,6 +132,13 @@ final class ConfigKeys {
                   + " share (more: less waiting behind other partitions' turns, more thread"
                   + " switches)"),
           new Key(
+              "raft.onTransportThread",
+              "false",
+              "run every Raft group on the Raft transport's one thread instead of on raft.threads"
+                  + " (messages need no hand-off between threads: less CPU per entry; but one"
+                  + " thread does all Raft and network work, and a slow disk write stalls every"
+                  + " partition's heartbeats)"),
+          new Key(
               "raft.flushThreads",
               "2",
               "threads flushing the partitions' journals, one flush at a time each (more:"

@@ -162,6 +162,18 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
+  void raftOnTransportThreadIsOffByDefaultAndCanBeTurnedOn() {
+    assertThat(BrokerConfig.defaults().raftOnTransportThread()).isFalse();
+    assertThat(
+            BrokerConfigLoader.load(null, Map.of("TERN_RAFT_ONTRANSPORTTHREAD", "true"))
+                .raftOnTransportThread())
+        .isTrue();
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_RAFT_ONTRANSPORTTHREAD", "yes")))
+        .hasMessageContaining("raft.onTransportThread");
+  }
+
+  @Test
   void everyKeyIsUniqueAndListedInTheReadmeWithItsDefault() throws IOException {
     assertThat(ConfigKeys.BY_LOWER_NAME).hasSize(ConfigKeys.ALL.size());
     // The build runs in engine/; the README is the project's.

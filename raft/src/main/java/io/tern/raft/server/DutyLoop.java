@@ -5,29 +5,28 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One thread that gives several {@link Duty duties} their turns: the Raft groups of many
- * partitions, or the flushes of their journals. A broker runs a few of these instead of a thread
- * per partition, which on a small machine with tens of partitions spent most of the CPU switching
- * between threads that each had one entry's worth of work (measured: 158,000 context switches/s and
- * both cores busy at 10,000 entries/s over 10 partitions).
+ * Gives several {@link Duty duties} their turns on one thread: the Raft groups of many partitions,
+ * or the flushes of their journals. A broker runs a few of these instead of a thread per partition,
+ * which on a small machine with tens of partitions spent most of the CPU switching between threads
+ * that each had one entry's worth of work (measured: 158,000 context switches/s and both cores busy
+ * at 10,000 entries/s over 10 partitions).
  *
- * <p>Each pass gives every duty one turn, then parks until the earliest deadline any duty asked
- * for, or until {@link #wake()}. Before parking it announces that it sleeps and asks every duty
- * again whether work arrived, so a wake-up that raced with the pass is never lost.
+ * <p>A pass gives every duty one turn. Where the passes run is up to the subclass: a thread of the
+ * loop's own ({@link ThreadDutyLoop}) or the transport's event loop ({@link EventLoopDutyLoop}),
+ * where messages reach the Raft groups and leave them without waking another thread.
  *
  * <p>Duties are added and removed through queues drained by the loop itself at the start of a pass,
  * so the loop's list is confined to its thread and a removed duty is guaranteed not to run again
  * once its removal future completes. A duty that throws is dropped alone; the others go on.
  */
-final class DutyLoop implements AutoCloseable {
+abstract class DutyLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DutyLoop.class);
 
-  /** Longest park even when no duty asked for a deadline: a safety net, not a heartbeat. */
+  /** Longest wait even when no duty asked for a deadline: a safety net, not a heartbeat. */
   static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
   /** Work that a {@link DutyLoop} runs in turns. Every method is called on the loop's thread. */
@@ -59,30 +58,29 @@ final class DutyLoop implements AutoCloseable {
 
   private record Change(Duty duty, boolean add, CompletableFuture<Void> done) {}
 
-  private final String name;
+  final String name;
   private final long maxParkNs;
-  private final Thread thread;
   private final ConcurrentLinkedQueue<Change> changes = new ConcurrentLinkedQueue<>();
   private Duty[] duties = new Duty[0]; // loop thread only
   private final AtomicInteger dutyCount = new AtomicInteger();
-  private volatile boolean running = true;
-  private volatile boolean sleeping;
+  private long passDeadlineNs; // loop thread only
 
-  DutyLoop(String name) {
-    this(name, MAX_PARK_NS);
-  }
-
-  /** With a longer {@code maxParkNs}, tests prove that wake-ups and deadlines alone drive it. */
   DutyLoop(String name, long maxParkNs) {
     this.name = name;
     this.maxParkNs = maxParkNs;
-    this.thread = new Thread(this::run, name);
-    thread.setDaemon(true);
-    thread.start();
   }
 
+  /** Makes an idle loop take a pass soon. Cheap when a pass is already coming. */
+  abstract void wake();
+
+  /** Whether the caller runs on the thread that runs the passes. */
+  abstract boolean isLoopThread();
+
+  /** Whether passes may still run; once false, changes are applied by the caller. */
+  abstract boolean isAlive();
+
   /** Starts giving {@code duty} turns. */
-  void add(Duty duty) {
+  final void add(Duty duty) {
     dutyCount.incrementAndGet();
     changes.add(new Change(duty, true, null));
     wake();
@@ -92,11 +90,11 @@ final class DutyLoop implements AutoCloseable {
    * Stops giving {@code duty} turns. The future completes once the loop will never run it again (at
    * once, if called from a turn of this loop: the loop drops it before its next turn).
    */
-  CompletableFuture<Void> remove(Duty duty) {
+  final CompletableFuture<Void> remove(Duty duty) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     changes.add(new Change(duty, false, done));
-    if (Thread.currentThread() == thread || !thread.isAlive()) {
-      if (!thread.isAlive()) {
+    if (isLoopThread() || !isAlive()) {
+      if (!isAlive()) {
         applyChanges(); // the loop is gone; nobody else runs the duty
       }
       done.complete(null);
@@ -106,55 +104,49 @@ final class DutyLoop implements AutoCloseable {
   }
 
   /** How many duties this loop runs, counting additions not yet applied (for balancing). */
-  int dutyCount() {
+  final int dutyCount() {
     return dutyCount.get();
   }
 
-  /** Makes a parked loop take a pass. Cheap when it is awake. */
-  void wake() {
-    if (sleeping) {
-      LockSupport.unpark(thread);
-    }
-  }
-
-  boolean isLoopThread() {
-    return Thread.currentThread() == thread;
-  }
-
-  private void run() {
-    while (running) {
-      applyChanges();
-      Duty[] current = duties;
-      int work = 0;
-      long deadlineNs = System.nanoTime() + maxParkNs;
-      for (Duty duty : current) {
-        try {
-          work += duty.doWork(System.nanoTime());
-          long dutyDeadlineNs = duty.deadlineNs();
-          if (dutyDeadlineNs != Duty.NO_DEADLINE && dutyDeadlineNs - deadlineNs < 0) {
-            deadlineNs = dutyDeadlineNs;
-          }
-        } catch (RuntimeException | Error e) {
-          fail(duty, e);
-        }
-      }
-      if (work == 0) {
-        park(current, deadlineNs);
-      }
-    }
+  /**
+   * Gives every duty one turn, on the loop's thread.
+   *
+   * @return the work done; when 0, the loop may idle until {@link #passDeadlineNs()}
+   */
+  final int pass() {
     applyChanges();
-  }
-
-  private void park(Duty[] current, long deadlineNs) {
-    sleeping = true;
-    if (changes.isEmpty() && running && !anyPending(current)) {
-      LockSupport.parkNanos(this, Math.max(1, deadlineNs - System.nanoTime()));
-    }
-    sleeping = false;
-  }
-
-  private boolean anyPending(Duty[] current) {
+    Duty[] current = duties;
+    int work = 0;
+    long deadlineNs = System.nanoTime() + maxParkNs;
     for (Duty duty : current) {
+      try {
+        work += duty.doWork(System.nanoTime());
+        long dutyDeadlineNs = duty.deadlineNs();
+        if (dutyDeadlineNs != Duty.NO_DEADLINE && dutyDeadlineNs - deadlineNs < 0) {
+          deadlineNs = dutyDeadlineNs;
+        }
+      } catch (RuntimeException | Error e) {
+        fail(duty, e);
+      }
+    }
+    passDeadlineNs = deadlineNs;
+    return work;
+  }
+
+  /** The earliest deadline the last {@link #pass()} was asked for (capped by the safety net). */
+  final long passDeadlineNs() {
+    return passDeadlineNs;
+  }
+
+  /**
+   * Whether a change or a duty's work arrived; asked after announcing idleness, so that a wake-up
+   * that raced with the pass is never lost.
+   */
+  final boolean workWaiting() {
+    if (!changes.isEmpty()) {
+      return true;
+    }
+    for (Duty duty : duties) {
       if (duty.hasPendingWork()) {
         return true;
       }
@@ -172,7 +164,7 @@ final class DutyLoop implements AutoCloseable {
     drop(duty);
   }
 
-  private synchronized void applyChanges() {
+  final synchronized void applyChanges() {
     Change change;
     while ((change = changes.poll()) != null) {
       if (change.add()) {
@@ -204,25 +196,17 @@ final class DutyLoop implements AutoCloseable {
     }
   }
 
-  /** Stops the thread once its current pass ends; duties still present are dropped. */
-  @Override
-  public void close() {
-    running = false;
-    LockSupport.unpark(thread);
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (thread.isAlive()) {
-      LOG.warn("{}: still busy 10 s after close; its duties are left to it", name);
-      return;
-    }
+  /** Drops every duty (once no pass runs any more, or from the loop's thread). */
+  final synchronized void dropAll() {
     applyChanges();
     for (Duty duty : duties.clone()) {
       drop(duty);
     }
   }
+
+  /** Stops the passes; duties still present are dropped. */
+  @Override
+  public abstract void close();
 
   @Override
   public String toString() {

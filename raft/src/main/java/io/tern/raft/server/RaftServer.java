@@ -2,6 +2,7 @@ package io.tern.raft.server;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.util.concurrent.EventExecutor;
 import io.tern.raft.Member;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.transport.RaftTransport;
@@ -81,10 +82,25 @@ public final class RaftServer implements AutoCloseable {
             machine,
             registry,
             seed,
-            leastBusy(raftLoops, config.raftThreads(), "raft-" + memberId + "-"),
+            raftLoop(),
             () -> leastBusy(flushLoops, config.flushThreads(), "raft-" + memberId + "-flush-"));
     partitions.put(partitionId, partition);
     return partition;
+  }
+
+  /**
+   * The transport's event loop when configured and the transport has a single one; else the least
+   * busy of the Raft threads.
+   */
+  private DutyLoop raftLoop() {
+    EventExecutor eventLoop = config.raftOnTransportThread() ? transport.singleEventLoop() : null;
+    if (eventLoop == null) {
+      return leastBusy(raftLoops, config.raftThreads(), "raft-" + memberId + "-");
+    }
+    if (raftLoops.isEmpty()) {
+      raftLoops.add(new EventLoopDutyLoop("raft-" + memberId + "-transport", eventLoop));
+    }
+    return raftLoops.get(0);
   }
 
   /** A new loop while there are fewer than {@code max}, else the one with the fewest duties. */
@@ -99,7 +115,7 @@ public final class RaftServer implements AutoCloseable {
       }
     }
     if (loops.size() < max) {
-      best = new DutyLoop(namePrefix + loops.size());
+      best = new ThreadDutyLoop(namePrefix + loops.size());
       loops.add(best);
     }
     return best;

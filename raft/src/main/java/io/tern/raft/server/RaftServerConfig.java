@@ -29,6 +29,9 @@ import java.nio.file.Path;
  *     caller sees backpressure instead of unbounded memory)
  * @param raftThreads threads that run the Raft groups of all partitions of a broker, each taking
  *     turns among its share of them (never more threads than partitions)
+ * @param raftOnTransportThread run every Raft group on the transport's thread (when it has just
+ *     one) instead of on {@code raftThreads} threads of their own: messages then reach the groups
+ *     and leave them without waking another thread, but one thread does all Raft and network work
  * @param flushThreads threads that flush the partitions' journals in the flush modes that have a
  *     flush thread, each serving its share of the partitions one flush at a time
  */
@@ -52,6 +55,7 @@ public record RaftServerConfig(
     JournalConfig.Preallocation journalPreallocation,
     int maxPendingProposals,
     int raftThreads,
+    boolean raftOnTransportThread,
     int flushThreads) {
 
   public static final int DEFAULT_TICK_MS = 50;
@@ -63,6 +67,7 @@ public record RaftServerConfig(
   public static final int DEFAULT_MAX_PENDING_PROPOSALS = 16_384;
   public static final int DEFAULT_RAFT_THREADS = 2;
   public static final int DEFAULT_FLUSH_THREADS = 2;
+  public static final boolean DEFAULT_RAFT_ON_TRANSPORT_THREAD = false;
 
   public RaftServerConfig {
     require(tickMs >= 1, "tickMs must be >= 1, got " + tickMs);
@@ -146,6 +151,7 @@ public record RaftServerConfig(
     private JournalConfig.Preallocation journalPreallocation = JournalConfig.DEFAULT_PREALLOCATION;
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
     private int raftThreads = DEFAULT_RAFT_THREADS;
+    private boolean raftOnTransportThread = DEFAULT_RAFT_ON_TRANSPORT_THREAD;
     private int flushThreads = DEFAULT_FLUSH_THREADS;
 
     private Builder(Path dataDirectory) {
@@ -247,6 +253,11 @@ public record RaftServerConfig(
       return this;
     }
 
+    public Builder raftOnTransportThread(boolean value) {
+      raftOnTransportThread = value;
+      return this;
+    }
+
     public Builder flushThreads(int value) {
       flushThreads = value;
       return this;
@@ -273,6 +284,7 @@ public record RaftServerConfig(
           journalPreallocation,
           maxPendingProposals,
           raftThreads,
+          raftOnTransportThread,
           flushThreads);
     }
   }

@@ -1,5 +1,6 @@
 package io.tern.raft.transport;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.tern.raft.RaftMessage;
 import java.util.HashMap;
 import java.util.Map;
@@ -127,6 +128,14 @@ public final class FaultInjectingTransport implements RaftTransport {
   @Override
   public int localMemberId() {
     return delegate.localMemberId();
+  }
+
+  /**
+   * The wrapped transport's: delayed messages reach it from the scheduler thread, which is fine.
+   */
+  @Override
+  public EventExecutor singleEventLoop() {
+    return delegate.singleEventLoop();
   }
 
   /** Stops the scheduler (messages still delayed are lost) and closes the wrapped transport. */

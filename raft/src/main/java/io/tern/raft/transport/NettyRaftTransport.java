@@ -23,6 +23,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.transport.TransportMetrics.DropReason;
 import java.net.InetSocketAddress;
@@ -226,6 +227,11 @@ public final class NettyRaftTransport implements RaftTransport {
   @Override
   public int localMemberId() {
     return config.localMemberId();
+  }
+
+  @Override
+  public EventExecutor singleEventLoop() {
+    return config.ioThreads() == 1 ? group.next() : null;
   }
 
   public TransportConfig config() {

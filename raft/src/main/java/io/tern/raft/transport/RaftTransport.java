@@ -1,5 +1,6 @@
 package io.tern.raft.transport;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.tern.raft.RaftMessage;
 
 /**
@@ -18,6 +19,15 @@ public interface RaftTransport extends AutoCloseable {
   void setReceiver(MessageReceiver receiver);
 
   int localMemberId();
+
+  /**
+   * The one thread on which this transport reads and writes every connection, or null when it has
+   * several (or none). Raft groups run there need no hand-off between threads for their messages:
+   * {@link #send} queues and the receiver is called on that thread.
+   */
+  default EventExecutor singleEventLoop() {
+    return null;
+  }
 
   @Override
   void close();

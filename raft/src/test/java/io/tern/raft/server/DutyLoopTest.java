@@ -2,18 +2,36 @@ package io.tern.raft.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.util.concurrent.DefaultEventExecutor;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+/** Every test runs against both ways of running passes: a thread of its own, a Netty event loop. */
 class DutyLoopTest {
+  /** Shared by the event-loop variants, as a transport's thread is shared by a broker's groups. */
+  private static final EventExecutor EVENT_LOOP = new DefaultEventExecutor();
+
+  @AfterAll
+  static void stopEventLoop() {
+    EVENT_LOOP.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
   /** No safety-net turns during a test: only wake-ups and deadlines may bring work to a duty. */
-  private static DutyLoop newLoop() {
-    return new DutyLoop("test-loop", TimeUnit.HOURS.toNanos(1));
+  private static DutyLoop newLoop(String kind) {
+    long maxParkNs = TimeUnit.HOURS.toNanos(1);
+    return switch (kind) {
+      case "thread" -> new ThreadDutyLoop("test-loop", maxParkNs);
+      case "eventLoop" -> new EventLoopDutyLoop("test-loop", EVENT_LOOP, maxParkNs);
+      default -> throw new IllegalArgumentException(kind);
+    };
   }
 
   /** A duty that counts its turns and does work while {@link #pending} is set. */
@@ -75,9 +93,10 @@ class DutyLoopTest {
     }
   }
 
-  @Test
-  void runsEveryDutyWorkHandedToItAfterAWakeUp() throws Exception {
-    try (DutyLoop loop = newLoop()) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"thread", "eventLoop"})
+  void runsEveryDutyWorkHandedToItAfterAWakeUp(String kind) throws Exception {
+    try (DutyLoop loop = newLoop(kind)) {
       CountingDuty first = new CountingDuty();
       CountingDuty second = new CountingDuty();
       loop.add(first);
@@ -94,9 +113,10 @@ class DutyLoopTest {
     }
   }
 
-  @Test
-  void aDeadlineGivesATurnWithoutAWakeUp() throws Exception {
-    try (DutyLoop loop = newLoop()) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"thread", "eventLoop"})
+  void aDeadlineGivesATurnWithoutAWakeUp(String kind) throws Exception {
+    try (DutyLoop loop = newLoop(kind)) {
       CountingDuty duty = new CountingDuty();
       duty.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
       loop.add(duty);
@@ -107,9 +127,10 @@ class DutyLoopTest {
     }
   }
 
-  @Test
-  void aDutyThatThrowsIsDroppedAloneAndTheOthersGoOn() throws Exception {
-    try (DutyLoop loop = newLoop()) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"thread", "eventLoop"})
+  void aDutyThatThrowsIsDroppedAloneAndTheOthersGoOn(String kind) throws Exception {
+    try (DutyLoop loop = newLoop(kind)) {
       IllegalStateException boom = new IllegalStateException("boom");
       CountingDuty failing =
           new CountingDuty() {
@@ -131,9 +152,10 @@ class DutyLoopTest {
     }
   }
 
-  @Test
-  void aRemovedDutyNeverRunsAgainOnceTheFutureCompletes() throws Exception {
-    try (DutyLoop loop = newLoop()) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"thread", "eventLoop"})
+  void aRemovedDutyNeverRunsAgainOnceTheFutureCompletes(String kind) throws Exception {
+    try (DutyLoop loop = newLoop(kind)) {
       CountingDuty removedDuty = new CountingDuty();
       CountingDuty other = new CountingDuty();
       loop.add(removedDuty);
@@ -149,9 +171,10 @@ class DutyLoopTest {
     }
   }
 
-  @Test
-  void aDutyRemovingItselfDuringItsTurnIsNotRunAgain() throws Exception {
-    try (DutyLoop loop = newLoop()) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"thread", "eventLoop"})
+  void aDutyRemovingItselfDuringItsTurnIsNotRunAgain(String kind) throws Exception {
+    try (DutyLoop loop = newLoop(kind)) {
       AtomicReference<CompletableFuture<Void>> removal = new AtomicReference<>();
       CountingDuty self =
           new CountingDuty() {
@@ -174,15 +197,62 @@ class DutyLoopTest {
     }
   }
 
-  @Test
-  void closeDropsTheDutiesStillThere() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"thread", "eventLoop"})
+  void closeDropsTheDutiesStillThere(String kind) throws Exception {
     CountingDuty duty = new CountingDuty();
-    DutyLoop loop = newLoop();
+    DutyLoop loop = newLoop(kind);
     loop.add(duty);
     await(() -> duty.turns.get() > 0);
     loop.close();
     assertThat(duty.removed.getCount()).isZero();
     // A removal after close completes at once instead of waiting for a thread that is gone.
     assertThat(loop.remove(new CountingDuty()).get(1, TimeUnit.SECONDS)).isNull();
+  }
+
+  @org.junit.jupiter.api.Test
+  void onAnEventLoopTurnsRunOnItAndWakeUpsFromItAreServed() throws Exception {
+    try (DutyLoop loop = newLoop("eventLoop")) {
+      AtomicBoolean turnsOnEventLoop = new AtomicBoolean(true);
+      CountingDuty duty =
+          new CountingDuty() {
+            @Override
+            public int doWork(long nowNs) {
+              if (!EVENT_LOOP.inEventLoop() || !loop.isLoopThread()) {
+                turnsOnEventLoop.set(false);
+              }
+              return super.doWork(nowNs);
+            }
+          };
+      loop.add(duty);
+      for (int i = 1; i <= 50; i++) {
+        // As a message read by the transport: work handed over on the event loop itself.
+        EVENT_LOOP.execute(
+            () -> {
+              duty.pending.set(true);
+              loop.wake();
+            });
+        int expected = i;
+        await(() -> duty.worked.get() == expected);
+      }
+      assertThat(turnsOnEventLoop).isTrue();
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void onAnEventLoopThatStoppedCloseAndRemoveStillDropTheDuties() throws Exception {
+    EventExecutor executor = new DefaultEventExecutor();
+    DutyLoop loop = new EventLoopDutyLoop("test-loop", executor, TimeUnit.HOURS.toNanos(1));
+    CountingDuty removed = new CountingDuty();
+    CountingDuty remaining = new CountingDuty();
+    loop.add(removed);
+    loop.add(remaining);
+    await(() -> remaining.turns.get() > 0 && removed.turns.get() > 0);
+    // The transport closed first (a broker shutting down out of order).
+    executor.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    assertThat(loop.remove(removed).get(1, TimeUnit.SECONDS)).isNull();
+    assertThat(removed.removed.getCount()).isZero();
+    loop.close();
+    assertThat(remaining.removed.getCount()).isZero();
   }
 }

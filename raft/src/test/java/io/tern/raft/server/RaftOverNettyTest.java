@@ -20,13 +20,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Three brokers on loopback over real Netty, each hosting the same three partitions: elect, commit
  * on every partition, kill the leader of one, keep committing everywhere, restart it and watch it
- * catch up.
+ * catch up. Once with the Raft groups on threads of their own, once on the transport's thread.
  */
 class RaftOverNettyTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -72,8 +73,10 @@ class RaftOverNettyTest {
     return last;
   }
 
-  @Test
-  void keepsCommittingOnEveryPartitionWhenALeaderIsKilled() throws Exception {
+  @ParameterizedTest(name = "raftOnTransportThread={0}")
+  @ValueSource(booleans = {false, true})
+  void keepsCommittingOnEveryPartitionWhenALeaderIsKilled(boolean raftOnTransportThread)
+      throws Exception {
     for (int id = 1; id <= MEMBERS; id++) {
       addresses.put(id, new InetSocketAddress("127.0.0.1", freePort()));
     }
@@ -83,9 +86,18 @@ class RaftOverNettyTest {
             MEMBERS,
             PARTITIONS,
             this::transport,
-            dir -> TestCluster.fastConfig(dir).build())) {
+            dir ->
+                TestCluster.fastConfig(dir).raftOnTransportThread(raftOnTransportThread).build())) {
       for (int p = 1; p <= PARTITIONS; p++) {
         commitAll(cluster.awaitLeader(p, TIMEOUT), "p" + p + "-", 100);
+      }
+      // Commits reach the state machine on the thread that runs the Raft group.
+      String commitThread =
+          cluster.machines.get(cluster.awaitLeader(1, TIMEOUT).memberId()).commitThread;
+      if (raftOnTransportThread) {
+        assertThat(commitThread).startsWith("tern-raft-transport-");
+      } else {
+        assertThat(commitThread).startsWith("raft-");
       }
 
       RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);

@@ -9,15 +9,20 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
-/** Remembers the last commit it heard of and the files of snapshots installed from the leader. */
+/**
+ * Remembers the last commit it heard of (and the thread that told it) and the files of snapshots
+ * installed from the leader.
+ */
 final class RecordingStateMachine implements StateMachine {
   volatile long commitIndex;
+  volatile String commitThread;
   volatile SnapshotMeta installed;
   volatile Map<String, byte[]> installedFiles;
 
   @Override
   public void onCommit(long commitIndex) {
     this.commitIndex = commitIndex;
+    this.commitThread = Thread.currentThread().getName();
   }
 
   @Override

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The spare segment's page warming never holds up the writer. */
+/**
+ * The spare segment's page warming never holds up the writer, and covers what the writer needs at
+ * its pace.
+ */
 class SegmentAllocatorTest {
   private static final int SEGMENT_BYTES = 1024 * 1024;
   private static final int PAGE_BYTES = 4096;
@@ -136,10 +139,73 @@ class SegmentAllocatorTest {
     assertThat(uncaught).isEmpty();
   }
 
+  @Test
+  void warmBytesCoverWhatTheWriterWritesInTheNextSecondAtItsPace() {
+    long segment = 32L * 1024 * 1024;
+    long second = TimeUnit.SECONDS.toNanos(1);
+    assertThat(SegmentAllocator.warmBytes(segment, second / 10)).isEqualTo(segment);
+    assertThat(SegmentAllocator.warmBytes(segment, second)).isEqualTo(segment);
+    // A Raft journal at about 1 MB/s: one second's worth, whole pages.
+    assertThat(SegmentAllocator.warmBytes(segment, 32 * second)).isEqualTo(1024 * 1024);
+    assertThat(SegmentAllocator.warmBytes(segment, 30 * second))
+        .isBetween(1024L * 1024, 1024L * 1024 + 100 * 1024)
+        .matches(bytes -> bytes % PAGE_BYTES == 0, "whole pages");
+    assertThat(SegmentAllocator.warmBytes(segment, 100_000 * second)).isEqualTo(PAGE_BYTES);
+  }
+
+  @Test
+  void aSpareIsWarmedAtTheWritersPaceOfTheSegmentBefore() throws Exception {
+    int segmentBytes = 4 * 1024 * 1024;
+    List<Integer> warmedPerFile = new CopyOnWriteArrayList<>();
+    SegmentAllocator allocator =
+        allocator(
+            segmentBytes,
+            offset -> {
+              if (offset == 0) {
+                warmedPerFile.add(0);
+              }
+              int last = warmedPerFile.size() - 1;
+              warmedPerFile.set(last, warmedPerFile.get(last) + 1);
+            });
+    try {
+      allocator.prepareSpare(); // at open: the pace is unknown
+      awaitIdle(allocator);
+      allocator.takeSpare(dir.resolve("journal-1.log")); // the first taken after open: unknown
+      awaitIdle(allocator);
+      allocator.takeSpare(dir.resolve("journal-2.log")); // filled at once: a fast writer
+      awaitIdle(allocator);
+      Thread.sleep(1_500);
+      allocator.takeSpare(dir.resolve("journal-3.log")); // filled in 1.5 s or more
+      awaitIdle(allocator);
+    } finally {
+      allocator.close();
+    }
+    int initialPages = SegmentAllocator.INITIAL_WARM_BYTES / PAGE_BYTES;
+    assertThat(warmedPerFile).hasSize(4);
+    assertThat(warmedPerFile.subList(0, 2)).containsExactly(initialPages, initialPages);
+    assertThat(warmedPerFile.get(2)).isEqualTo(segmentBytes / PAGE_BYTES);
+    // At most two thirds: what the writer, at its pace, writes in a second.
+    assertThat(warmedPerFile.get(3))
+        .isPositive()
+        .isLessThanOrEqualTo(segmentBytes * 2 / 3 / PAGE_BYTES);
+    assertThat(uncaught).isEmpty();
+  }
+
+  /** Waits until the allocator's thread has done everything queued before. */
+  private static void awaitIdle(SegmentAllocator allocator) throws InterruptedException {
+    CountDownLatch idle = new CountDownLatch(1);
+    allocator.executor().execute(idle::countDown);
+    assertThat(idle.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+  }
+
   private SegmentAllocator allocator(IntConsumer beforeWarmingPage) {
+    return allocator(SEGMENT_BYTES, beforeWarmingPage);
+  }
+
+  private SegmentAllocator allocator(int segmentBytes, IntConsumer beforeWarmingPage) {
     JournalConfig config =
         JournalConfig.builder(dir)
-            .segmentSizeBytes(SEGMENT_BYTES)
+            .segmentSizeBytes(segmentBytes)
             .fitMaxEntrySizeToSegment()
             .freeDiskSpaceReserveBytes(0)
             .build();

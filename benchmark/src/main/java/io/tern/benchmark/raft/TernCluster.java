@@ -170,6 +170,14 @@ final class TernCluster implements ClusterUnderTest {
             + " KiB per append");
     settings.put("transport", "Netty TCP, one connection per member pair");
     settings.put("journal write mode", config.journalWriteMode().name().toLowerCase(Locale.ROOT));
+    settings.put(
+        "threads per member",
+        (config.raftOnTransportThread()
+                ? "Raft groups on the transport's thread"
+                : "up to " + config.raftThreads() + " Raft threads")
+            + ", up to "
+            + config.flushThreads()
+            + " flush threads");
     return settings;
   }
 
@@ -375,8 +383,9 @@ final class TernCluster implements ClusterUnderTest {
 
   /**
    * Per member, over all its partitions: journal flush latency (what sync mode waits for on every
-   * member) and, where it led, commit latency as the leader measured it (proposal to commit,
-   * without the benchmark's queueing).
+   * member), append latency (rolls show in its tail), segment allocation time and, where it led,
+   * commit latency as the leader measured it (proposal to commit, without the benchmark's
+   * queueing).
    */
   @Override
   public List<String> diagnostics() {
@@ -388,6 +397,12 @@ final class TernCluster implements ClusterUnderTest {
                   TimerPercentiles.describe(registry.find("tern.journal.flush.latency").timers());
               String commit =
                   TimerPercentiles.describe(registry.find("tern.raft.commit.latency").timers());
+              // A roll (new segment, its pages, the directory) shows in the append's tail.
+              String append =
+                  TimerPercentiles.describe(registry.find("tern.journal.append.latency").timers());
+              String allocation =
+                  TimerPercentiles.describe(
+                      registry.find("tern.journal.segment.allocation.latency").timers());
               double flushedMib = 0;
               for (var summary : registry.find("tern.journal.flush.bytes").summaries()) {
                 flushedMib += summary.totalAmount() / MIB;
@@ -399,9 +414,17 @@ final class TernCluster implements ClusterUnderTest {
               lines.add(
                   String.format(
                       "tern member %d: flush %s (%.0f MiB flushed, %.0f MiB of zeros written"
-                          + " ahead); commit %s; messages dropped: %.0f by the transport, %.0f"
-                          + " inbound",
-                      id, flush, flushedMib, zerosMib, commit, transportDrops, inboundDrops));
+                          + " ahead); append %s; segment allocation %s; commit %s; messages"
+                          + " dropped: %.0f by the transport, %.0f inbound",
+                      id,
+                      flush,
+                      flushedMib,
+                      zerosMib,
+                      append,
+                      allocation,
+                      commit,
+                      transportDrops,
+                      inboundDrops));
             });
     return lines;
   }

@@ -11,6 +11,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Raft side of one broker: the partitions (one Raft group each) this broker is a member of, all
@@ -21,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * then start the transport and add partitions.
  */
 public final class RaftServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RaftServer.class);
+
   private final int memberId;
   private final RaftServerConfig config;
   private final RaftTransport transport;
@@ -94,6 +98,12 @@ public final class RaftServer implements AutoCloseable {
    */
   private DutyLoop raftLoop() {
     EventExecutor eventLoop = config.raftOnTransportThread() ? transport.singleEventLoop() : null;
+    if (config.raftOnTransportThread() && eventLoop == null && raftLoops.isEmpty()) {
+      LOG.warn(
+          "raft: raftOnTransportThread is set, but the transport does not run on a single thread"
+              + " (ioThreads > 1); the Raft groups run on {} Raft threads instead",
+          config.raftThreads());
+    }
     if (eventLoop == null) {
       return leastBusy(raftLoops, config.raftThreads(), "raft-" + memberId + "-");
     }

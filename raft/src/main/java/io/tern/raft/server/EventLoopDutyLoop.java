@@ -90,7 +90,11 @@ final class EventLoopDutyLoop extends DutyLoop {
     }
     timerDeadlineNs = deadlineNs;
     long delayNs = Math.max(0, deadlineNs - System.nanoTime());
-    timer = executor.schedule(timerTask, delayNs, TimeUnit.NANOSECONDS);
+    try {
+      timer = executor.schedule(timerTask, delayNs, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      timer = null; // the transport shuts down; close() drops the duties
+    }
   }
 
   private void onTimer() {

@@ -16,7 +16,10 @@ import java.nio.ByteBuffer;
  * double the bytes written. Many journals on one disk lose by zeros even when their flushes are
  * large: in the 3-member Raft benchmark at 10 partitions (30 journals, flushes of about 7 KiB) the
  * members wrote more zeros than frames, and commit p99 was 20-169 ms against 20-44 ms without zeros
- * (5 alternated runs each), which is why this is an experiment and not the default.
+ * (5 alternated runs each). Re-measured once spare segments stopped being warmed whole at each
+ * roll: 10 partitions p99 10-19 ms against 13-35 ms (4 pairs), but 1 partition 8.9-13.1 ms against
+ * 5.5-6.9 ms (3 pairs; a single Raft journal flushes about 6 KiB at a time and each refill puts
+ * about 1.5 MiB into one commit's flush), which is why this is an experiment and not the default.
  *
  * <p>The lead is about {@link #LEAD_FLUSHES} flushes' worth of bytes, so that one flush in a few
  * hundred writes zeros (and commits the one conversion that makes them all written blocks) and the

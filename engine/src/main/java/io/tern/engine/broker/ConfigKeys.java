@@ -107,8 +107,9 @@ final class ConfigKeys {
               "fallocate",
               "fallocate (reserve segment blocks at once), zero-fill (then also write and force"
                   + " zeros ahead of the writer in the background) or zero-on-flush (flushes of a"
-                  + " page or more also write zeros ahead, one in a few hundred): zeros make the"
-                  + " flushes of one journal cheaper and the flushes of many slower"),
+                  + " page or more also write zeros ahead, one in a few hundred): zeros make one"
+                  + " journal's large flushes cheaper but slowed a 1-partition Raft cluster's"
+                  + " commits"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",

@@ -540,7 +540,8 @@ final class Segment {
 
   /**
    * Walks the frames from the start, building the sparse index. Stops at the first position without
-   * a frame, after {@code stopAfterIndex}, or at the first invalid frame.
+   * a frame, after {@code stopAfterIndex}, or at the first invalid frame. Reads through a {@link
+   * ScanWindow} (pread) rather than the mapping: several times faster for a whole segment.
    */
   ScanResult scan(boolean verifyChecksums, long stopAfterIndex) {
     ByteBuffer view = newView();
@@ -552,28 +553,33 @@ final class Segment {
     int position = SegmentDescriptor.LENGTH;
     long next = firstIndex;
     String invalidReason = null;
-    while (next <= stopAfterIndex) {
-      int frameLength =
-          verifyChecksums
-              ? readFrame(position, next, view, crc, record)
-              : readHeaderOnly(position, next);
-      if (frameLength == NO_FRAME) {
-        break;
+    try (ScanWindow window = new ScanWindow(file, sizeBytes)) {
+      while (next <= stopAfterIndex) {
+        int frameLength = window.frameAt(position, next, verifyChecksums);
+        long asqn;
+        if (frameLength == ScanWindow.TOO_LARGE) {
+          frameLength = readFrame(position, next, view, crc, record);
+          asqn = frameLength > 0 ? asqnAt(position) : SegmentIndex.NONE;
+        } else {
+          asqn = frameLength > 0 ? window.asqnAt(position) : SegmentIndex.NONE;
+        }
+        if (frameLength == NO_FRAME) {
+          break;
+        }
+        if (frameLength == INVALID_FRAME) {
+          invalidReason = describeInvalidFrame(position, next, view, crc);
+          break;
+        }
+        if (asqn != Journal.ASQN_IGNORE) {
+          runningAsqn = asqn;
+          runningAsqnIndex = next;
+        }
+        if (index.isPoint(next)) {
+          index.add(next, position, runningAsqn, runningAsqnIndex);
+        }
+        position += frameLength;
+        next++;
       }
-      if (frameLength == INVALID_FRAME) {
-        invalidReason = describeInvalidFrame(position, next, view, crc);
-        break;
-      }
-      long asqn = asqnAt(position);
-      if (asqn != Journal.ASQN_IGNORE) {
-        runningAsqn = asqn;
-        runningAsqnIndex = next;
-      }
-      if (index.isPoint(next)) {
-        index.add(next, position, runningAsqn, runningAsqnIndex);
-      }
-      position += frameLength;
-      next++;
     }
     indexed = true;
     return new ScanResult(next - 1, position, invalidReason, runningAsqn, runningAsqnIndex);

@@ -80,7 +80,11 @@ public final class JournalConfig {
               + "]: "
               + segmentSizeBytes);
     }
-    if (maxEntrySizeBytes < 1 || FrameLayout.frameLength(maxEntrySizeBytes) > segmentCapacity()) {
+    // In long: the frame of an entry near Integer.MAX_VALUE bytes would overflow an int.
+    long maxFrameBytes =
+        (FrameLayout.HEADER_LENGTH + (long) maxEntrySizeBytes + FrameLayout.ALIGNMENT - 1)
+            & -FrameLayout.ALIGNMENT;
+    if (maxEntrySizeBytes < 1 || maxFrameBytes > segmentCapacity()) {
       throw new IllegalArgumentException(
           "journal.maxEntrySizeBytes must be at least 1 and fit one entry per segment ("
               + (segmentCapacity() - FrameLayout.HEADER_LENGTH)

@@ -186,7 +186,9 @@ final class JournalLoader {
             && !isLast
             && hint != SegmentDescriptor.NO_HINT
             && hint >= segment.firstIndex()
-            && hint <= lastFlushedIndex;
+            && hint <= lastFlushedIndex
+            // Frames after the hint's end: the hint is stale (a roll that failed, then appends).
+            && !segment.hasMarkerAt(SegmentDescriptor.hintEndPosition(buffer));
     if (trustHint) {
       segment.trustHint(
           hint, SegmentDescriptor.hintEndPosition(buffer), SegmentDescriptor.hintLastAsqn(buffer));
@@ -194,6 +196,9 @@ final class JournalLoader {
     }
     Segment.ScanResult result = segment.scan(true, Long.MAX_VALUE);
     segment.adopt(result);
+    if (crashed) {
+      segment.forgetFlushed(); // the open's flush then vouches only for what it forced
+    }
     long firstMissing = result.lastIndex() + 1;
     boolean endedEarly = !isLast && hint != SegmentDescriptor.NO_HINT && result.lastIndex() < hint;
     boolean torn = result.invalidReason() != null || endedEarly;

@@ -336,6 +336,30 @@ final class Segment {
   }
 
   /**
+   * Clears the hint of a segment that stays (or becomes again) the writer's: after a roll that
+   * failed to create the next segment, or at open. A stale hint that reached the disk next to a
+   * flush record vouching for later entries of this segment would make the next open trust it and
+   * lose them. The next flush forces the descriptor.
+   */
+  void unseal() {
+    if (SegmentDescriptor.hintLastIndex(buffer, writerView, writerCrc)
+        != SegmentDescriptor.NO_HINT) {
+      SegmentDescriptor.clearHint(buffer);
+      descriptorDirty = true;
+    }
+  }
+
+  /**
+   * Whether a frame marker sits at {@code position}: after a correct hint's end position there is
+   * none (bytes after the last frame are zero, and a sealed segment is never written again).
+   */
+  boolean hasMarkerAt(int position) {
+    return position >= SegmentDescriptor.LENGTH
+        && position <= sizeBytes - HEADER_LENGTH
+        && buffer.getInt(position + MARKER_OFFSET) != 0;
+  }
+
+  /**
    * Removes the frames after {@code afterIndex}: zeroes them (keeping the invariant that bytes
    * after the last frame are zero, so no stale frame can reappear) and forces the change to disk.
    * Clears the hint: the segment becomes the writer's segment again.
@@ -591,6 +615,15 @@ final class Segment {
     lastAsqnIndex = result.lastAsqnIndex();
     setEnd(result.endPosition(), result.lastIndex());
     flushedPosition = result.endPosition();
+  }
+
+  /**
+   * After a crash, frames found by the open-time scan may exist only in the page cache (a killed
+   * process leaves its writes there): the next flush must force all of them, not only what was
+   * written since the open.
+   */
+  void forgetFlushed() {
+    flushedPosition = SegmentDescriptor.LENGTH;
   }
 
   /** Checks marker, bounds and index without the checksum; returns as {@link #readFrame}. */

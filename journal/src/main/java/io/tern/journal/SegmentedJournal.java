@@ -128,6 +128,8 @@ public final class SegmentedJournal implements Journal {
         segments.put(segment.firstIndex(), segment);
       }
       makeCurrent(segments.lastEntry().getValue());
+      // A hint left by a roll that never completed must not outlive the appends that follow.
+      current.unseal();
       // A segment opened from its hint knows its last asqn but not which entry holds it.
       current.recomputeLastAsqn();
       lastIndex = current.lastIndex();
@@ -221,8 +223,12 @@ public final class SegmentedJournal implements Journal {
     long index = lastIndex + 1;
     if (!current.append(index, asqn, data, offset, length, writer, staging)) {
       roll();
-      boolean appended = current.append(index, asqn, data, offset, length, writer, staging);
-      assert appended : "an entry within maxEntrySizeBytes must fit an empty segment";
+      if (!current.append(index, asqn, data, offset, length, writer, staging)) {
+        // Configuration validation makes this impossible; if it ever happens, nothing was written
+        // and the entry's index must not be used.
+        throw new IllegalStateException(
+            "An entry of " + length + " bytes did not fit an empty journal segment");
+      }
     }
     if (asqn != ASQN_IGNORE) {
       lastAsqn = asqn;
@@ -261,7 +267,12 @@ public final class SegmentedJournal implements Journal {
     publish();
     current.stopZeroFill(); // the rest of a sealed segment is never written
     current.seal();
-    createSegment(current.id() + 1, lastIndex + 1);
+    try {
+      createSegment(current.id() + 1, lastIndex + 1);
+    } catch (RuntimeException e) {
+      current.unseal(); // it stays the writer's segment; a later append may still fit
+      throw e;
+    }
   }
 
   // ---------------------------------------------------------------- structural changes

@@ -236,6 +236,29 @@ class SegmentedJournalTest {
   }
 
   @Test
+  void rejectsAMaximumEntrySizeWhoseFrameLengthWouldOverflow() {
+    for (int size : new int[] {Integer.MAX_VALUE, Integer.MAX_VALUE - 31, Integer.MAX_VALUE - 38}) {
+      assertThatThrownBy(() -> JournalConfig.builder(directory).maxEntrySizeBytes(size).build())
+          .as("maxEntrySizeBytes %d", size)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("journal.maxEntrySizeBytes");
+    }
+  }
+
+  @Test
+  void aMaximumEntryExactlyFillsAnEmptySegment() {
+    int largest = SEGMENT_SIZE - SegmentDescriptor.LENGTH - FrameLayout.HEADER_LENGTH;
+    SegmentedJournal journal =
+        open(
+            JournalConfig.builder(directory)
+                .segmentSizeBytes(SEGMENT_SIZE)
+                .maxEntrySizeBytes(largest));
+    journal.append(1, new UnsafeBuffer(new byte[1]));
+    assertThat(journal.append(2, new UnsafeBuffer(new byte[largest]))).isEqualTo(2);
+    assertThat(journal.segmentCount()).isEqualTo(2);
+  }
+
+  @Test
   void entryWriterSerializesInPlace() {
     SegmentedJournal journal = open();
     journal.append(
@@ -313,6 +336,93 @@ class SegmentedJournalTest {
       }
     }
     return copy;
+  }
+
+  @Test
+  void reopenAfterAProcessCrashForcesEverySegmentItRecovered() throws Exception {
+    SegmentedJournal journal = open();
+    appendEntries(journal, 2);
+    journal.flush();
+    journal.flush(); // idle: the record is exact, entries 1..2 are confirmed
+    appendEntries(journal, 9); // 3..11: the rest of segment 1, then segments 2 and 3
+    journal.publish(); // in the page cache only, as a killed process leaves them
+    Path crashed = crashImage("crash");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    SegmentedJournal recovered =
+        open(
+            JournalConfig.builder(crashed)
+                .segmentSizeBytes(SEGMENT_SIZE)
+                .indexDensity(2)
+                .meterRegistry(registry));
+
+    // The open's flush vouches for 3..11, so it must have forced every one of them, including
+    // those in the segments before the last (which a flush after open would otherwise skip).
+    assertThat(recovered.getLastFlushedIndex()).isEqualTo(11);
+    assertThat(registry.get("tern.journal.flush.bytes").summary().totalAmount())
+        .isGreaterThanOrEqualTo(9.0 * FrameLayout.frameLength(DATA_LENGTH));
+    assertThat(readIndexes(reader(recovered))).hasSize(11);
+  }
+
+  /** Writes a valid hint into a closed segment's descriptor, as a roll's seal would. */
+  private void writeHint(long segmentId, long lastIndex, int entries) {
+    Path file = directory.resolve("journal-" + segmentId + ".log");
+    java.nio.MappedByteBuffer mapped = Segment.map(file, SEGMENT_SIZE);
+    try {
+      int end = SegmentDescriptor.LENGTH + entries * FrameLayout.frameLength(DATA_LENGTH);
+      SegmentDescriptor.writeHint(
+          new UnsafeBuffer(mapped),
+          mapped.duplicate(),
+          new Crc32c(),
+          lastIndex,
+          end,
+          lastIndex * 10);
+      mapped.force();
+    } finally {
+      org.agrona.IoUtil.unmap(mapped);
+    }
+  }
+
+  @Test
+  void aStaleHintFollowedByFramesIsNotTrusted() throws Exception {
+    SegmentedJournal journal = open();
+    appendEntries(journal, 6); // segments 1-4, 5-6
+    journal.flush();
+    journal.close();
+    // As left by a roll that failed after sealing segment 1 at entry 2, then appends 3 and 4.
+    writeHint(1, 2, 2);
+
+    SegmentedJournal reopened = open();
+
+    assertThat(reopened.getLastIndex()).isEqualTo(6);
+    assertThat(readIndexes(reader(reopened))).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+  }
+
+  @Test
+  void aHintOnTheLastSegmentIsClearedOnceItIsTheWritersAgain() throws Exception {
+    SegmentedJournal journal = open();
+    appendEntries(journal, 3);
+    journal.flush();
+    journal.close();
+    writeHint(1, 3, 3); // sealed by a roll whose next segment was never created
+
+    SegmentedJournal reopened = open();
+    appendEntries(reopened, 1); // entry 4 fits in segment 1
+    reopened.flush();
+    reopened.close();
+
+    java.nio.MappedByteBuffer mapped =
+        Segment.map(directory.resolve("journal-1.log"), SEGMENT_SIZE);
+    try {
+      assertThat(
+              SegmentDescriptor.hintLastIndex(
+                  new UnsafeBuffer(mapped), mapped.duplicate(), new Crc32c()))
+          .as("a hint saying 3 would hide entry 4 from the next open")
+          .isEqualTo(SegmentDescriptor.NO_HINT);
+    } finally {
+      org.agrona.IoUtil.unmap(mapped);
+    }
+    assertThat(readIndexes(reader(open()))).containsExactly(1L, 2L, 3L, 4L);
   }
 
   @Test

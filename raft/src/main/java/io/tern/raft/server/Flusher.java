@@ -36,12 +36,18 @@ final class Flusher implements DutyLoop.Duty, AutoCloseable {
     loop.add(this);
   }
 
-  /** Asks for everything up to {@code index} to be flushed. Called by the Raft thread only. */
+  /**
+   * Asks for everything up to {@code index} to be flushed. Called by the Raft thread only. After a
+   * truncation the new entries may lie below an earlier request; they still need a wake-up, or the
+   * loop would find them only at its safety-net pass ({@link DutyLoop#MAX_PARK_NS}).
+   */
   void request(long index) {
     if (index > requestedIndex) {
       requestedIndex = index;
-      loop.wake();
+    } else if (index <= journal.getLastFlushedIndex()) {
+      return; // covered by a flush already
     }
+    loop.wake();
   }
 
   /** Why flushing stopped, or null; the partition cannot go on without its flusher. */

@@ -14,6 +14,9 @@ final class Proposal {
   final long proposedAtNs;
   long index;
 
+  /** The leader's term when the entry was appended at {@link #index}. */
+  long appendedTerm;
+
   Proposal(long term, long asqn, byte[] data, long proposedAtNs) {
     this.term = term;
     this.asqn = asqn;

@@ -377,6 +377,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
                         : "this member is not the leader"));
       } else {
         proposal.index = index;
+        proposal.appendedTerm = node.term();
         awaitingCommit.add(proposal);
       }
     }
@@ -428,7 +429,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         again = persist(ready.persistUpTo());
       }
       // Commits first: a leader that lost leadership in the same turn still completes what it
-      // saw commit, and fails only the rest.
+      // saw commit (if the entry there is still its own), and fails only the rest.
       if (ready.commitIndex() > appliedCommit) {
         onCommitted(ready.commitIndex());
       }
@@ -493,16 +494,43 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   }
 
   private void onCommitted(long newCommitIndex) {
-    long now = System.nanoTime();
-    Proposal proposal;
-    while ((proposal = awaitingCommit.peek()) != null && proposal.index <= newCommitIndex) {
-      awaitingCommit.poll();
-      metrics.committed(proposal.proposedAtNs, now);
-      proposal.future.complete(proposal.index);
-    }
+    resolveAwaiting(newCommitIndex);
     appliedCommit = newCommitIndex;
     commitIndex = newCommitIndex;
     stateMachine.onCommit(newCommitIndex);
+  }
+
+  /**
+   * Completes the proposals at or below {@code committedIndex} whose entry is still the one this
+   * member appended. A leader deposed in the same step that brought the commit may have had its
+   * entries replaced by the new leader's: their indexes committed, but with other entries.
+   */
+  private void resolveAwaiting(long committedIndex) {
+    long now = System.nanoTime();
+    Proposal proposal;
+    while ((proposal = awaitingCommit.peek()) != null && proposal.index <= committedIndex) {
+      awaitingCommit.poll();
+      long termNow = storage.log.term(proposal.index);
+      if (termNow == proposal.appendedTerm) {
+        metrics.committed(proposal.proposedAtNs, now);
+        proposal.future.complete(proposal.index);
+      } else {
+        proposal.future.completeExceptionally(
+            new NotLeaderException(
+                partitionId,
+                node.leaderId(),
+                termNow < 0
+                    ? "leadership was lost and entry "
+                        + proposal.index
+                        + " was compacted into a snapshot before it could be checked; it may"
+                        + " have committed"
+                    : "entry "
+                        + proposal.index
+                        + " was replaced by the next leader's entry (term "
+                        + termNow
+                        + "); it did not commit"));
+      }
+    }
   }
 
   private void onSnapshotInstalled(SnapshotMeta meta) {
@@ -514,6 +542,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         meta.index(),
         meta.term(),
         snapshotReceivedBytes);
+    resolveAwaiting(meta.index());
     appliedCommit = meta.index();
     commitIndex = meta.index();
     stateMachine.onSnapshotInstalled(meta, storage.snapshots.latestDirectory());

@@ -537,7 +537,8 @@ final class Segment {
    */
   long indexOfAsqnFloor(long asqn) {
     ensureIndexed();
-    SegmentIndex.Point point = index.floorByAsqn(asqn);
+    long last = lastIndex; // published; index points of staged entries lie beyond it
+    SegmentIndex.Point point = index.floorByAsqn(asqn, last);
     long best = SegmentIndex.NONE;
     long current = firstIndex;
     int position = SegmentDescriptor.LENGTH;
@@ -546,7 +547,6 @@ final class Segment {
       current = point.index() + 1;
       position = point.position() + frameLengthAt(point.position());
     }
-    long last = lastIndex;
     for (; current <= last; current++) {
       long frameAsqn = asqnAt(position);
       if (frameAsqn != Journal.ASQN_IGNORE) {

@@ -117,20 +117,7 @@ final class SegmentAllocator implements AutoCloseable {
    */
   void takeSpare(Path target) {
     long startNs = metrics.nowNs();
-    prepareSpare();
-    Path file;
-    try {
-      file = spare.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new JournalException("Interrupted while waiting for the next journal segment", e);
-    } catch (ExecutionException e) {
-      spare = null;
-      if (e.getCause() instanceof JournalException journalException) {
-        throw journalException;
-      }
-      throw new JournalException("Failed to create the next journal segment", e.getCause());
-    }
+    Path file = awaitSpare();
     spareTaken.set(true); // before the writer writes to it: the warming stops reading it
     metrics.rollWaited(startNs);
     files.rename(file, target);
@@ -144,6 +131,28 @@ final class SegmentAllocator implements AutoCloseable {
             : warmBytes(config.segmentSizeBytes(), nowNs - lastTakenNs);
     lastTakenNs = nowNs;
     prepareSpare(warmBytes);
+  }
+
+  /**
+   * Waits until the spare file exists, preparing it now if needed: a caller about to delete every
+   * segment ({@link SegmentedJournal#reset}) learns that no new one can be made before it deletes.
+   *
+   * @throws JournalException.OutOfDiskSpace if there is no room for the segment
+   */
+  Path awaitSpare() {
+    prepareSpare();
+    try {
+      return spare.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new JournalException("Interrupted while waiting for the next journal segment", e);
+    } catch (ExecutionException e) {
+      spare = null;
+      if (e.getCause() instanceof JournalException journalException) {
+        throw journalException;
+      }
+      throw new JournalException("Failed to create the next journal segment", e.getCause());
+    }
   }
 
   private void createAndWarmSpare(

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -36,11 +37,21 @@ final class SegmentFiles {
   private final Path directory;
   private final String name;
   private final Pattern segmentPattern;
+  private final LongSupplier usableSpace;
 
   SegmentFiles(Path directory, String name) {
+    this(directory, name, null);
+  }
+
+  /**
+   * @param usableSpace free bytes for new segments; null: the file store's (tests supply their own
+   *     to run out of space on demand)
+   */
+  SegmentFiles(Path directory, String name, LongSupplier usableSpace) {
     this.directory = directory;
     this.name = name;
     this.segmentPattern = Pattern.compile(Pattern.quote(name) + "-(\\d+)\\.log");
+    this.usableSpace = usableSpace;
   }
 
   Path directory() {
@@ -123,6 +134,8 @@ final class SegmentFiles {
       if (preallocate && NativeIo.fallocate(file, sizeBytes)) {
         return;
       }
+      Files.deleteIfExists(file); // a failed fallocate may have created it
+
       try (FileChannel channel =
           FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         if (!preallocate) {
@@ -154,6 +167,9 @@ final class SegmentFiles {
   }
 
   long usableSpace() {
+    if (usableSpace != null) {
+      return usableSpace.getAsLong();
+    }
     try {
       return Files.getFileStore(directory).getUsableSpace();
     } catch (IOException e) {

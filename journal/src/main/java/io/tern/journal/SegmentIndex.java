@@ -78,12 +78,16 @@ final class SegmentIndex {
   }
 
   /**
-   * The last point whose asqn-up-to is {@code <= asqn} (points with no asqn yet count as below), or
-   * null when there is none.
+   * The last point at or below entry {@code maxIndex} whose asqn-up-to is {@code <= asqn} (points
+   * with no asqn yet count as below), or null when there is none. The bound keeps out points of
+   * entries the writer has staged but not yet published.
    */
-  synchronized Point floorByAsqn(long asqn) {
+  synchronized Point floorByAsqn(long asqn, long maxIndex) {
     int lo = 0;
     int hi = size - 1;
+    while (hi >= 0 && indexes[hi] > maxIndex) {
+      hi--; // at most the few points of one unpublished staging buffer
+    }
     int found = -1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;

@@ -69,9 +69,9 @@ public final class SegmentedJournal implements Journal {
 
   private volatile boolean closed;
 
-  private SegmentedJournal(JournalConfig config) {
+  private SegmentedJournal(JournalConfig config, SegmentFiles files) {
     this.config = config;
-    this.files = new SegmentFiles(config.directory(), config.name());
+    this.files = files;
     this.metrics = new JournalMetrics(config.meterRegistry(), config.metricTags());
     try {
       Files.createDirectories(config.directory());
@@ -102,7 +102,12 @@ public final class SegmentedJournal implements Journal {
 
   /** Opens the journal in {@code config.directory()}, creating it if needed. */
   public static SegmentedJournal open(JournalConfig config) {
-    SegmentedJournal journal = new SegmentedJournal(config);
+    return open(config, new SegmentFiles(config.directory(), config.name()));
+  }
+
+  /** Opens with {@code files} instead of the directory's own (tests: free space on demand). */
+  static SegmentedJournal open(JournalConfig config, SegmentFiles files) {
+    SegmentedJournal journal = new SegmentedJournal(config, files);
     try {
       journal.load();
     } catch (RuntimeException e) {
@@ -333,6 +338,7 @@ public final class SegmentedJournal implements Journal {
     long stamp = structureLock.writeLock();
     flushLock.lock();
     try {
+      keepFlushRecordBeyond(index);
       boolean deletedAny = false;
       for (Segment segment : segments.values()) {
         if (segment == current || segment.lastIndex() >= index) {
@@ -353,12 +359,40 @@ public final class SegmentedJournal implements Journal {
     }
   }
 
+  /**
+   * Before {@link #deleteUntil} removes the segment holding the newest flush record: writes one
+   * into the first segment that stays and forces its descriptor. Else a crash right after a roll
+   * (the new segment's descriptor not yet on disk) could leave no record and no started segment,
+   * and the journal would reopen empty at index 1 instead of at its first index.
+   */
+  private void keepFlushRecordBeyond(long index) {
+    Segment holder = segments.floorEntry(Math.max(lastFlushedIndex, firstIndex)).getValue();
+    if (holder == current || holder.lastIndex() >= index) {
+      return; // the record's segment stays
+    }
+    Segment survivor = null;
+    for (Segment segment : segments.values()) {
+      if (segment == current || segment.lastIndex() >= index) {
+        survivor = segment;
+        break;
+      }
+    }
+    long floor = survivor.firstIndex() - 1; // compacted entries are gone on purpose
+    long flushed = Math.max(lastFlushedIndex, floor);
+    survivor.writeFlushRecord(
+        flushed, Math.min(flushed, Math.max(recordedConfirmedIndex, floor)), false);
+    survivor.force(0, SegmentDescriptor.LENGTH);
+  }
+
   @Override
   public void reset(long nextIndex) {
     ensureOpen();
     if (nextIndex < 1) {
       throw new JournalException.InvalidIndex("reset needs a next index >= 1: " + nextIndex);
     }
+    // Before anything is deleted: a journal left without segments (no room for a new one, say)
+    // would have nothing to append to or read from.
+    allocator.awaitSpare();
     long stamp = structureLock.writeLock();
     flushLock.lock();
     try {

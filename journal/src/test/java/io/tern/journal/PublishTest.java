@@ -62,6 +62,35 @@ class PublishTest {
   }
 
   @Test
+  void seekToAsqnOnAnotherThreadFindsTheFloorAmongPublishedEntries() throws Exception {
+    try (SegmentedJournal journal =
+            SegmentedJournal.open(
+                JournalConfig.builder(directory)
+                    .segmentSizeBytes(4 * 1024 * 1024)
+                    .indexDensity(2)
+                    .fitMaxEntrySizeToSegment()
+                    .build());
+        JournalReader reader = journal.openReader()) {
+      for (long index = 1; index <= 3; index++) {
+        journal.append(index * 10, new UnsafeBuffer(new byte[100]));
+      }
+      journal.publish();
+      for (long index = 4; index <= 8; index++) {
+        journal.append(index * 10, new UnsafeBuffer(new byte[100])); // staged, with index points
+      }
+
+      long found =
+          onOtherThread(
+              () -> {
+                reader.seekToAsqn(1_000);
+                return reader.hasNext() ? reader.next().index() : -1L;
+              });
+
+      assertThat(found).as("the published entry with the largest asqn").isEqualTo(3);
+    }
+  }
+
+  @Test
   void theWritersOwnReadsAndFlushesSeeEverything() {
     try (SegmentedJournal journal = open();
         JournalReader reader = journal.openReader()) {

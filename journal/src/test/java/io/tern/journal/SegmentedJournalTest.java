@@ -457,6 +457,34 @@ class SegmentedJournalTest {
   }
 
   @Test
+  void compactionKeepsAFlushRecordInASegmentThatStays() throws Exception {
+    SegmentedJournal journal = open();
+    appendEntries(journal, 4);
+    journal.flush();
+    journal.flush(); // exact record (4, 4) in segment 1
+    appendEntries(journal, 1); // rolls: segment 2 holds 5 and no record yet
+    journal.deleteUntil(5); // segment 1, with the only record, goes
+
+    java.nio.MappedByteBuffer mapped =
+        Segment.map(directory.resolve("journal-2.log"), SEGMENT_SIZE);
+    try {
+      SegmentDescriptor.FlushRecord record =
+          SegmentDescriptor.readFlushRecord(
+              new UnsafeBuffer(mapped), mapped.duplicate(), new Crc32c());
+      assertThat(record).as("a flush record in the surviving segment").isNotNull();
+      assertThat(record.lastFlushedIndex()).isEqualTo(4);
+    } finally {
+      org.agrona.IoUtil.unmap(mapped);
+    }
+    // A crash now that loses the unflushed entry 5 still reopens at the compaction point.
+    Path crashed = crashImage("crash");
+    SegmentedJournal recovered =
+        open(JournalConfig.builder(crashed).segmentSizeBytes(SEGMENT_SIZE).indexDensity(2));
+    assertThat(recovered.getFirstIndex()).isEqualTo(5);
+    assertThat(recovered.getLastFlushedIndex()).isEqualTo(4);
+  }
+
+  @Test
   void deleteUntilDropsWholeSegmentsOnly() throws Exception {
     SegmentedJournal journal = open();
     appendEntries(journal, 14); // segments: 1-4, 5-8, 9-12, 13-14
@@ -630,6 +658,45 @@ class SegmentedJournalTest {
         .hasMessageContaining("already open");
     journal.close();
     assertThat(open().getLastIndex()).as("the lock is released on close").isEqualTo(1);
+  }
+
+  @Test
+  void aResetThatCannotCreateItsSegmentLeavesTheJournalAsItWas() {
+    // Room for the first segment only: the disk is full from then on (the spare that open
+    // prepares in the background fails too).
+    java.util.concurrent.atomic.AtomicLong freeBytes = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicInteger checks =
+        new java.util.concurrent.atomic.AtomicInteger();
+    JournalConfig config =
+        JournalConfig.builder(directory)
+            .segmentSizeBytes(SEGMENT_SIZE)
+            .indexDensity(2)
+            .fitMaxEntrySizeToSegment()
+            .build();
+    SegmentedJournal journal =
+        SegmentedJournal.open(
+            config,
+            new SegmentFiles(
+                directory,
+                "journal",
+                () -> checks.getAndIncrement() == 0 ? Long.MAX_VALUE : freeBytes.get()));
+    toClose.add(journal);
+    appendEntries(journal, 3);
+    journal.flush();
+
+    assertThatThrownBy(() -> journal.reset(100))
+        .isInstanceOf(JournalException.OutOfDiskSpace.class);
+
+    assertThat(journal.getFirstIndex()).isEqualTo(1);
+    assertThat(journal.getLastIndex()).isEqualTo(3);
+    assertThat(readIndexes(reader(journal))).containsExactly(1L, 2L, 3L);
+    appendEntries(journal, 1); // still fits the writer's segment
+    journal.flush();
+    assertThat(journal.getLastFlushedIndex()).isEqualTo(4);
+    freeBytes.set(Long.MAX_VALUE); // space is back: the reset goes through
+    journal.reset(100);
+    assertThat(journal.getFirstIndex()).isEqualTo(100);
+    assertThat(journal.append(1000, entry(100))).isEqualTo(100);
   }
 
   @Test

@@ -171,6 +171,10 @@ public final class FaultInjectingTransport implements RaftTransport {
         }
         int to = due.message.to();
         pendingPerLink.merge(to, -1, Integer::sum);
+        if (linkFault(to).partitioned()) {
+          droppedMessages++; // cut while in flight: a partition loses what is on the wire too
+          continue;
+        }
         try {
           delegate.send(due.partitionId, due.message);
         } catch (RuntimeException e) {

@@ -21,6 +21,13 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
   private final PeerLink link;
   private final RaftMessageCodec codec;
 
+  /**
+   * Set once a frame could not be decoded. Closing the channel does not stop the frames already
+   * read from reaching this handler (the decoder keeps going through its buffer), and none of them
+   * can be trusted any more.
+   */
+  private boolean failed;
+
   MessageHandler(NettyRaftTransport transport, PeerLink link, RaftMessageCodec codec) {
     this.transport = transport;
     this.link = link;
@@ -30,6 +37,10 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ByteBuf frame = (ByteBuf) msg;
+    if (failed) {
+      frame.release();
+      return;
+    }
     int frameBytes = NettyRaftTransport.LENGTH_PREFIX_BYTES + frame.readableBytes();
     Envelope envelope;
     try {
@@ -37,6 +48,7 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
     } catch (RaftProtocolException e) {
       LOG.warn("{}; closing the connection", e.getMessage());
       link.meters.protocolError(e.tag());
+      failed = true;
       ctx.close();
       return;
     } finally {

@@ -60,6 +60,7 @@ final class PeerLink {
   private Channel connecting;
   private ScheduledFuture<?> reconnectTask;
   private long backoffMs;
+  private long attachedAtNs; // event loop only
   private boolean everConnected;
   private boolean failureLogged;
   private boolean closed;
@@ -184,7 +185,10 @@ final class PeerLink {
     }
     everConnected = true;
     failureLogged = false;
-    backoffMs = config.reconnectBackoffMinMs();
+    // The back-off is reset only once the connection has proven stable (see onClosed): a peer
+    // that accepts the handshake and then closes (a frame over its limit, a message it cannot
+    // decode) would otherwise be redialled at the minimum delay forever.
+    attachedAtNs = System.nanoTime();
     LOG.info("raft transport: member {} connected to member {}", localMemberId, memberId);
     drain();
   }
@@ -220,6 +224,10 @@ final class PeerLink {
       channel = null;
       connected = false;
       wasOurs = true;
+      long upMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - attachedAtNs);
+      if (upMs >= config.reconnectBackoffMaxMs()) {
+        backoffMs = config.reconnectBackoffMinMs();
+      }
       if (!closed) {
         LOG.info("raft transport: connection to member {} closed", memberId);
       }

@@ -46,6 +46,22 @@ class FaultInjectingTransportTest {
   }
 
   @Test
+  void messagesStillDelayedWhenTheLinkIsCutAreLost() throws Exception {
+    faults.setLinkFault(2, LinkFault.delay(200));
+    for (int i = 0; i < 5; i++) {
+      faults.send(1, message(2, i));
+    }
+    faults.setLinkFault(2, LinkFault.PARTITIONED);
+    Thread.sleep(400); // past every due time
+
+    assertThat(network.sentTo(2)).isEmpty();
+    assertThat(faults.droppedMessages()).isEqualTo(5);
+    faults.clear();
+    faults.send(1, message(2, 5));
+    assertThat(network.sentTo(2)).extracting(s -> s.message().term()).containsExactly(5L);
+  }
+
+  @Test
   void dropsByProbability() {
     faults.setAllLinks(LinkFault.drop(1.0));
     for (int i = 0; i < 100; i++) {

@@ -183,6 +183,26 @@ class NettyRaftTransportTest {
   }
 
   @Test
+  void aPeerThatKeepsClosingRightAfterTheHandshakeIsRedialledWithGrowingBackOff() throws Exception {
+    NettyRaftTransport one =
+        start(1, new Inbox(), b -> b.maxFrameBytes(256 * 1024).reconnectBackoffMs(50, 1_000));
+    NettyRaftTransport two = start(2, new Inbox(), b -> b.maxFrameBytes(16 * 1024));
+    meshOf(one, two);
+    await("connection", () -> one.isConnected(2));
+
+    // Every connection is closed by 2 over the first frame, which 1 keeps sending (as Raft
+    // resends an append that got no answer).
+    long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_600);
+    while (System.nanoTime() < endNs) {
+      one.send(1, append(1, 2, 20 * 1024));
+      Thread.sleep(10);
+    }
+
+    // 50, 100, 200, 400, 800 ms apart: at most 5 in 1.6 s (about 25 at a fixed 50 ms).
+    assertThat(count(one, "tern.raft.transport.reconnects", "peer", "2")).isBetween(1.0, 6.0);
+  }
+
+  @Test
   void refusesAHandshakeFromAnUnknownMember() throws Exception {
     Inbox inbox5 = new Inbox();
     NettyRaftTransport five = start(5, inbox5, b -> {});

@@ -7,7 +7,11 @@ import io.tern.raft.SnapshotMeta;
 import io.tern.raft.snapshot.FileSnapshotStore;
 import io.tern.raft.storage.HardStateStore;
 import io.tern.raft.storage.JournalRaftLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * What one partition keeps on disk, under {@code <dataDirectory>/partition-<id>/}: the journal
@@ -24,23 +28,52 @@ final class PartitionStorage implements AutoCloseable {
   PartitionStorage(RaftServerConfig config, int partitionId, MeterRegistry registry, Tags tags) {
     directory = config.dataDirectory().resolve("partition-" + partitionId);
     snapshots = new FileSnapshotStore(directory.resolve("snapshots"), config.snapshotChunkBytes());
-    journal =
-        SegmentedJournal.open(
-            config
-                .journalConfig(directory.resolve("journal"))
-                .meterRegistry(registry)
-                .metricTags(tags)
-                .build());
-    // Entries that survived a process crash may sit only in the page cache: make them durable
-    // before this member counts them as persisted.
-    journal.flush();
-    SnapshotMeta snapshot = snapshots.latest();
-    log =
-        new JournalRaftLog(
-            journal,
-            snapshot == null ? 0 : snapshot.index(),
-            snapshot == null ? 0 : snapshot.term());
-    hardState = new HardStateStore(directory.resolve("hard-state"));
+    SegmentedJournal openedJournal = null;
+    JournalRaftLog openedLog = null;
+    try {
+      openedJournal =
+          SegmentedJournal.open(
+              config
+                  .journalConfig(directory.resolve("journal"))
+                  .meterRegistry(registry)
+                  .metricTags(tags)
+                  .build());
+      // Entries that survived a process crash may sit only in the page cache: make them durable
+      // before this member counts them as persisted.
+      openedJournal.flush();
+      SnapshotMeta snapshot = snapshots.latest();
+      openedLog =
+          new JournalRaftLog(
+              openedJournal,
+              snapshot == null ? 0 : snapshot.index(),
+              snapshot == null ? 0 : snapshot.term());
+      hardState = new HardStateStore(directory.resolve("hard-state"));
+      // The entries of journal/, snapshots/ and hard-state in this directory, and of this
+      // directory in the data directory, must survive a power loss as the files in them do.
+      syncDirectory(directory);
+      syncDirectory(config.dataDirectory());
+    } catch (RuntimeException e) {
+      // Release what was opened (the journal's directory lock above all), so that a corrected
+      // retry in this process can open the partition again.
+      if (openedLog != null) {
+        openedLog.close();
+      }
+      if (openedJournal != null) {
+        openedJournal.close();
+      }
+      snapshots.close();
+      throw e;
+    }
+    journal = openedJournal;
+    log = openedLog;
+  }
+
+  private static void syncDirectory(Path dir) {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to fsync directory " + dir, e);
+    }
   }
 
   long snapshotIndex() {
@@ -50,8 +83,15 @@ final class PartitionStorage implements AutoCloseable {
 
   @Override
   public void close() {
-    journal.close();
-    hardState.close();
-    snapshots.close();
+    try {
+      log.close();
+      journal.close();
+    } finally {
+      try {
+        hardState.close();
+      } finally {
+        snapshots.close();
+      }
+    }
   }
 }

@@ -97,11 +97,19 @@ final class SnapshotFiles {
 
   /** Makes creations, renames and deletions in {@code directory} durable. */
   static void syncDirectory(Path directory) {
-    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-      channel.force(true);
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(directory, StandardOpenOption.READ);
     } catch (IOException e) {
       // Some file systems do not allow opening directories; nothing more can be done there.
-      LOG.debug("Could not fsync directory {}: {}", directory, e.toString());
+      LOG.debug("Could not open directory {} to fsync it: {}", directory, e.toString());
+      return;
+    }
+    // A failed fsync is not ignored: what depends on the renames being durable must not go on.
+    try (channel) {
+      channel.force(true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to fsync directory " + directory, e);
     }
   }
 

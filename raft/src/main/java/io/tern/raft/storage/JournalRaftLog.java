@@ -54,12 +54,39 @@ public final class JournalRaftLog implements RaftLog {
     this.reader = journal.openReader();
     this.snapshotIndex = snapshotIndex;
     this.snapshotTerm = snapshotTerm;
+    long first = journal.getFirstIndex();
+    if (first > snapshotIndex + 1) {
+      // Compaction only ever drops entries a durable snapshot covers: the snapshot that did is
+      // gone (damaged, deleted, or its directory entry lost). Starting would replay a log with a
+      // hole, or wipe acknowledged entries to match an older snapshot.
+      reader.close();
+      throw new IllegalStateException(
+          "Raft log starts at entry "
+              + first
+              + " but the latest valid snapshot ends at "
+              + (snapshotIndex == 0 ? "none (index 0)" : "entry " + snapshotIndex)
+              + ": the snapshot covering entries "
+              + (snapshotIndex + 1)
+              + ".."
+              + (first - 1)
+              + " is missing or damaged. Refusing to start the partition; restore its snapshot"
+              + " directory, or delete the member's partition data so that it catches up from the"
+              + " leader");
+    }
     if (snapshotIndex > 0 && !journalContinuesSnapshot()) {
       // A crash between installing a received snapshot and resetting the journal, or a journal
       // that diverged from the snapshot: the snapshot wins (it holds only committed state).
       journal.reset(snapshotIndex + 1);
     }
     rebuildTermRuns();
+  }
+
+  /**
+   * Releases this log's reader (which holds a reference on the segment it last read, keeping it
+   * mapped). The journal itself belongs to the caller.
+   */
+  public void close() {
+    reader.close();
   }
 
   /** True if the journal holds the snapshot's last entry with its term, or starts right after. */

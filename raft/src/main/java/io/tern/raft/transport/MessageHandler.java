@@ -46,8 +46,13 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
     try {
       envelope = codec.decode(frame, link.memberId);
     } catch (RaftProtocolException e) {
-      LOG.warn("{}; closing the connection", e.getMessage());
       link.meters.protocolError(e.tag());
+      if (e.kind() == RaftProtocolException.Kind.NEWER_MESSAGE_TYPE) {
+        // The frame's length is known, so the stream stays aligned: skip it and go on.
+        LOG.debug("{}; skipped", e.getMessage());
+        return;
+      }
+      LOG.warn("{}; closing the connection", e.getMessage());
       failed = true;
       ctx.close();
       return;

@@ -193,7 +193,10 @@ final class RaftMessageDecoder {
           throw error(Kind.MALFORMED, "unexpected second handshake from " + source());
       default ->
           throw error(
-              Kind.UNKNOWN_TEMPLATE,
+              // Adding message types is a compatible change: a newer broker may send one.
+              version > RaftMessageCodec.SCHEMA_VERSION
+                  ? Kind.NEWER_MESSAGE_TYPE
+                  : Kind.UNKNOWN_TEMPLATE,
               "unknown message template "
                   + templateId
                   + " (schema "

@@ -12,6 +12,11 @@ public final class RaftProtocolException extends RuntimeException {
     UNKNOWN_SCHEMA,
     INCOMPATIBLE_VERSION,
     UNKNOWN_TEMPLATE,
+    /**
+     * A message type this broker does not know, from a broker with a newer (compatible) schema
+     * version: the frame is skipped and the connection kept.
+     */
+    NEWER_MESSAGE_TYPE,
     TRUNCATED,
     MALFORMED,
     TOO_LARGE

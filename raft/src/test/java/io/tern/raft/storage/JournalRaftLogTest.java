@@ -1,6 +1,7 @@
 package io.tern.raft.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.journal.JournalConfig;
 import io.tern.journal.SegmentedJournal;
@@ -117,6 +118,30 @@ class JournalRaftLogTest {
       assertThat(log.term(first - 1)).as("the entry just compacted").isPositive();
       assertThat(log.term(300)).isEqualTo(2);
       assertThat(log.entry(first).index()).isEqualTo(first);
+    }
+  }
+
+  @Test
+  void aCompactedJournalWhoseSnapshotIsMissingIsRefusedAtOpen() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      for (long index = 1; index <= 400; index++) {
+        log.append(entry(index, 1));
+      }
+      log.compact(300, 1, 250);
+      long first = log.firstIndex();
+      assertThat(first).isGreaterThan(2);
+
+      // The snapshot at 300 is gone (damaged manifest, lost directory entry): no snapshot, or an
+      // older one that does not reach the journal's first entry.
+      assertThatThrownBy(() -> new JournalRaftLog(journal, 0, 0))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("Raft log starts at entry " + first)
+          .hasMessageContaining("missing or damaged");
+      assertThatThrownBy(() -> new JournalRaftLog(journal, 1, 1))
+          .hasMessageContaining("entries 2.." + (first - 1));
+      assertThat(journal.getLastIndex()).as("nothing was wiped").isEqualTo(400);
+      assertThat(new JournalRaftLog(journal, 300, 1).term(400)).isEqualTo(1);
     }
   }
 

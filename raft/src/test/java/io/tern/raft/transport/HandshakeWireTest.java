@@ -68,6 +68,39 @@ class HandshakeWireTest {
   }
 
   @Test
+  void skipsAMessageTypeFromANewerSchemaVersionAndKeepsTheConnection() throws Exception {
+    try (Socket socket = connect()) {
+      socket.getOutputStream().write(frame(handshake(new Handshake(CLIENT_ID, SERVER_ID, 2, 1))));
+      readFrame(socket.getInputStream());
+
+      byte[] newer = encode(new TimeoutNow(CLIENT_ID, SERVER_ID, 1));
+      // Template 42 at schema version 2: a message type added after this build.
+      ByteBuffer.wrap(newer)
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .putShort(2, (short) 42)
+          .putShort(6, (short) 2);
+      socket.getOutputStream().write(frame(newer));
+      TimeoutNow known = new TimeoutNow(CLIENT_ID, SERVER_ID, 3);
+      socket.getOutputStream().write(frame(encode(known)));
+
+      assertThat(inbox.take()).isEqualTo(new Envelope(12, known));
+      Counter skipped =
+          registry
+              .find("tern.raft.transport.protocol.errors")
+              .tag("reason", "newer_message_type")
+              .counter();
+      assertThat(skipped).isNotNull();
+      assertThat(skipped.count()).isEqualTo(1);
+    }
+  }
+
+  private byte[] encode(TimeoutNow message) {
+    byte[] encoded = new byte[RaftMessageCodec.encodedLength(message)];
+    codec.encode(12, message, new UnsafeBuffer(encoded), 0);
+    return encoded;
+  }
+
+  @Test
   void refusesAPeerWhoseVersionItCannotTalkTo() throws Exception {
     Handshake future = new Handshake(CLIENT_ID, SERVER_ID, 9, 8);
     assertClosedWithout(frame(handshake(future)), "incompatible_version");

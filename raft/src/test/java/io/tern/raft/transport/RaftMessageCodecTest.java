@@ -146,6 +146,19 @@ class RaftMessageCodecTest {
   }
 
   @Test
+  void tellsAMessageTypeOfANewerSchemaVersionApart() {
+    UnsafeBuffer frame = encode(1, new TimeoutNow(3, 1, 5));
+    frame.putShort(TEMPLATE_ID_OFFSET, (short) 42, ByteOrder.LITTLE_ENDIAN);
+    frame.putShort(
+        VERSION_OFFSET, (short) (RaftMessageCodec.SCHEMA_VERSION + 1), ByteOrder.LITTLE_ENDIAN);
+
+    assertThatThrownBy(() -> codec.decode(frame, 0, frame.capacity(), 3))
+        .isInstanceOf(RaftProtocolException.class)
+        .extracting(e -> ((RaftProtocolException) e).kind())
+        .isEqualTo(Kind.NEWER_MESSAGE_TYPE);
+  }
+
+  @Test
   void namesAWrongSchema() {
     UnsafeBuffer frame = encode(1, new TimeoutNow(3, 1, 5));
     frame.putShort(SCHEMA_ID_OFFSET, (short) 99, ByteOrder.LITTLE_ENDIAN);

@@ -158,12 +158,7 @@ final class SegmentFiles {
 
   /** Makes creations, renames and deletions in the directory durable. */
   void syncDirectory() {
-    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      // Some file systems do not allow opening directories; nothing more can be done there.
-      LOG.debug("Could not fsync directory {}: {}", directory, e.toString());
-    }
+    DirectorySync.sync(directory);
   }
 
   long usableSpace() {

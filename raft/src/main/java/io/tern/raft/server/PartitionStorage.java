@@ -2,16 +2,13 @@ package io.tern.raft.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.tern.journal.DirectorySync;
 import io.tern.journal.SegmentedJournal;
 import io.tern.raft.SnapshotMeta;
 import io.tern.raft.snapshot.FileSnapshotStore;
 import io.tern.raft.storage.HardStateStore;
 import io.tern.raft.storage.JournalRaftLog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * What one partition keeps on disk, under {@code <dataDirectory>/partition-<id>/}: the journal
@@ -50,8 +47,8 @@ final class PartitionStorage implements AutoCloseable {
       hardState = new HardStateStore(directory.resolve("hard-state"));
       // The entries of journal/, snapshots/ and hard-state in this directory, and of this
       // directory in the data directory, must survive a power loss as the files in them do.
-      syncDirectory(directory);
-      syncDirectory(config.dataDirectory());
+      DirectorySync.sync(directory);
+      DirectorySync.sync(config.dataDirectory());
     } catch (RuntimeException e) {
       // Release what was opened (the journal's directory lock above all), so that a corrected
       // retry in this process can open the partition again.
@@ -66,14 +63,6 @@ final class PartitionStorage implements AutoCloseable {
     }
     journal = openedJournal;
     log = openedLog;
-  }
-
-  private static void syncDirectory(Path dir) {
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to fsync directory " + dir, e);
-    }
   }
 
   long snapshotIndex() {

@@ -1,8 +1,8 @@
 package io.tern.raft.snapshot;
 
+import io.tern.journal.DirectorySync;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -97,20 +96,7 @@ final class SnapshotFiles {
 
   /** Makes creations, renames and deletions in {@code directory} durable. */
   static void syncDirectory(Path directory) {
-    FileChannel channel;
-    try {
-      channel = FileChannel.open(directory, StandardOpenOption.READ);
-    } catch (IOException e) {
-      // Some file systems do not allow opening directories; nothing more can be done there.
-      LOG.debug("Could not open directory {} to fsync it: {}", directory, e.toString());
-      return;
-    }
-    // A failed fsync is not ignored: what depends on the renames being durable must not go on.
-    try (channel) {
-      channel.force(true);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to fsync directory " + directory, e);
-    }
+    DirectorySync.sync(directory);
   }
 
   static void moveAtomically(Path from, Path to) {

@@ -55,19 +55,17 @@ public final class JournalRaftLog implements RaftLog {
     this.snapshotIndex = snapshotIndex;
     this.snapshotTerm = snapshotTerm;
     long first = journal.getFirstIndex();
-    if (first > snapshotIndex + 1) {
-      // Compaction only ever drops entries a durable snapshot covers: the snapshot that did is
-      // gone (damaged, deleted, or its directory entry lost). Starting would replay a log with a
-      // hole, or wipe acknowledged entries to match an older snapshot.
+    if (snapshotIndex == 0 && first > 1) {
+      // Compaction only ever drops entries a durable snapshot covers, and a reset only follows a
+      // durable snapshot: without any snapshot, the one that covered the missing entries is gone
+      // (damaged, deleted, or its directory entry lost). Starting would replay a log with a hole.
+      // (With a snapshot, a journal starting beyond it is what a crash in the middle of a reset
+      // leaves, and the reset below finishes the job.)
       reader.close();
       throw new IllegalStateException(
           "Raft log starts at entry "
               + first
-              + " but the latest valid snapshot ends at "
-              + (snapshotIndex == 0 ? "none (index 0)" : "entry " + snapshotIndex)
-              + ": the snapshot covering entries "
-              + (snapshotIndex + 1)
-              + ".."
+              + " but there is no valid snapshot: the snapshot covering entries 1.."
               + (first - 1)
               + " is missing or damaged. Refusing to start the partition; restore its snapshot"
               + " directory, or delete the member's partition data so that it catches up from the"

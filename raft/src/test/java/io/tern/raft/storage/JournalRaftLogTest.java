@@ -132,16 +132,19 @@ class JournalRaftLogTest {
       long first = log.firstIndex();
       assertThat(first).isGreaterThan(2);
 
-      // The snapshot at 300 is gone (damaged manifest, lost directory entry): no snapshot, or an
-      // older one that does not reach the journal's first entry.
+      // The snapshot at 300 is gone (damaged manifest, lost directory entry) and none is left.
       assertThatThrownBy(() -> new JournalRaftLog(journal, 0, 0))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("Raft log starts at entry " + first)
-          .hasMessageContaining("missing or damaged");
-      assertThatThrownBy(() -> new JournalRaftLog(journal, 1, 1))
-          .hasMessageContaining("entries 2.." + (first - 1));
+          .hasMessageContaining("entries 1.." + (first - 1) + " is missing or damaged");
       assertThat(journal.getLastIndex()).as("nothing was wiped").isEqualTo(400);
       assertThat(new JournalRaftLog(journal, 300, 1).term(400)).isEqualTo(1);
+
+      // With a snapshot, a journal that starts beyond it is what a crash part-way through the
+      // reset after an install leaves (old segments deleted oldest first): the reset is finished.
+      new JournalRaftLog(journal, 100, 1);
+      assertThat(journal.getFirstIndex()).isEqualTo(101);
+      assertThat(journal.getLastIndex()).isEqualTo(100);
     }
   }
 

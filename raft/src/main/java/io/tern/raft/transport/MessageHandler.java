@@ -5,7 +5,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.raft.RaftMessage;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,11 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
    */
   private boolean failed;
 
+  /** When the last frame arrived on this connection (its event loop only). */
+  private long lastReadNs = System.nanoTime();
+
+  private ScheduledFuture<?> deadPeerCheck;
+
   MessageHandler(NettyRaftTransport transport, PeerLink link, RaftMessageCodec codec) {
     this.transport = transport;
     this.link = link;
@@ -37,6 +44,7 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ByteBuf frame = (ByteBuf) msg;
+    lastReadNs = System.nanoTime();
     if (failed) {
       frame.release();
       return;
@@ -76,6 +84,46 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
     link.meters.messagesReceived.increment();
     link.meters.bytesReceived.increment(frameBytes);
     transport.deliver(envelope.partitionId(), message);
+  }
+
+  /** Starts the dead-peer check on the connection's event loop (see {@code deadPeerTimeoutMs}). */
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    long timeoutMs = transport.config().deadPeerTimeoutMs();
+    if (timeoutMs > 0) {
+      long periodMs = Math.max(1, timeoutMs / 4);
+      deadPeerCheck =
+          ctx.executor()
+              .scheduleAtFixedRate(
+                  () -> checkPeerAlive(ctx, timeoutMs), periodMs, periodMs, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public void handlerRemoved(ChannelHandlerContext ctx) {
+    if (deadPeerCheck != null) {
+      deadPeerCheck.cancel(false);
+    }
+  }
+
+  /**
+   * Nothing was read for {@code timeoutMs} although this side wrote since the last read: Raft
+   * answers every request, so the peer is gone. A connection idle both ways stays.
+   */
+  private void checkPeerAlive(ChannelHandlerContext ctx, long timeoutMs) {
+    long silentNs = System.nanoTime() - lastReadNs;
+    if (silentNs >= TimeUnit.MILLISECONDS.toNanos(timeoutMs)
+        && link.lastWriteNs - lastReadNs > 0
+        && ctx.channel().isActive()) {
+      LOG.warn(
+          "raft transport: nothing heard from member {} for {} ms while sending to it; closing the"
+              + " connection",
+          link.memberId,
+          TimeUnit.NANOSECONDS.toMillis(silentNs));
+      link.meters.protocolError("dead_peer");
+      deadPeerCheck.cancel(false);
+      ctx.close();
+    }
   }
 
   @Override

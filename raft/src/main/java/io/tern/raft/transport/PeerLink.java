@@ -60,6 +60,10 @@ final class PeerLink {
   private Channel connecting;
   private ScheduledFuture<?> reconnectTask;
   private long backoffMs;
+
+  /** When a frame was last written to a connection of this link; read by the dead-peer check. */
+  volatile long lastWriteNs = System.nanoTime();
+
   private long attachedAtNs; // event loop only
   private boolean everConnected;
   private boolean failureLogged;
@@ -295,6 +299,7 @@ final class PeerLink {
         continue;
       }
       ch.write(frame, ch.voidPromise());
+      lastWriteNs = System.nanoTime();
       meters.messagesSent.increment();
       meters.bytesSent.increment(next.frameBytes());
       written++;

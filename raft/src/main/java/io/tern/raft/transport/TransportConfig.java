@@ -23,6 +23,10 @@ import java.util.TreeMap;
  * @param reconnectBackoffMinMs the first delay before reconnecting; doubles per failed attempt
  * @param reconnectBackoffMaxMs the cap of that doubling
  * @param connectTimeoutMs how long a TCP connect, and then the peer's handshake, may take
+ * @param deadPeerTimeoutMs a connection on which this broker wrote but read nothing for this long
+ *     is closed (and redialled by the lower member id): a peer that vanished without a reset (power
+ *     loss, a silent network partition) would otherwise keep it open until TCP gives up, minutes
+ *     later. Raft answers every request, so a live peer is heard from well within it. 0: never
  * @param ioThreads event loop threads (one is plenty for a few peers, and keeps each connection's
  *     reads and writes on the thread that owns its queue)
  * @param preferEpoll use native epoll where available (Linux), NIO otherwise
@@ -38,6 +42,7 @@ public record TransportConfig(
     long reconnectBackoffMinMs,
     long reconnectBackoffMaxMs,
     long connectTimeoutMs,
+    long deadPeerTimeoutMs,
     int ioThreads,
     boolean preferEpoll) {
 
@@ -55,6 +60,14 @@ public record TransportConfig(
   public static final long DEFAULT_RECONNECT_BACKOFF_MIN_MS = 50;
   public static final long DEFAULT_RECONNECT_BACKOFF_MAX_MS = 2_000;
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+  /**
+   * Many heartbeat intervals and election timeouts: a peer stalled by a long GC pause is not cut
+   * off, one that is gone is redialled within seconds rather than after TCP's retransmission
+   * timeout (about 15 minutes with Linux defaults).
+   */
+  public static final long DEFAULT_DEAD_PEER_TIMEOUT_MS = 10_000;
+
   public static final int DEFAULT_IO_THREADS = 1;
 
   /** Room for a handshake or any fixed-size message, with space to spare. */
@@ -91,6 +104,9 @@ public record TransportConfig(
     require(
         connectTimeoutMs >= 1 && connectTimeoutMs <= Integer.MAX_VALUE,
         "connectTimeoutMs must be in [1, " + Integer.MAX_VALUE + "], got " + connectTimeoutMs);
+    require(
+        deadPeerTimeoutMs >= 0,
+        "deadPeerTimeoutMs must be >= 0 (0: off), got " + deadPeerTimeoutMs);
     require(ioThreads >= 1, "ioThreads must be >= 1, got " + ioThreads);
   }
 
@@ -122,6 +138,7 @@ public record TransportConfig(
     private long reconnectBackoffMinMs = DEFAULT_RECONNECT_BACKOFF_MIN_MS;
     private long reconnectBackoffMaxMs = DEFAULT_RECONNECT_BACKOFF_MAX_MS;
     private long connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
+    private long deadPeerTimeoutMs = DEFAULT_DEAD_PEER_TIMEOUT_MS;
     private int ioThreads = DEFAULT_IO_THREADS;
     private boolean preferEpoll = true;
 
@@ -171,6 +188,11 @@ public record TransportConfig(
       return this;
     }
 
+    public Builder deadPeerTimeoutMs(long ms) {
+      this.deadPeerTimeoutMs = ms;
+      return this;
+    }
+
     public Builder ioThreads(int threads) {
       this.ioThreads = threads;
       return this;
@@ -193,6 +215,7 @@ public record TransportConfig(
           reconnectBackoffMinMs,
           reconnectBackoffMaxMs,
           connectTimeoutMs,
+          deadPeerTimeoutMs,
           ioThreads,
           preferEpoll);
     }

@@ -22,17 +22,26 @@ public final class DirectorySync {
    * @throws UncheckedIOException if the fsync fails
    */
   public static void sync(Path directory) {
-    FileChannel channel;
+    // The channel is interruptible: an interrupted caller would have the fsync fail. The flag is
+    // set aside for the call and restored.
+    boolean interrupted = Thread.interrupted();
     try {
-      channel = FileChannel.open(directory, StandardOpenOption.READ);
-    } catch (IOException e) {
-      LOG.debug("Could not open directory {} to fsync it: {}", directory, e.toString());
-      return;
-    }
-    try (channel) {
-      channel.force(true);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to fsync directory " + directory, e);
+      FileChannel channel;
+      try {
+        channel = FileChannel.open(directory, StandardOpenOption.READ);
+      } catch (IOException e) {
+        LOG.debug("Could not open directory {} to fsync it: {}", directory, e.toString());
+        return;
+      }
+      try (channel) {
+        channel.force(true);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to fsync directory " + directory, e);
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -39,6 +40,9 @@ final class Segment {
   /** {@link #readFrame} result: the bytes at this position are not a valid frame. */
   static final int INVALID_FRAME = -1;
 
+  /** Reopens of the write channel per write after it was closed under us (by an interrupt). */
+  private static final int MAX_CHANNEL_REOPENS = 3;
+
   private final Path file;
   private final long id;
   private final long firstIndex;
@@ -58,7 +62,7 @@ final class Segment {
    * Open for the segment's life in PWRITE mode (null in MMAP mode): the writer appends through it
    * and the flusher writes flush records; positional writes need no coordination between them.
    */
-  private final FileChannel channel;
+  private volatile FileChannel channel;
 
   // Writer-thread state.
   private final ByteBuffer writerView;
@@ -297,14 +301,42 @@ final class Segment {
    * does not matter to them.
    */
   private void writeThroughChannel(int position, ByteBuffer bytes) {
+    // A FileChannel is interruptible: a write by a thread whose interrupt flag is set closes it
+    // for every thread that uses it. Nobody's interrupt may break the journal, so the flag is set
+    // aside during the write (and restored), and a channel closed by another thread's interrupt
+    // is reopened; positional writes can simply be repeated.
+    boolean interrupted = Thread.interrupted();
+    int start = bytes.position();
     try {
-      long at = position;
-      while (bytes.hasRemaining()) {
-        at += channel.write(bytes, at);
+      for (int reopened = 0; ; reopened++) {
+        FileChannel current = channel;
+        try {
+          while (bytes.hasRemaining()) {
+            current.write(bytes, position + (long) (bytes.position() - start));
+          }
+          return;
+        } catch (ClosedChannelException e) {
+          interrupted |= Thread.interrupted();
+          if (references.get() <= 0 || reopened >= MAX_CHANNEL_REOPENS) {
+            throw e; // the segment was released, or something keeps closing it
+          }
+          reopenChannel(current);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Failed to write to journal segment " + file + " at offset " + position, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Replaces {@code closed} with a new channel unless another thread did already. */
+  private synchronized void reopenChannel(FileChannel closed) throws IOException {
+    if (channel == closed && references.get() > 0) {
+      channel = FileChannel.open(file, StandardOpenOption.WRITE);
     }
   }
 
@@ -835,7 +867,7 @@ final class Segment {
     }
   }
 
-  private void closeChannel() {
+  private synchronized void closeChannel() {
     if (channel != null) {
       try {
         channel.close();

@@ -91,6 +91,42 @@ class PublishTest {
   }
 
   @Test
+  void anInterruptedWriterOrFlusherDoesNotBreakTheJournal() throws Exception {
+    try (SegmentedJournal journal = open();
+        JournalReader reader = journal.openReader()) {
+      journal.append(1, new UnsafeBuffer(new byte[100]));
+      Thread.currentThread().interrupt(); // e.g. an executor shutting down, or a stray interrupt
+      try {
+        journal.append(2, new UnsafeBuffer(new byte[100]));
+        journal.publish(); // a pwrite by an interrupted thread closes an interruptible channel
+        assertThat(Thread.currentThread().isInterrupted()).as("the flag is kept").isTrue();
+      } finally {
+        Thread.interrupted();
+      }
+      // A flush on another, interrupted thread writes its flush record through the same channel.
+      onOtherThread(
+          () -> {
+            Thread.currentThread().interrupt();
+            try {
+              journal.flush();
+            } finally {
+              Thread.interrupted();
+            }
+            return null;
+          });
+      journal.append(3, new UnsafeBuffer(new byte[100]));
+      journal.flush();
+      assertThat(journal.getLastFlushedIndex()).isEqualTo(3);
+      int read = 0;
+      while (reader.hasNext()) {
+        reader.next();
+        read++;
+      }
+      assertThat(read).isEqualTo(3);
+    }
+  }
+
+  @Test
   void theWritersOwnReadsAndFlushesSeeEverything() {
     try (SegmentedJournal journal = open();
         JournalReader reader = journal.openReader()) {

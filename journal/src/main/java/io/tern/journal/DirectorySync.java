@@ -14,10 +14,17 @@ public final class DirectorySync {
 
   private DirectorySync() {}
 
+  /** EINVAL or ENOTSUP from fsync: the file system does not sync directories, not an I/O error. */
+  private static boolean isUnsupported(IOException e) {
+    String message = e.getMessage();
+    return message != null
+        && (message.contains("Invalid argument") || message.contains("not supported"));
+  }
+
   /**
-   * Forces {@code directory}. A file system that cannot open directories is tolerated (nothing more
-   * can be done there); a failed fsync is not: what depends on the entries being durable must not
-   * go on.
+   * Forces {@code directory}. A file system that cannot open or sync directories is tolerated
+   * (nothing more can be done there); a failed fsync (an I/O error) is not: what depends on the
+   * entries being durable must not go on.
    *
    * @throws UncheckedIOException if the fsync fails
    */
@@ -36,6 +43,11 @@ public final class DirectorySync {
       try (channel) {
         channel.force(true);
       } catch (IOException e) {
+        if (isUnsupported(e)) {
+          // Some mounts (FUSE, some bind mounts) open directories but refuse to sync them.
+          LOG.debug("Directory {} cannot be fsynced here: {}", directory, e.toString());
+          return;
+        }
         throw new UncheckedIOException("Failed to fsync directory " + directory, e);
       }
     } finally {

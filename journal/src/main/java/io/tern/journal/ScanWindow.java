@@ -12,6 +12,7 @@ import static io.tern.journal.FrameLayout.MARKER_V1;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -33,10 +34,13 @@ final class ScanWindow implements AutoCloseable {
   /** Bytes read per {@code pread}: large enough that the call's cost disappears. */
   static final int WINDOW_BYTES = 1024 * 1024;
 
+  private static final int MAX_REOPENS = 3;
+
   /** {@link #frameAt} result: the frame does not fit in a window; read it through the mapping. */
   static final int TOO_LARGE = -2;
 
-  private final FileChannel channel;
+  private final Path file;
+  private FileChannel channel;
   private final int segmentBytes;
   private final ByteBuffer bytes;
   private final UnsafeBuffer window;
@@ -45,11 +49,8 @@ final class ScanWindow implements AutoCloseable {
   private int windowLength;
 
   ScanWindow(Path file, int segmentBytes) {
-    try {
-      this.channel = FileChannel.open(file, StandardOpenOption.READ);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to open journal segment " + file + " for reading", e);
-    }
+    this.file = file;
+    this.channel = openChannel(file);
     this.segmentBytes = segmentBytes;
     this.bytes = ByteBuffer.allocateDirect(Math.min(WINDOW_BYTES, segmentBytes));
     this.window = new UnsafeBuffer(bytes);
@@ -105,14 +106,34 @@ final class ScanWindow implements AutoCloseable {
     }
     int wanted = (int) Math.min(bytes.capacity(), (long) segmentBytes - position);
     bytes.clear().limit(wanted);
+    // The channel is interruptible, the mapping it replaces was not: an interrupt of the reading
+    // thread (a reader, the Raft thread truncating) must not fail the scan. The flag is set aside
+    // and restored, and a channel closed by an interrupt during the read is reopened.
+    boolean interrupted = Thread.interrupted();
     try {
-      while (bytes.hasRemaining()) {
-        if (channel.read(bytes, position + bytes.position()) < 0) {
+      for (int reopened = 0; ; reopened++) {
+        try {
+          while (bytes.hasRemaining()) {
+            if (channel.read(bytes, position + bytes.position()) < 0) {
+              break;
+            }
+          }
           break;
+        } catch (ClosedChannelException e) {
+          interrupted |= Thread.interrupted();
+          if (reopened >= MAX_REOPENS) {
+            throw e;
+          }
+          channel = openChannel(file);
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Failed to read journal segment at offset " + position, e);
+      throw new UncheckedIOException(
+          "Failed to read journal segment " + file + " at offset " + position, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     windowStart = position;
     windowLength = bytes.position();
@@ -124,6 +145,14 @@ final class ScanWindow implements AutoCloseable {
                   + (position + windowLength)
                   + " before its mapped size "
                   + segmentBytes));
+    }
+  }
+
+  private static FileChannel openChannel(Path file) {
+    try {
+      return FileChannel.open(file, StandardOpenOption.READ);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to open journal segment " + file + " for reading", e);
     }
   }
 

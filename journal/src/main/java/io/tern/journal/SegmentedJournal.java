@@ -107,15 +107,24 @@ public final class SegmentedJournal implements Journal {
 
   /** Opens with {@code files} instead of the directory's own (tests: free space on demand). */
   static SegmentedJournal open(JournalConfig config, SegmentFiles files) {
-    SegmentedJournal journal = new SegmentedJournal(config, files);
+    // Opening reads and forces through interruptible channels: an interrupt flag left on the
+    // caller's thread would fail it. The flag is set aside for the open and restored.
+    boolean interrupted = Thread.interrupted();
     try {
-      journal.load();
-    } catch (RuntimeException e) {
-      journal.allocator.close();
-      journal.lock.close();
-      throw e;
+      SegmentedJournal journal = new SegmentedJournal(config, files);
+      try {
+        journal.load();
+      } catch (RuntimeException e) {
+        journal.allocator.close();
+        journal.lock.close();
+        throw e;
+      }
+      return journal;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    return journal;
   }
 
   private void load() {
@@ -481,7 +490,12 @@ public final class SegmentedJournal implements Journal {
       }
       long startNs = metrics.nowNs();
       if (directoryDirty.getAndSet(false)) {
-        files.syncDirectory();
+        try {
+          files.syncDirectory();
+        } catch (RuntimeException e) {
+          directoryDirty.set(true); // still needed: no later flush may skip it
+          throw e;
+        }
       }
       Segment holder = segments.floorEntry(target).getValue();
       long bytes = 0;

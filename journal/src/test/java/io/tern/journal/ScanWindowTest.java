@@ -88,6 +88,24 @@ class ScanWindowTest {
   }
 
   @Test
+  void anInterruptedThreadStillOpensAndIndexesSegments() {
+    List<Integer> sizes = writeJournal();
+    Thread.currentThread().interrupt(); // pread through an interruptible channel would fail
+    try (SegmentedJournal journal =
+            SegmentedJournal.open(config(JournalConfig.OpenVerification.TAIL));
+        JournalReader reader = journal.openReader()) {
+      assertThat(journal.getLastIndex()).isEqualTo(sizes.size());
+      assertThat(Thread.currentThread().isInterrupted()).as("the flag is kept").isTrue();
+      // Segment 1 was trusted by its hint: this seek builds its sparse index with a scan.
+      reader.seekToAsqn(25);
+      assertThat(reader.next().index()).isEqualTo(2);
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
+  @Test
   void damageAtTheEndOfAFrameThatCrossesAWindowIsRefused() throws IOException {
     writeJournal();
     // The 900 KiB frame follows a 1.5 MiB and an 8 B one in the first segment: it starts inside

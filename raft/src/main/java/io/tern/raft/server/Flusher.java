@@ -24,6 +24,7 @@ final class Flusher implements DutyLoop.Duty, AutoCloseable {
   private final Runnable onFlushed;
   private final DutyLoop loop;
   private volatile long requestedIndex;
+  private long lastRequest; // Raft thread only
   private volatile Throwable failure;
   private long lastFlushStartNs; // loop thread only
 
@@ -42,10 +43,14 @@ final class Flusher implements DutyLoop.Duty, AutoCloseable {
    * loop would find them only at its safety-net pass ({@link DutyLoop#MAX_PARK_NS}).
    */
   void request(long index) {
+    long previous = lastRequest;
+    lastRequest = index;
     if (index > requestedIndex) {
       requestedIndex = index;
-    } else if (index <= journal.getLastFlushedIndex()) {
-      return; // covered by a flush already
+    } else if (index == previous || index <= journal.getLastFlushedIndex()) {
+      // Raft repeats its request every round until the flush lands (in delayed mode for a whole
+      // delay): the loop knows of it already. Or a flush covers it.
+      return;
     }
     loop.wake();
   }

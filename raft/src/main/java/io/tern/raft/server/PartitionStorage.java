@@ -27,6 +27,7 @@ final class PartitionStorage implements AutoCloseable {
     snapshots = new FileSnapshotStore(directory.resolve("snapshots"), config.snapshotChunkBytes());
     SegmentedJournal openedJournal = null;
     JournalRaftLog openedLog = null;
+    HardStateStore openedHardState = null;
     try {
       openedJournal =
           SegmentedJournal.open(
@@ -44,25 +45,34 @@ final class PartitionStorage implements AutoCloseable {
               openedJournal,
               snapshot == null ? 0 : snapshot.index(),
               snapshot == null ? 0 : snapshot.term());
-      hardState = new HardStateStore(directory.resolve("hard-state"));
+      openedHardState = new HardStateStore(directory.resolve("hard-state"));
       // The entries of journal/, snapshots/ and hard-state in this directory, and of this
       // directory in the data directory, must survive a power loss as the files in them do.
       DirectorySync.sync(directory);
       DirectorySync.sync(config.dataDirectory());
     } catch (RuntimeException e) {
       // Release what was opened (the journal's directory lock above all), so that a corrected
-      // retry in this process can open the partition again.
-      if (openedLog != null) {
-        openedLog.close();
-      }
-      if (openedJournal != null) {
-        openedJournal.close();
-      }
-      snapshots.close();
+      // retry in this process can open the partition again; the first failure is the one thrown.
+      closeAll(e, openedLog, openedJournal, openedHardState, snapshots);
       throw e;
     }
     journal = openedJournal;
     log = openedLog;
+    hardState = openedHardState;
+  }
+
+  /** Closes each non-null resource, even if one fails; failures are added to {@code primary}. */
+  private static void closeAll(RuntimeException primary, AutoCloseable... resources) {
+    for (AutoCloseable resource : resources) {
+      if (resource == null) {
+        continue;
+      }
+      try {
+        resource.close();
+      } catch (Exception e) {
+        primary.addSuppressed(e);
+      }
+    }
   }
 
   long snapshotIndex() {
@@ -72,15 +82,10 @@ final class PartitionStorage implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      log.close();
-      journal.close();
-    } finally {
-      try {
-        hardState.close();
-      } finally {
-        snapshots.close();
-      }
+    RuntimeException failure = new IllegalStateException("Closing partition storage failed");
+    closeAll(failure, log, journal, hardState, snapshots);
+    if (failure.getSuppressed().length > 0) {
+      throw failure;
     }
   }
 }

@@ -23,7 +23,7 @@ import org.agrona.MutableDirectBuffer;
  * processor can seek by position. Terms are kept in memory as runs ({@link TermRuns}): a term
  * changes only with a leader, so there are few, and {@link #term(long)} never touches the disk.
  */
-public final class JournalRaftLog implements RaftLog {
+public final class JournalRaftLog implements RaftLog, AutoCloseable {
   /** Bytes before an entry's data in the journal. */
   public static final int HEADER_LENGTH = 16;
 
@@ -83,6 +83,7 @@ public final class JournalRaftLog implements RaftLog {
    * Releases this log's reader (which holds a reference on the segment it last read, keeping it
    * mapped). The journal itself belongs to the caller.
    */
+  @Override
   public void close() {
     reader.close();
   }

@@ -107,16 +107,17 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Nothing was read for {@code timeoutMs} although this side wrote since the last read: Raft
-   * answers every request, so the peer is gone. A connection idle both ways stays.
+   * Nothing was read for {@code timeoutMs} although this side sent a request since the last read:
+   * Raft answers every request, so the peer is gone. A connection idle both ways, or one on which
+   * this side only answers, stays.
    */
   private void checkPeerAlive(ChannelHandlerContext ctx, long timeoutMs) {
     long silentNs = System.nanoTime() - lastReadNs;
     if (silentNs >= TimeUnit.MILLISECONDS.toNanos(timeoutMs)
-        && link.lastWriteNs - lastReadNs > 0
+        && link.lastRequestWriteNs - lastReadNs > 0
         && ctx.channel().isActive()) {
       LOG.warn(
-          "raft transport: nothing heard from member {} for {} ms while sending to it; closing the"
+          "raft transport: no answer from member {} for {} ms to requests sent to it; closing the"
               + " connection",
           link.memberId,
           TimeUnit.NANOSECONDS.toMillis(silentNs));

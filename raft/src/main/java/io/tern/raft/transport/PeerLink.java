@@ -61,8 +61,18 @@ final class PeerLink {
   private ScheduledFuture<?> reconnectTask;
   private long backoffMs;
 
-  /** When a frame was last written to a connection of this link; read by the dead-peer check. */
-  volatile long lastWriteNs = System.nanoTime();
+  /**
+   * When a request that a live peer answers was last written to a connection of this link; read by
+   * the dead-peer check. Answers do not count: a member that only answers writes after every read,
+   * and a quiet link must not look dead for it.
+   */
+  volatile long lastRequestWriteNs = System.nanoTime();
+
+  private static boolean expectsAnswer(RaftMessage message) {
+    return message instanceof RaftMessage.AppendRequest
+        || message instanceof RaftMessage.VoteRequest
+        || message instanceof RaftMessage.SnapshotChunk;
+  }
 
   private long attachedAtNs; // event loop only
   private boolean everConnected;
@@ -299,7 +309,9 @@ final class PeerLink {
         continue;
       }
       ch.write(frame, ch.voidPromise());
-      lastWriteNs = System.nanoTime();
+      if (expectsAnswer(next.message())) {
+        lastRequestWriteNs = System.nanoTime();
+      }
       meters.messagesSent.increment();
       meters.bytesSent.increment(next.frameBytes());
       written++;

@@ -76,6 +76,13 @@ class FlusherTest {
       flusher.request(12); // covered by the last flush
       assertThat(loop.wakes.get()).isEqualTo(wakesAtStart + 2);
       assertThat(flushed.get()).isEqualTo(2);
+
+      // Raft repeats its request every round until the flush lands: one wake-up is enough.
+      append(journal, 1);
+      flusher.request(16);
+      flusher.request(16);
+      flusher.request(16);
+      assertThat(loop.wakes.get()).isEqualTo(wakesAtStart + 3);
     }
   }
 }

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tern.raft.RaftMessage.TimeoutNow;
+import io.tern.raft.RaftMessage.AppendResponse;
+import io.tern.raft.RaftMessage.VoteRequest;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,13 +50,13 @@ class DeadPeerTest {
         accepted.add(acceptAndHandshake(silentPeer));
         Inbox.await("connected", () -> transport.isConnected(2));
 
-        // Raft keeps sending (heartbeats); the peer reads nothing and answers nothing.
+        // Raft keeps asking (pre-votes here); the peer reads nothing and answers nothing.
         long startNs = System.nanoTime();
         Thread sender =
             new Thread(
                 () -> {
                   for (int i = 0; i < 300 && !Thread.currentThread().isInterrupted(); i++) {
-                    transport.send(1, new TimeoutNow(1, 2, i));
+                    transport.send(1, new VoteRequest(1, 2, i, 0, 0, true, false));
                     try {
                       Thread.sleep(10);
                     } catch (InterruptedException e) {
@@ -106,6 +107,39 @@ class DeadPeerTest {
         Inbox.await("connected", () -> transport.isConnected(2));
         Thread.sleep(500); // five timeouts without a byte either way
         assertThat(transport.isConnected(2)).isTrue();
+      } finally {
+        transport.close();
+      }
+    }
+  }
+
+  @Test
+  void aLinkOnWhichThisSideOnlyAnswersIsNotTakenForDead() throws Exception {
+    try (ServerSocket quietPeer =
+        new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      quietPeer.setSoTimeout(10_000);
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      TransportConfig config =
+          TransportConfig.builder(1)
+              .bind("127.0.0.1", 0)
+              .peer(2, new InetSocketAddress("127.0.0.1", quietPeer.getLocalPort()))
+              .deadPeerTimeoutMs(100)
+              .build();
+      NettyRaftTransport transport = new NettyRaftTransport(config, registry, Tags.empty());
+      try (Socket socket = acceptAfterStart(transport, quietPeer)) {
+        Inbox.await("connected", () -> transport.isConnected(2));
+        // Answers expect nothing back (a follower answering a leader that has since gone quiet).
+        for (int i = 0; i < 50; i++) {
+          transport.send(1, new AppendResponse(1, 2, 1, true, i, 0));
+          Thread.sleep(10);
+        }
+        assertThat(transport.isConnected(2)).isTrue();
+        assertThat(
+                registry
+                    .find("tern.raft.transport.protocol.errors")
+                    .tag("reason", "dead_peer")
+                    .counter())
+            .isNull();
       } finally {
         transport.close();
       }

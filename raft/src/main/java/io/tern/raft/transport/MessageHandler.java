@@ -30,9 +30,6 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
    */
   private boolean failed;
 
-  /** When the last frame arrived on this connection (its event loop only). */
-  private long lastReadNs = System.nanoTime();
-
   private ScheduledFuture<?> deadPeerCheck;
 
   MessageHandler(NettyRaftTransport transport, PeerLink link, RaftMessageCodec codec) {
@@ -44,7 +41,9 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ByteBuf frame = (ByteBuf) msg;
-    lastReadNs = System.nanoTime();
+    if (link.unansweredSinceNs.get() != 0) {
+      link.unansweredSinceNs.set(0); // heard from the peer
+    }
     if (failed) {
       frame.release();
       return;
@@ -107,14 +106,15 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Nothing was read for {@code timeoutMs} although this side sent a request since the last read:
-   * Raft answers every request, so the peer is gone. A connection idle both ways, or one on which
-   * this side only answers, stays.
+   * A request has waited {@code timeoutMs} with nothing read since: Raft answers every request, so
+   * the peer is gone. A connection idle both ways, or one on which this side only answers, stays;
+   * so does a quiet one on which a request was just sent.
    */
   private void checkPeerAlive(ChannelHandlerContext ctx, long timeoutMs) {
-    long silentNs = System.nanoTime() - lastReadNs;
-    if (silentNs >= TimeUnit.MILLISECONDS.toNanos(timeoutMs)
-        && link.lastRequestWriteNs - lastReadNs > 0
+    long sinceNs = link.unansweredSinceNs.get();
+    long silentNs = System.nanoTime() - sinceNs;
+    if (sinceNs != 0
+        && silentNs >= TimeUnit.MILLISECONDS.toNanos(timeoutMs)
         && ctx.channel().isActive()) {
       LOG.warn(
           "raft transport: no answer from member {} for {} ms to requests sent to it; closing the"

@@ -62,11 +62,12 @@ final class PeerLink {
   private long backoffMs;
 
   /**
-   * When a request that a live peer answers was last written to a connection of this link; read by
-   * the dead-peer check. Answers do not count: a member that only answers writes after every read,
-   * and a quiet link must not look dead for it.
+   * When the first request that a live peer answers was written since the peer was last heard from
+   * (0: none), for the dead-peer check: set when such a request is written, cleared by every frame
+   * read. Answers do not count: a member that only answers writes after every read, and a quiet
+   * link must not look dead for it.
    */
-  volatile long lastRequestWriteNs = System.nanoTime();
+  final AtomicLong unansweredSinceNs = new AtomicLong();
 
   private static boolean expectsAnswer(RaftMessage message) {
     return message instanceof RaftMessage.AppendRequest
@@ -203,6 +204,7 @@ final class PeerLink {
     // that accepts the handshake and then closes (a frame over its limit, a message it cannot
     // decode) would otherwise be redialled at the minimum delay forever.
     attachedAtNs = System.nanoTime();
+    unansweredSinceNs.set(0); // requests written to an earlier connection are not this one's
     LOG.info("raft transport: member {} connected to member {}", localMemberId, memberId);
     drain();
   }
@@ -309,8 +311,8 @@ final class PeerLink {
         continue;
       }
       ch.write(frame, ch.voidPromise());
-      if (expectsAnswer(next.message())) {
-        lastRequestWriteNs = System.nanoTime();
+      if (expectsAnswer(next.message()) && unansweredSinceNs.get() == 0) {
+        unansweredSinceNs.compareAndSet(0, System.nanoTime());
       }
       meters.messagesSent.increment();
       meters.bytesSent.increment(next.frameBytes());

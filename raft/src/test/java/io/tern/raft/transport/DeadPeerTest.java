@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.raft.RaftMessage.AppendResponse;
 import io.tern.raft.RaftMessage.VoteRequest;
+import io.tern.raft.RaftMessage.VoteResponse;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -144,6 +145,54 @@ class DeadPeerTest {
         transport.close();
       }
     }
+  }
+
+  @Test
+  void aRequestOnALongQuietLinkIsGivenTheWholeTimeoutToBeAnswered() throws Exception {
+    try (ServerSocket peer = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      peer.setSoTimeout(10_000);
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      TransportConfig config =
+          TransportConfig.builder(1)
+              .bind("127.0.0.1", 0)
+              .peer(2, new InetSocketAddress("127.0.0.1", peer.getLocalPort()))
+              .deadPeerTimeoutMs(200)
+              .build();
+      NettyRaftTransport transport = new NettyRaftTransport(config, registry, Tags.empty());
+      try (Socket socket = acceptAfterStart(transport, peer)) {
+        Inbox.await("connected", () -> transport.isConnected(2));
+        Thread.sleep(600); // quiet for three timeouts
+        for (int i = 0; i < 3; i++) {
+          // A pre-vote on the quiet link, answered after half the timeout (a busy peer).
+          transport.send(1, new VoteRequest(1, 2, 5 + i, 0, 0, true, false));
+          readFrame(socket.getInputStream());
+          Thread.sleep(100);
+          byte[] answer =
+              new byte[RaftMessageCodec.encodedLength(new VoteResponse(2, 1, 5 + i, true, true))];
+          codec.encode(1, new VoteResponse(2, 1, 5 + i, true, true), new UnsafeBuffer(answer), 0);
+          socket.getOutputStream().write(frame(answer));
+          socket.getOutputStream().flush();
+          Thread.sleep(400); // quiet again
+        }
+        assertThat(transport.isConnected(2)).isTrue();
+        assertThat(
+                registry
+                    .find("tern.raft.transport.protocol.errors")
+                    .tag("reason", "dead_peer")
+                    .counter())
+            .isNull();
+      } finally {
+        transport.close();
+      }
+    }
+  }
+
+  private static byte[] frame(byte[] message) {
+    return ByteBuffer.allocate(4 + message.length)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(message.length)
+        .put(message)
+        .array();
   }
 
   private Socket acceptAfterStart(NettyRaftTransport transport, ServerSocket peer)

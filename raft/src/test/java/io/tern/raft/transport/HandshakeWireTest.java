@@ -1,15 +1,15 @@
 package io.tern.raft.transport;
 
 import static io.tern.raft.transport.Inbox.await;
+import static io.tern.raft.transport.WireFrames.frame;
+import static io.tern.raft.transport.WireFrames.readFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.raft.RaftMessage.TimeoutNow;
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -164,22 +164,5 @@ class HandshakeWireTest {
     byte[] bytes = new byte[RaftMessageCodec.handshakeLength()];
     codec.encodeHandshake(hello, new UnsafeBuffer(bytes), 0);
     return bytes;
-  }
-
-  /** The wire format: a 4-byte little-endian length, then the message. */
-  private static byte[] frame(byte[] message) {
-    return ByteBuffer.allocate(4 + message.length)
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .putInt(message.length)
-        .put(message)
-        .array();
-  }
-
-  private static byte[] readFrame(InputStream in) throws IOException {
-    DataInputStream data = new DataInputStream(in);
-    int length = Integer.reverseBytes(data.readInt());
-    byte[] message = new byte[length];
-    data.readFully(message);
-    return message;
   }
 }

@@ -396,6 +396,10 @@ public final class RaftNode {
   }
 
   private void becomeLeader() {
+    if (receivingSnapshot != null) {
+      receivingSnapshot = null; // a leader receives no snapshots
+      snapshots.abortReceive();
+    }
     role = RaftRole.LEADER;
     leaderId = self.id();
     transferee = NO_LEADER;
@@ -439,6 +443,7 @@ public final class RaftNode {
     electionElapsed = 0;
     if (request.prevIndex() < commitIndex) {
       // Everything up to our commit index matches any leader's log (leader completeness).
+      abandonSnapshotReceive(request);
       matchedLeaderIndex = Math.max(matchedLeaderIndex, commitIndex);
       acknowledge(request.from());
       return;
@@ -449,6 +454,7 @@ public final class RaftNode {
               self.id(), request.from(), term, false, request.prevIndex(), rejectHint(request)));
       return;
     }
+    abandonSnapshotReceive(request);
     for (RaftEntry entry : request.entries()) {
       if (entry.index() <= log.lastIndex()) {
         if (log.term(entry.index()) == entry.term()) {
@@ -479,6 +485,20 @@ public final class RaftNode {
       acknowledge(request.from());
     }
     // else: onPersisted() acknowledges once the entries are durable
+  }
+
+  /**
+   * An append with entries that matches our log means the leader replicates its log to us, so a
+   * snapshot we were receiving is no longer coming (a new leader that has the entries, or a leader
+   * that took a newer snapshot and found we need none). Without this the partial snapshot would
+   * hold its disk space until the next transfer. Heartbeats, which a leader also sends while it
+   * streams a snapshot, do not count.
+   */
+  private void abandonSnapshotReceive(AppendRequest request) {
+    if (receivingSnapshot != null && !request.entries().isEmpty()) {
+      receivingSnapshot = null;
+      snapshots.abortReceive();
+    }
   }
 
   private void acknowledge(int leader) {

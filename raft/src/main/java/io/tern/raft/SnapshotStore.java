@@ -15,7 +15,8 @@ public interface SnapshotStore {
 
   /**
    * Chunk {@code chunkIndex} (0 <= chunkIndex < meta.chunkCount()) of snapshot {@code meta}, or
-   * null if that snapshot is gone (a newer one replaced it).
+   * null if that snapshot is gone (a newer one replaced it) or cannot be sent (a store may refuse a
+   * snapshot whose files it found damaged).
    */
   Chunk readChunk(SnapshotMeta meta, int chunkIndex);
 
@@ -27,6 +28,13 @@ public interface SnapshotStore {
    * chunk is damaged (its CRC32C does not match) or names a file or offset the store refuses.
    */
   boolean writeChunk(SnapshotMeta meta, int chunkIndex, Chunk chunk);
+
+  /**
+   * Discards the snapshot being received, if any, with everything written of it. The core calls
+   * this once the leader has moved on (it replicates entries to this member again, or this member
+   * leads), so an abandoned transfer does not hold disk space until the next one starts.
+   */
+  void abortReceive();
 
   /**
    * Verifies the received snapshot against {@code meta.checksum()}, makes it durable and atomically

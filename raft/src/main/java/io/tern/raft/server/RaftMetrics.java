@@ -68,6 +68,12 @@ final class RaftMetrics {
             .description("size of snapshots installed from the leader")
             .tags(tags)
             .register(registry);
+    Gauge.builder("tern.raft.snapshot.corrupt", partition, p -> p.latestSnapshotIsCorrupt() ? 1 : 0)
+        .description(
+            "1 if a file of the latest snapshot failed its CRC while being sent (it is not sent"
+                + " until a newer snapshot is taken), else 0")
+        .tags(tags)
+        .register(registry);
     Gauge.builder("tern.raft.term", partition, RaftPartition::term).tags(tags).register(registry);
     Gauge.builder("tern.raft.role", partition, p -> roleValue(p.role()))
         .description("0 follower, 1 pre-candidate, 2 candidate, 3 leader")

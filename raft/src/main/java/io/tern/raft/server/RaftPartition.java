@@ -278,6 +278,11 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     return storage.journal;
   }
 
+  /** Whether a file of the latest snapshot failed its CRC while being sent to a follower. */
+  public boolean latestSnapshotIsCorrupt() {
+    return storage.snapshots.latestIsCorrupt();
+  }
+
   /** The latest snapshot's directory, to recover the state machine from at start, or null. */
   public Path latestSnapshotDirectory() {
     return storage.snapshots.latestDirectory();

@@ -84,6 +84,7 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
   private StoredSnapshot latest;
   private SnapshotReceiver receiver;
   private long lastReceivedBytes;
+  private volatile boolean latestIsCorrupt;
   private boolean closed;
 
   public FileSnapshotStore(Path root) {
@@ -192,13 +193,39 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
     return install(pending, manifest);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Also null once a file of the snapshot failed its manifest CRC while being read (see {@link
+   * StoredSnapshot}): sending it would only make followers fail verification and ask for it again.
+   * That is logged once as an error and shown by {@link #latestIsCorrupt()}; the snapshot stays the
+   * latest (the log was compacted up to it) until the state machine takes a newer one, which is
+   * sent instead.
+   */
   @Override
   public synchronized Chunk readChunk(SnapshotMeta meta, int chunkIndex) {
     ensureOpen();
-    if (latest == null || !latest.meta().equals(meta)) {
+    if (latest == null || !latest.meta().equals(meta) || latestIsCorrupt) {
       return null;
     }
-    return latest.readChunk(chunkIndex);
+    try {
+      return latest.readChunk(chunkIndex);
+    } catch (CorruptSnapshotException e) {
+      latestIsCorrupt = true;
+      LOG.error(
+          "Snapshot {} will not be sent to followers until a newer one is taken: {}",
+          meta,
+          e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * Whether a file of the latest snapshot was found not to match its manifest CRC while being sent;
+   * false again once a newer snapshot replaces it. Safe to call from any thread (metrics).
+   */
+  public boolean latestIsCorrupt() {
+    return latestIsCorrupt;
   }
 
   @Override
@@ -227,6 +254,22 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
   public synchronized boolean writeChunk(SnapshotMeta meta, int chunkIndex, Chunk chunk) {
     ensureOpen();
     return receiver != null && receiver.meta().equals(meta) && receiver.write(chunkIndex, chunk);
+  }
+
+  @Override
+  public synchronized void abortReceive() {
+    ensureOpen();
+    if (receiver != null) {
+      LOG.info(
+          "Discarding snapshot {}, partly received: the leader no longer sends it",
+          receiver.meta());
+      discardReceive();
+    }
+  }
+
+  /** Whether a snapshot is being received (chunks written, not yet completed or discarded). */
+  public synchronized boolean isReceiving() {
+    return receiver != null;
   }
 
   @Override
@@ -291,6 +334,7 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
     SnapshotFiles.syncDirectory(root);
     StoredSnapshot previous = latest;
     latest = installed;
+    latestIsCorrupt = false;
     if (previous != null) {
       closeQuietly(previous);
     }

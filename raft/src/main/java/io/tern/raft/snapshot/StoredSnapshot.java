@@ -17,6 +17,12 @@ import java.util.zip.CRC32C;
  * empty chunk with file name "". The table is computed once; the files' channels are opened on
  * first read and stay open until {@link #close}, because a leader reads a large snapshot chunk by
  * chunk, often for several followers, and reopening per chunk would cost more than the read.
+ *
+ * <p>Reading also checks each file against its manifest CRC: the bytes of the chunks read in file
+ * order are summed up, and the first read that reaches a file's end compares the sum. A file that
+ * rotted on disk since the snapshot was taken would otherwise be sent again and again: the follower
+ * rebuilds the content checksum, finds it differs from the leader's, and starts over. A mismatch
+ * throws {@link CorruptSnapshotException} and every later read of the snapshot throws it too.
  */
 final class StoredSnapshot implements AutoCloseable {
   private static final byte[] NO_BYTES = new byte[0];
@@ -31,6 +37,12 @@ final class StoredSnapshot implements AutoCloseable {
   private final long[] chunkOffset;
   private final int[] chunkLength;
   private final FileChannel[] channels;
+  // Per file: the CRC32C of bytes [0, checkedBytes[i]) read so far in order, and whether the whole
+  // file matched its manifest CRC. Reads out of order (a resend, a second follower) skip the sum.
+  private final CRC32C[] fileCrcs;
+  private final long[] checkedBytes;
+  private final boolean[] fileChecked;
+  private CorruptSnapshotException corruption;
 
   StoredSnapshot(Path directory, Manifest manifest, int chunkBytes) {
     this.directory = directory;
@@ -41,6 +53,9 @@ final class StoredSnapshot implements AutoCloseable {
     this.chunkOffset = new long[count];
     this.chunkLength = new int[count];
     this.channels = new FileChannel[manifest.files().size()];
+    this.fileCrcs = new CRC32C[manifest.files().size()];
+    this.checkedBytes = new long[manifest.files().size()];
+    this.fileChecked = new boolean[manifest.files().size()];
     int chunk = 0;
     if (manifest.files().isEmpty()) {
       chunkFile[0] = -1;
@@ -94,10 +109,19 @@ final class StoredSnapshot implements AutoCloseable {
     return sizeBytes;
   }
 
+  /**
+   * Reads chunk {@code chunkIndex}.
+   *
+   * @throws CorruptSnapshotException if a file of this snapshot did not match its manifest CRC
+   * @throws UncheckedIOException if a file cannot be read
+   */
   Chunk readChunk(int chunkIndex) {
     if (chunkIndex < 0 || chunkIndex >= chunkFile.length) {
       throw new IndexOutOfBoundsException(
           "Chunk " + chunkIndex + " of snapshot " + meta + " with " + chunkFile.length + " chunks");
+    }
+    if (corruption != null) {
+      throw corruption;
     }
     int file = chunkFile[chunkIndex];
     if (file < 0) {
@@ -120,7 +144,34 @@ final class StoredSnapshot implements AutoCloseable {
     }
     CRC32C crc = new CRC32C();
     crc.update(data);
+    checkFile(file, path, offset, data);
     return new Chunk(name, offset, data, (int) crc.getValue());
+  }
+
+  private void checkFile(int file, Path path, long offset, byte[] data) {
+    if (fileChecked[file] || offset != checkedBytes[file]) {
+      return;
+    }
+    if (fileCrcs[file] == null) {
+      fileCrcs[file] = new CRC32C();
+    }
+    fileCrcs[file].update(data);
+    checkedBytes[file] += data.length;
+    Manifest.FileEntry entry = manifest.files().get(file);
+    if (checkedBytes[file] < entry.sizeBytes()) {
+      return;
+    }
+    int actual = (int) fileCrcs[file].getValue();
+    fileCrcs[file] = null;
+    if (actual != entry.crc32c()) {
+      corruption =
+          new CorruptSnapshotException(
+              String.format(
+                  "Snapshot file %s is corrupt: its CRC32C is %08x, its manifest says %08x",
+                  path, actual, entry.crc32c()));
+      throw corruption;
+    }
+    fileChecked[file] = true;
   }
 
   private FileChannel channel(int file, Path path) throws IOException {

@@ -72,6 +72,17 @@ final class SimSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public void abortReceive() {
+    receiving = null;
+    received = null;
+  }
+
+  /** The snapshot being received, or null. */
+  SnapshotMeta receiving() {
+    return receiving;
+  }
+
+  @Override
   public boolean completeReceive(SnapshotMeta meta) {
     if (!meta.equals(receiving) || checksum(received, receivedLength) != meta.checksum()) {
       receiving = null;

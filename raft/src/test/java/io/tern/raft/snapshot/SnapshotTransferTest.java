@@ -158,4 +158,29 @@ class SnapshotTransferTest {
       assertThat(follower.latest()).isEqualTo(second);
     }
   }
+
+  @Test
+  void anAbortedReceiveLeavesNothingOnDiskAndKeepsTheLatest() {
+    try (FileSnapshotStore leader = new FileSnapshotStore(leaderRoot, CHUNK_BYTES);
+        FileSnapshotStore follower = new FileSnapshotStore(followerRoot, CHUNK_BYTES)) {
+      SnapshotMeta installed = Transfers.take(leader, 3, 1, Map.of("s", new byte[] {1}));
+      Transfers.sendAll(leader, follower, installed);
+      assertThat(follower.completeReceive(installed)).isTrue();
+      SnapshotMeta abandoned =
+          Transfers.take(leader, 8, 1, Map.of("s", Transfers.randomBytes(3 * CHUNK_BYTES, 9)));
+      follower.beginReceive(abandoned);
+      assertThat(follower.writeChunk(abandoned, 0, leader.readChunk(abandoned, 0))).isTrue();
+      assertThat(follower.isReceiving()).isTrue();
+
+      follower.abortReceive();
+
+      assertThat(follower.isReceiving()).isFalse();
+      assertThat(Transfers.rootEntries(followerRoot)).containsExactly("3-1");
+      assertThat(follower.writeChunk(abandoned, 1, leader.readChunk(abandoned, 1))).isFalse();
+      assertThat(follower.completeReceive(abandoned)).isFalse();
+      assertThat(follower.latest()).isEqualTo(installed);
+      follower.abortReceive(); // nothing being received: no effect
+      assertThat(follower.latest()).isEqualTo(installed);
+    }
+  }
 }

@@ -48,27 +48,95 @@ public final class HardStateStore implements AutoCloseable {
     }
   }
 
-  /** The newest valid hard state, or {@link HardState#INITIAL} for a new member. */
+  /**
+   * The newest valid hard state, or {@link HardState#INITIAL} for a new member (an empty file, or
+   * one whose only write, the first, was torn).
+   *
+   * @throws IllegalStateException naming the file if no slot is valid although one was completely
+   *     written before (forgetting the term and vote would let this member vote twice in a term),
+   *     or if the only slots written have a newer format version
+   */
   public HardState load() {
     HardState best = HardState.INITIAL;
     long bestSequence = 0;
+    boolean[] written = new boolean[2];
+    boolean[] valid = new boolean[2];
+    int newerVersion = 0;
+    boolean interrupted = Thread.interrupted(); // an interrupt would close the channel for good
     try {
       for (int i = 0; i < 2; i++) {
         slot.clear();
-        if (channel.read(slot, (long) i * SLOT_LENGTH) < SLOT_LENGTH || !isValid()) {
-          continue;
+        readFully((long) i * SLOT_LENGTH);
+        written[i] = !isAllZero();
+        if (written[i] && slot.position() == SLOT_LENGTH && slot.getInt(4) > VERSION) {
+          newerVersion = Math.max(newerVersion, slot.getInt(4));
         }
+        valid[i] = slot.position() == SLOT_LENGTH && isValid();
         long slotSequence = slot.getLong(8);
-        if (slotSequence > bestSequence) {
+        if (valid[i] && slotSequence > bestSequence) {
           bestSequence = slotSequence;
           best = new HardState(slot.getLong(16), slot.getInt(24));
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to read Raft state file " + file, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    // Sequence 1 goes to slot 1, sequence 2 to slot 0, and so on. Slot 0 unwritten and slot 1
+    // damaged is a first store torn by a crash: it was never acted on. Anything else without a
+    // valid slot lost a state the member may have acted on.
+    if (!valid[0] && !valid[1] && written[0] && newerVersion > 0) {
+      throw new IllegalStateException(
+          "Raft state file "
+              + file
+              + " was written by a newer version (format "
+              + newerVersion
+              + "; this build reads "
+              + VERSION
+              + ")");
+    }
+    if (!valid[0] && !valid[1] && written[0]) {
+      throw new IllegalStateException(
+          "Raft state file "
+              + file
+              + " holds no valid term and vote (both slots damaged, "
+              + sizeForMessage()
+              + "); refusing to start from term 0, which could let this member vote twice in a"
+              + " term. Restore the file, or remove the member's data and add it back empty");
     }
     sequence = bestSequence;
     return best;
+  }
+
+  private void readFully(long position) throws IOException {
+    while (slot.hasRemaining()) {
+      if (channel.read(slot, position + slot.position()) < 0) {
+        break;
+      }
+    }
+    for (int i = slot.position(); i < SLOT_LENGTH; i++) {
+      slot.put(i, (byte) 0); // a short file: the missing bytes count as never written
+    }
+  }
+
+  private boolean isAllZero() {
+    for (int i = 0; i < SLOT_LENGTH; i += Long.BYTES) {
+      if (slot.getLong(i) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private String sizeForMessage() {
+    try {
+      return channel.size() + " bytes";
+    } catch (IOException e) {
+      return "size unknown";
+    }
   }
 
   public void store(HardState state) {
@@ -80,6 +148,7 @@ public final class HardStateStore implements AutoCloseable {
     slot.putInt(24, state.votedFor());
     slot.putInt(28, 0);
     slot.putInt(0, checksum());
+    boolean interrupted = Thread.interrupted(); // an interrupt would close the channel for good
     try {
       slot.clear();
       long position = (sequence & 1) * SLOT_LENGTH;
@@ -89,6 +158,10 @@ public final class HardStateStore implements AutoCloseable {
       channel.force(false);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to write Raft state file " + file, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

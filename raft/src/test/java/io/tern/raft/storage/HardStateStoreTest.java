@@ -1,6 +1,7 @@
 package io.tern.raft.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.raft.HardState;
 import java.io.RandomAccessFile;
@@ -50,6 +51,99 @@ class HardStateStoreTest {
     }
     try (HardStateStore store = new HardStateStore(file)) {
       assertThat(store.load()).isEqualTo(new HardState(7, 3));
+    }
+  }
+
+  private Path fileWithTwoStates() {
+    Path file = directory.resolve("raft.state");
+    try (HardStateStore store = new HardStateStore(file)) {
+      store.load();
+      store.store(new HardState(7, 3)); // slot 1
+      store.store(new HardState(8, 2)); // slot 0
+    }
+    return file;
+  }
+
+  @Test
+  void bothSlotsDamagedIsRefusedRatherThanForgettingTheVote() throws Exception {
+    Path file = fileWithTwoStates();
+    try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+      raw.seek(16);
+      raw.writeLong(99); // slot 0's term
+      raw.seek(32 + 16);
+      raw.writeLong(99); // slot 1's term
+    }
+    try (HardStateStore store = new HardStateStore(file)) {
+      assertThatThrownBy(store::load)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(file.toString())
+          .hasMessageContaining("both slots damaged, 64 bytes");
+    }
+  }
+
+  @Test
+  void aTruncatedFileIsRefused() throws Exception {
+    Path file = fileWithTwoStates();
+    try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+      raw.setLength(20);
+    }
+    try (HardStateStore store = new HardStateStore(file)) {
+      assertThatThrownBy(store::load)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(file.toString())
+          .hasMessageContaining("20 bytes");
+    }
+  }
+
+  @Test
+  void aFileOfANewerFormatIsRefused() throws Exception {
+    Path file = fileWithTwoStates();
+    try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+      raw.seek(4);
+      raw.writeInt(Integer.reverseBytes(2)); // little-endian format version
+      raw.seek(32 + 4);
+      raw.writeInt(Integer.reverseBytes(2));
+    }
+    try (HardStateStore store = new HardStateStore(file)) {
+      assertThatThrownBy(store::load)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(file.toString())
+          .hasMessageContaining("newer version (format 2; this build reads 1)");
+    }
+  }
+
+  @Test
+  void aTornFirstStoreIsStillANewMember() throws Exception {
+    Path file = directory.resolve("raft.state");
+    try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+      raw.seek(32); // the first store goes to slot 1; slot 0 was never written
+      raw.write(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    }
+    try (HardStateStore store = new HardStateStore(file)) {
+      assertThat(store.load()).isEqualTo(HardState.INITIAL);
+      store.store(new HardState(1, 1));
+    }
+    try (HardStateStore store = new HardStateStore(file)) {
+      assertThat(store.load()).isEqualTo(new HardState(1, 1));
+    }
+  }
+
+  @Test
+  void anInterruptedThreadStillStoresAndKeepsItsInterrupt() {
+    Path file = directory.resolve("raft.state");
+    try (HardStateStore store = new HardStateStore(file)) {
+      store.load();
+      Thread.currentThread().interrupt();
+      try {
+        store.store(new HardState(2, 1));
+        assertThat(Thread.currentThread().isInterrupted()).isTrue();
+      } finally {
+        Thread.interrupted();
+      }
+      store.store(new HardState(3, 1)); // the channel is still open
+    }
+    try (HardStateStore store = new HardStateStore(file)) {
+      assertThat(store.load()).isEqualTo(new HardState(3, 1));
     }
   }
 }

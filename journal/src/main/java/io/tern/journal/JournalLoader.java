@@ -53,6 +53,19 @@ final class JournalLoader {
     TreeMap<Long, Path> paths = files.listSegments();
     readFlushRecords(paths);
     List<Segment> segments = new ArrayList<>();
+    try {
+      loadInto(paths, segments);
+    } catch (RuntimeException e) {
+      // A refused open keeps nothing mapped or open: a caller may fix the files and retry.
+      for (Segment segment : segments) {
+        segment.releaseQuietly();
+      }
+      throw e;
+    }
+    return segments;
+  }
+
+  private void loadInto(TreeMap<Long, Path> paths, List<Segment> segments) {
     boolean cut = false;
     for (Map.Entry<Long, Path> entry : paths.entrySet()) {
       Path path = entry.getValue();
@@ -82,7 +95,6 @@ final class JournalLoader {
     if (cut || crashed) {
       files.syncDirectory();
     }
-    return segments;
   }
 
   /**
@@ -103,9 +115,13 @@ final class JournalLoader {
       } catch (IOException e) {
         throw new UncheckedIOException("Failed to read journal segment " + path, e);
       }
-      if (bytes.hasRemaining() || !SegmentDescriptor.isValid(descriptor, bytes, crc)) {
+      if (bytes.hasRemaining()) {
         continue; // judged with its frames below
       }
+      // Read even when the rest of the descriptor is damaged: the slots carry their own CRC, and
+      // the newest record lives in the segment holding the newest entries. Skipping it would take
+      // an older segment's record for the truth and delete flushed entries as a torn tail; with
+      // it, the damaged descriptor is reported as corruption below.
       SegmentDescriptor.FlushRecord record =
           SegmentDescriptor.readFlushRecord(descriptor, bytes, crc);
       if (record != null
@@ -125,8 +141,10 @@ final class JournalLoader {
     }
     MappedByteBuffer mapped = Segment.map(path, (int) fileSize);
     UnsafeBuffer buffer = new UnsafeBuffer(mapped);
-    if (SegmentDescriptor.version(buffer) == 0 && isLast) {
-      // Renamed from the spare, but the crash came before its descriptor was written.
+    if (SegmentDescriptor.version(buffer) == 0 && isLast && nothingAfterStaticPart(buffer)) {
+      // Renamed from the spare, but the crash came before its descriptor was written. (The version
+      // is written last, and hint and flush records only after it: a zero version with either
+      // present is damage, judged below like any invalid descriptor.)
       IoUtil.unmap(mapped);
       LOG.info("Deleting journal segment {}: it was never started", path);
       files.delete(path);
@@ -155,6 +173,17 @@ final class JournalLoader {
     // Resume the segment's flush-record sequence: a new record must outrank the ones on disk.
     segment.readFlushRecord();
     return segment;
+  }
+
+  private static boolean nothingAfterStaticPart(UnsafeBuffer buffer) {
+    for (int offset = SegmentDescriptor.HINT_CRC_START;
+        offset < SegmentDescriptor.LENGTH;
+        offset += Long.BYTES) {
+      if (buffer.getLong(offset) != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -141,7 +141,9 @@ final class ScanWindow implements AutoCloseable {
       // The file is shorter than its mapping: only possible if it was truncated behind our back.
       throw new UncheckedIOException(
           new IOException(
-              "Journal segment ends at "
+              "Journal segment "
+                  + file
+                  + " ends at "
                   + (position + windowLength)
                   + " before its mapped size "
                   + segmentBytes));

@@ -24,6 +24,8 @@ import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One memory-mapped segment file: a {@link SegmentDescriptor} followed by frames ({@link
@@ -34,6 +36,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * never touches unmapped memory.
  */
 final class Segment {
+  private static final Logger LOG = LoggerFactory.getLogger(Segment.class);
+
   /** {@link #readFrame} result: no frame is published at this position. */
   static final int NO_FRAME = 0;
 
@@ -864,6 +868,15 @@ final class Segment {
     if (count == 0) {
       IoUtil.unmap(mapped);
       closeChannel();
+    }
+  }
+
+  /** Releases, logging rather than throwing a failure (cleanup after another error). */
+  void releaseQuietly() {
+    try {
+      release();
+    } catch (RuntimeException e) {
+      LOG.warn("Failed to release journal segment {}", file, e);
     }
   }
 

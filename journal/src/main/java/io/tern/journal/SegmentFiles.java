@@ -77,7 +77,12 @@ final class SegmentFiles {
       for (Path path : stream) {
         Matcher matcher = segmentPattern.matcher(path.getFileName().toString());
         if (matcher.matches()) {
-          segments.put(Long.parseLong(matcher.group(1)), path);
+          try {
+            segments.put(Long.parseLong(matcher.group(1)), path);
+          } catch (NumberFormatException e) {
+            // Not ours: ids are longs. Left alone rather than deleted.
+            LOG.warn("Ignoring {} in the journal directory: its segment id is out of range", path);
+          }
         }
       }
     } catch (IOException e) {

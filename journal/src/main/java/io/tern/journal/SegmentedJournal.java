@@ -115,6 +115,9 @@ public final class SegmentedJournal implements Journal {
       try {
         journal.load();
       } catch (RuntimeException e) {
+        for (Segment segment : journal.segments.values()) {
+          segment.releaseQuietly();
+        }
         journal.allocator.close();
         journal.lock.close();
         throw e;

@@ -2,6 +2,7 @@ package io.tern.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -508,6 +509,106 @@ class JournalCrashTest {
 
       assertCorrupted(thrown, last.path, frame.position, context);
     }
+  }
+
+  /**
+   * The newest flush record lives in the descriptor of the segment holding the newest entries. A
+   * damaged descriptor there once hid that record: open took an older segment's record for the
+   * flushed index, judged the segment to hold nothing flushed, and deleted it with a warning (a
+   * single-segment journal reopened empty). Damage to the descriptor of a segment holding flushed
+   * entries is corruption.
+   */
+  @Test
+  void damageToTheDescriptorOfTheLastSegmentFailsTheOpen() throws Exception {
+    for (long seed = 1; seed <= 24; seed++) {
+      Random random = new Random(seed);
+      boolean crashed = random.nextBoolean();
+      int entries = random.nextBoolean() ? 3 : 30; // one segment, or several
+      Path dir = newRoot().resolve("journal");
+      Path damaged = flushedJournal(dir, random, entries, crashed);
+      SegmentFile last = SegmentFile.list(damaged).lastEntry().getValue();
+      boolean zeroVersion = random.nextInt(4) == 0;
+      int offset = random.nextInt(SegmentDescriptor.HINT_CRC_START);
+      if (zeroVersion) {
+        try (FileChannel channel = FileChannel.open(last.path, StandardOpenOption.WRITE)) {
+          channel.write(ByteBuffer.allocate(4), SegmentDescriptor.VERSION_OFFSET);
+        }
+      } else {
+        flipByte(last.path, offset, random);
+      }
+      String context =
+          String.format(
+              "seed %d: %s of %s (%d entries, %d segments), %s",
+              seed,
+              zeroVersion ? "version zeroed" : "byte " + offset + " of the descriptor",
+              last.path.getFileName(),
+              entries,
+              SegmentFile.list(damaged).size(),
+              crashed ? "after a crash" : "after a clean close");
+
+      Throwable thrown =
+          catchThrowable(() -> openForTest(damaged, JournalConfig.OpenVerification.TAIL).close());
+
+      assertCorrupted(thrown, last.path, 0, context);
+    }
+  }
+
+  /** A refused open must leave nothing mapped or open: the caller may repair and retry. */
+  @Test
+  void aRefusedOpenKeepsNoSegmentMappedOrOpen() throws Exception {
+    assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "needs Linux /proc");
+    for (JournalConfig.WriteMode mode : JournalConfig.WriteMode.values()) {
+      Random random = new Random(7);
+      Path dir = newRoot().resolve("journal");
+      Path damaged = flushedJournal(dir, random, 30, false);
+      TreeMap<Long, SegmentFile> segments = SegmentFile.list(damaged);
+      assertThat(segments).hasSizeGreaterThan(2);
+      SegmentFile last = segments.lastEntry().getValue();
+      flipByte(last.path, last.frames.get(0).position + 20, random);
+      assertThat(handlesUnder(damaged)).as("before opening").isZero();
+
+      for (int attempt = 1; attempt <= 3; attempt++) {
+        Throwable thrown =
+            catchThrowable(
+                () ->
+                    SegmentedJournal.open(
+                        JournalConfig.builder(damaged)
+                            .name(NAME)
+                            .segmentSizeBytes(SMALL_SEGMENT)
+                            .indexDensity(3)
+                            .freeDiskSpaceReserveBytes(0)
+                            .fitMaxEntrySizeToSegment()
+                            .writeMode(mode)
+                            .build()));
+        assertThat(thrown).isInstanceOf(JournalException.CorruptedJournal.class);
+        assertThat(handlesUnder(damaged))
+            .as("mappings and descriptors left by refused open %d (%s)", attempt, mode)
+            .isZero();
+      }
+    }
+  }
+
+  /** Mappings and file descriptors of this process on files under {@code dir} (Linux). */
+  private static long handlesUnder(Path dir) throws IOException {
+    String prefix = dir.toRealPath().toString() + "/";
+    long maps =
+        Files.readAllLines(Path.of("/proc/self/maps")).stream()
+            .filter(line -> line.contains(prefix))
+            .count();
+    long descriptors;
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      descriptors =
+          fds.filter(
+                  fd -> {
+                    try {
+                      return Files.readSymbolicLink(fd).toString().startsWith(prefix);
+                    } catch (IOException e) {
+                      return false; // closed while listing
+                    }
+                  })
+              .count();
+    }
+    return maps + descriptors;
   }
 
   @Test

@@ -711,4 +711,20 @@ class SegmentedJournalTest {
         .isInstanceOf(JournalException.OutOfDiskSpace.class)
         .hasMessageContaining("Not enough free disk space in " + directory);
   }
+
+  @Test
+  void aFileNamedLikeASegmentWithAnIdBeyondALongIsIgnored() throws Exception {
+    SegmentedJournal journal = open();
+    appendEntries(journal, 6);
+    journal.close();
+    toClose.remove(journal);
+    Path stray = directory.resolve("journal-99999999999999999999.log");
+    Files.write(stray, new byte[] {1, 2, 3});
+
+    SegmentedJournal reopened = open();
+
+    assertThat(reopened.getLastIndex()).isEqualTo(6);
+    assertThat(readIndexes(reader(reopened))).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+    assertThat(stray).as("left alone").exists();
+  }
 }

@@ -71,12 +71,17 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
               + " directory, or delete the member's partition data so that it catches up from the"
               + " leader");
     }
-    if (snapshotIndex > 0 && !journalContinuesSnapshot()) {
-      // A crash between installing a received snapshot and resetting the journal, or a journal
-      // that diverged from the snapshot: the snapshot wins (it holds only committed state).
-      journal.reset(snapshotIndex + 1);
+    try {
+      if (snapshotIndex > 0 && !journalContinuesSnapshot()) {
+        // A crash between installing a received snapshot and resetting the journal, or a journal
+        // that diverged from the snapshot: the snapshot wins (it holds only committed state).
+        journal.reset(snapshotIndex + 1);
+      }
+      rebuildTermRuns();
+    } catch (RuntimeException e) {
+      reader.close(); // it would keep a segment mapped after the journal is closed
+      throw e;
     }
-    rebuildTermRuns();
   }
 
   /**

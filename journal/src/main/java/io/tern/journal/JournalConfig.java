@@ -54,20 +54,23 @@ public final class JournalConfig {
     this.segmentSizeBytes = b.segmentSizeBytes;
     this.maxEntrySizeBytes = b.maxEntrySizeBytes;
     this.indexDensity = b.indexDensity;
-    this.madvise = Objects.requireNonNull(b.madvise);
-    this.writeMode = Objects.requireNonNull(b.writeMode);
+    this.madvise = Objects.requireNonNull(b.madvise, "journal.madvise must be set");
+    this.writeMode = Objects.requireNonNull(b.writeMode, "journal.writeMode must be set");
     this.preallocateSegments = b.preallocateSegments;
-    this.preallocation = b.preallocation;
+    this.preallocation =
+        Objects.requireNonNull(b.preallocation, "journal.preallocation must be set");
     this.freeDiskSpaceReserveBytes = b.freeDiskSpaceReserveBytes;
-    this.openVerification = Objects.requireNonNull(b.openVerification);
-    this.flushRecordSync = Objects.requireNonNull(b.flushRecordSync);
+    this.openVerification =
+        Objects.requireNonNull(b.openVerification, "journal.openVerification must be set");
+    this.flushRecordSync =
+        Objects.requireNonNull(b.flushRecordSync, "journal.flushRecordSync must be set");
     this.meterRegistry = b.meterRegistry;
     this.metricTags = b.metricTags;
     validate();
   }
 
   private void validate() {
-    if (!name.matches("[A-Za-z0-9_.]+") || name.isEmpty()) {
+    if (name == null || !name.matches("[A-Za-z0-9_.]+")) {
       throw new IllegalArgumentException(
           "journal.name must be non-empty and use only letters, digits, '_' and '.': " + name);
     }
@@ -87,11 +90,23 @@ public final class JournalConfig {
     if (maxEntrySizeBytes < 1 || maxFrameBytes > segmentCapacity()) {
       throw new IllegalArgumentException(
           "journal.maxEntrySizeBytes must be at least 1 and fit one entry per segment ("
-              + (segmentCapacity() - FrameLayout.HEADER_LENGTH)
+              + ((segmentCapacity() - FrameLayout.HEADER_LENGTH) & -FrameLayout.ALIGNMENT)
               + " bytes with segmentSizeBytes "
               + segmentSizeBytes
               + "): "
               + maxEntrySizeBytes);
+    }
+    if (preallocation == Preallocation.ZERO_ON_FLUSH && writeMode != WriteMode.PWRITE) {
+      // Zeros are written ahead with pwrite(2) in the same flush; a mapped writer has no such
+      // step, and silently running another mode would mislead an experiment.
+      throw new IllegalArgumentException(
+          "journal.preallocation zero-on-flush needs journal.writeMode pwrite, got " + writeMode);
+    }
+    if (preallocation != Preallocation.FALLOCATE && !preallocateSegments) {
+      throw new IllegalArgumentException(
+          "journal.preallocation "
+              + preallocation
+              + " needs preallocated segments (preallocateSegments is off)");
     }
     if (indexDensity < 1) {
       throw new IllegalArgumentException("journal.indexDensity must be >= 1: " + indexDensity);

@@ -236,6 +236,39 @@ class SegmentedJournalTest {
   }
 
   @Test
+  void settingsThatWouldSilentlyRunSomethingElseAreRefusedByName() {
+    assertThatThrownBy(
+            () ->
+                JournalConfig.builder(directory)
+                    .writeMode(JournalConfig.WriteMode.MMAP)
+                    .preallocation(JournalConfig.Preallocation.ZERO_ON_FLUSH)
+                    .build())
+        .hasMessage("journal.preallocation zero-on-flush needs journal.writeMode pwrite, got MMAP");
+    assertThatThrownBy(
+            () ->
+                JournalConfig.builder(directory)
+                    .preallocateSegments(false)
+                    .preallocation(JournalConfig.Preallocation.ZERO_FILL)
+                    .build())
+        .hasMessageContaining("journal.preallocation ZERO_FILL needs preallocated segments");
+    assertThatThrownBy(() -> JournalConfig.builder(directory).name(null).build())
+        .hasMessageContaining("journal.name must be non-empty");
+    assertThatThrownBy(() -> JournalConfig.builder(directory).writeMode(null).build())
+        .hasMessage("journal.writeMode must be set");
+    // The limit named is the largest entry that fits, frames being 8-byte aligned.
+    assertThatThrownBy(
+            () ->
+                JournalConfig.builder(directory)
+                    .segmentSizeBytes(SEGMENT_SIZE + 5)
+                    .maxEntrySizeBytes(SEGMENT_SIZE)
+                    .build())
+        .hasMessageContaining(
+            "("
+                + ((SEGMENT_SIZE + 5 - SegmentDescriptor.LENGTH - FrameLayout.HEADER_LENGTH) & ~7)
+                + " bytes");
+  }
+
+  @Test
   void rejectsAMaximumEntrySizeWhoseFrameLengthWouldOverflow() {
     for (int size : new int[] {Integer.MAX_VALUE, Integer.MAX_VALUE - 31, Integer.MAX_VALUE - 38}) {
       assertThatThrownBy(() -> JournalConfig.builder(directory).maxEntrySizeBytes(size).build())

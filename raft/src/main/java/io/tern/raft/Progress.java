@@ -187,6 +187,9 @@ final class Progress {
   /** The follower has every chunk below {@code nextExpected}. */
   void chunksAcknowledged(int nextExpected) {
     respondedSinceHeartbeat = true;
+    // A follower still receiving lacks at least the last chunk; a larger number (no correct member
+    // sends one) would leave nothing to send and stall the transfer.
+    nextExpected = Math.max(0, Math.min(nextExpected, snapshot.chunkCount() - 1));
     if (nextExpected > ackedChunks) {
       ackedChunks = nextExpected;
       nextChunk = Math.max(nextChunk, nextExpected);

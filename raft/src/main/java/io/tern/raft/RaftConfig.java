@@ -49,9 +49,13 @@ public record RaftConfig(
               + " and "
               + electionTimeoutTicks);
     }
-    if (maxInflightAppends < 1 || maxAppendBatchBytes < 1) {
+    if (maxInflightAppends < 1) {
       throw new IllegalArgumentException(
-          "raft: maxInflightAppends and maxAppendBatchBytes must be >= 1");
+          "raft: maxInflightAppends must be >= 1, got " + maxInflightAppends);
+    }
+    if (maxAppendBatchBytes < 1) {
+      throw new IllegalArgumentException(
+          "raft: maxAppendBatchBytes must be >= 1, got " + maxAppendBatchBytes);
     }
   }
 }

@@ -35,8 +35,15 @@ public interface RaftLog {
   void truncateAfter(long index);
 
   /**
-   * Entries from {@code fromIndex} on, at least one if any exists, and no more than {@code
-   * maxBytes} in total otherwise.
+   * The most entries {@link #entries} returns at once, whatever their size: one append request
+   * carries them, and its frame must stay bounded even for entries of a few bytes (the wire format
+   * also allows at most 65,534 per message).
+   */
+  int MAX_BATCH_ENTRIES = 16_384;
+
+  /**
+   * Entries from {@code fromIndex} on, at least one if any exists, and otherwise no more than
+   * {@code maxBytes} in total and no more than {@link #MAX_BATCH_ENTRIES}.
    */
   List<RaftEntry> entries(long fromIndex, int maxBytes);
 

@@ -3,6 +3,7 @@ package io.tern.engine.broker;
 import io.tern.engine.gateway.GatewayConfig;
 import io.tern.journal.JournalConfig;
 import io.tern.raft.server.FlushMode;
+import io.tern.raft.server.RaftServerConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -80,11 +81,14 @@ public record BrokerConfig(
           "the host:port of every broker's command port when cluster.clusterSize is "
               + clusterSize);
     }
-    int heartbeatMs = values.integer("raft.heartbeatIntervalMs", 1, 60_000);
+    // The Raft clock ticks every RaftServerConfig.DEFAULT_TICK_MS: a heartbeat is at least a tick.
+    int heartbeatMs =
+        values.integer("raft.heartbeatIntervalMs", RaftServerConfig.DEFAULT_TICK_MS, 60_000);
     int electionMs = values.integer("raft.electionTimeoutMs", 1, 600_000);
-    if (electionMs <= heartbeatMs) {
+    if (electionMs < 2 * heartbeatMs) {
       values.bad(
-          "raft.electionTimeoutMs", "longer than raft.heartbeatIntervalMs (" + heartbeatMs + ")");
+          "raft.electionTimeoutMs",
+          "at least twice raft.heartbeatIntervalMs (" + heartbeatMs + ")");
     }
     FlushMode flushMode = FlushMode.SYNC;
     try {
@@ -93,8 +97,11 @@ public record BrokerConfig(
       values.bad("raft.flush.mode", "sync, delayed, async or off");
     }
     long maxBatchBytes = values.bytes("log.maxBatchBytes");
-    if (maxBatchBytes < 64 * 1024 || maxBatchBytes > 64L * 1024 * 1024) {
-      values.bad("log.maxBatchBytes", "from 64KB to 64MB");
+    if (maxBatchBytes < 64 * 1024 || maxBatchBytes > MAX_BATCH_BYTES) {
+      values.bad(
+          "log.maxBatchBytes",
+          "from 64KB to 4MB (a batch is one Raft entry; the journal's largest entry is 4MB +"
+              + " 64KB)");
     }
     int segmentBytes = segmentBytes(values);
     if (segmentBytes < 2 * maxBatchBytes) {
@@ -111,6 +118,26 @@ public record BrokerConfig(
             positive(values, "gateway.requestTimeout"),
             positive(values, "gateway.longPollingTimeout"));
     String runtime = values.text("data.runtimeDirectory");
+    JournalConfig.WriteMode writeMode =
+        choice(
+            values,
+            "journal.writeMode",
+            JournalConfig.WriteMode.class,
+            JournalConfig.WriteMode.PWRITE);
+    JournalConfig.Preallocation preallocation =
+        choice(
+            values,
+            "journal.preallocation",
+            JournalConfig.Preallocation.class,
+            JournalConfig.DEFAULT_PREALLOCATION);
+    if (preallocation == JournalConfig.Preallocation.ZERO_ON_FLUSH
+        && writeMode != JournalConfig.WriteMode.PWRITE) {
+      values.bad(
+          "journal.preallocation",
+          "fallocate or zero-fill with journal.writeMode "
+              + writeMode.name().toLowerCase(java.util.Locale.ROOT)
+              + " (zero-on-flush needs pwrite)");
+    }
     return new BrokerConfig(
         nodeId,
         clusterSize,
@@ -139,17 +166,9 @@ public record BrokerConfig(
         flushMode,
         values.integer("raft.flush.delayMs", 0, 60_000),
         segmentBytes,
-        choice(
-            values,
-            "journal.writeMode",
-            JournalConfig.WriteMode.class,
-            JournalConfig.WriteMode.PWRITE),
+        writeMode,
         choice(values, "journal.madvise", JournalConfig.Madvise.class, JournalConfig.Madvise.NONE),
-        choice(
-            values,
-            "journal.preallocation",
-            JournalConfig.Preallocation.class,
-            JournalConfig.DEFAULT_PREALLOCATION),
+        preallocation,
         electionMs,
         heartbeatMs,
         values.integer("raft.maxInflightAppends", 1, 1024),
@@ -187,15 +206,25 @@ public record BrokerConfig(
     return List.copyOf(points);
   }
 
-  /** An append request's entries must fit twice in a journal segment. */
+  /**
+   * An append request's entries must fit twice in a journal segment, and the request one transport
+   * frame (4MB + 128KB) even when it holds the most, and smallest, entries a batch may.
+   */
   private static int appendBatchBytes(BrokerConfigLoader.Values values, int segmentBytes) {
     long bytes = values.bytes("raft.maxAppendBatchBytes");
-    if (bytes < 1024 || 2 * bytes > segmentBytes) {
-      values.bad("raft.maxAppendBatchBytes", "from 1KB to half of journal.segmentSize");
+    if (bytes < 1024 || bytes > MAX_APPEND_BATCH_BYTES || 2 * bytes > segmentBytes) {
+      values.bad(
+          "raft.maxAppendBatchBytes", "from 1KB to 2MB, and at most half of journal.segmentSize");
       return 128 * 1024;
     }
     return (int) bytes;
   }
+
+  /** The journal's largest entry is 4 MiB + 64 KiB, which must hold a batch and its header. */
+  static final long MAX_BATCH_BYTES = 4L * 1024 * 1024;
+
+  /** Checked again, exactly, against the transport's frame limit when the broker starts. */
+  static final long MAX_APPEND_BATCH_BYTES = 2L * 1024 * 1024;
 
   /** A journal segment must hold the largest batch twice over; at most 1 GiB (an int). */
   private static int segmentBytes(BrokerConfigLoader.Values values) {

@@ -79,7 +79,10 @@ final class ConfigKeys {
               "processing.resultAwaitLimit",
               "1h",
               "how long the leader remembers a client waiting for an instance's result"),
-          new Key("log.maxBatchBytes", "4MB", "the largest batch (Raft entry) a command may make"),
+          new Key(
+              "log.maxBatchBytes",
+              "4MB",
+              "the largest batch (Raft entry) a command may make; 64KB to 4MB"),
           new Key(
               "state.rocksdb.disableWal",
               "true",
@@ -115,7 +118,10 @@ final class ConfigKeys {
               "raft.flush.delayMs",
               "2",
               "delayed: longest wait for a shared flush; async: pace of background flushes"),
-          new Key("raft.electionTimeoutMs", "1000", "a leader's silence before an election"),
+          new Key(
+              "raft.electionTimeoutMs",
+              "1000",
+              "a leader's silence before an election; at least twice raft.heartbeatIntervalMs"),
           new Key(
               "raft.maxInflightAppends",
               "4",
@@ -124,8 +130,8 @@ final class ConfigKeys {
               "raft.maxAppendBatchBytes",
               "128KB",
               "the most entry bytes in one append request (larger: fewer messages, longer"
-                  + " head-of-line waits)"),
-          new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats"),
+                  + " head-of-line waits); 1KB to 2MB, at most half of journal.segmentSize"),
+          new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats; at least 50"),
           new Key(
               "raft.threads",
               "2",

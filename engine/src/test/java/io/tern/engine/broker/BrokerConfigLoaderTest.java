@@ -162,6 +162,47 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
+  void sizesAndTimesTheRaftLayerWouldRefuseAreReportedByKey() {
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_LOG_MAXBATCHBYTES", "8MB",
+                        "TERN_RAFT_MAXAPPENDBATCHBYTES", "4MB",
+                        "TERN_RAFT_HEARTBEATINTERVALMS", "20")))
+        .hasMessageContaining("'log.maxBatchBytes' = '8MB'")
+        .hasMessageContaining("from 64KB to 4MB")
+        .hasMessageContaining("'raft.maxAppendBatchBytes' = '4MB'")
+        .hasMessageContaining("from 1KB to 2MB")
+        .hasMessageContaining("'raft.heartbeatIntervalMs' = '20'")
+        .hasMessageContaining("from 50 to 60000");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_RAFT_HEARTBEATINTERVALMS", "100",
+                        "TERN_RAFT_ELECTIONTIMEOUTMS", "150")))
+        .hasMessageContaining("'raft.electionTimeoutMs' = '150'")
+        .hasMessageContaining("at least twice raft.heartbeatIntervalMs (100)");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_JOURNAL_WRITEMODE", "mmap",
+                        "TERN_JOURNAL_PREALLOCATION", "zero-on-flush")))
+        .hasMessageContaining("'journal.preallocation' = 'zero-on-flush'")
+        .hasMessageContaining("zero-on-flush needs pwrite");
+    // The largest values it takes; RaftServerConfigTest shows they fit the default frames.
+    BrokerConfig largest =
+        BrokerConfigLoader.load(
+            null, Map.of("TERN_LOG_MAXBATCHBYTES", "4MB", "TERN_RAFT_MAXAPPENDBATCHBYTES", "2MB"));
+    assertThat(largest.maxAppendBatchBytes()).isEqualTo(2 * 1024 * 1024);
+  }
+
+  @Test
   void raftOnTransportThreadIsOffByDefaultAndCanBeTurnedOn() {
     assertThat(BrokerConfig.defaults().raftOnTransportThread()).isFalse();
     assertThat(

@@ -163,8 +163,9 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
               "partition "
                   + partitionId
                   + ": "
-                  + config.maxPendingProposals()
-                  + " proposals are already queued (maxPendingProposals); retry later"));
+                  + proposals.capacity()
+                  + " proposals are already queued (maxPendingProposals, rounded up to a power"
+                  + " of two); retry later"));
     } else {
       wake();
     }

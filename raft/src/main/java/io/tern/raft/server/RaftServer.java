@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.concurrent.EventExecutor;
 import io.tern.raft.Member;
 import io.tern.raft.RaftMessage;
+import io.tern.raft.snapshot.FileSnapshotStore;
+import io.tern.raft.transport.RaftMessageCodec;
 import io.tern.raft.transport.RaftTransport;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,6 +45,7 @@ public final class RaftServer implements AutoCloseable {
               + ", not to member "
               + memberId);
     }
+    checkMessagesFitFrames(config, transport.maxFrameBytes());
     this.memberId = memberId;
     this.config = config;
     this.transport = transport;
@@ -52,6 +55,41 @@ public final class RaftServer implements AutoCloseable {
             .description("messages for partitions this broker does not host (yet)")
             .register(registry);
     transport.setReceiver(this::route);
+  }
+
+  /**
+   * An append request or snapshot chunk larger than the transport's frames would be dropped on
+   * every retry, and the follower would never catch up: refuse such a configuration at start.
+   */
+  public static void checkMessagesFitFrames(RaftServerConfig config, int maxFrameBytes) {
+    int maxEntryBytes = config.journalConfig(config.dataDirectory()).build().maxEntrySizeBytes();
+    long appendFrame =
+        RaftMessageCodec.appendFrameBytesAtMost(config.maxAppendBatchBytes(), maxEntryBytes);
+    if (appendFrame > maxFrameBytes) {
+      throw new IllegalArgumentException(
+          "raft: an append request may need a frame of "
+              + appendFrame
+              + " bytes (maxAppendBatchBytes "
+              + config.maxAppendBatchBytes()
+              + ", journal entries up to "
+              + maxEntryBytes
+              + " bytes), above the transport's maxFrameBytes "
+              + maxFrameBytes
+              + ": lower maxAppendBatchBytes or raise maxFrameBytes");
+    }
+    long chunkFrame =
+        RaftMessageCodec.snapshotChunkFrameBytesAtMost(
+            config.snapshotChunkBytes(), FileSnapshotStore.MAX_FILE_NAME_BYTES);
+    if (chunkFrame > maxFrameBytes) {
+      throw new IllegalArgumentException(
+          "raft: a snapshot chunk may need a frame of "
+              + chunkFrame
+              + " bytes (snapshotChunkBytes "
+              + config.snapshotChunkBytes()
+              + "), above the transport's maxFrameBytes "
+              + maxFrameBytes
+              + ": lower snapshotChunkBytes or raise maxFrameBytes");
+    }
   }
 
   private void route(int partitionId, RaftMessage message) {

@@ -2,6 +2,7 @@ package io.tern.raft.server;
 
 import io.tern.journal.JournalConfig;
 import io.tern.raft.RaftConfig;
+import io.tern.raft.snapshot.FileSnapshotStore;
 import java.nio.file.Path;
 
 /**
@@ -65,6 +66,10 @@ public record RaftServerConfig(
   public static final int DEFAULT_SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
   public static final long DEFAULT_COMPACTION_TAIL_ENTRIES = 10_000;
   public static final int DEFAULT_MAX_PENDING_PROPOSALS = 16_384;
+
+  /** The proposal queue's capacity is a power of two: this is the largest an int allows. */
+  public static final int MAX_PENDING_PROPOSALS = 1 << 30;
+
   public static final int DEFAULT_RAFT_THREADS = 2;
   public static final int DEFAULT_FLUSH_THREADS = 2;
   public static final boolean DEFAULT_RAFT_ON_TRANSPORT_THREAD = false;
@@ -82,12 +87,39 @@ public record RaftServerConfig(
             + heartbeatIntervalMs
             + ")");
     require(dataDirectory != null, "dataDirectory is required");
+    require(flushMode != null, "flushMode is required");
+    require(maxInflightAppends >= 1, "maxInflightAppends must be >= 1, got " + maxInflightAppends);
+    require(
+        maxAppendBatchBytes >= 1, "maxAppendBatchBytes must be >= 1, got " + maxAppendBatchBytes);
+    require(
+        snapshotChunkBytes >= FileSnapshotStore.MIN_CHUNK_BYTES
+            && snapshotChunkBytes <= FileSnapshotStore.MAX_CHUNK_BYTES,
+        "snapshotChunkBytes must be within ["
+            + FileSnapshotStore.MIN_CHUNK_BYTES
+            + ", "
+            + FileSnapshotStore.MAX_CHUNK_BYTES
+            + "], got "
+            + snapshotChunkBytes);
+    require(
+        segmentSizeBytes >= JournalConfig.MIN_SEGMENT_SIZE_BYTES
+            && segmentSizeBytes <= JournalConfig.MAX_SEGMENT_SIZE_BYTES,
+        "segmentSizeBytes must be within ["
+            + JournalConfig.MIN_SEGMENT_SIZE_BYTES
+            + ", "
+            + JournalConfig.MAX_SEGMENT_SIZE_BYTES
+            + "], got "
+            + segmentSizeBytes);
     require(journalWriteMode != null, "journalWriteMode is required");
     require(journalMadvise != null, "journalMadvise is required");
     require(journalPreallocation != null, "journalPreallocation is required");
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
-    require(maxPendingProposals >= 1, "maxPendingProposals must be >= 1");
+    require(
+        maxPendingProposals >= 1 && maxPendingProposals <= MAX_PENDING_PROPOSALS,
+        "maxPendingProposals must be within [1, "
+            + MAX_PENDING_PROPOSALS
+            + "] (it is rounded up to a power of two), got "
+            + maxPendingProposals);
     require(raftThreads >= 1, "raftThreads must be >= 1, got " + raftThreads);
     require(flushThreads >= 1, "flushThreads must be >= 1, got " + flushThreads);
     require(

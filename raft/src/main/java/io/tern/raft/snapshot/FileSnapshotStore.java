@@ -75,6 +75,9 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
   public static final int DEFAULT_CHUNK_BYTES = 1024 * 1024;
   public static final int MIN_CHUNK_BYTES = 1024;
 
+  /** The longest snapshot file name, in UTF-8 bytes, a store writes or accepts. */
+  public static final int MAX_FILE_NAME_BYTES = SnapshotFiles.MAX_FILE_NAME_BYTES;
+
   /** Chunks travel in one message each; larger ones would strain the transport's frames. */
   public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
 

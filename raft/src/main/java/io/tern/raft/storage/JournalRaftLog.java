@@ -199,7 +199,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     while (reader.hasNext()) {
       JournalRecord record = reader.next();
       int size = record.data().capacity();
-      if (!batch.isEmpty() && bytes + size > maxBytes) {
+      if (!batch.isEmpty() && (bytes + size > maxBytes || batch.size() >= MAX_BATCH_ENTRIES)) {
         break;
       }
       batch.add(decode(record));

@@ -130,6 +130,11 @@ public final class FaultInjectingTransport implements RaftTransport {
     return delegate.localMemberId();
   }
 
+  @Override
+  public int maxFrameBytes() {
+    return delegate.maxFrameBytes();
+  }
+
   /**
    * The wrapped transport's: delayed messages reach it from the scheduler thread, which is fine.
    */

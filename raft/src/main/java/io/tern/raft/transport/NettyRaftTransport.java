@@ -230,6 +230,11 @@ public final class NettyRaftTransport implements RaftTransport {
   }
 
   @Override
+  public int maxFrameBytes() {
+    return config.maxFrameBytes();
+  }
+
+  @Override
   public EventExecutor singleEventLoop() {
     return config.ioThreads() == 1 ? group.next() : null;
   }

@@ -74,6 +74,39 @@ public final class RaftMessageCodec {
   private final RaftMessageDecoder decoder = new RaftMessageDecoder();
 
   /**
+   * The largest frame (length prefix included) an append request needs when the log hands out
+   * batches of at most {@code maxBatchBytes} (see {@link io.tern.raft.RaftLog#entries}; it counts
+   * at least each entry's payload) and no single entry is larger than {@code maxEntryBytes}: a
+   * batch is either one entry of any size or entries within the batch limit, at most {@link
+   * io.tern.raft.RaftLog#MAX_BATCH_ENTRIES} of them, each with its per-entry header.
+   */
+  public static long appendFrameBytesAtMost(int maxBatchBytes, int maxEntryBytes) {
+    long fixed =
+        NettyRaftTransport.LENGTH_PREFIX_BYTES
+            + HEADER_BYTES
+            + AppendRequestEncoder.BLOCK_LENGTH
+            + EntriesEncoder.HEADER_SIZE;
+    long oneEntry = ENTRY_BYTES_WITHOUT_DATA + (long) maxEntryBytes;
+    long batch =
+        (long) maxBatchBytes
+            + (long) io.tern.raft.RaftLog.MAX_BATCH_ENTRIES * ENTRY_BYTES_WITHOUT_DATA;
+    return fixed + Math.max(oneEntry, batch);
+  }
+
+  /**
+   * The largest frame (length prefix included) of a snapshot chunk of at most {@code chunkBytes}.
+   */
+  public static long snapshotChunkFrameBytesAtMost(int chunkBytes, int maxFileNameBytes) {
+    return (long) NettyRaftTransport.LENGTH_PREFIX_BYTES
+        + HEADER_BYTES
+        + SnapshotChunkEncoder.BLOCK_LENGTH
+        + SnapshotChunkEncoder.fileNameHeaderLength()
+        + maxFileNameBytes
+        + SnapshotChunkEncoder.dataHeaderLength()
+        + chunkBytes;
+  }
+
+  /**
    * The number of bytes {@link #encode} writes for {@code message} (header included). Throws a
    * {@link RaftProtocolException} of kind {@code TOO_LARGE} for a message that no frame can carry.
    */

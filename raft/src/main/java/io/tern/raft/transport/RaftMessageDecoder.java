@@ -217,6 +217,18 @@ final class RaftMessageDecoder {
               + (frame.capacity() - limit)
               + " unexpected bytes after its end");
     }
+    String violation = MessageRules.violation(envelope.message());
+    if (violation != null) {
+      throw error(
+          Kind.MALFORMED,
+          messageName
+              + " from "
+              + source()
+              + " for partition "
+              + envelope.partitionId()
+              + " "
+              + violation);
+    }
     return envelope;
   }
 

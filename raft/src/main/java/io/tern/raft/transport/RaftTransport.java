@@ -21,6 +21,14 @@ public interface RaftTransport extends AutoCloseable {
   int localMemberId();
 
   /**
+   * The largest frame this transport sends or accepts (length prefix included); larger messages are
+   * dropped. Unlimited for transports that do not frame (in-process ones).
+   */
+  default int maxFrameBytes() {
+    return Integer.MAX_VALUE;
+  }
+
+  /**
    * The one thread on which this transport reads and writes every connection, or null when it has
    * several (or none). Raft groups run there need no hand-off between threads for their messages:
    * {@link #send} queues and the receiver is called on that thread.

@@ -2,6 +2,7 @@ package io.tern.raft.server;
 
 import io.tern.raft.RaftMessage;
 import io.tern.raft.transport.MessageReceiver;
+import io.tern.raft.transport.MessageRules;
 import io.tern.raft.transport.RaftTransport;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +28,11 @@ final class LocalTransportHub {
 
     @Override
     public boolean send(int partitionId, RaftMessage message) {
+      String violation = MessageRules.violation(message);
+      if (violation != null) {
+        // The Netty transport's decoder would refuse it: a correct member never sends one.
+        throw new AssertionError("member " + message.from() + " sent a message that " + violation);
+      }
       Local target = members.get(message.to());
       if (closed || target == null || target.closed || target.receiver == null) {
         return false;

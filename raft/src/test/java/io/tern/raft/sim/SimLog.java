@@ -73,7 +73,8 @@ final class SimLog implements RaftLog {
     int bytes = 0;
     for (long i = fromIndex; i <= lastIndex(); i++) {
       RaftEntry entry = entry(i);
-      if (!batch.isEmpty() && bytes + entry.sizeBytes() > maxBytes) {
+      if (!batch.isEmpty()
+          && (bytes + entry.sizeBytes() > maxBytes || batch.size() >= MAX_BATCH_ENTRIES)) {
         break;
       }
       batch.add(entry);

@@ -9,6 +9,7 @@ import io.tern.raft.RaftNode;
 import io.tern.raft.RaftRole;
 import io.tern.raft.Ready;
 import io.tern.raft.SnapshotMeta;
+import io.tern.raft.transport.MessageRules;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -246,6 +247,12 @@ final class Simulation {
 
   private void sendToNetwork(RaftMessage message) {
     trace(() -> "send " + message);
+    String violation = MessageRules.violation(message);
+    if (violation != null) {
+      // The transport would refuse it and close the connection: a correct member never sends one.
+      throw new SafetyChecker.SafetyViolation(
+          "member " + message.from() + " sent a message that " + violation + ": " + message);
+    }
     if (cutLinks.contains(link(message.from(), message.to()))) {
       return;
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tern.journal.JournalConfig;
 import io.tern.journal.SegmentedJournal;
 import io.tern.raft.RaftEntry;
+import io.tern.raft.RaftLog;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,22 @@ class JournalRaftLogTest {
   private static RaftEntry entry(long index, long term) {
     byte[] data = ("entry " + index).getBytes(StandardCharsets.UTF_8);
     return new RaftEntry(index, term, RaftEntry.Type.APPLICATION, index * 10, data);
+  }
+
+  @Test
+  void aBatchHoldsAtMostMaxBatchEntriesHoweverSmallTheyAre() {
+    try (SegmentedJournal journal =
+        SegmentedJournal.open(
+            JournalConfig.builder(directory).segmentSizeBytes(16 << 20).build())) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      int count = RaftLog.MAX_BATCH_ENTRIES + 100;
+      for (int index = 1; index <= count; index++) {
+        log.append(new RaftEntry(index, 1, RaftEntry.Type.APPLICATION, index, new byte[0]));
+      }
+
+      assertThat(log.entries(1, Integer.MAX_VALUE)).hasSize(RaftLog.MAX_BATCH_ENTRIES);
+      assertThat(log.entries(RaftLog.MAX_BATCH_ENTRIES + 1, Integer.MAX_VALUE)).hasSize(100);
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.tern.raft.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -22,12 +23,17 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import org.agrona.ExpandableArrayBuffer;
 
-/** Any message of any type survives encode and decode, through Agrona and Netty buffers alike. */
+/**
+ * Any well-formed message of any type survives encode and decode, through Agrona and Netty buffers
+ * alike; any message breaking one of {@link MessageRules} is refused as malformed, naming the rule.
+ */
 class RaftMessageCodecPropertyTest {
   private final RaftMessageCodec codec = new RaftMessageCodec();
 
   @Property(tries = 300)
-  void roundTrips(@ForAll int partitionId, @ForAll("messages") RaftMessage message) {
+  void roundTrips(@ForAll int partitionId, @ForAll("messages") RaftMessage raw) {
+    RaftMessage message = WellFormed.repair(raw);
+    assertThat(MessageRules.violation(message)).isNull();
     ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
     int length = codec.encode(partitionId, message, buffer, 3);
     assertThat(length).isEqualTo(RaftMessageCodec.encodedLength(message));
@@ -39,6 +45,25 @@ class RaftMessageCodecPropertyTest {
       assertRoundTrip(partitionId, message, codec.decode(buf, message.from()));
     } finally {
       buf.release();
+    }
+  }
+
+  @Property(tries = 300)
+  void aMessageBreakingARuleIsRefusedAsMalformed(
+      @ForAll int partitionId, @ForAll("messages") RaftMessage message) {
+    ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64);
+    int length = codec.encode(partitionId, message, buffer, 0);
+    String violation = MessageRules.violation(message);
+    Throwable thrown = catchThrowable(() -> codec.decode(buffer, 0, length, message.from()));
+    if (violation == null) {
+      assertThat(thrown).isNull();
+    } else {
+      assertThat(thrown)
+          .isInstanceOfSatisfying(
+              RaftProtocolException.class,
+              e -> assertThat(e.kind()).isEqualTo(RaftProtocolException.Kind.MALFORMED))
+          .hasMessageContaining(violation)
+          .hasMessageContaining("member " + message.from());
     }
   }
 

@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class RaftMessageCodecTest {
@@ -54,22 +55,74 @@ class RaftMessageCodecTest {
             Integer.MAX_VALUE,
             Integer.MIN_VALUE,
             Long.MAX_VALUE,
-            Long.MIN_VALUE,
-            -1,
+            Long.MAX_VALUE - 1,
+            Long.MAX_VALUE,
             List.of(new RaftEntry(Long.MAX_VALUE, Long.MAX_VALUE, RaftEntry.Type.NOOP, -1, large)),
             Long.MAX_VALUE),
         new AppendResponse(2, 1, 7, true, 12, 0),
-        new AppendResponse(2, 1, Long.MAX_VALUE, false, Long.MIN_VALUE, -1),
+        new AppendResponse(2, 1, Long.MAX_VALUE, false, Long.MAX_VALUE, Long.MAX_VALUE),
         new VoteRequest(3, 1, 8, 12, 7, true, false),
         new VoteRequest(3, 1, 8, 12, 7, false, true),
         new VoteResponse(1, 3, 8, true, true),
         new VoteResponse(1, 3, 8, false, false),
         new TimeoutNow(1, 2, Long.MAX_VALUE),
-        new SnapshotChunk(1, 2, 9, 1000, 8, Long.MIN_VALUE, 0, 1, "", 0, new byte[0], 0),
+        new SnapshotChunk(1, 2, 9, 1000, 8, 0xFFFF_FFFFL, 0, 1, "", 0, new byte[0], 0),
         new SnapshotChunk(
             1, 2, 9, 1000, 8, 42, 3, 10, "state/000017.sst ünïcödé", 1L << 40, large, -1),
         new SnapshotResponse(2, 1, 9, 1000, 4, false),
         new SnapshotResponse(2, 1, 9, Long.MAX_VALUE, Integer.MAX_VALUE, true));
+  }
+
+  /** Messages no correct member sends, each with the words that name its fault. */
+  static Stream<Arguments> malformed() {
+    RaftEntry entry5 = new RaftEntry(5, 2, RaftEntry.Type.APPLICATION, 1, new byte[] {1});
+    return Stream.of(
+        Arguments.of(new AppendRequest(1, 2, -1, 0, 0, List.of(), 0), "has a negative term -1"),
+        Arguments.of(
+            new AppendRequest(1, 2, 3, 1_000_000, -1, List.of(), 1_000_000),
+            "has prevIndex 1000000 with prevTerm -1"),
+        Arguments.of(new AppendRequest(1, 2, 3, 4, 0, List.of(), 0), "prevTerm 0"),
+        Arguments.of(new AppendRequest(1, 2, 3, 4, 4, List.of(), 0), "prevTerm 4 above its term 3"),
+        Arguments.of(
+            new AppendRequest(1, 2, 3, 4, 2, List.of(), 5), "commit index 5 outside [0, 4]"),
+        Arguments.of(
+            new AppendRequest(1, 2, 3, 3, 2, List.of(entry5), 3),
+            "entry 5 at position 0 after prevIndex 3"),
+        Arguments.of(
+            new AppendRequest(1, 2, 3, 4, 3, List.of(entry5), 4),
+            "entry 5 of term 2 outside [3, 3]"),
+        Arguments.of(new AppendResponse(2, 1, 3, false, -5, 0), "negative index -5"),
+        Arguments.of(new VoteRequest(3, 1, 8, 12, 0, false, false), "lastIndex 12 with lastTerm 0"),
+        Arguments.of(
+            new SnapshotChunk(1, 2, 9, 1000, 8, 42, 0, 0, "s", 0, new byte[0], 0), "chunk 0 of 0"),
+        Arguments.of(
+            new SnapshotChunk(1, 2, 9, 1000, 8, 42, -1, 3, "s", 0, new byte[0], 0),
+            "chunk -1 of 3"),
+        Arguments.of(
+            new SnapshotChunk(1, 2, 9, 0, 8, 42, 0, 1, "s", 0, new byte[0], 0),
+            "snapshot index 0 and term 8"),
+        Arguments.of(
+            new SnapshotChunk(1, 2, 9, 1000, 8, 42, 0, 1, "s", -7, new byte[0], 0),
+            "file offset -7"),
+        Arguments.of(
+            new SnapshotChunk(1, 2, 9, 1000, 8, -1, 0, 1, "s", 0, new byte[0], 0),
+            "snapshot checksum -1"),
+        Arguments.of(new SnapshotResponse(2, 1, 9, 1000, -5, false), "next chunk -5"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("malformed")
+  void refusesAMessageNoCorrectMemberSends(RaftMessage message, String fault) {
+    int length = RaftMessageCodec.encodedLength(message);
+    UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
+    codec.encode(4, message, buffer, 0);
+
+    assertThatThrownBy(() -> codec.decode(buffer, 0, length, message.from()))
+        .isInstanceOfSatisfying(
+            RaftProtocolException.class,
+            e -> assertThat(e.kind()).isEqualTo(RaftProtocolException.Kind.MALFORMED))
+        .hasMessageContaining("from member " + message.from() + " for partition 4")
+        .hasMessageContaining(fault);
   }
 
   @ParameterizedTest

@@ -88,6 +88,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
     done = true;
     timeout.cancel(false);
+    ((RaftFrameDecoder) ctx.pipeline().get("frames")).handshakeDone();
     if (expected == null) {
       link.track(ctx.channel());
       sendHandshake(ctx, link.memberId);

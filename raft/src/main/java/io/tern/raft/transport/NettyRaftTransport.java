@@ -21,13 +21,11 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.transport.TransportMetrics.DropReason;
 import java.net.InetSocketAddress;
-import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -302,16 +300,7 @@ public final class NettyRaftTransport implements RaftTransport {
       @Override
       protected void initChannel(SocketChannel ch) {
         ch.pipeline()
-            .addLast(
-                "frames",
-                new LengthFieldBasedFrameDecoder(
-                    ByteOrder.LITTLE_ENDIAN,
-                    config.maxFrameBytes(),
-                    0,
-                    LENGTH_PREFIX_BYTES,
-                    0,
-                    LENGTH_PREFIX_BYTES,
-                    true))
+            .addLast("frames", new RaftFrameDecoder(config.maxFrameBytes()))
             .addLast("handshake", new HandshakeHandler(NettyRaftTransport.this, link));
       }
     };

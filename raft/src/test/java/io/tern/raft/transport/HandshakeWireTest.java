@@ -132,6 +132,15 @@ class HandshakeWireTest {
   }
 
   @Test
+  void refusesAFrameAboveTheHandshakeLimitBeforeTheHandshake() throws Exception {
+    // 64 KiB: far below maxFrameBytes, but no handshake needs it. A stranger must not make the
+    // broker buffer megabytes per connection before saying who it is.
+    int length = 64 * 1024;
+    assertClosedWithout(
+        new byte[] {(byte) length, (byte) (length >>> 8), (byte) (length >>> 16), 0}, "too_large");
+  }
+
+  @Test
   void closesAConnectionThatNeverHandshakes() throws Exception {
     assertClosedWithout(new byte[0], "timeout");
   }

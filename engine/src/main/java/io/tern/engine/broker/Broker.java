@@ -88,6 +88,8 @@ public final class Broker implements AutoCloseable {
             .journalMadvise(config.journalMadvise())
             .journalPreallocation(config.journalPreallocation())
             .build();
+    // Before the transport starts: a refused configuration then leaves no port bound.
+    RaftServer.checkMessagesFitFrames(raftConfig, transportConfig.maxFrameBytes());
     this.transport = new NettyRaftTransport(transportConfig, registry, Tags.empty()).start();
     this.raft = new RaftServer(memberId, raftConfig, transport, registry);
     this.resources =

@@ -724,7 +724,14 @@ public final class RaftNode {
     long prevIndex = pr.matchIndex;
     long prevTerm = log.term(prevIndex);
     if (prevTerm < 0) {
-      return;
+      // The follower's match was compacted away and nothing else could go out (its snapshot is
+      // withheld as damaged): an append at the log's start, which it may reject, still tells it
+      // who leads, so that it does not campaign and check-quorum counts it.
+      prevIndex = log.firstIndex() - 1;
+      prevTerm = log.term(prevIndex);
+      if (prevTerm < 0) {
+        return;
+      }
     }
     send(
         new AppendRequest(

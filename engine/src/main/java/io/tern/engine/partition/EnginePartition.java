@@ -7,6 +7,7 @@ import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.log.RaftLogStorage;
 import io.tern.engine.processor.CommandResponseSink;
 import io.tern.engine.processor.RecordProcessorsFactory;
+import io.tern.engine.processor.SnapshotSink;
 import io.tern.engine.processor.StreamProcessor;
 import io.tern.engine.state.StateMetrics;
 import io.tern.engine.state.StateResources;
@@ -108,8 +109,17 @@ public final class EnginePartition implements AutoCloseable {
             responses,
             clockMs,
             config.dataDirectory(),
-            (index, staged) ->
-                storage.partition().takeSnapshot(index, target -> moveFiles(staged, target)),
+            new SnapshotSink() {
+              @Override
+              public CompletableFuture<SnapshotMeta> commit(long index, Path staged) {
+                return storage.partition().takeSnapshot(index, target -> moveFiles(staged, target));
+              }
+
+              @Override
+              public boolean latestIsDamaged() {
+                return storage.partition().latestSnapshotIsCorrupt();
+              }
+            },
             registry);
     StateMetrics.register(registry, partitionId, processor, StreamProcessor::stateProperty);
     // The processor hears Raft from the first role change on; it starts once Raft is bound.

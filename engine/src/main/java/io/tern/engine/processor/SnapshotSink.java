@@ -15,4 +15,12 @@ public interface SnapshotSink {
    * directory may be emptied by the move).
    */
   CompletableFuture<SnapshotMeta> commit(long index, Path stagingDirectory);
+
+  /**
+   * True if the latest snapshot was found damaged: then a snapshot at the same index is taken again
+   * to replace it (an idle partition has no newer index, and followers need a sound one).
+   */
+  default boolean latestIsDamaged() {
+    return false;
+  }
 }

@@ -71,7 +71,7 @@ final class StateSnapshotter {
               "partition " + partitionId + ": a snapshot is already being taken"));
       return;
     }
-    if (index <= lastSnapshotIndex) {
+    if (index < lastSnapshotIndex || (index == lastSnapshotIndex && !sink.latestIsDamaged())) {
       done.complete(null); // nothing new since the last snapshot
       return;
     }

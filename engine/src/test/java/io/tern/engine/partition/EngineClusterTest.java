@@ -8,11 +8,19 @@ import io.tern.engine.partition.EngineCluster.Broker;
 import io.tern.engine.processor.TestEngine;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.raft.SnapshotMeta;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,6 +147,82 @@ class EngineClusterTest {
     cluster.send(1000, "after restart");
     await(() -> cluster.answers().containsKey(1000L), "a command after the restart answered");
     assertThat(newLeader.entities()).hasSize(421);
+  }
+
+  /**
+   * A file of the leader's snapshot rots on disk. The leader withholds the snapshot rather than
+   * send it forever, and on an idle partition (no newer index) the next snapshot is retaken at the
+   * same index; the lagging follower then catches up from it.
+   */
+  @Test
+  void aDamagedSnapshotIsRetakenAtTheSameIndexOnAnIdlePartition() throws Exception {
+    cluster = new EngineCluster(root, 3);
+    Broker leader = cluster.awaitLeader();
+    int offline = leader.id == 3 ? 2 : 3;
+    cluster.kill(offline);
+    String payload = "x".repeat(1000);
+    for (int i = 0; i < 400; i++) {
+      cluster.send(i, i + payload);
+    }
+    await(() -> cluster.answers().size() == 400, "400 answers");
+    SnapshotMeta taken = leader.partition.takeSnapshot().join();
+    assertThat(leader.partition.raft().journal().getFirstIndex()).isGreaterThan(1);
+    Map<String, String> expected = leader.entities();
+    flipAByteOfTheLargestUnsharedFile(leader.partition.raft().latestSnapshotDirectory());
+
+    Broker returning = cluster.start(offline);
+    await(
+        () -> leader.partition.raft().latestSnapshotIsCorrupt(),
+        "the leader to find the damage while sending");
+
+    SnapshotMeta retaken = leader.partition.takeSnapshot().join();
+
+    assertThat(retaken).as("retaken although nothing is newer").isNotNull();
+    assertThat(retaken.index()).isEqualTo(taken.index());
+    assertThat(leader.partition.raft().latestSnapshotIsCorrupt()).isFalse();
+    awaitCaughtUp(returning, leader);
+    assertThat(returning.entities()).isEqualTo(expected);
+  }
+
+  /**
+   * RocksDB hard-links its table files into a checkpoint: damage to one of those is damage to the
+   * live state too, and a retaken snapshot would carry it again. This damages a file the snapshot
+   * holds alone (one link), which a retake writes afresh.
+   */
+  private static void flipAByteOfTheLargestUnsharedFile(Path snapshot) throws IOException {
+    Path largest;
+    try (Stream<Path> files = Files.list(snapshot)) {
+      largest =
+          files
+              .filter(file -> !file.getFileName().toString().equals("MANIFEST"))
+              .filter(file -> links(file) == 1)
+              .max(Comparator.comparingLong(EngineClusterTest::size))
+              .orElseThrow();
+    }
+    try (FileChannel channel =
+        FileChannel.open(largest, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer one = ByteBuffer.allocate(1);
+      long offset = channel.size() / 2;
+      channel.read(one, offset);
+      one.put(0, (byte) ~one.get(0)).rewind();
+      channel.write(one, offset);
+    }
+  }
+
+  private static int links(Path file) {
+    try {
+      return (Integer) Files.getAttribute(file, "unix:nlink");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static long size(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code <index>-<term>/}: a complete snapshot: the files the state machine wrote (flat) and
- *       our {@code MANIFEST}. Only the latest is kept; a directory gets this name only by an atomic
- *       rename once everything in it is durable, so a final name never holds a partial snapshot.
+ *       our {@code MANIFEST}. A snapshot retaken at the same index to replace a damaged latest (see
+ *       {@link #latestIsCorrupt()}) is {@code <index>-<term>-<generation>/}. Only the latest is
+ *       kept; a directory gets this name only by an atomic rename once everything in it is durable,
+ *       so a final name never holds a partial snapshot.
  *   <li>{@code pending-<index>-<term>-taken/} and {@code pending-<index>-<term>-received/}: a
  *       snapshot being written by the state machine ({@link #newSnapshot}) or received from the
  *       leader. Removed on open.
@@ -179,7 +181,10 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
 
   synchronized void checkNewerThanLatest(long index, long term) {
     ensureOpen();
-    if (latest != null && index <= latest.meta().index()) {
+    // A damaged latest may be replaced by a snapshot at the same index: an idle partition has no
+    // newer entries to snapshot, and its lagging followers would otherwise wait forever.
+    boolean replacesDamaged = latestIsCorrupt && latest != null && index == latest.meta().index();
+    if (latest != null && index <= latest.meta().index() && !replacesDamaged) {
       throw new IllegalStateException(
           "Refusing snapshot "
               + SnapshotFiles.finalName(index, term)
@@ -213,19 +218,23 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
     }
     try {
       return latest.readChunk(chunkIndex);
-    } catch (CorruptSnapshotException e) {
+    } catch (CorruptSnapshotException | UncheckedIOException e) {
+      // Changed bytes, or a file gone or shorter than its manifest says.
       latestIsCorrupt = true;
       LOG.error(
           "Snapshot {} will not be sent to followers until a newer one is taken: {}",
           meta,
-          e.getMessage());
+          e.getMessage(),
+          e instanceof UncheckedIOException ? e : null);
       return null;
     }
   }
 
   /**
-   * Whether a file of the latest snapshot was found not to match its manifest CRC while being sent;
-   * false again once a newer snapshot replaces it. Safe to call from any thread (metrics).
+   * Whether a file of the latest snapshot was found damaged (not matching its manifest CRC, shorter
+   * than listed, or unreadable) while being sent; false again once another snapshot replaces it,
+   * which may then have the same index (see {@link #checkNewerThanLatest}). Kept in memory only:
+   * after a restart the first send finds the damage again. Safe to call from any thread (metrics).
    */
   public boolean latestIsCorrupt() {
     return latestIsCorrupt;
@@ -324,10 +333,21 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
    * deletes every other snapshot. The caller has checked whether it may replace the latest.
    */
   private SnapshotMeta install(Path pending, Manifest manifest) {
-    Path target = root.resolve(SnapshotFiles.finalName(manifest.index(), manifest.term()));
+    int generation = 0;
+    if (latest != null
+        && latest.meta().index() == manifest.index()
+        && latest.meta().term() == manifest.term()) {
+      // Retaken to replace the damaged latest: a new name, so that the damaged one is deleted only
+      // once its replacement is durable (a directory cannot be renamed over a non-empty one).
+      generation =
+          SnapshotFiles.parseFinalName(latest.directory().getFileName().toString()).generation()
+              + 1;
+    }
+    Path target =
+        root.resolve(SnapshotFiles.finalName(manifest.index(), manifest.term(), generation));
     StoredSnapshot installed = new StoredSnapshot(target, manifest, chunkBytes);
     if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-      // Not the latest (callers rule that out), so something open found invalid.
+      // Not the latest (ruled out above), so something open found invalid.
       LOG.warn("Replacing {}, which holds no valid snapshot", target);
       Path deleted = SnapshotFiles.markDeleted(target);
       SnapshotFiles.syncDirectory(root);

@@ -39,17 +39,22 @@ final class SnapshotFiles {
   /** The longest file name most file systems accept (ext4, xfs, btrfs: 255 bytes). */
   static final int MAX_FILE_NAME_BYTES = 255;
 
-  // No leading zeros, so that one (index, term) has exactly one directory name.
+  // No leading zeros, so that one (index, term, generation) has exactly one directory name. The
+  // generation (absent: 0) counts snapshots retaken at the same index to replace a damaged one.
   private static final Pattern FINAL_NAME =
-      Pattern.compile("([1-9][0-9]{0,18})-([1-9][0-9]{0,18})");
+      Pattern.compile("([1-9][0-9]{0,18})-([1-9][0-9]{0,18})(?:-([1-9][0-9]{0,8}))?");
 
   private SnapshotFiles() {}
 
-  /** Index and term of a snapshot, as encoded in its directory name. */
-  record SnapshotId(long index, long term) {}
+  /** Index, term and generation of a snapshot, as encoded in its directory name. */
+  record SnapshotId(long index, long term, int generation) {}
 
   static String finalName(long index, long term) {
-    return index + "-" + term;
+    return finalName(index, term, 0);
+  }
+
+  static String finalName(long index, long term, int generation) {
+    return generation == 0 ? index + "-" + term : index + "-" + term + "-" + generation;
   }
 
   static String pendingName(long index, long term, String purpose) {
@@ -63,7 +68,11 @@ final class SnapshotFiles {
       return null;
     }
     try {
-      return new SnapshotId(Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2)));
+      String generation = matcher.group(3);
+      return new SnapshotId(
+          Long.parseLong(matcher.group(1)),
+          Long.parseLong(matcher.group(2)),
+          generation == null ? 0 : Integer.parseInt(generation));
     } catch (NumberFormatException tooLarge) {
       return null;
     }

@@ -57,7 +57,12 @@ final class SnapshotRecovery {
         }
       }
     }
-    candidates.sort(Comparator.comparingLong((Path path) -> ids.get(path).index()).reversed());
+    // Newest first; at one index the latest generation, which replaced a damaged one (and a crash
+    // may have come before the damaged one was deleted).
+    candidates.sort(
+        Comparator.comparingLong((Path path) -> ids.get(path).index())
+            .thenComparingInt(path -> ids.get(path).generation())
+            .reversed());
     List<Path> corrupt = new ArrayList<>();
     for (Path candidate : candidates) {
       try {

@@ -54,7 +54,7 @@ public final class HardStateStore implements AutoCloseable {
    *
    * @throws IllegalStateException naming the file if no slot is valid although one was completely
    *     written before (forgetting the term and vote would let this member vote twice in a term),
-   *     or if the only slots written have a newer format version
+   *     or if a slot was written by a newer format version
    */
   public HardState load() {
     HardState best = HardState.INITIAL;
@@ -88,7 +88,9 @@ public final class HardStateStore implements AutoCloseable {
     // Sequence 1 goes to slot 1, sequence 2 to slot 0, and so on. Slot 0 unwritten and slot 1
     // damaged is a first store torn by a crash: it was never acted on. Anything else without a
     // valid slot lost a state the member may have acted on.
-    if (!valid[0] && !valid[1] && written[0] && newerVersion > 0) {
+    // A slot of a newer format (a downgrade) may hold a newer term or vote than a slot this build
+    // can read: never fall back to the older one. (Our own torn writes leave version 0 or 1.)
+    if (newerVersion > 0) {
       throw new IllegalStateException(
           "Raft state file "
               + file

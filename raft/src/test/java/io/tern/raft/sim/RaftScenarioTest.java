@@ -221,6 +221,41 @@ class RaftScenarioTest {
     assertThat(data(cluster.node(3).log.entry(next))).isEqualTo("after");
   }
 
+  /**
+   * The leader withholds its snapshot (a file failed its CRC) until it takes a new one. The
+   * follower that needs it must still hear from the leader: otherwise it campaigns every election
+   * timeout, and with check-quorum a leader whose majority is in that state would step down.
+   */
+  @Test
+  void aFollowerWaitingForAWithheldSnapshotStillHearsTheLeader() {
+    ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
+    cluster.awaitLeader(100);
+    cluster.isolate(3);
+    for (int i = 0; i < 20; i++) {
+      cluster.propose(1, "entry-" + i);
+    }
+    cluster.tick(1);
+    long snapshotIndex = cluster.node(1).raft.commitIndex();
+    cluster.snapshot(1, snapshotIndex - 2);
+    cluster.node(1).snapshots.withhold(true);
+    long term = cluster.node(1).raft.term();
+    int transcriptBefore = cluster.transcript().size();
+
+    cluster.reconnect(3);
+    cluster.tick(60); // several election timeouts
+
+    assertThat(cluster.transcript().subList(transcriptBefore, cluster.transcript().size()))
+        .as("no member changed role: member 3 did not campaign")
+        .isEmpty();
+    assertThat(cluster.node(3).raft.leaderId()).isEqualTo(1);
+    assertThat(cluster.node(1).raft.term()).isEqualTo(term);
+    assertThat(cluster.delivered(3, io.tern.raft.RaftMessage.SnapshotChunk.class)).isZero();
+
+    cluster.node(1).snapshots.withhold(false); // a sound snapshot again
+    cluster.tick(5);
+    assertThat(cluster.transcript()).contains("3:installed snapshot@" + snapshotIndex);
+  }
+
   @Test
   void lostSnapshotChunksAreSentAgainThoughHeartbeatsKeepBeingAnswered() {
     // The whole window of chunks in flight is lost, so no chunk answer ever names a gap; the

@@ -18,6 +18,7 @@ final class SimSnapshotStore implements SnapshotStore {
   private SnapshotMeta receiving;
   private byte[] received;
   private int receivedLength;
+  private boolean withhold;
 
   SimSnapshotStore(int chunkBytes) {
     this.chunkBytes = chunkBytes;
@@ -40,9 +41,14 @@ final class SimSnapshotStore implements SnapshotStore {
     return latest;
   }
 
+  /** Refuse to hand out chunks, as a store does whose latest snapshot it found damaged. */
+  void withhold(boolean withhold) {
+    this.withhold = withhold;
+  }
+
   @Override
   public Chunk readChunk(SnapshotMeta meta, int chunkIndex) {
-    if (!meta.equals(latest)) {
+    if (!meta.equals(latest) || withhold) {
       return null;
     }
     int from = chunkIndex * chunkBytes;

@@ -2,12 +2,15 @@ package io.tern.raft.snapshot;
 
 import static io.tern.raft.snapshot.Transfers.CHUNK_BYTES;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.raft.SnapshotMeta;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -61,13 +64,63 @@ class CorruptSnapshotSendTest {
   }
 
   @Test
-  void damageFoundOnTheFirstPassIsNotMissedBySkippingAround() throws Exception {
+  void damageIsFoundWhenChunksAreReadOutOfOrder() throws Exception {
     try (FileSnapshotStore store = new FileSnapshotStore(root, CHUNK_BYTES)) {
       SnapshotMeta meta = Transfers.take(store, 10, 2, files());
-      flipByte(store.latestDirectory().resolve("b"), 0);
-      // Chunk 3 is all of file b: read on its own, out of order, it is still checked.
-      assertThat(store.readChunk(meta, 3)).isNull();
+      flipByte(store.latestDirectory().resolve("a"), 5); // in chunk 0
+      // A resend and a second follower interleave: 1 (skipped: not the next offset), 0, 2
+      // (skipped), 0 (already summed), 1; then 2 completes file a in order.
+      for (int chunk : new int[] {1, 0, 2, 0, 1}) {
+        assertThat(store.readChunk(meta, chunk)).as("chunk %d", chunk).isNotNull();
+      }
+      assertThat(store.readChunk(meta, 2)).isNull();
       assertThat(store.latestIsCorrupt()).isTrue();
+    }
+  }
+
+  @Test
+  void aFileShorterThanItsManifestIsWithheldToo() throws Exception {
+    try (FileSnapshotStore store = new FileSnapshotStore(root, CHUNK_BYTES)) {
+      SnapshotMeta meta = Transfers.take(store, 10, 2, files());
+      try (FileChannel channel =
+          FileChannel.open(store.latestDirectory().resolve("a"), StandardOpenOption.WRITE)) {
+        channel.truncate(CHUNK_BYTES + 10);
+      }
+      assertThat(store.readChunk(meta, 0)).isNotNull();
+      assertThat(store.readChunk(meta, 1)).as("reads past the end").isNull();
+      assertThat(store.latestIsCorrupt()).isTrue();
+    }
+  }
+
+  /** An idle partition has no newer index: the replacement is retaken at the same one. */
+  @Test
+  void aDamagedLatestCanBeReplacedAtTheSameIndexAndTheReplacementIsChosenOnOpen() throws Exception {
+    try (FileSnapshotStore store = new FileSnapshotStore(root, CHUNK_BYTES)) {
+      SnapshotMeta meta = Transfers.take(store, 10, 2, files());
+      assertThatThrownBy(() -> Transfers.take(store, 10, 2, files()))
+          .as("a sound latest is not replaced at its own index")
+          .hasMessageContaining("is not above the latest");
+      flipByte(store.latestDirectory().resolve("b"), 0);
+      assertThat(store.readChunk(meta, 3)).isNull();
+
+      SnapshotMeta retaken = Transfers.take(store, 10, 2, files());
+
+      assertThat(store.latestIsCorrupt()).isFalse();
+      assertThat(store.latestDirectory().getFileName().toString()).isEqualTo("10-2-1");
+      assertThat(Transfers.readAll(store, retaken)).doesNotContainNull();
+      assertThat(Transfers.rootEntries(root)).containsExactly("10-2-1");
+    }
+    // A crash after the replacement became durable but before the damaged one was deleted.
+    Path damagedCopy = root.resolve("10-2");
+    Files.createDirectories(damagedCopy);
+    for (Path file : List.of(root.resolve("10-2-1").resolve("MANIFEST"))) {
+      Files.copy(file, damagedCopy.resolve(file.getFileName()));
+    }
+    for (String name : files().keySet()) {
+      Files.write(damagedCopy.resolve(name), files().get(name));
+    }
+    try (FileSnapshotStore reopened = new FileSnapshotStore(root, CHUNK_BYTES)) {
+      assertThat(reopened.latestDirectory().getFileName().toString()).isEqualTo("10-2-1");
     }
   }
 

@@ -113,6 +113,20 @@ class HardStateStoreTest {
   }
 
   @Test
+  void oneSlotOfANewerFormatBesideAValidOneIsRefusedToo() throws Exception {
+    Path file = fileWithTwoStates();
+    try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+      raw.seek(4); // slot 0, the newer state: a newer build rewrote it
+      raw.writeInt(Integer.reverseBytes(2));
+    }
+    try (HardStateStore store = new HardStateStore(file)) {
+      assertThatThrownBy(store::load)
+          .as("falling back to slot 1 (term 7) could forget the vote of term 8")
+          .hasMessageContaining("newer version (format 2");
+    }
+  }
+
+  @Test
   void aTornFirstStoreIsStillANewMember() throws Exception {
     Path file = directory.resolve("raft.state");
     try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {

@@ -100,17 +100,22 @@ class EngineClusterTest {
     assertThat(restarted.partition.processor().failure()).isNull();
   }
 
+  /** Sends {@code count} commands of about 1 KiB and waits for their answers. */
+  private void sendWhileOneIsAway(int count) {
+    String payload = "x".repeat(1000);
+    for (int i = 0; i < count; i++) {
+      cluster.send(i, i + payload);
+    }
+    await(() -> cluster.answers().size() == count, count + " answers");
+  }
+
   @Test
   void aFollowerBehindACompactedLogCatchesUpThroughASnapshotAndStateSurvivesRestart() {
     cluster = new EngineCluster(root, 3);
     Broker leader = cluster.awaitLeader();
     int offline = leader.id == 3 ? 2 : 3;
     cluster.kill(offline);
-    String payload = "x".repeat(1000);
-    for (int i = 0; i < 400; i++) {
-      cluster.send(i, i + payload);
-    }
-    await(() -> cluster.answers().size() == 400, "400 answers");
+    sendWhileOneIsAway(400);
     for (Broker broker : cluster.brokers.values()) {
       SnapshotMeta snapshot = broker.partition.takeSnapshot().join();
       assertThat(snapshot).as("snapshot of broker %d", broker.id).isNotNull();
@@ -160,11 +165,7 @@ class EngineClusterTest {
     Broker leader = cluster.awaitLeader();
     int offline = leader.id == 3 ? 2 : 3;
     cluster.kill(offline);
-    String payload = "x".repeat(1000);
-    for (int i = 0; i < 400; i++) {
-      cluster.send(i, i + payload);
-    }
-    await(() -> cluster.answers().size() == 400, "400 answers");
+    sendWhileOneIsAway(400);
     SnapshotMeta taken = leader.partition.takeSnapshot().join();
     assertThat(leader.partition.raft().journal().getFirstIndex()).isGreaterThan(1);
     Map<String, String> expected = leader.entities();

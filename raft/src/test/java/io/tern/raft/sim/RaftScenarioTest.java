@@ -193,18 +193,28 @@ class RaftScenarioTest {
     assertThat(cluster.node(1).raft.commitIndex()).isEqualTo(index);
   }
 
-  @Test
-  void aFollowerBehindTheCompactedLogCatchesUpThroughASnapshotInstall() {
-    ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
+  /**
+   * Member 1 leads and commits 20 entries (12 bytes each: 240 bytes, 15 chunks of 16 bytes) while
+   * member 3 is cut off, then snapshots and compacts all but a tail of two entries. Returns the
+   * snapshot's index; member 3 is still cut off.
+   */
+  private static long snapshotWhileMember3IsAway(ScenarioCluster cluster) {
     cluster.awaitLeader(100);
     cluster.isolate(3);
     for (int i = 0; i < 20; i++) {
-      cluster.propose(1, "entry-" + i); // 12 bytes each: 240 bytes, 15 chunks of 16 bytes
+      cluster.propose(1, "entry-" + i);
     }
     cluster.tick(1);
     long snapshotIndex = cluster.node(1).raft.commitIndex();
-    cluster.snapshot(1, snapshotIndex - 2); // keep a tail of two entries
+    cluster.snapshot(1, snapshotIndex - 2);
     assertThat(cluster.node(1).log.firstIndex()).isEqualTo(snapshotIndex - 1);
+    return snapshotIndex;
+  }
+
+  @Test
+  void aFollowerBehindTheCompactedLogCatchesUpThroughASnapshotInstall() {
+    ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
+    long snapshotIndex = snapshotWhileMember3IsAway(cluster);
 
     cluster.dropNext(io.tern.raft.RaftMessage.SnapshotChunk.class, 1); // lose one chunk midway
     cluster.reconnect(3);
@@ -229,14 +239,7 @@ class RaftScenarioTest {
   @Test
   void aFollowerWaitingForAWithheldSnapshotStillHearsTheLeader() {
     ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
-    cluster.awaitLeader(100);
-    cluster.isolate(3);
-    for (int i = 0; i < 20; i++) {
-      cluster.propose(1, "entry-" + i);
-    }
-    cluster.tick(1);
-    long snapshotIndex = cluster.node(1).raft.commitIndex();
-    cluster.snapshot(1, snapshotIndex - 2);
+    long snapshotIndex = snapshotWhileMember3IsAway(cluster);
     cluster.node(1).snapshots.withhold(true);
     long term = cluster.node(1).raft.term();
     int transcriptBefore = cluster.transcript().size();
@@ -261,14 +264,7 @@ class RaftScenarioTest {
     // The whole window of chunks in flight is lost, so no chunk answer ever names a gap; the
     // follower keeps answering heartbeats. The leader must still send the chunks again.
     ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
-    cluster.awaitLeader(100);
-    cluster.isolate(3);
-    for (int i = 0; i < 20; i++) {
-      cluster.propose(1, "entry-" + i);
-    }
-    cluster.tick(1);
-    long snapshotIndex = cluster.node(1).raft.commitIndex();
-    cluster.snapshot(1, snapshotIndex - 2);
+    long snapshotIndex = snapshotWhileMember3IsAway(cluster);
 
     // The whole first window (3 chunks in flight at most): no chunk answer comes back at all.
     cluster.dropNext(io.tern.raft.RaftMessage.SnapshotChunk.class, 3);

@@ -724,14 +724,17 @@ public final class RaftNode {
     long prevIndex = pr.matchIndex;
     long prevTerm = log.term(prevIndex);
     if (prevTerm < 0) {
-      // The follower's match was compacted away and nothing else could go out (its snapshot is
-      // withheld as damaged): an append at the log's start, which it may reject, still tells it
-      // who leads, so that it does not campaign and check-quorum counts it.
-      prevIndex = log.firstIndex() - 1;
-      prevTerm = log.term(prevIndex);
-      if (prevTerm < 0) {
+      // The follower's match was compacted away. While a snapshot streams to it, its chunk
+      // answers keep it in touch (and an answer to anything else would hide lost chunks from
+      // onHeartbeatTick). But a follower probing for a snapshot the store withholds (a damaged
+      // file) would hear nothing and campaign: send it an append at the snapshot, whose term is
+      // always known (also after a restart), which it rejects, learning who leads.
+      SnapshotMeta latest = snapshots.latest();
+      if (pr.state != Progress.State.PROBE || latest == null) {
         return;
       }
+      prevIndex = latest.index();
+      prevTerm = latest.term();
     }
     send(
         new AppendRequest(

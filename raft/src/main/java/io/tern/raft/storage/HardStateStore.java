@@ -68,7 +68,11 @@ public final class HardStateStore implements AutoCloseable {
         slot.clear();
         readFully((long) i * SLOT_LENGTH);
         written[i] = !isAllZero();
-        if (written[i] && slot.position() == SLOT_LENGTH && slot.getInt(4) > VERSION) {
+        // Newer only if the rest of the slot checks out: a slot damaged all over is just damage.
+        if (written[i]
+            && slot.position() == SLOT_LENGTH
+            && slot.getInt(4) > VERSION
+            && slot.getInt(0) == checksum()) {
           newerVersion = Math.max(newerVersion, slot.getInt(4));
         }
         valid[i] = slot.position() == SLOT_LENGTH && isValid();
@@ -98,7 +102,8 @@ public final class HardStateStore implements AutoCloseable {
               + newerVersion
               + "; this build reads "
               + VERSION
-              + ")");
+              + "), or a slot's version field is damaged; refusing to fall back to an older term"
+              + " and vote");
     }
     if (!valid[0] && !valid[1] && written[0]) {
       throw new IllegalStateException(

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftRole;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -256,6 +258,28 @@ class RaftScenarioTest {
 
     cluster.node(1).snapshots.withhold(false); // a sound snapshot again
     cluster.tick(5);
+    assertThat(cluster.transcript()).contains("3:installed snapshot@" + snapshotIndex);
+  }
+
+  /**
+   * Chunk 0 arrives and is confirmed; the window after it (chunks 1 to 3) is lost. With every chunk
+   * sent, the leader heartbeats the follower; the answers must not count as chunk answers, or the
+   * lost window is never sent again (found by review: the follower never installed).
+   */
+  @Test
+  void aLostWindowAfterTheFirstChunkIsSentAgainWhileHeartbeatsAreAnswered() {
+    ScenarioCluster cluster = new ScenarioCluster(9, 3, 2, 1);
+    long snapshotIndex = snapshotWhileMember3IsAway(cluster);
+    Set<Integer> lost = new HashSet<>(List.of(1, 2, 3));
+    cluster.drop(
+        message ->
+            message instanceof io.tern.raft.RaftMessage.SnapshotChunk chunk
+                && lost.remove(chunk.chunkIndex()));
+
+    cluster.reconnect(3);
+    cluster.tick(30);
+
+    assertThat(lost).as("the window was lost").isEmpty();
     assertThat(cluster.transcript()).contains("3:installed snapshot@" + snapshotIndex);
   }
 

@@ -30,6 +30,7 @@ final class ScenarioCluster {
   private final List<String> transcript = new ArrayList<>();
   private final java.util.Map<String, Integer> deliveredCounts = new java.util.HashMap<>();
   private final java.util.Map<Class<?>, Integer> dropBudget = new java.util.HashMap<>();
+  private java.util.function.Predicate<RaftMessage> dropOnce = message -> false;
 
   final class Node {
     final int id;
@@ -102,6 +103,9 @@ final class ScenarioCluster {
     for (int i = 0; i < 100_000 && !network.isEmpty(); i++) {
       RaftMessage message = network.poll();
       if (isolated.contains(message.from()) || isolated.contains(message.to())) {
+        continue;
+      }
+      if (dropOnce.test(message)) {
         continue;
       }
       Integer drops = dropBudget.get(message.getClass());
@@ -188,6 +192,14 @@ final class ScenarioCluster {
   /** Messages delivered to {@code id} so far, by type name (for flow-control stories). */
   int delivered(int id, Class<? extends RaftMessage> type) {
     return deliveredCounts.getOrDefault(id + type.getSimpleName(), 0);
+  }
+
+  /**
+   * Drops each message {@code rule} accepts (a stateful rule can drop a given message just once);
+   * replaces the previous rule.
+   */
+  void drop(java.util.function.Predicate<RaftMessage> rule) {
+    dropOnce = rule;
   }
 
   /** Drops the next {@code count} messages of {@code type} on the network. */

@@ -71,7 +71,10 @@ public final class Broker implements AutoCloseable {
     this.registry = registry;
     int memberId = PartitionDistribution.memberIdOf(config.nodeId());
     TransportConfig transportConfig =
-        TransportConfig.builder(memberId).bind(config.host(), config.internalPort()).build();
+        TransportConfig.builder(memberId)
+            .bind(config.host(), config.internalPort())
+            .tls(config.raftTls())
+            .build();
     RaftServerConfig raftConfig =
         RaftServerConfig.builder(config.dataDirectory().resolve("raft"))
             .electionTimeoutMs(config.electionTimeoutMs())

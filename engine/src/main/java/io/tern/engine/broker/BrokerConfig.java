@@ -4,6 +4,7 @@ import io.tern.engine.gateway.GatewayConfig;
 import io.tern.journal.JournalConfig;
 import io.tern.raft.server.FlushMode;
 import io.tern.raft.server.RaftServerConfig;
+import io.tern.raft.transport.TransportTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -54,6 +55,7 @@ public record BrokerConfig(
     int raftThreads,
     boolean raftOnTransportThread,
     int flushThreads,
+    TransportTls raftTls,
     BackpressureConfig backpressure) {
 
   /** The largest number of partitions (keys carry the partition id in 13 bits). */
@@ -176,7 +178,31 @@ public record BrokerConfig(
         values.integer("raft.threads", 1, 1024),
         values.bool("raft.onTransportThread"),
         values.integer("raft.flushThreads", 1, 1024),
+        raftTls(values),
         BackpressureConfig.from(values));
+  }
+
+  /** Mutual TLS on the Raft port, or null when raft.tls.enabled is false. */
+  private static TransportTls raftTls(BrokerConfigLoader.Values values) {
+    if (!values.bool("raft.tls.enabled")) {
+      return null;
+    }
+    Path chain = readableFile(values, "raft.tls.certificateChainPath");
+    Path key = readableFile(values, "raft.tls.privateKeyPath");
+    String trusted = values.text("raft.tls.trustedCertificatesPath");
+    Path trust =
+        trusted.isEmpty() ? null : readableFile(values, "raft.tls.trustedCertificatesPath");
+    return chain == null || key == null ? null : new TransportTls(chain, key, trust);
+  }
+
+  private static Path readableFile(BrokerConfigLoader.Values values, String key) {
+    String text = values.text(key);
+    Path path = text.isEmpty() ? null : Path.of(text).toAbsolutePath();
+    if (path == null || !java.nio.file.Files.isReadable(path)) {
+      values.bad(key, "a readable PEM file when raft.tls.enabled is true");
+      return null;
+    }
+    return path;
   }
 
   /** "host:port, host:port": the brokers' command addresses. */

@@ -151,6 +151,23 @@ final class ConfigKeys {
               "threads flushing the partitions' journals, one flush at a time each (more:"
                   + " flushes of different partitions overlap, more thread switches)"),
           new Key(
+              "raft.tls.enabled",
+              "false",
+              "mutual TLS 1.3 on the Raft port (network.internalPort): only brokers holding a"
+                  + " certificate trusted here connect; every broker must agree. The command API"
+                  + " is not covered"),
+          new Key(
+              "raft.tls.certificateChainPath",
+              "",
+              "PEM certificate chain this broker presents, its own certificate first"),
+          new Key(
+              "raft.tls.privateKeyPath", "", "PEM private key (PKCS#8, unencrypted) of that chain"),
+          new Key(
+              "raft.tls.trustedCertificatesPath",
+              "",
+              "PEM certificates a peer's chain must lead to; empty: the chain itself (one shared"
+                  + " certificate, or a chain ending in the cluster's CA)"),
+          new Key(
               "backpressure.enabled",
               "true",
               "limit each partition's client commands in flight; over it they get"

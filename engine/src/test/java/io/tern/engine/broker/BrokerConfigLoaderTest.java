@@ -203,6 +203,27 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
+  void raftTlsIsOffByDefaultAndNeedsReadableFilesWhenOn(@TempDir Path files) throws IOException {
+    assertThat(BrokerConfig.defaults().raftTls()).isNull();
+    assertThatThrownBy(() -> BrokerConfigLoader.load(null, Map.of("TERN_RAFT_TLS_ENABLED", "true")))
+        .hasMessageContaining("'raft.tls.certificateChainPath' = ''")
+        .hasMessageContaining("'raft.tls.privateKeyPath' = ''")
+        .hasMessageContaining("a readable PEM file when raft.tls.enabled is true");
+    Path chain = Files.writeString(files.resolve("chain.pem"), "chain");
+    Path key = Files.writeString(files.resolve("key.pem"), "key");
+    BrokerConfig config =
+        BrokerConfigLoader.load(
+            null,
+            Map.of(
+                "TERN_RAFT_TLS_ENABLED", "true",
+                "TERN_RAFT_TLS_CERTIFICATECHAINPATH", chain.toString(),
+                "TERN_RAFT_TLS_PRIVATEKEYPATH", key.toString()));
+    assertThat(config.raftTls().certificateChain()).isEqualTo(chain);
+    assertThat(config.raftTls().privateKey()).isEqualTo(key);
+    assertThat(config.raftTls().trustedCertificates()).as("the chain by default").isEqualTo(chain);
+  }
+
+  @Test
   void raftOnTransportThreadIsOffByDefaultAndCanBeTurnedOn() {
     assertThat(BrokerConfig.defaults().raftOnTransportThread()).isFalse();
     assertThat(

@@ -5,9 +5,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -188,10 +190,44 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     ctx.close();
   }
 
+  /** TLS handshake failures (a peer without a trusted certificate, or without TLS) refuse too. */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof SslHandshakeCompletionEvent completion
+        && !completion.isSuccess()
+        && !done) {
+      refuse(ctx, "tls", tlsFailure(ctx, completion.cause()));
+    }
+    ctx.fireUserEventTriggered(event);
+  }
+
+  private static String tlsFailure(ChannelHandlerContext ctx, Throwable cause) {
+    Throwable root = cause;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return "TLS handshake with "
+        + peer(ctx)
+        + " failed ("
+        + root
+        + "): does the peer use TLS with a certificate trusted here, and trust ours?";
+  }
+
+  private static boolean isTlsFailure(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SSLException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (done) {
       ctx.close(); // already refused
+    } else if (isTlsFailure(cause)) {
+      refuse(ctx, "tls", tlsFailure(ctx, cause));
     } else if (cause instanceof TooLongFrameException) {
       refuse(ctx, "too_large", "handshake from " + peer(ctx) + " too large: " + cause.getMessage());
     } else if (cause instanceof DecoderException) {

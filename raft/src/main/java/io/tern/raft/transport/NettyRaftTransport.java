@@ -21,6 +21,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.tern.raft.RaftMessage;
@@ -70,6 +71,7 @@ public final class NettyRaftTransport implements RaftTransport {
   private final boolean epoll;
   private final EventLoopGroup group;
   private final Bootstrap clientTemplate;
+  private final TlsContexts tls;
   private final Map<Integer, PeerLink> links = new ConcurrentHashMap<>();
   private final Object lifecycle = new Object();
   private volatile MessageReceiver receiver = (partitionId, message) -> {};
@@ -79,6 +81,8 @@ public final class NettyRaftTransport implements RaftTransport {
 
   public NettyRaftTransport(TransportConfig config, MeterRegistry registry, Tags tags) {
     this.config = config;
+    // First: unreadable certificates fail here, before any thread or port is taken.
+    this.tls = config.tls() == null ? null : TlsContexts.create(config.tls());
     this.metrics = new TransportMetrics(registry, tags, config.localMemberId());
     this.epoll = config.preferEpoll() && Epoll.isAvailable();
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
@@ -299,6 +303,16 @@ public final class NettyRaftTransport implements RaftTransport {
     return new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
+        if (tls != null) {
+          SslHandler handler =
+              link == null
+                  ? tls.server().newHandler(ch.alloc())
+                  : tls.client()
+                      .newHandler(
+                          ch.alloc(), link.address().getHostString(), link.address().getPort());
+          handler.setHandshakeTimeoutMillis(config.connectTimeoutMs());
+          ch.pipeline().addLast("tls", handler);
+        }
         ch.pipeline()
             .addLast("frames", new RaftFrameDecoder(config.maxFrameBytes()))
             .addLast("handshake", new HandshakeHandler(NettyRaftTransport.this, link));

@@ -18,6 +18,9 @@ final class RaftFrameDecoder extends LengthFieldBasedFrameDecoder {
    */
   static final int HANDSHAKE_FRAME_BYTES = TransportConfig.MIN_MAX_FRAME_BYTES;
 
+  /** The first byte of a TLS connection (a handshake record), read here as part of a length. */
+  private static final byte TLS_HANDSHAKE_RECORD = 0x16;
+
   private boolean handshakeDone;
 
   RaftFrameDecoder(int maxFrameBytes) {
@@ -40,6 +43,11 @@ final class RaftFrameDecoder extends LengthFieldBasedFrameDecoder {
   protected long getUnadjustedFrameLength(ByteBuf buf, int offset, int length, ByteOrder order) {
     long frameLength = super.getUnadjustedFrameLength(buf, offset, length, order);
     if (!handshakeDone && frameLength + length > HANDSHAKE_FRAME_BYTES) {
+      if (buf.getByte(offset) == TLS_HANDSHAKE_RECORD) {
+        throw new TooLongFrameException(
+            "a TLS handshake where a Raft handshake was expected: the peer uses TLS and this"
+                + " broker does not (enable it on every broker or on none)");
+      }
       throw new TooLongFrameException(
           "a frame of "
               + (frameLength + length)

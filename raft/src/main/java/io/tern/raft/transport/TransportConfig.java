@@ -30,6 +30,7 @@ import java.util.TreeMap;
  * @param ioThreads event loop threads (one is plenty for a few peers, and keeps each connection's
  *     reads and writes on the thread that owns its queue)
  * @param preferEpoll use native epoll where available (Linux), NIO otherwise
+ * @param tls mutual TLS between brokers, or null for plain TCP (every broker must agree)
  */
 public record TransportConfig(
     int localMemberId,
@@ -44,7 +45,8 @@ public record TransportConfig(
     long connectTimeoutMs,
     long deadPeerTimeoutMs,
     int ioThreads,
-    boolean preferEpoll) {
+    boolean preferEpoll,
+    TransportTls tls) {
 
   public static final int DEFAULT_MAX_QUEUED_MESSAGES_PER_PEER = 10_000;
   public static final long DEFAULT_MAX_QUEUED_BYTES_PER_PEER = 64L * 1024 * 1024;
@@ -141,6 +143,7 @@ public record TransportConfig(
     private long deadPeerTimeoutMs = DEFAULT_DEAD_PEER_TIMEOUT_MS;
     private int ioThreads = DEFAULT_IO_THREADS;
     private boolean preferEpoll = true;
+    private TransportTls tls;
 
     private Builder(int localMemberId) {
       this.localMemberId = localMemberId;
@@ -203,6 +206,12 @@ public record TransportConfig(
       return this;
     }
 
+    /** Mutual TLS with these files; null (the default) for plain TCP. */
+    public Builder tls(TransportTls tls) {
+      this.tls = tls;
+      return this;
+    }
+
     public TransportConfig build() {
       return new TransportConfig(
           localMemberId,
@@ -217,7 +226,8 @@ public record TransportConfig(
           connectTimeoutMs,
           deadPeerTimeoutMs,
           ioThreads,
-          preferEpoll);
+          preferEpoll,
+          tls);
     }
   }
 }

@@ -1,0 +1,170 @@
+package io.tern.raft.transport;
+
+import static io.tern.raft.transport.Inbox.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.raft.RaftEntry;
+import io.tern.raft.RaftMessage.AppendRequest;
+import io.tern.raft.RaftMessage.TimeoutNow;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Mutual TLS between brokers: only peers with a trusted certificate get through. */
+class TlsTransportTest {
+  @TempDir static Path certificates;
+  private static TransportTls cluster;
+  private static TransportTls stranger;
+
+  private final List<NettyRaftTransport> transports = new ArrayList<>();
+  private final Map<NettyRaftTransport, SimpleMeterRegistry> registries = new HashMap<>();
+
+  @BeforeAll
+  static void makeCertificates() throws Exception {
+    cluster = TestCertificates.selfSigned(certificates, "cluster");
+    stranger = TestCertificates.selfSigned(certificates, "stranger");
+  }
+
+  @AfterEach
+  void closeAll() {
+    transports.forEach(NettyRaftTransport::close);
+  }
+
+  private NettyRaftTransport start(int memberId, Inbox inbox, TransportTls tls) {
+    TransportConfig config =
+        TransportConfig.builder(memberId)
+            .bind("127.0.0.1", 0)
+            .reconnectBackoffMs(10, 100)
+            .connectTimeoutMs(2_000)
+            .tls(tls)
+            .build();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    NettyRaftTransport transport = new NettyRaftTransport(config, registry, Tags.empty());
+    transport.setReceiver(inbox);
+    transports.add(transport);
+    registries.put(transport, registry);
+    return transport.start();
+  }
+
+  private double refused(NettyRaftTransport transport, String reason) {
+    Counter counter =
+        registries
+            .get(transport)
+            .find("tern.raft.transport.connections.refused")
+            .tag("reason", reason)
+            .counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private static void connect(NettyRaftTransport lower, NettyRaftTransport higher) {
+    lower.addPeer(higher.localMemberId(), higher.boundAddress());
+    higher.addPeer(lower.localMemberId(), lower.boundAddress());
+  }
+
+  @Test
+  void brokersSharingTheClusterCertificateExchangeMessagesBothWays() throws Exception {
+    Inbox inbox1 = new Inbox();
+    Inbox inbox2 = new Inbox();
+    NettyRaftTransport one = start(1, inbox1, cluster);
+    NettyRaftTransport two = start(2, inbox2, cluster);
+    connect(one, two);
+
+    byte[] payload = new byte[100_000]; // several TLS records
+    payload[99_999] = 7;
+    assertThat(
+            one.send(
+                3,
+                new AppendRequest(
+                    1,
+                    2,
+                    1,
+                    0,
+                    0,
+                    List.of(new RaftEntry(1, 1, RaftEntry.Type.APPLICATION, 1, payload)),
+                    0)))
+        .isTrue();
+    assertThat(two.send(3, new TimeoutNow(2, 1, 5))).isTrue();
+
+    Envelope atTwo = inbox2.take();
+    assertThat(((AppendRequest) atTwo.message()).entries().get(0).data()).isEqualTo(payload);
+    assertThat(inbox1.take().message()).isEqualTo(new TimeoutNow(2, 1, 5));
+    assertThat(refused(one, "tls") + refused(two, "tls")).isZero();
+  }
+
+  @Test
+  void aPeerWithAnUntrustedCertificateIsRefused() throws Exception {
+    Inbox inbox2 = new Inbox();
+    NettyRaftTransport one = start(1, new Inbox(), stranger);
+    NettyRaftTransport two = start(2, inbox2, cluster);
+    connect(one, two);
+    one.send(3, new TimeoutNow(1, 2, 5));
+
+    await("the handshake refused", () -> refused(one, "tls") + refused(two, "tls") > 0);
+    assertThat(inbox2.drain(Duration.ofMillis(300))).isEmpty();
+    assertThat(one.isConnected(2)).isFalse();
+  }
+
+  /**
+   * The accepting side checks the dialler's certificate too: trusting the cluster is not enough.
+   */
+  @Test
+  void aDiallerThatTrustsTheClusterButHoldsNoClusterCertificateIsRefused() throws Exception {
+    Inbox inbox2 = new Inbox();
+    TransportTls impostor =
+        new TransportTls(
+            stranger.certificateChain(), stranger.privateKey(), cluster.certificateChain());
+    NettyRaftTransport one = start(1, new Inbox(), impostor);
+    NettyRaftTransport two = start(2, inbox2, cluster);
+    connect(one, two);
+    one.send(3, new TimeoutNow(1, 2, 5));
+
+    await("the accepting side refuses the certificate", () -> refused(two, "tls") > 0);
+    assertThat(inbox2.drain(Duration.ofMillis(300))).isEmpty();
+  }
+
+  @Test
+  void aPlainPeerAndATlsPeerDoNotConnectInEitherRole() throws Exception {
+    // Member 1 connects. First the plain one dials the TLS one, then the other way round.
+    Inbox tlsInbox = new Inbox();
+    NettyRaftTransport plain = start(1, new Inbox(), null);
+    NettyRaftTransport secure = start(2, tlsInbox, cluster);
+    connect(plain, secure);
+    plain.send(3, new TimeoutNow(1, 2, 5));
+    await("the TLS side refuses plain bytes", () -> refused(secure, "tls") > 0);
+    assertThat(tlsInbox.drain(Duration.ofMillis(300))).isEmpty();
+
+    Inbox plainInbox = new Inbox();
+    NettyRaftTransport secureLow = start(3, new Inbox(), cluster);
+    NettyRaftTransport plainHigh = start(4, plainInbox, null);
+    connect(secureLow, plainHigh);
+    secureLow.send(3, new TimeoutNow(3, 4, 5));
+    await("the plain side refuses a TLS hello", () -> refused(plainHigh, "too_large") > 0);
+    assertThat(plainInbox.drain(Duration.ofMillis(300))).isEmpty();
+  }
+
+  @Test
+  void unreadableCertificateFilesAreNamedAtConstruction() {
+    TransportTls missing =
+        new TransportTls(certificates.resolve("nope.crt"), cluster.privateKey(), null);
+    assertThatThrownBy(() -> start(1, new Inbox(), missing))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("TLS certificate chain " + certificates.resolve("nope.crt"))
+        .hasMessageContaining("not a readable file");
+    TransportTls notAKey =
+        new TransportTls(cluster.certificateChain(), cluster.certificateChain(), null);
+    assertThatThrownBy(() -> start(1, new Inbox(), notAKey))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot use TLS certificate chain");
+  }
+}

@@ -189,10 +189,10 @@ public record BrokerConfig(
     }
     Path chain = readableFile(values, "raft.tls.certificateChainPath");
     Path key = readableFile(values, "raft.tls.privateKeyPath");
-    String trusted = values.text("raft.tls.trustedCertificatesPath");
-    Path trust =
-        trusted.isEmpty() ? null : readableFile(values, "raft.tls.trustedCertificatesPath");
-    return chain == null || key == null ? null : new TransportTls(chain, key, trust);
+    Path trust = readableFile(values, "raft.tls.trustedCertificatesPath");
+    return chain == null || key == null || trust == null
+        ? null
+        : new TransportTls(chain, key, trust);
   }
 
   private static Path readableFile(BrokerConfigLoader.Values values, String key) {

@@ -165,8 +165,8 @@ final class ConfigKeys {
           new Key(
               "raft.tls.trustedCertificatesPath",
               "",
-              "PEM certificates a peer's chain must lead to; empty: the chain itself (one shared"
-                  + " certificate, or a chain ending in the cluster's CA)"),
+              "PEM certificates a peer's chain must lead to: a CA for this cluster's brokers"
+                  + " only (any holder of a certificate it issued may join as any member)"),
           new Key(
               "backpressure.enabled",
               "true",

@@ -208,6 +208,7 @@ class BrokerConfigLoaderTest {
     assertThatThrownBy(() -> BrokerConfigLoader.load(null, Map.of("TERN_RAFT_TLS_ENABLED", "true")))
         .hasMessageContaining("'raft.tls.certificateChainPath' = ''")
         .hasMessageContaining("'raft.tls.privateKeyPath' = ''")
+        .hasMessageContaining("'raft.tls.trustedCertificatesPath' = ''")
         .hasMessageContaining("a readable PEM file when raft.tls.enabled is true");
     Path chain = Files.writeString(files.resolve("chain.pem"), "chain");
     Path key = Files.writeString(files.resolve("key.pem"), "key");
@@ -217,10 +218,11 @@ class BrokerConfigLoaderTest {
             Map.of(
                 "TERN_RAFT_TLS_ENABLED", "true",
                 "TERN_RAFT_TLS_CERTIFICATECHAINPATH", chain.toString(),
-                "TERN_RAFT_TLS_PRIVATEKEYPATH", key.toString()));
+                "TERN_RAFT_TLS_PRIVATEKEYPATH", key.toString(),
+                "TERN_RAFT_TLS_TRUSTEDCERTIFICATESPATH", chain.toString()));
     assertThat(config.raftTls().certificateChain()).isEqualTo(chain);
     assertThat(config.raftTls().privateKey()).isEqualTo(key);
-    assertThat(config.raftTls().trustedCertificates()).as("the chain by default").isEqualTo(chain);
+    assertThat(config.raftTls().trustedCertificates()).isEqualTo(chain);
   }
 
   @Test

@@ -18,6 +18,10 @@ import java.util.zip.CRC32C;
  * write damages only the slot being written, and {@link #load} takes the valid one with the highest
  * sequence.
  *
+ * <p>A newer format must keep this slot size and CRC range: a slot counts as written by a newer
+ * version (and load refuses rather than fall back to the older slot's term and vote) only when its
+ * CRC checks out here.
+ *
  * <pre>
  *   0  crc32c (int) over [8, 32)
  *   4  format version (int) = 1

@@ -6,8 +6,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -196,7 +198,18 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     if (event instanceof SslHandshakeCompletionEvent completion
         && !completion.isSuccess()
         && !done) {
-      refuse(ctx, "tls", tlsFailure(ctx, completion.cause()));
+      Throwable cause = completion.cause();
+      if (cause instanceof SslHandshakeTimeoutException) {
+        refuse(ctx, "timeout", "no TLS handshake from " + peer(ctx) + ": " + cause.getMessage());
+      } else if (cause instanceof ClosedChannelException) {
+        // Closed before TLS was done: a probe, a scanner, a peer restarting, our own shutdown.
+        // Nothing is wrong with TLS; channelInactive has nothing to time out either.
+        LOG.debug("raft transport: {} closed during the TLS handshake", peer(ctx));
+        done = true;
+        ctx.close();
+      } else {
+        refuse(ctx, "tls", tlsFailure(ctx, cause));
+      }
     }
     ctx.fireUserEventTriggered(event);
   }

@@ -66,6 +66,8 @@ public final class NettyRaftTransport implements RaftTransport {
 
   private static final long SHUTDOWN_TIMEOUT_MS = 5_000;
 
+  private static final long CLOSE_NOTIFY_FLUSH_TIMEOUT_MS = 100;
+
   private final TransportConfig config;
   private final TransportMetrics metrics;
   private final boolean epoll;
@@ -311,6 +313,9 @@ public final class NettyRaftTransport implements RaftTransport {
                       .newHandler(
                           ch.alloc(), link.address().getHostString(), link.address().getPort());
           handler.setHandshakeTimeoutMillis(config.connectTimeoutMs());
+          // A close waits this long for TLS's goodbye to be flushed (Netty's default, 3 s,
+          // would delay the dead-peer close behind a full outbound buffer).
+          handler.setCloseNotifyFlushTimeoutMillis(CLOSE_NOTIFY_FLUSH_TIMEOUT_MS);
           ch.pipeline().addLast("tls", handler);
         }
         ch.pipeline()

@@ -62,7 +62,7 @@ final class TestCertificates {
     Path keyFile = directory.resolve(name + ".key");
     Files.writeString(certificateFile, pem("CERTIFICATE", certificate.getEncoded()));
     Files.writeString(keyFile, pem("PRIVATE KEY", key.getEncoded())); // PKCS#8
-    return new TransportTls(certificateFile, keyFile, null);
+    return new TransportTls(certificateFile, keyFile, certificateFile); // trusts itself
   }
 
   private static String pem(String type, byte[] der) {

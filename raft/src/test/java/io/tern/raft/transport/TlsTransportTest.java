@@ -153,16 +153,32 @@ class TlsTransportTest {
     assertThat(plainInbox.drain(Duration.ofMillis(300))).isEmpty();
   }
 
+  /** Health probes and scanners connect and close: that is no TLS failure and no refusal. */
+  @Test
+  void aPlainConnectAndCloseIsNeitherLoggedNorCountedAsATlsFailure() throws Exception {
+    NettyRaftTransport secure = start(2, new Inbox(), cluster);
+    for (int i = 0; i < 3; i++) {
+      try (java.net.Socket probe = new java.net.Socket()) {
+        probe.connect(secure.boundAddress(), 2_000);
+      }
+    }
+    Thread.sleep(300);
+    assertThat(refused(secure, "tls")).isZero();
+    assertThat(refused(secure, "timeout")).isZero();
+  }
+
   @Test
   void unreadableCertificateFilesAreNamedAtConstruction() {
     TransportTls missing =
-        new TransportTls(certificates.resolve("nope.crt"), cluster.privateKey(), null);
+        new TransportTls(
+            certificates.resolve("nope.crt"), cluster.privateKey(), cluster.certificateChain());
     assertThatThrownBy(() -> start(1, new Inbox(), missing))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("TLS certificate chain " + certificates.resolve("nope.crt"))
         .hasMessageContaining("not a readable file");
     TransportTls notAKey =
-        new TransportTls(cluster.certificateChain(), cluster.certificateChain(), null);
+        new TransportTls(
+            cluster.certificateChain(), cluster.certificateChain(), cluster.certificateChain());
     assertThatThrownBy(() -> start(1, new Inbox(), notAKey))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cannot use TLS certificate chain");

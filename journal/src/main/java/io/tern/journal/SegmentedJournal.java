@@ -87,15 +87,14 @@ public final class SegmentedJournal implements Journal {
     }
     this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
     this.staging = config.writeMode() == JournalConfig.WriteMode.PWRITE ? new FrameStaging() : null;
+    // JournalConfig refuses zero modes without preallocated segments, and zero-on-flush without
+    // PWRITE, so the mode alone decides.
     this.zeroFiller =
-        config.preallocateSegments()
-                && config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
+        config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
             ? new ZeroFiller(allocator.executor(), metrics)
             : null;
     this.zeroOnFlush =
-        config.preallocateSegments()
-                && config.preallocation() == JournalConfig.Preallocation.ZERO_ON_FLUSH
-                && config.writeMode() == JournalConfig.WriteMode.PWRITE
+        config.preallocation() == JournalConfig.Preallocation.ZERO_ON_FLUSH
             ? new ZeroOnFlush(metrics)
             : null;
   }

@@ -8,10 +8,12 @@ import io.tern.raft.transport.TransportTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A broker's configuration, read and validated by {@link BrokerConfigLoader}; {@link ConfigKeys}
@@ -137,7 +139,7 @@ public record BrokerConfig(
       values.bad(
           "journal.preallocation",
           "fallocate or zero-fill with journal.writeMode "
-              + writeMode.name().toLowerCase(java.util.Locale.ROOT)
+              + writeMode.name().toLowerCase(Locale.ROOT)
               + " (zero-on-flush needs pwrite)");
     }
     return new BrokerConfig(
@@ -198,7 +200,7 @@ public record BrokerConfig(
   private static Path readableFile(BrokerConfigLoader.Values values, String key) {
     String text = values.text(key);
     Path path = text.isEmpty() ? null : Path.of(text).toAbsolutePath();
-    if (path == null || !java.nio.file.Files.isReadable(path)) {
+    if (path == null || !Files.isReadable(path)) {
       values.bad(key, "a readable PEM file when raft.tls.enabled is true");
       return null;
     }

@@ -2,6 +2,7 @@ package io.tern.raft.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.tern.raft.RaftEntry;
+import io.tern.raft.RaftLog;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.RaftMessage.AppendRequest;
 import io.tern.raft.RaftMessage.AppendResponse;
@@ -75,10 +76,10 @@ public final class RaftMessageCodec {
 
   /**
    * The largest frame (length prefix included) an append request needs when the log hands out
-   * batches of at most {@code maxBatchBytes} (see {@link io.tern.raft.RaftLog#entries}; it counts
-   * at least each entry's payload) and no single entry is larger than {@code maxEntryBytes}: a
-   * batch is either one entry of any size or entries within the batch limit, at most {@link
-   * io.tern.raft.RaftLog#MAX_BATCH_ENTRIES} of them, each with its per-entry header.
+   * batches of at most {@code maxBatchBytes} (see {@link RaftLog#entries}; it counts at least each
+   * entry's payload) and no single entry is larger than {@code maxEntryBytes}: a batch is either
+   * one entry of any size or entries within the batch limit, at most {@link
+   * RaftLog#MAX_BATCH_ENTRIES} of them, each with its per-entry header.
    */
   public static long appendFrameBytesAtMost(int maxBatchBytes, int maxEntryBytes) {
     long fixed =
@@ -87,9 +88,7 @@ public final class RaftMessageCodec {
             + AppendRequestEncoder.BLOCK_LENGTH
             + EntriesEncoder.HEADER_SIZE;
     long oneEntry = ENTRY_BYTES_WITHOUT_DATA + (long) maxEntryBytes;
-    long batch =
-        (long) maxBatchBytes
-            + (long) io.tern.raft.RaftLog.MAX_BATCH_ENTRIES * ENTRY_BYTES_WITHOUT_DATA;
+    long batch = (long) maxBatchBytes + (long) RaftLog.MAX_BATCH_ENTRIES * ENTRY_BYTES_WITHOUT_DATA;
     return fixed + Math.max(oneEntry, batch);
   }
 

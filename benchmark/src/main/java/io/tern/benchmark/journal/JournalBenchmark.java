@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -99,39 +101,43 @@ public final class JournalBenchmark {
 
   private void runFlushEachEntry() throws Exception {
     for (int entryBytes : ENTRY_SIZES_BYTES) {
-      String size = Report.sizeLabel(entryBytes);
-      progress.log("Phase 2, %s: raw write+force on a zero-filled file", size);
-      LatencySummary rawZeroed =
-          inScratchDir(
-              dir ->
-                  raw.writeForceLatency(
-                      dir.resolve("raw.dat"),
-                      false,
-                      entryBytes,
-                      options.rawLatencyFileBytes(),
-                      options.latencyWarmupNs(),
-                      options.latencyDurationNs(),
-                      options.latencyMaxSamples()));
-      LatencySummary rawFallocated = null;
+      progress.log(
+          "Phase 2, %s: journal append + flush and raw write+force, taking turns of %d",
+          Report.sizeLabel(entryBytes), InterleavedFlushLatency.OPERATIONS_PER_TURN);
+      List<LatencySummary> measured = inScratchDir(dir -> measureFlushEach(dir, entryBytes));
+      rows.flushEach(
+          entryBytes,
+          measured.get(0),
+          measured.get(1),
+          measured.size() > 2 ? measured.get(2) : null);
+    }
+  }
+
+  /**
+   * The journal, write+force on a zero-filled file and, where posix_fallocate is available, on a
+   * fallocated one, side by side in {@code dir}.
+   */
+  private List<LatencySummary> measureFlushEach(Path dir, int entryBytes) throws Exception {
+    List<DurableWrites> sides = new ArrayList<>();
+    try {
+      sides.add(journal.openAppendFlush(dir.resolve("journal"), entryBytes));
+      sides.add(
+          raw.openDurableWrites(
+              dir.resolve("raw-zeroed.dat"), false, entryBytes, options.rawLatencyFileBytes()));
       if (NativeFiles.isAvailable()) {
-        progress.log("Phase 2, %s: raw write+force on a posix_fallocate'd file", size);
         long fileBytes = Math.min(2L * options.latencyMaxSamples() * entryBytes, 2 * GIB);
-        rawFallocated =
-            inScratchDir(
-                dir ->
-                    raw.writeForceLatency(
-                        dir.resolve("raw.dat"),
-                        true,
-                        entryBytes,
-                        fileBytes,
-                        options.latencyWarmupNs(),
-                        options.latencyDurationNs(),
-                        options.latencyMaxSamples()));
+        sides.add(
+            raw.openDurableWrites(dir.resolve("raw-fallocated.dat"), true, entryBytes, fileBytes));
       }
-      progress.log("Phase 2, %s: journal append + flush", size);
-      LatencySummary journalLatency =
-          inScratchDir(dir -> journal.appendFlushLatency(dir, entryBytes));
-      rows.flushEach(entryBytes, journalLatency, rawZeroed, rawFallocated);
+      return InterleavedFlushLatency.measure(
+          sides,
+          options.latencyWarmupNs(),
+          options.latencyDurationNs(),
+          options.latencyMaxSamples());
+    } finally {
+      for (DurableWrites side : sides) {
+        side.close();
+      }
     }
   }
 
@@ -314,6 +320,11 @@ public final class JournalBenchmark {
             + " previous flush, back to back when a flush takes longer) while the main thread"
             + " appends at full speed; 'durable' counts the entries over the time until the final"
             + " flush after the writer stopped returned.");
+    report.note(
+        "Phase 2: the journal and its limits take turns of "
+            + InterleavedFlushLatency.OPERATIONS_PER_TURN
+            + " operations each, on files open side by side, each turn starting with the next"
+            + " side, so that all meet the same state of the disk.");
     report.note(
         "Phase 2 limit: write+fdatasync on a zero-filled file (pure overwrite). The journal"
             + " reserves segments with posix_fallocate, so its first write to each block also"

@@ -8,7 +8,6 @@ import io.tern.journal.JournalReader;
 import io.tern.journal.JournalRecord;
 import io.tern.journal.SegmentedJournal;
 import java.nio.file.Path;
-import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -110,31 +109,30 @@ final class JournalWorkloads {
     return new Throughput(entries, entries * entryBytes, elapsedNs);
   }
 
-  /** Latency of one append followed by a flush, one entry at a time. */
-  LatencySummary appendFlushLatency(Path dir, int entryBytes) {
+  /** A fresh journal in {@code dir} taking one append followed by a flush per call. */
+  DurableWrites openAppendFlush(Path dir, int entryBytes) {
+    SegmentedJournal journal = SegmentedJournal.open(config(dir, true).build());
     UnsafeBuffer buffer = payload.buffer();
-    Histogram histogram = LatencySummary.newHistogram();
-    try (SegmentedJournal journal = SegmentedJournal.open(config(dir, true).build())) {
-      long asqn = 1;
-      long warmupEndNs = System.nanoTime() + options.latencyWarmupNs();
-      while (System.nanoTime() < warmupEndNs) {
+    return new DurableWrites() {
+      private long asqn = 1;
+
+      @Override
+      public void writeDurably() {
         buffer.putLong(0, asqn);
         journal.append(asqn++, buffer, 0, entryBytes);
         journal.flush();
       }
-      long startNs = System.nanoTime();
-      long endNs = startNs + options.latencyDurationNs();
-      long nowNs = startNs;
-      while (nowNs < endNs && histogram.getTotalCount() < options.latencyMaxSamples()) {
-        buffer.putLong(0, asqn);
-        journal.append(asqn++, buffer, 0, entryBytes);
-        journal.flush();
-        long doneNs = System.nanoTime();
-        LatencySummary.record(histogram, doneNs - nowNs);
-        nowNs = doneNs;
+
+      @Override
+      public boolean isFull() {
+        return false; // segments roll as in production
       }
-      return LatencySummary.of(histogram, nowNs - startNs);
-    }
+
+      @Override
+      public void close() {
+        journal.close();
+      }
+    };
   }
 
   /** Appends at full speed while a background thread flushes every {@code periodNs}. */

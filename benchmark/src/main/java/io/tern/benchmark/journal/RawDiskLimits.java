@@ -203,10 +203,7 @@ public final class RawDiskLimits {
    * Latency of {@code write(entryBytes)} followed by {@code force(false)} (fdatasync) at sequential
    * offsets of a preallocated file: what one durable append costs the machine.
    *
-   * @param fallocated true: space reserved with posix_fallocate, as the journal reserves segments
-   *     (the first write to each block then also changes metadata). false: the file is filled with
-   *     zeros and synced first, so writes only overwrite data, the cheapest durable write; the file
-   *     is reused from its start when the writes reach its end.
+   * @param fallocated see {@link #openDurableWrites}
    */
   LatencySummary writeForceLatency(
       Path file,
@@ -217,27 +214,17 @@ public final class RawDiskLimits {
       long durationNs,
       int maxSamples)
       throws IOException {
-    if (fallocated) {
-      NativeFiles.fallocate(file, fileBytes);
-    } else {
-      fillWithZeros(file, fileBytes);
-    }
     Histogram histogram = LatencySummary.newHistogram();
-    ByteBuffer view = payload.newView(entryBytes);
-    try (FileChannel channel = open(file)) {
-      channel.force(true); // the preallocation itself must not be part of the first sample
-      long position = 0;
+    try (DurableWrites writes = openDurableWrites(file, fallocated, entryBytes, fileBytes)) {
       long warmupEndNs = System.nanoTime() + warmupNs;
       while (System.nanoTime() < warmupEndNs) {
-        position = writeAndForce(channel, view, entryBytes, position, fileBytes, !fallocated);
+        writes.writeDurably();
       }
       long startNs = System.nanoTime();
       long endNs = startNs + durationNs;
       long nowNs = startNs;
-      while (nowNs < endNs
-          && histogram.getTotalCount() < maxSamples
-          && (!fallocated || position + entryBytes <= fileBytes)) {
-        position = writeAndForce(channel, view, entryBytes, position, fileBytes, !fallocated);
+      while (nowNs < endNs && histogram.getTotalCount() < maxSamples && !writes.isFull()) {
+        writes.writeDurably();
         long doneNs = System.nanoTime();
         LatencySummary.record(histogram, doneNs - nowNs);
         nowNs = doneNs;
@@ -246,23 +233,72 @@ public final class RawDiskLimits {
     }
   }
 
-  private static long writeAndForce(
-      FileChannel channel,
-      ByteBuffer view,
-      int entryBytes,
-      long position,
-      long fileBytes,
-      boolean wrap)
+  /**
+   * A file prepared for durable appends of {@code entryBytes}, one {@code write} + {@code
+   * fdatasync} per {@link DurableWrites#writeDurably} at sequential offsets.
+   *
+   * @param fallocated true: space reserved with posix_fallocate, as the journal reserves segments
+   *     (the first write to each block then also changes metadata); the file is full when the
+   *     writes reach its end. false: the file is filled with zeros and synced first, so writes only
+   *     overwrite data, the cheapest durable write; the writes start over at the file's start when
+   *     they reach its end.
+   */
+  DurableWrites openDurableWrites(Path file, boolean fallocated, int entryBytes, long fileBytes)
       throws IOException {
-    if (position + entryBytes > fileBytes) {
-      if (!wrap) {
-        throw new IllegalStateException("Raw latency file full; the warm-up used it all");
-      }
-      position = 0;
+    if (fallocated) {
+      NativeFiles.fallocate(file, fileBytes);
+    } else {
+      fillWithZeros(file, fileBytes);
     }
-    long next = writeFully(channel, view, entryBytes, position);
-    channel.force(false);
-    return next;
+    FileChannel channel = open(file);
+    try {
+      channel.force(true); // the preallocation itself must not be part of the first sample
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+    return new RawDurableWrites(
+        channel, payload.newView(entryBytes), entryBytes, fileBytes, !fallocated);
+  }
+
+  private static final class RawDurableWrites implements DurableWrites {
+    private final FileChannel channel;
+    private final ByteBuffer view;
+    private final int entryBytes;
+    private final long fileBytes;
+    private final boolean wrap;
+    private long position;
+
+    RawDurableWrites(
+        FileChannel channel, ByteBuffer view, int entryBytes, long fileBytes, boolean wrap) {
+      this.channel = channel;
+      this.view = view;
+      this.entryBytes = entryBytes;
+      this.fileBytes = fileBytes;
+      this.wrap = wrap;
+    }
+
+    @Override
+    public void writeDurably() throws IOException {
+      if (position + entryBytes > fileBytes) {
+        if (!wrap) {
+          throw new IllegalStateException("Raw latency file full");
+        }
+        position = 0;
+      }
+      position = writeFully(channel, view, entryBytes, position);
+      channel.force(false);
+    }
+
+    @Override
+    public boolean isFull() {
+      return !wrap && position + entryBytes > fileBytes;
+    }
+
+    @Override
+    public void close() throws IOException {
+      channel.close();
+    }
   }
 
   /**

@@ -31,7 +31,16 @@ public final class JournalConfig {
 
   public static final WriteMode DEFAULT_WRITE_MODE = WriteMode.PWRITE;
 
-  public static final Preallocation DEFAULT_PREALLOCATION = Preallocation.FALLOCATE;
+  /**
+   * The preallocation when none is set: {@link Preallocation#ZERO_ON_FLUSH} where it applies (the
+   * PWRITE write mode, preallocated segments), else {@link Preallocation#FALLOCATE}.
+   */
+  public static Preallocation defaultPreallocation(
+      WriteMode writeMode, boolean preallocateSegments) {
+    return writeMode == WriteMode.PWRITE && preallocateSegments
+        ? Preallocation.ZERO_ON_FLUSH
+        : Preallocation.FALLOCATE;
+  }
 
   private final Path directory;
   private final String name;
@@ -58,7 +67,9 @@ public final class JournalConfig {
     this.writeMode = Objects.requireNonNull(b.writeMode, "journal.writeMode must be set");
     this.preallocateSegments = b.preallocateSegments;
     this.preallocation =
-        Objects.requireNonNull(b.preallocation, "journal.preallocation must be set");
+        b.preallocation != null
+            ? b.preallocation
+            : defaultPreallocation(writeMode, preallocateSegments);
     this.freeDiskSpaceReserveBytes = b.freeDiskSpaceReserveBytes;
     this.openVerification =
         Objects.requireNonNull(b.openVerification, "journal.openVerification must be set");
@@ -225,9 +236,10 @@ public final class JournalConfig {
    */
   public enum Preallocation {
     /**
-     * Default. posix_fallocate reserves the blocks at once (zeros are written where it is not
-     * available). The blocks stay "unwritten" extents, so the first write to each one also changes
-     * file metadata that a flush must make durable: measured on a 2-core VM, 16 KiB
+     * Default with the MMAP write mode or without preallocated segments (see {@link
+     * #defaultPreallocation}). posix_fallocate reserves the blocks at once (zeros are written where
+     * it is not available). The blocks stay "unwritten" extents, so the first write to each one
+     * also changes file metadata that a flush must make durable: measured on a 2-core VM, 16 KiB
      * append+flush-each p50 1.68-1.74x of a raw write+fdatasync into a zero-filled file.
      */
     FALLOCATE,
@@ -244,16 +256,18 @@ public final class JournalConfig {
      */
     ZERO_FILL,
     /**
-     * As {@link #FALLOCATE}, and a journal whose recent flushes nearly all (3 in 4) wrote at least
-     * a page of frames has its flushes write zeros ahead of the frames, beyond the writer's claim,
-     * about 512 flushes' worth of bytes (2 to 8 MiB) at a time, forced with the frames: one flush
-     * in about 256 pays for the zeros and the one metadata commit that makes their blocks written,
-     * the others overwrite written blocks (2-core VM, 16 KiB append+flush-each p50 0.93-1.29x of
-     * raw write+fdatasync into a zero-filled file, against 1.72-1.75x with {@link #FALLOCATE}).
-     * Smaller flushes get no zeros: they reach a new block only once in several flushes, and zeros
-     * would double the bytes written (see {@link ZeroOnFlush}). No background thread; zeros stop
-     * for a segment whose writer outruns its flushes by more than the lead. PWRITE write mode only;
-     * in MMAP mode it is {@link #FALLOCATE}.
+     * Default with the PWRITE write mode and preallocated segments. As {@link #FALLOCATE}, and a
+     * journal whose recent flushes nearly all (3 in 4) wrote at least a page of frames has its
+     * flushes keep zeros ahead of the frames, beyond the writer's claim, about 512 flushes' worth
+     * of bytes (2 to 8 MiB), topped up 256 KiB at a time and forced with the frames: one flush in a
+     * few dozen pays for a chunk of zeros and the one metadata commit that makes its blocks
+     * written, the others overwrite written blocks (2-core VM, 16 KiB append+flush-each p50
+     * 1.07-1.09x of raw write+fdatasync into a zero-filled file, against 1.53x with {@link
+     * #FALLOCATE}). Smaller flushes get no zeros: they reach a new block only once in several
+     * flushes, and zeros would double the bytes written (see {@link ZeroOnFlush}). The price where
+     * zeros are written: about twice the bytes written to disk. No background thread; zeros stop
+     * for a segment whose writer outruns its flushes by more than the lead. PWRITE write mode only
+     * (with MMAP set explicitly, the config is refused).
      */
     ZERO_ON_FLUSH
   }
@@ -299,7 +313,7 @@ public final class JournalConfig {
     private Madvise madvise = Madvise.NONE;
     private WriteMode writeMode = DEFAULT_WRITE_MODE;
     private boolean preallocateSegments = true;
-    private Preallocation preallocation = DEFAULT_PREALLOCATION;
+    private Preallocation preallocation; // null: defaultPreallocation(writeMode, ...)
     private long freeDiskSpaceReserveBytes = DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES;
     private OpenVerification openVerification = OpenVerification.TAIL;
     private FlushRecordSync flushRecordSync = FlushRecordSync.SHARED;

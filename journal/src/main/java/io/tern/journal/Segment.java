@@ -777,26 +777,26 @@ final class Segment {
   }
 
   /**
-   * {@link JournalConfig.Preallocation#ZERO_ON_FLUSH}: before a flush, writes zeros beyond the
-   * writer's claim until they reach {@code leadBytes} past the frames, if they are less than half
-   * that ahead; the next {@link #flush} forces them with the frames. Called under the journal's
-   * flush lock, after the segment became the writer's; PWRITE mode only.
+   * {@link JournalConfig.Preallocation#ZERO_ON_FLUSH}: before a flush, once the zeros beyond the
+   * writer's claim fell {@code refillBytes} short of {@code leadBytes} past the frames, writes up
+   * to {@code refillBytes} more; the next {@link #flush} forces them with the frames. Called under
+   * the journal's flush lock, after the segment became the writer's; PWRITE mode only.
    *
    * @param zeros a direct buffer of zeros, {@link ZeroFiller#CHUNK_BYTES} long
    * @return bytes of zeros written
    */
-  int zeroAhead(int leadBytes, ByteBuffer zeros) {
+  int zeroAhead(int leadBytes, int refillBytes, ByteBuffer zeros) {
     ZeroFillFence fence = zeroFillFence;
     if (fence == null || channel == null) {
       return 0;
     }
     int end = endPosition;
-    if (fence.zeroedEnd() - end >= leadBytes / 2) {
+    if (fence.zeroedEnd() - end > leadBytes - refillBytes) {
       return 0;
     }
     int written = 0;
     try {
-      while (fence.zeroedEnd() - end < leadBytes) {
+      while (written < refillBytes && fence.zeroedEnd() - end < leadBytes) {
         int from = fence.zeroNextChunk(channel, zeros);
         if (from < 0) {
           break; // the writer overtook the zeros, the segment is full, or zeroing stopped

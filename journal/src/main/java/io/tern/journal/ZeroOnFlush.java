@@ -10,20 +10,19 @@ import java.nio.ByteBuffer;
  *
  * <p>Only a journal whose flushes nearly all write at least a page of frames gets zeros: each of
  * those flushes reaches a new block, so without zeros every one of them commits metadata (2-core
- * VM, 16 KiB append+flush-each: p50 1.72-1.75x of a raw write+fdatasync into a zero-filled file,
- * 0.93-1.29x with zeros). Smaller flushes reach a new block once in several flushes, and the file
- * system commits those conversions together with other files' in one journal commit, while zeros
- * double the bytes written. Many journals on one disk lose by zeros even when their flushes are
- * large: in the 3-member Raft benchmark at 10 partitions (30 journals, flushes of about 7 KiB) the
- * members wrote more zeros than frames, and commit p99 was 20-169 ms against 20-44 ms without zeros
- * (5 alternated runs each). Re-measured once spare segments stopped being warmed whole at each
- * roll: 10 partitions p99 10-19 ms against 13-35 ms (4 pairs), but 1 partition 8.9-13.1 ms against
- * 5.5-6.9 ms (3 pairs; a single Raft journal flushes about 6 KiB at a time and each refill puts
- * about 1.5 MiB into one commit's flush), which is why this is an experiment and not the default.
+ * VM, full journal benchmark with the journal and its limits taking turns: 16 KiB append+flush-each
+ * p50 1.53x of a raw write+fdatasync into a zero-filled file with {@link
+ * JournalConfig.Preallocation#FALLOCATE}, 1.07x with these zeros). Smaller flushes reach a new
+ * block once in several flushes, and the file system commits those conversions together with other
+ * files' in one journal commit, while zeros would double the bytes written.
  *
- * <p>The lead is about {@link #LEAD_FLUSHES} flushes' worth of bytes, so that one flush in a few
- * hundred writes zeros (and commits the one conversion that makes them all written blocks) and the
- * rest overwrite. Not thread-safe: called under the journal's flush lock.
+ * <p>Zeros are kept about {@link #LEAD_FLUSHES} flushes' worth of bytes ahead of the frames and
+ * topped up by {@link #REFILL_BYTES} at a time: one flush in a few dozen writes a chunk of zeros
+ * (and commits the one conversion that makes it written blocks), the rest overwrite. In the
+ * 3-member Raft benchmark at 10,000 entries/s (same VM, alternated 10-second runs against
+ * FALLOCATE): 1 partition commit p99 17-23 ms against 17-40 ms (5 pairs, p50 1.3-2.7 against
+ * 1.7-2.5 ms); 10 partitions p50 5.6-6.4 ms against 7.0-8.2 ms and p99 26-133 ms against 40-68 ms
+ * (3 pairs). Not thread-safe: called under the journal's flush lock.
  */
 final class ZeroOnFlush {
   /** A flush "writes at least a page" from this many bytes of frames. */
@@ -43,11 +42,15 @@ final class ZeroOnFlush {
 
   static final int MIN_LEAD_BYTES = 2 * 1024 * 1024;
 
-  /**
-   * Caps the zeros one flush writes (it refills from half the lead): 4 MiB is a few milliseconds of
-   * sequential writes on the VMs we measure on.
-   */
   static final int MAX_LEAD_BYTES = 8 * 1024 * 1024;
+
+  /**
+   * Zeros one flush writes at most, once the lead fell by as much. Small refills, often: a refill
+   * of half the lead (1 to 4 MiB) made the one flush that wrote it several milliseconds slower, and
+   * a 1-partition Raft cluster's commit p99 with it (45-53 ms against 17-40 ms without zeros, 2
+   * alternated runs), while refills of 256 KiB gave 17-23 ms against 17-40 ms (5 runs).
+   */
+  static final int REFILL_BYTES = ZeroFiller.CHUNK_BYTES;
 
   /** The averages move by 1/16 of the difference per flush. */
   private static final int AVERAGE_WEIGHT = 16;
@@ -73,7 +76,7 @@ final class ZeroOnFlush {
     if (zeros == null) {
       zeros = ByteBuffer.allocateDirect(ZeroFiller.CHUNK_BYTES);
     }
-    metrics.zeroFilled(holder.zeroAhead(leadBytes(), zeros));
+    metrics.zeroFilled(holder.zeroAhead(leadBytes(), REFILL_BYTES, zeros));
   }
 
   int leadBytes() {

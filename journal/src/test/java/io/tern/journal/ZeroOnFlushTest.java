@@ -27,7 +27,7 @@ class ZeroOnFlushTest {
   @TempDir Path directory;
 
   @Test
-  void flushesOfAPageOrMoreWriteZerosAheadInOneFlushOfMany() {
+  void flushesOfAPageOrMoreWriteAtMostOneChunkOfZerosEach() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     List<Double> zerosPerFlush = new ArrayList<>();
     try (SegmentedJournal journal = SegmentedJournal.open(config(registry).build())) {
@@ -38,9 +38,8 @@ class ZeroOnFlushTest {
         zerosPerFlush.add(zeroBytes(registry) - before);
       }
     }
-    // The share of page-sized flushes starts at 0 and needs a few flushes to pass 3/4; then one
-    // flush writes a lead of zeros (at least the minimum, whole chunks), and the next ~100 flushes
-    // find enough zeros ahead and write none.
+    // The share of page-sized flushes starts at 0 and needs a few flushes to pass 3/4; from then
+    // on the lead builds up one refill per flush, so no single flush writes more than that.
     int firstZeroing = -1;
     for (int i = 0; i < zerosPerFlush.size(); i++) {
       if (zerosPerFlush.get(i) > 0) {
@@ -49,20 +48,17 @@ class ZeroOnFlushTest {
       }
     }
     assertThat(firstZeroing).isBetween(10, 40);
-    double lead = zerosPerFlush.get(firstZeroing);
-    assertThat(lead)
-        .isBetween((double) ZeroOnFlush.MIN_LEAD_BYTES, ZeroOnFlush.MAX_LEAD_BYTES * 1.1);
-    assertThat(lead % ZeroFiller.CHUNK_BYTES).isZero();
-    assertThat(zerosPerFlush.subList(firstZeroing + 1, zerosPerFlush.size())).containsOnly(0.0);
+    assertThat(zerosPerFlush).containsOnly(0.0, (double) ZeroOnFlush.REFILL_BYTES);
+    assertThat(zerosPerFlush.get(firstZeroing + 1)).isEqualTo(ZeroOnFlush.REFILL_BYTES);
   }
 
   @Test
-  void theLeadIsRefilledOnceTheFramesHaveUsedHalfOfIt() {
+  void theLeadIsToppedUpOnceTheFramesHaveUsedARefillOfIt() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     int flushesWithZeros = 0;
     double framesBytes = 0;
     try (SegmentedJournal journal = SegmentedJournal.open(config(registry).build())) {
-      // 1,500 x 16 KiB = 24 MiB of frames: several leads of at most 8 MiB within one segment.
+      // 1,500 x 16 KiB = 24 MiB of frames: three times the largest lead, within one segment.
       for (int i = 1; i <= 1_500; i++) {
         double before = zeroBytes(registry);
         journal.append(i, new UnsafeBuffer(new byte[PAGE_FLUSH_BYTES]));
@@ -73,11 +69,14 @@ class ZeroOnFlushTest {
         }
       }
     }
-    // A refill tops the lead up after the frames used half of it (up to 4 MiB = 256 flushes).
-    assertThat(flushesWithZeros).isBetween(3, 12);
     // Zeros stay ahead of the frames: about the frames' bytes plus one lead, never far more.
     assertThat(zeroBytes(registry))
-        .isBetween(framesBytes, framesBytes + ZeroOnFlush.MAX_LEAD_BYTES + ZeroFiller.CHUNK_BYTES);
+        .isBetween(
+            framesBytes, framesBytes + ZeroOnFlush.MAX_LEAD_BYTES + ZeroOnFlush.REFILL_BYTES);
+    // Each refill is one chunk, so about one flush in REFILL_BYTES / 16 KiB = 16 writes zeros.
+    double refills = zeroBytes(registry) / ZeroOnFlush.REFILL_BYTES;
+    assertThat((double) flushesWithZeros).isEqualTo(refills);
+    assertThat(flushesWithZeros).isBetween(1_500 / 16, (1_500 + 512) / 16 + 2);
   }
 
   @Test
@@ -90,6 +89,21 @@ class ZeroOnFlushTest {
       }
     }
     assertThat(zeroBytes(registry)).isZero();
+  }
+
+  /** The default where it applies; journals that cannot have zeros default to plain fallocate. */
+  @Test
+  void isTheDefaultWithPwriteAndPreallocatedSegmentsOnly() {
+    assertThat(JournalConfig.builder(directory).build().preallocation())
+        .isEqualTo(JournalConfig.Preallocation.ZERO_ON_FLUSH);
+    assertThat(
+            JournalConfig.builder(directory)
+                .writeMode(JournalConfig.WriteMode.MMAP)
+                .build()
+                .preallocation())
+        .isEqualTo(JournalConfig.Preallocation.FALLOCATE);
+    assertThat(JournalConfig.builder(directory).preallocateSegments(false).build().preallocation())
+        .isEqualTo(JournalConfig.Preallocation.FALLOCATE);
   }
 
   /** Mapped writes have no pwrite step to add zeros to: the combination is refused, not ignored. */

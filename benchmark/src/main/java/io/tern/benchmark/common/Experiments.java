@@ -28,11 +28,9 @@ public final class Experiments {
         JOURNAL_WRITE_MODE, JournalConfig.WriteMode.class, JournalConfig.DEFAULT_WRITE_MODE);
   }
 
+  /** The preallocation asked for, or null for the journal's default. */
   public static JournalConfig.Preallocation journalPreallocation() {
-    return choice(
-        JOURNAL_PREALLOCATION,
-        JournalConfig.Preallocation.class,
-        JournalConfig.DEFAULT_PREALLOCATION);
+    return choice(JOURNAL_PREALLOCATION, JournalConfig.Preallocation.class, null);
   }
 
   /**

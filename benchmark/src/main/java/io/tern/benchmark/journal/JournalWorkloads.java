@@ -34,11 +34,13 @@ final class JournalWorkloads {
    * the append path pays for its timing as it would there.
    */
   JournalConfig.Builder config(Path dir, boolean withMetrics) {
-    return JournalConfig.builder(dir)
-        .segmentSizeBytes(options.segmentSizeBytes())
-        .writeMode(Experiments.journalWriteMode())
-        .preallocation(Experiments.journalPreallocation())
-        .meterRegistry(withMetrics ? new SimpleMeterRegistry() : null);
+    JournalConfig.Builder builder =
+        JournalConfig.builder(dir)
+            .segmentSizeBytes(options.segmentSizeBytes())
+            .writeMode(Experiments.journalWriteMode())
+            .meterRegistry(withMetrics ? new SimpleMeterRegistry() : null);
+    JournalConfig.Preallocation preallocation = Experiments.journalPreallocation();
+    return preallocation == null ? builder : builder.preallocation(preallocation);
   }
 
   /** Unflushed appends and a sequential read of the same journal, while it is in the page cache. */

@@ -129,11 +129,13 @@ public record BrokerConfig(
             JournalConfig.WriteMode.class,
             JournalConfig.WriteMode.PWRITE);
     JournalConfig.Preallocation preallocation =
-        choice(
-            values,
-            "journal.preallocation",
-            JournalConfig.Preallocation.class,
-            JournalConfig.DEFAULT_PREALLOCATION);
+        values.isDefault("journal.preallocation")
+            ? JournalConfig.defaultPreallocation(writeMode, true)
+            : choice(
+                values,
+                "journal.preallocation",
+                JournalConfig.Preallocation.class,
+                JournalConfig.Preallocation.FALLOCATE);
     if (preallocation == JournalConfig.Preallocation.ZERO_ON_FLUSH
         && writeMode != JournalConfig.WriteMode.PWRITE) {
       values.bad(

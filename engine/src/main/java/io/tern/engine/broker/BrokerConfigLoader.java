@@ -140,6 +140,11 @@ public final class BrokerConfigLoader {
       this.problems = problems;
     }
 
+    /** True when {@code key} was set neither in a file nor in the environment. */
+    boolean isDefault(String key) {
+      return "default".equals(origins.get(key));
+    }
+
     String text(String key) {
       String value = values.get(key);
       if (value == null) {

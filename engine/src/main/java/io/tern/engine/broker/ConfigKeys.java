@@ -107,12 +107,13 @@ final class ConfigKeys {
                   + " (random keeps flushes smaller; sequential speeds cold reads)"),
           new Key(
               "journal.preallocation",
-              "fallocate",
-              "fallocate (reserve segment blocks at once), zero-fill (then also write and force"
-                  + " zeros ahead of the writer in the background) or zero-on-flush (flushes of a"
-                  + " page or more also write zeros ahead, one in a few hundred): zeros make one"
-                  + " journal's large flushes cheaper but slowed a 1-partition Raft cluster's"
-                  + " commits"),
+              "zero-on-flush",
+              "zero-on-flush (flushes of a page or more keep zeros ahead of the frames, 256 KiB"
+                  + " per refill, so that they overwrite written blocks; fallocate when"
+                  + " journal.writeMode is mmap and this is not set), fallocate (reserve segment"
+                  + " blocks at once; each first write to a block costs its flush a metadata"
+                  + " commit) or zero-fill (zeros written and forced ahead of the writer in the"
+                  + " background)"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",

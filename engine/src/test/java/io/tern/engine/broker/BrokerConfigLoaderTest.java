@@ -195,6 +195,13 @@ class BrokerConfigLoaderTest {
                         "TERN_JOURNAL_PREALLOCATION", "zero-on-flush")))
         .hasMessageContaining("'journal.preallocation' = 'zero-on-flush'")
         .hasMessageContaining("zero-on-flush needs pwrite");
+    // Unset, the preallocation follows the write mode instead of refusing mmap.
+    assertThat(BrokerConfigLoader.load(null, Map.of()).journalPreallocation())
+        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.ZERO_ON_FLUSH);
+    assertThat(
+            BrokerConfigLoader.load(null, Map.of("TERN_JOURNAL_WRITEMODE", "mmap"))
+                .journalPreallocation())
+        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.FALLOCATE);
     // The largest values it takes; RaftServerConfigTest shows they fit the default frames.
     BrokerConfig largest =
         BrokerConfigLoader.load(

@@ -25,7 +25,8 @@ import java.nio.file.Path;
  * @param segmentSizeBytes journal segment size
  * @param journalWriteMode how the journal writes entries ({@link JournalConfig.WriteMode})
  * @param journalMadvise the advice given for mapped segments ({@link JournalConfig.Madvise})
- * @param journalPreallocation how segments are reserved ({@link JournalConfig.Preallocation})
+ * @param journalPreallocation how segments are reserved ({@link JournalConfig.Preallocation}); null
+ *     for the journal's default for its write mode
  * @param maxPendingProposals proposals queued for the Raft thread; more are refused at once (the
  *     caller sees backpressure instead of unbounded memory)
  * @param raftThreads threads that run the Raft groups of all partitions of a broker, each taking
@@ -111,7 +112,6 @@ public record RaftServerConfig(
             + segmentSizeBytes);
     require(journalWriteMode != null, "journalWriteMode is required");
     require(journalMadvise != null, "journalMadvise is required");
-    require(journalPreallocation != null, "journalPreallocation is required");
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
     require(
@@ -155,8 +155,10 @@ public record RaftServerConfig(
             .name("raft")
             .segmentSizeBytes(segmentSizeBytes)
             .writeMode(journalWriteMode)
-            .madvise(journalMadvise)
-            .preallocation(journalPreallocation);
+            .madvise(journalMadvise);
+    if (journalPreallocation != null) {
+      builder.preallocation(journalPreallocation);
+    }
     if (segmentSizeBytes < 2 * JournalConfig.DEFAULT_MAX_ENTRY_SIZE_BYTES) {
       builder.fitMaxEntrySizeToSegment(); // small segments (tests, experiments): one entry fits
     }
@@ -180,7 +182,7 @@ public record RaftServerConfig(
     private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
     private JournalConfig.WriteMode journalWriteMode = JournalConfig.DEFAULT_WRITE_MODE;
     private JournalConfig.Madvise journalMadvise = JournalConfig.Madvise.NONE;
-    private JournalConfig.Preallocation journalPreallocation = JournalConfig.DEFAULT_PREALLOCATION;
+    private JournalConfig.Preallocation journalPreallocation; // null: the journal's default
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
     private int raftThreads = DEFAULT_RAFT_THREADS;
     private boolean raftOnTransportThread = DEFAULT_RAFT_ON_TRANSPORT_THREAD;

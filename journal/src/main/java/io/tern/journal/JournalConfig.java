@@ -231,8 +231,8 @@ public final class JournalConfig {
   }
 
   /**
-   * How a new segment's blocks are reserved (the {@code journal.preallocation} experiment), when
-   * {@code preallocateSegments} is on.
+   * How a new segment's blocks are reserved ({@code journal.preallocation}), when {@code
+   * preallocateSegments} is on.
    */
   public enum Preallocation {
     /**
@@ -240,7 +240,9 @@ public final class JournalConfig {
      * #defaultPreallocation}). posix_fallocate reserves the blocks at once (zeros are written where
      * it is not available). The blocks stay "unwritten" extents, so the first write to each one
      * also changes file metadata that a flush must make durable: measured on a 2-core VM, 16 KiB
-     * append+flush-each p50 1.68-1.74x of a raw write+fdatasync into a zero-filled file.
+     * append+flush-each p50 1.53x of a raw write+fdatasync into a zero-filled file (full journal
+     * benchmark, the journal and its limits taking turns; 1.50-2.01x in earlier runs that measured
+     * them one after the other).
      */
     FALLOCATE,
     /**
@@ -261,13 +263,17 @@ public final class JournalConfig {
      * flushes keep zeros ahead of the frames, beyond the writer's claim, about 512 flushes' worth
      * of bytes (2 to 8 MiB), topped up 256 KiB at a time and forced with the frames: one flush in a
      * few dozen pays for a chunk of zeros and the one metadata commit that makes its blocks
-     * written, the others overwrite written blocks (2-core VM, 16 KiB append+flush-each p50
-     * 1.07-1.09x of raw write+fdatasync into a zero-filled file, against 1.53x with {@link
-     * #FALLOCATE}). Smaller flushes get no zeros: they reach a new block only once in several
-     * flushes, and zeros would double the bytes written (see {@link ZeroOnFlush}). The price where
-     * zeros are written: about twice the bytes written to disk. No background thread; zeros stop
-     * for a segment whose writer outruns its flushes by more than the lead. PWRITE write mode only
-     * (with MMAP set explicitly, the config is refused).
+     * written, the others overwrite written blocks. 2-core VM, full journal benchmark runs with the
+     * journal and its limits taking turns, 16 KiB append+flush-each against raw write+fdatasync
+     * into a zero-filled file: p50 1.06-1.23x and p99 1.59-1.64x (3 runs; the one flush in 16 that
+     * writes a chunk is what p99 sees), against 1.53x and 1.42x with {@link #FALLOCATE}. Smaller
+     * flushes get no zeros: they reach a new block only once in several flushes, and zeros would
+     * double the bytes written (see {@link ZeroOnFlush}). Flushes that average more than 256 KiB
+     * outrun the zeros, which then stop for that segment ({@code
+     * tern.journal.zero.fill.overtaken}); for flushes that large the metadata commit is a small
+     * part of the flush. The price where zeros are written: about twice the bytes written to disk.
+     * No background thread. PWRITE write mode only (with MMAP set explicitly, the config is
+     * refused).
      */
     ZERO_ON_FLUSH
   }

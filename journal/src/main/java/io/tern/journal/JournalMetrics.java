@@ -76,7 +76,9 @@ final class JournalMetrics {
             "Time the writer waited for the next segment when rolling");
     zeroFillBytes =
         Counter.builder("tern.journal.zero.fill.bytes")
-            .description("Zeros written and forced ahead of the writer (preallocation zero-fill)")
+            .description(
+                "Zeros written and forced ahead of the writer (preallocation zero-fill and"
+                    + " zero-on-flush)")
             .baseUnit("bytes")
             .tags(tags)
             .register(registry);

@@ -107,6 +107,7 @@ final class Segment {
   private final Crc32c flushCrc = new Crc32c();
   private long flushSequence;
   private int zerosToForceEnd; // ZERO_ON_FLUSH: end of zeros written since the last flush
+  private boolean zerosOvertakenReported; // ZERO_ON_FLUSH, flush lock held
   private final ByteBuffer flushRecordView =
       ByteBuffer.allocateDirect(SegmentDescriptor.FLUSH_SLOT_LENGTH);
   private final UnsafeBuffer flushRecordBuffer = new UnsafeBuffer(flushRecordView);
@@ -809,6 +810,19 @@ final class Segment {
           "Failed to write zeros ahead of the frames of journal segment " + file, e);
     }
     return written;
+  }
+
+  /**
+   * True once: the first time this segment's zeros are found overtaken by its writer, after which
+   * none are written (flush lock held).
+   */
+  boolean zerosNewlyOvertaken() {
+    ZeroFillFence fence = zeroFillFence;
+    if (fence == null || zerosOvertakenReported || !fence.wasOvertaken()) {
+      return false;
+    }
+    zerosOvertakenReported = true;
+    return true;
   }
 
   /** Writes a flush record (not forced); called under the journal's flush lock. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The {@code journal.preallocation = zero-on-flush} experiment: flushes write zeros ahead. */
+/** {@code journal.preallocation = zero-on-flush}, the default: flushes write zeros ahead. */
 class ZeroOnFlushTest {
   private static final int SEGMENT_BYTES = 32 * 1024 * 1024;
   private static final int PAGE_FLUSH_BYTES = 16 * 1024;
@@ -77,6 +77,26 @@ class ZeroOnFlushTest {
     double refills = zeroBytes(registry) / ZeroOnFlush.REFILL_BYTES;
     assertThat((double) flushesWithZeros).isEqualTo(refills);
     assertThat(flushesWithZeros).isBetween(1_500 / 16, (1_500 + 512) / 16 + 2);
+  }
+
+  /** Flushes larger than a refill outrun the zeros: they stop for the segment, and say so once. */
+  @Test
+  void flushesLargerThanARefillOvertakeTheZerosWhichStopForTheSegment() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    int flushBytes = 2 * ZeroOnFlush.REFILL_BYTES;
+    double zerosWhenOvertaken = -1;
+    try (SegmentedJournal journal = SegmentedJournal.open(config(registry).build())) {
+      for (int i = 1; i <= 60; i++) { // 30 MiB, within the first 32 MiB segment
+        journal.append(i, new UnsafeBuffer(new byte[flushBytes]));
+        journal.flush();
+        if (zerosWhenOvertaken < 0 && overtaken(registry) > 0) {
+          zerosWhenOvertaken = zeroBytes(registry);
+        }
+      }
+    }
+    assertThat(zerosWhenOvertaken).as("zeros written before they were overtaken").isPositive();
+    assertThat(overtaken(registry)).isEqualTo(1);
+    assertThat(zeroBytes(registry)).isEqualTo(zerosWhenOvertaken);
   }
 
   @Test
@@ -181,6 +201,11 @@ class ZeroOnFlushTest {
         .segmentSizeBytes(SEGMENT_BYTES)
         .preallocation(JournalConfig.Preallocation.ZERO_ON_FLUSH)
         .meterRegistry(registry);
+  }
+
+  private static double overtaken(SimpleMeterRegistry registry) {
+    var counter = registry.find("tern.journal.zero.fill.overtaken").counter();
+    return counter == null ? 0 : counter.count();
   }
 
   private static double zeroBytes(SimpleMeterRegistry registry) {

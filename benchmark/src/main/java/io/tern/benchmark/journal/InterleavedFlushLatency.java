@@ -22,32 +22,41 @@ final class InterleavedFlushLatency {
 
   private InterleavedFlushLatency() {}
 
-  /** Each side's latencies, in the order the sides were given. */
+  /**
+   * Each side's latencies, in the order the sides were given. Every side gets {@code warmupNs} of
+   * warm-up (in turns too) and {@code durationNs} is shared by all.
+   *
+   * @throws IllegalStateException if a side was full before the measurement began
+   */
   static List<LatencySummary> measure(
       List<DurableWrites> sides, long warmupNs, long durationNs, int maxSamplesPerSide)
       throws IOException {
     int count = sides.size();
+    List<int[]> orders = orders(count);
     List<Histogram> histograms = new ArrayList<>(count);
     long[] elapsedNs = new long[count];
     for (int i = 0; i < count; i++) {
       histograms.add(LatencySummary.newHistogram());
     }
-    long warmupEndNs = System.nanoTime() + warmupNs;
-    int first = 0;
+    int turn = 0;
+    long warmupEndNs = System.nanoTime() + warmupNs * count;
     while (System.nanoTime() < warmupEndNs) {
-      for (int k = 0; k < count; k++) {
-        DurableWrites side = sides.get((first + k) % count);
+      for (int index : orders.get(turn++ % orders.size())) {
+        DurableWrites side = sides.get(index);
         for (int op = 0; op < OPERATIONS_PER_TURN && !side.isFull(); op++) {
           side.writeDurably();
         }
       }
-      first = (first + 1) % count;
+    }
+    for (int i = 0; i < count; i++) {
+      if (sides.get(i).isFull()) {
+        throw new IllegalStateException("Side " + i + " of the latency phase filled up in warm-up");
+      }
     }
     long endNs = System.nanoTime() + durationNs;
     boolean more = true;
     while (more && System.nanoTime() < endNs) {
-      for (int k = 0; k < count; k++) {
-        int index = (first + k) % count;
+      for (int index : orders.get(turn++ % orders.size())) {
         DurableWrites side = sides.get(index);
         Histogram histogram = histograms.get(index);
         long nowNs = System.nanoTime();
@@ -64,12 +73,36 @@ final class InterleavedFlushLatency {
         }
         elapsedNs[index] += nowNs - turnStartNs;
       }
-      first = (first + 1) % count;
     }
     List<LatencySummary> summaries = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       summaries.add(LatencySummary.of(histograms.get(i), elapsedNs[i]));
     }
     return summaries;
+  }
+
+  /**
+   * Every order of {@code count} sides, used in turn, so that each side follows each other side
+   * (and the file it just synced) equally often.
+   */
+  static List<int[]> orders(int count) {
+    List<int[]> orders = new ArrayList<>();
+    permute(new int[count], new boolean[count], 0, orders);
+    return orders;
+  }
+
+  private static void permute(int[] order, boolean[] used, int position, List<int[]> into) {
+    if (position == order.length) {
+      into.add(order.clone());
+      return;
+    }
+    for (int side = 0; side < order.length; side++) {
+      if (!used[side]) {
+        used[side] = true;
+        order[position] = side;
+        permute(order, used, position + 1, into);
+        used[side] = false;
+      }
+    }
   }
 }

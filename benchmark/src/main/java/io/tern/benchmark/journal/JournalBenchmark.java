@@ -5,6 +5,7 @@ import static io.tern.benchmark.journal.JournalBenchmarkOptions.MIB;
 
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.Progress;
+import io.tern.journal.JournalConfig;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -135,9 +136,27 @@ public final class JournalBenchmark {
           options.latencyDurationNs(),
           options.latencyMaxSamples());
     } finally {
-      for (DurableWrites side : sides) {
+      closeAll(sides);
+    }
+  }
+
+  /** Closes every side, even when one fails; the first failure is thrown, the rest suppressed. */
+  private static void closeAll(List<DurableWrites> sides) throws IOException {
+    IOException failure = null;
+    for (DurableWrites side : sides) {
+      try {
         side.close();
+      } catch (IOException | RuntimeException e) {
+        IOException wrapped = e instanceof IOException io ? io : new IOException(e);
+        if (failure == null) {
+          failure = wrapped;
+        } else {
+          failure.addSuppressed(wrapped);
+        }
       }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
@@ -297,6 +316,8 @@ public final class JournalBenchmark {
     report.setting("quick", options.quick());
     report.setting("entrySizesBytes", Arrays.stream(ENTRY_SIZES_BYTES).boxed().toList());
     report.setting("segmentSizeBytes", options.segmentSizeBytes());
+    report.setting("journalWriteMode", journalConfig().writeMode().name());
+    report.setting("journalPreallocation", journalPreallocation());
     report.setting("appendWarmupBytes", options.appendWarmupBytes());
     report.setting("appendMeasuredBytes", options.appendMeasuredBytes());
     report.setting("appendRounds", options.appendRounds());
@@ -326,10 +347,12 @@ public final class JournalBenchmark {
             + " operations each, on files open side by side, each turn starting with the next"
             + " side, so that all meet the same state of the disk.");
     report.note(
-        "Phase 2 limit: write+fdatasync on a zero-filled file (pure overwrite). The journal"
-            + " reserves segments with posix_fallocate, so its first write to each block also"
-            + " changes file metadata; the 'fallocated' rows compare against raw writes paying"
-            + " that too.");
+        "Phase 2 limit: write+fdatasync on a zero-filled file (pure overwrite). The 'fallocated'"
+            + " rows compare against raw writes into a posix_fallocate'd file, whose first write to"
+            + " each block also changes file metadata: what the journal's segments cost without"
+            + " zeros written ahead (journal preallocation "
+            + journalPreallocation()
+            + ").");
     if (options.quick()) {
       report.note(
           "Quick run: small sizes and short runs, figures are indicative only; the open-time"
@@ -364,6 +387,15 @@ public final class JournalBenchmark {
               Runtime.getRuntime().availableProcessors(),
               phases));
     }
+  }
+
+  /** The journal configuration the workloads use, resolved (the directory is never opened). */
+  private JournalConfig journalConfig() {
+    return journal.config(root.resolve("unused"), false).build();
+  }
+
+  private String journalPreallocation() {
+    return journalConfig().preallocation().name();
   }
 
   @FunctionalInterface

@@ -48,8 +48,7 @@ public final class BrokerConfigLoader {
     Map<String, String> values = new LinkedHashMap<>();
     Map<String, String> origins = new LinkedHashMap<>();
     for (ConfigKeys.Key key : ConfigKeys.ALL) {
-      values.put(key.name(), key.defaultValue());
-      origins.put(key.name(), "default");
+      values.put(key.name(), key.defaultValue()); // no origin: see Values.isDefault
     }
     if (file != null) {
       readFile(file, values, origins, problems);
@@ -142,7 +141,7 @@ public final class BrokerConfigLoader {
 
     /** True when {@code key} was set neither in a file nor in the environment. */
     boolean isDefault(String key) {
-      return "default".equals(origins.get(key));
+      return !origins.containsKey(key);
     }
 
     String text(String key) {
@@ -247,7 +246,7 @@ public final class BrokerConfigLoader {
               + "' = '"
               + values.get(key)
               + "' (from "
-              + origins.get(key)
+              + origins.getOrDefault(key, "default")
               + ") must be "
               + expected);
     }

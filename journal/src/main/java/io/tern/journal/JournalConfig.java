@@ -265,7 +265,7 @@ public final class JournalConfig {
      * few dozen pays for a chunk of zeros and the one metadata commit that makes its blocks
      * written, the others overwrite written blocks. 2-core VM, full journal benchmark runs with the
      * journal and its limits taking turns, 16 KiB append+flush-each against raw write+fdatasync
-     * into a zero-filled file: p50 1.06-1.23x and p99 1.59-1.64x (3 runs; the one flush in 16 that
+     * into a zero-filled file: p50 1.06-1.23x and p99 1.59-1.66x (4 runs; the one flush in 16 that
      * writes a chunk is what p99 sees), against 1.53x and 1.42x with {@link #FALLOCATE}. Smaller
      * flushes get no zeros: they reach a new block only once in several flushes, and zeros would
      * double the bytes written (see {@link ZeroOnFlush}). Flushes that average more than 256 KiB

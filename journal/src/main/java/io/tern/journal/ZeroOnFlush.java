@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
  * those flushes reaches a new block, so without zeros every one of them commits metadata (2-core
  * VM, full journal benchmark with the journal and its limits taking turns: 16 KiB append+flush-each
  * p50 1.53x of a raw write+fdatasync into a zero-filled file with {@link
- * JournalConfig.Preallocation#FALLOCATE}, 1.06-1.23x with these zeros in 3 runs). Smaller flushes
+ * JournalConfig.Preallocation#FALLOCATE}, 1.06-1.23x with these zeros in 4 runs). Smaller flushes
  * reach a new block once in several flushes, and the file system commits those conversions together
  * with other files' in one journal commit, while zeros would double the bytes written.
  *
@@ -49,7 +49,7 @@ final class ZeroOnFlush {
    * of half the lead (1 to 4 MiB) made the one flush that wrote it several milliseconds slower, and
    * a 1-partition Raft cluster's commit p99 with it (45-53 ms against 17-40 ms without zeros, 2
    * alternated runs), while refills of 256 KiB gave 17-23 ms against 17-40 ms (5 runs). In the
-   * journal benchmark the small refills cost 16 KiB flush-each p99 (1.59-1.64x of raw against 1.17x
+   * journal benchmark the small refills cost 16 KiB flush-each p99 (1.59-1.66x of raw against 1.17x
    * with half-lead refills, one run), not p50. Flushes larger than this on average outrun the
    * zeros, which then stop for the segment.
    */

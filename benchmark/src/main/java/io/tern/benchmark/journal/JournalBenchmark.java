@@ -344,8 +344,8 @@ public final class JournalBenchmark {
     report.note(
         "Phase 2: the journal and its limits take turns of "
             + InterleavedFlushLatency.OPERATIONS_PER_TURN
-            + " operations each, on files open side by side, each turn starting with the next"
-            + " side, so that all meet the same state of the disk.");
+            + " operations each, on files open side by side, the turns going through every order"
+            + " of the sides, so that all meet the same state of the disk.");
     report.note(
         "Phase 2 limit: write+fdatasync on a zero-filled file (pure overwrite). The 'fallocated'"
             + " rows compare against raw writes into a posix_fallocate'd file, whose first write to"

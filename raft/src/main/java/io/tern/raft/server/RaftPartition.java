@@ -140,7 +140,8 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
    * Proposes an entry; the future completes with its index once committed, or fails with {@link
    * NotLeaderException} if this member does not lead (or stops leading before the commit: the entry
    * may then still commit under the next leader), or {@link IllegalStateException} when the
-   * proposal queue is full.
+   * proposal queue is full. The log takes {@code data} as it is, without a copy (recent entries are
+   * sent to followers from it): it must not be modified after this call.
    */
   public CompletableFuture<Long> propose(long asqn, byte[] data) {
     return propose(Proposal.ANY_TERM, asqn, data);

@@ -34,6 +34,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
   private final JournalReader reader;
   private final TermRuns terms = new TermRuns();
   private final EntryWriter writer = new EntryWriter();
+  private final RecentEntries recent = new RecentEntries();
   private long snapshotIndex;
   private long snapshotTerm;
 
@@ -180,12 +181,14 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     long asqn = entry.type() == RaftEntry.Type.NOOP ? Journal.ASQN_IGNORE : entry.asqn();
     journal.append(asqn, writer);
     terms.append(entry.index(), entry.term());
+    recent.add(entry);
   }
 
   @Override
   public void truncateAfter(long index) {
     journal.deleteAfter(index);
     terms.truncateAfter(index);
+    recent.clear(); // rare: forgetting all is simpler than finding what was cut
   }
 
   @Override
@@ -194,15 +197,29 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     if (fromIndex > journal.getLastIndex()) {
       return batch;
     }
-    reader.seek(fromIndex);
+    long lastIndex = journal.getLastIndex();
     int bytes = 0;
-    while (reader.hasNext()) {
-      JournalRecord record = reader.next();
-      int size = record.data().capacity();
+    boolean seeked = false;
+    for (long index = fromIndex; index <= lastIndex; index++) {
+      RaftEntry entry = recent.get(index);
+      JournalRecord record = null;
+      if (entry == null) {
+        if (!seeked) {
+          reader.seek(index);
+          seeked = true;
+        }
+        if (!reader.hasNext()) {
+          break;
+        }
+        record = reader.next();
+      } else {
+        seeked = false; // the reader no longer stands at the next index
+      }
+      int size = entry != null ? HEADER_LENGTH + entry.data().length : record.data().capacity();
       if (!batch.isEmpty() && (bytes + size > maxBytes || batch.size() >= MAX_BATCH_ENTRIES)) {
         break;
       }
-      batch.add(decode(record));
+      batch.add(entry != null ? entry : decode(record));
       bytes += size;
     }
     return batch;
@@ -210,6 +227,10 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
 
   @Override
   public RaftEntry entry(long index) {
+    RaftEntry entry = recent.get(index);
+    if (entry != null && index <= journal.getLastIndex()) {
+      return entry;
+    }
     reader.seek(index);
     return decode(reader.next());
   }
@@ -231,6 +252,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     snapshotIndex = newSnapshotIndex;
     snapshotTerm = newSnapshotTerm;
     terms.clear();
+    recent.clear();
   }
 
   private static RaftEntry decode(JournalRecord record) {

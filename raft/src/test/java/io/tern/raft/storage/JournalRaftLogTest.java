@@ -64,6 +64,42 @@ class JournalRaftLogTest {
     }
   }
 
+  /**
+   * The newest entries go out as they were appended, older ones are read back from the journal, and
+   * a batch may mix both; the log reopened (nothing remembered) reads the same.
+   */
+  @Test
+  void sendsRecentEntriesFromMemoryAndOlderOnesFromTheJournal() {
+    int count = RecentEntries.SLOTS + 500;
+    List<RaftEntry> appended = new ArrayList<>();
+    try (SegmentedJournal journal =
+        SegmentedJournal.open(
+            JournalConfig.builder(directory).segmentSizeBytes(16 << 20).build())) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      for (int index = 1; index <= count; index++) {
+        RaftEntry entry = entry(index, 1 + index / 700);
+        appended.add(entry);
+        log.append(entry);
+      }
+
+      assertThat(log.entry(count)).isSameAs(appended.get(count - 1));
+      assertThat(log.entry(1)).isNotSameAs(appended.get(0)).isEqualTo(appended.get(0));
+      List<RaftEntry> all = log.entries(1, Integer.MAX_VALUE);
+      assertThat(all).containsExactlyElementsOf(appended);
+      assertThat(all.get(count - 1)).isSameAs(appended.get(count - 1));
+      assertThat(log.entries(400, Integer.MAX_VALUE))
+          .containsExactlyElementsOf(appended.subList(399, count));
+      log.close();
+    }
+    try (SegmentedJournal journal =
+        SegmentedJournal.open(
+            JournalConfig.builder(directory).segmentSizeBytes(16 << 20).build())) {
+      JournalRaftLog reopened = new JournalRaftLog(journal, 0, 0);
+      assertThat(reopened.entries(1, Integer.MAX_VALUE)).containsExactlyElementsOf(appended);
+      reopened.close();
+    }
+  }
+
   @Test
   void truncationDropsEntriesAndTheirTerms() {
     try (SegmentedJournal journal = openJournal()) {
@@ -77,6 +113,9 @@ class JournalRaftLogTest {
 
       assertThat(log.term(2)).isEqualTo(4);
       assertThat(log.entries(1, 1 << 20)).containsExactly(entry(1, 1), entry(2, 4));
+      assertThat(log.entry(2)).isEqualTo(entry(2, 4));
+      log.append(entry(3, 4));
+      assertThat(log.entry(3)).as("not the truncated entry 3").isEqualTo(entry(3, 4));
     }
   }
 

@@ -34,7 +34,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
   private final JournalReader reader;
   private final TermRuns terms = new TermRuns();
   private final EntryWriter writer = new EntryWriter();
-  private final RecentEntries recent = new RecentEntries();
+  private final RecentEntries recent;
   private long snapshotIndex;
   private long snapshotTerm;
 
@@ -51,6 +51,12 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
    * @param snapshotTerm its term
    */
   public JournalRaftLog(Journal journal, long snapshotIndex, long snapshotTerm) {
+    this(journal, snapshotIndex, snapshotTerm, RecentEntries.DEFAULT_MAX_BYTES);
+  }
+
+  /** As above, remembering at most {@code recentMaxBytes} of recent entries' data (tests). */
+  JournalRaftLog(Journal journal, long snapshotIndex, long snapshotTerm, long recentMaxBytes) {
+    this.recent = new RecentEntries(recentMaxBytes);
     this.journal = journal;
     this.reader = journal.openReader();
     this.snapshotIndex = snapshotIndex;
@@ -181,7 +187,12 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     long asqn = entry.type() == RaftEntry.Type.NOOP ? Journal.ASQN_IGNORE : entry.asqn();
     journal.append(asqn, writer);
     terms.append(entry.index(), entry.term());
-    recent.add(entry);
+    // Kept as a read from the journal would return it: the journal stores no asqn for a no-op.
+    recent.add(
+        entry.type() == RaftEntry.Type.NOOP && entry.asqn() != RaftEntry.NO_ASQN
+            ? new RaftEntry(
+                entry.index(), entry.term(), entry.type(), RaftEntry.NO_ASQN, entry.data())
+            : entry);
   }
 
   @Override
@@ -212,6 +223,15 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
           break;
         }
         record = reader.next();
+        if (record.index() != index) {
+          throw new IllegalArgumentException(
+              "Raft log entries from "
+                  + fromIndex
+                  + " asked for, but the journal holds entries "
+                  + journal.getFirstIndex()
+                  + ".."
+                  + journal.getLastIndex());
+        }
       } else {
         seeked = false; // the reader no longer stands at the next index
       }

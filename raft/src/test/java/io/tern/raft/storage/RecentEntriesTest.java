@@ -19,28 +19,54 @@ class RecentEntriesTest {
     assertThat(recent.get(1)).isSameAs(first);
     assertThat(recent.get(2)).isNull();
     assertThat(recent.get(1 + RecentEntries.SLOTS)).as("same slot, other index").isNull();
-
-    RaftEntry later = entry(1 + RecentEntries.SLOTS, 20);
-    recent.add(later);
-    assertThat(recent.get(1)).as("its slot was taken").isNull();
-    assertThat(recent.get(1 + RecentEntries.SLOTS)).isSameAs(later);
-    assertThat(recent.bytes()).isEqualTo(20);
   }
 
   @Test
-  void keepsWithinItsByteBudget() {
+  void keepsTheLastSlotsEntriesDroppingTheOldest() {
     RecentEntries recent = new RecentEntries();
-    int half = (int) (RecentEntries.MAX_BYTES / 2);
-    recent.add(entry(1, half));
-    recent.add(entry(2, half));
-    recent.add(entry(3, 1)); // over the budget: not remembered
+    int count = RecentEntries.SLOTS + 10;
+    for (int index = 1; index <= count; index++) {
+      recent.add(entry(index, 1));
+    }
 
+    assertThat(recent.get(10)).isNull();
+    assertThat(recent.get(11)).isNotNull();
+    assertThat(recent.get(count)).isNotNull();
+    assertThat(recent.bytes()).isEqualTo(RecentEntries.SLOTS);
+  }
+
+  @Test
+  void dropsTheOldestToStayWithinItsBudget() {
+    RecentEntries recent = new RecentEntries(100);
+    recent.add(entry(1, 50));
+    recent.add(entry(2, 50));
+    recent.add(entry(3, 1)); // the newest is kept, the oldest makes room
+
+    assertThat(recent.get(1)).isNull();
+    assertThat(recent.get(2)).isNotNull();
+    assertThat(recent.get(3)).isNotNull();
+    assertThat(recent.bytes()).isEqualTo(51);
+
+    recent.add(entry(4, 101)); // larger than the whole budget: not kept, nothing before it either
+    assertThat(recent.get(4)).isNull();
     assertThat(recent.get(3)).isNull();
-    assertThat(recent.bytes()).isEqualTo(RecentEntries.MAX_BYTES);
+    assertThat(recent.bytes()).isZero();
 
-    recent.add(entry(1 + RecentEntries.SLOTS, 1)); // frees entry 1's bytes first
-    assertThat(recent.get(1 + RecentEntries.SLOTS)).isNotNull();
-    assertThat(recent.bytes()).isEqualTo(half + 1);
+    recent.add(entry(5, 10));
+    assertThat(recent.get(5)).isNotNull();
+  }
+
+  @Test
+  void anIndexThatDoesNotFollowStartsAgain() {
+    RecentEntries recent = new RecentEntries();
+    recent.add(entry(1, 10));
+    recent.add(entry(2, 10));
+    recent.add(entry(2 + RecentEntries.SLOTS, 10));
+
+    assertThat(recent.get(1)).isNull();
+    assertThat(recent.get(2)).isNull();
+    assertThat(recent.get(2 + RecentEntries.SLOTS)).isNotNull();
+    assertThat(recent.bytes()).isEqualTo(10);
   }
 
   @Test

@@ -1,8 +1,10 @@
 package io.tern.benchmark.raft;
 
+import io.tern.benchmark.common.StallWatch;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -29,6 +31,12 @@ final class OpenLoopLatency {
   static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
   /**
+   * Most measured entries whose times are kept to check them against machine stalls (16 bytes
+   * each); a longer run reports no latencies outside stalls.
+   */
+  static final int MAX_TRACKED_ENTRIES = 4_000_000;
+
+  /**
    * @param sent entries scheduled in the measured window
    * @param failed of those, appends that completed with an error (not in the histogram)
    * @param incomplete of those, appends still not done after the drain timeout (not in it either)
@@ -39,6 +47,10 @@ final class OpenLoopLatency {
    * @param processCpuNs CPU time the whole process (every member and the client) used while the
    *     measured entries were sent; -1 where the JVM cannot tell
    * @param measuredWallNs how long that took
+   * @param stalls when the machine stopped running the process during the measured window (see
+   *     {@link StallWatch})
+   * @param inStalls committed measured entries in flight during one of those stalls; -1 if not
+   *     known (more entries or stalls than are kept)
    */
   record Result(
       long sent,
@@ -52,7 +64,9 @@ final class OpenLoopLatency {
       long maxNs,
       long maxSchedulerLagNs,
       long processCpuNs,
-      long measuredWallNs) {
+      long measuredWallNs,
+      StallWatch.Stalls stalls,
+      long inStalls) {
 
     /** CPU of the process per entry sent in the measured window, in µs; -1 if unknown. */
     double cpuMicrosPerEntry() {
@@ -83,6 +97,10 @@ final class OpenLoopLatency {
     double intervalNs = 1e9 / ratePerS;
     long total = (long) ((warmupNs + measureNs) / intervalNs);
     long maxBacklog = (long) (SATURATION_BACKLOG_NS / intervalNs);
+    int tracked = (int) Math.min(MAX_TRACKED_ENTRIES, (long) (measureNs / intervalNs) + 1);
+    long[] trackedIntendedNs = new long[tracked];
+    AtomicLongArray trackedDoneNs = new AtomicLongArray(tracked); // 0: not committed
+    StallWatch stallWatch = null;
     long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
     long measureFromNs = startNs + warmupNs;
     long measuredSent = 0;
@@ -109,8 +127,13 @@ final class OpenLoopLatency {
         if (measuredSent == 0) {
           measuredStartNs = System.nanoTime();
           measuredStartCpuNs = ProcessCpu.nanos();
+          stallWatch = StallWatch.start();
         }
         measuredSent++;
+      }
+      int trackIndex = measured && measuredSent <= tracked ? (int) (measuredSent - 1) : -1;
+      if (trackIndex >= 0) {
+        trackedIntendedNs[trackIndex] = intendedNs;
       }
       inFlight.incrementAndGet();
       CompletableFuture<Void> append;
@@ -121,13 +144,17 @@ final class OpenLoopLatency {
       }
       append.whenComplete(
           (ignored, error) -> {
-            long latencyNs = System.nanoTime() - intendedNs;
+            long doneNs = System.nanoTime();
+            long latencyNs = doneNs - intendedNs;
             if (error == null) {
               committedTotal.increment();
             }
             if (measured) {
               if (error == null) {
                 histogram.recordValue(Math.min(Math.max(latencyNs, 0), HIGHEST_TRACKABLE_NS));
+                if (trackIndex >= 0) {
+                  trackedDoneNs.set(trackIndex, doneNs);
+                }
               } else {
                 measuredFailed.increment();
               }
@@ -143,6 +170,23 @@ final class OpenLoopLatency {
     while (!saturated && inFlight.get() > 0 && System.nanoTime() < drainDeadlineNs) {
       Thread.sleep(1);
     }
+    StallWatch.Stalls stalls =
+        stallWatch == null
+            ? new StallWatch.Stalls(new long[0], new long[0], 0, 0, 0)
+            : stallWatch.stop();
+    // How many entries a stall held up: where that is more than 1 in 100, the p99 is the machine's.
+    long inStalls = 0;
+    int trackedSent = (int) Math.min(measuredSent, tracked);
+    for (int j = 0; j < trackedSent; j++) {
+      long doneNs = trackedDoneNs.get(j);
+      if (doneNs == 0) {
+        continue;
+      }
+      if (stalls.overlaps(trackedIntendedNs[j], doneNs)) {
+        inStalls++;
+      }
+    }
+    boolean inStallsKnown = stalls.complete() && measuredSent <= tracked;
     long failed = measuredFailed.sum();
     long incomplete = measuredSent - measuredDone.sum();
     saturated |= incomplete > 0;
@@ -162,6 +206,8 @@ final class OpenLoopLatency {
         histogram.getMaxValue(),
         maxLagNs,
         measuredSent == 0 || stoppedCpuNs < 0 ? -1 : stoppedCpuNs - measuredStartCpuNs,
-        measuredSent == 0 ? 0 : stoppedNs - measuredStartNs);
+        measuredSent == 0 ? 0 : stoppedNs - measuredStartNs,
+        stalls,
+        inStallsKnown ? inStalls : -1);
   }
 }

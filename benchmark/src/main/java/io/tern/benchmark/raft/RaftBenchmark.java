@@ -2,6 +2,7 @@ package io.tern.benchmark.raft;
 
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.Progress;
+import io.tern.benchmark.common.StallWatch;
 import io.tern.benchmark.journal.ConcurrentFlushFloor;
 import io.tern.benchmark.journal.LatencySummary;
 import io.tern.benchmark.journal.RawDiskLimits;
@@ -183,15 +184,22 @@ public final class RaftBenchmark {
     double perJournal = (double) options.ratePerS() / partitions;
     Duration duration = Duration.ofSeconds(options.quick() ? 1 : 5);
     try {
-      LatencySummary floor =
-          ConcurrentFlushFloor.measure(root, journals, perJournal, ENTRY_BYTES, duration);
+      StallWatch watch = StallWatch.start();
+      LatencySummary floor;
+      StallWatch.Stalls stalls;
+      try {
+        floor = ConcurrentFlushFloor.measure(root, journals, perJournal, ENTRY_BYTES, duration);
+      } finally {
+        stalls = watch.stop();
+      }
       String line =
           String.format(
               Locale.ROOT,
               "Physical limit for %d partition(s) in this run: %d files (every member's journal),"
                   + " each written at %.0f entries/s of %d bytes by its own thread with an"
                   + " fdatasync after every write, latency from each entry's intended time: p50"
-                  + " %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs",
+                  + " %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; machine stalls %d, %.0f"
+                  + " ms in all",
               partitions,
               journals,
               perJournal,
@@ -199,7 +207,9 @@ public final class RaftBenchmark {
               floor.p50Ns() / 1e3,
               floor.p99Ns() / 1e3,
               floor.p999Ns() / 1e3,
-              floor.maxNs() / 1e3);
+              floor.maxNs() / 1e3,
+              stalls.count(),
+              stalls.totalNs() / 1e6);
       progress.log("%s", line);
       report.note(line + ".");
     } catch (IOException e) {
@@ -298,6 +308,7 @@ public final class RaftBenchmark {
         true,
         cluster,
         result == null || result.cpuCores() < 0 ? null : result.cpuCores());
+    putStalls(scenario, mode, partitions, cluster, result);
     if (result == null) {
       return;
     }
@@ -339,6 +350,53 @@ public final class RaftBenchmark {
               mode,
               partitions,
               result.maxSchedulerLagNs() / 1e6));
+    }
+  }
+
+  /** When the machine stopped running the process during the run (see {@link StallWatch}). */
+  private void putStalls(
+      String scenario, String mode, int partitions, String cluster, OpenLoopLatency.Result result) {
+    boolean known = result != null && !result.saturated();
+    StallWatch.Stalls stalls = known ? result.stalls() : null;
+    report.put(
+        scenario,
+        mode,
+        partitions,
+        "machine stalls",
+        "count",
+        true,
+        cluster,
+        known ? stalls.count() : null);
+    report.put(
+        scenario,
+        mode,
+        partitions,
+        "machine stalled",
+        "ms",
+        true,
+        cluster,
+        known ? stalls.totalNs() / 1e6 : null);
+    long committed = known ? result.sent() - result.failed() - result.incomplete() : 0;
+    report.put(
+        scenario,
+        mode,
+        partitions,
+        "in flight in a stall",
+        "%",
+        true,
+        cluster,
+        known && committed > 0 && result.inStalls() >= 0
+            ? 100.0 * result.inStalls() / committed
+            : null);
+    if (known) {
+      progress.log(
+          "    machine stalls (a 1 ms timer thread woke >= %d ms late): %d, %.0f ms in all,"
+              + " longest %.1f ms; %d entries were in flight in one",
+          TimeUnit.NANOSECONDS.toMillis(StallWatch.STALL_THRESHOLD_NS),
+          stalls.count(),
+          stalls.totalNs() / 1e6,
+          stalls.longestNs() / 1e6,
+          result.inStalls());
     }
   }
 
@@ -612,6 +670,18 @@ public final class RaftBenchmark {
               options.warmupMs(),
               TimeUnit.NANOSECONDS.toSeconds(OpenLoopLatency.SATURATION_BACKLOG_NS),
               TimeUnit.NANOSECONDS.toSeconds(OpenLoopLatency.DRAIN_TIMEOUT_NS)));
+      report.note(
+          String.format(
+              Locale.ROOT,
+              "Machine stalls: times when a thread sleeping %d ms at a time woke %d ms or more"
+                  + " late, from the first measured send until the last measured entry"
+                  + " committed. On a machine whose host enforces a CPU quota (a Kubernetes CPU"
+                  + " limit, a VM whose I/O emulation shares its budget) these are freezes of the"
+                  + " whole machine for the rest of a quota period, and every entry in flight"
+                  + " waits them out: where more than 1 in 100 entries was in flight in a stall,"
+                  + " the p99 measures the machine's freezes more than the cluster.",
+              TimeUnit.NANOSECONDS.toMillis(StallWatch.TICK_NS),
+              TimeUnit.NANOSECONDS.toMillis(StallWatch.STALL_THRESHOLD_NS)));
     }
     if (scenarios.contains("throughput")) {
       report.note(

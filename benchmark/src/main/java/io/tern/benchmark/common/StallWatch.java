@@ -1,0 +1,140 @@
+package io.tern.benchmark.common;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * Notices when the machine stops running this process: a daemon thread sleeps {@link #TICK_NS} at a
+ * time and records every wake-up that comes {@link #STALL_THRESHOLD_NS} or more late, as the
+ * interval during which it should have run and did not.
+ *
+ * <p>Why a benchmark needs this: a virtual machine whose host enforces a CPU quota (a Kubernetes
+ * CPU limit, a Firecracker VM with its I/O emulation counted in its budget) is frozen for the rest
+ * of a quota period (100 ms by default) once it used its share, and every latency in flight then
+ * grows by the freeze. Nothing in the guest runs during a freeze, so the commit latencies measured
+ * here include it, while a lighter floor measurement may not trip the quota at all. Knowing when
+ * the machine stalled lets the report say how much of a tail is the machine's.
+ *
+ * <p>The threshold keeps ordinary scheduling delays out: with both cores of a 2-core machine kept
+ * busy by other threads, a waking sleeper ran within 4.6 ms in our tests, while quota freezes last
+ * 10-20 ms. A late wake-up of 5 ms or more is therefore either a freeze or a run queue deeper than
+ * the cores can serve; either way the whole process was held up, which is what the report needs.
+ */
+public final class StallWatch implements AutoCloseable {
+  /** How long the watching thread sleeps between checks. */
+  public static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  /** A wake-up at least this late counts as a stall. */
+  public static final long STALL_THRESHOLD_NS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  /** Stalls kept; later ones are still counted and summed, but not kept for overlap checks. */
+  static final int MAX_STALLS_KEPT = 100_000;
+
+  /** Sleeps about the given nanoseconds (a seam for tests, which move a fake clock instead). */
+  interface Sleeper {
+    void sleep(long ns);
+  }
+
+  private final LongSupplier clockNs;
+  private final Sleeper sleeper;
+  private final Thread thread;
+  private final long[] starts = new long[MAX_STALLS_KEPT];
+  private final long[] ends = new long[MAX_STALLS_KEPT];
+  private volatile boolean running = true;
+  private int kept;
+  private long count;
+  private long totalNs;
+  private long longestNs;
+
+  private StallWatch(LongSupplier clockNs, Sleeper sleeper) {
+    this.clockNs = clockNs;
+    this.sleeper = sleeper;
+    this.thread = new Thread(this::watch, "stall-watch");
+    thread.setDaemon(true);
+  }
+
+  /** Starts watching on its own daemon thread. */
+  public static StallWatch start() {
+    StallWatch watch = new StallWatch(System::nanoTime, LockSupport::parkNanos);
+    watch.thread.start();
+    return watch;
+  }
+
+  /** For tests: a watch that checks only when {@link #checkOnce()} is called. */
+  static StallWatch manual(LongSupplier clockNs, Sleeper sleeper) {
+    return new StallWatch(clockNs, sleeper);
+  }
+
+  private void watch() {
+    while (running) {
+      checkOnce();
+    }
+  }
+
+  /** Sleeps one tick and records a stall if the wake-up came late. */
+  void checkOnce() {
+    long beforeNs = clockNs.getAsLong();
+    sleeper.sleep(TICK_NS);
+    long afterNs = clockNs.getAsLong();
+    long lateNs = afterNs - beforeNs - TICK_NS;
+    if (lateNs >= STALL_THRESHOLD_NS) {
+      record(beforeNs + TICK_NS, afterNs);
+    }
+  }
+
+  private synchronized void record(long fromNs, long toNs) {
+    count++;
+    totalNs += toNs - fromNs;
+    longestNs = Math.max(longestNs, toNs - fromNs);
+    if (kept < MAX_STALLS_KEPT) {
+      starts[kept] = fromNs;
+      ends[kept] = toNs;
+      kept++;
+    }
+  }
+
+  /** Stops the thread and returns what it saw. */
+  public Stalls stop() {
+    running = false;
+    if (thread.isAlive()) {
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(5));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return snapshot();
+  }
+
+  synchronized Stalls snapshot() {
+    return new Stalls(
+        Arrays.copyOf(starts, kept), Arrays.copyOf(ends, kept), count, totalNs, longestNs);
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /**
+   * The stalls seen, oldest first. {@code starts} and {@code ends} hold the first {@link
+   * #MAX_STALLS_KEPT}; {@code count}, {@code totalNs} and {@code longestNs} cover all of them.
+   */
+  public record Stalls(long[] starts, long[] ends, long count, long totalNs, long longestNs) {
+    /** Whether any kept stall overlaps {@code [fromNs, toNs]}. */
+    public boolean overlaps(long fromNs, long toNs) {
+      // Stalls do not overlap each other and are sorted: the last one starting at or before toNs
+      // is the only one that can reach into the interval.
+      int i = Arrays.binarySearch(starts, toNs);
+      int last = i >= 0 ? i : -i - 2;
+      return last >= 0 && ends[last] >= fromNs;
+    }
+
+    /** Whether stalls were seen that were not kept, so {@link #overlaps} may miss some. */
+    public boolean complete() {
+      return starts.length == count;
+    }
+  }
+}

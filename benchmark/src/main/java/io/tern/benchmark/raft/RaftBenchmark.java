@@ -134,6 +134,9 @@ public final class RaftBenchmark {
       }
     }
     addNotes();
+    report.verdicts(
+        RaftTargets.evaluate(
+            report, options.ratePerS(), options.electionTimeoutMinMs(), options.snapshotBytes()));
     System.out.println();
     report.printTable(System.out);
     report.writeJson(options.jsonOut());

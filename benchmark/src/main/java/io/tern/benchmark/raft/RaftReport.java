@@ -45,6 +45,7 @@ final class RaftReport {
 
   private final List<Row> rows = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
+  private final List<RaftTargets.Verdict> verdicts = new ArrayList<>();
 
   /** The ratio column divides Tern's figure by this cluster's: the first other one measured. */
   private final String baseline;
@@ -79,14 +80,12 @@ final class RaftReport {
     }
   }
 
-  /** The row for this figure, created empty on first use, so clusters fill it one by one. */
-  Row row(
-      String scenario,
-      String mode,
-      int partitions,
-      String metric,
-      String unit,
-      boolean lowerIsBetter) {
+  List<Row> rows() {
+    return rows;
+  }
+
+  /** The row for this figure, or null if no cluster reported it. */
+  Row find(String scenario, String mode, int partitions, String metric, String unit) {
     for (Row row : rows) {
       if (row.scenario().equals(scenario)
           && row.mode().equals(mode)
@@ -95,6 +94,27 @@ final class RaftReport {
           && row.unit().equals(unit)) {
         return row;
       }
+    }
+    return null;
+  }
+
+  /** The run's verdicts on the targets, printed after the notes. */
+  void verdicts(List<RaftTargets.Verdict> values) {
+    verdicts.clear();
+    verdicts.addAll(values);
+  }
+
+  /** The row for this figure, created empty on first use, so clusters fill it one by one. */
+  Row row(
+      String scenario,
+      String mode,
+      int partitions,
+      String metric,
+      String unit,
+      boolean lowerIsBetter) {
+    Row existing = find(scenario, mode, partitions, metric, unit);
+    if (existing != null) {
+      return existing;
     }
     Row row =
         new Row(scenario, mode, partitions, metric, unit, lowerIsBetter, new LinkedHashMap<>());
@@ -182,6 +202,13 @@ final class RaftReport {
     for (String note : notes) {
       out.println("* " + note);
     }
+    if (!verdicts.isEmpty()) {
+      out.println();
+      out.println("Targets:");
+      for (RaftTargets.Verdict verdict : verdicts) {
+        out.println("  " + verdict.line());
+      }
+    }
   }
 
   /** Settings shared by all modes once, then those that differ per mode (the flush mapping). */
@@ -251,6 +278,17 @@ final class RaftReport {
     root.put("ratio", ratioName());
     root.put("results", results);
     root.put("notes", notes);
+    List<Object> targets = new ArrayList<>();
+    for (RaftTargets.Verdict verdict : verdicts) {
+      Map<String, Object> target = new LinkedHashMap<>();
+      target.put("target", verdict.target());
+      target.put("figure", verdict.figure());
+      target.put("limit", verdict.limit());
+      target.put("pass", verdict.pass());
+      target.put("comment", verdict.comment());
+      targets.add(target);
+    }
+    root.put("targets", targets);
     Json.write(file, root);
   }
 }

@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
  * an experiment: {@code -Dtern.journal.writeMode=mmap|pwrite} and {@code
  * -Dtern.journal.preallocation=fallocate|zero-fill|zero-on-flush} (default: the journal's
  * defaults); the Raft benchmark also takes {@code -Dtern.raft.threads}, {@code
- * -Dtern.raft.flushThreads}, {@code -Dtern.raft.maxInflightAppends} and {@code
- * -Dtern.raft.onTransportThread} (default: Raft's).
+ * -Dtern.raft.flushThreads}, {@code -Dtern.raft.maxInflightAppends}, {@code
+ * -Dtern.raft.onTransportThread} and {@code -Dtern.raft.flushDelayMs} (default: Raft's).
  */
 public final class Experiments {
   public static final String JOURNAL_WRITE_MODE = "tern.journal.writeMode";
@@ -20,6 +20,7 @@ public final class Experiments {
   public static final String RAFT_FLUSH_THREADS = "tern.raft.flushThreads";
   public static final String RAFT_MAX_INFLIGHT_APPENDS = "tern.raft.maxInflightAppends";
   public static final String RAFT_ON_TRANSPORT_THREAD = "tern.raft.onTransportThread";
+  public static final String RAFT_FLUSH_DELAY_MS = "tern.raft.flushDelayMs";
 
   private Experiments() {}
 
@@ -51,20 +52,25 @@ public final class Experiments {
 
   /** A positive count from {@code property}, or {@code fallback} when it is not set. */
   public static int count(String property, int fallback) {
+    return whole(property, fallback, 1);
+  }
+
+  /** A whole number >= {@code min} from {@code property}, or {@code fallback} when not set. */
+  public static int whole(String property, int fallback, int min) {
     String value = System.getProperty(property);
     if (value == null) {
       return fallback;
     }
     try {
       int count = Integer.parseInt(value.trim());
-      if (count >= 1) {
+      if (count >= min) {
         return count;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
     throw new IllegalArgumentException(
-        "-D" + property + " must be a whole number >= 1, got '" + value + "'");
+        "-D" + property + " must be a whole number >= " + min + ", got '" + value + "'");
   }
 
   /** The enum constant a property names, in any case and with {@code -} for {@code _}. */

@@ -79,6 +79,9 @@ final class TernCluster implements ClusterUnderTest {
             .heartbeatIntervalMs(heartbeatMs)
             .electionTimeoutMs(spec.electionTimeoutMinMs())
             .flushMode(mode)
+            .flushDelayMs(
+                Experiments.whole(
+                    Experiments.RAFT_FLUSH_DELAY_MS, RaftServerConfig.DEFAULT_FLUSH_DELAY_MS, 0))
             // As the Ratis adapter's log segments, so that both preallocate alike.
             .segmentSizeBytes(SEGMENT_SIZE_BYTES)
             // The snapshot measurement needs a follower behind the compacted log.

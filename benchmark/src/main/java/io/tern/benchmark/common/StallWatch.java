@@ -6,8 +6,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * Notices when the machine stops running this process: a daemon thread sleeps {@link #TICK_NS} at a
- * time and records every wake-up that comes {@link #STALL_THRESHOLD_NS} or more late, as the
+ * Notices when this process could not run: a daemon thread sleeps {@link #TICK_NS} at a time and
+ * records every wake-up that comes {@link #STALL_THRESHOLD_NS} or more after it was due, as the
  * interval during which it should have run and did not.
  *
  * <p>Why a benchmark needs this: a virtual machine whose host enforces a CPU quota (a Kubernetes
@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  * <p>The threshold keeps ordinary scheduling delays out: with both cores of a 2-core machine kept
  * busy by other threads, a waking sleeper ran within 4.6 ms in our tests, while quota freezes last
  * 10-20 ms. A late wake-up of 5 ms or more is therefore either a freeze or a run queue deeper than
- * the cores can serve; either way the whole process was held up, which is what the report needs.
+ * the cores can serve; the watch cannot tell which, and the report says so.
  */
 public final class StallWatch implements AutoCloseable {
   /** How long the watching thread sleeps between checks. */
@@ -28,6 +28,9 @@ public final class StallWatch implements AutoCloseable {
 
   /** A wake-up at least this late counts as a stall. */
   public static final long STALL_THRESHOLD_NS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  /** {@code -Dtern.benchmark.stallWatch=false} turns the watch off (to measure what it costs). */
+  public static final String ENABLED_PROPERTY = "tern.benchmark.stallWatch";
 
   /** Stalls kept; later ones are still counted and summed, but not kept for overlap checks. */
   static final int MAX_STALLS_KEPT = 100_000;
@@ -43,6 +46,7 @@ public final class StallWatch implements AutoCloseable {
   private final long[] starts = new long[MAX_STALLS_KEPT];
   private final long[] ends = new long[MAX_STALLS_KEPT];
   private volatile boolean running = true;
+  private long lastWakeNs; // the watching thread only
   private int kept;
   private long count;
   private long totalNs;
@@ -53,6 +57,12 @@ public final class StallWatch implements AutoCloseable {
     this.sleeper = sleeper;
     this.thread = new Thread(this::watch, "stall-watch");
     thread.setDaemon(true);
+    this.lastWakeNs = clockNs.getAsLong();
+  }
+
+  /** Whether benchmarks should watch for stalls ({@link #ENABLED_PROPERTY}, default true). */
+  public static boolean enabled() {
+    return Experiments.flag(ENABLED_PROPERTY, true);
   }
 
   /** Starts watching on its own daemon thread. */
@@ -68,20 +78,24 @@ public final class StallWatch implements AutoCloseable {
   }
 
   private void watch() {
+    lastWakeNs = clockNs.getAsLong(); // the thread may start a while after the watch was made
     while (running) {
       checkOnce();
     }
   }
 
-  /** Sleeps one tick and records a stall if the wake-up came late. */
+  /**
+   * Sleeps one tick and records a stall if the wake-up came late. Lateness counts from the last
+   * wake-up, not from the start of this sleep, so a stall between two sleeps is not missed.
+   */
   void checkOnce() {
-    long beforeNs = clockNs.getAsLong();
     sleeper.sleep(TICK_NS);
-    long afterNs = clockNs.getAsLong();
-    long lateNs = afterNs - beforeNs - TICK_NS;
-    if (lateNs >= STALL_THRESHOLD_NS) {
-      record(beforeNs + TICK_NS, afterNs);
+    long wakeNs = clockNs.getAsLong();
+    long dueNs = lastWakeNs + TICK_NS;
+    if (wakeNs - dueNs >= STALL_THRESHOLD_NS) {
+      record(dueNs, wakeNs);
     }
+    lastWakeNs = wakeNs;
   }
 
   private synchronized void record(long fromNs, long toNs) {
@@ -93,6 +107,11 @@ public final class StallWatch implements AutoCloseable {
       ends[kept] = toNs;
       kept++;
     }
+  }
+
+  /** Whether the watching thread still runs (tests check that stop ends it). */
+  boolean threadAlive() {
+    return thread.isAlive();
   }
 
   /** Stops the thread and returns what it saw. */
@@ -123,6 +142,31 @@ public final class StallWatch implements AutoCloseable {
    * #MAX_STALLS_KEPT}; {@code count}, {@code totalNs} and {@code longestNs} cover all of them.
    */
   public record Stalls(long[] starts, long[] ends, long count, long totalNs, long longestNs) {
+    public static final Stalls NONE = new Stalls(new long[0], new long[0], 0, 0, 0);
+
+    /**
+     * The stalls that end at or after {@code fromNs}: what a measurement that started then saw.
+     * Exact while every stall was kept; otherwise all of them, which may count a few early ones.
+     */
+    public Stalls since(long fromNs) {
+      if (!complete()) {
+        return this;
+      }
+      int first = 0;
+      while (first < ends.length && ends[first] < fromNs) {
+        first++;
+      }
+      long[] keptStarts = Arrays.copyOfRange(starts, first, starts.length);
+      long[] keptEnds = Arrays.copyOfRange(ends, first, ends.length);
+      long total = 0;
+      long longest = 0;
+      for (int i = 0; i < keptStarts.length; i++) {
+        total += keptEnds[i] - keptStarts[i];
+        longest = Math.max(longest, keptEnds[i] - keptStarts[i]);
+      }
+      return new Stalls(keptStarts, keptEnds, keptStarts.length, total, longest);
+    }
+
     /** Whether any kept stall overlaps {@code [fromNs, toNs]}. */
     public boolean overlaps(long fromNs, long toNs) {
       // Stalls do not overlap each other and are sorted: the last one starting at or before toNs
@@ -132,7 +176,7 @@ public final class StallWatch implements AutoCloseable {
       return last >= 0 && ends[last] >= fromNs;
     }
 
-    /** Whether stalls were seen that were not kept, so {@link #overlaps} may miss some. */
+    /** Whether every stall seen was kept; if not, {@link #overlaps} may miss some. */
     public boolean complete() {
       return starts.length == count;
     }

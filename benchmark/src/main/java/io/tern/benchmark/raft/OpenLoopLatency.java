@@ -31,10 +31,16 @@ final class OpenLoopLatency {
   static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
   /**
-   * Most measured entries whose times are kept to check them against machine stalls (16 bytes
-   * each); a longer run reports no latencies outside stalls.
+   * Most measured entries whose times are kept to check them against stalls (16 bytes each); a
+   * longer run does not report how many entries a stall held up.
    */
   static final int MAX_TRACKED_ENTRIES = 4_000_000;
+
+  /**
+   * A completion time no commit records. {@code System.nanoTime()} could return it, with odds of
+   * one in 2^64 per entry; such an entry would be left out of the stall count, nothing more.
+   */
+  private static final long NOT_COMMITTED = 0;
 
   /**
    * @param sent entries scheduled in the measured window
@@ -47,8 +53,8 @@ final class OpenLoopLatency {
    * @param processCpuNs CPU time the whole process (every member and the client) used while the
    *     measured entries were sent; -1 where the JVM cannot tell
    * @param measuredWallNs how long that took
-   * @param stalls when the machine stopped running the process during the measured window (see
-   *     {@link StallWatch})
+   * @param stalls when the process could not run during the measured window (see {@link
+   *     StallWatch}); null when not watched
    * @param inStalls committed measured entries in flight during one of those stalls; -1 if not
    *     known (more entries or stalls than are kept)
    */
@@ -99,8 +105,10 @@ final class OpenLoopLatency {
     long maxBacklog = (long) (SATURATION_BACKLOG_NS / intervalNs);
     int tracked = (int) Math.min(MAX_TRACKED_ENTRIES, (long) (measureNs / intervalNs) + 1);
     long[] trackedIntendedNs = new long[tracked];
-    AtomicLongArray trackedDoneNs = new AtomicLongArray(tracked); // 0: not committed
-    StallWatch stallWatch = null;
+    AtomicLongArray trackedDoneNs = new AtomicLongArray(tracked); // starts as NOT_COMMITTED (0)
+    // Started before the first send, so that starting it does not delay a measured one; only the
+    // stalls of the measured window are reported.
+    StallWatch stallWatch = StallWatch.enabled() ? StallWatch.start() : null;
     long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
     long measureFromNs = startNs + warmupNs;
     long measuredSent = 0;
@@ -108,85 +116,90 @@ final class OpenLoopLatency {
     long measuredStartCpuNs = 0;
     long maxLagNs = 0;
     boolean saturated = false;
-    for (long i = 0; i < total; i++) {
-      long intendedNs = startNs + (long) (i * intervalNs);
-      long waitNs = intendedNs - System.nanoTime();
-      if (waitNs > 0) {
-        // No spinning: on a small machine the spinner would take a core from the cluster. A late
-        // wake-up is harmless: latencies count from the intended time, and the next sends catch up.
-        LockSupport.parkNanos(waitNs);
-      } else {
-        maxLagNs = Math.max(maxLagNs, -waitNs);
-      }
-      if (inFlight.get() > maxBacklog || -waitNs > SATURATION_BACKLOG_NS) {
-        saturated = true;
-        break;
-      }
-      boolean measured = intendedNs >= measureFromNs;
-      if (measured) {
-        if (measuredSent == 0) {
-          measuredStartNs = System.nanoTime();
-          measuredStartCpuNs = ProcessCpu.nanos();
-          stallWatch = StallWatch.start();
+    long stoppedNs;
+    long stoppedCpuNs;
+    long committedWhenStopped;
+    StallWatch.Stalls stalls = null;
+    try {
+      for (long i = 0; i < total; i++) {
+        long intendedNs = startNs + (long) (i * intervalNs);
+        long waitNs = intendedNs - System.nanoTime();
+        if (waitNs > 0) {
+          // No spinning: on a small machine the spinner would take a core from the cluster. A late
+          // wake-up is harmless: latencies count from the intended time, and the next sends catch
+          // up.
+          LockSupport.parkNanos(waitNs);
+        } else {
+          maxLagNs = Math.max(maxLagNs, -waitNs);
         }
-        measuredSent++;
-      }
-      int trackIndex = measured && measuredSent <= tracked ? (int) (measuredSent - 1) : -1;
-      if (trackIndex >= 0) {
-        trackedIntendedNs[trackIndex] = intendedNs;
-      }
-      inFlight.incrementAndGet();
-      CompletableFuture<Void> append;
-      try {
-        append = cluster.append((int) (i % partitions), payload);
-      } catch (RuntimeException e) {
-        append = CompletableFuture.failedFuture(e);
-      }
-      append.whenComplete(
-          (ignored, error) -> {
-            long doneNs = System.nanoTime();
-            long latencyNs = doneNs - intendedNs;
-            if (error == null) {
-              committedTotal.increment();
-            }
-            if (measured) {
+        if (inFlight.get() > maxBacklog || -waitNs > SATURATION_BACKLOG_NS) {
+          saturated = true;
+          break;
+        }
+        boolean measured = intendedNs >= measureFromNs;
+        if (measured) {
+          if (measuredSent == 0) {
+            measuredStartNs = System.nanoTime();
+            measuredStartCpuNs = ProcessCpu.nanos();
+          }
+          measuredSent++;
+        }
+        int trackIndex = measured && measuredSent <= tracked ? (int) (measuredSent - 1) : -1;
+        if (trackIndex >= 0) {
+          trackedIntendedNs[trackIndex] = intendedNs;
+        }
+        inFlight.incrementAndGet();
+        CompletableFuture<Void> append;
+        try {
+          append = cluster.append((int) (i % partitions), payload);
+        } catch (RuntimeException e) {
+          append = CompletableFuture.failedFuture(e);
+        }
+        append.whenComplete(
+            (ignored, error) -> {
+              long doneNs = System.nanoTime();
+              long latencyNs = doneNs - intendedNs;
               if (error == null) {
-                histogram.recordValue(Math.min(Math.max(latencyNs, 0), HIGHEST_TRACKABLE_NS));
-                if (trackIndex >= 0) {
-                  trackedDoneNs.set(trackIndex, doneNs);
-                }
-              } else {
-                measuredFailed.increment();
+                committedTotal.increment();
               }
-              measuredDone.increment();
-            }
-            inFlight.decrementAndGet();
-          });
-    }
-    long stoppedNs = System.nanoTime();
-    long stoppedCpuNs = ProcessCpu.nanos();
-    long committedWhenStopped = committedTotal.sum();
-    long drainDeadlineNs = stoppedNs + DRAIN_TIMEOUT_NS;
-    while (!saturated && inFlight.get() > 0 && System.nanoTime() < drainDeadlineNs) {
-      Thread.sleep(1);
-    }
-    StallWatch.Stalls stalls =
-        stallWatch == null
-            ? new StallWatch.Stalls(new long[0], new long[0], 0, 0, 0)
-            : stallWatch.stop();
-    // How many entries a stall held up: where that is more than 1 in 100, the p99 is the machine's.
-    long inStalls = 0;
-    int trackedSent = (int) Math.min(measuredSent, tracked);
-    for (int j = 0; j < trackedSent; j++) {
-      long doneNs = trackedDoneNs.get(j);
-      if (doneNs == 0) {
-        continue;
+              if (measured) {
+                if (error == null) {
+                  histogram.recordValue(Math.min(Math.max(latencyNs, 0), HIGHEST_TRACKABLE_NS));
+                  if (trackIndex >= 0) {
+                    trackedDoneNs.set(trackIndex, doneNs);
+                  }
+                } else {
+                  measuredFailed.increment();
+                }
+                measuredDone.increment();
+              }
+              inFlight.decrementAndGet();
+            });
       }
-      if (stalls.overlaps(trackedIntendedNs[j], doneNs)) {
-        inStalls++;
+      stoppedNs = System.nanoTime();
+      stoppedCpuNs = ProcessCpu.nanos();
+      committedWhenStopped = committedTotal.sum();
+      long drainDeadlineNs = stoppedNs + DRAIN_TIMEOUT_NS;
+      while (!saturated && inFlight.get() > 0 && System.nanoTime() < drainDeadlineNs) {
+        Thread.sleep(1);
+      }
+    } finally {
+      if (stallWatch != null) {
+        stalls = stallWatch.stop().since(measuredSent == 0 ? Long.MAX_VALUE : measuredStartNs);
       }
     }
-    boolean inStallsKnown = stalls.complete() && measuredSent <= tracked;
+    // How many entries a stall held up: where that is more than 1 in 100, the p99 is mostly made
+    // of the stalls.
+    long inStalls = -1;
+    if (stalls != null && stalls.complete() && measuredSent <= tracked) {
+      inStalls = 0;
+      for (int j = 0; j < measuredSent; j++) {
+        long doneNs = trackedDoneNs.get(j);
+        if (doneNs != NOT_COMMITTED && stalls.overlaps(trackedIntendedNs[j], doneNs)) {
+          inStalls++;
+        }
+      }
+    }
     long failed = measuredFailed.sum();
     long incomplete = measuredSent - measuredDone.sum();
     saturated |= incomplete > 0;
@@ -208,6 +221,6 @@ final class OpenLoopLatency {
         measuredSent == 0 || stoppedCpuNs < 0 ? -1 : stoppedCpuNs - measuredStartCpuNs,
         measuredSent == 0 ? 0 : stoppedNs - measuredStartNs,
         stalls,
-        inStallsKnown ? inStalls : -1);
+        inStalls);
   }
 }

@@ -136,7 +136,11 @@ public final class RaftBenchmark {
     addNotes();
     report.verdicts(
         RaftTargets.evaluate(
-            report, options.ratePerS(), options.electionTimeoutMinMs(), options.snapshotBytes()));
+            report,
+            options.ratePerS(),
+            options.electionTimeoutMinMs(),
+            options.snapshotBytes(),
+            options.quick()));
     System.out.println();
     report.printTable(System.out);
     report.writeJson(options.jsonOut());
@@ -187,13 +191,15 @@ public final class RaftBenchmark {
     double perJournal = (double) options.ratePerS() / partitions;
     Duration duration = Duration.ofSeconds(options.quick() ? 1 : 5);
     try {
-      StallWatch watch = StallWatch.start();
+      StallWatch watch = StallWatch.enabled() ? StallWatch.start() : null;
       LatencySummary floor;
-      StallWatch.Stalls stalls;
+      StallWatch.Stalls stalls = StallWatch.Stalls.NONE;
       try {
         floor = ConcurrentFlushFloor.measure(root, journals, perJournal, ENTRY_BYTES, duration);
       } finally {
-        stalls = watch.stop();
+        if (watch != null) {
+          stalls = watch.stop();
+        }
       }
       String line =
           String.format(
@@ -201,8 +207,7 @@ public final class RaftBenchmark {
               "Physical limit for %d partition(s) in this run: %d files (every member's journal),"
                   + " each written at %.0f entries/s of %d bytes by its own thread with an"
                   + " fdatasync after every write, latency from each entry's intended time: p50"
-                  + " %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; machine stalls %d, %.0f"
-                  + " ms in all",
+                  + " %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; %s",
               partitions,
               journals,
               perJournal,
@@ -211,8 +216,13 @@ public final class RaftBenchmark {
               floor.p99Ns() / 1e3,
               floor.p999Ns() / 1e3,
               floor.maxNs() / 1e3,
-              stalls.count(),
-              stalls.totalNs() / 1e6);
+              watch == null
+                  ? "machine stalls not watched"
+                  : String.format(
+                      Locale.ROOT,
+                      "machine stalls %d, %.0f ms in all",
+                      stalls.count(),
+                      stalls.totalNs() / 1e6));
       progress.log("%s", line);
       report.note(line + ".");
     } catch (IOException e) {
@@ -356,10 +366,13 @@ public final class RaftBenchmark {
     }
   }
 
-  /** When the machine stopped running the process during the run (see {@link StallWatch}). */
+  /** When the process could not run during the run (see {@link StallWatch}). */
   private void putStalls(
       String scenario, String mode, int partitions, String cluster, OpenLoopLatency.Result result) {
-    boolean known = result != null && !result.saturated();
+    for (String metric : List.of("machine stalls", "machine stalled", "in flight in a stall")) {
+      report.withoutRatio(metric);
+    }
+    boolean known = result != null && !result.saturated() && result.stalls() != null;
     StallWatch.Stalls stalls = known ? result.stalls() : null;
     report.put(
         scenario,
@@ -394,12 +407,12 @@ public final class RaftBenchmark {
     if (known) {
       progress.log(
           "    machine stalls (a 1 ms timer thread woke >= %d ms late): %d, %.0f ms in all,"
-              + " longest %.1f ms; %d entries were in flight in one",
+              + " longest %.1f ms; %s entries were in flight in one",
           TimeUnit.NANOSECONDS.toMillis(StallWatch.STALL_THRESHOLD_NS),
           stalls.count(),
           stalls.totalNs() / 1e6,
           stalls.longestNs() / 1e6,
-          result.inStalls());
+          result.inStalls() >= 0 ? Long.toString(result.inStalls()) : "an unknown number of");
     }
   }
 
@@ -678,11 +691,12 @@ public final class RaftBenchmark {
               Locale.ROOT,
               "Machine stalls: times when a thread sleeping %d ms at a time woke %d ms or more"
                   + " late, from the first measured send until the last measured entry"
-                  + " committed. On a machine whose host enforces a CPU quota (a Kubernetes CPU"
-                  + " limit, a VM whose I/O emulation shares its budget) these are freezes of the"
-                  + " whole machine for the rest of a quota period, and every entry in flight"
-                  + " waits them out: where more than 1 in 100 entries was in flight in a stall,"
-                  + " the p99 measures the machine's freezes more than the cluster.",
+                  + " committed: the process could not run, because the host froze the machine"
+                  + " (a CPU quota spent: a Kubernetes CPU limit, a VM whose I/O emulation shares"
+                  + " its budget) or because the cores were overloaded. The watch cannot tell"
+                  + " which; a load heavier in fsyncs or CPU can cause either. Every entry in"
+                  + " flight waits a stall out: where more than 1 in 100 were in flight in one,"
+                  + " stalls make up the p99.",
               TimeUnit.NANOSECONDS.toMillis(StallWatch.TICK_NS),
               TimeUnit.NANOSECONDS.toMillis(StallWatch.STALL_THRESHOLD_NS)));
     }

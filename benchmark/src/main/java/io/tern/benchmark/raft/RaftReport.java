@@ -5,10 +5,12 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The figures of a run, one row per figure with one column per cluster under test, printed as a
@@ -46,6 +48,7 @@ final class RaftReport {
   private final List<Row> rows = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
   private final List<RaftTargets.Verdict> verdicts = new ArrayList<>();
+  private final Set<String> uncompared = new HashSet<>();
 
   /** The ratio column divides Tern's figure by this cluster's: the first other one measured. */
   private final String baseline;
@@ -134,8 +137,21 @@ final class RaftReport {
     row(scenario, mode, partitions, metric, unit, lowerIsBetter).values().put(cluster, value);
   }
 
+  /** The baseline cluster's value in this row, or null. */
+  Object baselineValue(Row row) {
+    return baseline == null ? null : row.values().get(baseline);
+  }
+
+  /** Figures about the machine, not the cluster: their ratio would read as a merit of Tern's. */
+  void withoutRatio(String metric) {
+    uncompared.add(metric);
+  }
+
   /** Tern's figure over the baseline's, NaN unless both are numbers. */
   double ratio(Row row) {
+    if (uncompared.contains(row.metric())) {
+      return Double.NaN;
+    }
     Object tern = row.values().get(Clusters.TERN);
     Object other = baseline == null ? null : row.values().get(baseline);
     if (tern instanceof Double t && other instanceof Double o && o != 0) {
@@ -272,7 +288,8 @@ final class RaftReport {
       result.put("unit", row.unit());
       result.put("lowerIsBetter", row.lowerIsBetter());
       result.put("values", row.values());
-      result.put("ratio", ratio(row));
+      double ratio = ratio(row);
+      result.put("ratio", Double.isNaN(ratio) ? null : ratio);
       results.add(result);
     }
     root.put("ratio", ratioName());

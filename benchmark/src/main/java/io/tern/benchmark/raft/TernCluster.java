@@ -162,7 +162,9 @@ final class TernCluster implements ClusterUnderTest {
         SETTING_FLUSH,
         "raft.flush.mode="
             + config.flushMode().name().toLowerCase(java.util.Locale.ROOT)
-            + (config.flushMode() == FlushMode.DELAYED ? " delayMs=" + config.flushDelayMs() : ""));
+            + (config.flushMode() == FlushMode.DELAYED || config.flushMode() == FlushMode.ASYNC
+                ? " delayMs=" + config.flushDelayMs()
+                : ""));
     settings.put(
         "heartbeat", config.heartbeatIntervalMs() + " ms, tick " + config.tickMs() + " ms");
     settings.put(

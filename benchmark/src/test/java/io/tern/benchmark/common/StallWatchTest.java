@@ -71,11 +71,44 @@ class StallWatchTest {
   }
 
   @Test
-  void aRealWatchStopsAndReportsWithoutStallsOnAnIdleThread() {
+  void lateWakeUpsCountFromTheLastWakeUpSoTimeBetweenSleepsIsWatchedToo() {
+    long startNs = clockNs.get();
+    sleepFor(StallWatch.TICK_NS);
+    clockNs.addAndGet(9 * MS); // the thread was held up after waking, before it slept again
+    sleepFor(StallWatch.TICK_NS);
+
+    StallWatch.Stalls stalls = watch.snapshot();
+    assertEquals(1, stalls.count());
+    assertEquals(startNs + 2 * StallWatch.TICK_NS, stalls.starts()[0]);
+    assertEquals(9 * MS, stalls.totalNs());
+  }
+
+  @Test
+  void sinceKeepsTheStallsThatEndAtOrAfterAMoment() {
+    sleepFor(StallWatch.TICK_NS + 6 * MS);
+    long firstEndNs = clockNs.get();
+    sleepFor(StallWatch.TICK_NS + 10 * MS);
+    sleepFor(StallWatch.TICK_NS + 7 * MS);
+
+    StallWatch.Stalls all = watch.snapshot();
+    StallWatch.Stalls later = all.since(firstEndNs + 1);
+    assertEquals(2, later.count());
+    assertEquals(17 * MS, later.totalNs());
+    assertEquals(10 * MS, later.longestNs());
+    assertFalse(later.overlaps(firstEndNs - MS, firstEndNs));
+    assertEquals(3, all.since(firstEndNs).count(), "a stall ending at the moment is kept");
+    assertEquals(0, all.since(Long.MAX_VALUE).count());
+  }
+
+  @Test
+  void aRealWatchThreadEndsWhenStopped() throws InterruptedException {
     StallWatch real = StallWatch.start();
+    Thread.sleep(20);
     StallWatch.Stalls stalls = real.stop();
-    // Whether this machine stalled is not for a unit test to judge; the record must be sound.
-    assertEquals(stalls.starts().length, stalls.count());
+
+    assertFalse(real.threadAlive());
+    // Whether this machine stalled is not for a unit test to judge; what it recorded must be sound.
+    assertTrue(stalls.complete());
     for (int i = 0; i < stalls.starts().length; i++) {
       assertTrue(stalls.ends()[i] - stalls.starts()[i] >= StallWatch.STALL_THRESHOLD_NS);
     }

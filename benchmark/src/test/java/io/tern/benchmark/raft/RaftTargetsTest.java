@@ -17,7 +17,7 @@ class RaftTargetsTest {
   private final RaftReport report = new RaftReport(List.of(TERN, RATIS));
 
   private Map<String, RaftTargets.Verdict> evaluate(int ratePerS) {
-    return RaftTargets.evaluate(report, ratePerS, 1000, 1L << 30).stream()
+    return RaftTargets.evaluate(report, ratePerS, 1000, 1L << 30, false).stream()
         .collect(Collectors.toMap(RaftTargets.Verdict::target, Function.identity()));
   }
 
@@ -43,14 +43,12 @@ class RaftTargetsTest {
     RaftTargets.Verdict tenPartitions =
         verdicts.get("commit p99, sync, 10 partition(s), 10,000 entries/s");
     assertFalse(tenPartitions.pass());
-    assertEquals("12.5% of the entries were in flight in a machine stall", tenPartitions.comment());
-    // Latency limits hold in sync mode only; the peer ratio in every mode where both sustained it.
-    assertFalse(verdicts.keySet().stream().anyMatch(t -> t.startsWith("commit p99, async")));
-    assertTrue(
-        verdicts.get("commit p99 against the peer, main rate, async, 1 partition(s)").pass());
+    assertTrue(tenPartitions.comment().startsWith("12.5% of the entries were in flight while"));
+    // Latency limits and peer ratios hold in sync mode only.
+    assertFalse(verdicts.keySet().stream().anyMatch(t -> t.contains("async")));
     assertFalse(
-        verdicts.keySet().stream().anyMatch(t -> t.contains("against the peer, main rate, sync")),
-        "a saturated peer has no p99 to compare with");
+        verdicts.keySet().stream().anyMatch(t -> t.contains("against the peer")),
+        "a saturated peer has no p99 to compare with, and no anchor was measured");
     // The report gained no rows from being judged.
     assertEquals(5, report.rows().size());
   }
@@ -84,6 +82,8 @@ class RaftTargetsTest {
     report.put(RaftBenchmark.THROUGHPUT, "sync", 3, "committed", "MB/s", false, RATIS, 42.0);
     report.put(
         RaftBenchmark.FAILOVER, "sync", 1, "kill to first commit, max", "ms", true, TERN, 2001.0);
+    report.put(
+        RaftBenchmark.FAILOVER, "async", 1, "kill to first commit, max", "ms", true, TERN, 1999.0);
     report.put(RaftBenchmark.SNAPSHOT, "sync", 0, "rate, 1024 MiB", "MB/s", false, TERN, 200.0);
 
     Map<String, RaftTargets.Verdict> verdicts = evaluate(10_000);
@@ -91,13 +91,63 @@ class RaftTargetsTest {
     assertFalse(verdicts.get("max throughput, sync, 1 partition(s)").pass(), "1.95x");
     assertTrue(verdicts.get("max throughput, sync, 3 partition(s)").pass(), "2.05x");
     assertFalse(verdicts.get("failover, sync, slowest kill to first commit").pass());
+    assertTrue(verdicts.get("failover, async, slowest kill to first commit").pass());
     assertTrue(verdicts.get("snapshot install, rate, 1024 MiB").pass());
+  }
+
+  @Test
+  void comparesWithThePeerAtTheAnchorRateOnlyWhereTheMainRateHadNothingToCompare() {
+    latency("sync", 1, "p99", 4_000.0, "saturated");
+    report.put(RaftBenchmark.ANCHOR_LATENCY, "sync", 1, "p99", "µs", true, TERN, 3_000.0);
+    report.put(RaftBenchmark.ANCHOR_LATENCY, "sync", 1, "p99", "µs", true, RATIS, 5_000.0);
+
+    RaftTargets.Verdict anchor =
+        evaluate(10_000).get("commit p99 against the peer, anchor rate, sync, 1 partition(s)");
+    assertFalse(anchor.pass(), "0.6x");
+
+    latency("sync", 10, "p99", 4_000.0, 10_000.0);
+    Map<String, RaftTargets.Verdict> verdicts = evaluate(10_000);
+    assertTrue(
+        verdicts.get("commit p99 against the peer, main rate, sync, 10 partition(s)").pass());
+    assertFalse(verdicts.keySet().stream().anyMatch(t -> t.contains("anchor rate")));
+  }
+
+  @Test
+  void ternSaturatedOrUnmeasuredWhereThePeerWasMeasuredFails() {
+    latency("sync", 1, "p99", "saturated", 9_000.0);
+    report.put(RaftBenchmark.THROUGHPUT, "sync", 1, "committed", "MB/s", false, TERN, null);
+    report.put(RaftBenchmark.THROUGHPUT, "sync", 1, "committed", "MB/s", false, RATIS, 40.0);
+
+    Map<String, RaftTargets.Verdict> verdicts = evaluate(10_000);
+
+    RaftTargets.Verdict peer =
+        verdicts.get("commit p99 against the peer, main rate, sync, 1 partition(s)");
+    assertFalse(peer.pass());
+    assertEquals("saturated where the peer sustained the rate", peer.figure());
+    RaftTargets.Verdict throughput = verdicts.get("max throughput, sync, 1 partition(s)");
+    assertFalse(throughput.pass());
+    assertEquals("not measured", throughput.figure());
+  }
+
+  @Test
+  void aLatencyVerdictMentionsStallsOnlyAboveOnePercentAndQuickRunsSayTheyAreIndicative() {
+    latency("sync", 1, "p99", 4_000.0, "saturated");
+    report.put(RaftBenchmark.LATENCY, "sync", 1, "in flight in a stall", "%", true, TERN, 1.0);
+
+    String target = "commit p99, sync, 1 partition(s), 10,000 entries/s";
+    assertEquals("", evaluate(10_000).get(target).comment());
+    RaftTargets.Verdict quick =
+        RaftTargets.evaluate(report, 10_000, 1000, 1L << 30, true).stream()
+            .filter(v -> v.target().equals(target))
+            .findFirst()
+            .orElseThrow();
+    assertEquals("quick run, indicative only", quick.comment());
   }
 
   @Test
   void aSnapshotSmallerThanTheTargetsIsNotJudged() {
     report.put(RaftBenchmark.SNAPSHOT, "sync", 0, "rate, 64 MiB", "MB/s", false, TERN, 138.0);
 
-    assertTrue(RaftTargets.evaluate(report, 10_000, 1000, 64L << 20).isEmpty());
+    assertTrue(RaftTargets.evaluate(report, 10_000, 1000, 64L << 20, false).isEmpty());
   }
 }

@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
  */
 public final class StallWatch implements AutoCloseable {
   /** How long the watching thread sleeps between checks. */
-  public static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+  public static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(2);
 
   /** A wake-up at least this late counts as a stall. */
   public static final long STALL_THRESHOLD_NS = TimeUnit.MILLISECONDS.toNanos(5);

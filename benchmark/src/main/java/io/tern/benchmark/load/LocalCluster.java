@@ -65,10 +65,11 @@ final class LocalCluster implements AutoCloseable {
   private void launch(int size, int partitions, int replication, String flushMode, Path dir)
       throws IOException {
     int[] commandPorts = new int[size];
+    int[] ports = BrokerProcess.freePorts(3 * size);
     for (int node = 0; node < size; node++) {
-      commandPorts[node] = BrokerProcess.freePort();
-      gatewayPorts[node] = BrokerProcess.freePort();
-      managementPorts[node] = BrokerProcess.freePort();
+      commandPorts[node] = ports[3 * node];
+      gatewayPorts[node] = ports[3 * node + 1];
+      managementPorts[node] = ports[3 * node + 2];
     }
     String contactPoints =
         Arrays.stream(commandPorts)

@@ -1,9 +1,8 @@
 package io.tern.benchmark.raft;
 
+import io.tern.engine.broker.BrokerProcess;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -130,8 +129,9 @@ final class RatisCluster implements ClusterUnderTest {
     ports = new int[members];
     firstInstallCallNs = new AtomicLongArray(members);
     leaderHints = new AtomicIntegerArray(spec.partitions());
+    // Held open together until all are chosen: ports picked one at a time can repeat.
+    System.arraycopy(BrokerProcess.freePorts(members), 0, ports, 0, members);
     for (int i = 0; i < members; i++) {
-      ports[i] = freePort();
       peers.add(RaftPeer.newBuilder().setId("m" + i).setAddress("127.0.0.1:" + ports[i]).build());
     }
     for (int p = 0; p < spec.partitions(); p++) {
@@ -530,12 +530,6 @@ final class RatisCluster implements ClusterUnderTest {
         throw new TimeoutException("Ratis: no " + what + " within " + timeout);
       }
       Thread.sleep(5);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 

@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -79,10 +81,34 @@ public final class BrokerProcess {
 
   /** A TCP port free on this machine now (a race with other processes is possible but rare). */
   public static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    return freePorts(1)[0];
+  }
+
+  /**
+   * {@code count} distinct TCP ports free on this machine now. They are held open together until
+   * all are chosen: ports picked one at a time can repeat, and a broker whose management port is
+   * another one's Raft port answers health checks with a closed connection.
+   */
+  public static int[] freePorts(int count) {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        ServerSocket socket = new ServerSocket(0);
+        sockets.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      for (ServerSocket socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // nothing bound any more is all that matters
+        }
+      }
     }
   }
 }

@@ -31,10 +31,11 @@ final class BrokerProcesses implements AutoCloseable {
     this.internalPorts = new int[size];
     this.managementPorts = new int[size];
     this.processes = new Process[size];
+    int[] ports = BrokerProcess.freePorts(3 * size);
     for (int node = 0; node < size; node++) {
-      commandPorts[node] = BrokerProcess.freePort();
-      internalPorts[node] = BrokerProcess.freePort();
-      managementPorts[node] = BrokerProcess.freePort();
+      commandPorts[node] = ports[3 * node];
+      internalPorts[node] = ports[3 * node + 1];
+      managementPorts[node] = ports[3 * node + 2];
     }
   }
 

@@ -28,9 +28,8 @@ final class TestCluster implements AutoCloseable {
     this.replicationFactor = replicationFactor;
     this.commandPorts = new int[clusterSize];
     this.brokers = new Broker[clusterSize];
-    for (int nodeId = 0; nodeId < clusterSize; nodeId++) {
-      commandPorts[nodeId] = BrokerProcess.freePort();
-    }
+    int[] ports = BrokerProcess.freePorts(clusterSize);
+    System.arraycopy(ports, 0, commandPorts, 0, clusterSize);
   }
 
   /** Starts every broker (in parallel: each waits for the others' votes). */

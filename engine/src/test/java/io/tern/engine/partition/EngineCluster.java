@@ -2,6 +2,7 @@ package io.tern.engine.partition;
 
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.engine.broker.BrokerProcess;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
@@ -20,10 +21,7 @@ import io.tern.raft.server.RaftServerConfig;
 import io.tern.raft.storage.JournalRaftLog;
 import io.tern.raft.transport.NettyRaftTransport;
 import io.tern.raft.transport.TransportConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -181,8 +179,9 @@ final class EngineCluster implements AutoCloseable {
   EngineCluster(Path root, int size) {
     this.root = root;
     this.size = size;
+    int[] ports = BrokerProcess.freePorts(size);
     for (int id = 1; id <= size; id++) {
-      addresses.put(id, new InetSocketAddress("127.0.0.1", freePort()));
+      addresses.put(id, new InetSocketAddress("127.0.0.1", ports[id - 1]));
     }
     for (int id = 1; id <= size; id++) {
       start(id);
@@ -264,15 +263,6 @@ final class EngineCluster implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

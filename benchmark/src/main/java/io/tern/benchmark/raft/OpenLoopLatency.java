@@ -185,7 +185,8 @@ final class OpenLoopLatency {
       }
     } finally {
       if (stallWatch != null) {
-        stalls = stallWatch.stop().since(measuredSent == 0 ? Long.MAX_VALUE : measuredStartNs);
+        // From the first measured entry's intended time, which may precede its send.
+        stalls = stallWatch.stop().since(measuredSent == 0 ? Long.MAX_VALUE : measureFromNs);
       }
     }
     // How many entries a stall held up: where that is more than 1 in 100, the p99 is mostly made

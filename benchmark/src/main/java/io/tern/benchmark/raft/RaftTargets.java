@@ -8,12 +8,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Checks a run's figures against the Raft targets (README, "Raft benchmark"), so that a run says
- * itself whether it met them. A target whose figures the run did not measure is not listed.
+ * itself whether it met them. A target of a scenario the run left out is not listed.
  *
  * <p>Commit latency targets apply in {@code sync} mode at the rate they name; comparisons with the
  * peer in {@code sync} mode, where both sides promise the same durability. Where more than {@link
  * #STALLED_SHARE_LIMIT_PERCENT} of the entries were in flight while the process could not run (see
- * {@link StallWatch}), a latency verdict says so. A target Tern could not be measured for fails.
+ * {@link StallWatch}), a latency verdict says so. A target the run measured for another cluster but
+ * not for Tern fails.
  */
 final class RaftTargets {
   /** The offered rate the latency targets are stated at. */

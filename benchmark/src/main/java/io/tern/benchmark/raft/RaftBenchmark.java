@@ -49,6 +49,10 @@ public final class RaftBenchmark {
     this.options = options;
     this.root = root;
     this.report = new RaftReport(options.clusters());
+    // About the machine, not the cluster: a tern/peer ratio would read as a merit of either.
+    for (String metric : List.of("machine stalls", "machine stalled", "in flight in a stall")) {
+      report.withoutRatio(metric);
+    }
     // Incompressible, in case an implementation compresses.
     new Random(42).nextBytes(payload);
   }
@@ -369,9 +373,6 @@ public final class RaftBenchmark {
   /** When the process could not run during the run (see {@link StallWatch}). */
   private void putStalls(
       String scenario, String mode, int partitions, String cluster, OpenLoopLatency.Result result) {
-    for (String metric : List.of("machine stalls", "machine stalled", "in flight in a stall")) {
-      report.withoutRatio(metric);
-    }
     boolean known = result != null && !result.saturated() && result.stalls() != null;
     StallWatch.Stalls stalls = known ? result.stalls() : null;
     report.put(

@@ -235,7 +235,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
       } else {
         seeked = false; // the reader no longer stands at the next index
       }
-      int size = entry != null ? HEADER_LENGTH + entry.data().length : record.data().capacity();
+      int size = entry != null ? storedBytes(entry) : record.data().capacity();
       if (!batch.isEmpty() && (bytes + size > maxBytes || batch.size() >= MAX_BATCH_ENTRIES)) {
         break;
       }
@@ -286,13 +286,18 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     return new RaftEntry(record.index(), term, type, asqn, payload);
   }
 
+  /** The bytes an entry takes in the journal: its header and data. */
+  private static int storedBytes(RaftEntry entry) {
+    return HEADER_LENGTH + entry.data().length;
+  }
+
   /** Serializes straight into the mapped segment (no intermediate buffer). */
   private static final class EntryWriter implements Journal.EntryWriter {
     private RaftEntry entry;
 
     @Override
     public int length() {
-      return HEADER_LENGTH + entry.data().length;
+      return storedBytes(entry);
     }
 
     @Override

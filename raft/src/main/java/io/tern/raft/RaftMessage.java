@@ -11,6 +11,14 @@ public sealed interface RaftMessage {
   long term();
 
   /**
+   * Gives back what the message borrows from the transport: the received frame that the entries of
+   * an {@link AppendRequest} view (see {@link RaftEntry}). Whoever a transport delivers a message
+   * to owns it and calls this once done with it, also when dropping it; the message's entries must
+   * not be read afterwards. Messages that borrow nothing ignore it, so calling it is always safe.
+   */
+  default void release() {}
+
+  /**
    * Replicates entries after {@code prevIndex} (Raft figure 2), or is a heartbeat when empty.
    * {@code sequence} lets the leader match responses to in-flight requests of a pipeline.
    */
@@ -25,6 +33,13 @@ public sealed interface RaftMessage {
       implements RaftMessage {
     public long lastIndex() {
       return prevIndex + entries.size();
+    }
+
+    @Override
+    public void release() {
+      if (entries instanceof Releasable borrowed) {
+        borrowed.release();
+      }
     }
   }
 

@@ -230,10 +230,13 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   /** Called by the transport's threads; drops the message if the partition is overwhelmed. */
   void deliver(RaftMessage message) {
-    if (inbound.offer(message)) {
+    if (!running) {
+      message.release();
+    } else if (inbound.offer(message)) {
       wake();
     } else {
       metrics.inboundDropped(); // Raft retransmits; dropping keeps memory bounded
+      message.release();
     }
   }
 
@@ -336,6 +339,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   @Override
   public void onRemoved() {
     failAwaiting(closedException());
+    releaseInbound();
   }
 
   private int drainInbound() {
@@ -343,18 +347,30 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     RaftMessage message;
     while (count < MAX_DRAIN_PER_TURN && (message = inbound.poll()) != null) {
       count++;
-      if (message instanceof AppendRequest request && !request.entries().isEmpty()) {
-        long start = System.nanoTime();
-        node.step(message);
-        metrics.appended(System.nanoTime() - start);
-      } else {
-        if (message instanceof SnapshotChunk chunk) {
-          onSnapshotChunk(chunk);
+      try {
+        if (message instanceof AppendRequest request && !request.entries().isEmpty()) {
+          long start = System.nanoTime();
+          node.step(message); // copies the entries into the journal: the core keeps none
+          metrics.appended(System.nanoTime() - start);
+        } else {
+          if (message instanceof SnapshotChunk chunk) {
+            onSnapshotChunk(chunk);
+          }
+          node.step(message);
         }
-        node.step(message);
+      } finally {
+        message.release();
       }
     }
     return count;
+  }
+
+  /** Gives back what queued messages borrow from the transport, once no turn will take them. */
+  private void releaseInbound() {
+    RaftMessage message;
+    while ((message = inbound.poll()) != null) {
+      message.release();
+    }
   }
 
   private void onSnapshotChunk(SnapshotChunk chunk) {
@@ -611,6 +627,9 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   public void close() {
     running = false;
     boolean stopped = awaitRemoval();
+    if (stopped) {
+      releaseInbound(); // what arrived between the last turn and `running` going false
+    }
     if (flusher != null) {
       flusher.close();
     }

@@ -96,6 +96,7 @@ public final class RaftServer implements AutoCloseable {
     RaftPartition partition = partitions.get(partitionId);
     if (partition == null) {
       unknownPartitionMessages.increment();
+      message.release();
       return;
     }
     partition.deliver(message);

@@ -187,11 +187,15 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     long asqn = entry.type() == RaftEntry.Type.NOOP ? Journal.ASQN_IGNORE : entry.asqn();
     journal.append(asqn, writer);
     terms.append(entry.index(), entry.term());
+    if (entry.isView()) {
+      // A follower's entry viewing a received frame, which is released after this append: not
+      // kept (the window restarts at the next entry it may keep). Followers replicate nothing.
+      return;
+    }
     // Kept as a read from the journal would return it: the journal stores no asqn for a no-op.
     recent.add(
         entry.type() == RaftEntry.Type.NOOP && entry.asqn() != RaftEntry.NO_ASQN
-            ? new RaftEntry(
-                entry.index(), entry.term(), entry.type(), RaftEntry.NO_ASQN, entry.data())
+            ? entry.withAsqn(RaftEntry.NO_ASQN)
             : entry);
   }
 
@@ -288,7 +292,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
 
   /** The bytes an entry takes in the journal: its header and data. */
   private static int storedBytes(RaftEntry entry) {
-    return HEADER_LENGTH + entry.data().length;
+    return HEADER_LENGTH + entry.dataLength();
   }
 
   /** Serializes straight into the mapped segment (no intermediate buffer). */
@@ -305,7 +309,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
       buffer.putLong(offset + TERM_OFFSET, entry.term());
       buffer.putByte(offset + TYPE_OFFSET, (byte) (entry.type() == RaftEntry.Type.NOOP ? 1 : 0));
       buffer.setMemory(offset + TYPE_OFFSET + 1, 7, (byte) 0);
-      buffer.putBytes(offset + HEADER_LENGTH, entry.data());
+      entry.copyDataTo(buffer, offset + HEADER_LENGTH);
     }
   }
 }

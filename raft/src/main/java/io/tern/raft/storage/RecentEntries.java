@@ -40,7 +40,7 @@ final class RecentEntries {
   /** Remembers {@code entry} as the newest, dropping the oldest entries it needs room from. */
   void add(RaftEntry entry) {
     long index = entry.index();
-    int length = entry.data().length;
+    int length = entry.dataLength();
     if (index != nextIndex || length > maxBytes) {
       clear();
       if (length > maxBytes) {
@@ -52,7 +52,7 @@ final class RecentEntries {
     }
     while (firstIndex < index && (index - firstIndex >= SLOTS || bytes + length > maxBytes)) {
       RaftEntry oldest = slots[(int) (firstIndex & MASK)];
-      bytes -= oldest.data().length;
+      bytes -= oldest.dataLength();
       slots[(int) (firstIndex & MASK)] = null;
       firstIndex++;
     }

@@ -78,6 +78,7 @@ final class MessageHandler extends ChannelInboundHandlerAdapter {
           message.from(),
           message.to());
       link.meters.protocolError("misaddressed");
+      message.release();
       return;
     }
     link.meters.messagesReceived.increment();

@@ -41,7 +41,9 @@ final class RaftFrameDecoder extends LengthFieldBasedFrameDecoder {
 
   @Override
   protected long getUnadjustedFrameLength(ByteBuf buf, int offset, int length, ByteOrder order) {
-    long frameLength = super.getUnadjustedFrameLength(buf, offset, length, order);
+    // Read here rather than by the superclass, which wraps the buffer in a new byte-order view for
+    // every frame.
+    long frameLength = buf.getUnsignedIntLE(offset);
     if (!handshakeDone && frameLength + length > HANDSHAKE_FRAME_BYTES) {
       if (buf.getByte(offset) == TLS_HANDSHAKE_RECORD) {
         throw new TooLongFrameException(

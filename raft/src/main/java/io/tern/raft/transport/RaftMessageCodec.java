@@ -122,7 +122,7 @@ public final class RaftMessageCodec {
       }
       long length = HEADER_BYTES + AppendRequestEncoder.BLOCK_LENGTH + EntriesEncoder.HEADER_SIZE;
       for (RaftEntry entry : m.entries()) {
-        length += ENTRY_BYTES_WITHOUT_DATA + entry.data().length;
+        length += ENTRY_BYTES_WITHOUT_DATA + entry.dataLength();
       }
       return checkedLength(length);
     } else if (message instanceof AppendResponse) {
@@ -304,14 +304,18 @@ public final class RaftMessageCodec {
         .commitIndex(m.commitIndex());
     EntriesEncoder entries = appendRequest.entriesCount(m.entries().size());
     for (RaftEntry entry : m.entries()) {
-      byte[] data = entry.data();
       entries
           .next()
           .index(entry.index())
           .term(entry.term())
           .asqn(entry.asqn())
-          .entryType(entry.type() == RaftEntry.Type.NOOP ? EntryType.NOOP : EntryType.APPLICATION)
-          .putData(data, 0, data.length);
+          .entryType(entry.type() == RaftEntry.Type.NOOP ? EntryType.NOOP : EntryType.APPLICATION);
+      if (entry.isView()) {
+        entries.putData(entry.viewedBuffer(), entry.viewedOffset(), entry.dataLength());
+      } else {
+        byte[] data = entry.data();
+        entries.putData(data, 0, data.length);
+      }
     }
   }
 

@@ -22,7 +22,7 @@ import io.tern.raft.transport.sbe.VoteRequestDecoder;
 import io.tern.raft.transport.sbe.VoteResponseDecoder;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -42,6 +42,10 @@ final class RaftMessageDecoder {
   private static final int VAR_STRING_HEADER_BYTES = 2;
 
   private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
+
+  // The Netty buffer being decoded, whose bytes append request entries may view; null when
+  // decoding a caller's DirectBuffer, which may be reused at once, so entries copy their data.
+  private ByteBuf viewedFrame;
   private final MessageHeaderDecoder header = new MessageHeaderDecoder();
   private final HandshakeDecoder handshake = new HandshakeDecoder();
   private final AppendRequestDecoder appendRequest = new AppendRequestDecoder();
@@ -59,9 +63,25 @@ final class RaftMessageDecoder {
   private String messageName;
   private int version;
 
+  /**
+   * Decodes the message in {@code buf}'s readable bytes. The entries of an append request view
+   * {@code buf} instead of copying their data: the message then holds a reference to {@code buf}
+   * (taken here, on top of the caller's) until {@link io.tern.raft.RaftMessage#release()}.
+   */
   Envelope decode(ByteBuf buf, int fromMemberId) {
     ByteBufViews.wrap(frame, buf, buf.readerIndex(), buf.readableBytes());
-    return decodeFrame(fromMemberId);
+    viewedFrame = buf;
+    try {
+      Envelope envelope = decodeFrame(fromMemberId);
+      // Taken once the whole frame has proved valid, so that a frame failing any check keeps none.
+      if (envelope.message() instanceof AppendRequest request
+          && request.entries() instanceof FrameEntries) {
+        buf.retain();
+      }
+      return envelope;
+    } finally {
+      viewedFrame = null;
+    }
   }
 
   /**
@@ -267,7 +287,13 @@ final class RaftMessageDecoder {
               + (frame.capacity() - d.limit())
               + " left");
     }
-    List<RaftEntry> entries = new ArrayList<>(count);
+    RaftEntry[] entries = new RaftEntry[count];
+    UnsafeBuffer view = null;
+    if (viewedFrame != null && count > 0) {
+      // A view of its own per message: `frame` is rewrapped for the next one.
+      view = new UnsafeBuffer(0, 0);
+      ByteBufViews.wrap(view, viewedFrame, viewedFrame.readerIndex(), viewedFrame.readableBytes());
+    }
     for (int i = 0; i < count; i++) {
       if (d.limit() + entryBlockBytes > frame.capacity()) {
         throw truncated("entry " + i);
@@ -283,14 +309,29 @@ final class RaftMessageDecoder {
                     Kind.MALFORMED,
                     "AppendRequest from " + source() + " has unknown entry type " + typeRaw);
           };
-      byte[] data = new byte[varDataLength(d.limit(), i)];
-      group.getData(data, 0, data.length);
-      entries.add(new RaftEntry(group.index(), group.term(), type, group.asqn(), data));
+      int dataLength = varDataLength(d.limit(), i);
+      if (view != null) {
+        int dataOffset = d.limit() + VAR_DATA_HEADER_BYTES;
+        group.skipData();
+        entries[i] =
+            RaftEntry.view(
+                group.index(), group.term(), type, group.asqn(), view, dataOffset, dataLength);
+      } else {
+        byte[] data = new byte[dataLength];
+        group.getData(data, 0, dataLength);
+        entries[i] = new RaftEntry(group.index(), group.term(), type, group.asqn(), data);
+      }
+    }
+    List<RaftEntry> entryList;
+    if (view != null) {
+      entryList = new FrameEntries(entries, viewedFrame); // retained by decode(ByteBuf, int)
+    } else {
+      entryList = Arrays.asList(entries);
     }
     return new Envelope(
         d.partitionId(),
         new AppendRequest(
-            d.from(), d.to(), d.term(), d.prevIndex(), d.prevTerm(), entries, d.commitIndex()));
+            d.from(), d.to(), d.term(), d.prevIndex(), d.prevTerm(), entryList, d.commitIndex()));
   }
 
   private Envelope decodeSnapshotChunk() {

@@ -1,20 +1,109 @@
 package io.tern.raft.server;
 
+import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage;
+import io.tern.raft.RaftMessage.AppendRequest;
+import io.tern.raft.Releasable;
 import io.tern.raft.transport.MessageReceiver;
 import io.tern.raft.transport.MessageRules;
 import io.tern.raft.transport.RaftTransport;
+import java.util.AbstractList;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.concurrent.UnsafeBuffer;
 
-/** In-process transports for tests of the driver: messages go straight to the receiver's queue. */
+/**
+ * In-process transports for tests of the driver: messages go straight to the receiver's queue, with
+ * the entries of append requests borrowed as the Netty transport's are (see {@link #asReceived}).
+ */
 final class LocalTransportHub {
   private final Map<Integer, Local> members = new ConcurrentHashMap<>();
+  private final AtomicInteger unreleased = new AtomicInteger();
 
   RaftTransport transport(int memberId) {
     Local local = new Local(memberId);
     members.put(memberId, local);
     return local;
+  }
+
+  /** Append requests delivered whose entries were not released yet. */
+  int unreleased() {
+    return unreleased.get();
+  }
+
+  /**
+   * What the Netty transport delivers: entries that view a buffer borrowed until release. Here the
+   * buffer is overwritten on release, so that a receiver reading an entry after releasing it, or
+   * keeping one, reads garbage and fails the tests that check what was replicated.
+   */
+  private RaftMessage asReceived(RaftMessage message) {
+    if (!(message instanceof AppendRequest m) || m.entries().isEmpty()) {
+      return message;
+    }
+    int bytes = 0;
+    for (RaftEntry entry : m.entries()) {
+      bytes += entry.dataLength();
+    }
+    UnsafeBuffer frame = new UnsafeBuffer(new byte[Math.max(1, bytes)]);
+    RaftEntry[] views = new RaftEntry[m.entries().size()];
+    int offset = 0;
+    for (int i = 0; i < views.length; i++) {
+      RaftEntry entry = m.entries().get(i);
+      entry.copyDataTo(frame, offset);
+      views[i] =
+          RaftEntry.view(
+              entry.index(),
+              entry.term(),
+              entry.type(),
+              entry.asqn(),
+              frame,
+              offset,
+              entry.dataLength());
+      offset += entry.dataLength();
+    }
+    unreleased.incrementAndGet();
+    return new AppendRequest(
+        m.from(),
+        m.to(),
+        m.term(),
+        m.prevIndex(),
+        m.prevTerm(),
+        new PoisonedOnRelease(views, frame),
+        m.commitIndex());
+  }
+
+  private final class PoisonedOnRelease extends AbstractList<RaftEntry> implements Releasable {
+    private final RaftEntry[] entries;
+    private final UnsafeBuffer frame;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    PoisonedOnRelease(RaftEntry[] entries, UnsafeBuffer frame) {
+      this.entries = entries;
+      this.frame = frame;
+    }
+
+    @Override
+    public RaftEntry get(int index) {
+      if (released.get()) {
+        throw new AssertionError("entry " + index + " of an append request read after release");
+      }
+      return entries[index];
+    }
+
+    @Override
+    public int size() {
+      return entries.length;
+    }
+
+    @Override
+    public void release() {
+      if (released.compareAndSet(false, true)) {
+        frame.setMemory(0, frame.capacity(), (byte) 0x5A);
+        unreleased.decrementAndGet();
+      }
+    }
   }
 
   private final class Local implements RaftTransport {
@@ -37,7 +126,7 @@ final class LocalTransportHub {
       if (closed || target == null || target.closed || target.receiver == null) {
         return false;
       }
-      target.receiver.onMessage(partitionId, message);
+      target.receiver.onMessage(partitionId, asReceived(message));
       return true;
     }
 

@@ -28,7 +28,10 @@ class RaftServerTest {
   @TempDir Path root;
 
   private TestCluster cluster(int partitions, FlushMode mode) {
-    LocalTransportHub hub = new LocalTransportHub();
+    return cluster(new LocalTransportHub(), partitions, mode);
+  }
+
+  private TestCluster cluster(LocalTransportHub hub, int partitions, FlushMode mode) {
     return new TestCluster(
         root,
         3,
@@ -78,7 +81,8 @@ class RaftServerTest {
   @ParameterizedTest
   @EnumSource(FlushMode.class)
   void everyFlushModeReplicatesAndCommitsOnEveryMember(FlushMode mode) throws Exception {
-    try (TestCluster cluster = cluster(2, mode)) {
+    LocalTransportHub hub = new LocalTransportHub();
+    try (TestCluster cluster = cluster(hub, 2, mode)) {
       for (int p = 1; p <= 2; p++) {
         RaftPartition leader = cluster.awaitLeader(p, TIMEOUT);
         long last = awaitAll(proposeMany(leader, "p" + p + "-", 300));
@@ -89,6 +93,8 @@ class RaftServerTest {
           assertThat(payloads).hasSize(300).startsWith("p" + p + "-0").endsWith("p" + p + "-299");
         }
       }
+      TestCluster.await(
+          TIMEOUT, () -> hub.unreleased() == 0, "every delivered append request released");
       assertThat(cluster.machines.get(1).commitIndex).isPositive();
     }
   }
@@ -184,6 +190,47 @@ class RaftServerTest {
       // The other partitions still have leaders too.
       cluster.awaitLeader(2, TIMEOUT);
       cluster.awaitLeader(3, TIMEOUT);
+    }
+  }
+
+  /**
+   * A follower appends received entries straight from the borrowed frame (the hub overwrites it on
+   * release). Once leader, it must replicate them from its journal, not from views kept past the
+   * release: the member that missed them must get exactly what was proposed.
+   */
+  @Test
+  void aFollowerTurnedLeaderReplicatesWhatItReceivedToAMemberThatMissedIt() throws Exception {
+    LocalTransportHub hub = new LocalTransportHub();
+    try (TestCluster cluster =
+        new TestCluster(
+            root,
+            3,
+            1,
+            hub::transport,
+            dir -> TestCluster.fastConfig(dir).flushMode(FlushMode.SYNC).build())) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      int missed = leader.memberId() % 3 + 1;
+      cluster.kill(missed);
+      long last = awaitAll(proposeMany(leader, "received-", 100));
+      int survivor = 6 - leader.memberId() - missed;
+      RaftPartition follower = cluster.partition(survivor, 1);
+      TestCluster.await(TIMEOUT, () -> follower.commitIndex() >= last, "commit on " + follower);
+
+      cluster.kill(leader.memberId());
+      cluster.start(missed);
+      RaftPartition next = cluster.awaitLeader(1, TIMEOUT);
+      assertThat(next.memberId()).as("only the survivor has the entries").isEqualTo(survivor);
+      RaftPartition caughtUp = cluster.partition(missed, 1);
+      TestCluster.await(TIMEOUT, () -> caughtUp.commitIndex() >= last, "commit on " + caughtUp);
+
+      List<String> expected = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        expected.add("received-" + i);
+      }
+      assertThat(payloads(caughtUp, last)).isEqualTo(expected);
+      assertThat(payloads(next, last)).isEqualTo(expected);
+      TestCluster.await(
+          TIMEOUT, () -> hub.unreleased() == 0, "every delivered append request released");
     }
   }
 

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,35 @@ class JournalRaftLogTest {
 
       assertThat(log.entries(1, Integer.MAX_VALUE)).hasSize(RaftLog.MAX_BATCH_ENTRIES);
       assertThat(log.entries(RaftLog.MAX_BATCH_ENTRIES + 1, Integer.MAX_VALUE)).hasSize(100);
+    }
+  }
+
+  /**
+   * A follower appends entries that view a received frame, released right after the append: the log
+   * must store the bytes and keep no view, or it would later replicate whatever reuses them.
+   */
+  @Test
+  void appendsEntriesThatViewABorrowedBufferAndKeepsNoView() {
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      log.append(entry(1, 1)); // owned, so remembered: the views must not extend that window
+      UnsafeBuffer frame = new UnsafeBuffer(new byte[64]);
+      List<RaftEntry> expected = new ArrayList<>();
+      for (long index = 2; index <= 4; index++) {
+        RaftEntry owned = entry(index, 1);
+        int offset = (int) index * 10;
+        frame.putBytes(offset, owned.data());
+        log.append(
+            RaftEntry.view(
+                index, 1, owned.type(), owned.asqn(), frame, offset, owned.dataLength()));
+        expected.add(owned);
+      }
+      frame.setMemory(0, frame.capacity(), (byte) '!'); // the frame is reused
+
+      assertThat(log.entries(2, Integer.MAX_VALUE)).isEqualTo(expected);
+      assertThat(log.entries(2, Integer.MAX_VALUE)).noneMatch(RaftEntry::isView);
+      assertThat(log.entry(3)).isEqualTo(expected.get(1));
+      assertThat(log.entries(1, Integer.MAX_VALUE)).startsWith(entry(1, 1)).hasSize(4);
     }
   }
 

@@ -1,11 +1,14 @@
 package io.tern.raft.transport;
 
+import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage;
+import io.tern.raft.RaftMessage.AppendRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /** A receiver that collects messages for tests to await. */
@@ -13,10 +16,34 @@ final class Inbox implements MessageReceiver {
   static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   private final LinkedBlockingQueue<Envelope> received = new LinkedBlockingQueue<>();
+  private final AtomicInteger appendsWithViews = new AtomicInteger();
 
+  /**
+   * Keeps a copy that owns its data and releases the message, as a receiver must: the entries of a
+   * received append request view the transport's frame only until then.
+   */
   @Override
   public void onMessage(int partitionId, RaftMessage message) {
-    received.add(new Envelope(partitionId, message));
+    RaftMessage kept = message;
+    if (message instanceof AppendRequest m && m.entries().stream().anyMatch(RaftEntry::isView)) {
+      appendsWithViews.incrementAndGet();
+      kept =
+          new AppendRequest(
+              m.from(),
+              m.to(),
+              m.term(),
+              m.prevIndex(),
+              m.prevTerm(),
+              m.entries().stream().map(RaftEntry::owned).toList(),
+              m.commitIndex());
+    }
+    message.release();
+    received.add(new Envelope(partitionId, kept));
+  }
+
+  /** Append requests received whose entries viewed the frame they came in. */
+  int appendsWithViews() {
+    return appendsWithViews.get();
   }
 
   /** The next {@code count} messages; fails if they do not all arrive in time. */

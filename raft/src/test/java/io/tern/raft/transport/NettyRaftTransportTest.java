@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +92,37 @@ class NettyRaftTransportTest {
     assertThat(count(members[1], "tern.raft.transport.messages.received", "peer", "2"))
         .isEqualTo(3 * perPartition);
     assertThat(gauge(members[1], "tern.raft.transport.connected", "peer", "3")).isEqualTo(1);
+  }
+
+  /** Zero-copy on receipt: entries view the frame, and are intact until the receiver releases. */
+  @Test
+  void appendEntriesArriveAsViewsOfTheFrameTheyCameIn() throws Exception {
+    Inbox inbox = new Inbox();
+    NettyRaftTransport leader = start(1, new Inbox(), b -> {});
+    NettyRaftTransport follower = start(2, inbox, b -> {});
+    meshOf(leader, follower);
+
+    List<AppendRequest> sent = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      byte[] data = new byte[1 + i * 97];
+      Arrays.fill(data, (byte) i);
+      sent.add(
+          new AppendRequest(
+              1,
+              2,
+              1,
+              i,
+              i == 0 ? 0 : 1,
+              List.of(new RaftEntry(i + 1, 1, RaftEntry.Type.APPLICATION, i, data)),
+              0));
+      assertThat(leader.send(1, sent.get(i))).isTrue();
+    }
+
+    List<Envelope> received = inbox.take(sent.size());
+    for (int i = 0; i < sent.size(); i++) {
+      Messages.assertSameMessage(received.get(i).message(), sent.get(i));
+    }
+    assertThat(inbox.appendsWithViews()).isEqualTo(sent.size());
   }
 
   @Test

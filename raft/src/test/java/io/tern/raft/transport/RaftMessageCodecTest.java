@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage;
@@ -156,6 +157,94 @@ class RaftMessageCodecTest {
         buf.release();
       }
     }
+  }
+
+  private static AppendRequest threeEntries() {
+    return new AppendRequest(
+        1,
+        2,
+        7,
+        10,
+        6,
+        List.of(
+            new RaftEntry(11, 7, RaftEntry.Type.APPLICATION, 100, new byte[] {1, 2, 3}),
+            RaftEntry.noop(12, 7),
+            new RaftEntry(13, 7, RaftEntry.Type.APPLICATION, 101, new byte[] {4, 5})),
+        11);
+  }
+
+  /** A follower copies a payload once, from the frame into its journal, with no array between. */
+  @Test
+  void entriesDecodedFromAFrameViewItUntilTheMessageIsReleased() {
+    AppendRequest sent = threeEntries();
+    for (ByteBuf buf :
+        List.of(
+            Unpooled.buffer(16),
+            Unpooled.directBuffer(16),
+            PooledByteBufAllocator.DEFAULT.directBuffer(16))) {
+      codec.encode(3, sent, buf);
+      AppendRequest received = (AppendRequest) codec.decode(buf, 1).message();
+
+      assertThat(received.entries()).allMatch(RaftEntry::isView);
+      Messages.assertSameMessage(received, sent);
+      assertThat(buf.refCnt()).as("the message holds the frame").isEqualTo(2);
+      RaftEntry first = received.entries().get(0);
+      buf.setByte(buf.readerIndex() + first.viewedOffset(), 9);
+      assertThat(first.data()).as("the entry's data is the frame's bytes").containsExactly(9, 2, 3);
+
+      received.release();
+      assertThat(buf.refCnt()).isEqualTo(1);
+      received.release();
+      assertThat(buf.refCnt()).as("a second release gives back nothing").isEqualTo(1);
+      buf.release();
+    }
+  }
+
+  @Test
+  void aMessageWithoutEntriesHoldsNoFrame() {
+    ByteBuf buf = Unpooled.directBuffer(16);
+    codec.encode(3, new AppendRequest(1, 2, 3, 0, 0, List.of(), 0), buf);
+    codec.decode(buf, 1);
+    assertThat(buf.refCnt()).isEqualTo(1);
+    buf.release();
+  }
+
+  @Test
+  void aFrameThatFailsAnyCheckHoldsNoReference() {
+    AppendRequest wrongIndex =
+        new AppendRequest(
+            1,
+            2,
+            7,
+            10,
+            6,
+            List.of(new RaftEntry(12, 7, RaftEntry.Type.APPLICATION, 100, new byte[] {1})),
+            10);
+    ByteBuf breaksARule = Unpooled.directBuffer(16);
+    codec.encode(3, wrongIndex, breaksARule);
+    ByteBuf trailingByte = Unpooled.directBuffer(16);
+    codec.encode(3, threeEntries(), trailingByte);
+    trailingByte.writeByte(0);
+
+    for (ByteBuf buf : List.of(breaksARule, trailingByte)) {
+      assertThatThrownBy(() -> codec.decode(buf, 1))
+          .isInstanceOf(RaftProtocolException.class)
+          .extracting(e -> ((RaftProtocolException) e).kind())
+          .isEqualTo(Kind.MALFORMED);
+      assertThat(buf.refCnt()).isEqualTo(1);
+      buf.release();
+    }
+  }
+
+  @Test
+  void entriesDecodedFromACallersBufferOwnTheirData() {
+    UnsafeBuffer buffer = encode(3, threeEntries());
+    AppendRequest received =
+        (AppendRequest) codec.decode(buffer, 0, buffer.capacity(), 1).message();
+    buffer.setMemory(0, buffer.capacity(), (byte) 0);
+
+    assertThat(received.entries()).noneMatch(RaftEntry::isView);
+    Messages.assertSameMessage(received, threeEntries());
   }
 
   @Test

@@ -407,8 +407,9 @@ public final class RaftBenchmark {
             : null);
     if (known) {
       progress.log(
-          "    machine stalls (a 1 ms timer thread woke >= %d ms late): %d, %.0f ms in all,"
-              + " longest %.1f ms; %s entries were in flight in one",
+          "    machine stalls (a thread sleeping %d ms at a time woke >= %d ms late): %d, %.0f ms"
+              + " in all, longest %.1f ms; %s entries were in flight in one",
+          TimeUnit.NANOSECONDS.toMillis(StallWatch.TICK_NS),
           TimeUnit.NANOSECONDS.toMillis(StallWatch.STALL_THRESHOLD_NS),
           stalls.count(),
           stalls.totalNs() / 1e6,

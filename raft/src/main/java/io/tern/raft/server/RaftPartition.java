@@ -22,6 +22,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.slf4j.Logger;
@@ -60,6 +61,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
       new ManyToOneConcurrentArrayQueue<>(INBOUND_QUEUE_CAPACITY);
   private final ManyToOneConcurrentArrayQueue<Proposal> proposals;
   private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger deliveriesInProgress = new AtomicInteger();
   private final ArrayDeque<Proposal> awaitingCommit = new ArrayDeque<>();
   private final DutyLoop loop;
   private final long tickNs;
@@ -230,13 +232,20 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   /** Called by the transport's threads; drops the message if the partition is overwhelmed. */
   void deliver(RaftMessage message) {
-    if (!running) {
-      message.release();
-    } else if (inbound.offer(message)) {
-      wake();
-    } else {
-      metrics.inboundDropped(); // Raft retransmits; dropping keeps memory bounded
-      message.release();
+    // Counted before `running` is read, so that close() (which clears `running` first, then waits
+    // for this count to reach 0) either makes this call drop the message or drains it after.
+    deliveriesInProgress.incrementAndGet();
+    try {
+      if (!running) {
+        message.release();
+      } else if (inbound.offer(message)) {
+        wake();
+      } else {
+        metrics.inboundDropped(); // Raft retransmits; dropping keeps memory bounded
+        message.release();
+      }
+    } finally {
+      deliveriesInProgress.decrementAndGet();
     }
   }
 
@@ -628,7 +637,12 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     running = false;
     boolean stopped = awaitRemoval();
     if (stopped) {
-      releaseInbound(); // what arrived between the last turn and `running` going false
+      // What arrived between the last turn and `running` going false, and what a transport
+      // thread that had already read `running` is still adding.
+      while (deliveriesInProgress.get() != 0) {
+        Thread.onSpinWait();
+      }
+      releaseInbound();
     }
     if (flusher != null) {
       flusher.close();

@@ -186,6 +186,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     writer.entry = entry;
     long asqn = entry.type() == RaftEntry.Type.NOOP ? Journal.ASQN_IGNORE : entry.asqn();
     journal.append(asqn, writer);
+    writer.entry = null; // a view must not outlive its frame, even unread
     terms.append(entry.index(), entry.term());
     if (entry.isView()) {
       // A follower's entry viewing a received frame, which is released after this append: not

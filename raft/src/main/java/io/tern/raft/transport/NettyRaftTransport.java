@@ -76,7 +76,7 @@ public final class NettyRaftTransport implements RaftTransport {
   private final TlsContexts tls;
   private final Map<Integer, PeerLink> links = new ConcurrentHashMap<>();
   private final Object lifecycle = new Object();
-  private volatile MessageReceiver receiver = (partitionId, message) -> {};
+  private volatile MessageReceiver receiver = (partitionId, message) -> message.release();
   private volatile Channel serverChannel;
   private volatile boolean started;
   private volatile boolean closed;

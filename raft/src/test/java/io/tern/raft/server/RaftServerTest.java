@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.journal.JournalReader;
 import io.tern.journal.JournalRecord;
+import io.tern.raft.RaftEntry;
+import io.tern.raft.RaftMessage.AppendRequest;
 import io.tern.raft.RaftRole;
+import io.tern.raft.transport.RaftTransport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -232,6 +235,37 @@ class RaftServerTest {
       TestCluster.await(
           TIMEOUT, () -> hub.unreleased() == 0, "every delivered append request released");
     }
+  }
+
+  @Test
+  void anAppendForAPartitionTheBrokerDoesNotHostIsReleasedAndCounted() throws Exception {
+    LocalTransportHub hub = new LocalTransportHub();
+    try (TestCluster cluster = cluster(hub, 1, FlushMode.SYNC)) {
+      cluster.awaitLeader(1, TIMEOUT);
+      RaftTransport stranger = hub.transport(9);
+      AppendRequest request =
+          new AppendRequest(
+              9,
+              1,
+              1,
+              0,
+              0,
+              List.of(new RaftEntry(1, 1, RaftEntry.Type.APPLICATION, 1, new byte[] {1})),
+              0);
+
+      assertThat(stranger.send(99, request)).isTrue();
+
+      assertThat(hub.unreleased()).isZero();
+      assertThat(
+              cluster
+                  .registries
+                  .get(1)
+                  .get("tern.raft.messages.unknown.partition")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
+    }
+    assertThat(hub.unreleased()).as("after close").isZero();
   }
 
   @Test

@@ -796,18 +796,36 @@ final class Segment {
       return 0;
     }
     int written = 0;
+    // The channel is the writer's too: as in writeThroughChannel, the flushing thread's interrupt
+    // is set aside so that it cannot close it, and a channel another thread's interrupt closed is
+    // reopened. The zeros only save later flushes work, so this refill then simply stops.
+    boolean interrupted = Thread.interrupted();
+    FileChannel current = channel;
     try {
       while (written < refillBytes && fence.zeroedEnd() - end < leadBytes) {
-        int from = fence.zeroNextChunk(channel, zeros);
+        int from = fence.zeroNextChunk(current, zeros);
         if (from < 0) {
           break; // the writer overtook the zeros, the segment is full, or zeroing stopped
         }
         written += zeros.limit();
         zerosToForceEnd = Math.max(zerosToForceEnd, from + zeros.limit());
       }
+    } catch (ClosedChannelException e) {
+      interrupted |= Thread.interrupted();
+      try {
+        reopenChannel(current);
+      } catch (IOException reopenFailed) {
+        throw new UncheckedIOException(
+            "Failed to reopen journal segment " + file + " after its channel was closed",
+            reopenFailed);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Failed to write zeros ahead of the frames of journal segment " + file, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     return written;
   }

@@ -52,6 +52,50 @@ class ZeroOnFlushTest {
     assertThat(zerosPerFlush.get(firstZeroing + 1)).isEqualTo(ZeroOnFlush.REFILL_BYTES);
   }
 
+  /**
+   * The zeros go through the channel the journal writes its frames with: a flushing thread whose
+   * interrupt flag is set must not close it (a FileChannel closes itself for every thread then).
+   */
+  @Test
+  void anInterruptedFlushingThreadWritesZerosAndLeavesTheJournalWritable() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (SegmentedJournal journal = SegmentedJournal.open(config(registry).build())) {
+      long index = 0;
+      while (zeroBytes(registry) == 0) {
+        index = journal.append(index + 1, new UnsafeBuffer(payload(index + 1, PAGE_FLUSH_BYTES)));
+        journal.flush();
+        assertThat(index).as("zeros written ahead within 100 page-sized flushes").isLessThan(100);
+      }
+      double zerosBefore = zeroBytes(registry);
+
+      for (int i = 0; i < 64; i++) {
+        index = journal.append(index + 1, new UnsafeBuffer(payload(index + 1, PAGE_FLUSH_BYTES)));
+        Thread.currentThread().interrupt();
+        journal.flush();
+        assertThat(Thread.interrupted()).as("the interrupt is kept for its owner").isTrue();
+      }
+
+      assertThat(zeroBytes(registry)).isGreaterThan(zerosBefore);
+      try (JournalReader reader = journal.openReader()) {
+        for (long expected = 1; expected <= index; expected++) {
+          assertThat(reader.hasNext()).isTrue();
+          JournalRecord record = reader.next();
+          byte[] read = new byte[record.data().capacity()];
+          record.data().getBytes(0, read);
+          assertThat(read).isEqualTo(payload(expected, PAGE_FLUSH_BYTES));
+        }
+      }
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
+  private static byte[] payload(long index, int length) {
+    byte[] payload = new byte[length];
+    Arrays.fill(payload, (byte) index);
+    return payload;
+  }
+
   @Test
   void theLeadIsToppedUpOnceTheFramesHaveUsedARefillOfIt() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -11,9 +11,11 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
@@ -43,6 +45,7 @@ public final class RaftBenchmark {
   private final RaftReport report;
   private final byte[] payload = new byte[ENTRY_BYTES];
   private final Set<Integer> flushFloorsMeasured = new HashSet<>();
+  private final Map<Integer, RaftTargets.Floor> flushFloors = new HashMap<>();
   private boolean diskSequentialMeasured;
 
   private RaftBenchmark(RaftBenchmarkOptions options, Path root) {
@@ -144,7 +147,8 @@ public final class RaftBenchmark {
             options.ratePerS(),
             options.electionTimeoutMinMs(),
             options.snapshotBytes(),
-            options.quick()));
+            options.quick(),
+            flushFloors));
     System.out.println();
     report.printTable(System.out);
     report.writeJson(options.jsonOut());
@@ -229,6 +233,7 @@ public final class RaftBenchmark {
                       stalls.totalNs() / 1e6));
       progress.log("%s", line);
       report.note(line + ".");
+      flushFloors.put(partitions, new RaftTargets.Floor(floor.p99Ns() / 1e6, floor.p999Ns() / 1e6));
     } catch (IOException e) {
       progress.log("flush floor for %d partition(s) not measured: %s", partitions, e);
     } catch (InterruptedException e) {

@@ -17,7 +17,12 @@ class RaftTargetsTest {
   private final RaftReport report = new RaftReport(List.of(TERN, RATIS));
 
   private Map<String, RaftTargets.Verdict> evaluate(int ratePerS) {
-    return RaftTargets.evaluate(report, ratePerS, 1000, 1L << 30, false).stream()
+    return evaluate(ratePerS, Map.of());
+  }
+
+  private Map<String, RaftTargets.Verdict> evaluate(
+      int ratePerS, Map<Integer, RaftTargets.Floor> floors) {
+    return RaftTargets.evaluate(report, ratePerS, 1000, 1L << 30, false, floors).stream()
         .collect(Collectors.toMap(RaftTargets.Verdict::target, Function.identity()));
   }
 
@@ -51,6 +56,36 @@ class RaftTargetsTest {
         "a saturated peer has no p99 to compare with, and no anchor was measured");
     // The report gained no rows from being judged.
     assertEquals(5, report.rows().size());
+  }
+
+  @Test
+  void aLatencyVerdictSaysWhereTheDiskAloneWasAboveTheTarget() {
+    latency("sync", 1, "p99", 6_000.0, "saturated");
+    latency("sync", 1, "p99.9", 25_000.0, "saturated");
+    latency("sync", 10, "p99", 12_000.0, "saturated");
+    latency("sync", 10, "p99.9", 30_000.0, "saturated");
+    report.put(RaftBenchmark.LATENCY, "sync", 10, "in flight in a stall", "%", true, TERN, 3.0);
+    Map<Integer, RaftTargets.Floor> floors =
+        Map.of(1, new RaftTargets.Floor(3.5, 12.7), 10, new RaftTargets.Floor(10.9, 22.2));
+
+    Map<String, RaftTargets.Verdict> verdicts = evaluate(10_000, floors);
+
+    String suffix = " partition(s), 10,000 entries/s";
+    assertEquals("", verdicts.get("commit p99, sync, 1" + suffix).comment());
+    assertEquals("", verdicts.get("commit p99.9, sync, 1" + suffix).comment());
+    String tenP99 = verdicts.get("commit p99, sync, 10" + suffix).comment();
+    assertTrue(tenP99.startsWith("3.0% of the entries were in flight"), tenP99);
+    assertTrue(
+        tenP99.endsWith(
+            "; the disk alone, flushed as this cluster flushes, had a p99 of 10.9 ms in this run"
+                + " (see the physical limit): above the target already"),
+        tenP99);
+    assertTrue(
+        verdicts
+            .get("commit p99.9, sync, 10" + suffix)
+            .comment()
+            .contains("; the disk alone, flushed as this cluster flushes, had a p99.9 of 22.2 ms"));
+    assertFalse(verdicts.get("commit p99, sync, 10" + suffix).pass(), "still judged on Tern's");
   }
 
   @Test
@@ -137,7 +172,7 @@ class RaftTargetsTest {
     String target = "commit p99, sync, 1 partition(s), 10,000 entries/s";
     assertEquals("", evaluate(10_000).get(target).comment());
     RaftTargets.Verdict quick =
-        RaftTargets.evaluate(report, 10_000, 1000, 1L << 30, true).stream()
+        RaftTargets.evaluate(report, 10_000, 1000, 1L << 30, true, Map.of()).stream()
             .filter(v -> v.target().equals(target))
             .findFirst()
             .orElseThrow();
@@ -148,6 +183,6 @@ class RaftTargetsTest {
   void aSnapshotSmallerThanTheTargetsIsNotJudged() {
     report.put(RaftBenchmark.SNAPSHOT, "sync", 0, "rate, 64 MiB", "MB/s", false, TERN, 138.0);
 
-    assertTrue(RaftTargets.evaluate(report, 10_000, 1000, 64L << 20, false).isEmpty());
+    assertTrue(RaftTargets.evaluate(report, 10_000, 1000, 64L << 20, false, Map.of()).isEmpty());
   }
 }

@@ -70,6 +70,7 @@ final class OpenLoopLatency {
       long maxNs,
       long maxSchedulerLagNs,
       long processCpuNs,
+      long allocatedBytes,
       long measuredWallNs,
       StallWatch.Stalls stalls,
       long inStalls) {
@@ -77,6 +78,11 @@ final class OpenLoopLatency {
     /** CPU of the process per entry sent in the measured window, in µs; -1 if unknown. */
     double cpuMicrosPerEntry() {
       return processCpuNs < 0 || sent == 0 ? -1 : processCpuNs / 1e3 / sent;
+    }
+
+    /** Heap bytes the process allocated per entry sent in the measured window; -1 if unknown. */
+    double allocatedBytesPerEntry() {
+      return allocatedBytes < 0 || sent == 0 ? -1 : (double) allocatedBytes / sent;
     }
 
     /** Cores the process kept busy on average while the measured entries were sent. */
@@ -114,10 +120,12 @@ final class OpenLoopLatency {
     long measuredSent = 0;
     long measuredStartNs = 0;
     long measuredStartCpuNs = 0;
+    long measuredStartAllocatedBytes = 0;
     long maxLagNs = 0;
     boolean saturated = false;
     long stoppedNs;
     long stoppedCpuNs;
+    long stoppedAllocatedBytes;
     long committedWhenStopped;
     StallWatch.Stalls stalls = null;
     try {
@@ -141,6 +149,7 @@ final class OpenLoopLatency {
           if (measuredSent == 0) {
             measuredStartNs = System.nanoTime();
             measuredStartCpuNs = ProcessCpu.nanos();
+            measuredStartAllocatedBytes = ProcessCpu.allocatedBytes();
           }
           measuredSent++;
         }
@@ -178,6 +187,7 @@ final class OpenLoopLatency {
       }
       stoppedNs = System.nanoTime();
       stoppedCpuNs = ProcessCpu.nanos();
+      stoppedAllocatedBytes = ProcessCpu.allocatedBytes();
       committedWhenStopped = committedTotal.sum();
       long drainDeadlineNs = stoppedNs + DRAIN_TIMEOUT_NS;
       while (!saturated && inFlight.get() > 0 && System.nanoTime() < drainDeadlineNs) {
@@ -220,6 +230,9 @@ final class OpenLoopLatency {
         histogram.getMaxValue(),
         maxLagNs,
         measuredSent == 0 || stoppedCpuNs < 0 ? -1 : stoppedCpuNs - measuredStartCpuNs,
+        measuredSent == 0 || stoppedAllocatedBytes < 0
+            ? -1
+            : stoppedAllocatedBytes - measuredStartAllocatedBytes,
         measuredSent == 0 ? 0 : stoppedNs - measuredStartNs,
         stalls,
         inStalls);

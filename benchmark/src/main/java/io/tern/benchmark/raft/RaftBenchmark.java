@@ -325,6 +325,17 @@ public final class RaftBenchmark {
         scenario,
         mode,
         partitions,
+        "allocated per entry",
+        "bytes",
+        true,
+        cluster,
+        result == null || result.allocatedBytesPerEntry() < 0
+            ? null
+            : result.allocatedBytesPerEntry());
+    report.put(
+        scenario,
+        mode,
+        partitions,
         "CPU",
         "cores",
         true,
@@ -340,14 +351,15 @@ public final class RaftBenchmark {
     }
     progress.log(
         "    p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; %.0f committed/s; process CPU"
-            + " %.1f µs per entry, %.2f cores",
+            + " %.1f µs per entry, %.2f cores; %.0f bytes allocated per entry",
         result.p50Ns() / 1e3,
         result.p99Ns() / 1e3,
         result.p999Ns() / 1e3,
         result.maxNs() / 1e3,
         result.committedPerS(),
         result.cpuMicrosPerEntry(),
-        result.cpuCores());
+        result.cpuCores(),
+        result.allocatedBytesPerEntry());
     if (result.failed() > 0) {
       report.note(
           String.format(

@@ -62,6 +62,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   private final ManyToOneConcurrentArrayQueue<Proposal> proposals;
   private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
   private final AtomicInteger deliveriesInProgress = new AtomicInteger();
+  private boolean readyPending; // Raft thread only: the core may have something to hand out
   private final ArrayDeque<Proposal> awaitingCommit = new ArrayDeque<>();
   private final DutyLoop loop;
   private final long tickNs;
@@ -312,7 +313,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     if (!started) {
       started = true;
       nextTickNs = nowNs + tickNs;
-      handleReady();
+      readyPending = true;
     }
     int work = drainInbound() + drainProposals() + drainCommands() + reportFlushed();
     if (nowNs - nextTickNs >= 0) {
@@ -321,7 +322,16 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
       publishFollowerLag();
       work++;
     }
-    handleReady();
+    // The core changes only when fed (above): a turn that fed it nothing has nothing to hand out.
+    // Skipping it matters with many partitions per thread, where every wake-up of the thread gives
+    // each of them a turn (measured: at 10 partitions these idle turns' Ready objects and list
+    // iterators were 45% of the bytes allocated).
+    if (work > 0 || readyPending) {
+      readyPending = !handleReady();
+      if (readyPending) {
+        work++; // more rounds due: take another turn rather than park
+      }
+    }
     if (flusher != null && flusher.failure() != null) {
       throw new IllegalStateException("the journal flush failed", flusher.failure());
     }
@@ -335,7 +345,11 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   @Override
   public boolean hasPendingWork() {
-    return !inbound.isEmpty() || !proposals.isEmpty() || !commands.isEmpty() || flushedAhead();
+    return readyPending
+        || !inbound.isEmpty()
+        || !proposals.isEmpty()
+        || !commands.isEmpty()
+        || flushedAhead();
   }
 
   @Override
@@ -440,7 +454,11 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         && storage.journal.getLastFlushedIndex() > node.persistedIndex();
   }
 
-  private void handleReady() {
+  /**
+   * Hands out what the core has ready, round after round, until a round brings nothing new. Returns
+   * false if it stopped at {@link #MAX_READY_ROUNDS} with more to do.
+   */
+  private boolean handleReady() {
     for (int round = 0; round < MAX_READY_ROUNDS; round++) {
       Ready ready = node.ready();
       // Entries appended since the last round reach the page cache (which survives a process
@@ -451,8 +469,9 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
       if (ready.hardState() != null) {
         storage.hardState.store(ready.hardState()); // forced before any message acts on it
       }
-      for (RaftMessage message : ready.messages()) {
-        transport.send(partitionId, message);
+      List<RaftMessage> messages = ready.messages();
+      for (int i = 0; i < messages.size(); i++) { // no iterator: this runs every turn
+        transport.send(partitionId, messages.get(i));
       }
       if (ready.installedSnapshot() != null) {
         onSnapshotInstalled(ready.installedSnapshot());
@@ -466,10 +485,11 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         onCommitted(ready.commitIndex());
       }
       publish(ready);
-      if (!again && ready.messages().isEmpty() && ready.hardState() == null) {
-        return;
+      if (!again && messages.isEmpty() && ready.hardState() == null) {
+        return true;
       }
     }
+    return false;
   }
 
   /** Hands appended entries to the flush mode; true if the core was told they are persisted. */

@@ -25,6 +25,7 @@ final class Flusher implements DutyLoop.Duty, AutoCloseable {
   private final DutyLoop loop;
   private volatile long requestedIndex;
   private long lastRequest; // Raft thread only
+  private volatile long flushedByLoop; // the journal's flushed index after the loop's last flush
   private volatile Throwable failure;
   private long lastFlushStartNs; // loop thread only
 
@@ -47,9 +48,13 @@ final class Flusher implements DutyLoop.Duty, AutoCloseable {
     lastRequest = index;
     if (index > requestedIndex) {
       requestedIndex = index;
-    } else if (index == previous || index <= journal.getLastFlushedIndex()) {
+    } else if (index <= journal.getLastFlushedIndex()) {
+      return; // a flush covers it
+    } else if (index == previous && index > flushedByLoop) {
       // Raft repeats its request every round until the flush lands (in delayed mode for a whole
-      // delay): the loop knows of it already. Or a flush covers it.
+      // delay): the loop knows of it and has not flushed that far yet. Had it (and then a
+      // truncation replaced those entries, lowering the journal's flushed index), it may have
+      // parked with nothing to do: the same index now names new entries, so it must hear of them.
       return;
     }
     loop.wake();
@@ -71,6 +76,7 @@ final class Flusher implements DutyLoop.Duty, AutoCloseable {
     }
     lastFlushStartNs = nowNs;
     journal.flush();
+    flushedByLoop = journal.getLastFlushedIndex();
     onFlushed.run();
     return 1;
   }

@@ -313,7 +313,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     if (!started) {
       started = true;
       nextTickNs = nowNs + tickNs;
-      readyPending = true;
+      readyPending = !handleReady(); // the state recovered from disk, before any message
     }
     int work = drainInbound() + drainProposals() + drainCommands() + reportFlushed();
     if (nowNs - nextTickNs >= 0) {

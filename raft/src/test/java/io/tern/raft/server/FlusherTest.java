@@ -85,4 +85,30 @@ class FlusherTest {
       assertThat(loop.wakes.get()).isEqualTo(wakesAtStart + 3);
     }
   }
+
+  @Test
+  void theSameRequestAfterATruncationWakesTheLoop() {
+    CountingLoop loop = new CountingLoop();
+    try (SegmentedJournal journal =
+        SegmentedJournal.open(JournalConfig.builder(directory).build())) {
+      Flusher flusher = new Flusher(loop, journal, 0, () -> {});
+      append(journal, 20);
+      flusher.request(20);
+      assertThat(flusher.doWork(System.nanoTime())).isEqualTo(1);
+      int wakesAfterFlush = loop.wakes.get();
+
+      // A new leader replaces entries 11-20 with 10 others: the same last index, unflushed.
+      journal.deleteAfter(10);
+      append(journal, 10);
+      flusher.request(20);
+
+      assertThat(loop.wakes.get())
+          .as("the loop flushed index 20 once and parked: it must hear of the new entries")
+          .isEqualTo(wakesAfterFlush + 1);
+      assertThat(flusher.doWork(System.nanoTime())).isEqualTo(1);
+      assertThat(journal.getLastFlushedIndex()).isEqualTo(20);
+      flusher.request(20);
+      assertThat(loop.wakes.get()).as("covered now").isEqualTo(wakesAfterFlush + 1);
+    }
+  }
 }

@@ -204,13 +204,7 @@ class RaftServerTest {
   @Test
   void aFollowerTurnedLeaderReplicatesWhatItReceivedToAMemberThatMissedIt() throws Exception {
     LocalTransportHub hub = new LocalTransportHub();
-    try (TestCluster cluster =
-        new TestCluster(
-            root,
-            3,
-            1,
-            hub::transport,
-            dir -> TestCluster.fastConfig(dir).flushMode(FlushMode.SYNC).build())) {
+    try (TestCluster cluster = cluster(hub, 1, FlushMode.SYNC)) {
       RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
       int missed = leader.memberId() % 3 + 1;
       cluster.kill(missed);

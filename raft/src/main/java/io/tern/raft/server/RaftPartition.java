@@ -60,8 +60,9 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   private final ManyToOneConcurrentArrayQueue<RaftMessage> inbound =
       new ManyToOneConcurrentArrayQueue<>(INBOUND_QUEUE_CAPACITY);
   private final ManyToOneConcurrentArrayQueue<Proposal> proposals;
-  private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger deliveriesInProgress = new AtomicInteger();
+  private final ConcurrentLinkedQueue<Command> commands = new ConcurrentLinkedQueue<>();
+  // Messages, proposals and commands being handed in by other threads right now (see close()).
+  private final AtomicInteger handOffsInProgress = new AtomicInteger();
   private boolean readyPending; // Raft thread only: the core may have something to hand out
   private final ArrayDeque<Proposal> awaitingCommit = new ArrayDeque<>();
   private final DutyLoop loop;
@@ -158,6 +159,16 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
    */
   public CompletableFuture<Long> propose(long term, long asqn, byte[] data) {
     Proposal proposal = new Proposal(term, asqn, data, System.nanoTime());
+    handOffsInProgress.incrementAndGet(); // before `running` is read: see close()
+    try {
+      offer(proposal);
+    } finally {
+      handOffsInProgress.decrementAndGet();
+    }
+    return proposal.future;
+  }
+
+  private void offer(Proposal proposal) {
     if (!running) {
       proposal.future.completeExceptionally(closedException());
     } else if (!proposals.offer(proposal)) {
@@ -173,7 +184,6 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     } else {
       wake();
     }
-    return proposal.future;
   }
 
   /** Proposes an entry without an application sequence number. */
@@ -215,27 +225,39 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     return result;
   }
 
-  private void submit(Runnable command, CompletableFuture<?> result) {
-    if (!running) {
-      result.completeExceptionally(closedException());
-      return;
+  /** Work for the Raft thread and the future it completes (failed if the partition stops first). */
+  private record Command(Runnable body, CompletableFuture<?> result) {
+    void run() {
+      try {
+        body.run();
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e);
+      } catch (Error e) {
+        result.completeExceptionally(e);
+        throw e; // the partition stops (see onFailure)
+      }
     }
-    commands.add(
-        () -> {
-          try {
-            command.run();
-          } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-          }
-        });
-    wake();
+  }
+
+  private void submit(Runnable body, CompletableFuture<?> result) {
+    handOffsInProgress.incrementAndGet(); // before `running` is read: see close()
+    try {
+      if (!running) {
+        result.completeExceptionally(closedException());
+        return;
+      }
+      commands.add(new Command(body, result));
+      wake();
+    } finally {
+      handOffsInProgress.decrementAndGet();
+    }
   }
 
   /** Called by the transport's threads; drops the message if the partition is overwhelmed. */
   void deliver(RaftMessage message) {
     // Counted before `running` is read, so that close() (which clears `running` first, then waits
     // for this count to reach 0) either makes this call drop the message or drains it after.
-    deliveriesInProgress.incrementAndGet();
+    handOffsInProgress.incrementAndGet();
     try {
       if (!running) {
         message.release();
@@ -246,7 +268,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         message.release();
       }
     } finally {
-      deliveriesInProgress.decrementAndGet();
+      handOffsInProgress.decrementAndGet();
     }
   }
 
@@ -362,6 +384,23 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   @Override
   public void onRemoved() {
     failAwaiting(closedException());
+    dropQueued();
+  }
+
+  /**
+   * Once no turn will run again: fails the proposals and commands handed in but not taken (their
+   * callers would otherwise wait forever) and gives back what queued messages borrow.
+   */
+  private void dropQueued() {
+    RuntimeException cause = closedException();
+    Proposal proposal;
+    while ((proposal = proposals.poll()) != null) {
+      proposal.future.completeExceptionally(cause);
+    }
+    Command command;
+    while ((command = commands.poll()) != null) {
+      command.result().completeExceptionally(cause);
+    }
     releaseInbound();
   }
 
@@ -432,7 +471,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   private int drainCommands() {
     int count = 0;
-    Runnable command;
+    Command command;
     while ((command = commands.poll()) != null) {
       command.run();
       count++;
@@ -657,12 +696,12 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     running = false;
     boolean stopped = awaitRemoval();
     if (stopped) {
-      // What arrived between the last turn and `running` going false, and what a transport
-      // thread that had already read `running` is still adding.
-      while (deliveriesInProgress.get() != 0) {
+      // What arrived between the last turn and `running` going false, and what a thread that
+      // had already read `running` is still handing in.
+      while (handOffsInProgress.get() != 0) {
         Thread.onSpinWait();
       }
-      releaseInbound();
+      dropQueued();
     }
     if (flusher != null) {
       flusher.close();

@@ -21,6 +21,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class LocalTransportHub {
   private final Map<Integer, Local> members = new ConcurrentHashMap<>();
   private final AtomicInteger unreleased = new AtomicInteger();
+  private final Map<Integer, AtomicInteger> unreleasedByPartition = new ConcurrentHashMap<>();
 
   RaftTransport transport(int memberId) {
     Local local = new Local(memberId);
@@ -33,12 +34,18 @@ final class LocalTransportHub {
     return unreleased.get();
   }
 
+  /** As {@link #unreleased()}, for the append requests of one partition only. */
+  int unreleased(int partitionId) {
+    AtomicInteger count = unreleasedByPartition.get(partitionId);
+    return count == null ? 0 : count.get();
+  }
+
   /**
    * What the Netty transport delivers: entries that view a buffer borrowed until release. Here the
    * buffer is overwritten on release, so that a receiver reading an entry after releasing it, or
    * keeping one, reads garbage and fails the tests that check what was replicated.
    */
-  private RaftMessage asReceived(RaftMessage message) {
+  private RaftMessage asReceived(int partitionId, RaftMessage message) {
     if (!(message instanceof AppendRequest m) || m.entries().isEmpty()) {
       return message;
     }
@@ -63,14 +70,17 @@ final class LocalTransportHub {
               entry.dataLength());
       offset += entry.dataLength();
     }
+    AtomicInteger ofPartition =
+        unreleasedByPartition.computeIfAbsent(partitionId, id -> new AtomicInteger());
     unreleased.incrementAndGet();
+    ofPartition.incrementAndGet();
     return new AppendRequest(
         m.from(),
         m.to(),
         m.term(),
         m.prevIndex(),
         m.prevTerm(),
-        new PoisonedOnRelease(views, frame),
+        new PoisonedOnRelease(views, frame, ofPartition),
         m.commitIndex());
   }
 
@@ -78,8 +88,10 @@ final class LocalTransportHub {
     private final RaftEntry[] entries;
     private final UnsafeBuffer frame;
     private final AtomicBoolean released = new AtomicBoolean();
+    private final AtomicInteger ofPartition;
 
-    PoisonedOnRelease(RaftEntry[] entries, UnsafeBuffer frame) {
+    PoisonedOnRelease(RaftEntry[] entries, UnsafeBuffer frame, AtomicInteger ofPartition) {
+      this.ofPartition = ofPartition;
       this.entries = entries;
       this.frame = frame;
     }
@@ -102,6 +114,7 @@ final class LocalTransportHub {
       if (released.compareAndSet(false, true)) {
         frame.setMemory(0, frame.capacity(), (byte) 0x5A);
         unreleased.decrementAndGet();
+        ofPartition.decrementAndGet();
       }
     }
   }
@@ -126,7 +139,7 @@ final class LocalTransportHub {
       if (closed || target == null || target.closed || target.receiver == null) {
         return false;
       }
-      target.receiver.onMessage(partitionId, asReceived(message));
+      target.receiver.onMessage(partitionId, asReceived(partitionId, message));
       return true;
     }
 

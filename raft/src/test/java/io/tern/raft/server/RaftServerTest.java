@@ -8,6 +8,7 @@ import io.tern.journal.JournalRecord;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage.AppendRequest;
 import io.tern.raft.RaftRole;
+import io.tern.raft.SnapshotMeta;
 import io.tern.raft.transport.RaftTransport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -249,7 +251,7 @@ class RaftServerTest {
 
       assertThat(stranger.send(99, request)).isTrue();
 
-      assertThat(hub.unreleased()).isZero();
+      assertThat(hub.unreleased(99)).isZero();
       assertThat(
               cluster
                   .registries
@@ -260,6 +262,46 @@ class RaftServerTest {
           .isEqualTo(1);
     }
     assertThat(hub.unreleased()).as("after close").isZero();
+  }
+
+  /**
+   * Commands queued behind one that stops the partition (an Error on the Raft thread) are failed
+   * when it stops; before, their futures never completed and a caller without a timeout hung.
+   */
+  @Test
+  void commandsQueuedBehindOneThatStopsThePartitionFailInsteadOfHanging() throws Exception {
+    try (TestCluster cluster = cluster(1, FlushMode.SYNC)) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      long index = awaitAll(proposeMany(leader, "x", 1));
+      CountDownLatch writing = new CountDownLatch(1);
+      CountDownLatch breakNow = new CountDownLatch(1);
+      CompletableFuture<SnapshotMeta> breaking =
+          leader.takeSnapshot(
+              index,
+              directory -> {
+                writing.countDown();
+                try {
+                  breakNow.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                throw new AssertionError("the state machine broke");
+              });
+      assertThat(writing.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+      CompletableFuture<String> queued = leader.describeReplication();
+      CompletableFuture<Boolean> transfer = leader.transferLeadership(leader.memberId() % 3 + 1);
+      CompletableFuture<Long> proposal = leader.propose("after".getBytes(StandardCharsets.UTF_8));
+
+      breakNow.countDown();
+
+      assertThatThrownBy(() -> breaking.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+          .hasCauseInstanceOf(AssertionError.class);
+      for (CompletableFuture<?> future : List.of(queued, transfer, proposal)) {
+        assertThatThrownBy(() -> future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+            .isInstanceOf(ExecutionException.class)
+            .hasMessageContaining("is closed");
+      }
+    }
   }
 
   @Test

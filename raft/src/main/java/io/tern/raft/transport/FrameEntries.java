@@ -42,8 +42,4 @@ final class FrameEntries extends AbstractList<RaftEntry> implements Releasable, 
       held.release();
     }
   }
-
-  boolean released() {
-    return frame == null;
-  }
 }

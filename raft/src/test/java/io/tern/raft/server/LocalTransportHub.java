@@ -20,7 +20,6 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class LocalTransportHub {
   private final Map<Integer, Local> members = new ConcurrentHashMap<>();
-  private final AtomicInteger unreleased = new AtomicInteger();
   private final Map<Integer, AtomicInteger> unreleasedByPartition = new ConcurrentHashMap<>();
 
   RaftTransport transport(int memberId) {
@@ -31,7 +30,7 @@ final class LocalTransportHub {
 
   /** Append requests delivered whose entries were not released yet. */
   int unreleased() {
-    return unreleased.get();
+    return unreleasedByPartition.values().stream().mapToInt(AtomicInteger::get).sum();
   }
 
   /** As {@link #unreleased()}, for the append requests of one partition only. */
@@ -72,7 +71,6 @@ final class LocalTransportHub {
     }
     AtomicInteger ofPartition =
         unreleasedByPartition.computeIfAbsent(partitionId, id -> new AtomicInteger());
-    unreleased.incrementAndGet();
     ofPartition.incrementAndGet();
     return new AppendRequest(
         m.from(),
@@ -113,7 +111,6 @@ final class LocalTransportHub {
     public void release() {
       if (released.compareAndSet(false, true)) {
         frame.setMemory(0, frame.capacity(), (byte) 0x5A);
-        unreleased.decrementAndGet();
         ofPartition.decrementAndGet();
       }
     }

@@ -127,14 +127,13 @@ final class EventLoopDutyLoop extends DutyLoop {
             drained = true;
             dropped.complete(null);
           });
-      dropped.get(10, TimeUnit.SECONDS);
     } catch (RejectedExecutionException e) {
       dropAll(); // the event loop is gone; nobody else runs the duties
       drained = true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      LOG.warn("{}: the event loop did not drop its duties within 10 s of close", name, e);
+      return;
+    }
+    if (!CloseWaits.await(dropped, CloseWaits.CLOSE_WAIT_NS)) {
+      LOG.warn("{}: the event loop did not drop its duties within 10 s of close", name);
     }
   }
 }

@@ -106,10 +106,8 @@ final class Flusher implements DutyLoop.Duty, AutoCloseable {
   @Override
   public void close() {
     CompletableFuture<Void> removed = loop.remove(this);
-    try {
-      removed.get(10, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      LOG.warn("A flush of the Raft journal did not finish within 10 s of closing", e);
+    if (!CloseWaits.await(removed, CloseWaits.CLOSE_WAIT_NS)) {
+      LOG.warn("A flush of the Raft journal did not finish within 10 s of closing");
     }
   }
 }

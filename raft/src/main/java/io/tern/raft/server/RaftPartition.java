@@ -724,14 +724,12 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
       // the journal's writer is the caller itself.
       return true;
     }
-    try {
-      removed.get(10, TimeUnit.SECONDS);
+    // Also when this thread is interrupted: closing the storage under a turn still running would
+    // leave that turn writing to an unmapped journal, and proposals queued meanwhile unanswered.
+    if (CloseWaits.await(removed, CloseWaits.CLOSE_WAIT_NS)) {
       return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      LOG.warn("Partition {}: its Raft turn did not end within 10 s of closing", partitionId, e);
     }
+    LOG.warn("Partition {}: its Raft turn did not end within 10 s of closing", partitionId);
     return false;
   }
 

@@ -1,6 +1,5 @@
 package io.tern.raft.server;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,12 +67,7 @@ final class ThreadDutyLoop extends DutyLoop {
   public void close() {
     running = false;
     LockSupport.unpark(thread);
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (thread.isAlive()) {
+    if (!CloseWaits.join(thread, CloseWaits.CLOSE_WAIT_NS)) {
       LOG.warn("{}: still busy 10 s after close; its duties are left to it", name);
       return;
     }

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -300,6 +301,71 @@ class RaftServerTest {
         assertThatThrownBy(() -> future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
             .isInstanceOf(ExecutionException.class)
             .hasMessageContaining("is closed");
+      }
+    }
+  }
+
+  /**
+   * A broker closed by an interrupted thread (a shutdown hook, an executor being stopped) must
+   * still wait for the running Raft turn: closing the journal under it would leave the turn writing
+   * to unmapped storage, and the proposal queued behind it unanswered.
+   */
+  @Test
+  void anInterruptedCloseStillWaitsForTheRunningTurnAndAnswersWhatWasQueued() throws Exception {
+    try (TestCluster cluster = cluster(1, FlushMode.SYNC)) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      long index = awaitAll(proposeMany(leader, "x", 1));
+      CountDownLatch writing = new CountDownLatch(1);
+      CountDownLatch finishNow = new CountDownLatch(1);
+      AtomicBoolean turnEnded = new AtomicBoolean();
+      CompletableFuture<SnapshotMeta> snapshot =
+          leader.takeSnapshot(
+              index,
+              directory -> {
+                writing.countDown();
+                awaitUninterruptibly(finishNow);
+                turnEnded.set(true);
+              });
+      assertThat(writing.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+      CompletableFuture<Long> queued = leader.propose("queued".getBytes(StandardCharsets.UTF_8));
+      RaftServer server = cluster.servers.remove(leader.memberId());
+      AtomicBoolean turnEndedBeforeCloseReturned = new AtomicBoolean();
+      AtomicBoolean interruptKept = new AtomicBoolean();
+      Thread closer =
+          new Thread(
+              () -> {
+                Thread.currentThread().interrupt();
+                server.close();
+                turnEndedBeforeCloseReturned.set(turnEnded.get());
+                interruptKept.set(Thread.currentThread().isInterrupted());
+              },
+              "interrupted-closer");
+
+      closer.start();
+      TestCluster.await(
+          TIMEOUT,
+          () -> closer.getState() == Thread.State.TIMED_WAITING || !closer.isAlive(),
+          "the closer waits (or, wrongly, returned)");
+      finishNow.countDown();
+      closer.join(TIMEOUT.toMillis());
+
+      assertThat(closer.isAlive()).isFalse();
+      assertThat(turnEndedBeforeCloseReturned).as("turn ended before close returned").isTrue();
+      assertThat(snapshot.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).index()).isEqualTo(index);
+      assertThatThrownBy(() -> queued.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .hasMessageContaining("is closed");
+      assertThat(interruptKept).as("the closer's interrupt flag is set again").isTrue();
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    while (true) {
+      try {
+        latch.await();
+        return;
+      } catch (InterruptedException e) {
+        // The partition's thread is not interrupted by close; keep waiting for the test's signal.
       }
     }
   }

@@ -1,6 +1,7 @@
 package io.tern.benchmark.raft;
 
 import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.HandOffLoad;
 import io.tern.benchmark.common.Progress;
 import io.tern.benchmark.common.StallWatch;
 import io.tern.benchmark.journal.ConcurrentFlushFloor;
@@ -47,6 +48,7 @@ public final class RaftBenchmark {
   private final Set<Integer> flushFloorsMeasured = new HashSet<>();
   private final Map<Integer, RaftTargets.Floor> flushFloors = new HashMap<>();
   private boolean diskSequentialMeasured;
+  private boolean handOffsProbed;
 
   private RaftBenchmark(RaftBenchmarkOptions options, Path root) {
     this.options = options;
@@ -212,7 +214,8 @@ public final class RaftBenchmark {
       String line =
           String.format(
               Locale.ROOT,
-              "Physical limit for %d partition(s) in this run: %d files (every member's journal),"
+              "Physical limit for %d partition(s) in this run: %d zero-filled files (every member's"
+                  + " journal),"
                   + " each written at %.0f entries/s of %d bytes by its own thread with an"
                   + " fdatasync after every write, latency from each entry's intended time: p50"
                   + " %.0f µs, p99 %.0f µs, p99.9 %.0f µs, max %.0f µs; %s",
@@ -233,13 +236,67 @@ public final class RaftBenchmark {
                       stalls.totalNs() / 1e6));
       progress.log("%s", line);
       report.note(line + ".");
-      flushFloors.put(partitions, new RaftTargets.Floor(floor.p99Ns() / 1e6, floor.p999Ns() / 1e6));
+      RaftTargets.HandOffProbe probe =
+          watch == null ? null : probeHandOffs(journals, perJournal, duration, stalls.count());
+      flushFloors.put(
+          partitions,
+          new RaftTargets.Floor(floor.p99Ns() / 1e6, floor.p999Ns() / 1e6, stalls.count(), probe));
     } catch (IOException e) {
       progress.log("flush floor for %d partition(s) not measured: %s", partitions, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while measuring the flush floor", e);
     }
+  }
+
+  /**
+   * The same flushes again, with two threads beside them waking each other {@link
+   * HandOffLoad#probeRoundTripsPerS()} times a second: whether this machine freezes when thread
+   * wake-ups come with fsyncs, with no Raft code running. Once per run (the first partition count).
+   */
+  private RaftTargets.HandOffProbe probeHandOffs(
+      int journals, double perJournal, Duration duration, long floorStalls)
+      throws IOException, InterruptedException {
+    int roundTripsPerS = HandOffLoad.probeRoundTripsPerS();
+    if (roundTripsPerS == 0 || handOffsProbed) {
+      return null;
+    }
+    handOffsProbed = true;
+    LatencySummary floor;
+    StallWatch.Stalls stalls;
+    long roundTrips;
+    StallWatch watch = StallWatch.start();
+    try (HandOffLoad load = HandOffLoad.start(roundTripsPerS)) {
+      try {
+        floor = ConcurrentFlushFloor.measure(root, journals, perJournal, ENTRY_BYTES, duration);
+      } finally {
+        stalls = watch.stop();
+      }
+      roundTrips = load.roundTrips();
+    }
+    String line =
+        String.format(
+            Locale.ROOT,
+            "The same flushes with two threads beside them waking each other %d times a second"
+                + " (%d round trips done; no Raft code): p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs;"
+                + " machine stalls %d, %.0f ms in all (the flushes alone: %d): %s (-D%s=0 skips"
+                + " this)",
+            roundTripsPerS,
+            roundTrips,
+            floor.p50Ns() / 1e3,
+            floor.p99Ns() / 1e3,
+            floor.p999Ns() / 1e3,
+            stalls.count(),
+            stalls.totalNs() / 1e6,
+            floorStalls,
+            RaftTargets.HandOffProbe.freezes(stalls.count(), floorStalls)
+                ? "this machine freezes when wake-ups and fsyncs come together, so a cluster's"
+                    + " hand-offs between threads will stall it too"
+                : "no sign that wake-ups beside fsyncs freeze this machine",
+            HandOffLoad.PROBE_PROPERTY);
+    progress.log("%s", line);
+    report.note(line + ".");
+    return new RaftTargets.HandOffProbe(roundTripsPerS, floor.p99Ns() / 1e6, stalls.count());
   }
 
   /**

@@ -59,9 +59,30 @@ final class RaftTargets {
 
   /**
    * The disk's own flush latency measured in the same run for a partition count (every member's
-   * journal flushed after each write, nothing else running), in ms.
+   * journal flushed after each write, nothing else running), in ms, the machine stalls seen
+   * meanwhile, and the hand-off probe if it ran with this partition count (else null).
    */
-  record Floor(double p99Ms, double p999Ms) {}
+  record Floor(double p99Ms, double p999Ms, long stalls, HandOffProbe handOffs) {
+    Floor(double p99Ms, double p999Ms) {
+      this(p99Ms, p999Ms, 0, null);
+    }
+  }
+
+  /**
+   * The same flushes with two threads beside them waking each other {@code roundTripsPerS} times a
+   * second (no Raft code): their p99 in ms and the machine stalls seen.
+   */
+  record HandOffProbe(int roundTripsPerS, double p99Ms, long stalls) {
+    /** Stalls counted in one 5-second measurement that are more than noise. */
+    static final long STALLS_WORTH_NOTING = 10;
+
+    /**
+     * Whether wake-ups beside the flushes froze the machine clearly more than the flushes alone.
+     */
+    static boolean freezes(long probeStalls, long floorStalls) {
+      return probeStalls >= STALLS_WORTH_NOTING && probeStalls >= 3 * floorStalls;
+    }
+  }
 
   private final RaftReport report;
   private final Map<Integer, Floor> floors;
@@ -290,11 +311,30 @@ final class RaftTargets {
     Object share = stalled == null ? null : stalled.values().get(Clusters.TERN);
     if (share instanceof Double percent && percent > STALLED_SHARE_LIMIT_PERCENT) {
       return String.format(
-          Locale.ROOT,
-          "%.1f%% of the entries were in flight while the process could not run for %d ms or more"
-              + " (see machine stalls)",
-          percent,
-          TimeUnit.NANOSECONDS.toMillis(StallWatch.STALL_THRESHOLD_NS));
+              Locale.ROOT,
+              "%.1f%% of the entries were in flight while the process could not run for %d ms or"
+                  + " more (see machine stalls)",
+              percent,
+              TimeUnit.NANOSECONDS.toMillis(StallWatch.STALL_THRESHOLD_NS))
+          + handOffComment();
+    }
+    return "";
+  }
+
+  /** Where the probe showed it, that the machine freezes without any Raft code running. */
+  private String handOffComment() {
+    for (Floor floor : floors.values()) {
+      HandOffProbe probe = floor.handOffs();
+      if (probe != null && HandOffProbe.freezes(probe.stalls(), floor.stalls())) {
+        return String.format(
+            Locale.ROOT,
+            "; with no Raft code running, the flushes of the floor with %,d thread wake-up round"
+                + " trips a second beside them stalled the machine %d times (the flushes alone:"
+                + " %d)",
+            probe.roundTripsPerS(),
+            probe.stalls(),
+            floor.stalls());
+      }
     }
     return "";
   }

@@ -89,6 +89,43 @@ class RaftTargetsTest {
   }
 
   @Test
+  void aStallVerdictSaysWhenWakeUpsBesideTheFlushesFrozeTheMachineWithoutRaftCode() {
+    latency("sync", 1, "p99", 18_000.0, "saturated");
+    latency("sync", 10, "p99", 30_000.0, "saturated");
+    report.put(RaftBenchmark.LATENCY, "sync", 1, "in flight in a stall", "%", true, TERN, 12.0);
+    report.put(RaftBenchmark.LATENCY, "sync", 10, "in flight in a stall", "%", true, TERN, 20.0);
+    RaftTargets.HandOffProbe froze = new RaftTargets.HandOffProbe(5_000, 15.2, 41);
+
+    String suffix = " partition(s), 10,000 entries/s";
+    String oneP99 =
+        evaluate(10_000, Map.of(1, new RaftTargets.Floor(3.2, 5.1, 1, froze)))
+            .get("commit p99, sync, 1" + suffix)
+            .comment();
+    assertTrue(
+        oneP99.endsWith(
+            "(see machine stalls); with no Raft code running, the flushes of the floor with 5,000"
+                + " thread wake-up round trips a second beside them stalled the machine 41 times"
+                + " (the flushes alone: 1)"),
+        oneP99);
+    // The probe speaks for the machine: it ran once, and every stalled verdict cites it.
+    assertTrue(
+        evaluate(10_000, Map.of(1, new RaftTargets.Floor(3.2, 5.1, 1, froze)))
+            .get("commit p99, sync, 10" + suffix)
+            .comment()
+            .contains("stalled the machine 41 times"));
+
+    // Not clearly more stalls than the flushes alone (or too few to tell): nothing is claimed.
+    for (RaftTargets.Floor floor :
+        List.of(
+            new RaftTargets.Floor(3.2, 5.1, 20, new RaftTargets.HandOffProbe(5_000, 4.0, 41)),
+            new RaftTargets.Floor(3.2, 5.1, 0, new RaftTargets.HandOffProbe(5_000, 4.0, 9)))) {
+      String comment =
+          evaluate(10_000, Map.of(1, floor)).get("commit p99, sync, 1" + suffix).comment();
+      assertTrue(comment.endsWith("(see machine stalls)"), comment);
+    }
+  }
+
+  @Test
   void latencyLimitsApplyOnlyAtTheRateTheyAreStatedFor() {
     latency("sync", 1, "p99", 1_000.0, 5_000.0);
 

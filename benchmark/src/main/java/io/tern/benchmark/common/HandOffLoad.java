@@ -1,0 +1,115 @@
+package io.tern.benchmark.common;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Two threads passing a token back and forth a fixed number of times a second, parking between
+ * passes: the thread wake-ups of a message pipeline (a proposal handed to a Raft thread, a flush
+ * request, an answer), without its work. Next to the flush floor it tells whether this machine
+ * freezes when wake-ups and fsyncs come together, with no Raft code running.
+ *
+ * <p>Why: on our 2-core VM, three threads writing 10,000 entries/s each into zero-filled files with
+ * an fdatasync after every write ran 10 seconds without a machine stall; with this load at 5,000
+ * round trips a second beside them, the machine stalled 78-80 times and their p99 went from 2 to 14
+ * ms (C programs doing the same with futexes: 43-88 stalls; a C thread spinning on a whole core
+ * beside the fsyncs instead: none). The 3-member Raft cluster at 10,000 entries/s makes about
+ * 30,000 thread switches a second, and stalls 80-100 times in 10 seconds on that VM.
+ */
+public final class HandOffLoad implements AutoCloseable {
+  /**
+   * {@code -Dtern.benchmark.handOffProbe=N}: round trips a second of the Raft benchmark's probe
+   * beside the flush floor; 0 skips the probe.
+   */
+  public static final String PROBE_PROPERTY = "tern.benchmark.handOffProbe";
+
+  /** About the wake-ups that froze our VM when they came with fsyncs (see the class comment). */
+  public static final int DEFAULT_PROBE_ROUND_TRIPS_PER_S = 5_000;
+
+  /** The probe's rate from {@link #PROBE_PROPERTY}; 0 means no probe. */
+  public static int probeRoundTripsPerS() {
+    return Experiments.whole(PROBE_PROPERTY, DEFAULT_PROBE_ROUND_TRIPS_PER_S, 0);
+  }
+
+  private final long periodNs;
+  private final Thread sender;
+  private final Thread answerer;
+  private volatile boolean running = true;
+  private volatile boolean tokenWithAnswerer;
+  private volatile long roundTrips;
+
+  private HandOffLoad(int roundTripsPerS) {
+    if (roundTripsPerS < 1) {
+      throw new IllegalArgumentException("roundTripsPerS must be >= 1, got " + roundTripsPerS);
+    }
+    this.periodNs = TimeUnit.SECONDS.toNanos(1) / roundTripsPerS;
+    this.answerer = new Thread(this::answer, "hand-off-answerer");
+    this.sender = new Thread(this::send, "hand-off-sender");
+    answerer.setDaemon(true);
+    sender.setDaemon(true);
+  }
+
+  /** Starts passing the token {@code roundTripsPerS} times a second. */
+  public static HandOffLoad start(int roundTripsPerS) {
+    HandOffLoad load = new HandOffLoad(roundTripsPerS);
+    load.answerer.start();
+    load.sender.start();
+    return load;
+  }
+
+  /** Round trips completed so far. */
+  public long roundTrips() {
+    return roundTrips;
+  }
+
+  private void send() {
+    long nextNs = System.nanoTime();
+    while (running) {
+      long waitNs = nextNs - System.nanoTime();
+      if (waitNs > 0) {
+        LockSupport.parkNanos(this, waitNs);
+        continue;
+      }
+      tokenWithAnswerer = true;
+      LockSupport.unpark(answerer);
+      while (tokenWithAnswerer && running) {
+        LockSupport.park(this);
+      }
+      roundTrips++; // only this thread writes it
+      // A sender that fell behind does not make up for it in a burst: the load stays even.
+      nextNs = Math.max(nextNs + periodNs, System.nanoTime() - periodNs);
+    }
+  }
+
+  private void answer() {
+    while (running) {
+      if (!tokenWithAnswerer) {
+        LockSupport.park(this);
+        continue;
+      }
+      tokenWithAnswerer = false;
+      LockSupport.unpark(sender);
+    }
+  }
+
+  /** Stops both threads and waits for them; returns the round trips completed. */
+  @Override
+  public void close() {
+    running = false;
+    LockSupport.unpark(sender);
+    LockSupport.unpark(answerer);
+    boolean interrupted = false;
+    for (Thread thread : new Thread[] {sender, answerer}) {
+      while (thread.isAlive()) {
+        try {
+          thread.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

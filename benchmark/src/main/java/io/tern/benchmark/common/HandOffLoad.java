@@ -76,7 +76,7 @@ public final class HandOffLoad implements AutoCloseable {
         LockSupport.park(this);
       }
       roundTrips++; // only this thread writes it
-      // A sender that fell behind does not make up for it in a burst: the load stays even.
+      // A sender that fell behind makes up for at most one pass, not for all it missed.
       nextNs = Math.max(nextNs + periodNs, System.nanoTime() - periodNs);
     }
   }
@@ -92,7 +92,7 @@ public final class HandOffLoad implements AutoCloseable {
     }
   }
 
-  /** Stops both threads and waits for them; returns the round trips completed. */
+  /** Stops both threads and waits for them; {@link #roundTrips()} then stays as it is. */
   @Override
   public void close() {
     running = false;

@@ -20,80 +20,116 @@ import org.HdrHistogram.Histogram;
  * intended time (open loop), as the Raft benchmark's commit latency does.
  *
  * <p>The files are filled with zeros and forced before the measurement, so that the writes land on
- * blocks already written, as the journal's writes do with its default preallocation ({@code
- * ZERO_ON_FLUSH} writes zeros ahead of the frames): no flush then commits file metadata, which is
- * the fastest the disk can make these flushes. (Into fallocated files, every first write to a block
- * also commits the extent's conversion; on our VM that raised this floor's p99 from about 2 to 3
- * ms, and hid the machine stalls that the hand-off probe looks for.)
+ * blocks already written: no flush then commits file metadata, which is the fastest the disk can
+ * make these flushes. The journal's writes do the same where its default preallocation ({@code
+ * ZERO_ON_FLUSH}) writes zeros ahead, which it does for flushes of a page or more (1 partition at
+ * 10,000 entries/s); at 10 and 30 partitions most flushes are smaller, get no zeros, and also
+ * commit block conversions now and then, so there this floor is the disk's best case rather than
+ * the journal's. (Into fallocated files, every first write to a block commits the extent's
+ * conversion; on our VM that raised this floor's p99 from about 2 to 3 ms at 1 partition, and hid
+ * the machine stalls that the hand-off probe looks for.)
  *
  * <p>A sync-mode Raft cluster of {@code P} partitions with 3 members on one disk flushes {@code 3P}
  * journals, each at the offered rate over {@code P}: this is the floor under its commit latency
  * with nothing else running, a truer limit than one file flushed alone once the disk must
  * interleave tens of files.
  */
-public final class ConcurrentFlushFloor {
+public final class ConcurrentFlushFloor implements AutoCloseable {
   /** Most entries one write takes when a thread is late; the rest wait for the next write. */
   private static final int MAX_ENTRIES_PER_WRITE = 64;
+
+  /** Entries fed before latencies count. */
+  private static final long WARMUP_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
   /** Zeros written per call while filling the files. */
   private static final int ZERO_BLOCK_BYTES = 1 << 20;
 
-  private ConcurrentFlushFloor() {}
+  private final List<Path> paths;
+  private final int entryBytes;
+  private final long periodNs;
+  private final Duration duration;
 
-  public static LatencySummary measure(
+  private ConcurrentFlushFloor(List<Path> paths, int entryBytes, long periodNs, Duration duration) {
+    this.paths = paths;
+    this.entryBytes = entryBytes;
+    this.periodNs = periodNs;
+    this.duration = duration;
+  }
+
+  /**
+   * Creates the {@code files} and fills them with zeros, before anything is measured (writing them
+   * is heavy I/O of its own, which a stall watch started afterwards does not count).
+   */
+  public static ConcurrentFlushFloor prepare(
       Path dir, int files, double entriesPerSPerFile, int entryBytes, Duration duration)
-      throws IOException, InterruptedException {
+      throws IOException {
     long periodNs = (long) (1e9 / entriesPerSPerFile);
-    long warmupNs = TimeUnit.MILLISECONDS.toNanos(500);
-    long entriesPerFile = (warmupNs + duration.toNanos()) / periodNs + MAX_ENTRIES_PER_WRITE + 1;
+    long entriesPerFile = (WARMUP_NS + duration.toNanos()) / periodNs + MAX_ENTRIES_PER_WRITE + 1;
     long fileBytes = entriesPerFile * entryBytes;
     List<Path> paths = new ArrayList<>();
+    ConcurrentFlushFloor floor = new ConcurrentFlushFloor(paths, entryBytes, periodNs, duration);
     try {
       for (int i = 0; i < files; i++) {
         Path path = dir.resolve("raw-flush-floor-" + i + ".dat");
         paths.add(path);
         fillWithZeros(path, fileBytes);
       }
-      Histogram total = LatencySummary.newHistogram();
-      long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-      long measureFromNs = startNs + warmupNs;
-      long endNs = measureFromNs + duration.toNanos();
-      List<Thread> threads = new ArrayList<>();
-      List<Histogram> histograms = new ArrayList<>();
-      List<Throwable> failures = new ArrayList<>();
-      for (int i = 0; i < files; i++) {
-        Histogram histogram = LatencySummary.newHistogram();
-        histograms.add(histogram);
-        Path path = paths.get(i);
-        // Staggered, as partitions receive their entries in turn.
-        long firstNs = startNs + periodNs * i / files;
-        Thread thread =
-            new Thread(
-                () -> {
-                  try {
-                    feed(path, entryBytes, firstNs, periodNs, measureFromNs, endNs, histogram);
-                  } catch (IOException | RuntimeException e) {
-                    synchronized (failures) {
-                      failures.add(e);
-                    }
+      return floor;
+    } catch (IOException | RuntimeException e) {
+      floor.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Feeds every file from its start for the duration (after a warm-up) and returns the latencies.
+   * May be called again: the files' blocks stay written.
+   */
+  public LatencySummary measure() throws IOException, InterruptedException {
+    int files = paths.size();
+    Histogram total = LatencySummary.newHistogram();
+    long startNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+    long measureFromNs = startNs + WARMUP_NS;
+    long endNs = measureFromNs + duration.toNanos();
+    List<Thread> threads = new ArrayList<>();
+    List<Histogram> histograms = new ArrayList<>();
+    List<Throwable> failures = new ArrayList<>();
+    for (int i = 0; i < files; i++) {
+      Histogram histogram = LatencySummary.newHistogram();
+      histograms.add(histogram);
+      Path path = paths.get(i);
+      // Staggered, as partitions receive their entries in turn.
+      long firstNs = startNs + periodNs * i / files;
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  feed(path, entryBytes, firstNs, periodNs, measureFromNs, endNs, histogram);
+                } catch (IOException | RuntimeException e) {
+                  synchronized (failures) {
+                    failures.add(e);
                   }
-                },
-                "flush-floor-" + i);
-        thread.start();
-        threads.add(thread);
-      }
-      for (Thread thread : threads) {
-        thread.join();
-      }
-      if (!failures.isEmpty()) {
-        throw new IOException("measuring the flush floor failed", failures.get(0));
-      }
-      histograms.forEach(total::add);
-      return LatencySummary.of(total, duration.toNanos());
-    } finally {
-      for (Path path : paths) {
-        Files.deleteIfExists(path);
-      }
+                }
+              },
+              "flush-floor-" + i);
+      thread.start();
+      threads.add(thread);
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    if (!failures.isEmpty()) {
+      throw new IOException("measuring the flush floor failed", failures.get(0));
+    }
+    histograms.forEach(total::add);
+    return LatencySummary.of(total, duration.toNanos());
+  }
+
+  /** Deletes the files. */
+  @Override
+  public void close() throws IOException {
+    for (Path path : paths) {
+      Files.deleteIfExists(path);
     }
   }
 

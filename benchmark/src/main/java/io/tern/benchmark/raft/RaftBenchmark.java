@@ -200,12 +200,13 @@ public final class RaftBenchmark {
     int journals = MEMBERS * partitions;
     double perJournal = (double) options.ratePerS() / partitions;
     Duration duration = Duration.ofSeconds(options.quick() ? 1 : 5);
-    try {
+    try (ConcurrentFlushFloor files =
+        ConcurrentFlushFloor.prepare(root, journals, perJournal, ENTRY_BYTES, duration)) {
       StallWatch watch = StallWatch.enabled() ? StallWatch.start() : null;
       LatencySummary floor;
       StallWatch.Stalls stalls = StallWatch.Stalls.NONE;
       try {
-        floor = ConcurrentFlushFloor.measure(root, journals, perJournal, ENTRY_BYTES, duration);
+        floor = files.measure();
       } finally {
         if (watch != null) {
           stalls = watch.stop();
@@ -239,8 +240,8 @@ public final class RaftBenchmark {
       RaftTargets.HandOffProbe probe = null;
       if (watch != null) {
         try {
-          probe = probeHandOffs(journals, perJournal, duration, stalls.count());
-        } catch (IOException e) {
+          probe = probeHandOffs(files, stalls.count());
+        } catch (IOException | RuntimeException e) {
           progress.log("hand-off probe not measured: %s", e); // the floor itself still counts
         }
       }
@@ -260,8 +261,7 @@ public final class RaftBenchmark {
    * HandOffLoad#probeRoundTripsPerS()} times a second: whether this machine freezes when thread
    * wake-ups come with fsyncs, with no Raft code running. Once per run (the first partition count).
    */
-  private RaftTargets.HandOffProbe probeHandOffs(
-      int journals, double perJournal, Duration duration, long floorStalls)
+  private RaftTargets.HandOffProbe probeHandOffs(ConcurrentFlushFloor files, long floorStalls)
       throws IOException, InterruptedException {
     int roundTripsPerS = HandOffLoad.probeRoundTripsPerS();
     if (roundTripsPerS == 0 || handOffsProbed) {
@@ -274,7 +274,7 @@ public final class RaftBenchmark {
     StallWatch watch = StallWatch.start();
     try (HandOffLoad load = HandOffLoad.start(roundTripsPerS)) {
       try {
-        floor = ConcurrentFlushFloor.measure(root, journals, perJournal, ENTRY_BYTES, duration);
+        floor = files.measure();
       } finally {
         stalls = watch.stop();
       }

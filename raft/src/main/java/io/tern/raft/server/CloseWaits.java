@@ -1,5 +1,6 @@
 package io.tern.raft.server;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +18,8 @@ final class CloseWaits {
   private CloseWaits() {}
 
   /**
-   * Returns true once {@code future} is done (normally or not), false if it was not done within
-   * {@code timeoutNs}.
+   * Returns true once {@code future} is done (normally, exceptionally or cancelled), false if it
+   * was not done within {@code timeoutNs}.
    */
   static boolean await(Future<?> future, long timeoutNs) {
     long deadlineNs = System.nanoTime() + timeoutNs;
@@ -30,8 +31,8 @@ final class CloseWaits {
           return true;
         } catch (InterruptedException e) {
           interrupted = true;
-        } catch (ExecutionException e) {
-          return true;
+        } catch (ExecutionException | CancellationException e) {
+          return true; // done, if not normally
         } catch (TimeoutException e) {
           return false;
         }

@@ -53,16 +53,7 @@ class CloseWaitsTest {
   @Test
   void anInterruptedJoinWaitsForTheThreadToEnd() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    Thread worker =
-        new Thread(
-            () -> {
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    worker.start();
+    Thread worker = startWaiting(release);
     runLater(200, release::countDown);
     Thread.currentThread().interrupt();
 
@@ -76,6 +67,16 @@ class CloseWaitsTest {
   @Test
   void aThreadStillRunningAfterTheBoundIsReported() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
+    Thread worker = startWaiting(release);
+    try {
+      assertThat(CloseWaits.join(worker, TimeUnit.MILLISECONDS.toNanos(100))).isFalse();
+    } finally {
+      release.countDown();
+      worker.join();
+    }
+  }
+
+  private static Thread startWaiting(CountDownLatch release) {
     Thread worker =
         new Thread(
             () -> {
@@ -86,12 +87,7 @@ class CloseWaitsTest {
               }
             });
     worker.start();
-    try {
-      assertThat(CloseWaits.join(worker, TimeUnit.MILLISECONDS.toNanos(100))).isFalse();
-    } finally {
-      release.countDown();
-      worker.join();
-    }
+    return worker;
   }
 
   private static void runLater(long delayMs, Runnable action) {

@@ -239,6 +239,60 @@ class DutyLoopTest {
     }
   }
 
+  /**
+   * A broker shut down from an interrupted thread: close must still wait for the turn in progress
+   * and drop the duties, or their storage is closed under a running turn.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"thread", "eventLoop"})
+  void closeFromAnInterruptedThreadWaitsForTheTurnAndDropsTheDuties(String kind) throws Exception {
+    DutyLoop loop = newLoop(kind);
+    CountDownLatch inTurn = new CountDownLatch(1);
+    CountDownLatch endTurn = new CountDownLatch(1);
+    CountingDuty blocking =
+        new CountingDuty() {
+          @Override
+          public int doWork(long nowNs) {
+            if (pending.compareAndSet(true, false)) {
+              inTurn.countDown();
+              while (true) {
+                try {
+                  endTurn.await();
+                  break;
+                } catch (InterruptedException e) {
+                  // only the test ends this turn
+                }
+              }
+              return 1;
+            }
+            return 0;
+          }
+        };
+    loop.add(blocking);
+    blocking.pending.set(true);
+    loop.wake();
+    assertThat(inTurn.await(10, TimeUnit.SECONDS)).isTrue();
+    AtomicBoolean droppedWhenCloseReturned = new AtomicBoolean();
+    AtomicBoolean interruptKept = new AtomicBoolean();
+    Thread closer =
+        new Thread(
+            () -> {
+              Thread.currentThread().interrupt();
+              loop.close();
+              droppedWhenCloseReturned.set(blocking.removed.getCount() == 0);
+              interruptKept.set(Thread.currentThread().isInterrupted());
+            });
+
+    closer.start();
+    await(() -> closer.getState() == Thread.State.TIMED_WAITING || !closer.isAlive());
+    endTurn.countDown();
+    closer.join(TimeUnit.SECONDS.toMillis(10));
+
+    assertThat(closer.isAlive()).isFalse();
+    assertThat(droppedWhenCloseReturned).as("duties dropped before close returned").isTrue();
+    assertThat(interruptKept).as("the closer's interrupt flag is set again").isTrue();
+  }
+
   @org.junit.jupiter.api.Test
   void onAnEventLoopThatStoppedCloseAndRemoveStillDropTheDuties() throws Exception {
     EventExecutor executor = new DefaultEventExecutor();

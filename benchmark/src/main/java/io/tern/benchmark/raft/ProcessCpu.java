@@ -3,6 +3,7 @@ package io.tern.benchmark.raft;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Method;
 
 /**
  * CPU time used and heap bytes allocated by this process, all threads, where the JVM reports them.
@@ -10,6 +11,13 @@ import java.lang.management.ThreadMXBean;
 final class ProcessCpu {
   private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /**
+   * {@code com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes()}, looked up at run time:
+   * every JDK from 17 has it, but javac of JDK 25 compiling for release 17 does not know it (its
+   * record of the release-17 API lacks the method), so a direct call would not build there.
+   */
+  private static final Method TOTAL_ALLOCATED_BYTES = totalAllocatedBytesMethod();
 
   private ProcessCpu() {}
 
@@ -27,11 +35,24 @@ final class ProcessCpu {
    * causes pause every thread.
    */
   static long allocatedBytes() {
-    if (THREADS instanceof com.sun.management.ThreadMXBean threads
+    if (TOTAL_ALLOCATED_BYTES != null
+        && THREADS instanceof com.sun.management.ThreadMXBean threads
         && threads.isThreadAllocatedMemorySupported()
         && threads.isThreadAllocatedMemoryEnabled()) {
-      return threads.getTotalThreadAllocatedBytes();
+      try {
+        return (long) TOTAL_ALLOCATED_BYTES.invoke(threads);
+      } catch (ReflectiveOperationException e) {
+        return -1;
+      }
     }
     return -1;
+  }
+
+  private static Method totalAllocatedBytesMethod() {
+    try {
+      return com.sun.management.ThreadMXBean.class.getMethod("getTotalThreadAllocatedBytes");
+    } catch (NoSuchMethodException e) {
+      return null;
+    }
   }
 }

@@ -298,7 +298,8 @@ public final class RaftBenchmark {
             RaftTargets.HandOffProbe.freezes(stalls.count(), floorStalls)
                 ? "this machine freezes when wake-ups and fsyncs come together, so a cluster's"
                     + " hand-offs between threads are likely to stall it too"
-                : "no sign that wake-ups beside fsyncs freeze this machine",
+                : "too few stalls here to tell whether wake-ups beside fsyncs freeze this machine (the"
+                    + " probe's count varies from run to run: few stalls do not clear it)",
             HandOffLoad.PROBE_PROPERTY);
     progress.log("%s", line);
     report.note(line + ".");

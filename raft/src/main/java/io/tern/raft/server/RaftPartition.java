@@ -678,11 +678,6 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     while ((proposal = awaitingCommit.poll()) != null) {
       proposal.future.completeExceptionally(cause);
     }
-    if (!running) {
-      while ((proposal = proposals.poll()) != null) {
-        proposal.future.completeExceptionally(cause);
-      }
-    }
   }
 
   private IllegalStateException closedException() {

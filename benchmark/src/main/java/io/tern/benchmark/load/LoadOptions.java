@@ -1,140 +1,304 @@
 package io.tern.benchmark.load;
 
 import io.tern.benchmark.common.BenchmarkFiles;
-import io.tern.benchmark.common.OptionValues;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** Options of the workflow load benchmark. */
-record LoadOptions(
-    String gateway,
-    Path dataParentDir,
-    Path jsonOut,
-    Duration warmup,
-    Duration duration,
-    int inFlight,
-    int tasks,
-    int payloadBytes,
-    boolean streaming,
-    long completionDelayMs,
-    String flushMode,
-    int brokers,
-    int partitions,
-    int replication) {
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: java -jar tern-benchmark.jar load [options]",
-          "",
-          "Workflow load through the gateway with the official Java client: a starter keeps N",
-          "process instances in flight (each created with result), a worker completes their jobs.",
-          "Reports instances/s and end-to-end latency percentiles (create-with-result round trip).",
-          "Works against Tern or Zeebe alike (--gateway); without it, starts a local single",
-          "Tern broker in this process (data under --dir).",
-          "",
-          "  --gateway HOST:PORT  a running gateway (default: launch a local broker)",
-          "  --in-flight N        instances in flight (default 16; 1 = one at a time)",
-          "  --tasks N            service tasks per process (default 1)",
-          "  --payload BYTES      size of the instance's variables (default 0)",
-          "  --streaming on|off   job push streaming for the worker (default on)",
-          "  --completion-delay MS  the worker's work per job (default 0)",
-          "  --warmup SECONDS     not measured (default 10)",
-          "  --duration SECONDS   measured (default 30)",
-          "  --flush MODE         the local brokers' raft.flush.mode (default sync)",
-          "  --brokers N          launch N local brokers, one process each, and use node 0's",
-          "                       gateway (default 1: one broker inside this process)",
-          "  --partitions P       partitions of the local cluster (default: N)",
-          "  --replication R      replicas of each partition (default: N, at most 3)",
-          "  --quick              --warmup 3 --duration 8",
-          "  --dir PATH           where the local broker's data goes (default target)",
-          "  --out FILE           JSON results (default load-benchmark.json next to the jar)");
+@Command(
+    name = "load",
+    usageHelpAutoWidth = true,
+    description =
+        "Workflow load through a gateway with the official Java client: a starter creates process"
+            + " instances of N service tasks, a worker completes their jobs. The starter keeps a"
+            + " number of instances in flight (closed loop, --in-flight) or creates them at a rate"
+            + " (open loop, --rate). Reports instances/s, latency percentiles, refusals"
+            + " (RESOURCE_EXHAUSTED) and each partition leader's backpressure limit once a second."
+            + " Works against Tern or Zeebe alike (--gateway); without it, starts a local Tern"
+            + " broker in this process, or --brokers N broker processes.")
+final class LoadOptions {
+  @Option(
+      names = "--gateway",
+      paramLabel = "HOST:PORT",
+      description = "a running gateway (default: launch local brokers)")
+  String gateway;
 
+  @Option(
+      names = "--management",
+      paramLabel = "HOST:PORT",
+      split = ",",
+      description =
+          "with --gateway: the brokers' management addresses, to read their backpressure gauges")
+  List<String> management = new ArrayList<>();
+
+  @Option(
+      names = "--in-flight",
+      paramLabel = "N",
+      defaultValue = "16",
+      description =
+          "closed loop: instances in flight (default ${DEFAULT-VALUE}; 1 = one at a time)")
+  int inFlight;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "PER_SECOND",
+      description = "open loop: creates per second on schedule, whatever the answers")
+  Double rate;
+
+  @Option(
+      names = "--tasks",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "service tasks per process (default ${DEFAULT-VALUE})")
+  int tasks;
+
+  @Option(
+      names = "--with-result",
+      defaultValue = "on",
+      paramLabel = "on|off",
+      description =
+          "create with result (on, the default) or not (off: an instance ends when its last"
+              + " job's completion is acknowledged)")
+  String withResultOnOff;
+
+  boolean withResult;
+
+  @Option(
+      names = "--payload",
+      defaultValue = "0",
+      paramLabel = "BYTES",
+      description = "size of each instance's variables (default ${DEFAULT-VALUE})")
+  int payloadBytes;
+
+  @Option(
+      names = "--streaming",
+      defaultValue = "on",
+      paramLabel = "on|off",
+      description = "job push streaming for the worker (default on)")
+  String streamingOnOff;
+
+  boolean streaming;
+
+  @Option(
+      names = "--capacity",
+      paramLabel = "N",
+      defaultValue = "256",
+      description = "the worker's jobs active at once (default ${DEFAULT-VALUE})")
+  int workerCapacity;
+
+  @Option(
+      names = "--completion-delay",
+      defaultValue = "0",
+      paramLabel = "MS",
+      description = "the worker's work per job (default ${DEFAULT-VALUE})")
+  long completionDelayMs;
+
+  @Option(
+      names = "--backoff",
+      defaultValue = "200",
+      paramLabel = "MS",
+      description =
+          "closed loop: after a refusal, that instance's slot waits this long (default"
+              + " ${DEFAULT-VALUE})")
+  long backoffMs;
+
+  @Option(
+      names = "--request-timeout",
+      defaultValue = "30",
+      paramLabel = "SECONDS",
+      description = "each create's request timeout (default ${DEFAULT-VALUE})")
+  long requestTimeoutSeconds;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "10",
+      paramLabel = "SECONDS",
+      description = "not measured (default ${DEFAULT-VALUE})")
+  long warmupSeconds;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "30",
+      paramLabel = "SECONDS",
+      description = "measured (default ${DEFAULT-VALUE})")
+  long durationSeconds;
+
+  @Option(names = "--quick", description = "--warmup 3 --duration 8")
+  boolean quick;
+
+  @Option(
+      names = "--flush",
+      defaultValue = "sync",
+      paramLabel = "MODE",
+      description = "the local brokers' raft.flush.mode (default ${DEFAULT-VALUE})")
+  String flushMode;
+
+  @Option(
+      names = "--brokers",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "launch N local brokers, one process each, and use node 0's gateway (default 1: one"
+              + " broker inside this process)")
+  int brokers;
+
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      description = "partitions of the local brokers (default: N)")
+  Integer partitions;
+
+  @Option(
+      names = "--replication",
+      paramLabel = "N",
+      description = "replicas of each partition (default: N, at most 3)")
+  Integer replication;
+
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "a configuration key of the local brokers, e.g. --set backpressure.enabled=false"
+              + " (repeatable)")
+  Map<String, String> settings = new LinkedHashMap<>();
+
+  @Option(
+      names = "--dir",
+      paramLabel = "PATH",
+      defaultValue = "target",
+      description = "where the local brokers' data goes (default ${DEFAULT-VALUE})")
+  Path dataParentDir;
+
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description = "JSON results (default load-benchmark.json next to the jar)")
+  Path jsonOut;
+
+  @Option(
+      names = "--chart",
+      paramLabel = "FILE",
+      description = "PNG chart of the run's seconds (default: --out with .png)")
+  Path chartOut;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "this help")
+  boolean help;
+
+  /**
+   * The options of {@code args}; null if only help was asked for (it is printed).
+   *
+   * @throws IllegalArgumentException naming what is wrong, with the usage
+   */
   static LoadOptions parse(String[] args) {
-    String gateway = null;
-    Path dir = Path.of("target");
-    Path out = BenchmarkFiles.defaultJsonOut("load-benchmark.json");
-    Duration warmup = Duration.ofSeconds(10);
-    Duration duration = Duration.ofSeconds(30);
-    int inFlight = 16;
-    int tasks = 1;
-    int payload = 0;
-    boolean streaming = true;
-    long delayMs = 0;
-    String flush = "sync";
-    int brokers = 1;
-    int partitions = -1;
-    int replication = -1;
-    for (int i = 0; i < args.length; i++) {
-      String option = args[i];
-      switch (option) {
-        case "--gateway" -> gateway = value(args, ++i, option);
-        case "--in-flight" -> inFlight = Integer.parseInt(value(args, ++i, option));
-        case "--tasks" -> tasks = Integer.parseInt(value(args, ++i, option));
-        case "--payload" -> payload = Integer.parseInt(value(args, ++i, option));
-        case "--streaming" -> streaming = onOff(value(args, ++i, option), option);
-        case "--completion-delay" -> delayMs = Long.parseLong(value(args, ++i, option));
-        case "--warmup" -> warmup = Duration.ofSeconds(Long.parseLong(value(args, ++i, option)));
-        case "--duration" ->
-            duration = Duration.ofSeconds(Long.parseLong(value(args, ++i, option)));
-        case "--flush" -> flush = value(args, ++i, option);
-        case "--brokers" -> brokers = Integer.parseInt(value(args, ++i, option));
-        case "--partitions" -> partitions = Integer.parseInt(value(args, ++i, option));
-        case "--replication" -> replication = Integer.parseInt(value(args, ++i, option));
-        case "--quick" -> {
-          warmup = Duration.ofSeconds(3);
-          duration = Duration.ofSeconds(8);
-        }
-        case "--dir" -> dir = Path.of(value(args, ++i, option));
-        case "--out" -> out = Path.of(value(args, ++i, option));
-        case "--help", "-h" -> {
-          System.out.println(USAGE);
-          return null;
-        }
-        default -> throw new IllegalArgumentException("Unknown option " + option + "\n" + USAGE);
-      }
+    LoadOptions options = new LoadOptions();
+    CommandLine command = new CommandLine(options);
+    try {
+      command.parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage() + "\n" + command.getUsageMessage());
     }
-    if (inFlight < 1 || tasks < 1 || payload < 0 || delayMs < 0 || duration.isZero()) {
+    if (command.isUsageHelpRequested()) {
+      command.usage(System.out);
+      return null;
+    }
+    options.complete();
+    return options;
+  }
+
+  private void complete() {
+    withResult = onOff("--with-result", withResultOnOff);
+    streaming = onOff("--streaming", streamingOnOff);
+    if (quick) {
+      warmupSeconds = 3;
+      durationSeconds = 8;
+    }
+    if (jsonOut == null) {
+      jsonOut = BenchmarkFiles.defaultJsonOut("load-benchmark.json");
+    }
+    if (chartOut == null) {
+      String name = jsonOut.getFileName().toString().replaceFirst("\\.json$", "");
+      chartOut = jsonOut.resolveSibling(name + ".png");
+    }
+    if (inFlight < 1 || tasks < 1 || durationSeconds < 1 || workerCapacity < 1) {
       throw new IllegalArgumentException(
-          "--in-flight, --tasks and --duration must be positive; --payload and"
-              + " --completion-delay at least 0");
+          "--in-flight, --tasks, --capacity and --duration must be positive");
+    }
+    if (payloadBytes < 0 || completionDelayMs < 0 || backoffMs < 0 || warmupSeconds < 0) {
+      throw new IllegalArgumentException(
+          "--payload, --completion-delay, --backoff and --warmup must be at least 0");
+    }
+    if (requestTimeoutSeconds < 1) {
+      throw new IllegalArgumentException("--request-timeout must be at least 1 second");
+    }
+    if (rate != null && !(rate > 0)) {
+      throw new IllegalArgumentException("--rate must be positive");
     }
     if (brokers < 1) {
       throw new IllegalArgumentException("--brokers must be at least 1");
     }
-    partitions = partitions < 0 ? brokers : partitions;
-    replication = replication < 0 ? Math.min(3, brokers) : replication;
+    partitions = partitions == null ? brokers : partitions;
+    replication = replication == null ? Math.min(3, brokers) : replication;
     if (partitions < 1 || replication < 1 || replication > brokers) {
       throw new IllegalArgumentException(
           "--partitions must be positive and --replication from 1 to --brokers");
     }
-    if (gateway != null && brokers > 1) {
-      throw new IllegalArgumentException("--brokers launches a local cluster; not with --gateway");
+    if (gateway != null && (brokers > 1 || !settings.isEmpty())) {
+      throw new IllegalArgumentException(
+          "--brokers and --set configure local brokers; not with --gateway");
     }
-    return new LoadOptions(
-        gateway,
-        dir,
-        out,
-        warmup,
-        duration,
-        inFlight,
+    if (gateway == null && !management.isEmpty()) {
+      throw new IllegalArgumentException("--management goes with --gateway");
+    }
+  }
+
+  private static boolean onOff(String option, String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "on" -> true;
+      case "off" -> false;
+      default -> throw new IllegalArgumentException(option + " takes on or off, not " + value);
+    };
+  }
+
+  /** The local brokers' extra settings as {@code TERN_*} environment variables. */
+  Map<String, String> environment() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    settings.forEach(
+        (key, value) ->
+            environment.put("TERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT), value));
+    return environment;
+  }
+
+  boolean openLoop() {
+    return rate != null;
+  }
+
+  Duration warmup() {
+    return Duration.ofSeconds(warmupSeconds);
+  }
+
+  Duration duration() {
+    return Duration.ofSeconds(durationSeconds);
+  }
+
+  LoadDriver.Workload workload() {
+    return new LoadDriver.Workload(
         tasks,
-        payload,
+        payloadBytes,
+        withResult,
         streaming,
-        delayMs,
-        flush,
-        brokers,
-        partitions,
-        replication);
-  }
-
-  private static boolean onOff(String value, String option) {
-    if (!value.equals("on") && !value.equals("off")) {
-      throw new IllegalArgumentException(option + " takes on or off, got " + value);
-    }
-    return value.equals("on");
-  }
-
-  private static String value(String[] args, int i, String option) {
-    return OptionValues.value(args, i, option, USAGE);
+        workerCapacity,
+        Duration.ofMillis(completionDelayMs),
+        Duration.ofSeconds(requestTimeoutSeconds));
   }
 }

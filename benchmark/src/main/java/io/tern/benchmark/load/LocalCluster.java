@@ -34,11 +34,17 @@ final class LocalCluster implements AutoCloseable {
    * each, data under {@code dir}, and waits until every broker is ready.
    */
   static LocalCluster start(
-      int size, int partitions, int replication, String flushMode, Path dir, Progress progress)
+      int size,
+      int partitions,
+      int replication,
+      String flushMode,
+      Map<String, String> extraSettings,
+      Path dir,
+      Progress progress)
       throws IOException, InterruptedException {
     LocalCluster cluster = new LocalCluster(size);
     try {
-      cluster.launch(size, partitions, replication, flushMode, dir);
+      cluster.launch(size, partitions, replication, flushMode, extraSettings, dir);
       for (int node = 0; node < size; node++) {
         BrokerProcess.awaitReady(
             cluster.brokers.get(node),
@@ -62,7 +68,13 @@ final class LocalCluster implements AutoCloseable {
     return dir.resolve("broker-" + node + ".log");
   }
 
-  private void launch(int size, int partitions, int replication, String flushMode, Path dir)
+  private void launch(
+      int size,
+      int partitions,
+      int replication,
+      String flushMode,
+      Map<String, String> extraSettings,
+      Path dir)
       throws IOException {
     int[] commandPorts = new int[size];
     int[] ports = BrokerProcess.freePorts(3 * size);
@@ -90,6 +102,7 @@ final class LocalCluster implements AutoCloseable {
       settings.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
       settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
       settings.put("TERN_RAFT_FLUSH_MODE", flushMode);
+      settings.putAll(extraSettings);
       brokers.add(BrokerProcess.start(settings, log(dir, node)));
     }
   }
@@ -97,6 +110,11 @@ final class LocalCluster implements AutoCloseable {
   /** The gateway clients use (node 0's embedded one). */
   String gateway() {
     return "127.0.0.1:" + gatewayPorts[0];
+  }
+
+  /** Each broker's management address, by node id. */
+  List<String> managementAddresses() {
+    return Arrays.stream(managementPorts).mapToObj(port -> "127.0.0.1:" + port).toList();
   }
 
   /** Stops every broker as SIGTERM does (graceful), forcibly after 30 s. */

@@ -35,10 +35,15 @@ class LoadBenchmarkTest {
     String json = Files.readString(out);
     assertThat(json).contains("\"benchmark\": \"load\"").contains("\"failedInstances\": 0");
     assertThat(json).doesNotContain("\"completedInstances\": 0,");
+    assertThat(json).contains("\"series\": [").contains("\"limit\": 100");
+    byte[] chart = Files.readAllBytes(dir.resolve("load.png"));
+    assertThat(chart)
+        .as("a PNG image next to the results")
+        .startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
     try (var left = Files.list(dir)) {
       assertThat(left.map(path -> path.getFileName().toString()))
           .as("the local broker's data is removed")
-          .containsExactly("load.json");
+          .containsExactlyInAnyOrder("load.json", "load.png");
     }
   }
 }

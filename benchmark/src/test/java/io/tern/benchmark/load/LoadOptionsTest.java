@@ -3,22 +3,25 @@ package io.tern.benchmark.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LoadOptionsTest {
   @Test
   void aLocalClusterDefaultsToAPartitionPerBrokerAndAtMostThreeReplicas() {
     LoadOptions three = LoadOptions.parse(new String[] {"--brokers", "3"});
-    assertThat(three.brokers()).isEqualTo(3);
-    assertThat(three.partitions()).isEqualTo(3);
-    assertThat(three.replication()).isEqualTo(3);
+    assertThat(three.brokers).isEqualTo(3);
+    assertThat(three.partitions).isEqualTo(3);
+    assertThat(three.replication).isEqualTo(3);
     LoadOptions five = LoadOptions.parse(new String[] {"--brokers", "5", "--partitions", "10"});
-    assertThat(five.partitions()).isEqualTo(10);
-    assertThat(five.replication()).isEqualTo(3);
+    assertThat(five.partitions).isEqualTo(10);
+    assertThat(five.replication).isEqualTo(3);
     LoadOptions single = LoadOptions.parse(new String[0]);
-    assertThat(single.brokers()).isEqualTo(1);
-    assertThat(single.partitions()).isEqualTo(1);
-    assertThat(single.replication()).isEqualTo(1);
+    assertThat(single.brokers).isEqualTo(1);
+    assertThat(single.partitions).isEqualTo(1);
+    assertThat(single.replication).isEqualTo(1);
+    assertThat(single.withResult).isTrue();
+    assertThat(single.openLoop()).isFalse();
   }
 
   @Test
@@ -31,5 +34,25 @@ class LoadOptionsTest {
         .hasMessageContaining("not with --gateway");
     assertThatThrownBy(() -> LoadOptions.parse(new String[] {"--brokers", "0"}))
         .hasMessageContaining("--brokers must be at least 1");
+    assertThatThrownBy(() -> LoadOptions.parse(new String[] {"--rate", "0"}))
+        .hasMessageContaining("--rate must be positive");
+    assertThatThrownBy(() -> LoadOptions.parse(new String[] {"--with-result", "maybe"}))
+        .hasMessageContaining("on or off");
+    assertThatThrownBy(() -> LoadOptions.parse(new String[] {"--nonsense"}))
+        .hasMessageContaining("--nonsense")
+        .hasMessageContaining("Usage");
+  }
+
+  @Test
+  void settingsBecomeTheLocalBrokersEnvironment() {
+    LoadOptions options =
+        LoadOptions.parse(
+            new String[] {
+              "--set", "backpressure.enabled=false", "--set", "processing.maxCommandsInBatch=1"
+            });
+    assertThat(options.environment())
+        .isEqualTo(
+            Map.of(
+                "TERN_BACKPRESSURE_ENABLED", "false", "TERN_PROCESSING_MAXCOMMANDSINBATCH", "1"));
   }
 }

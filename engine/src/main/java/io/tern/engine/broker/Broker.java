@@ -93,14 +93,24 @@ public final class Broker implements AutoCloseable {
             .build();
     // Before the transport starts: a refused configuration then leaves no port bound.
     RaftServer.checkMessagesFitFrames(raftConfig, transportConfig.maxFrameBytes());
-    this.transport = new NettyRaftTransport(transportConfig, registry, Tags.empty()).start();
-    this.raft = new RaftServer(memberId, raftConfig, transport, registry);
+    this.transport =
+        ListenFailedException.listen(
+            "network.internalPort",
+            config.host(),
+            config.internalPort(),
+            () -> new NettyRaftTransport(transportConfig, registry, Tags.empty()).start());
+    try {
+      this.raft = new RaftServer(memberId, raftConfig, transport, registry);
+    } catch (RuntimeException e) {
+      transport.close();
+      throw e;
+    }
     this.resources =
         new StateResources(
             StateConfig.defaults()
                 .withDisableWal(config.disableWal())
                 .withMemoryLimitMb(config.memoryLimitMb()));
-    this.partitions = new LocalPartitions(config.partitionsCount());
+    this.partitions = new LocalPartitions(config.nodeId(), config.partitionsCount());
     this.cluster =
         new ClusterClient(config.contactPoints(), config.nodeId(), config.partitionsCount());
     this.clusterPartitions =
@@ -129,8 +139,12 @@ public final class Broker implements AutoCloseable {
     Broker broker = new Broker(config, registry);
     try {
       broker.open();
-    } catch (RuntimeException e) {
-      broker.close();
+    } catch (RuntimeException | Error e) {
+      try {
+        broker.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
     return broker;
@@ -158,7 +172,14 @@ public final class Broker implements AutoCloseable {
       }
       openPartition(partitionId, members, workflow);
     }
-    api = BrokerApiServer.start(new ApiHost(jobStreams), config.host(), config.commandPort());
+    api =
+        ListenFailedException.listen(
+            "network.commandPort",
+            config.host(),
+            config.commandPort(),
+            () ->
+                BrokerApiServer.start(
+                    new ApiHost(jobStreams), config.host(), config.commandPort()));
     jobStreams.announceTo(api::jobsAvailable);
     if (gatewayStreams != null) {
       cluster.onJobsAvailable(gatewayStreams::jobsAvailable);
@@ -167,20 +188,30 @@ public final class Broker implements AutoCloseable {
     if (gatewayStreams != null) {
       JobStreamForwarding forwarding = new JobStreamForwarding(cluster, clusterPartitions);
       gateway =
-          Gateway.start(
-              config.gateway(),
-              clusterPartitions,
-              gatewayStreams,
-              forwarding,
-              new ClusterTopology(
-                  cluster, this::state, config.clusterSize(), config.replicationFactor()));
+          ListenFailedException.listen(
+              "gateway.port",
+              config.gateway().host(),
+              config.gateway().port(),
+              () ->
+                  Gateway.start(
+                      config.gateway(),
+                      clusterPartitions,
+                      gatewayStreams,
+                      forwarding,
+                      new ClusterTopology(
+                          cluster, this::state, config.clusterSize(), config.replicationFactor())));
     }
     if (config.managementEnabled()) {
       management =
-          ManagementServer.start(
+          ListenFailedException.listen(
+              "management.port",
               config.host(),
               config.managementPort(),
-              new ManagementApi(List.copyOf(hosted), this::scrape, this::rebalance));
+              () ->
+                  ManagementServer.start(
+                      config.host(),
+                      config.managementPort(),
+                      new ManagementApi(List.copyOf(hosted), this::scrape, this::rebalance)));
     }
     LOG.info(
         "Broker {} of {}: command API on {}:{}, Raft on {}:{}, {} of {} partition(s) here",
@@ -219,9 +250,10 @@ public final class Broker implements AutoCloseable {
             partitions,
             System::currentTimeMillis,
             registry);
+    CommandLimiter limiter = new CommandLimiter(config.backpressure(), partitionId, registry);
     opened.add(partition);
-    hosted.add(new ManagementApi.Hosted(partition, members));
-    partitions.add(partition, new CommandLimiter(config.backpressure(), partitionId, registry));
+    hosted.add(new ManagementApi.Hosted(partition, members, limiter));
+    partitions.add(partition, limiter);
     LOG.info(
         "Partition {} opened (members {}, data {})",
         partitionId,

@@ -58,7 +58,8 @@ public record BrokerConfig(
     boolean raftOnTransportThread,
     int flushThreads,
     TransportTls raftTls,
-    BackpressureConfig backpressure) {
+    BackpressureConfig backpressure,
+    String logLevel) {
 
   /** The largest number of partitions (keys carry the partition id in 13 bits). */
   static final int MAX_PARTITIONS = 8191;
@@ -183,7 +184,19 @@ public record BrokerConfig(
         values.bool("raft.onTransportThread"),
         values.integer("raft.flushThreads", 1, 1024),
         raftTls(values),
-        BackpressureConfig.from(values));
+        BackpressureConfig.from(values),
+        logLevel(values));
+  }
+
+  private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
+
+  private static String logLevel(BrokerConfigLoader.Values values) {
+    String level = values.text("log.level").toLowerCase(Locale.ROOT);
+    if (!LOG_LEVELS.contains(level)) {
+      values.bad("log.level", "one of " + String.join(", ", LOG_LEVELS));
+      return "info";
+    }
+    return level;
   }
 
   /** Mutual TLS on the Raft port, or null when raft.tls.enabled is false. */

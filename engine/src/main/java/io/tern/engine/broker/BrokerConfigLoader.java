@@ -63,16 +63,20 @@ public final class BrokerConfigLoader {
           ConfigKeys.Key key = ConfigKeys.BY_LOWER_NAME.get(dotted);
           if (key == null) {
             problems.add(
-                "environment variable " + name + " names no configuration key (" + dotted + ")");
+                "environment variable "
+                    + name
+                    + " names no configuration key ("
+                    + dotted
+                    + ")"
+                    + ConfigKeys.suggestion(dotted, true));
           } else {
             values.put(key.name(), value);
             origins.put(key.name(), "environment variable " + name);
           }
         });
-    BrokerConfig config = null;
-    if (problems.isEmpty()) {
-      config = BrokerConfig.from(new Values(values, origins, problems));
-    }
+    // The known keys' values are checked even when some keys are unknown: one run names every
+    // problem.
+    BrokerConfig config = BrokerConfig.from(new Values(values, origins, problems));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -81,6 +85,14 @@ public final class BrokerConfigLoader {
 
   private static void readFile(
       Path file, Map<String, String> values, Map<String, String> origins, List<String> problems) {
+    if (!Files.exists(file)) {
+      problems.add("configuration file " + file + " not found");
+      return;
+    }
+    if (!Files.isRegularFile(file)) {
+      problems.add("configuration file " + file + " is not a regular file");
+      return;
+    }
     Object document;
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       document = new Load(LoadSettings.builder().build()).loadFromReader(reader);
@@ -117,7 +129,8 @@ public final class BrokerConfigLoader {
           }
           ConfigKeys.Key key = ConfigKeys.BY_LOWER_NAME.get(dotted.toLowerCase(Locale.ROOT));
           if (key == null) {
-            problems.add(file + ": unknown key '" + dotted + "'");
+            problems.add(
+                file + ": unknown key '" + dotted + "'" + ConfigKeys.suggestion(dotted, false));
           } else if (value == null || value instanceof List<?>) {
             problems.add(file + ": '" + dotted + "' needs a single value");
           } else {
@@ -126,6 +139,20 @@ public final class BrokerConfigLoader {
           }
         });
   }
+
+  /** Size units, longest first so that "KIB" is not read as "B" after a number "...KI". */
+  private static final String[][] SIZE_UNITS = {
+    {"KIB", "1024"},
+    {"MIB", "1048576"},
+    {"GIB", "1073741824"},
+    {"KB", "1024"},
+    {"MB", "1048576"},
+    {"GB", "1073741824"},
+    {"K", "1024"},
+    {"M", "1048576"},
+    {"G", "1073741824"},
+    {"B", "1"}
+  };
 
   /** Typed access to the resolved values; a bad value adds a problem naming key and origin. */
   static final class Values {
@@ -215,15 +242,17 @@ public final class BrokerConfigLoader {
       return Duration.ofSeconds(1);
     }
 
-    /** A size in bytes: a number with an optional KB, MB or GB (powers of 1024). */
+    /**
+     * A size in bytes: a number with an optional unit, KB, MB or GB, or KiB, MiB or GiB, or K, M or
+     * G; all are powers of 1024 (as Zeebe reads them).
+     */
     long bytes(String key) {
       String value = text(key).toUpperCase(Locale.ROOT).replace(" ", "");
       long factor = 1;
-      for (String[] unit :
-          new String[][] {{"KB", "1024"}, {"MB", "1048576"}, {"GB", "1073741824"}}) {
+      for (String[] unit : SIZE_UNITS) {
         if (value.endsWith(unit[0])) {
           factor = Long.parseLong(unit[1]);
-          value = value.substring(0, value.length() - 2);
+          value = value.substring(0, value.length() - unit[0].length());
           break;
         }
       }
@@ -235,7 +264,7 @@ public final class BrokerConfigLoader {
       } catch (RuntimeException e) {
         // reported below
       }
-      bad(key, "a size in bytes, such as 1048576, 512KB, 64MB or 2GB");
+      bad(key, "a size in bytes, such as 1048576, 512KB, 64MiB or 2GB");
       return 0;
     }
 

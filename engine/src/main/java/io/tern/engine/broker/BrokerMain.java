@@ -1,6 +1,5 @@
 package io.tern.engine.broker;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -13,13 +12,25 @@ import org.slf4j.LoggerFactory;
  * key can be overridden by a {@code TERN_*} environment variable. Stops cleanly on SIGTERM.
  */
 public final class BrokerMain {
-  private static final Logger LOG = LoggerFactory.getLogger(BrokerMain.class);
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
 
   private BrokerMain() {}
 
   public static void main(String[] args) throws InterruptedException {
-    Path file = configFile(args);
+    LaunchArguments arguments;
+    try {
+      arguments = LaunchArguments.parse(args, System.getenv("TERN_CONFIG"));
+    } catch (IllegalArgumentException e) {
+      System.err.println("bin/broker: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (arguments.help()) {
+      System.out.println(
+          LaunchArguments.usage("broker", "a Tern broker with its embedded gateway"));
+      return;
+    }
+    Path file = arguments.configFile();
     BrokerConfig config;
     try {
       config = BrokerConfigLoader.load(file, System.getenv());
@@ -28,19 +39,32 @@ public final class BrokerMain {
       System.exit(2);
       return;
     }
+    Logging.configure("broker-" + config.nodeId(), config.logLevel());
+    Logger log = LoggerFactory.getLogger(BrokerMain.class); // after the log setup: see Logging
     long startNanos = System.nanoTime();
-    Broker broker = Broker.start(config);
+    Broker broker;
+    try {
+      broker = Broker.start(config);
+    } catch (ListenFailedException e) {
+      log.error("Tern broker {} did not start: {}", config.nodeId(), e.getMessage());
+      System.exit(1);
+      return;
+    } catch (RuntimeException e) {
+      log.error("Tern broker {} did not start", config.nodeId(), e);
+      System.exit(1);
+      return;
+    }
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  LOG.info("Stopping the broker");
+                  log.info("Stopping the broker");
                   broker.close();
-                  LOG.info("Broker stopped");
+                  log.info("Broker stopped");
                 },
                 "tern-shutdown"));
     if (broker.awaitReady(READY_TIMEOUT)) {
-      LOG.info(
+      log.info(
           "Tern broker {} ready in {} ms: gateway on {}:{}, {} partition(s), data under {}{}",
           config.nodeId(),
           Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
@@ -50,19 +74,7 @@ public final class BrokerMain {
           config.dataDirectory(),
           file == null ? "" : ", configured by " + file);
     } else {
-      LOG.warn("Not every partition has a processing leader after {}", READY_TIMEOUT);
+      log.warn("Not every partition has a processing leader after {}", READY_TIMEOUT);
     }
-  }
-
-  static Path configFile(String[] args) {
-    if (args.length > 0) {
-      return Path.of(args[0]);
-    }
-    String named = System.getenv("TERN_CONFIG");
-    if (named != null && !named.isBlank()) {
-      return Path.of(named);
-    }
-    Path fallback = Path.of("config", "tern.yaml");
-    return Files.isRegularFile(fallback) ? fallback : null;
   }
 }

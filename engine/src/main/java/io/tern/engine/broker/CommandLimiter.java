@@ -2,7 +2,6 @@ package io.tern.engine.broker;
 
 import com.netflix.concurrency.limits.Limit;
 import com.netflix.concurrency.limits.Limiter;
-import com.netflix.concurrency.limits.limit.AIMDLimit;
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limit.VegasLimit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
@@ -14,13 +13,14 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
- * One partition's limit on commands in flight from clients (written, not yet answered): over the
- * limit a command is refused at once, so that an overloaded partition answers RESOURCE_EXHAUSTED
- * quickly instead of queueing without bound. Commands that finish work (complete or fail a job,
- * cancel an instance) are never refused: refusing them would only keep the load where it is.
+ * One partition's limit on commands in flight from clients: over the limit a command is refused at
+ * once, so that an overloaded partition answers RESOURCE_EXHAUSTED quickly instead of queueing
+ * without bound. A command is in flight from its write until it is processed ({@link
+ * InFlightRequests}), so the limit follows commit and processing latency, not how long a process
+ * instance runs. Commands that finish work (complete or fail a job, cancel an instance) are never
+ * refused: refusing them would only keep the load where it is.
  */
 final class CommandLimiter {
   /** No limit: every command passes. */
@@ -54,7 +54,7 @@ final class CommandLimiter {
           .tags(tags)
           .register(registry);
       Gauge.builder("tern.backpressure.inflight", limiter, SimpleLimiter::getInflight)
-          .description("client commands in flight (written, not yet answered)")
+          .description("client commands in flight (written, not yet processed)")
           .tags(tags)
           .register(registry);
     }
@@ -70,13 +70,12 @@ final class CommandLimiter {
               .build();
       case "fixed" -> FixedLimit.of(config.fixedLimit());
       default ->
-          AIMDLimit.newBuilder()
-              .initialLimit(config.aimdInitialLimit())
-              .minLimit(config.aimdMinLimit())
-              .maxLimit(config.aimdMaxLimit())
-              .backoffRatio(config.aimdBackoffRatio())
-              .timeout(config.aimdRequestTimeout().toNanos(), TimeUnit.NANOSECONDS)
-              .build();
+          new WindowedAimdLimit(
+              config.aimdInitialLimit(),
+              config.aimdMinLimit(),
+              config.aimdMaxLimit(),
+              config.aimdBackoffRatio(),
+              config.aimdRequestTimeout().toNanos());
     };
   }
 
@@ -90,7 +89,7 @@ final class CommandLimiter {
   }
 
   /**
-   * A slot for one command, to be released with its outcome (success on an answer, dropped on a
+   * A slot for one command, to be released once (success when processed or answered, dropped on a
    * timeout, ignore when it could not be written); empty if the partition is at its limit.
    */
   Optional<Limiter.Listener> acquire(int valueType, int intent) {
@@ -104,7 +103,22 @@ final class CommandLimiter {
     return slot;
   }
 
+  /** Whether commands are limited at all ({@code backpressure.enabled}). */
+  boolean enabled() {
+    return limiter != null;
+  }
+
   int limit() {
     return limiter == null ? Integer.MAX_VALUE : limiter.getLimit();
+  }
+
+  /** Commands holding a slot now (0 when disabled). */
+  int inFlight() {
+    return limiter == null ? 0 : limiter.getInflight();
+  }
+
+  /** Commands refused since the broker started. */
+  long refused() {
+    return (long) rejected.count();
   }
 }

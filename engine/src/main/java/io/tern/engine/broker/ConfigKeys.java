@@ -171,16 +171,24 @@ final class ConfigKeys {
           new Key(
               "backpressure.enabled",
               "true",
-              "limit each partition's client commands in flight; over it they get"
-                  + " RESOURCE_EXHAUSTED (job complete/fail/throw error and cancel never do)"),
-          new Key("backpressure.algorithm", "aimd", "aimd, vegas or fixed"),
-          new Key("backpressure.aimd.initialLimit", "100", "aimd: the limit it starts from"),
+              "limit each partition's client commands in flight (from their write until they are"
+                  + " processed); over it they get RESOURCE_EXHAUSTED (job complete/fail/throw"
+                  + " error and cancel never do)"),
+          new Key(
+              "backpressure.algorithm",
+              "aimd",
+              "aimd (lowered once per slow round trip, back to its initial limit when fast"
+                  + " again), vegas or fixed"),
+          new Key(
+              "backpressure.aimd.initialLimit",
+              "100",
+              "aimd: the limit it starts from and returns to; above it only a busy window grows it"),
           new Key("backpressure.aimd.minLimit", "1", "aimd: the lowest limit"),
           new Key("backpressure.aimd.maxLimit", "1000", "aimd: the highest limit"),
           new Key(
               "backpressure.aimd.requestTimeout",
               "200ms",
-              "aimd: an answer slower than this lowers the limit"),
+              "aimd: a command processed later than this after its write lowers the limit"),
           new Key(
               "backpressure.aimd.backoffRatio",
               "0.9",
@@ -192,12 +200,63 @@ final class ConfigKeys {
               "vegas: below this many queued requests the limit grows"),
           new Key(
               "backpressure.vegas.beta", "6", "vegas: above this many queued the limit shrinks"),
-          new Key("backpressure.fixed.limit", "20", "fixed: the limit"));
+          new Key("backpressure.fixed.limit", "20", "fixed: the limit"),
+          new Key(
+              "log.level",
+              "info",
+              "the level of Tern's own log lines: error, warn, info, debug or trace (gRPC and"
+                  + " Netty log warnings and errors only)"));
 
   /** By lower-case name, for case-insensitive lookups of file and environment keys. */
   static final Map<String, Key> BY_LOWER_NAME = byLowerName();
 
   private ConfigKeys() {}
+
+  /**
+   * ", did you mean 'gateway.port'?" for the key nearest to an unknown one (by edit distance,
+   * ignoring case), or "" if none is near. {@code asEnvironment}: name it as a TERN_ variable.
+   */
+  static String suggestion(String unknown, boolean asEnvironment) {
+    String lower = unknown.toLowerCase(java.util.Locale.ROOT);
+    Key nearest = null;
+    int best = Integer.MAX_VALUE;
+    for (Key key : ALL) {
+      int distance = editDistance(lower, key.name().toLowerCase(java.util.Locale.ROOT));
+      if (distance < best) {
+        best = distance;
+        nearest = key;
+      }
+    }
+    // A few typos, or a third of the name: beyond that a suggestion is a guess.
+    if (nearest == null || best > Math.max(2, lower.length() / 3)) {
+      return "";
+    }
+    String name =
+        asEnvironment
+            ? "TERN_" + nearest.name().replace('.', '_').toUpperCase(java.util.Locale.ROOT)
+            : nearest.name();
+    return ", did you mean '" + name + "'?";
+  }
+
+  /** Levenshtein distance: insertions, deletions and substitutions. */
+  static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
 
   private static Map<String, Key> byLowerName() {
     Map<String, Key> keys = new LinkedHashMap<>();

@@ -10,40 +10,68 @@ import org.slf4j.LoggerFactory;
  * where the configuration comes from). Stops cleanly on SIGTERM.
  */
 public final class GatewayMain {
-  private static final Logger LOG = LoggerFactory.getLogger(GatewayMain.class);
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
 
   private GatewayMain() {}
 
   public static void main(String[] args) throws InterruptedException {
-    Path file = BrokerMain.configFile(args);
+    LaunchArguments arguments;
+    try {
+      arguments = LaunchArguments.parse(args, System.getenv("TERN_CONFIG"));
+    } catch (IllegalArgumentException e) {
+      System.err.println("bin/gateway: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (arguments.help()) {
+      System.out.println(
+          LaunchArguments.usage("gateway", "a standalone gateway in front of Tern's brokers"));
+      return;
+    }
+    Path file = arguments.configFile();
     BrokerConfig config;
-    StandaloneGateway gateway;
     try {
       config = BrokerConfigLoader.load(file, System.getenv());
-      gateway = StandaloneGateway.start(config);
-    } catch (BrokerConfigLoader.ConfigException | IllegalArgumentException e) {
+    } catch (BrokerConfigLoader.ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);
+      return;
+    }
+    Logging.configure("gateway", config.logLevel());
+    Logger log = LoggerFactory.getLogger(GatewayMain.class); // after the log setup: see Logging
+    StandaloneGateway gateway;
+    try {
+      gateway = StandaloneGateway.start(config);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    } catch (ListenFailedException e) {
+      log.error("Tern gateway did not start: {}", e.getMessage());
+      System.exit(1);
+      return;
+    } catch (RuntimeException e) {
+      log.error("Tern gateway did not start", e);
+      System.exit(1);
       return;
     }
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  LOG.info("Stopping the gateway");
+                  log.info("Stopping the gateway");
                   gateway.close();
                 },
                 "tern-shutdown"));
-    LOG.info(
+    log.info(
         "Tern gateway serving on {}:{} for brokers {}",
         config.gateway().host(),
         gateway.port(),
         config.contactPoints());
     if (gateway.awaitLeaders(READY_TIMEOUT)) {
-      LOG.info("Every one of {} partition(s) has a leader", config.partitionsCount());
+      log.info("Every one of {} partition(s) has a leader", config.partitionsCount());
     } else {
-      LOG.warn("Not every partition has a known leader after {}", READY_TIMEOUT);
+      log.warn("Not every partition has a known leader after {}", READY_TIMEOUT);
     }
   }
 }

@@ -26,8 +26,8 @@ final class GatewayManagementApi implements ManagementServer.Routes {
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     ManagementApi.Answer answer =
         switch (route) {
+          case "GET /actuator/health", "GET /actuator/health/readiness" -> readiness();
           case "GET /actuator/health/liveness" -> ManagementApi.health(List.of());
-          case "GET /actuator/health/readiness" -> readiness();
           case "GET /actuator/health/startup" ->
               started ? ManagementApi.health(List.of()) : readiness();
           case "GET /actuator/prometheus" ->
@@ -38,7 +38,7 @@ final class GatewayManagementApi implements ManagementServer.Routes {
                   404,
                   "no such endpoint on a standalone gateway: "
                       + route
-                      + " (GET /actuator/health/{liveness,readiness,startup}, GET"
+                      + " (GET /actuator/health, GET /actuator/health/{liveness,readiness,startup}, GET"
                       + " /actuator/prometheus)");
         };
     return CompletableFuture.completedFuture(answer);

@@ -9,15 +9,10 @@ import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.processor.CommandResponseSink;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordValue;
-import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.Partitions;
 import io.tern.raft.RaftRole;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -27,15 +22,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class LocalPartitions
     implements PartitionCommands, Partitions, CommandResponseSink, ClusterPartitions.Local {
-  /** The request stream of the embedded gateway's commands. */
-  static final int GATEWAY_STREAM = 1;
-
   private final AtomicReferenceArray<EnginePartition> partitions;
   private final AtomicReferenceArray<CommandLimiter> limiters;
-  private final Map<Long, CompletableFuture<Answer>> pending = new ConcurrentHashMap<>();
-  private final AtomicLong nextRequestId = new AtomicLong(1);
+  private final InFlightRequests inFlight;
 
-  LocalPartitions(int partitionsCount) {
+  LocalPartitions(int nodeId, int partitionsCount) {
+    this.inFlight = new InFlightRequests(nodeId);
     this.partitions = new AtomicReferenceArray<>(partitionsCount);
     this.limiters = new AtomicReferenceArray<>(partitionsCount);
   }
@@ -76,22 +68,12 @@ final class LocalPartitions
                   + " commands in flight (backpressure); try again shortly",
               true));
     }
-    long requestId = nextRequestId.getAndIncrement();
-    CompletableFuture<Answer> answer = new CompletableFuture<>();
-    pending.put(requestId, answer);
-    answer.whenComplete(
-        (answered, error) -> {
-          pending.remove(requestId); // a request that timed out at the gateway is forgotten
-          if (error == null) {
-            slot.get().onSuccess();
-          } else if (error instanceof TimeoutException) {
-            slot.get().onDropped(); // no answer in time: the partition is overloaded
-          } else {
-            slot.get().onIgnore();
-          }
-        });
+    InFlightRequests.InFlight request = inFlight.register(slot.get());
+    CompletableFuture<Answer> answer = request.answer;
     try {
-      partition.intake().write(GATEWAY_STREAM, requestId, valueType, intent, key, value);
+      partition
+          .intake()
+          .write(inFlight.streamId(), request.requestId, valueType, intent, key, value);
     } catch (LogStreamWriter.NotWritableException e) {
       answer.completeExceptionally(
           new PartitionUnavailableException(
@@ -106,23 +88,13 @@ final class LocalPartitions
   /** From the partitions' processors, once an answer is committed. */
   @Override
   public void respond(int requestStreamId, long requestId, LoggedRecord record) {
-    if (requestStreamId != GATEWAY_STREAM) {
-      return;
-    }
-    CompletableFuture<Answer> answer = pending.remove(requestId);
-    if (answer == null) {
-      return; // timed out meanwhile
-    }
-    byte[] value = new byte[record.value().capacity()];
-    record.value().getBytes(0, value);
-    RejectionType rejection = record.rejectionType();
-    answer.complete(
-        new Answer(
-            record.intent(),
-            rejection,
-            rejection == RejectionType.NONE ? "" : record.rejectionReason(),
-            record.key(),
-            value));
+    inFlight.respond(requestStreamId, requestId, record);
+  }
+
+  /** From the partitions' processors, once a client command is processed. */
+  @Override
+  public void processed(int requestStreamId, long requestId) {
+    inFlight.processed(requestStreamId, requestId);
   }
 
   /** Engine to engine: best effort, the sender retries until acknowledged. */

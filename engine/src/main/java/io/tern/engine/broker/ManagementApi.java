@@ -26,11 +26,14 @@ final class ManagementApi implements ManagementServer.Routes {
   private static final String JSON_TYPE = "application/json";
   private static final List<String> ENDPOINTS =
       List.of(
+          "GET /actuator/health",
           "GET /actuator/health/liveness",
           "GET /actuator/health/readiness",
           "GET /actuator/health/startup",
           "GET /actuator/prometheus",
           "GET /actuator/partitions",
+          "GET /actuator/incidents",
+          "GET /actuator/instances/{key}",
           "POST /actuator/partitions/pauseProcessing",
           "POST /actuator/partitions/resumeProcessing",
           "POST /actuator/partitions/takeSnapshot",
@@ -48,9 +51,12 @@ final class ManagementApi implements ManagementServer.Routes {
   }
 
   /** A partition hosted here, with the members of its Raft group (for rebalancing). */
-  record Hosted(EnginePartition partition, List<Member> members) {}
+  record Hosted(EnginePartition partition, List<Member> members, CommandLimiter limiter) {}
+
+  private static final String INSTANCES = "/actuator/instances/";
 
   private final List<Hosted> partitions;
+  private final InspectionEndpoints inspection;
   private final Supplier<String> metrics;
   private final Supplier<CompletableFuture<Map<Integer, String>>> rebalancing;
   private volatile boolean started;
@@ -60,6 +66,7 @@ final class ManagementApi implements ManagementServer.Routes {
       Supplier<String> metrics,
       Supplier<CompletableFuture<Map<Integer, String>>> rebalancing) {
     this.partitions = partitions;
+    this.inspection = new InspectionEndpoints(partitions);
     this.metrics = metrics;
     this.rebalancing = rebalancing;
   }
@@ -68,13 +75,19 @@ final class ManagementApi implements ManagementServer.Routes {
   public CompletableFuture<Answer> handle(String method, String path) {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    if (route.startsWith("GET " + INSTANCES)) {
+      return inspection.instance(route.substring(("GET " + INSTANCES).length()));
+    }
     return switch (route) {
+      // The aggregate: up when ready (a failed partition is not ready either).
+      case "GET /actuator/health" -> done(readiness());
       case "GET /actuator/health/liveness" -> done(liveness());
       case "GET /actuator/health/readiness" -> done(readiness());
       case "GET /actuator/health/startup" -> done(startup());
       case "GET /actuator/prometheus" ->
           done(new Answer(200, "text/plain; version=0.0.4; charset=utf-8", metrics.get()));
       case "GET /actuator/partitions" -> done(Answer.json(200, partitionsJson()));
+      case "GET /actuator/incidents" -> inspection.incidents();
       case "POST /actuator/partitions/pauseProcessing" -> pause(true);
       case "POST /actuator/partitions/resumeProcessing" -> pause(false);
       case "POST /actuator/partitions/takeSnapshot" -> takeSnapshots();
@@ -88,7 +101,9 @@ final class ManagementApi implements ManagementServer.Routes {
   }
 
   private static Answer unknown(String method, String path) {
-    boolean pathExists = ENDPOINTS.stream().anyMatch(endpoint -> endpoint.endsWith(" " + path));
+    boolean pathExists =
+        path.startsWith(INSTANCES)
+            || ENDPOINTS.stream().anyMatch(endpoint -> endpoint.endsWith(" " + path));
     return Answer.json(
         pathExists ? 405 : 404,
         object(
@@ -197,6 +212,15 @@ final class ManagementApi implements ManagementServer.Routes {
               json.writeStringField("snapshotId", snapshot.getFileName().toString());
             }
             json.writeStringField("processorPhase", partition.processor().phase().name());
+            CommandLimiter limiter = hosted.limiter();
+            json.writeObjectFieldStart("backpressure");
+            json.writeBooleanField("enabled", limiter.enabled());
+            if (limiter.enabled()) {
+              json.writeNumberField("limit", limiter.limit());
+            }
+            json.writeNumberField("inFlight", limiter.inFlight());
+            json.writeNumberField("refused", limiter.refused());
+            json.writeEndObject();
             json.writeEndObject();
           }
         });
@@ -277,11 +301,11 @@ final class ManagementApi implements ManagementServer.Routes {
     return root.getMessage() == null ? root.toString() : root.getMessage();
   }
 
-  private interface JsonWriter {
+  interface JsonWriter {
     void write(JsonGenerator json) throws IOException;
   }
 
-  private static String object(JsonWriter content) {
+  static String object(JsonWriter content) {
     StringWriter text = new StringWriter();
     try (JsonGenerator json = JSON.createGenerator(text)) {
       json.writeStartObject();

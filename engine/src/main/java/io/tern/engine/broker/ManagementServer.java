@@ -69,10 +69,9 @@ final class ManagementServer implements AutoCloseable {
               .syncUninterruptibly()
               .channel();
       return new ManagementServer(group, channel);
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Netty rethrows the checked BindException undeclared
       group.shutdownGracefully();
-      throw new IllegalStateException(
-          "cannot start the management server on " + host + ":" + port + ": " + e.getMessage(), e);
+      throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
     }
   }
 

@@ -45,12 +45,18 @@ public final class StandaloneGateway implements AutoCloseable {
     cluster.start();
     try {
       Gateway gateway =
-          Gateway.start(
-              config.gateway(),
-              partitions,
-              jobStreams,
-              forwarding,
-              new ClusterTopology(cluster, null, config.clusterSize(), config.replicationFactor()));
+          ListenFailedException.listen(
+              "gateway.port",
+              config.gateway().host(),
+              config.gateway().port(),
+              () ->
+                  Gateway.start(
+                      config.gateway(),
+                      partitions,
+                      jobStreams,
+                      forwarding,
+                      new ClusterTopology(
+                          cluster, null, config.clusterSize(), config.replicationFactor())));
       ManagementServer management = null;
       if (config.managementEnabled()) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -58,10 +64,15 @@ public final class StandaloneGateway implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         try {
           management =
-              ManagementServer.start(
+              ListenFailedException.listen(
+                  "management.port",
                   config.host(),
                   config.managementPort(),
-                  new GatewayManagementApi(cluster, registry::scrape));
+                  () ->
+                      ManagementServer.start(
+                          config.host(),
+                          config.managementPort(),
+                          new GatewayManagementApi(cluster, registry::scrape)));
         } catch (RuntimeException e) {
           gateway.close();
           throw e;

@@ -11,5 +11,14 @@ import io.tern.engine.record.LoggedRecord;
 public interface CommandResponseSink {
   void respond(int requestStreamId, long requestId, LoggedRecord answer);
 
+  /**
+   * The client command of that request was processed: its result (events, rejection, follow-up
+   * commands) is written to the log. Its answer may come much later, or never (a create that awaits
+   * the instance's end answers when the instance ends), so this is where a command stops counting
+   * as in flight for backpressure. Called on the processor thread, at most once per command and
+   * leadership (a new leader processes commands its predecessor left unprocessed).
+   */
+  default void processed(int requestStreamId, long requestId) {}
+
   CommandResponseSink NONE = (streamId, requestId, answer) -> {};
 }

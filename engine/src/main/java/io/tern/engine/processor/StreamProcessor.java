@@ -192,6 +192,33 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     return done;
   }
 
+  /**
+   * Runs a read-only {@code query} against the partition's state on the processor thread, between
+   * two commands. A leader's state may include the effects of commands whose results are not
+   * committed yet. Fails if no state is open (the processor failed or is recovering).
+   */
+  public <T> CompletableFuture<T> query(java.util.function.Function<PartitionState, T> query) {
+    CompletableFuture<T> answer = new CompletableFuture<>();
+    signal(
+        () -> {
+          PartitionState open = state;
+          if (open == null || needsRecovery || phase == ProcessorPhase.FAILED) {
+            answer.completeExceptionally(
+                new IllegalStateException(
+                    "partition " + partitionId + " has no state to read now (" + phase + ")"));
+            return;
+          }
+          try {
+            answer.complete(query.apply(open));
+          } catch (RuntimeException e) {
+            answer.completeExceptionally(e);
+          } finally {
+            open.transaction().rollback(); // a query only reads
+          }
+        });
+    return answer;
+  }
+
   /** Runs {@code task} on the processor thread (for tests and the admin API). */
   public void execute(Runnable task) {
     signal(task);
@@ -544,6 +571,9 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
               List.copyOf(result.sideEffects())));
     }
     state.transaction().commit();
+    if (command.hasRequest()) {
+      responses.processed(command.requestStreamId(), command.requestId());
+    }
     metrics.processed(command.timestamp(), nowMs, startNs, System.nanoTime(), commands);
     return true;
   }

@@ -108,6 +108,18 @@ public final class PartitionState implements AutoCloseable {
   }
 
   /**
+   * Another view of a column family that a component of the engine owns, to read it (diagnostics):
+   * it does not claim {@code id}, and its user must not write through it.
+   */
+  public <K extends DbKey, V extends DbValue> ColumnFamily<K, V> readView(
+      short id, K key, V value) {
+    if (id < 0) {
+      throw new IllegalArgumentException("Column family ids are not negative, got " + id);
+    }
+    return new ColumnFamily<>(transaction, id, key, value);
+  }
+
+  /**
    * The partition's one transaction: changes are visible to reads through it at once and to
    * everyone after {@link StateTransaction#commit()}. Reused: the processing thread commits or
    * rolls back before it starts the next.

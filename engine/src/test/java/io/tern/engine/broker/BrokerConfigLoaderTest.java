@@ -71,12 +71,14 @@ class BrokerConfigLoaderTest {
                 BrokerConfigLoader.load(
                     file, Map.of("TERN_GATEWAY_PORT", "http", "TERN_GATEWAY_PROT", "1")))
         .isInstanceOf(BrokerConfigLoader.ConfigException.class)
-        .hasMessageContaining("unknown key 'cluster.partitionCount'")
-        .hasMessageContaining("TERN_GATEWAY_PROT names no configuration key")
-        .satisfies(
-            e ->
-                assertThat(e.getMessage())
-                    .doesNotContain("sometimes")); // reported once the names are fixed
+        .hasMessageContaining(
+            "unknown key 'cluster.partitionCount', did you mean 'cluster.partitionsCount'?")
+        .hasMessageContaining(
+            "TERN_GATEWAY_PROT names no configuration key (gateway.prot), did you mean"
+                + " 'TERN_GATEWAY_PORT'?")
+        .as("bad values are reported in the same run as unknown keys")
+        .hasMessageContaining("'raft.flush.mode' = 'sometimes' (from " + file + ")")
+        .hasMessageContaining("'gateway.port' = 'http'");
     assertThatThrownBy(
             () ->
                 BrokerConfigLoader.load(
@@ -89,6 +91,38 @@ class BrokerConfigLoaderTest {
             "'gateway.port' = 'http' (from environment variable TERN_GATEWAY_PORT)")
         .hasMessageContaining("'raft.flush.mode' = 'sometimes'")
         .hasMessageContaining("'data.snapshotPeriod' = 'soon'");
+  }
+
+  @Test
+  void aKeyFarFromEveryKnownOneGetsNoSuggestion() {
+    assertThatThrownBy(() -> BrokerConfigLoader.load(null, Map.of("TERN_FOO", "1")))
+        .hasMessageContaining("TERN_FOO names no configuration key (foo)")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("did you mean"));
+  }
+
+  @Test
+  void aMissingFileIsNamedNotFound() {
+    Path missing = dir.resolve("nowhere.yaml");
+    assertThatThrownBy(() -> BrokerConfigLoader.load(missing, Map.of()))
+        .hasMessageContaining("configuration file " + missing + " not found");
+  }
+
+  @Test
+  void sizesTakeBinaryAndDecimalLookingUnitsAlikeAsPowersOf1024() {
+    for (String size : new String[] {"512MiB", "512MB", "512M", "512 mib", "536870912"}) {
+      assertThat(
+              BrokerConfigLoader.load(null, Map.of("TERN_DATA_DISK_MINFREEBYTES", size))
+                  .minFreeDiskBytes())
+          .as(size)
+          .isEqualTo(512L * 1024 * 1024);
+    }
+    assertThat(
+            BrokerConfigLoader.load(null, Map.of("TERN_DATA_DISK_MINFREEBYTES", "2GiB"))
+                .minFreeDiskBytes())
+        .isEqualTo(2L * 1024 * 1024 * 1024);
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_DATA_DISK_MINFREEBYTES", "2TB")))
+        .hasMessageContaining("a size in bytes, such as 1048576, 512KB, 64MiB or 2GB");
   }
 
   @Test

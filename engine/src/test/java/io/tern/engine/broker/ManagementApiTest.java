@@ -47,8 +47,8 @@ class ManagementApiTest {
 
   @Test
   void healthProbesAreUpOnceThePartitionProcesses() throws Exception {
-    for (String probe : new String[] {"liveness", "readiness", "startup"}) {
-      HttpResponse<String> health = call("GET", "/actuator/health/" + probe);
+    for (String probe : new String[] {"", "/liveness", "/readiness", "/startup"}) {
+      HttpResponse<String> health = call("GET", "/actuator/health" + probe);
       assertThat(health.statusCode()).as(probe).isEqualTo(200);
       assertThat(health.body()).isEqualTo("{\"status\":\"UP\"}");
     }
@@ -62,7 +62,8 @@ class ManagementApiTest {
     assertThat(partitions.body())
         .contains("\"1\":{\"role\":\"LEADER\"")
         .contains("\"leaderNodeId\":0")
-        .contains("\"processorPhase\":\"PROCESSING\"");
+        .contains("\"processorPhase\":\"PROCESSING\"")
+        .contains("\"backpressure\":{\"enabled\":true,\"limit\":100,\"inFlight\":0,\"refused\":0}");
 
     assertThat(call("POST", "/actuator/partitions/pauseProcessing").body())
         .contains("\"processorPhase\":\"PAUSED\"");

@@ -114,6 +114,25 @@ class StreamProcessorTest {
   }
 
   @Test
+  void aClientCommandIsReportedProcessedOnceBeforeItsResultCommits() {
+    TestMember leader = leader(ProcessorConfig.defaults());
+    log.setAutoCommit(false);
+
+    long request = leader.send(CREATE, -1, "a");
+    leader.write(TestEngine.TYPE, CREATE, -1, TestEngine.value("nobody waits"));
+    long rejected = leader.send(UPDATE, 12345, "no such entity");
+    log.commitTo(log.lastIndex()); // the commands only: their results stay uncommitted
+
+    // Backpressure frees a command's slot here: processed, whether or not anyone is answered yet.
+    await(() -> leader.processed.size() == 2, "both client commands processed");
+    assertThat(leader.processed).containsExactly(request, rejected);
+    assertThat(leader.answers).isEmpty();
+    log.commitAll();
+    leader.awaitAnswer(rejected);
+    assertThat(leader.processed).as("reported once").containsExactly(request, rejected);
+  }
+
+  @Test
   void aRejectionAnswersTheClientAndChangesNothing() {
     TestMember leader = leader(ProcessorConfig.defaults());
     Map<String, String> before = leader.entities();

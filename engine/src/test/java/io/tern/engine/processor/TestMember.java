@@ -44,6 +44,10 @@ public final class TestMember implements AutoCloseable {
   public final InMemoryLogStorage log;
   final CommandIntake intake;
   final List<Answer> answers = new CopyOnWriteArrayList<>();
+
+  /** The request ids of client commands reported processed, in order. */
+  final List<Long> processed = new CopyOnWriteArrayList<>();
+
   private final StateResources resources;
   private long nextRequestId = 1;
 
@@ -84,7 +88,17 @@ public final class TestMember implements AutoCloseable {
             writer,
             recovery,
             engine,
-            this::answer,
+            new CommandResponseSink() {
+              @Override
+              public void respond(int streamId, long requestId, LoggedRecord answer) {
+                answer(streamId, requestId, answer);
+              }
+
+              @Override
+              public void processed(int streamId, long requestId) {
+                processed.add(requestId);
+              }
+            },
             System::currentTimeMillis,
             directory,
             null,

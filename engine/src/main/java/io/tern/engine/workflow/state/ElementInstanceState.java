@@ -15,10 +15,24 @@ public final class ElementInstanceState {
   private final DbCompositeKey<DbLong, DbLong> parentAndChild = new DbCompositeKey<>(parent, child);
 
   public ElementInstanceState(PartitionState state) {
-    instances = state.columnFamily(StateIds.ELEMENT_INSTANCES, new DbLong(), new ElementInstance());
+    this(state, false);
+  }
+
+  /** A view for reads only (diagnostics), beside the engine's own instance: claims no ids. */
+  public static ElementInstanceState readOnly(PartitionState state) {
+    return new ElementInstanceState(state, true);
+  }
+
+  private ElementInstanceState(PartitionState state, boolean view) {
+    instances =
+        family(state, view, StateIds.ELEMENT_INSTANCES, new DbLong(), new ElementInstance());
     children =
-        state.columnFamily(
-            StateIds.CHILDREN, new DbCompositeKey<>(new DbLong(), new DbLong()), new DbLong());
+        family(
+            state,
+            view,
+            StateIds.CHILDREN,
+            new DbCompositeKey<>(new DbLong(), new DbLong()),
+            new DbLong());
   }
 
   public void addChild(long scopeKey, long childKey) {
@@ -56,5 +70,10 @@ public final class ElementInstanceState {
 
   public void remove(long elementInstanceKey) {
     instances.delete(key.set(elementInstanceKey));
+  }
+
+  private static <K extends io.tern.engine.state.DbKey, V extends io.tern.engine.state.DbValue>
+      ColumnFamily<K, V> family(PartitionState state, boolean view, short id, K key, V value) {
+    return view ? state.readView(id, key, value) : state.columnFamily(id, key, value);
   }
 }

@@ -14,13 +14,27 @@ public final class IncidentState {
   private final DbLong other = new DbLong();
 
   public IncidentState(PartitionState state) {
-    incidents = state.columnFamily(StateIds.INCIDENTS, new DbLong(), new IncidentValue());
-    byJob = state.columnFamily(StateIds.JOB_INCIDENTS, new DbLong(), new DbLong());
-    byElement = state.columnFamily(StateIds.ELEMENT_INCIDENTS, new DbLong(), new DbLong());
+    this(state, false);
+  }
+
+  /** A view for reads only (diagnostics), beside the engine's own instance: claims no ids. */
+  public static IncidentState readOnly(PartitionState state) {
+    return new IncidentState(state, true);
+  }
+
+  private IncidentState(PartitionState state, boolean view) {
+    incidents = family(state, view, StateIds.INCIDENTS, new DbLong(), new IncidentValue());
+    byJob = family(state, view, StateIds.JOB_INCIDENTS, new DbLong(), new DbLong());
+    byElement = family(state, view, StateIds.ELEMENT_INCIDENTS, new DbLong(), new DbLong());
   }
 
   public boolean get(long incidentKey, IncidentValue into) {
     return incidents.get(key.set(incidentKey), into);
+  }
+
+  /** Visits the open incidents in key order until {@code visitor} returns false. */
+  public void forEach(ColumnFamily.Visitor<Long, IncidentValue> visitor) {
+    incidents.forEach((incidentKey, incident) -> visitor.visit(incidentKey.get(), incident));
   }
 
   /** The open incident of a job, or -1. */
@@ -49,5 +63,10 @@ public final class IncidentState {
     } else {
       byElement.delete(key.set(incident.elementInstanceKey));
     }
+  }
+
+  private static <K extends io.tern.engine.state.DbKey, V extends io.tern.engine.state.DbValue>
+      ColumnFamily<K, V> family(PartitionState state, boolean view, short id, K key, V value) {
+    return view ? state.readView(id, key, value) : state.columnFamily(id, key, value);
   }
 }

@@ -27,10 +27,23 @@ public final class VariableState {
   private final DbNil nil = new DbNil();
 
   public VariableState(PartitionState state) {
+    this(state, false);
+  }
+
+  /** A view for reads only (diagnostics), beside the engine's own instance: claims no ids. */
+  public static VariableState readOnly(PartitionState state) {
+    return new VariableState(state, true);
+  }
+
+  private VariableState(PartitionState state, boolean view) {
     variables =
-        state.columnFamily(
-            StateIds.VARIABLES, new DbCompositeKey<>(new DbLong(), new DbString()), new DbBytes());
-    scopes = state.columnFamily(StateIds.VARIABLE_SCOPES, new DbLong(), nil);
+        family(
+            state,
+            view,
+            StateIds.VARIABLES,
+            new DbCompositeKey<>(new DbLong(), new DbString()),
+            new DbBytes());
+    scopes = family(state, view, StateIds.VARIABLE_SCOPES, new DbLong(), nil);
   }
 
   public void put(long scopeKey, String variable, byte[] json) {
@@ -73,5 +86,10 @@ public final class VariableState {
           variables.delete(key);
           return true;
         });
+  }
+
+  private static <K extends io.tern.engine.state.DbKey, V extends io.tern.engine.state.DbValue>
+      ColumnFamily<K, V> family(PartitionState state, boolean view, short id, K key, V value) {
+    return view ? state.readView(id, key, value) : state.columnFamily(id, key, value);
   }
 }

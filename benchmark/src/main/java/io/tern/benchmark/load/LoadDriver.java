@@ -1,0 +1,297 @@
+package io.tern.benchmark.load;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.command.ClientStatusException;
+import io.camunda.client.api.command.CreateProcessInstanceCommandStep1.CreateProcessInstanceCommandStep3;
+import io.camunda.client.api.response.ActivatedJob;
+import io.camunda.client.api.worker.JobClient;
+import io.camunda.client.api.worker.JobWorker;
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.builder.AbstractFlowNodeBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The starter and the worker of a load run, with the official client: deploys a process of N
+ * service tasks, completes its jobs, and creates instances either in a closed loop (a fixed number
+ * of instances in flight) or in an open loop (a fixed rate, whatever the answers).
+ *
+ * <p>An instance is in flight from its create until it ends: with {@code withResult}, until the
+ * create's answer (the instance's result); without, until the completion of its last job is
+ * acknowledged (the worker reads the create's send time from a variable). A create refused with
+ * RESOURCE_EXHAUSTED ends the instance's turn at once; in the closed loop its slot sends again
+ * after {@code backoff}, as an application backing off would.
+ */
+final class LoadDriver implements AutoCloseable {
+  static final String PROCESS_ID = "load-benchmark";
+  static final String JOB_TYPE = "load-benchmark-task";
+
+  /** The variable carrying the create's intended send time ({@link System#nanoTime}). */
+  static final String SENT_AT = "loadSentAtNs";
+
+  /** What each instance does. */
+  record Workload(
+      int tasks,
+      int payloadBytes,
+      boolean withResult,
+      boolean streaming,
+      int workerCapacity,
+      Duration completionDelay,
+      Duration requestTimeout) {}
+
+  private final CamundaClient client;
+  private final Workload workload;
+  private final LoadStats stats;
+  private final Consumer<String> errors;
+  private final String payload;
+  private final String lastTaskId;
+  private final ScheduledExecutorService timer;
+  private final AtomicLong outstanding = new AtomicLong();
+  private volatile Semaphore window; // the closed loop's, else null
+  private JobWorker worker;
+
+  /**
+   * @param errors told about failures other than refusals (the caller decides how many to show)
+   */
+  LoadDriver(CamundaClient client, Workload workload, LoadStats stats, Consumer<String> errors) {
+    this.client = client;
+    this.workload = workload;
+    this.stats = stats;
+    this.errors = errors;
+    this.payload = "x".repeat(workload.payloadBytes());
+    this.lastTaskId = "task-" + workload.tasks();
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "load-timer");
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /** Deploys the process and opens the worker. */
+  void start() {
+    client
+        .newDeployResourceCommand()
+        .addResourceBytes(processXml(workload.tasks()), PROCESS_ID + ".bpmn")
+        .send()
+        .join();
+    worker =
+        client
+            .newWorker()
+            .jobType(JOB_TYPE)
+            .handler(this::handle)
+            .maxJobsActive(workload.workerCapacity())
+            .streamEnabled(workload.streaming())
+            .open();
+  }
+
+  /** start, then {@code tasks} service tasks of the benchmark's job type, then end. */
+  static byte[] processXml(int tasks) {
+    AbstractFlowNodeBuilder<?, ?> flow = Bpmn.createExecutableProcess(PROCESS_ID).startEvent();
+    for (int i = 1; i <= tasks; i++) {
+      flow = flow.serviceTask("task-" + i, task -> task.zeebeJobType(JOB_TYPE));
+    }
+    return Bpmn.convertToString(flow.endEvent().done()).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Keeps {@code inFlight} instances in flight until {@code untilNs} ({@link System#nanoTime}),
+   * then returns (the instances still in flight go on; see {@link #awaitOutstanding}).
+   */
+  void closedLoop(int inFlight, long untilNs, Duration backoff) throws InterruptedException {
+    Semaphore slots = new Semaphore(inFlight);
+    window = slots;
+    try {
+      while (System.nanoTime() < untilNs) {
+        if (!slots.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+          continue;
+        }
+        create(System.nanoTime(), backoff);
+      }
+    } finally {
+      window = null; // instances ending from now on free no slot
+    }
+  }
+
+  /**
+   * Sends {@code perSecond} creates a second until {@code untilNs}, on schedule whatever the
+   * answers; each latency counts from the create's scheduled time, so a stalled sender cannot hide
+   * a slow system.
+   */
+  void openLoop(double perSecond, long untilNs) {
+    long periodNs = (long) (1e9 / perSecond);
+    long startNs = System.nanoTime();
+    for (long i = 0; ; i++) {
+      long dueNs = startNs + i * periodNs;
+      if (dueNs >= untilNs) {
+        return;
+      }
+      long waitNs = dueNs - System.nanoTime();
+      if (waitNs > 0) {
+        LockSupport.parkNanos(waitNs);
+      }
+      create(dueNs, Duration.ZERO);
+    }
+  }
+
+  /** Waits until every instance sent has ended, been refused or failed; false on timeout. */
+  boolean awaitOutstanding(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (outstanding.get() > 0) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
+  long outstanding() {
+    return outstanding.get();
+  }
+
+  private void create(long sentNs, Duration backoff) {
+    stats.sent();
+    outstanding.incrementAndGet();
+    Map<String, Object> variables = new HashMap<>(4);
+    variables.put("payload", payload);
+    variables.put(SENT_AT, sentNs);
+    CreateProcessInstanceCommandStep3 command =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId(PROCESS_ID)
+            .latestVersion()
+            .variables(variables);
+    if (workload.withResult()) {
+      command
+          .withResult()
+          .requestTimeout(workload.requestTimeout())
+          .send()
+          .whenComplete(
+              (result, error) -> {
+                if (error == null) {
+                  ended(sentNs);
+                } else {
+                  notCreated(sentNs, error, backoff);
+                }
+              });
+    } else {
+      command
+          .requestTimeout(workload.requestTimeout())
+          .send()
+          .whenComplete(
+              (created, error) -> {
+                if (error == null) {
+                  stats.created(System.nanoTime() - sentNs); // it ends with its last job
+                } else {
+                  notCreated(sentNs, error, backoff);
+                }
+              });
+    }
+  }
+
+  private void ended(long sentNs) {
+    stats.ended(System.nanoTime() - sentNs);
+    finished(Duration.ZERO);
+  }
+
+  private void notCreated(long sentNs, Throwable error, Duration backoff) {
+    if (statusOf(error) == Status.Code.RESOURCE_EXHAUSTED) {
+      stats.refused(System.nanoTime() - sentNs);
+      finished(backoff);
+    } else {
+      stats.failed();
+      errors.accept("instance failed: " + describe(error));
+      finished(Duration.ZERO);
+    }
+  }
+
+  /** The instance's turn is over: frees its slot of the closed loop, after {@code delay}. */
+  private void finished(Duration delay) {
+    outstanding.decrementAndGet();
+    Semaphore slots = window;
+    if (slots == null) {
+      return;
+    }
+    if (delay.isZero()) {
+      slots.release();
+    } else {
+      Runnable release = slots::release;
+      timer.schedule(release, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void handle(JobClient jobClient, ActivatedJob job) {
+    if (workload.completionDelay().isZero()) {
+      complete(jobClient, job);
+    } else {
+      timer.schedule(
+          () -> complete(jobClient, job),
+          workload.completionDelay().toNanos(),
+          TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void complete(JobClient jobClient, ActivatedJob job) {
+    boolean endsInstance = !workload.withResult() && job.getElementId().equals(lastTaskId);
+    long sentNs = endsInstance ? ((Number) job.getVariable(SENT_AT)).longValue() : 0;
+    jobClient
+        .newCompleteCommand(job)
+        .send()
+        .whenComplete(
+            (done, error) -> {
+              if (error != null) {
+                errors.accept("job completion failed: " + describe(error));
+              }
+              if (!endsInstance) {
+                return;
+              }
+              if (error == null) {
+                ended(sentNs);
+              } else {
+                stats.failed();
+                finished(Duration.ZERO);
+              }
+            });
+  }
+
+  /** The gRPC status an error from the client carries, or null. */
+  static Status.Code statusOf(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ClientStatusException status) {
+        return status.getStatusCode();
+      }
+      if (cause instanceof StatusRuntimeException status) {
+        return status.getStatus().getCode();
+      }
+    }
+    return null;
+  }
+
+  private static String describe(Throwable error) {
+    Throwable shown =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return shown.toString();
+  }
+
+  @Override
+  public void close() {
+    if (worker != null) {
+      worker.close();
+    }
+    timer.shutdownNow();
+  }
+}

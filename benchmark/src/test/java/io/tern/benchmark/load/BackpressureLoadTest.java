@@ -1,0 +1,117 @@
+package io.tern.benchmark.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.client.CamundaClient;
+import io.tern.benchmark.common.Progress;
+import io.tern.engine.broker.Broker;
+import io.tern.engine.broker.BrokerConfigLoader;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Backpressure at default settings, driven by the official client as an application would: steady
+ * closed-loop loads the engine has capacity for are never refused, on one broker and on three,
+ * whether the client awaits each instance's result or not; an overload is refused at once rather
+ * than left to time out. (How fast, and how the limit moves, is the load benchmark's to report.)
+ */
+class BackpressureLoadTest {
+  private static final Duration RUN = Duration.ofSeconds(4);
+  private static final Duration DRAIN = Duration.ofSeconds(40);
+
+  @TempDir Path dir;
+
+  @Test
+  void steadyLoadsOnOneBrokerAreNeverRefused() throws Exception {
+    try (Broker broker = Broker.start(BrokerConfigLoader.load(null, localBroker()));
+        CamundaClient client = client("127.0.0.1:" + broker.gatewayPort())) {
+      assertThat(broker.awaitReady(Duration.ofMinutes(1))).isTrue();
+      assertNoRefusals(client, List.of("127.0.0.1:" + broker.managementPort()), "1 broker");
+    }
+  }
+
+  @Test
+  void steadyLoadsOnThreeBrokersAreNeverRefused() throws Exception {
+    try (LocalCluster cluster = LocalCluster.start(3, 3, 3, "sync", Map.of(), dir, new Progress());
+        CamundaClient client = client(cluster.gateway())) {
+      assertNoRefusals(client, cluster.managementAddresses(), "3 brokers");
+    }
+  }
+
+  @Test
+  void anOverloadIsRefusedAtOnceAndNothingTimesOut() throws Exception {
+    try (Broker broker = Broker.start(BrokerConfigLoader.load(null, localBroker()));
+        CamundaClient client = client("127.0.0.1:" + broker.gatewayPort())) {
+      assertThat(broker.awaitReady(Duration.ofMinutes(1))).isTrue();
+      LoadStats.Interval outcome = run(client, 2_000, 1, true);
+      assertThat(outcome.refused)
+          .as("2,000 instances at once, far over the partition's limit")
+          .isPositive();
+      assertThat(outcome.failed).as("every create was answered: a result or a refusal").isZero();
+      assertThat(outcome.ended).as("the work admitted goes through").isPositive();
+    }
+  }
+
+  private void assertNoRefusals(CamundaClient client, List<String> management, String where)
+      throws Exception {
+    LimiterGauges gauges = new LimiterGauges(management);
+    for (boolean withResult : new boolean[] {true, false}) {
+      for (int tasks : new int[] {1, 10}) {
+        for (int inFlight : new int[] {16, 64}) {
+          LoadStats.Interval outcome = run(client, inFlight, tasks, withResult);
+          String load =
+              String.format(
+                  "%s, %d in flight, %d task(s), %s; limits now %s",
+                  where, inFlight, tasks, withResult ? "with result" : "without", gauges.read());
+          assertThat(outcome.ended).as("instances ended: " + load).isPositive();
+          assertThat(outcome.refused).as("refused: " + load).isZero();
+          assertThat(outcome.failed).as("failed: " + load).isZero();
+        }
+      }
+    }
+  }
+
+  /** A closed loop of {@code inFlight} instances for {@link #RUN}, until all have ended. */
+  private static LoadStats.Interval run(
+      CamundaClient client, int inFlight, int tasks, boolean withResult) throws Exception {
+    LoadStats stats = new LoadStats();
+    List<String> errors = new CopyOnWriteArrayList<>();
+    LoadDriver.Workload workload =
+        new LoadDriver.Workload(
+            tasks, 100, withResult, true, 256, Duration.ZERO, Duration.ofSeconds(30));
+    try (LoadDriver driver = new LoadDriver(client, workload, stats, errors::add)) {
+      driver.start();
+      driver.closedLoop(inFlight, System.nanoTime() + RUN.toNanos(), Duration.ofMillis(200));
+      assertThat(driver.awaitOutstanding(DRAIN))
+          .as("instances still in flight %d s after the run", DRAIN.toSeconds())
+          .isTrue();
+    }
+    assertThat(errors).as("errors").isEmpty();
+    return stats.interval();
+  }
+
+  private Map<String, String> localBroker() {
+    return Map.of(
+        "TERN_DATA_DIRECTORY", dir.resolve("broker").toString(),
+        "TERN_NETWORK_HOST", "127.0.0.1",
+        "TERN_NETWORK_COMMANDPORT", "0",
+        "TERN_NETWORK_INTERNALPORT", "0",
+        "TERN_GATEWAY_PORT", "0",
+        "TERN_MANAGEMENT_PORT", "0");
+  }
+
+  private static CamundaClient client(String gateway) {
+    return CamundaClient.newClientBuilder()
+        .grpcAddress(URI.create("http://" + gateway))
+        .preferRestOverGrpc(false)
+        .defaultRequestTimeout(Duration.ofSeconds(30))
+        .numJobWorkerExecutionThreads(1)
+        .build();
+  }
+}

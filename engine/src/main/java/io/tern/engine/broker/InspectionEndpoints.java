@@ -1,0 +1,209 @@
+package io.tern.engine.broker;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.tern.engine.partition.EnginePartition;
+import io.tern.engine.record.Keys;
+import io.tern.engine.workflow.inspect.WorkflowInspection;
+import io.tern.engine.workflow.inspect.WorkflowInspection.Element;
+import io.tern.engine.workflow.inspect.WorkflowInspection.Incident;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What is stuck, read from this broker's replicas of the partitions: {@code GET
+ * /actuator/incidents} (the open incidents) and {@code GET /actuator/instances/{key}} (where an
+ * active process instance is: its element tree, variables and incidents). Each broker answers from
+ * the replicas it holds; a follower's may lag its leader by a few records, which the answer says.
+ */
+final class InspectionEndpoints {
+  /** Incidents listed per partition at most: enough to see the pattern, small to send. */
+  static final int MAX_INCIDENTS_PER_PARTITION = 1_000;
+
+  private final List<ManagementApi.Hosted> partitions;
+
+  InspectionEndpoints(List<ManagementApi.Hosted> partitions) {
+    this.partitions = partitions;
+  }
+
+  CompletableFuture<ManagementApi.Answer> incidents() {
+    Map<Integer, CompletableFuture<List<Incident>>> read = new TreeMap<>();
+    Map<Integer, String> roles = new TreeMap<>();
+    for (ManagementApi.Hosted hosted : partitions) {
+      EnginePartition partition = hosted.partition();
+      roles.put(partition.partitionId(), partition.raft().role().name());
+      read.put(
+          partition.partitionId(),
+          partition
+              .processor()
+              .query(
+                  state ->
+                      new WorkflowInspection(state).incidents(MAX_INCIDENTS_PER_PARTITION + 1)));
+    }
+    return CompletableFuture.allOf(read.values().toArray(CompletableFuture[]::new))
+        .handle(
+            (all, ignored) ->
+                ManagementApi.Answer.json(
+                    200,
+                    ManagementApi.object(
+                        json -> {
+                          json.writeArrayFieldStart("incidents");
+                          List<String> unreadable = new ArrayList<>();
+                          for (var each : read.entrySet()) {
+                            if (each.getValue().isCompletedExceptionally()) {
+                              unreadable.add(
+                                  "partition "
+                                      + each.getKey()
+                                      + ": "
+                                      + ManagementApi.rootMessage(failure(each.getValue())));
+                              continue;
+                            }
+                            List<Incident> incidents = each.getValue().join();
+                            for (Incident incident :
+                                incidents.subList(
+                                    0, Math.min(incidents.size(), MAX_INCIDENTS_PER_PARTITION))) {
+                              json.writeStartObject();
+                              json.writeNumberField("partitionId", each.getKey());
+                              json.writeStringField("replica", roles.get(each.getKey()));
+                              writeIncidentFields(json, incident);
+                              json.writeEndObject();
+                            }
+                            if (incidents.size() > MAX_INCIDENTS_PER_PARTITION) {
+                              unreadable.add(
+                                  "partition "
+                                      + each.getKey()
+                                      + ": more than "
+                                      + MAX_INCIDENTS_PER_PARTITION
+                                      + " incidents, the oldest listed");
+                            }
+                          }
+                          json.writeEndArray();
+                          if (!unreadable.isEmpty()) {
+                            json.writeArrayFieldStart("notes");
+                            for (String note : unreadable) {
+                              json.writeString(note);
+                            }
+                            json.writeEndArray();
+                          }
+                        })));
+  }
+
+  CompletableFuture<ManagementApi.Answer> instance(String keyText) {
+    long key;
+    try {
+      key = Long.parseLong(keyText);
+    } catch (NumberFormatException e) {
+      return done(ManagementApi.Answer.error(400, "not a process instance key: " + keyText));
+    }
+    int partitionId = Keys.partitionOf(key);
+    EnginePartition partition = null;
+    for (ManagementApi.Hosted hosted : partitions) {
+      if (hosted.partition().partitionId() == partitionId) {
+        partition = hosted.partition();
+      }
+    }
+    if (key < 0 || partition == null) {
+      return done(
+          ManagementApi.Answer.error(
+              404,
+              "key "
+                  + key
+                  + " belongs to partition "
+                  + partitionId
+                  + ", which this broker does not hold: ask a broker that does"));
+    }
+    String role = partition.raft().role().name();
+    return partition
+        .processor()
+        .query(state -> new WorkflowInspection(state).instance(key))
+        .handle(
+            (instance, error) -> {
+              if (error != null) {
+                return ManagementApi.Answer.error(503, ManagementApi.rootMessage(error));
+              }
+              if (instance == null) {
+                return ManagementApi.Answer.error(
+                    404,
+                    "no active process instance "
+                        + key
+                        + " on partition "
+                        + partitionId
+                        + " (this broker's "
+                        + role.toLowerCase(java.util.Locale.ROOT)
+                        + " replica): it never existed or has ended");
+              }
+              return ManagementApi.Answer.json(
+                  200,
+                  ManagementApi.object(
+                      json -> {
+                        json.writeNumberField("processInstanceKey", instance.key());
+                        json.writeStringField("bpmnProcessId", instance.bpmnProcessId());
+                        json.writeNumberField("version", instance.version());
+                        json.writeNumberField("partitionId", partitionId);
+                        json.writeStringField("replica", role);
+                        json.writeFieldName("root");
+                        writeElement(json, instance.root());
+                      }));
+            });
+  }
+
+  private static void writeElement(JsonGenerator json, Element element) throws IOException {
+    json.writeStartObject();
+    json.writeNumberField("key", element.key());
+    json.writeStringField("elementId", element.elementId());
+    json.writeStringField("elementType", element.elementType());
+    json.writeStringField("state", element.state());
+    if (element.jobKey() >= 0) {
+      json.writeNumberField("jobKey", element.jobKey());
+    }
+    if (element.incident() != null) {
+      json.writeObjectFieldStart("incident");
+      writeIncidentFields(json, element.incident());
+      json.writeEndObject();
+    }
+    if (!element.variables().isEmpty()) {
+      json.writeObjectFieldStart("variables");
+      for (var variable : element.variables().entrySet()) {
+        json.writeFieldName(variable.getKey());
+        json.writeRawValue(variable.getValue()); // stored as JSON text
+      }
+      json.writeEndObject();
+    }
+    json.writeArrayFieldStart("children");
+    for (Element child : element.children()) {
+      writeElement(json, child);
+    }
+    json.writeEndArray();
+    json.writeEndObject();
+  }
+
+  private static void writeIncidentFields(JsonGenerator json, Incident incident)
+      throws IOException {
+    json.writeNumberField("key", incident.key());
+    json.writeStringField("errorType", incident.errorType());
+    json.writeStringField("errorMessage", incident.errorMessage());
+    json.writeStringField("bpmnProcessId", incident.bpmnProcessId());
+    json.writeStringField("elementId", incident.elementId());
+    json.writeNumberField("processInstanceKey", incident.processInstanceKey());
+    json.writeNumberField("elementInstanceKey", incident.elementInstanceKey());
+    if (incident.jobKey() >= 0) {
+      json.writeNumberField("jobKey", incident.jobKey());
+    }
+  }
+
+  private static Throwable failure(CompletableFuture<?> failed) {
+    try {
+      failed.join();
+      return new IllegalStateException("not failed");
+    } catch (java.util.concurrent.CompletionException e) {
+      return e.getCause() == null ? e : e.getCause();
+    }
+  }
+
+  private static CompletableFuture<ManagementApi.Answer> done(ManagementApi.Answer answer) {
+    return CompletableFuture.completedFuture(answer);
+  }
+}

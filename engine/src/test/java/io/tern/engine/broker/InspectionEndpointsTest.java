@@ -1,0 +1,105 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.response.ActivatedJob;
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Seeing what is stuck: open incidents, and where an instance waits, over the management API. */
+class InspectionEndpointsTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir Path dir;
+
+  private static HttpResponse<String> get(Broker broker, String path) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + broker.managementPort() + path))
+            .timeout(Duration.ofSeconds(30))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void anIncidentAndTheInstanceItHoldsUpAreShown() throws Exception {
+    try (Broker broker = Broker.start(TestBrokers.config(dir, Map.of()));
+        CamundaClient client = TestBrokers.client(broker)) {
+      assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
+      client
+          .newDeployResourceCommand()
+          .addProcessModel(
+              Bpmn.createExecutableProcess("order")
+                  .startEvent()
+                  .serviceTask("charge", task -> task.zeebeJobType("charge"))
+                  .endEvent()
+                  .done(),
+              "order.bpmn")
+          .send()
+          .join();
+      long stuck =
+          client
+              .newCreateInstanceCommand()
+              .bpmnProcessId("order")
+              .latestVersion()
+              .variables(Map.of("orderId", 7))
+              .send()
+              .join()
+              .getProcessInstanceKey();
+      ActivatedJob job =
+          client
+              .newActivateJobsCommand()
+              .jobType("charge")
+              .maxJobsToActivate(1)
+              .send()
+              .join()
+              .getJobs()
+              .get(0);
+      client.newFailCommand(job).retries(0).errorMessage("card declined").send().join();
+
+      HttpResponse<String> incidents = get(broker, "/actuator/incidents");
+      assertThat(incidents.statusCode()).isEqualTo(200);
+      assertThat(incidents.body())
+          .contains("\"errorType\":\"JOB_NO_RETRIES\"")
+          .contains("\"errorMessage\":\"card declined\"")
+          .contains("\"elementId\":\"charge\"")
+          .contains("\"processInstanceKey\":" + stuck)
+          .contains("\"replica\":\"LEADER\"");
+
+      HttpResponse<String> instance = get(broker, "/actuator/instances/" + stuck);
+      assertThat(instance.statusCode()).isEqualTo(200);
+      assertThat(instance.body())
+          .contains("\"processInstanceKey\":" + stuck)
+          .contains("\"elementId\":\"order\",\"elementType\":\"PROCESS\",\"state\":\"ACTIVATED\"")
+          .contains("\"variables\":{\"orderId\":7}")
+          .contains("\"elementId\":\"charge\",\"elementType\":\"SERVICE_TASK\"")
+          .contains("\"jobKey\":" + job.getKey())
+          .contains("\"incident\":{")
+          .contains("card declined");
+    }
+  }
+
+  @Test
+  void unknownAndMalformedKeysAreAnsweredClearly() throws Exception {
+    try (Broker broker = Broker.start(TestBrokers.config(dir, Map.of()))) {
+      assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
+      assertThat(get(broker, "/actuator/incidents").body()).isEqualTo("{\"incidents\":[]}");
+
+      HttpResponse<String> missing = get(broker, "/actuator/instances/" + ((1L << 51) + 12345));
+      assertThat(missing.statusCode()).isEqualTo(404);
+      assertThat(missing.body()).contains("no active process instance").contains("partition 1");
+
+      HttpResponse<String> malformed = get(broker, "/actuator/instances/order-7");
+      assertThat(malformed.statusCode()).isEqualTo(400);
+      assertThat(malformed.body()).contains("not a process instance key: order-7");
+    }
+  }
+}

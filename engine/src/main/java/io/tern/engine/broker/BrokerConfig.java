@@ -191,9 +191,9 @@ public record BrokerConfig(
   private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
 
   private static String logLevel(BrokerConfigLoader.Values values) {
-    String level = values.text("log.level").toLowerCase(Locale.ROOT);
+    String level = values.text("logging.level").toLowerCase(Locale.ROOT);
     if (!LOG_LEVELS.contains(level)) {
-      values.bad("log.level", "one of " + String.join(", ", LOG_LEVELS));
+      values.bad("logging.level", "one of " + String.join(", ", LOG_LEVELS));
       return "info";
     }
     return level;

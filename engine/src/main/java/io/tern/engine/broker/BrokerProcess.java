@@ -85,22 +85,34 @@ public final class BrokerProcess {
   }
 
   /**
-   * {@code count} distinct TCP ports free on this machine now. They are held open together until
-   * all are chosen: ports picked one at a time can repeat, and a broker whose management port is
-   * another one's Raft port answers health checks with a closed connection.
+   * {@code count} distinct TCP ports free on this machine now, chosen below the system's range of
+   * ephemeral ports: a port from that range can be taken by any outgoing connection (another
+   * broker's, connecting to its peers) between the choice and the broker's bind, and a broker whose
+   * port is taken stops. They are held open together until all are chosen: ports picked one at a
+   * time can repeat.
    */
   public static int[] freePorts(int count) {
+    int below = firstEphemeralPort();
     List<ServerSocket> sockets = new ArrayList<>();
     try {
       int[] ports = new int[count];
+      java.util.Random random = new java.util.Random();
       for (int i = 0; i < count; i++) {
-        ServerSocket socket = new ServerSocket(0);
+        ServerSocket socket = null;
+        for (int attempt = 0; socket == null; attempt++) {
+          int port = LOWEST_CHOSEN_PORT + random.nextInt(below - LOWEST_CHOSEN_PORT);
+          try {
+            socket = new ServerSocket(port);
+          } catch (IOException taken) {
+            if (attempt > 1_000) {
+              throw new UncheckedIOException("no free port below " + below, taken);
+            }
+          }
+        }
         sockets.add(socket);
         ports[i] = socket.getLocalPort();
       }
       return ports;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     } finally {
       for (ServerSocket socket : sockets) {
         try {
@@ -109,6 +121,20 @@ public final class BrokerProcess {
           // nothing bound any more is all that matters
         }
       }
+    }
+  }
+
+  /** Ports chosen by {@link #freePorts} are at least this (below: well-known services). */
+  private static final int LOWEST_CHOSEN_PORT = 10_000;
+
+  /** The first port of Linux's ephemeral range (32768 by default and where it cannot be read). */
+  private static int firstEphemeralPort() {
+    try {
+      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
+      int first = Integer.parseInt(range.split("\\s+")[0]);
+      return first > LOWEST_CHOSEN_PORT + 1_000 ? first : 32_768;
+    } catch (IOException | RuntimeException e) {
+      return 32_768;
     }
   }
 }

@@ -177,8 +177,8 @@ final class ConfigKeys {
           new Key(
               "backpressure.algorithm",
               "aimd",
-              "aimd (lowered once per slow round trip, back to its initial limit when fast"
-                  + " again), vegas or fixed"),
+              "aimd (decided once per window of 10 commands: lowered when more than one was"
+                  + " slow, else raised by one), vegas or fixed"),
           new Key(
               "backpressure.aimd.initialLimit",
               "100",
@@ -202,7 +202,7 @@ final class ConfigKeys {
               "backpressure.vegas.beta", "6", "vegas: above this many queued the limit shrinks"),
           new Key("backpressure.fixed.limit", "20", "fixed: the limit"),
           new Key(
-              "log.level",
+              "logging.level",
               "info",
               "the level of Tern's own log lines: error, warn, info, debug or trace (gRPC and"
                   + " Netty log warnings and errors only)"));

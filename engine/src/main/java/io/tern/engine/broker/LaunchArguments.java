@@ -51,7 +51,7 @@ record LaunchArguments(boolean help, Path configFile) {
         "Every key with its default and meaning: the README's configuration reference.",
         "",
         "JVM options: TERN_JAVA_OPTS, e.g. TERN_JAVA_OPTS=\"-Xmx2g\".",
-        "Log level: the key log.level, e.g. TERN_LOG_LEVEL=debug.",
+        "Log level: the key logging.level, e.g. TERN_LOGGING_LEVEL=debug.",
         "",
         "Exit codes: 0 stopped cleanly, 1 could not start (e.g. a port in use),",
         "2 bad arguments or configuration.");

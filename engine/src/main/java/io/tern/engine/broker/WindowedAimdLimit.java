@@ -3,35 +3,47 @@ package io.tern.engine.broker;
 import com.netflix.concurrency.limits.limit.AbstractLimit;
 
 /**
- * Additive increase, multiplicative decrease of the commands a partition takes in flight, with two
- * changes to the library's AIMD that keep a pause from looking like overload:
+ * Additive increase, multiplicative decrease of the commands a partition takes in flight, decided
+ * once per window of commands rather than once per command.
+ *
+ * <p>A window is {@value #WINDOW_COMMANDS} commands admitted after the last decision, so each
+ * decision sees only commands that met the limit it set, and windows are at least a round trip
+ * apart. If more than one of them was slower than the timeout (or dropped), the limit is multiplied
+ * by the backoff ratio; otherwise it grows by one. The library's AIMD decides on every command
+ * instead, and that breaks three ways:
  *
  * <ul>
- *   <li><b>One decrease per congestion event.</b> A command slower than the timeout (or dropped)
- *       lowers the limit only if it was admitted after the last decrease. A stall of the machine (a
- *       long fsync, a GC pause) makes every command in flight slow at once; counted one by one, 64
- *       of them would cut the limit by 0.9^64, to its minimum, and refuse the next burst of a load
- *       the partition handles easily. Counted once, they cut it by 0.9. Sustained overload still
- *       lowers it once per round trip, as TCP lowers its window once per window of losses.
- *   <li><b>Back to the initial limit when the partition is fast again.</b> Below the initial limit,
- *       every command faster than the timeout adds one, whether or not the window is half used:
- *       otherwise a partition under a light load never regains what stalls took, and drifts down
- *       over a long run until it refuses the bursts of a steady client. Above the initial limit it
- *       grows only while the window is at least half used, as the library's does, so an idle
- *       partition does not claim capacity it never showed.
+ *   <li>A stall of the machine (a long fsync, a GC pause) makes every command in flight slow at
+ *       once: counted one by one, 64 of them cut the limit by 0.9^64, to its minimum, and the next
+ *       burst of a load the partition handles easily is refused. Here they make one window: one
+ *       step.
+ *   <li>Under overload, the commands still faster than the timeout each add one and outweigh the
+ *       decreases: the limit settles where most commands wait longer than the timeout. Here a
+ *       congested window only decreases.
+ *   <li>A healthy partition whose slowest percent of commands passes the timeout loses a step for
+ *       each of them and drifts down. Here one slow command in a window is tolerated.
  * </ul>
+ *
+ * <p>Below the initial limit every uncongested window grows it, so a partition under a light load
+ * regains what stalls took. Above it, growth needs a busy window (half the limit in flight once),
+ * so an idle partition does not claim capacity it never showed.
  */
 final class WindowedAimdLimit extends AbstractLimit {
+  /** Commands per decision; a window with more than one slow command among them is congested. */
+  static final int WINDOW_COMMANDS = 10;
+
   private final int initialLimit;
   private final int minLimit;
   private final int maxLimit;
   private final double backoffRatio;
   private final long timeoutNs;
 
-  /** When the last decrease happened ({@link System#nanoTime} clock, as the limiter's). */
-  private long lastDecreaseNs = Long.MIN_VALUE;
-
-  private boolean decreased;
+  // The window being filled; guarded by AbstractLimit.onSample's lock.
+  private boolean decided;
+  private long lastDecisionNs;
+  private int samples;
+  private int slow;
+  private boolean busy;
 
   WindowedAimdLimit(
       int initialLimit, int minLimit, int maxLimit, double backoffRatio, long timeoutNs) {
@@ -56,22 +68,36 @@ final class WindowedAimdLimit extends AbstractLimit {
     this.timeoutNs = timeoutNs;
   }
 
-  /** Called under the lock of {@link AbstractLimit#onSample}. */
+  /** Called under the lock of {@link AbstractLimit#onSample}; times are {@link System#nanoTime}. */
   @Override
   protected int _update(long startTimeNs, long rttNs, int inFlight, boolean didDrop) {
     int limit = getLimit();
+    if (decided && startTimeNs - lastDecisionNs < 0) {
+      return limit; // admitted under an older limit: the last decision already saw its like
+    }
+    samples++;
     if (didDrop || rttNs > timeoutNs) {
-      boolean sameEvent = decreased && startTimeNs - lastDecreaseNs <= 0;
-      if (sameEvent) {
-        return limit;
-      }
-      decreased = true;
-      lastDecreaseNs = startTimeNs + rttNs;
-      return Math.max(minLimit, (int) (limit * backoffRatio));
+      slow++;
     }
-    if (limit < initialLimit || inFlight * 2 >= limit) {
-      return Math.min(maxLimit, limit + 1);
+    if (inFlight * 2 >= limit) {
+      busy = true;
     }
-    return limit;
+    if (samples < WINDOW_COMMANDS) {
+      return limit;
+    }
+    int next;
+    if (slow > 1) {
+      next = Math.max(minLimit, (int) (limit * backoffRatio));
+    } else if (limit < initialLimit || busy) {
+      next = Math.min(maxLimit, limit + 1);
+    } else {
+      next = limit;
+    }
+    decided = true;
+    lastDecisionNs = startTimeNs + rttNs;
+    samples = 0;
+    slow = 0;
+    busy = false;
+    return next;
   }
 }

@@ -169,6 +169,10 @@ public final class ClusterClient implements AutoCloseable {
     if (closed) {
       return;
     }
+    // gRPC backs off reconnecting on its own, up to two minutes after a long outage, and fails
+    // calls meanwhile: a broker that is back would stay unseen that long. This client paces its
+    // attempts itself (at most RESUBSCRIBE_MAX_MS apart), so each attempt connects at once.
+    connection.channel.resetConnectBackoff();
     ClientCall<byte[], byte[]> call =
         connection.channel.newCall(BrokerApi.SUBSCRIBE, CallOptions.DEFAULT);
     ClientCalls.asyncServerStreamingCall(

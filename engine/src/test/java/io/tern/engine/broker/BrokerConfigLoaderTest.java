@@ -277,17 +277,4 @@ class BrokerConfigLoaderTest {
             () -> BrokerConfigLoader.load(null, Map.of("TERN_RAFT_ONTRANSPORTTHREAD", "yes")))
         .hasMessageContaining("raft.onTransportThread");
   }
-
-  @Test
-  void everyKeyIsUniqueAndListedInTheReadmeWithItsDefault() throws IOException {
-    assertThat(ConfigKeys.BY_LOWER_NAME).hasSize(ConfigKeys.ALL.size());
-    // The build runs in engine/; the README is the project's.
-    String readme = Files.readString(Path.of("..", "README.md"));
-    for (ConfigKeys.Key key : ConfigKeys.ALL) {
-      String defaultText = key.defaultValue().isEmpty() ? "(empty)" : key.defaultValue();
-      assertThat(readme)
-          .as("the README's row for %s", key.name())
-          .contains("| `" + key.name() + "` | `" + defaultText + "` |");
-    }
-  }
 }

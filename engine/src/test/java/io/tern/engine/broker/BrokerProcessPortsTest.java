@@ -13,6 +13,9 @@ class BrokerProcessPortsTest {
     int[] ports = BrokerProcess.freePorts(64);
 
     assertEquals(64, Arrays.stream(ports).distinct().count(), Arrays.toString(ports));
+    // Outgoing connections take ports from the ephemeral range (32768 and up by default).
+    assertEquals(
+        0, Arrays.stream(ports).filter(port -> port >= 32_768).count(), Arrays.toString(ports));
     for (int port : ports) {
       try (ServerSocket socket = new ServerSocket(port)) {
         assertEquals(port, socket.getLocalPort());

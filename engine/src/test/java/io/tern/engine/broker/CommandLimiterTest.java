@@ -56,7 +56,7 @@ class CommandLimiterTest {
             1,
             new SimpleMeterRegistry());
     assertThat(limiter.limit()).isEqualTo(100);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < WindowedAimdLimit.WINDOW_COMMANDS; i++) {
       limiter.acquire(ValueTypes.MESSAGE, ValueTypes.MessageIntent.PUBLISH).get().onDropped();
     }
     assertThat(limiter.limit()).isLessThan(100);

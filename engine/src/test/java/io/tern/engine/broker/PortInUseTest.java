@@ -102,7 +102,9 @@ class PortInUseTest {
       assertThat(broker.exitValue()).isEqualTo(1);
     }
     assertThat(Files.readString(log))
-        .contains(
-            "did not start: cannot listen on " + HOST + ":" + ports[3] + " (management.port)");
+        .contains("did not start: cannot listen on " + HOST + ":" + ports[3] + " (management.port)")
+        .as("every line carries the time and the node")
+        .containsPattern(
+            "(?m)^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\S* ERROR \\[broker-0\\] ");
   }
 }

@@ -6,57 +6,88 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The partition's AIMD limit: how stalls, overload and calm move it. */
+/** The partition's AIMD limit: how stalls, overload, outliers and calm move it. */
 class WindowedAimdLimitTest {
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long TIMEOUT = 200 * MS;
+  private static final int WINDOW = WindowedAimdLimit.WINDOW_COMMANDS;
 
   private final WindowedAimdLimit limit = new WindowedAimdLimit(100, 1, 1000, 0.9, TIMEOUT);
 
+  /**
+   * One window's worth of commands admitted from {@code startMs}, 1 ms apart, each answered after
+   * {@code rttMs} but {@code slow} of them after 300 ms; returns when the last was answered.
+   */
+  private long window(WindowedAimdLimit into, long startMs, long rttMs, int slow, int inFlight) {
+    long lastAnsweredMs = 0;
+    for (int i = 0; i < WINDOW; i++) {
+      long rtt = i < slow ? 300 : rttMs;
+      into.onSample((startMs + i) * MS, rtt * MS, inFlight, false);
+      lastAnsweredMs = Math.max(lastAnsweredMs, startMs + i + rtt);
+    }
+    return lastAnsweredMs;
+  }
+
   @Test
   void oneStallOfEveryCommandInFlightLowersTheLimitOnce() {
-    // 64 commands admitted within 10 ms, all held up by one 600 ms stall.
+    // 64 commands admitted within 8 ms, all held up by one 600 ms stall.
     for (int i = 0; i < 64; i++) {
       limit.onSample(1_000 * MS + i * MS / 8, 600 * MS, 64, false);
     }
     assertThat(limit.getLimit()).isEqualTo(90);
+
+    window(limit, 2_000, 5, 0, 10); // the next window is fast again
+    assertThat(limit.getLimit()).isEqualTo(91);
   }
 
   @Test
-  void sustainedOverloadLowersItOncePerRoundTrip() {
-    limit.onSample(0, 300 * MS, 10, false); // decrease; the event lasts until 300 ms
-    limit.onSample(100 * MS, 300 * MS, 10, false); // admitted during it: same event
-    limit.onSample(250 * MS, 400 * MS, 10, true); // a drop, still admitted during it
+  void sustainedOverloadLowersItOnceAWindowAndFastCommandsDoNotOutweighIt() {
+    long now = window(limit, 0, 300, WINDOW, 100); // every command slow
+    assertThat(limit.getLimit()).isEqualTo(90);
+    // Commands admitted before that decision (still under the old limit) do not count.
+    for (int i = 0; i < 50; i++) {
+      limit.onSample(i * MS, 5 * MS, 100, false);
+    }
     assertThat(limit.getLimit()).isEqualTo(90);
 
-    limit.onSample(301 * MS, 300 * MS, 10, false); // admitted after: a new round trip
+    now = window(limit, now + 1, 300, 5, 90); // half slow, half fast
     assertThat(limit.getLimit()).isEqualTo(81);
-    limit.onSample(602 * MS, 1 * MS, 10, true); // a drop admitted after that one's end
-    assertThat(limit.getLimit()).isEqualTo(72);
+    window(limit, now + 1, 300, 2, 81);
+    assertThat(limit.getLimit()).as("two slow in ten is congested").isEqualTo(72);
   }
 
   @Test
-  void belowTheInitialLimitEveryFastCommandAddsOneAboveItOnlyABusyWindowDoes() {
-    limit.onSample(0, 300 * MS, 1, false);
+  void oneSlowCommandPerWindowIsTolerated() {
+    long now = 0;
+    for (int i = 0; i < 100; i++) {
+      now = window(limit, now + 1, 5, 1, 10) + 1;
+    }
+    assertThat(limit.getLimit()).isEqualTo(100);
+  }
+
+  @Test
+  void belowTheInitialLimitEveryCalmWindowAddsOneAboveItOnlyABusyOne() {
+    long now = window(limit, 0, 300, WINDOW, 1);
     assertThat(limit.getLimit()).isEqualTo(90);
     for (int i = 0; i < 20; i++) {
-      limit.onSample(400 * MS + i * MS, 2 * MS, 1, false); // a light load, all fast
+      now = window(limit, now + 1, 5, 0, 1); // a light load, all fast
     }
     assertThat(limit.getLimit()).as("back to the initial limit, no further").isEqualTo(100);
 
-    limit.onSample(500 * MS, 2 * MS, 50, false); // half the window in use
+    window(limit, now + 1, 5, 0, 50); // half the window in use
     assertThat(limit.getLimit()).isEqualTo(101);
   }
 
   @Test
   void itStaysWithinItsBounds() {
     WindowedAimdLimit small = new WindowedAimdLimit(2, 1, 3, 0.5, TIMEOUT);
-    for (int i = 0; i < 10; i++) {
-      small.onSample(i * 1_000 * MS, 300 * MS, 1, false);
+    long now = 0;
+    for (int i = 0; i < 5; i++) {
+      now = window(small, now + 1, 300, WINDOW, 1);
     }
     assertThat(small.getLimit()).isEqualTo(1);
-    for (int i = 0; i < 10; i++) {
-      small.onSample(20_000 * MS + i * MS, MS, 3, false);
+    for (int i = 0; i < 5; i++) {
+      now = window(small, now + 1, 5, 0, 3);
     }
     assertThat(small.getLimit()).isEqualTo(3);
   }

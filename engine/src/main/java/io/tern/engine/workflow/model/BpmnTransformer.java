@@ -211,6 +211,8 @@ public final class BpmnTransformer {
               + ": a condition must be a FEEL expression starting with '=', got '"
               + condition
               + "'");
+    } else if (condition != null) {
+      MappingChecks.checkFeel(flow, condition.strip(), problems); // evaluated as a token passes
     }
   }
 

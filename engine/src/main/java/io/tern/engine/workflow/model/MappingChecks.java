@@ -39,8 +39,14 @@ final class MappingChecks {
     return new Mapping(trimmedSource, trimmedTarget);
   }
 
-  /** Reports a FEEL expression (leading '=') that does not parse; static text always passes. */
-  static void checkFeel(FlowNode node, String expression, List<String> problems) {
+  /**
+   * Reports a FEEL expression (leading '=') that does not parse, naming the element, the expression
+   * and the parser's message; static text always passes.
+   */
+  static void checkFeel(
+      io.camunda.zeebe.model.bpmn.instance.BaseElement node,
+      String expression,
+      List<String> problems) {
     if (!expression.startsWith("=")) {
       return;
     }

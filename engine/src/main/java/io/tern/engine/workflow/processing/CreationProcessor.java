@@ -21,6 +21,8 @@ import java.util.Map;
  * at once, or (awaiting the result) once the instance ends.
  */
 final class CreationProcessor implements CommandProcessor {
+  private static final byte[] NO_VARIABLES = new byte[0];
+
   private final ProcessingContext context;
   private final ProcessState processes;
   private final ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
@@ -75,6 +77,9 @@ final class CreationProcessor implements CommandProcessor {
     creation.processDefinitionKey = process.key();
     creation.bpmnProcessId = process.bpmnProcessId();
     creation.version = process.version();
+    // The variables go into the log once, as the VARIABLE events below; repeated here they would
+    // halve the largest document a create can carry (a result must fit log.maxBatchBytes).
+    creation.variables = NO_VARIABLES;
     result.appendEvent(
         processInstanceKey, ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, creation);
     if (command.intent() == CreationIntent.CREATE_WITH_AWAITING_RESULT) {

@@ -354,8 +354,10 @@ final class JobProcessors {
       result.reject(RejectionType.INVALID_ARGUMENT, e.getMessage());
       return;
     }
+    // The event leaves the variables out: the VARIABLE events below carry each of them, and
+    // repeated here they would halve the largest document a completion can carry.
     JobValue completed = new JobValue().copyFrom(job.value);
-    completed.variables = completion.variables;
+    completed.variables = new byte[0];
     result.appendEvent(key, ValueTypes.JOB, JobIntent.COMPLETED, completed);
     metrics.jobCompleted(result, key, context.nowMs());
     result.respondWithLastEvent();

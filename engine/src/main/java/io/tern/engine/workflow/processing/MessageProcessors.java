@@ -80,6 +80,8 @@ final class MessageProcessors {
     offer(result, key, published);
     starts.offer(result, key, published);
     if (published.timeToLiveMs == 0) {
+      // The expiry needs the key only; the variables are in this batch already.
+      published.variables = new byte[0];
       result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.EXPIRED, published);
     } else {
       long deadlineMs = published.deadlineMs;
@@ -121,6 +123,7 @@ final class MessageProcessors {
   void expire(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (state.messages().get(key, message) && message.deadlineMs <= context.nowMs()) {
+      message.variables = new byte[0]; // the expiry needs the key only
       result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.EXPIRED, message);
     }
   }

@@ -52,6 +52,9 @@ final class VariableDocumentProcessor implements CommandProcessor {
       result.reject(RejectionType.INVALID_ARGUMENT, e.getMessage());
       return;
     }
+    // The event leaves the document out: the VARIABLE events below carry each variable, and
+    // repeated here they would halve the largest document SetVariables can carry.
+    document.variables = new byte[0];
     result.appendEvent(
         context.nextKey(), ValueTypes.VARIABLE_DOCUMENT, VariableDocumentIntent.UPDATED, document);
     result.respondWithLastEvent();

@@ -1,5 +1,7 @@
 package io.tern.benchmark.load;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -23,6 +25,13 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 final class LoadChart {
   private static final int WIDTH = 1000;
   private static final int PANEL_HEIGHT = 300;
+  private static final Color[] PALETTE = {
+    new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
+    new Color(0xff7f0e), new Color(0x8c564b), new Color(0x17becf), new Color(0x7f7f7f)
+  };
+  private static final BasicStroke DASHED =
+      new BasicStroke(
+          1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
 
   private LoadChart() {}
 
@@ -47,9 +56,15 @@ final class LoadChart {
     XYChart limiter = panel("Backpressure, per partition leader", "commands");
     TreeSet<Integer> partitions = new TreeSet<>();
     rows.forEach(row -> partitions.addAll(row.partitions().keySet()));
+    int index = 0;
     for (int partition : partitions) {
-      line(limiter, "p" + partition + " limit", seconds, gauge(rows, partition, true));
-      line(limiter, "p" + partition + " in flight", seconds, gauge(rows, partition, false));
+      // One colour per partition: its limit a solid line, its commands in flight a dashed one.
+      Color colour = PALETTE[index++ % PALETTE.length];
+      line(limiter, "p" + partition + " limit", seconds, gauge(rows, partition, true))
+          .setLineColor(colour);
+      line(limiter, "p" + partition + " in flight", seconds, gauge(rows, partition, false))
+          .setLineColor(colour)
+          .setLineStyle(DASHED);
     }
     if (partitions.isEmpty()) {
       line(limiter, "no gauges", seconds, new double[seconds.length]);
@@ -78,16 +93,19 @@ final class LoadChart {
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setMarkerSize(0);
     chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
+    chart.getStyler().setXAxisTickMarkSpacingHint(80); // a label every few seconds, not each
+    chart.getStyler().setXAxisDecimalPattern("#,##0");
     return chart;
   }
 
-  private static void line(XYChart chart, String name, double[] x, double[] y) {
+  private static XYSeries line(XYChart chart, String name, double[] x, double[] y) {
     if (x.length == 0) {
       x = new double[] {0};
       y = new double[] {0};
     }
     XYSeries series = chart.addSeries(name, x, y);
     series.setMarker(SeriesMarkers.NONE);
+    return series;
   }
 
   /** A partition's limit (or in flight) per row; NaN where it had no leader, a gap in the line. */

@@ -13,9 +13,9 @@ import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.cluster.PartitionDistribution;
+import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
-import io.tern.engine.gateway.PartitionCommands.Answer;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.processor.ProcessorConfig;
@@ -113,8 +113,7 @@ public final class Broker implements AutoCloseable {
     this.partitions = new LocalPartitions(config.nodeId(), config.partitionsCount());
     this.cluster =
         new ClusterClient(config.contactPoints(), config.nodeId(), config.partitionsCount());
-    this.clusterPartitions =
-        new ClusterPartitions(partitions, cluster, config.gateway().requestTimeout().toMillis());
+    this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     // Raft learns where the other members listen from their command API's state.
     cluster.addListener(
         state -> {
@@ -304,8 +303,8 @@ public final class Broker implements AutoCloseable {
 
     @Override
     public CompletableFuture<Answer> request(
-        int partitionId, int valueType, int intent, long key, RecordValue value) {
-      return partitions.request(partitionId, valueType, intent, key, value);
+        int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
+      return partitions.request(partitionId, valueType, intent, key, value, timeoutMs);
     }
 
     @Override

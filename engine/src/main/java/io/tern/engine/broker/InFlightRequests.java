@@ -1,7 +1,7 @@
 package io.tern.engine.broker;
 
 import com.netflix.concurrency.limits.Limiter;
-import io.tern.engine.gateway.PartitionCommands.Answer;
+import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import java.util.Map;
@@ -56,8 +56,9 @@ final class InFlightRequests {
    * slot released if processing has not released it already: with success on an answer, as dropped
    * on a timeout (no answer in time is the overload signal), ignored otherwise.
    */
-  InFlight register(Limiter.Listener slot) {
-    InFlight request = new InFlight(nextRequestId.getAndIncrement(), slot);
+  InFlight register(Limiter.Listener slot, int partitionId, int valueType, int intent) {
+    InFlight request =
+        new InFlight(nextRequestId.getAndIncrement(), slot, partitionId, valueType, intent);
     pending.put(request.requestId, request);
     request.answer.whenComplete(
         (answered, error) -> {
@@ -73,13 +74,18 @@ final class InFlightRequests {
     return request;
   }
 
-  /** The command of that request was processed: its slot is free, its answer may follow later. */
-  void processed(int requestStreamId, long requestId) {
+  /**
+   * The command of that request was processed, writing first a record of {@code key}: its slot is
+   * free, its answer may follow later.
+   */
+  void processed(int requestStreamId, long requestId, long key) {
     if (requestStreamId != streamId) {
       return;
     }
     InFlight request = pending.get(requestId);
     if (request != null) {
+      request.processedKey = key;
+      request.processed = true;
       request.release(Limiter.Listener::onSuccess);
     }
   }
@@ -113,13 +119,25 @@ final class InFlightRequests {
   /** One client command written to a partition and waiting for its answer. */
   static final class InFlight {
     final long requestId;
+    final int partitionId;
+    final int valueType;
+    final int intent;
     final CompletableFuture<Answer> answer = new CompletableFuture<>();
     private final Limiter.Listener slot;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private InFlight(long requestId, Limiter.Listener slot) {
+    /** Set once processed: then the key of the first record written (a created instance's). */
+    volatile boolean processed;
+
+    volatile long processedKey = -1;
+
+    private InFlight(
+        long requestId, Limiter.Listener slot, int partitionId, int valueType, int intent) {
       this.requestId = requestId;
       this.slot = slot;
+      this.partitionId = partitionId;
+      this.valueType = valueType;
+      this.intent = intent;
     }
 
     private void release(java.util.function.Consumer<Limiter.Listener> outcome) {

@@ -2,7 +2,7 @@ package io.tern.engine.broker;
 
 import com.netflix.concurrency.limits.Limiter;
 import io.tern.engine.cluster.ClusterPartitions;
-import io.tern.engine.gateway.PartitionCommands;
+import io.tern.engine.command.PartitionCommands;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.partition.DiskSpaceGuard;
 import io.tern.engine.partition.EnginePartition;
@@ -13,6 +13,11 @@ import io.tern.engine.workflow.Partitions;
 import io.tern.raft.RaftRole;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -25,6 +30,15 @@ final class LocalPartitions
   private final AtomicReferenceArray<EnginePartition> partitions;
   private final AtomicReferenceArray<CommandLimiter> limiters;
   private final InFlightRequests inFlight;
+
+  /** Times the requests out, each with what is known of why (see TimeoutExplanation). */
+  private final ScheduledExecutorService timeouts =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "request-timeouts");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   LocalPartitions(int nodeId, int partitionsCount) {
     this.inFlight = new InFlightRequests(nodeId);
@@ -49,18 +63,18 @@ final class LocalPartitions
 
   @Override
   public CompletableFuture<Answer> request(
-      int partitionId, int valueType, int intent, long key, RecordValue value) {
+      int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
     EnginePartition partition = leading(partitionId);
     if (partition == null) {
       return CompletableFuture.failedFuture(
-          new PartitionUnavailableException(
+          new NotWrittenException(
               "partition " + partitionId + " has no leader on this broker right now", false));
     }
     CommandLimiter limiter = limiters.get(partitionId - 1);
     Optional<Limiter.Listener> slot = limiter.acquire(valueType, intent);
     if (slot.isEmpty()) {
       return CompletableFuture.failedFuture(
-          new PartitionUnavailableException(
+          new NotWrittenException(
               "partition "
                   + partitionId
                   + " is at its limit of "
@@ -68,7 +82,8 @@ final class LocalPartitions
                   + " commands in flight (backpressure); try again shortly",
               true));
     }
-    InFlightRequests.InFlight request = inFlight.register(slot.get());
+    InFlightRequests.InFlight request =
+        inFlight.register(slot.get(), partitionId, valueType, intent);
     CompletableFuture<Answer> answer = request.answer;
     try {
       partition
@@ -76,13 +91,34 @@ final class LocalPartitions
           .write(inFlight.streamId(), request.requestId, valueType, intent, key, value);
     } catch (LogStreamWriter.NotWritableException e) {
       answer.completeExceptionally(
-          new PartitionUnavailableException(
+          new NotWrittenException(
               "partition " + partitionId + ": " + e.getMessage(),
               e.getMessage().startsWith(DiskSpaceGuard.REFUSAL_PREFIX)));
     } catch (RuntimeException e) {
       answer.completeExceptionally(e); // releases the request id and the backpressure slot
     }
+    if (!answer.isDone()) {
+      ScheduledFuture<?> timeout =
+          timeouts.schedule(() -> expire(request), timeoutMs, TimeUnit.MILLISECONDS);
+      answer.whenComplete((answered, error) -> timeout.cancel(false));
+    }
     return answer;
+  }
+
+  /** No answer in time: fails the request, saying what is known of why. */
+  private void expire(InFlightRequests.InFlight request) {
+    if (request.answer.isDone()) {
+      return;
+    }
+    EnginePartition partition = partitions.get(request.partitionId - 1);
+    TimeoutExplanation.of(partition, request)
+        .whenComplete(
+            (why, error) ->
+                request.answer.completeExceptionally(
+                    new TimeoutException(
+                        why != null
+                            ? why
+                            : "partition " + request.partitionId + " did not answer")));
   }
 
   /** From the partitions' processors, once an answer is committed. */
@@ -93,8 +129,8 @@ final class LocalPartitions
 
   /** From the partitions' processors, once a client command is processed. */
   @Override
-  public void processed(int requestStreamId, long requestId) {
-    inFlight.processed(requestStreamId, requestId);
+  public void processed(int requestStreamId, long requestId, long key) {
+    inFlight.processed(requestStreamId, requestId, key);
   }
 
   /** Engine to engine: best effort, the sender retries until acknowledged. */

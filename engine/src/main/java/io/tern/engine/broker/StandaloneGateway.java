@@ -36,9 +36,7 @@ public final class StandaloneGateway implements AutoCloseable {
               + " command ports (network.commandPort)");
     }
     ClusterClient cluster = new ClusterClient(config.contactPoints(), -1, config.partitionsCount());
-    ClusterPartitions partitions =
-        new ClusterPartitions(
-            ClusterPartitions.Local.NONE, cluster, config.gateway().requestTimeout().toMillis());
+    ClusterPartitions partitions = new ClusterPartitions(ClusterPartitions.Local.NONE, cluster);
     GatewayJobStreams jobStreams = new GatewayJobStreams();
     cluster.onJobsAvailable(jobStreams::jobsAvailable);
     JobStreamForwarding forwarding = new JobStreamForwarding(cluster, partitions);

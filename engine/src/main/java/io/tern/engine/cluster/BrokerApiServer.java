@@ -15,9 +15,9 @@ import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.Event;
 import io.tern.engine.cluster.BrokerMessages.Execute;
 import io.tern.engine.cluster.BrokerMessages.JobStreamRequest;
-import io.tern.engine.gateway.PartitionCommands;
-import io.tern.engine.gateway.PartitionCommands.Answer;
-import io.tern.engine.gateway.PartitionCommands.PartitionUnavailableException;
+import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.command.PartitionCommands.NotWrittenException;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.Partitions;
 import java.io.IOException;
@@ -54,7 +54,7 @@ public final class BrokerApiServer implements AutoCloseable {
   public interface Host {
     /** Writes a command and completes with its committed answer (see {@link PartitionCommands}). */
     CompletableFuture<Answer> request(
-        int partitionId, int valueType, int intent, long key, RecordValue value);
+        int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs);
 
     /** Engine to engine: writes a command if the partition is led here, else drops it. */
     Partitions partitions();
@@ -175,16 +175,22 @@ public final class BrokerApiServer implements AutoCloseable {
       observer.onCompleted();
       return;
     }
-    CompletableFuture<Answer> answer =
-        host.request(
-            command.partitionId(), command.valueType(), command.intent(), command.key(), value);
-    ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
-    call.setOnCancelHandler(() -> answer.completeExceptionally(new TimeoutException("cancelled")));
     Deadline deadline = Context.current().getDeadline();
     long timeoutMs =
         deadline == null
             ? DEFAULT_ANSWER_TIMEOUT_MS
             : Math.max(1, deadline.timeRemaining(TimeUnit.MILLISECONDS));
+    // The partition times out first, so that its explanation reaches the caller in time.
+    CompletableFuture<Answer> answer =
+        host.request(
+            command.partitionId(),
+            command.valueType(),
+            command.intent(),
+            command.key(),
+            value,
+            Math.max(1, timeoutMs - PartitionCommands.TIMEOUT_GRACE_MS));
+    ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
+    call.setOnCancelHandler(() -> answer.completeExceptionally(new TimeoutException("cancelled")));
     answer
         .orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
         .whenComplete(
@@ -213,18 +219,29 @@ public final class BrokerApiServer implements AutoCloseable {
             });
   }
 
-  /** Unavailable and exhausted partitions keep their meaning across the hop. */
+  /**
+   * The three outcomes keep their meaning across the hop: not written is UNAVAILABLE (with the
+   * NOT_WRITTEN trailer) or RESOURCE_EXHAUSTED, no answer in time DEADLINE_EXCEEDED, anything that
+   * may have been written ABORTED.
+   */
   private static Status statusOf(Throwable error) {
     Throwable cause =
         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (cause instanceof PartitionUnavailableException unavailable) {
+    if (cause instanceof NotWrittenException unavailable) {
       return (unavailable.exhausted() ? Status.RESOURCE_EXHAUSTED : Status.UNAVAILABLE)
           .withDescription(unavailable.getMessage());
     }
-    if (cause instanceof TimeoutException) {
-      return Status.DEADLINE_EXCEEDED.withDescription("no answer from the partition in time");
+    if (cause instanceof TimeoutException timeout) {
+      return Status.DEADLINE_EXCEEDED.withDescription(
+          timeout.getMessage() == null
+              ? "no answer from the partition in time"
+              : timeout.getMessage());
     }
-    return Status.INTERNAL.withDescription(String.valueOf(cause));
+    if (cause instanceof PartitionCommands.OutcomeUnknownException unknown) {
+      return Status.ABORTED.withDescription(unknown.getMessage());
+    }
+    // Not known to have been refused before its write: the caller must not take it as unwritten.
+    return Status.ABORTED.withDescription("failed after it was received: " + cause);
   }
 
   private void subscribe(byte[] message, StreamObserver<byte[]> observer) {

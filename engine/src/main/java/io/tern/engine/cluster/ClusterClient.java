@@ -11,6 +11,7 @@ import io.grpc.stub.StreamObserver;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.Event;
 import io.tern.engine.cluster.BrokerMessages.PartitionState;
+import io.tern.engine.command.PartitionCommands;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -278,7 +279,8 @@ public final class ClusterClient implements AutoCloseable {
     CompletableFuture<byte[]> answer = new CompletableFuture<>();
     if (channel == null) {
       answer.completeExceptionally(
-          new NotWrittenException("broker " + nodeId + " is not connected"));
+          new PartitionCommands.NotWrittenException(
+              "broker " + nodeId + " is not connected", false));
       return answer;
     }
     ClientCall<byte[], byte[]> call =
@@ -335,15 +337,6 @@ public final class ClusterClient implements AutoCloseable {
               answers.forEach(answer -> merged.putAll(answer.join()));
               return merged;
             });
-  }
-
-  /** A broker was not reached, so a command was certainly not written; it may be tried again. */
-  static final class NotWrittenException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    NotWrittenException(String message) {
-      super(message);
-    }
   }
 
   @Override

@@ -5,7 +5,9 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.tern.engine.cluster.BrokerMessages.Answered;
 import io.tern.engine.cluster.BrokerMessages.Execute;
-import io.tern.engine.gateway.PartitionCommands;
+import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.command.PartitionCommands.NotWrittenException;
+import io.tern.engine.command.PartitionCommands.OutcomeUnknownException;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.Partitions;
@@ -33,6 +35,9 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
   /** Engine-to-engine commands are sent again by their sender; this only bounds a stuck call. */
   private static final long SEND_TIMEOUT_MS = 5_000;
 
+  /** The leader "node" of a command written to a partition this process leads. */
+  private static final int LOCAL = -1;
+
   /** Set by a broker on an UNAVAILABLE answer: the command was not written, try it again. */
   static final Metadata.Key<String> NOT_WRITTEN =
       Metadata.Key.of("tern-not-written", Metadata.ASCII_STRING_MARSHALLER);
@@ -42,7 +47,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
     boolean leads(int partitionId);
 
     CompletableFuture<Answer> request(
-        int partitionId, int valueType, int intent, long key, RecordValue value);
+        int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs);
 
     void send(int partitionId, int valueType, int intent, long key, RecordValue value);
 
@@ -56,7 +61,12 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
 
           @Override
           public CompletableFuture<Answer> request(
-              int partitionId, int valueType, int intent, long key, RecordValue value) {
+              int partitionId,
+              int valueType,
+              int intent,
+              long key,
+              RecordValue value,
+              long timeoutMs) {
             throw new IllegalStateException("no local partitions");
           }
 
@@ -70,13 +80,10 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
 
   private final Local local;
   private final ClusterClient cluster;
-  private final long answerTimeoutMs;
 
-  /** {@code answerTimeoutMs}: how long a forwarded command may wait for its answer. */
-  public ClusterPartitions(Local local, ClusterClient cluster, long answerTimeoutMs) {
+  public ClusterPartitions(Local local, ClusterClient cluster) {
     this.local = local;
     this.cluster = cluster;
-    this.answerTimeoutMs = answerTimeoutMs;
   }
 
   @Override
@@ -91,12 +98,14 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
 
   @Override
   public CompletableFuture<Answer> request(
-      int partitionId, int valueType, int intent, long key, RecordValue value) {
+      int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
+    long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     if (local.leads(partitionId)) {
       // The common case, and the only one of a single broker: the local partition's own future,
       // so a caller's timeout releases its request slot directly. A refusal before writing comes
       // back already failed; only then are the retries below needed.
-      CompletableFuture<Answer> answer = requestLocally(partitionId, valueType, intent, key, value);
+      CompletableFuture<Answer> answer =
+          requestLocally(partitionId, valueType, intent, key, value, deadlineNs);
       if (!answer.isCompletedExceptionally() || !notWritten(failureOf(answer))) {
         return answer;
       }
@@ -110,7 +119,8 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
             key,
             value,
             result,
-            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEADER_WAIT_MS));
+            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEADER_WAIT_MS),
+            deadlineNs);
     attempt.run();
     return result;
   }
@@ -133,12 +143,17 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
   }
 
   private CompletableFuture<Answer> requestLocally(
-      int partitionId, int valueType, int intent, long key, RecordValue value) {
+      int partitionId, int valueType, int intent, long key, RecordValue value, long deadlineNs) {
     try {
-      return local.request(partitionId, valueType, intent, key, value);
+      return local.request(partitionId, valueType, intent, key, value, remainingMs(deadlineNs));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** Milliseconds left until {@code deadlineNs}, at least 1. */
+  private static long remainingMs(long deadlineNs) {
+    return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime()));
   }
 
   /** The cause a failed future holds (it is done). */
@@ -168,6 +183,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
     private final RecordValue value;
     private final CompletableFuture<Answer> result;
     private final long giveUpNanos;
+    private final long deadlineNs;
     private byte[] encoded;
     private long retryMs = RETRY_MIN_MS;
 
@@ -178,7 +194,8 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
         long key,
         RecordValue value,
         CompletableFuture<Answer> result,
-        long giveUpNanos) {
+        long giveUpNanos,
+        long deadlineNs) {
       this.partitionId = partitionId;
       this.valueType = valueType;
       this.intent = intent;
@@ -186,6 +203,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
       this.value = value;
       this.result = result;
       this.giveUpNanos = giveUpNanos;
+      this.deadlineNs = deadlineNs;
     }
 
     @Override
@@ -195,8 +213,8 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
       }
       if (local.leads(partitionId)) {
         CompletableFuture<Answer> answer =
-            requestLocally(partitionId, valueType, intent, key, value);
-        answer.whenComplete(this::done);
+            requestLocally(partitionId, valueType, intent, key, value, deadlineNs);
+        answer.whenComplete((answered, error) -> done(answered, error, LOCAL));
         result.whenComplete(
             (done, error) -> {
               if (error != null) {
@@ -213,8 +231,13 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
       if (encoded == null) {
         encoded = new Execute(partitionId, valueType, intent, key, true, bytesOf(value)).encode();
       }
+      // The leader's broker times out first and says why (see PartitionCommands.request).
       CompletableFuture<byte[]> answer =
-          cluster.call(leader, BrokerApi.EXECUTE, encoded, answerTimeoutMs);
+          cluster.call(
+              leader,
+              BrokerApi.EXECUTE,
+              encoded,
+              remainingMs(deadlineNs) + PartitionCommands.TIMEOUT_GRACE_MS);
       result.whenComplete(
           (done, error) -> {
             if (error != null) {
@@ -224,7 +247,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
       answer.whenComplete(
           (bytes, error) -> {
             if (error != null) {
-              done(null, error);
+              done(null, error, leader);
               return;
             }
             Answered answered;
@@ -244,7 +267,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
           });
     }
 
-    private void done(Answer answer, Throwable error) {
+    private void done(Answer answer, Throwable error, int leader) {
       if (error == null) {
         result.complete(answer);
         return;
@@ -256,7 +279,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
       if (notWritten(cause)) {
         retryOrFail(cause.getMessage());
       } else {
-        result.completeExceptionally(translate(cause));
+        result.completeExceptionally(translate(partitionId, leader, cause));
       }
     }
 
@@ -266,7 +289,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
       }
       if (System.nanoTime() - giveUpNanos >= 0) {
         result.completeExceptionally(
-            new PartitionUnavailableException(
+            new NotWrittenException(
                 why + " (waited " + LEADER_WAIT_MS + " ms for a leader)", false));
         return;
       }
@@ -278,11 +301,8 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
 
   /** Whether a failure means the command was certainly not written anywhere. */
   private static boolean notWritten(Throwable error) {
-    if (error instanceof ClusterClient.NotWrittenException) {
-      return true;
-    }
-    if (error instanceof PartitionUnavailableException unavailable) {
-      return !unavailable.exhausted();
+    if (error instanceof NotWrittenException notWritten) {
+      return !notWritten.exhausted(); // an exhausted partition is answered at once, not waited on
     }
     if (error instanceof StatusRuntimeException status
         && status.getStatus().getCode() == Status.Code.UNAVAILABLE) {
@@ -293,22 +313,48 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
     return false;
   }
 
-  /** A broker's status as the gateway's failures: exhausted and timed out keep their meaning. */
-  private static Throwable translate(Throwable error) {
+  /**
+   * A failure of a call to the leader that is not "not written", as the gateway answers it. An
+   * exhausted partition and a timeout keep their meaning; a broker's own "outcome unknown" too.
+   * Anything else happened after the command left (the connection broke, the call was cut): it may
+   * or may not have been written, and must not read as "could not be written", or a client would
+   * send it again.
+   */
+  private Throwable translate(int partitionId, int leader, Throwable error) {
     if (error instanceof StatusRuntimeException status) {
       Status.Code code = status.getStatus().getCode();
       String description = status.getStatus().getDescription();
       if (code == Status.Code.RESOURCE_EXHAUSTED) {
-        return new PartitionUnavailableException(description, true);
+        return new NotWrittenException(description, true);
       }
       if (code == Status.Code.DEADLINE_EXCEEDED) {
         return new TimeoutException(description);
       }
-      if (code == Status.Code.UNAVAILABLE) {
-        return new PartitionUnavailableException(
-            "the partition's leader could not be reached (" + description + ")", false);
+      if (code == Status.Code.ABORTED) {
+        return new OutcomeUnknownException(description);
       }
+      return new OutcomeUnknownException(
+          "the call to "
+              + leaderOf(partitionId, leader)
+              + " broke after the command was sent ("
+              + code
+              + (description == null ? "" : ": " + description)
+              + "); it may have been written and may take effect");
     }
-    return error;
+    if (error instanceof NotWrittenException || error instanceof TimeoutException) {
+      return error;
+    }
+    return new OutcomeUnknownException(
+        "the call to "
+            + leaderOf(partitionId, leader)
+            + " failed after the command was sent ("
+            + error
+            + "); it may have been written and may take effect");
+  }
+
+  private static String leaderOf(int partitionId, int leader) {
+    return leader == LOCAL
+        ? "partition " + partitionId + "'s leader on this broker"
+        : "partition " + partitionId + "'s leader (node " + leader + ")";
   }
 }

@@ -3,6 +3,7 @@ package io.tern.engine.gateway;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
+import io.tern.engine.command.PartitionCommands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -38,7 +38,8 @@ import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import io.tern.engine.gateway.PartitionCommands.Answer;
+import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.record.Keys;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.Partitions;
@@ -72,6 +73,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Requests Tern does not run answer UNIMPLEMENTED.
  */
 final class GatewayService extends GatewayGrpc.GatewayImplBase {
+  /** How long before a client's deadline a request stops waiting, to answer why in time. */
+  private static final long DEADLINE_MARGIN_MS = 500;
+
   /** Deployments are made on partition 1, which distributes them to the others. */
   private static final int DEPLOYMENT_PARTITION = 1;
 
@@ -465,20 +469,24 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
       long timeoutMs,
       StreamObserver<T> observer,
       Function<Answer, T> onAccepted) {
+    // The partition's answer, or its explanation of a timeout, must reach the client before the
+    // client's own deadline cuts the call.
     Deadline deadline = Context.current().getDeadline();
     long waitMs =
         deadline == null
             ? timeoutMs
-            : Math.min(timeoutMs, Math.max(1, deadline.timeRemaining(TimeUnit.MILLISECONDS)));
+            : Math.min(
+                timeoutMs,
+                Math.max(1, deadline.timeRemaining(TimeUnit.MILLISECONDS) - DEADLINE_MARGIN_MS));
     CompletableFuture<Answer> answer;
     try {
-      answer = partitions.request(partition, valueType, intent, key, value);
+      answer = partitions.request(partition, valueType, intent, key, value, waitMs);
     } catch (RuntimeException e) {
       observer.onError(GrpcErrors.failed(what, e));
       return;
     }
     answer
-        .orTimeout(waitMs, TimeUnit.MILLISECONDS)
+        .orTimeout(waitMs + PartitionCommands.TIMEOUT_GRACE_MS, TimeUnit.MILLISECONDS)
         .whenComplete(
             (answered, error) -> {
               if (error != null) {

@@ -2,8 +2,9 @@ package io.tern.engine.gateway;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.tern.engine.gateway.PartitionCommands.Answer;
-import io.tern.engine.gateway.PartitionCommands.PartitionUnavailableException;
+import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.command.PartitionCommands.NotWrittenException;
+import io.tern.engine.command.PartitionCommands.OutcomeUnknownException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 
@@ -33,17 +34,29 @@ final class GrpcErrors {
     if (cause instanceof StatusRuntimeException status) {
       return status;
     }
-    if (cause instanceof PartitionUnavailableException unavailable) {
+    if (cause instanceof NotWrittenException unavailable) {
       return (unavailable.exhausted() ? Status.RESOURCE_EXHAUSTED : Status.UNAVAILABLE)
           .withDescription(what + " could not be written: " + unavailable.getMessage())
           .asRuntimeException();
     }
-    if (cause instanceof TimeoutException) {
+    if (cause instanceof OutcomeUnknownException unknown) {
+      // ABORTED: the official clients' retry policies resend on UNAVAILABLE and
+      // RESOURCE_EXHAUSTED (and, for idempotent calls, DEADLINE_EXCEEDED), never on ABORTED.
+      return Status.ABORTED
+          .withDescription(
+              what
+                  + " may or may not have been written: "
+                  + unknown.getMessage()
+                  + ". Check its effect before sending it again")
+          .asRuntimeException();
+    }
+    if (cause instanceof TimeoutException timeout) {
       return Status.DEADLINE_EXCEEDED
           .withDescription(
               what
-                  + " got no answer in time (the partition may be electing a leader); it may"
-                  + " still take effect")
+                  + " got no answer in time"
+                  + (timeout.getMessage() == null ? "" : " (" + timeout.getMessage() + ")")
+                  + "; it may still take effect")
           .asRuntimeException();
     }
     return Status.INTERNAL

@@ -4,6 +4,7 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivateJobsRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivateJobsResponse;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
+import io.tern.engine.command.PartitionCommands;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -132,12 +133,20 @@ final class JobActivation {
       CompletableFuture<PartitionCommands.Answer> answer;
       try {
         answer =
-            partitions.request(partition, ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, batch);
+            partitions.request(
+                partition,
+                ValueTypes.JOB_BATCH,
+                JobBatchIntent.ACTIVATE,
+                -1,
+                batch,
+                config.requestTimeout().toMillis());
       } catch (RuntimeException e) {
         answer = CompletableFuture.failedFuture(e);
       }
       answer
-          .orTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+          .orTimeout(
+              config.requestTimeout().toMillis() + PartitionCommands.TIMEOUT_GRACE_MS,
+              TimeUnit.MILLISECONDS)
           .whenComplete(
               (answered, error) -> {
                 int got = 0;

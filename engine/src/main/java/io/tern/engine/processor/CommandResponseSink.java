@@ -17,8 +17,10 @@ public interface CommandResponseSink {
    * the instance's end answers when the instance ends), so this is where a command stops counting
    * as in flight for backpressure. Called on the processor thread, at most once per command and
    * leadership (a new leader processes commands its predecessor left unprocessed).
+   *
+   * @param key the key of the first record the processing wrote (a created instance's key), or -1
    */
-  default void processed(int requestStreamId, long requestId) {}
+  default void processed(int requestStreamId, long requestId, long key) {}
 
   CommandResponseSink NONE = (streamId, requestId, answer) -> {};
 }

@@ -572,7 +572,8 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     }
     state.transaction().commit();
     if (command.hasRequest()) {
-      responses.processed(command.requestStreamId(), command.requestId());
+      long firstKey = batch.isEmpty() ? -1 : batch.record(0, followUp).key();
+      responses.processed(command.requestStreamId(), command.requestId(), firstKey);
     }
     metrics.processed(command.timestamp(), nowMs, startNs, System.nanoTime(), commands);
     return true;

@@ -205,6 +205,7 @@ class ClusterTest {
         instances.create(60);
         assertThat(instances.acknowledgedCount()).isGreaterThan(60);
         instances.assertEveryAcknowledgedInstanceCompleted(Duration.ofSeconds(60));
+        instances.assertNoCreateRanTwice(Duration.ofSeconds(60));
         cluster.startBroker(victim);
         cluster.awaitReady(READY);
       }

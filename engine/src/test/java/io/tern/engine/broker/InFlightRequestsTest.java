@@ -3,7 +3,7 @@ package io.tern.engine.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.concurrency.limits.Limiter;
-import io.tern.engine.gateway.PartitionCommands.Answer;
+import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatchBuilder;
 import io.tern.engine.record.RecordValue;
@@ -59,9 +59,9 @@ class InFlightRequestsTest {
   void theSlotIsFreedWhenTheCommandIsProcessedAndTheAnswerMayComeLater() {
     InFlightRequests requests = new InFlightRequests(0, 1);
     Slot slot = new Slot();
-    InFlightRequests.InFlight request = requests.register(slot);
+    InFlightRequests.InFlight request = requests.register(slot, 1, 1, 1);
 
-    requests.processed(requests.streamId(), request.requestId);
+    requests.processed(requests.streamId(), request.requestId, -1);
     assertThat(slot.outcomes).containsExactly("success");
     assertThat(request.answer).isNotDone();
 
@@ -77,17 +77,20 @@ class InFlightRequestsTest {
   void aTimeoutBeforeProcessingIsTheOverloadSignalAfterItNothing() {
     InFlightRequests requests = new InFlightRequests(0, 1);
     Slot unprocessed = new Slot();
-    requests.register(unprocessed).answer.completeExceptionally(new TimeoutException());
+    requests.register(unprocessed, 1, 1, 1).answer.completeExceptionally(new TimeoutException());
     assertThat(unprocessed.outcomes).containsExactly("dropped");
 
     Slot processed = new Slot();
-    InFlightRequests.InFlight awaiting = requests.register(processed);
-    requests.processed(requests.streamId(), awaiting.requestId);
+    InFlightRequests.InFlight awaiting = requests.register(processed, 1, 1, 1);
+    requests.processed(requests.streamId(), awaiting.requestId, -1);
     awaiting.answer.completeExceptionally(new TimeoutException()); // a long instance's result
     assertThat(processed.outcomes).containsExactly("success");
 
     Slot notWritten = new Slot();
-    requests.register(notWritten).answer.completeExceptionally(new IllegalStateException());
+    requests
+        .register(notWritten, 1, 1, 1)
+        .answer
+        .completeExceptionally(new IllegalStateException());
     assertThat(notWritten.outcomes).containsExactly("ignore");
     assertThat(requests.size()).isZero();
   }
@@ -99,10 +102,10 @@ class InFlightRequestsTest {
     InFlightRequests node0 = new InFlightRequests(0, 1);
     InFlightRequests node1 = new InFlightRequests(1, 1);
     Slot slot = new Slot();
-    InFlightRequests.InFlight ours = node1.register(slot);
+    InFlightRequests.InFlight ours = node1.register(slot, 1, 1, 1);
     assertThat(node0.streamId()).isNotEqualTo(node1.streamId());
 
-    node1.processed(node0.streamId(), ours.requestId);
+    node1.processed(node0.streamId(), ours.requestId, -1);
     node1.respond(node0.streamId(), ours.requestId, answer(7));
 
     assertThat(ours.answer).isNotDone();
@@ -111,8 +114,8 @@ class InFlightRequestsTest {
 
   @Test
   void aRestartedBrokerDoesNotReuseTheIdsOfItsLastRun() {
-    long first = new InFlightRequests(0).register(new Slot()).requestId;
-    long second = new InFlightRequests(0).register(new Slot()).requestId;
+    long first = new InFlightRequests(0).register(new Slot(), 1, 1, 1).requestId;
+    long second = new InFlightRequests(0).register(new Slot(), 1, 1, 1).requestId;
     // Random starting points in [0, 2^62): equal only by a 1 in 2^62 chance.
     assertThat(first).isNotEqualTo(second);
   }

@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * every instance whose creation was acknowledged runs to its end, and no job is completed twice.
  * The second task ("done") proves the first completed even when the first completion's answer was
  * lost with a leader; an instance not seen to complete must then be gone (cancelling it answers
- * NOT_FOUND), and it cannot have vanished instead, since it reached "done".
+ * NOT_FOUND), and it cannot have vanished instead, since it reached "done". Each create carries a
+ * unique tag: an instance seen with a tag another instance already had means one create call ran
+ * twice (a client resent it after an answer that wrongly said it was not written).
  */
 final class InstanceTracker implements AutoCloseable {
   static final String PROCESS_ID = "two-tasks";
@@ -45,12 +47,15 @@ final class InstanceTracker implements AutoCloseable {
   private final Set<Long> reachedDone = ConcurrentHashMap.newKeySet();
   private final Set<Long> completed = ConcurrentHashMap.newKeySet();
   private final Map<Long, AtomicInteger> completionsByJob = new ConcurrentHashMap<>();
+  private final Map<String, Set<Long>> instancesByTag = new ConcurrentHashMap<>();
+  private final Set<Long> startedWork = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger nextTag = new AtomicInteger();
   private final List<JobWorker> workers = new ArrayList<>();
 
   InstanceTracker(CamundaClient client) {
     this.client = client;
     client.newDeployResourceCommand().addResourceBytes(PROCESS, "two-tasks.bpmn").send().join();
-    workers.add(worker("work", instance -> {}, instance -> {}));
+    workers.add(worker("work", startedWork::add, instance -> {}));
     workers.add(worker("done", reachedDone::add, completed::add));
   }
 
@@ -63,6 +68,12 @@ final class InstanceTracker implements AutoCloseable {
         .jobType(type)
         .handler(
             (jobClient, job) -> {
+              Object tag = job.getVariablesAsMap().get("tag");
+              if (tag != null) {
+                instancesByTag
+                    .computeIfAbsent(tag.toString(), t -> ConcurrentHashMap.newKeySet())
+                    .add(job.getProcessInstanceKey());
+              }
               onActivated.accept(job.getProcessInstanceKey());
               jobClient.newCompleteCommand(job).send().join(); // throws unless acknowledged
               completionsByJob
@@ -84,6 +95,7 @@ final class InstanceTracker implements AutoCloseable {
               .newCreateInstanceCommand()
               .bpmnProcessId(PROCESS_ID)
               .latestVersion()
+              .variables(Map.of("tag", "create-" + nextTag.incrementAndGet()))
               .send()
               .toCompletableFuture());
     }
@@ -94,6 +106,40 @@ final class InstanceTracker implements AutoCloseable {
         // a creation that failed (its leader gone mid-request) promises nothing
       }
     }
+  }
+
+  /**
+   * Sends {@code count} creates {@code spacing} apart from another thread, so that some are in
+   * flight whatever happens meanwhile; the future ends when every answer is in.
+   */
+  CompletableFuture<Void> createInBackground(int count, Duration spacing) {
+    return CompletableFuture.runAsync(
+        () -> {
+          List<CompletableFuture<ProcessInstanceEvent>> sent = new ArrayList<>();
+          for (int i = 0; i < count; i++) {
+            sent.add(
+                client
+                    .newCreateInstanceCommand()
+                    .bpmnProcessId(PROCESS_ID)
+                    .latestVersion()
+                    .variables(Map.of("tag", "create-" + nextTag.incrementAndGet()))
+                    .send()
+                    .toCompletableFuture());
+            try {
+              Thread.sleep(spacing.toMillis());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return;
+            }
+          }
+          for (CompletableFuture<ProcessInstanceEvent> instance : sent) {
+            try {
+              acknowledged.add(instance.get(60, TimeUnit.SECONDS).getProcessInstanceKey());
+            } catch (Exception notAcknowledged) {
+              // its outcome is unknown to the client: no promise to check
+            }
+          }
+        });
   }
 
   int acknowledgedCount() {
@@ -122,6 +168,27 @@ final class InstanceTracker implements AutoCloseable {
     assertThat(completionsByJob.values())
         .as("completions acknowledged per job")
         .allSatisfy(count -> assertThat(count).hasValue(1));
+  }
+
+  /**
+   * Waits until every instance that started (acknowledged or not) reached "done", then checks that
+   * no create call made two instances.
+   */
+  void assertNoCreateRanTwice(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!reachedDone.containsAll(startedWork) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(reachedDone).as("instances that started reached 'done'").containsAll(startedWork);
+    Map<String, Set<Long>> twice = new java.util.TreeMap<>();
+    instancesByTag.forEach(
+        (tag, instances) -> {
+          if (instances.size() > 1) {
+            twice.put(tag, instances);
+          }
+        });
+    assertThat(twice).as("create calls that made more than one instance").isEmpty();
+    assertThat(instancesByTag).as("tags seen").isNotEmpty();
   }
 
   @Override

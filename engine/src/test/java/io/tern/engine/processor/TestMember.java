@@ -95,7 +95,7 @@ public final class TestMember implements AutoCloseable {
               }
 
               @Override
-              public void processed(int streamId, long requestId) {
+              public void processed(int streamId, long requestId, long key) {
                 processed.add(requestId);
               }
             },

@@ -1,0 +1,189 @@
+package io.tern.engine.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tern.engine.cluster.BrokerMessages.BrokerState;
+import io.tern.engine.cluster.BrokerMessages.PartitionState;
+import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.command.PartitionCommands.NotWrittenException;
+import io.tern.engine.command.PartitionCommands.OutcomeUnknownException;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.JobStreams;
+import io.tern.engine.workflow.Partitions;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a gateway learns of a command forwarded to a partition's leader on another broker, with the
+ * faults injected on that broker: refused before its write (sent again, then answered), the
+ * connection broken after the command left (outcome unknown, never sent again), no leader at all
+ * (not written).
+ */
+class ClusterPartitionsOutcomeTest {
+  private static final RecordValue VALUE = RecordValue.of(new UnsafeBuffer(new byte[] {1}), 0, 1);
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+
+  /** A broker that leads partition 1 and answers commands as {@code answers} says. */
+  private BrokerApiServer leader(Supplier<CompletableFuture<Answer>> answers) {
+    BrokerApiServer[] server = new BrokerApiServer[1];
+    BrokerApiServer.Host host =
+        new BrokerApiServer.Host() {
+          @Override
+          public CompletableFuture<Answer> request(
+              int partitionId,
+              int valueType,
+              int intent,
+              long key,
+              RecordValue value,
+              long timeoutMs) {
+            return answers.get();
+          }
+
+          @Override
+          public Partitions partitions() {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public BrokerState state() {
+            return new BrokerState(
+                1, "127.0.0.1", server[0].port(), 0, List.of(new PartitionState(1, true, 1, true)));
+          }
+
+          @Override
+          public BrokerJobStreams jobStreams() {
+            return new BrokerJobStreams(JobStreams.NONE);
+          }
+
+          @Override
+          public CompletableFuture<Map<Integer, String>> rebalanceLocal() {
+            return CompletableFuture.completedFuture(Map.of());
+          }
+        };
+    server[0] = BrokerApiServer.start(host, "127.0.0.1", 0);
+    return server[0];
+  }
+
+  private ClusterPartitions gatewayTo(int port) throws InterruptedException {
+    return gatewayTo(port, true);
+  }
+
+  private ClusterPartitions gatewayTo(int port, boolean leaderExpected)
+      throws InterruptedException {
+    ClusterClient cluster =
+        new ClusterClient(List.of(new InetSocketAddress("127.0.0.1", port)), -1, 1).start();
+    open.add(cluster::close);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (leaderExpected && cluster.leaderOf(1) < 0 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    return new ClusterPartitions(ClusterPartitions.Local.NONE, cluster);
+  }
+
+  private static Throwable failureOf(CompletableFuture<Answer> answer) {
+    try {
+      answer.get(30, TimeUnit.SECONDS);
+      throw new AssertionError("answered: " + answer.join());
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aConnectionBrokenAfterTheCommandLeftIsAnUnknownOutcomeAndNotSentAgain() throws Exception {
+    AtomicInteger received = new AtomicInteger();
+    CountDownLatch arrived = new CountDownLatch(1);
+    BrokerApiServer leader =
+        leader(
+            () -> {
+              received.incrementAndGet();
+              arrived.countDown();
+              return new CompletableFuture<>(); // written, never answered: then the broker dies
+            });
+    ClusterPartitions partitions = gatewayTo(leader.port());
+
+    CompletableFuture<Answer> answer = partitions.request(1, 1, 1, -1, VALUE, 20_000);
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
+    leader.close();
+
+    assertThat(failureOf(answer))
+        .isInstanceOf(OutcomeUnknownException.class)
+        .hasMessageContaining("partition 1's leader (node 1)")
+        .hasMessageContaining("after the command was sent")
+        .hasMessageContaining("may have been written");
+    assertThat(received).as("never sent again").hasValue(1);
+  }
+
+  @Test
+  void aRefusalBeforeTheWriteIsSentAgainUntilTheLeaderTakesIt() throws Exception {
+    AtomicInteger received = new AtomicInteger();
+    BrokerApiServer leader =
+        leader(
+            () ->
+                received.incrementAndGet() == 1
+                    ? CompletableFuture.failedFuture(
+                        new NotWrittenException("partition 1 is not led here any more", false))
+                    : CompletableFuture.completedFuture(
+                        new Answer(1, RejectionType.NONE, "", 42, new byte[0])));
+    open.add(leader);
+    ClusterPartitions partitions = gatewayTo(leader.port());
+
+    Answer answer = partitions.request(1, 1, 1, -1, VALUE, 20_000).get(30, TimeUnit.SECONDS);
+
+    assertThat(answer.key()).isEqualTo(42);
+    assertThat(received).hasValue(2);
+  }
+
+  @Test
+  void aFullPartitionIsAnsweredAtOnceAsNotWritten() throws Exception {
+    BrokerApiServer leader =
+        leader(
+            () ->
+                CompletableFuture.failedFuture(
+                    new NotWrittenException("partition 1 is at its limit of 5", true)));
+    open.add(leader);
+    ClusterPartitions partitions = gatewayTo(leader.port());
+
+    assertThat(failureOf(partitions.request(1, 1, 1, -1, VALUE, 20_000)))
+        .isInstanceOfSatisfying(NotWrittenException.class, e -> assertThat(e.exhausted()).isTrue())
+        .hasMessageContaining("at its limit of 5");
+  }
+
+  @Test
+  void withoutALeaderTheCommandIsNotWritten() throws Exception {
+    int nobody = io.tern.engine.broker.BrokerProcess.freePort(); // connections refused
+    ClusterPartitions partitions = gatewayTo(nobody, false);
+    long startNs = System.nanoTime();
+
+    Throwable failure = failureOf(partitions.request(1, 1, 1, -1, VALUE, 20_000));
+
+    assertThat(failure)
+        .isInstanceOfSatisfying(NotWrittenException.class, e -> assertThat(e.exhausted()).isFalse())
+        .hasMessageContaining("no known leader");
+    assertThat(Duration.ofNanos(System.nanoTime() - startNs))
+        .as("it waited for a leader first")
+        .isGreaterThanOrEqualTo(Duration.ofMillis(ClusterPartitions.LEADER_WAIT_MS));
+  }
+}

@@ -1,5 +1,6 @@
 package io.tern.benchmark;
 
+import io.tern.benchmark.common.CommandLines;
 import io.tern.benchmark.engine.EngineBenchmark;
 import io.tern.benchmark.journal.JournalBenchmark;
 import io.tern.benchmark.load.LoadBenchmark;
@@ -7,65 +8,129 @@ import io.tern.benchmark.raft.RaftBenchmark;
 import io.tern.benchmark.replay.ReplayBenchmark;
 import io.tern.benchmark.state.StateBenchmark;
 import java.util.Arrays;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 
 /**
  * Entry point of the benchmark jar. The first argument names the benchmark, the rest go to it, so
- * that new benchmarks can join without another jar or main class.
+ * that new benchmarks can join without another jar or main class: a benchmark is a class with a
+ * {@code public static int run(String[] args)} that reads its own options (see {@link
+ * CommandLines}), and one line in {@link #BENCHMARKS}.
  */
+@Command(
+    name = CommandLines.JAR_COMMAND,
+    synopsisSubcommandLabel = "<benchmark> [OPTIONS]",
+    description =
+        "Tern's benchmarks. Each prints its figures next to the machine's own limits, measured in"
+            + " the same run.",
+    commandListHeading = "%nBenchmarks:%n",
+    footer = {
+      "",
+      "The rest of the command line goes to the benchmark, and",
+      "  " + CommandLines.JAR_COMMAND + " <benchmark> --help",
+      "lists its options."
+    })
 public final class BenchmarkMain {
+
+  /** A benchmark's entry point: reads {@code args}, runs, returns the process exit code. */
+  @FunctionalInterface
+  interface Entry {
+    int run(String[] args) throws Exception;
+  }
+
+  /** A benchmark the jar runs: the name that picks it, what it measures, its entry point. */
+  record Benchmark(String name, String measures, Entry entry) {}
+
+  /** Every benchmark, in the order the usage lists them. To add one, add a line. */
+  static final List<Benchmark> BENCHMARKS =
+      List.of(
+          new Benchmark(
+              "journal",
+              "the segmented journal next to the disk's raw limits",
+              JournalBenchmark::run),
+          new Benchmark(
+              "raft",
+              "replicated logs side by side (Tern's Raft, Apache Ratis)",
+              RaftBenchmark::run),
+          new Benchmark(
+              "replay", "a partition's replay (recovery) rate from its log", ReplayBenchmark::run),
+          new Benchmark(
+              "state", "a workflow engine's state-store workload on RocksDB", StateBenchmark::run),
+          new Benchmark(
+              "engine",
+              "BPMN engine throughput on one partition (instances/s)",
+              EngineBenchmark::run),
+          new Benchmark(
+              "load",
+              "workflow load through the gateway with the official client",
+              LoadBenchmark::run));
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "this list")
+  private boolean help;
 
   private BenchmarkMain() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-      printUsage();
-      System.exit(args.length == 0 ? 2 : 0);
-      return;
-    }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    int exitCode;
-    switch (args[0]) {
-      case "journal":
-        exitCode = JournalBenchmark.run(rest);
-        break;
-      case "raft":
-        exitCode = RaftBenchmark.run(rest);
-        break;
-      case "replay":
-        exitCode = ReplayBenchmark.run(rest);
-        break;
-      case "state":
-        exitCode = StateBenchmark.run(rest);
-        break;
-      case "engine":
-        exitCode = EngineBenchmark.run(rest);
-        break;
-      case "load":
-        exitCode = LoadBenchmark.run(rest);
-        break;
-      default:
-        System.err.println("Unknown benchmark: " + args[0]);
-        printUsage();
-        exitCode = 2;
-    }
-    System.exit(exitCode);
+    System.exit(run(args));
   }
 
-  private static void printUsage() {
-    System.err.println("Usage: java -jar tern-benchmark.jar <benchmark> [options]");
-    System.err.println();
-    System.err.println("Benchmarks:");
-    System.err.println("  journal   the segmented journal next to the disk's raw limits");
-    System.err.println("            (java -jar tern-benchmark.jar journal --help for options)");
-    System.err.println("  raft      replicated logs side by side (Tern's Raft, Apache Ratis)");
-    System.err.println("            (java -jar tern-benchmark.jar raft --help for options)");
-    System.err.println("  replay    a partition's replay (recovery) rate from its log");
-    System.err.println("            (java -jar tern-benchmark.jar replay --help for options)");
-    System.err.println("  state     a workflow engine's state-store workload on RocksDB");
-    System.err.println("            (java -jar tern-benchmark.jar state --help for options)");
-    System.err.println("  engine    BPMN engine throughput on one partition (instances/s)");
-    System.err.println("            (java -jar tern-benchmark.jar engine --help for options)");
-    System.err.println("  load      workflow load through the gateway with the official client");
-    System.err.println("            (java -jar tern-benchmark.jar load --help for options)");
+  /** Runs the benchmark that {@code args} name with the rest of them; returns the exit code. */
+  static int run(String[] args) throws Exception {
+    CommandLine commandLine = commandLine();
+    if (args.length == 0) {
+      commandLine.usage(System.err);
+      return 2;
+    }
+    ParseResult parsed;
+    try {
+      parsed = commandLine.parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      System.err.println(
+          args[0].startsWith("-") ? e.getMessage() : "Unknown benchmark: " + args[0]);
+      commandLine.usage(System.err);
+      return 2;
+    }
+    if (commandLine.isUsageHelpRequested() || !parsed.hasSubcommand()) {
+      commandLine.usage(System.out);
+      return 0;
+    }
+    String name = parsed.subcommand().commandSpec().name();
+    Benchmark benchmark =
+        BENCHMARKS.stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
+    // The jar takes no option but --help, so the name is the first argument and everything after
+    // it, untouched, is the benchmark's own command line.
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    try {
+      return benchmark.entry().run(rest);
+    } catch (CommandLines.UsageException e) {
+      System.err.println(e.getMessage());
+      return 2;
+    }
+  }
+
+  /**
+   * The jar's command line: a subcommand per benchmark, which takes whatever follows its name
+   * without reading it (the benchmark does).
+   */
+  static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new BenchmarkMain());
+    commandLine.setExpandAtFiles(false);
+    for (Benchmark benchmark : BENCHMARKS) {
+      CommandSpec spec = CommandSpec.create().name(benchmark.name());
+      spec.usageMessage().description(benchmark.measures());
+      spec.parser().unmatchedOptionsArePositionalParams(true);
+      spec.addPositional(
+          PositionalParamSpec.builder().arity("0..*").type(String[].class).hidden(true).build());
+      commandLine.addSubcommand(benchmark.name(), spec);
+    }
+    return commandLine;
   }
 }

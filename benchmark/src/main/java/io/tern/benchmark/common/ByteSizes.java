@@ -1,6 +1,7 @@
 package io.tern.benchmark.common;
 
 import java.util.Locale;
+import picocli.CommandLine;
 
 /** Byte counts as benchmark options write them. */
 public final class ByteSizes {
@@ -23,5 +24,18 @@ public final class ByteSizes {
       throw new IllegalArgumentException("Negative size: " + text);
     }
     return value;
+  }
+
+  /** For picocli: {@code @Option(converter = ByteSizes.Converter.class)} on a {@code Long}. */
+  public static final class Converter implements CommandLine.ITypeConverter<Long> {
+    @Override
+    public Long convert(String text) {
+      try {
+        return parse(text);
+      } catch (IllegalArgumentException e) { // NumberFormatException too
+        throw new CommandLine.TypeConversionException(
+            "'" + text + "' is not a byte count such as 512K, 64M or 1G");
+      }
+    }
   }
 }

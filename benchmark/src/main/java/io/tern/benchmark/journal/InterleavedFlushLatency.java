@@ -1,5 +1,7 @@
 package io.tern.benchmark.journal;
 
+import io.tern.benchmark.common.DurableWrites;
+import io.tern.benchmark.common.LatencySummary;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,16 @@ import static io.tern.benchmark.journal.JournalBenchmarkOptions.GIB;
 import static io.tern.benchmark.journal.JournalBenchmarkOptions.MIB;
 
 import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.DurableWrites;
+import io.tern.benchmark.common.GroupCommitResult;
+import io.tern.benchmark.common.LatencySummary;
+import io.tern.benchmark.common.Payload;
 import io.tern.benchmark.common.Progress;
+import io.tern.benchmark.common.Throughput;
+import io.tern.benchmark.machine.KernelSettings;
+import io.tern.benchmark.machine.MachineLoad;
+import io.tern.benchmark.machine.NativeFiles;
+import io.tern.benchmark.machine.RawDiskLimits;
 import io.tern.journal.JournalConfig;
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -299,9 +308,9 @@ public final class JournalBenchmark {
     report.environment("usableDiskBytes", store.getUsableSpace());
     report.environment(
         "nativeFiles", NativeFiles.isAvailable() ? "available" : NativeFiles.unavailableReason());
-    report.environment("vmDirtyRatio", readSysctl("/proc/sys/vm/dirty_ratio"));
-    report.environment("vmDirtyBackgroundRatio", readSysctl("/proc/sys/vm/dirty_background_ratio"));
-    String reportedKib = readSysctl("/sys/module/page_reporting/parameters/reported_kib");
+    report.environment("vmDirtyRatio", KernelSettings.dirtyRatio());
+    report.environment("vmDirtyBackgroundRatio", KernelSettings.dirtyBackgroundRatio());
+    String reportedKib = KernelSettings.freePageReportingReportedKib();
     report.environment("freePageReportingReportedKib", reportedKib);
     if (reportedKib != null && !reportedKib.equals("0")) {
       report.note(
@@ -401,15 +410,6 @@ public final class JournalBenchmark {
   @FunctionalInterface
   private interface PhaseWork {
     void run() throws Exception;
-  }
-
-  /** The trimmed content of a /proc or /sys file, or null where it does not exist. */
-  private static String readSysctl(String path) {
-    try {
-      return Files.readString(Path.of(path)).trim();
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
   }
 
   /** Work in a fresh directory under the run's root, deleted afterwards whatever happens. */

@@ -1,8 +1,12 @@
 package io.tern.benchmark.journal;
 
-import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.CommandLines;
+import io.tern.benchmark.common.StandardOptions;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Command-line options of the journal benchmark and the workload sizes they imply. The full run is
@@ -36,53 +40,35 @@ record JournalBenchmarkOptions(
   static final long MIB = 1024 * KIB;
   static final long GIB = 1024 * MIB;
 
-  static final String USAGE =
-      String.join(
-          System.lineSeparator(),
-          "Usage: java -jar tern-benchmark.jar journal [--dir PATH] [--out PATH] [--quick]",
-          "",
-          "  --dir PATH   where the data goes (a fresh subdirectory is created there and",
-          "               deleted afterwards); default: ./target",
-          "  --out PATH   JSON results; default: journal-benchmark.json next to the jar",
-          "  --quick      smoke run (< 30 s): small sizes, indicative figures only",
-          "",
-          "Uses up to ~5 GiB of disk in the full run (one phase at a time).");
+  /** The command line as picocli reads it: {@code journal --help} prints it. */
+  @Command(
+      name = "journal",
+      description =
+          "The segmented journal next to the disk's raw limits, measured on the same directory"
+              + " and with the same bytes: appends without and with flushes, reads and opens.",
+      footer = "%nUses up to ~5 GiB of disk in the full run (one phase at a time).")
+  static final class Arguments {
+    @Option(
+        names = "--quick",
+        description = "smoke run (< 30 s): small sizes, indicative figures only")
+    boolean quick;
 
-  /** Returns null after printing usage when the arguments ask for help or are wrong. */
-  static JournalBenchmarkOptions parse(String[] args) {
-    Path dir = Path.of("target");
-    Path out = null;
-    boolean quick = false;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--dir":
-          dir = Path.of(requireValue(args, ++i, "--dir"));
-          break;
-        case "--out":
-          out = Path.of(requireValue(args, ++i, "--out"));
-          break;
-        case "--quick":
-          quick = true;
-          break;
-        case "--help":
-        case "-h":
-          System.out.println(USAGE);
-          return null;
-        default:
-          throw new IllegalArgumentException("Unknown option " + args[i] + "\n" + USAGE);
-      }
-    }
-    if (out == null) {
-      out = defaultJsonOut();
-    }
-    return quick ? quick(dir, out) : full(dir, out);
+    @Mixin StandardOptions files = new StandardOptions();
   }
 
-  private static String requireValue(String[] args, int i, String option) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-    }
-    return args[i];
+  /**
+   * The options in {@code args}, or null after printing the usage when they ask for help.
+   *
+   * @throws CommandLines.UsageException naming what is wrong, with the usage
+   */
+  static JournalBenchmarkOptions parse(String[] args) {
+    return CommandLines.parse(new Arguments(), args, JournalBenchmarkOptions::resolve);
+  }
+
+  private static JournalBenchmarkOptions resolve(Arguments arguments) {
+    Path dir = arguments.files.dataParentDir();
+    Path out = arguments.files.jsonOut("journal");
+    return arguments.quick ? quick(dir, out) : full(dir, out);
   }
 
   private static JournalBenchmarkOptions full(Path dir, Path out) {
@@ -124,10 +110,6 @@ record JournalBenchmarkOptions(
         64 * MIB,
         256 * MIB,
         1);
-  }
-
-  private static Path defaultJsonOut() {
-    return BenchmarkFiles.defaultJsonOut("journal-benchmark.json");
   }
 
   /** Minimum free space before starting, with headroom for the file system's own needs. */

@@ -1,6 +1,8 @@
 package io.tern.benchmark.journal;
 
+import io.tern.benchmark.common.Payload;
 import io.tern.benchmark.common.Progress;
+import io.tern.benchmark.machine.NativeFiles;
 import io.tern.journal.JournalConfig;
 import io.tern.journal.SegmentedJournal;
 import java.io.IOException;

@@ -1,8 +1,14 @@
 package io.tern.benchmark.journal;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.benchmark.common.DurableWrites;
 import io.tern.benchmark.common.Experiments;
+import io.tern.benchmark.common.GroupCommitResult;
+import io.tern.benchmark.common.LatencySummary;
+import io.tern.benchmark.common.Payload;
+import io.tern.benchmark.common.PeriodicFlusher;
 import io.tern.benchmark.common.Progress;
+import io.tern.benchmark.common.Throughput;
 import io.tern.journal.JournalConfig;
 import io.tern.journal.JournalReader;
 import io.tern.journal.JournalRecord;

@@ -12,6 +12,9 @@ import static io.tern.benchmark.journal.JournalBenchmark.TARGET_FLUSH_P50_RATIO_
 import static io.tern.benchmark.journal.JournalBenchmark.TARGET_FLUSH_P99_RATIO_OF_RAW;
 import static io.tern.benchmark.journal.JournalBenchmark.TARGET_OPEN_MS;
 
+import io.tern.benchmark.common.GroupCommitResult;
+import io.tern.benchmark.common.LatencySummary;
+import io.tern.benchmark.common.Throughput;
 import io.tern.benchmark.journal.Report.Row;
 import io.tern.benchmark.journal.Report.Verdict;
 import java.util.Locale;

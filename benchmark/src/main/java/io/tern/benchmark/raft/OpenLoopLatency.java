@@ -1,6 +1,7 @@
 package io.tern.benchmark.raft;
 
-import io.tern.benchmark.common.StallWatch;
+import io.tern.benchmark.machine.ProcessCpu;
+import io.tern.benchmark.machine.StallWatch;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

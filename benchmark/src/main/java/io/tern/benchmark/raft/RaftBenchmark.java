@@ -1,12 +1,12 @@
 package io.tern.benchmark.raft;
 
 import io.tern.benchmark.common.BenchmarkFiles;
-import io.tern.benchmark.common.HandOffLoad;
+import io.tern.benchmark.common.LatencySummary;
 import io.tern.benchmark.common.Progress;
-import io.tern.benchmark.common.StallWatch;
-import io.tern.benchmark.journal.ConcurrentFlushFloor;
-import io.tern.benchmark.journal.LatencySummary;
-import io.tern.benchmark.journal.RawDiskLimits;
+import io.tern.benchmark.machine.ConcurrentFlushFloor;
+import io.tern.benchmark.machine.HandOffLoad;
+import io.tern.benchmark.machine.RawDiskLimits;
+import io.tern.benchmark.machine.StallWatch;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -244,6 +244,12 @@ public final class RaftBenchmark {
         } catch (IOException | RuntimeException e) {
           progress.log("hand-off probe not measured: %s", e); // the floor itself still counts
         }
+      } else if (options.handOffProbeRoundTripsPerS() > 0 && !handOffsProbed) {
+        handOffsProbed = true;
+        progress.log(
+            "hand-off probe not measured: it counts machine stalls, and -D%s=false turned the"
+                + " stall watch off",
+            StallWatch.ENABLED_PROPERTY);
       }
       flushFloors.put(
           partitions,
@@ -257,13 +263,14 @@ public final class RaftBenchmark {
   }
 
   /**
-   * The same flushes again, with two threads beside them waking each other {@link
-   * HandOffLoad#probeRoundTripsPerS()} times a second: whether this machine freezes when thread
-   * wake-ups come with fsyncs, with no Raft code running. Once per run (the first partition count).
+   * The same flushes again, with two threads beside them waking each other {@code --hand-off-probe}
+   * times a second: whether this machine freezes when thread wake-ups come with fsyncs, with no
+   * Raft code running. Once per run (the first partition count), and only when asked for: it is
+   * about the machine, not the clusters.
    */
   private RaftTargets.HandOffProbe probeHandOffs(ConcurrentFlushFloor files, long floorStalls)
       throws IOException, InterruptedException {
-    int roundTripsPerS = HandOffLoad.probeRoundTripsPerS();
+    int roundTripsPerS = options.handOffProbeRoundTripsPerS();
     if (roundTripsPerS == 0 || handOffsProbed) {
       return null;
     }
@@ -285,8 +292,7 @@ public final class RaftBenchmark {
             Locale.ROOT,
             "The same flushes with two threads beside them waking each other %d times a second"
                 + " (%d round trips done; no Raft code): p50 %.0f µs, p99 %.0f µs, p99.9 %.0f µs;"
-                + " machine stalls %d, %.0f ms in all (the flushes alone: %d): %s (-D%s=0 skips"
-                + " this)",
+                + " machine stalls %d, %.0f ms in all (the flushes alone: %d): %s",
             roundTripsPerS,
             roundTrips,
             floor.p50Ns() / 1e3,
@@ -299,8 +305,7 @@ public final class RaftBenchmark {
                 ? "this machine freezes when wake-ups and fsyncs come together, so a cluster's"
                     + " hand-offs between threads are likely to stall it too"
                 : "too few stalls here to tell whether wake-ups beside fsyncs freeze this machine (the"
-                    + " probe's count varies from run to run: few stalls do not clear it)",
-            HandOffLoad.PROBE_PROPERTY);
+                    + " probe's count varies from run to run: few stalls do not clear it)");
     progress.log("%s", line);
     report.note(line + ".");
     return new RaftTargets.HandOffProbe(roundTripsPerS, floor.p99Ns() / 1e6, stalls.count());

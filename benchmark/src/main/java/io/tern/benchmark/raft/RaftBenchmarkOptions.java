@@ -1,11 +1,17 @@
 package io.tern.benchmark.raft;
 
-import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.ByteSizes;
+import io.tern.benchmark.common.CommandLines;
+import io.tern.benchmark.common.StandardOptions;
+import io.tern.benchmark.machine.HandOffLoad;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Command-line options of the Raft benchmark. The full run takes about six minutes per flush mode
@@ -28,170 +34,181 @@ record RaftBenchmarkOptions(
     int outstandingPerPartition,
     int failovers,
     long snapshotBytes,
-    int electionTimeoutMinMs) {
+    int electionTimeoutMinMs,
+    int handOffProbeRoundTripsPerS) {
 
   static final long MIB = 1024 * 1024;
   static final long GIB = 1024 * MIB;
-  static final List<String> ALL_MODES = List.of("sync", "delayed", "async", "off");
-  static final List<String> ALL_SCENARIOS =
-      List.of("latency", "throughput", "failover", "snapshot");
+  static final String MODES = "sync,delayed,async,off";
+  static final String SCENARIOS = "latency,throughput,failover,snapshot";
+  static final List<String> ALL_MODES = List.of(MODES.split(","));
+  static final List<String> ALL_SCENARIOS = List.of(SCENARIOS.split(","));
 
-  static final String USAGE =
-      String.join(
-          System.lineSeparator(),
-          "Usage: java -jar tern-benchmark.jar raft [options]",
-          "",
-          "  --dir PATH                  where the data goes (a fresh subdirectory, deleted",
-          "                              afterwards); default: ./target",
-          "  --out PATH                  JSON results; default: raft-benchmark.json next to the jar",
-          "  --quick                     smoke run (~2 min per cluster): 1 s runs, 64 MiB snapshot",
-          "  --scenarios LIST            default latency,throughput,failover,snapshot",
-          "  --modes LIST                flush modes, default sync,delayed,async,off",
-          "  --clusters LIST             any of "
-              + String.join(",", Clusters.ALL.keySet())
-              + "; default "
-              + String.join(",", Clusters.defaults()),
-          "  --seconds N                 measured seconds of each latency/throughput run",
-          "                              (default 10, quick 1)",
-          "  --rate N                    open-loop entries/s over all partitions (default 10000)",
-          "  --anchor-rate N             also measure latency at N entries/s on 1 partition, a",
-          "                              rate every cluster sustains (default 500; 0: off)",
-          "  --latency-partitions LIST   default 1,10,30",
-          "  --throughput-partitions LIST default 1,3",
-          "  --outstanding N             max appends in flight per partition for throughput",
-          "                              (default 1000)",
-          "  --failovers N               leader kills measured (default 5, quick 1)",
-          "  --snapshot-bytes N[K|M|G]   snapshot size (default 1G, quick 64M); 0 skips it",
-          "  --election-timeout-ms N     minimum election timeout; randomized up to 2N",
-          "                              (default 1000)",
-          "",
-          "Entries are 1 KiB; every cluster has 3 members on loopback.");
+  /** The command line as picocli reads it: {@code raft --help} prints it. */
+  @Command(
+      name = "raft",
+      description =
+          "Replicated logs side by side (Tern's Raft, Apache Ratis), per flush mode: open-loop"
+              + " commit latency, maximum throughput, leader failover and snapshot install, each"
+              + " next to the disk's own flush latency measured in the same run.",
+      footer = "%nEntries are 1 KiB; every cluster has 3 members on loopback.")
+  static final class Arguments {
+    @Option(
+        names = "--quick",
+        description =
+            "smoke run (~2 min per cluster): 1 s runs, 1 leader kill, a 64 MiB snapshot;"
+                + " indicative figures only")
+    boolean quick;
 
-  /** Returns null after printing usage when the arguments ask for help. */
-  static RaftBenchmarkOptions parse(String[] args) {
-    Path dir = Path.of("target");
-    Path out = null;
-    boolean quick = false;
-    List<String> scenarios = ALL_SCENARIOS;
-    List<String> modes = ALL_MODES;
-    List<String> clusters = Clusters.defaults();
-    Integer seconds = null;
-    int rate = 10_000;
-    int anchorRate = 500;
-    List<Integer> latencyPartitions = List.of(1, 10, 30);
-    List<Integer> throughputPartitions = List.of(1, 3);
-    int outstanding = 1000;
-    Integer failovers = null;
-    Long snapshotBytes = null;
-    int electionTimeoutMs = 1000;
-    for (int i = 0; i < args.length; i++) {
-      String option = args[i];
-      switch (option) {
-        case "--dir" -> dir = Path.of(value(args, ++i, option));
-        case "--out" -> out = Path.of(value(args, ++i, option));
-        case "--quick" -> quick = true;
-        case "--scenarios" ->
-            scenarios = checked(list(value(args, ++i, option)), ALL_SCENARIOS, option);
-        case "--modes" -> modes = checked(list(value(args, ++i, option)), ALL_MODES, option);
-        case "--clusters" ->
-            clusters =
-                checked(list(value(args, ++i, option)), List.copyOf(Clusters.ALL.keySet()), option);
-        case "--seconds" -> seconds = positive(value(args, ++i, option), option);
-        case "--rate" -> rate = positive(value(args, ++i, option), option);
-        case "--anchor-rate" -> anchorRate = nonNegative(value(args, ++i, option), option);
-        case "--latency-partitions" ->
-            latencyPartitions = numbers(value(args, ++i, option), option);
-        case "--throughput-partitions" ->
-            throughputPartitions = numbers(value(args, ++i, option), option);
-        case "--outstanding" -> outstanding = positive(value(args, ++i, option), option);
-        case "--failovers" -> failovers = Integer.parseInt(value(args, ++i, option));
-        case "--snapshot-bytes" -> snapshotBytes = bytes(value(args, ++i, option));
-        case "--election-timeout-ms" ->
-            electionTimeoutMs = positive(value(args, ++i, option), option);
-        case "--help", "-h" -> {
-          System.out.println(USAGE);
-          return null;
-        }
-        default -> throw new IllegalArgumentException("Unknown option " + option + "\n" + USAGE);
-      }
+    @Option(
+        names = "--scenarios",
+        paramLabel = "LIST",
+        defaultValue = SCENARIOS,
+        description = "any of " + SCENARIOS + " (default all)")
+    String scenarios;
+
+    @Option(
+        names = "--modes",
+        paramLabel = "LIST",
+        defaultValue = MODES,
+        description = "flush modes, any of " + MODES + " (default all)")
+    String modes;
+
+    @Option(
+        names = "--clusters",
+        paramLabel = "LIST",
+        completionCandidates = ClusterNames.class,
+        description = "any of ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+    String clusters = String.join(",", Clusters.defaults());
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "N",
+        description = "measured seconds of each latency and throughput run (default 10, quick 1)")
+    Integer seconds;
+
+    @Option(
+        names = "--rate",
+        paramLabel = "N",
+        defaultValue = "10000",
+        description = "open-loop entries/s over all partitions (default ${DEFAULT-VALUE})")
+    int rate;
+
+    @Option(
+        names = "--anchor-rate",
+        paramLabel = "N",
+        defaultValue = "500",
+        description =
+            "also measure latency at N entries/s on 1 partition, a rate every cluster sustains"
+                + " (default ${DEFAULT-VALUE}; 0: off)")
+    int anchorRate;
+
+    @Option(
+        names = "--latency-partitions",
+        paramLabel = "LIST",
+        defaultValue = "1,10,30",
+        description = "partition counts of the latency scenario (default ${DEFAULT-VALUE})")
+    String latencyPartitions;
+
+    @Option(
+        names = "--throughput-partitions",
+        paramLabel = "LIST",
+        defaultValue = "1,3",
+        description = "partition counts of the throughput scenario (default ${DEFAULT-VALUE})")
+    String throughputPartitions;
+
+    @Option(
+        names = "--outstanding",
+        paramLabel = "N",
+        defaultValue = "1000",
+        description =
+            "maximum appends in flight per partition in the throughput scenario (default"
+                + " ${DEFAULT-VALUE})")
+    int outstanding;
+
+    @Option(
+        names = "--failovers",
+        paramLabel = "N",
+        description = "leader kills measured (default 5, quick 1; 0 skips the scenario)")
+    Integer failovers;
+
+    @Option(
+        names = "--snapshot-bytes",
+        paramLabel = "N[K|M|G]",
+        converter = ByteSizes.Converter.class,
+        description = "snapshot size (default 1G, quick 64M; 0 skips the scenario)")
+    Long snapshotBytes;
+
+    @Option(
+        names = "--election-timeout-ms",
+        paramLabel = "N",
+        defaultValue = "1000",
+        description =
+            "minimum election timeout, randomized up to twice that (default ${DEFAULT-VALUE})")
+    int electionTimeoutMs;
+
+    @Option(
+        names = "--hand-off-probe",
+        paramLabel = "RATE",
+        description = {
+          "also run the hand-off probe, once: the first flush floor measured again with two"
+              + " threads beside it waking each other RATE times a second (no Raft code), which"
+              + " tells whether this machine freezes when thread wake-ups come with fsyncs ("
+              + HandOffLoad.SUGGESTED_PROBE_ROUND_TRIPS_PER_S
+              + " froze our 2-core VM). Off by default; needs the stall watch.",
+          "Alias: -D" + HandOffLoad.PROBE_PROPERTY + "=RATE"
+        })
+    Integer handOffProbe;
+
+    @Mixin StandardOptions files = new StandardOptions();
+  }
+
+  /** The names {@code --clusters} takes, for its usage. */
+  static final class ClusterNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return Clusters.ALL.keySet().iterator();
     }
-    long measureMs = seconds != null ? 1000L * seconds : quick ? 1000 : 10_000;
+  }
+
+  /**
+   * The options in {@code args}, or null after printing the usage when they ask for help.
+   *
+   * @throws CommandLines.UsageException naming what is wrong, with the usage
+   */
+  static RaftBenchmarkOptions parse(String[] args) {
+    return CommandLines.parse(new Arguments(), args, RaftBenchmarkOptions::resolve);
+  }
+
+  private static RaftBenchmarkOptions resolve(Arguments arguments) {
+    boolean quick = arguments.quick;
+    long measureMs =
+        arguments.seconds != null
+            ? 1000L * CommandLines.positive("--seconds", arguments.seconds)
+            : quick ? 1000 : 10_000;
     return new RaftBenchmarkOptions(
-        dir,
-        out != null ? out : defaultJsonOut(),
+        arguments.files.dataParentDir(),
+        arguments.files.jsonOut("raft"),
         quick,
-        scenarios,
-        modes,
-        clusters,
+        CommandLines.names("--scenarios", arguments.scenarios, ALL_SCENARIOS),
+        CommandLines.names("--modes", arguments.modes, ALL_MODES),
+        CommandLines.names("--clusters", arguments.clusters, List.copyOf(Clusters.ALL.keySet())),
         // Long enough for the JIT and for the clusters' queues to reach their steady state.
         Math.min(quick ? 500 : 3000, measureMs),
         measureMs,
-        rate,
-        anchorRate,
-        latencyPartitions,
-        throughputPartitions,
-        outstanding,
-        failovers != null ? failovers : quick ? 1 : 5,
-        snapshotBytes != null ? snapshotBytes : quick ? 64 * MIB : GIB,
-        electionTimeoutMs);
-  }
-
-  private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-    }
-    return args[i];
-  }
-
-  private static List<String> list(String text) {
-    List<String> items = new ArrayList<>();
-    for (String item : text.split(",")) {
-      if (!item.isBlank()) {
-        items.add(item.trim().toLowerCase(Locale.ROOT));
-      }
-    }
-    return List.copyOf(items);
-  }
-
-  private static List<String> checked(List<String> items, List<String> known, String option) {
-    for (String item : items) {
-      if (!known.contains(item)) {
-        throw new IllegalArgumentException(
-            option + ": unknown value '" + item + "', known: " + String.join(",", known));
-      }
-    }
-    if (items.isEmpty()) {
-      throw new IllegalArgumentException(option + " needs at least one value");
-    }
-    return items;
-  }
-
-  private static List<Integer> numbers(String text, String option) {
-    return list(text).stream().map(item -> positive(item, option)).toList();
-  }
-
-  private static int positive(String text, String option) {
-    int value = Integer.parseInt(text.trim());
-    if (value <= 0) {
-      throw new IllegalArgumentException(option + " must be positive, got " + text);
-    }
-    return value;
-  }
-
-  private static int nonNegative(String text, String option) {
-    int value = Integer.parseInt(text.trim());
-    if (value < 0) {
-      throw new IllegalArgumentException(option + " must be 0 (off) or positive, got " + text);
-    }
-    return value;
-  }
-
-  static long bytes(String text) {
-    return io.tern.benchmark.common.ByteSizes.parse(text);
-  }
-
-  private static Path defaultJsonOut() {
-    return BenchmarkFiles.defaultJsonOut("raft-benchmark.json");
+        CommandLines.positive("--rate", arguments.rate),
+        CommandLines.zeroOrMore("--anchor-rate", arguments.anchorRate),
+        CommandLines.positiveNumbers("--latency-partitions", arguments.latencyPartitions),
+        CommandLines.positiveNumbers("--throughput-partitions", arguments.throughputPartitions),
+        CommandLines.positive("--outstanding", arguments.outstanding),
+        arguments.failovers != null
+            ? CommandLines.zeroOrMore("--failovers", arguments.failovers)
+            : quick ? 1 : 5,
+        arguments.snapshotBytes != null ? arguments.snapshotBytes : quick ? 64 * MIB : GIB,
+        CommandLines.positive("--election-timeout-ms", arguments.electionTimeoutMs),
+        arguments.handOffProbe != null
+            ? CommandLines.zeroOrMore("--hand-off-probe", arguments.handOffProbe)
+            : HandOffLoad.probeRoundTripsPerS());
   }
 
   /** Disk the run needs at most: the snapshot on the leader and on the follower, plus logs. */

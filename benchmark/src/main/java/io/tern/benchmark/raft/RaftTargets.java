@@ -1,6 +1,6 @@
 package io.tern.benchmark.raft;
 
-import io.tern.benchmark.common.StallWatch;
+import io.tern.benchmark.machine.StallWatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

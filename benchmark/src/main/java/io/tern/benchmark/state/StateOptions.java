@@ -1,10 +1,12 @@
 package io.tern.benchmark.state;
 
-import io.tern.benchmark.common.BenchmarkFiles;
-import io.tern.benchmark.common.OptionValues;
+import io.tern.benchmark.common.CommandLines;
+import io.tern.benchmark.common.StandardOptions;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** Options of the state-store benchmark. */
 record StateOptions(
@@ -16,88 +18,102 @@ record StateOptions(
     long scanIntervalMs,
     long timeoutMs,
     List<String> configs) {
-  static final List<String> ALL_CONFIGS = List.of("tuned", "defaults");
+  static final String CONFIGS = "tuned,defaults";
+  static final List<String> ALL_CONFIGS = List.of(CONFIGS.split(","));
+  static final int MIN_PAYLOAD_BYTES = 8;
 
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: java -jar tern-benchmark.jar state [options]",
-          "",
-          "The state-store workload of a workflow engine (LittleHorse's benchmark) on one",
-          "partition's RocksDB, as Tern's stream processor drives it: one thread, one transaction",
-          "per command, a periodic range scan of due timers that deletes and updates during the",
-          "scan. Compares Tern's RocksDB tuning with RocksDB's defaults in the same run.",
-          "",
-          "  --workflows N          concurrent workflows (default 1000)",
-          "  --tasks N              tasks per workflow, run one after another (default 1000)",
-          "  --payload-bytes N      bytes of each task run's payload (default 1024)",
-          "  --scan-interval-ms N   how often due timers are scanned (default 100)",
-          "  --timeout-ms N         each task's timeout timer (default 1000)",
-          "  --configs LIST         tuned,defaults (default both)",
-          "  --quick                100 workflows x 100 tasks",
-          "  --dir PATH             where the scratch data goes (default target)",
-          "  --out FILE             JSON results (default state-benchmark.json next to the jar)");
+  /** The command line as picocli reads it: {@code state --help} prints it. */
+  @Command(
+      name = "state",
+      description =
+          "The state-store workload of a workflow engine (LittleHorse's benchmark) on one"
+              + " partition's RocksDB, as Tern's stream processor drives it: one thread, one"
+              + " transaction per command, a periodic range scan of due timers that deletes and"
+              + " updates during the scan. Compares Tern's RocksDB tuning with RocksDB's defaults"
+              + " in the same run.")
+  static final class Arguments {
+    @Option(
+        names = "--workflows",
+        paramLabel = "N",
+        description = "concurrent workflows (default 1000, quick 100)")
+    Integer workflows;
 
+    @Option(
+        names = "--tasks",
+        paramLabel = "N",
+        description = "tasks per workflow, run one after another (default 1000, quick 100)")
+    Integer tasks;
+
+    @Option(
+        names = "--payload-bytes",
+        paramLabel = "N",
+        defaultValue = "1024",
+        description =
+            "bytes of each task run's payload, at least "
+                + MIN_PAYLOAD_BYTES
+                + " (default ${DEFAULT-VALUE})")
+    int payloadBytes;
+
+    @Option(
+        names = "--scan-interval-ms",
+        paramLabel = "N",
+        defaultValue = "100",
+        description = "how often due timers are scanned (default ${DEFAULT-VALUE})")
+    long scanIntervalMs;
+
+    @Option(
+        names = "--timeout-ms",
+        paramLabel = "N",
+        defaultValue = "1000",
+        description = "each task's timeout timer (default ${DEFAULT-VALUE})")
+    long timeoutMs;
+
+    @Option(
+        names = "--configs",
+        paramLabel = "LIST",
+        defaultValue = CONFIGS,
+        description = "any of " + CONFIGS + " (default both)")
+    String configs;
+
+    @Option(names = "--quick", description = "100 workflows x 100 tasks")
+    boolean quick;
+
+    @Mixin StandardOptions files = new StandardOptions();
+  }
+
+  /**
+   * The options in {@code args}, or null after printing the usage when they ask for help.
+   *
+   * @throws CommandLines.UsageException naming what is wrong, with the usage
+   */
   static StateOptions parse(String[] args) {
-    Path dir = Path.of("target");
-    Path out = BenchmarkFiles.defaultJsonOut("state-benchmark.json");
-    int workflows = 1000;
-    int tasks = 1000;
-    int payloadBytes = 1024;
-    long scanIntervalMs = 100;
-    long timeoutMs = 1000;
-    List<String> configs = ALL_CONFIGS;
-    for (int i = 0; i < args.length; i++) {
-      String option = args[i];
-      switch (option) {
-        case "--workflows" -> workflows = positive(value(args, ++i, option), option);
-        case "--tasks" -> tasks = positive(value(args, ++i, option), option);
-        case "--payload-bytes" -> payloadBytes = positive(value(args, ++i, option), option);
-        case "--scan-interval-ms" -> scanIntervalMs = positive(value(args, ++i, option), option);
-        case "--timeout-ms" -> timeoutMs = positive(value(args, ++i, option), option);
-        case "--configs" -> {
-          configs = Arrays.asList(value(args, ++i, option).split(","));
-          for (String config : configs) {
-            if (!ALL_CONFIGS.contains(config)) {
-              throw new IllegalArgumentException(
-                  "Unknown config " + config + "; known: " + ALL_CONFIGS);
-            }
-          }
-        }
-        case "--quick" -> {
-          workflows = 100;
-          tasks = 100;
-        }
-        case "--dir" -> dir = Path.of(value(args, ++i, option));
-        case "--out" -> out = Path.of(value(args, ++i, option));
-        case "--help", "-h" -> {
-          System.out.println(USAGE);
-          return null;
-        }
-        default -> throw new IllegalArgumentException("Unknown option " + option + "\n" + USAGE);
-      }
-    }
-    if (payloadBytes < 8) {
-      throw new IllegalArgumentException("--payload-bytes must be at least 8");
+    return CommandLines.parse(new Arguments(), args, StateOptions::resolve);
+  }
+
+  private static StateOptions resolve(Arguments arguments) {
+    int workflows =
+        arguments.workflows != null ? arguments.workflows : arguments.quick ? 100 : 1000;
+    int tasks = arguments.tasks != null ? arguments.tasks : arguments.quick ? 100 : 1000;
+    if (arguments.payloadBytes < MIN_PAYLOAD_BYTES) {
+      throw new IllegalArgumentException(
+          "--payload-bytes must be at least "
+              + MIN_PAYLOAD_BYTES
+              + ", got "
+              + arguments.payloadBytes);
     }
     return new StateOptions(
-        dir, out, workflows, tasks, payloadBytes, scanIntervalMs, timeoutMs, configs);
+        arguments.files.dataParentDir(),
+        arguments.files.jsonOut("state"),
+        CommandLines.positive("--workflows", workflows),
+        CommandLines.positive("--tasks", tasks),
+        arguments.payloadBytes,
+        CommandLines.positive("--scan-interval-ms", arguments.scanIntervalMs),
+        CommandLines.positive("--timeout-ms", arguments.timeoutMs),
+        CommandLines.names("--configs", arguments.configs, ALL_CONFIGS));
   }
 
   /** Disk the run needs at most: each config's state, uncompacted, twice over. */
   long requiredFreeBytes() {
     return 4L * workflows * tasks * (payloadBytes + 200);
-  }
-
-  private static String value(String[] args, int i, String option) {
-    return OptionValues.value(args, i, option, USAGE);
-  }
-
-  private static int positive(String text, String option) {
-    int value = Integer.parseInt(text);
-    if (value < 1) {
-      throw new IllegalArgumentException(option + " must be positive, got " + text);
-    }
-    return value;
   }
 }

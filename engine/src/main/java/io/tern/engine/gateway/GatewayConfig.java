@@ -37,8 +37,4 @@ public record GatewayConfig(
     return new GatewayConfig(
         "0.0.0.0", DEFAULT_PORT, Duration.ofSeconds(15), Duration.ofSeconds(10));
   }
-
-  public GatewayConfig withPort(int gatewayPort) {
-    return new GatewayConfig(host, gatewayPort, requestTimeout, longPollingTimeout);
-  }
 }

@@ -64,9 +64,4 @@ public final class GatewayJobStreams implements JobStreams {
       parked.remove(wakeUp);
     }
   }
-
-  int openStreams(String jobType) {
-    List<JobStream> open = streams.get(jobType);
-    return open == null ? 0 : open.size();
-  }
 }

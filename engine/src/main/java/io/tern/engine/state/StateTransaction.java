@@ -107,11 +107,6 @@ public final class StateTransaction implements AutoCloseable {
     return batch.newIteratorWithBase(db.newIterator(scanOptions));
   }
 
-  /** Writes (puts and deletes) since the last commit or rollback. */
-  long writeCount() {
-    return batch.count();
-  }
-
   /** True if nothing was written since the last commit or rollback. */
   public boolean isEmpty() {
     return batch.count() == 0;

@@ -1,5 +1,11 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.machine;
 
+import io.tern.benchmark.common.DurableWrites;
+import io.tern.benchmark.common.GroupCommitResult;
+import io.tern.benchmark.common.LatencySummary;
+import io.tern.benchmark.common.Payload;
+import io.tern.benchmark.common.PeriodicFlusher;
+import io.tern.benchmark.common.Throughput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -25,7 +31,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class RawDiskLimits {
   /** Block of the raw sequential loops: large enough that syscall cost disappears. */
-  static final int BLOCK_BYTES = Payload.CAPACITY_BYTES;
+  public static final int BLOCK_BYTES = Payload.CAPACITY_BYTES;
 
   /** File that {@link #durableWriteLatency} overwrites over and over. */
   private static final long RAW_LATENCY_FILE_BYTES = 64L * 1024 * 1024;
@@ -35,7 +41,7 @@ public final class RawDiskLimits {
 
   private final Payload payload;
 
-  RawDiskLimits(Payload payload) {
+  public RawDiskLimits(Payload payload) {
     this.payload = payload;
   }
 
@@ -44,7 +50,7 @@ public final class RawDiskLimits {
    * into the page cache, which unflushed appends are measured against. Only the bytes after the
    * warm-up are timed.
    */
-  Throughput writeLoop(Path file, int chunkBytes, long warmupBytes, long measuredBytes)
+  public Throughput writeLoop(Path file, int chunkBytes, long warmupBytes, long measuredBytes)
       throws IOException {
     ByteBuffer view = payload.newView(chunkBytes);
     try (FileChannel channel = open(file, StandardOpenOption.CREATE_NEW)) {
@@ -70,7 +76,7 @@ public final class RawDiskLimits {
    * headers, checksums and metrics, so the gap to the journal is the journal's own cost. The files
    * are reserved before the clock starts, as the journal's allocator prepares segments ahead.
    */
-  Throughput mmapWriteLoop(
+  public Throughput mmapWriteLoop(
       Path dir, int entryBytes, int fileBytes, long warmupBytes, long measuredBytes)
       throws IOException {
     long entriesPerFile = fileBytes / entryBytes;
@@ -113,7 +119,7 @@ public final class RawDiskLimits {
    * Reads a whole file with 1 MiB {@code read(2)} calls and sums one long per {@code strideBytes},
    * as the journal read workload sums one long per entry. Meant for a file still in the page cache.
    */
-  Throughput readLoop(Path file, int strideBytes) throws IOException {
+  public Throughput readLoop(Path file, int strideBytes) throws IOException {
     ByteBuffer block = ByteBuffer.allocateDirect(BLOCK_BYTES);
     UnsafeBuffer view = new UnsafeBuffer(block);
     long sum = 0;
@@ -205,7 +211,7 @@ public final class RawDiskLimits {
    *
    * @param fallocated see {@link #openDurableWrites}
    */
-  LatencySummary writeForceLatency(
+  public LatencySummary writeForceLatency(
       Path file,
       boolean fallocated,
       int entryBytes,
@@ -243,8 +249,8 @@ public final class RawDiskLimits {
    *     overwrite data, the cheapest durable write; the writes start over at the file's start when
    *     they reach its end.
    */
-  DurableWrites openDurableWrites(Path file, boolean fallocated, int entryBytes, long fileBytes)
-      throws IOException {
+  public DurableWrites openDurableWrites(
+      Path file, boolean fallocated, int entryBytes, long fileBytes) throws IOException {
     if (fallocated) {
       NativeFiles.fallocate(file, fileBytes);
     } else {
@@ -305,7 +311,7 @@ public final class RawDiskLimits {
    * Writes 1 MiB blocks at full speed into a new file while a {@link PeriodicFlusher} forces it
    * every {@code periodNs}: the durable bandwidth the journal's group commit can hope for.
    */
-  GroupCommitResult groupCommit(Path file, long durationNs, long maxBytes, long periodNs)
+  public GroupCommitResult groupCommit(Path file, long durationNs, long maxBytes, long periodNs)
       throws IOException, InterruptedException {
     ByteBuffer view = payload.newView(BLOCK_BYTES);
     // Written by the writer, read by the flusher, which skips the force when nothing is new, as

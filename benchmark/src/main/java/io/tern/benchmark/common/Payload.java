@@ -1,4 +1,4 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.common;
 
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
@@ -11,16 +11,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  * intermediate buffer). Random content keeps any compression or deduplication below the file system
  * from flattering the figures.
  */
-final class Payload {
+public final class Payload {
   /** Largest raw write block; also big enough for every entry size. */
-  static final int CAPACITY_BYTES = 1024 * 1024;
+  public static final int CAPACITY_BYTES = 1024 * 1024;
 
   private static final int PAGE_BYTES = 4096;
 
   private final ByteBuffer byteBuffer;
   private final UnsafeBuffer buffer;
 
-  Payload(long seed) {
+  public Payload(long seed) {
     byteBuffer = BufferUtil.allocateDirectAligned(CAPACITY_BYTES, PAGE_BYTES);
     buffer = new UnsafeBuffer(byteBuffer);
     SplittableRandom random = new SplittableRandom(seed);
@@ -29,7 +29,7 @@ final class Payload {
     }
   }
 
-  UnsafeBuffer buffer() {
+  public UnsafeBuffer buffer() {
     return buffer;
   }
 
@@ -37,13 +37,13 @@ final class Payload {
    * A view of the first {@code lengthBytes}, positioned for one write. Callers keep their own view
    * (a ByteBuffer's position is mutable state) and reset it with {@link #rewind(ByteBuffer, int)}.
    */
-  ByteBuffer newView(int lengthBytes) {
+  public ByteBuffer newView(int lengthBytes) {
     ByteBuffer view = byteBuffer.duplicate();
     rewind(view, lengthBytes);
     return view;
   }
 
-  static void rewind(ByteBuffer view, int lengthBytes) {
+  public static void rewind(ByteBuffer view, int lengthBytes) {
     view.limit(lengthBytes).position(0);
   }
 }

@@ -1,4 +1,4 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.common;
 
 /**
  * Appending at full speed while a background thread flushes every millisecond.
@@ -13,7 +13,7 @@ package io.tern.benchmark.journal;
  * @param writerMaxPauseNs the longest time the writer went without progress (blocked in the kernel,
  *     for example), as seen between its periodic clock reads
  */
-record GroupCommitResult(
+public record GroupCommitResult(
     Throughput appended,
     Throughput durable,
     LatencySummary flushLatency,

@@ -1,5 +1,6 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.machine;
 
+import io.tern.benchmark.common.LatencySummary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

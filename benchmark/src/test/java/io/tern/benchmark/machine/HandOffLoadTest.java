@@ -1,4 +1,4 @@
-package io.tern.benchmark.common;
+package io.tern.benchmark.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,5 +29,11 @@ class HandOffLoadTest {
     assertThatThrownBy(() -> HandOffLoad.start(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("roundTripsPerS must be >= 1, got 0");
+  }
+
+  @Test
+  void theProbeIsOffUnlessAskedFor() {
+    assertThat(System.getProperty(HandOffLoad.PROBE_PROPERTY)).isNull();
+    assertThat(HandOffLoad.probeRoundTripsPerS()).isZero();
   }
 }

@@ -1,4 +1,4 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.machine;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * this process's own CPU time. On a small machine another busy process (a build, a test run) skews
  * every figure, so the report says how busy the machine was instead of leaving readers to guess.
  */
-final class MachineLoad {
+public final class MachineLoad {
   /** Linux reports /proc/stat in USER_HZ ticks, 100 per second on every mainstream platform. */
   private static final double TICKS_PER_S = 100;
 
@@ -27,7 +27,7 @@ final class MachineLoad {
   }
 
   /** A snapshot, or null where /proc/stat or the process CPU time is not available. */
-  static MachineLoad snapshot() {
+  public static MachineLoad snapshot() {
     try {
       String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
       // cpu user nice system idle iowait irq softirq steal ...
@@ -53,7 +53,7 @@ final class MachineLoad {
    * Average number of cores that other processes kept busy since {@code start} (0 on a quiet
    * machine), or NaN when unknown.
    */
-  static double otherProcessesCores(MachineLoad start, MachineLoad end) {
+  public static double otherProcessesCores(MachineLoad start, MachineLoad end) {
     if (start == null || end == null) {
       return Double.NaN;
     }
@@ -64,7 +64,7 @@ final class MachineLoad {
   }
 
   /** Average number of cores the hypervisor gave to others (steal time), or NaN when unknown. */
-  static double stealCores(MachineLoad start, MachineLoad end) {
+  public static double stealCores(MachineLoad start, MachineLoad end) {
     if (start == null || end == null) {
       return Double.NaN;
     }

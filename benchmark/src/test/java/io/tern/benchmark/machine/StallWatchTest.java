@@ -1,4 +1,4 @@
-package io.tern.benchmark.common;
+package io.tern.benchmark.machine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,9 +1,9 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.common;
 
 import java.io.IOException;
 
 /** One side of the append+flush latency phase: something that makes one entry durable per call. */
-interface DurableWrites extends AutoCloseable {
+public interface DurableWrites extends AutoCloseable {
   /** Writes the next entry and returns once it is durable. */
   void writeDurably() throws IOException;
 

@@ -1,4 +1,4 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.common;
 
 import java.io.IOException;
 import java.util.concurrent.locks.LockSupport;
@@ -10,10 +10,10 @@ import org.HdrHistogram.Histogram;
  * commit the journal's threading model is built for ({@code flush()} from one other thread while
  * the writer appends), and the same thread drives the raw baseline's {@code force}.
  */
-final class PeriodicFlusher {
+public final class PeriodicFlusher {
 
   /** One flush: {@code Journal.flush()} or {@code FileChannel.force(false)}. */
-  interface FlushAction {
+  public interface FlushAction {
     /** Returns false when there was nothing new to flush, so nothing was done. */
     boolean flush() throws IOException;
   }
@@ -26,14 +26,14 @@ final class PeriodicFlusher {
   private volatile boolean running = true;
   private Throwable failure;
 
-  PeriodicFlusher(String name, long periodNs, FlushAction action) {
+  public PeriodicFlusher(String name, long periodNs, FlushAction action) {
     this.action = action;
     this.periodNs = periodNs;
     this.thread = new Thread(this::loop, name);
     this.thread.setDaemon(true);
   }
 
-  void start() {
+  public void start() {
     thread.start();
   }
 
@@ -61,7 +61,7 @@ final class PeriodicFlusher {
   }
 
   /** Stops after the flush under way; the histogram is complete when this returns. */
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     running = false;
     thread.join();
     if (failure != null) {
@@ -70,17 +70,17 @@ final class PeriodicFlusher {
   }
 
   /** Adds a flush made by the caller (the final one after the writer stopped). */
-  void recordFinalFlush(long latencyNs) {
+  public void recordFinalFlush(long latencyNs) {
     LatencySummary.record(this.latencyNs, latencyNs);
   }
 
   /** Call after {@link #stop()}: join() makes the flusher thread's writes visible. */
-  Histogram latencyNs() {
+  public Histogram latencyNs() {
     return latencyNs;
   }
 
   /** Calls that found nothing to flush; call after {@link #stop()}. */
-  long idleCalls() {
+  public long idleCalls() {
     return idleCalls;
   }
 }

@@ -1,5 +1,6 @@
-package io.tern.benchmark.common;
+package io.tern.benchmark.machine;
 
+import io.tern.benchmark.common.Experiments;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,16 +20,17 @@ import java.util.concurrent.locks.LockSupport;
 public final class HandOffLoad implements AutoCloseable {
   /**
    * {@code -Dtern.benchmark.handOffProbe=N}: round trips a second of the Raft benchmark's probe
-   * beside the flush floor; 0 skips the probe.
+   * beside the flush floor, the same as its {@code --hand-off-probe N} (which wins where both are
+   * given). Not set or 0: no probe, the default.
    */
   public static final String PROBE_PROPERTY = "tern.benchmark.handOffProbe";
 
   /** About the wake-ups that froze our VM when they came with fsyncs (see the class comment). */
-  public static final int DEFAULT_PROBE_ROUND_TRIPS_PER_S = 5_000;
+  public static final int SUGGESTED_PROBE_ROUND_TRIPS_PER_S = 5_000;
 
-  /** The probe's rate from {@link #PROBE_PROPERTY}; 0 means no probe. */
+  /** The probe's rate from {@link #PROBE_PROPERTY}; 0 (the default) means no probe. */
   public static int probeRoundTripsPerS() {
-    return Experiments.whole(PROBE_PROPERTY, DEFAULT_PROBE_ROUND_TRIPS_PER_S, 0);
+    return Experiments.whole(PROBE_PROPERTY, 0, 0);
   }
 
   private final long periodNs;

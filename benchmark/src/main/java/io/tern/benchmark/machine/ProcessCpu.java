@@ -1,4 +1,4 @@
-package io.tern.benchmark.raft;
+package io.tern.benchmark.machine;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -8,7 +8,7 @@ import java.lang.reflect.Method;
 /**
  * CPU time used and heap bytes allocated by this process, all threads, where the JVM reports them.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
   private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -22,7 +22,7 @@ final class ProcessCpu {
   private ProcessCpu() {}
 
   /** Nanoseconds of CPU since the process started, or -1 if this JVM cannot tell. */
-  static long nanos() {
+  public static long nanos() {
     if (OS instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
     }
@@ -34,7 +34,7 @@ final class ProcessCpu {
    * -1 if this JVM cannot tell. The measure of the hot paths' garbage: the young collections it
    * causes pause every thread.
    */
-  static long allocatedBytes() {
+  public static long allocatedBytes() {
     if (TOTAL_ALLOCATED_BYTES != null
         && THREADS instanceof com.sun.management.ThreadMXBean threads
         && threads.isThreadAllocatedMemorySupported()

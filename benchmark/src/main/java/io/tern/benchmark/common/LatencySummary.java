@@ -1,4 +1,4 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.common;
 
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -8,18 +8,18 @@ public record LatencySummary(
     long count, double meanNs, long p50Ns, long p99Ns, long p999Ns, long maxNs, long elapsedNs) {
 
   /** Longest latency recorded: a stall longer than this is clipped to it, not lost. */
-  static final long HIGHEST_TRACKABLE_NS = TimeUnit.MINUTES.toNanos(5);
+  public static final long HIGHEST_TRACKABLE_NS = TimeUnit.MINUTES.toNanos(5);
 
   /** Preallocated, so recording does not allocate on the measured path. */
-  static Histogram newHistogram() {
+  public static Histogram newHistogram() {
     return new Histogram(HIGHEST_TRACKABLE_NS, 3);
   }
 
-  static void record(Histogram histogram, long latencyNs) {
+  public static void record(Histogram histogram, long latencyNs) {
     histogram.recordValue(Math.min(Math.max(latencyNs, 0), HIGHEST_TRACKABLE_NS));
   }
 
-  static LatencySummary of(Histogram histogram, long elapsedNs) {
+  public static LatencySummary of(Histogram histogram, long elapsedNs) {
     return new LatencySummary(
         histogram.getTotalCount(),
         histogram.getMean(),
@@ -31,7 +31,7 @@ public record LatencySummary(
   }
 
   /** Operations completed per second of the measured run (each sample is one operation). */
-  double operationsPerS() {
+  public double operationsPerS() {
     return count / (Math.max(elapsedNs, 1) / 1e9);
   }
 }

@@ -1,4 +1,4 @@
-package io.tern.benchmark.journal;
+package io.tern.benchmark.machine;
 
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * root and without touching anything else on the machine). Linux only; elsewhere the callers skip
  * the figures that need them.
  */
-final class NativeFiles {
+public final class NativeFiles {
   private static final int O_RDWR = 2;
   private static final int O_CREAT = 0100;
   private static final int O_RDONLY = 0;
@@ -39,17 +39,17 @@ final class NativeFiles {
     }
   }
 
-  static boolean isAvailable() {
+  public static boolean isAvailable() {
     return UNAVAILABLE_REASON == null;
   }
 
   /** Why the calls cannot be made, or null. */
-  static String unavailableReason() {
+  public static String unavailableReason() {
     return UNAVAILABLE_REASON;
   }
 
   /** Creates {@code file} with {@code lengthBytes} reserved (unwritten extents on ext4/xfs). */
-  static void fallocate(Path file, long lengthBytes) throws IOException {
+  public static void fallocate(Path file, long lengthBytes) throws IOException {
     int fd = open(file.toString(), O_RDWR | O_CREAT, FILE_MODE);
     if (fd < 0) {
       throw new IOException("open(" + file + ") failed: errno " + Native.getLastError());
@@ -65,7 +65,7 @@ final class NativeFiles {
   }
 
   /** Makes every file in {@code dir} durable, then drops its pages from the page cache. */
-  static void evictFromPageCache(Path dir) throws IOException {
+  public static void evictFromPageCache(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         if (!Files.isRegularFile(file)) {

@@ -1,5 +1,6 @@
-package io.tern.benchmark.common;
+package io.tern.benchmark.machine;
 
+import io.tern.benchmark.common.Experiments;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;

@@ -1,4 +1,4 @@
-package io.tern.benchmark.raft;
+package io.tern.benchmark.machine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,6 @@
 package io.tern.engine.broker;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -8,6 +9,7 @@ import io.tern.engine.cluster.BrokerApiServer;
 import io.tern.engine.cluster.BrokerJobStreams;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.PartitionState;
+import io.tern.engine.cluster.CallLatency;
 import io.tern.engine.cluster.ClusterClient;
 import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.cluster.ClusterTopology;
@@ -30,7 +32,9 @@ import io.tern.raft.Member;
 import io.tern.raft.RaftRole;
 import io.tern.raft.server.RaftServer;
 import io.tern.raft.server.RaftServerConfig;
+import io.tern.raft.transport.FaultInjectingTransport;
 import io.tern.raft.transport.NettyRaftTransport;
+import io.tern.raft.transport.RaftTransport;
 import io.tern.raft.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -100,7 +104,7 @@ public final class Broker implements AutoCloseable {
             config.internalPort(),
             () -> new NettyRaftTransport(transportConfig, registry, Tags.empty()).start());
     try {
-      this.raft = new RaftServer(memberId, raftConfig, transport, registry);
+      this.raft = new RaftServer(memberId, raftConfig, withLatency(transport), registry);
     } catch (RuntimeException e) {
       transport.close();
       throw e;
@@ -112,7 +116,8 @@ public final class Broker implements AutoCloseable {
                 .withMemoryLimitMb(config.memoryLimitMb()));
     this.partitions = new LocalPartitions(config.nodeId(), config.partitionsCount());
     this.cluster =
-        new ClusterClient(config.contactPoints(), config.nodeId(), config.partitionsCount());
+        new ClusterClient(
+            config.contactPoints(), config.nodeId(), config.partitionsCount(), callLatency());
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     // Raft learns where the other members listen from their command API's state.
     cluster.addListener(
@@ -123,6 +128,48 @@ public final class Broker implements AutoCloseable {
                 new InetSocketAddress(state.host(), state.internalPort()));
           }
         });
+  }
+
+  /**
+   * The Raft transport, behind the injected latency of {@code experimental.network.*} if any: each
+   * delayed peer's link gets it, on the sending side (so each direction is delayed by its sender).
+   */
+  private RaftTransport withLatency(NettyRaftTransport netty) {
+    NetworkLatency latency = config.networkLatency();
+    if (!latency.active()) {
+      return netty;
+    }
+    FaultInjectingTransport delayed = new FaultInjectingTransport(netty, config.nodeId());
+    List<Integer> delayedNodes = new ArrayList<>();
+    for (int node = 0; node < config.clusterSize(); node++) {
+      if (latency.delays(config.nodeId(), node)) {
+        delayed.setLinkFault(PartitionDistribution.memberIdOf(node), latency.linkFault());
+        delayedNodes.add(node);
+        Gauge.builder("tern.network.injected.latency", latency, l -> l.latency().toMillis())
+            .description("latency injected on every message to this node (an experiment)")
+            .baseUnit("milliseconds")
+            .tags("to", Integer.toString(node))
+            .register(registry);
+      }
+    }
+    LOG.warn(
+        "EXPERIMENT: broker {} injects {} (experimental.network.*): messages to nodes {} are"
+            + " delayed; latencies measured here include it",
+        config.nodeId(),
+        latency.describe(),
+        delayedNodes);
+    return delayed;
+  }
+
+  /** The command API's share of the injected latency: the calls to and from delayed nodes. */
+  private CallLatency callLatency() {
+    NetworkLatency latency = config.networkLatency();
+    if (!latency.active()) {
+      return CallLatency.NONE;
+    }
+    CallLatency.Delay delay =
+        new CallLatency.Delay(latency.latency().toNanos(), latency.jitter().toNanos());
+    return node -> latency.delays(config.nodeId(), node) ? delay : CallLatency.Delay.NONE;
   }
 
   /** Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. */

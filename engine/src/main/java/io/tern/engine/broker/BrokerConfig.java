@@ -59,7 +59,8 @@ public record BrokerConfig(
     int flushThreads,
     TransportTls raftTls,
     BackpressureConfig backpressure,
-    String logLevel) {
+    String logLevel,
+    NetworkLatency networkLatency) {
 
   /** The largest number of partitions (keys carry the partition id in 13 bits). */
   static final int MAX_PARTITIONS = 8191;
@@ -185,7 +186,8 @@ public record BrokerConfig(
         values.integer("raft.flushThreads", 1, 1024),
         raftTls(values),
         BackpressureConfig.from(values),
-        logLevel(values));
+        logLevel(values),
+        NetworkLatency.from(values, clusterSize));
   }
 
   private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");

@@ -202,6 +202,23 @@ final class ConfigKeys {
               "backpressure.vegas.beta", "6", "vegas: above this many queued the limit shrinks"),
           new Key("backpressure.fixed.limit", "20", "fixed: the limit"),
           new Key(
+              "experimental.network.latency",
+              "0ms",
+              "an experiment, never for production: a delay added to every message between the"
+                  + " nodes of experimental.network.latencyBetween, Raft and the command API alike,"
+                  + " in each direction (one way: a round trip gains twice it); the broker logs a"
+                  + " warning and exports tern.network.injected.latency"),
+          new Key(
+              "experimental.network.jitter",
+              "0ms",
+              "an experiment: a further delay drawn from 0 to this for each message; each link"
+                  + " keeps its order"),
+          new Key(
+              "experimental.network.latencyBetween",
+              "",
+              "an experiment: the pairs of node ids whose messages are delayed, such as 0-1,1-2"
+                  + " (empty: every pair); a standalone gateway adds no latency"),
+          new Key(
               "logging.level",
               "info",
               "the level of Tern's own log lines: error, warn, info, debug or trace (gRPC and"

@@ -30,6 +30,7 @@ public final class ConfigReference {
           Map.entry("journal", "Journal"),
           Map.entry("raft", "Raft"),
           Map.entry("backpressure", "Backpressure"),
+          Map.entry("experimental", "Experiments (never in production)"),
           Map.entry("logging", "Logging"));
 
   private ConfigReference() {}

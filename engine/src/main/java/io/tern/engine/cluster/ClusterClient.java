@@ -1,7 +1,9 @@
 package io.tern.engine.cluster;
 
 import io.grpc.CallOptions;
+import io.grpc.Channel;
 import io.grpc.ClientCall;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -43,6 +45,10 @@ public final class ClusterClient implements AutoCloseable {
   static final class Connection {
     final InetSocketAddress address;
     final ManagedChannel channel;
+
+    /** Where calls are made: the channel, behind the injected latency if there is one. */
+    Channel calls;
+
     volatile BrokerState state;
 
     /** The contact point is the broker this runs in: not subscribed to. */
@@ -53,6 +59,7 @@ public final class ClusterClient implements AutoCloseable {
     Connection(InetSocketAddress address, ManagedChannel channel) {
       this.address = address;
       this.channel = channel;
+      this.calls = channel;
     }
   }
 
@@ -81,6 +88,7 @@ public final class ClusterClient implements AutoCloseable {
             return thread;
           });
   private volatile boolean closed;
+  private ScheduledExecutorService delays;
 
   /**
    * @param contactPoints every broker's command address, in any order
@@ -88,6 +96,18 @@ public final class ClusterClient implements AutoCloseable {
    *     gateway
    */
   public ClusterClient(List<InetSocketAddress> contactPoints, int selfNodeId, int partitionsCount) {
+    this(contactPoints, selfNodeId, partitionsCount, CallLatency.NONE);
+  }
+
+  /**
+   * @param latency injected on the calls to and from each broker (an experiment; {@link
+   *     CallLatency#NONE} in production)
+   */
+  public ClusterClient(
+      List<InetSocketAddress> contactPoints,
+      int selfNodeId,
+      int partitionsCount,
+      CallLatency latency) {
     this.selfNodeId = selfNodeId;
     this.partitionsCount = partitionsCount;
     this.leaders = new int[partitionsCount];
@@ -101,7 +121,21 @@ public final class ClusterClient implements AutoCloseable {
               .keepAliveTimeout(5, TimeUnit.SECONDS)
               .keepAliveWithoutCalls(true)
               .build();
-      connections.add(new Connection(address, channel));
+      Connection connection = new Connection(address, channel);
+      if (latency != CallLatency.NONE) {
+        connection.calls =
+            ClientInterceptors.intercept(
+                channel,
+                new DelayingInterceptor(
+                    delays(),
+                    () -> {
+                      BrokerState known = connection.state;
+                      return known == null
+                          ? CallLatency.Delay.NONE
+                          : latency.toNode(known.nodeId());
+                    }));
+      }
+      connections.add(connection);
     }
   }
 
@@ -142,10 +176,24 @@ public final class ClusterClient implements AutoCloseable {
     return missing;
   }
 
-  /** The channel to broker {@code nodeId}, or null if it is not connected. */
-  ManagedChannel channelOf(int nodeId) {
+  /** Where calls to broker {@code nodeId} are made, or null if it is not connected. */
+  Channel channelOf(int nodeId) {
     Connection connection = byNodeId.get(nodeId);
-    return connection == null || connection.state == null ? null : connection.channel;
+    return connection == null || connection.state == null ? null : connection.calls;
+  }
+
+  /** The thread that runs the injected latency's delayed steps, made on first need. */
+  private synchronized ScheduledExecutorService delays() {
+    if (delays == null) {
+      delays =
+          Executors.newSingleThreadScheduledExecutor(
+              runnable -> {
+                Thread thread = new Thread(runnable, "cluster-call-delays");
+                thread.setDaemon(true);
+                return thread;
+              });
+    }
+    return delays;
   }
 
   /** The states of the other brokers now connected. */
@@ -175,7 +223,7 @@ public final class ClusterClient implements AutoCloseable {
     // attempts itself (at most RESUBSCRIBE_MAX_MS apart), so each attempt connects at once.
     connection.channel.resetConnectBackoff();
     ClientCall<byte[], byte[]> call =
-        connection.channel.newCall(BrokerApi.SUBSCRIBE, CallOptions.DEFAULT);
+        connection.calls.newCall(BrokerApi.SUBSCRIBE, CallOptions.DEFAULT);
     ClientCalls.asyncServerStreamingCall(
         call,
         new byte[] {BrokerMessages.VERSION},
@@ -275,7 +323,7 @@ public final class ClusterClient implements AutoCloseable {
   /** Runs a unary call on broker {@code nodeId}. */
   CompletableFuture<byte[]> call(
       int nodeId, io.grpc.MethodDescriptor<byte[], byte[]> method, byte[] request, long timeoutMs) {
-    ManagedChannel channel = channelOf(nodeId);
+    Channel channel = channelOf(nodeId);
     CompletableFuture<byte[]> answer = new CompletableFuture<>();
     if (channel == null) {
       answer.completeExceptionally(
@@ -343,6 +391,11 @@ public final class ClusterClient implements AutoCloseable {
   public void close() {
     closed = true;
     timer.shutdownNow();
+    synchronized (this) {
+      if (delays != null) {
+        delays.shutdownNow();
+      }
+    }
     for (Connection connection : connections) {
       connection.channel.shutdownNow();
     }

@@ -3,7 +3,6 @@ package io.tern.engine.cluster;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.StreamActivatedJobsRequest;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.ManagedChannel;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
@@ -84,7 +83,7 @@ public final class JobStreamForwarding implements JobStreamForwarder, ClusterCli
       if (closed || calls.containsKey(nodeId)) {
         return;
       }
-      ManagedChannel channel = cluster.channelOf(nodeId);
+      io.grpc.Channel channel = cluster.channelOf(nodeId);
       if (channel == null) {
         return;
       }

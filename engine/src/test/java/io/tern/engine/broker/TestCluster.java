@@ -20,9 +20,21 @@ final class TestCluster implements AutoCloseable {
   private final int replicationFactor;
   private final int[] commandPorts;
   private final Broker[] brokers;
+  private final Map<String, String> extraSettings;
   private StandaloneGateway gateway;
 
   TestCluster(Path dir, int clusterSize, int partitionsCount, int replicationFactor) {
+    this(dir, clusterSize, partitionsCount, replicationFactor, Map.of());
+  }
+
+  /** {@code extraSettings}: TERN_* settings every broker gets on top of the test defaults. */
+  TestCluster(
+      Path dir,
+      int clusterSize,
+      int partitionsCount,
+      int replicationFactor,
+      Map<String, String> extraSettings) {
+    this.extraSettings = Map.copyOf(extraSettings);
     this.dir = dir;
     this.partitionsCount = partitionsCount;
     this.replicationFactor = replicationFactor;
@@ -68,6 +80,7 @@ final class TestCluster implements AutoCloseable {
     settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints());
     settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[nodeId]));
     settings.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
+    settings.putAll(extraSettings);
     return TestBrokers.config(dir.resolve("broker-" + nodeId), settings);
   }
 

@@ -432,6 +432,54 @@ class WorkflowEngineTest extends WorkflowTestBase {
   }
 
   @Test
+  void anExclusiveGatewayWithOneUnconditionedFlowPassesTheTokenOnAsAJoin() {
+    TestMember leader = leader();
+    BpmnModelInstance joined =
+        Bpmn.createExecutableProcess("p")
+            .startEvent()
+            .exclusiveGateway("split")
+            .conditionExpression("= false")
+            .exclusiveGateway("join")
+            .endEvent()
+            .moveToNode("split")
+            .conditionExpression("= true")
+            .connectTo("join")
+            .done();
+    deployed(deploy(leader, "joined.bpmn", xml(joined)));
+
+    create(leader, "p", "{}");
+
+    await(
+        () -> lifecycle().contains("p " + ProcessInstanceIntent.ELEMENT_COMPLETED),
+        "the instance to complete through the join");
+    assertThat(countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED)).isZero();
+  }
+
+  @Test
+  void aFlowLeavingAnExclusiveGatewayWithSiblingsNeedsAConditionOrToBeTheDefault() {
+    TestMember leader = leader();
+    BpmnModelInstance ambiguous =
+        Bpmn.createExecutableProcess("p")
+            .startEvent()
+            .exclusiveGateway("split")
+            .sequenceFlowId("checked")
+            .conditionExpression("= true")
+            .endEvent()
+            .moveToNode("split")
+            .sequenceFlowId("unchecked")
+            .endEvent()
+            .done();
+
+    Answer answer = deploy(leader, "p.bpmn", xml(ambiguous));
+
+    assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(answer.reason())
+        .contains("'unchecked'")
+        .contains("needs a condition or must be the gateway's default flow")
+        .doesNotContain("'checked'");
+  }
+
+  @Test
   void aGatewayWithNoMatchingFlowRaisesAnIncidentThatIsRetriedOnResolve() {
     TestMember leader = leader();
     BpmnModelInstance strict =

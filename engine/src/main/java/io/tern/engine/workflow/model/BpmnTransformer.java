@@ -198,7 +198,17 @@ public final class BpmnTransformer {
 
   private static void checkCondition(SequenceFlow flow, List<String> problems) {
     String condition = conditionOf(flow);
-    if (condition != null
+    if (condition == null
+        && flow.getSource() instanceof ExclusiveGateway gateway
+        && gateway.getOutgoing().size() > 1
+        && gateway.getDefault() != flow) {
+      // With one outgoing flow the gateway just passes the token on (a join).
+      problems.add(
+          describe(flow)
+              + ": one of several flows leaving exclusive gateway '"
+              + gateway.getId()
+              + "', so it needs a condition or must be the gateway's default flow");
+    } else if (condition != null
         && !(flow.getSource() instanceof ExclusiveGateway)
         && !(flow.getSource() instanceof InclusiveGateway)) {
       problems.add(

@@ -340,11 +340,15 @@ final class ElementProcessor {
   }
 
   /**
-   * The first outgoing flow whose condition holds, else the default flow; null (after raising a
-   * CONDITION_ERROR incident) if none, or if a condition cannot be evaluated.
+   * The only outgoing flow if it has no condition, else the first whose condition holds, else the
+   * default flow; null (after raising a CONDITION_ERROR incident) if none, or if a condition cannot
+   * be evaluated.
    */
   private ExecutableElement.Flow choose(
       ExecutableElement gateway, long key, ProcessingResult result) {
+    if (gateway.outgoing().size() == 1 && gateway.outgoing().get(0).condition() == null) {
+      return gateway.outgoing().get(0); // a join, or a gateway with nothing to decide
+    }
     Map<String, byte[]> visible = variables.visible(key, List.of());
     ExecutableElement.Flow fallback = null;
     try {

@@ -3,6 +3,7 @@ package io.tern.benchmark;
 import io.tern.benchmark.common.CommandLines;
 import io.tern.benchmark.engine.EngineBenchmark;
 import io.tern.benchmark.journal.JournalBenchmark;
+import io.tern.benchmark.load.ExperimentBenchmark;
 import io.tern.benchmark.load.LoadBenchmark;
 import io.tern.benchmark.raft.RaftBenchmark;
 import io.tern.benchmark.replay.ReplayBenchmark;
@@ -68,7 +69,11 @@ public final class BenchmarkMain {
           new Benchmark(
               "load",
               "workflow load through the gateway with the official client",
-              LoadBenchmark::run));
+              LoadBenchmark::run),
+          new Benchmark(
+              "experiment",
+              "latency experiments: broker configurations compared in one report",
+              ExperimentBenchmark::run));
 
   @Option(
       names = {"-h", "--help"},

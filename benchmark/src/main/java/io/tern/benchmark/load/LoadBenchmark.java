@@ -169,11 +169,7 @@ public final class LoadBenchmark {
           options.durationSeconds);
       LoadReporter reporter =
           new LoadReporter(
-              stats,
-              gauges,
-              new ProcessingLatencyWindow(management),
-              driver::outstanding,
-              progress);
+              stats, gauges, new MetricsWindow(management), driver::outstanding, progress);
       long startNs = System.nanoTime();
       long measureFromNs = startNs + options.warmup().toNanos();
       long endNs = measureFromNs + options.duration().toNanos();

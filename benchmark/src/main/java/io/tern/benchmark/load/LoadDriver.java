@@ -10,6 +10,7 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.builder.AbstractFlowNodeBuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.tern.engine.record.Keys;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -41,15 +42,45 @@ final class LoadDriver implements AutoCloseable {
   /** The variable carrying the create's intended send time ({@link System#nanoTime}). */
   static final String SENT_AT = "loadSentAtNs";
 
+  /**
+   * The process the instances run: every service task of job type {@link #JOB_TYPE}, which the
+   * driver's worker completes; {@code lastTaskId} ends an instance that is not awaited.
+   */
+  record Model(String processId, byte[] bpmn, String lastTaskId) {
+    /** start, then {@code tasks} service tasks, then end. */
+    static Model tasks(int tasks) {
+      return new Model(PROCESS_ID, processXml(tasks), "task-" + tasks);
+    }
+  }
+
   /** What each instance does. */
   record Workload(
-      int tasks,
+      Model model,
       int payloadBytes,
       boolean withResult,
       boolean streaming,
       int workerCapacity,
       Duration completionDelay,
-      Duration requestTimeout) {}
+      Duration requestTimeout) {
+    /** Instances of start, {@code tasks} service tasks, end. */
+    Workload(
+        int tasks,
+        int payloadBytes,
+        boolean withResult,
+        boolean streaming,
+        int workerCapacity,
+        Duration completionDelay,
+        Duration requestTimeout) {
+      this(
+          Model.tasks(tasks),
+          payloadBytes,
+          withResult,
+          streaming,
+          workerCapacity,
+          completionDelay,
+          requestTimeout);
+    }
+  }
 
   private final CamundaClient client;
   private final Workload workload;
@@ -71,7 +102,7 @@ final class LoadDriver implements AutoCloseable {
     this.stats = stats;
     this.errors = errors;
     this.payload = "x".repeat(workload.payloadBytes());
-    this.lastTaskId = "task-" + workload.tasks();
+    this.lastTaskId = workload.model().lastTaskId();
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -85,7 +116,7 @@ final class LoadDriver implements AutoCloseable {
   void start() {
     client
         .newDeployResourceCommand()
-        .addResourceBytes(processXml(workload.tasks()), PROCESS_ID + ".bpmn")
+        .addResourceBytes(workload.model().bpmn(), workload.model().processId() + ".bpmn")
         .send()
         .join();
     worker =
@@ -172,7 +203,7 @@ final class LoadDriver implements AutoCloseable {
     CreateProcessInstanceCommandStep3 command =
         client
             .newCreateInstanceCommand()
-            .bpmnProcessId(PROCESS_ID)
+            .bpmnProcessId(workload.model().processId())
             .latestVersion()
             .variables(variables);
     if (workload.withResult()) {
@@ -183,7 +214,7 @@ final class LoadDriver implements AutoCloseable {
           .whenComplete(
               (result, error) -> {
                 if (error == null) {
-                  ended(sentNs);
+                  ended(sentNs, result.getProcessInstanceKey());
                 } else {
                   notCreated(sentNs, error, backoff);
                 }
@@ -203,8 +234,9 @@ final class LoadDriver implements AutoCloseable {
     }
   }
 
-  private void ended(long sentNs) {
-    stats.ended(System.nanoTime() - sentNs);
+  /** The instance {@code instanceKey} ended (its partition is in its key, as in Zeebe). */
+  private void ended(long sentNs, long instanceKey) {
+    stats.ended(System.nanoTime() - sentNs, Keys.partitionOf(instanceKey));
     finished(Duration.ZERO);
   }
 
@@ -260,7 +292,7 @@ final class LoadDriver implements AutoCloseable {
                 return;
               }
               if (error == null) {
-                ended(sentNs);
+                ended(sentNs, job.getProcessInstanceKey());
               } else {
                 stats.failed();
                 finished(Duration.ZERO);

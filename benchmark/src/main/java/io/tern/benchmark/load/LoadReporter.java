@@ -57,7 +57,7 @@ final class LoadReporter {
 
   private final LoadStats stats;
   private final LimiterGauges gauges;
-  private final ProcessingLatencyWindow processing;
+  private final MetricsWindow processing;
   private Map<String, Object> processingLatency = Map.of();
   private final LongSupplier outstanding;
   private final Progress progress;
@@ -75,7 +75,7 @@ final class LoadReporter {
   LoadReporter(
       LoadStats stats,
       LimiterGauges gauges,
-      ProcessingLatencyWindow processing,
+      MetricsWindow processing,
       LongSupplier outstanding,
       Progress progress) {
     this.stats = stats;
@@ -124,7 +124,8 @@ final class LoadReporter {
       if (nextNs == measureFromNs) {
         processing.open();
       } else if (nextNs == endNs) {
-        Map<String, Object> window = processing.close();
+        Map<String, Object> window =
+            processing.close().histogram(MetricsWindow.PROCESSING_LATENCY).figures();
         synchronized (this) {
           processingLatency = window;
         }

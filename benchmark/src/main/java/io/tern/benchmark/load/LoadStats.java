@@ -1,5 +1,8 @@
 package io.tern.benchmark.load;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
@@ -19,6 +22,7 @@ final class LoadStats {
   private final Recorder endLatency = new Recorder(MAX_LATENCY_NS, 3);
   private final Recorder createLatency = new Recorder(MAX_LATENCY_NS, 3);
   private final Recorder refusalLatency = new Recorder(MAX_LATENCY_NS, 3);
+  private final Map<Integer, Recorder> endLatencyByPartition = new ConcurrentHashMap<>();
   private long[] lastCounts = new long[4];
 
   /** What happened in one interval (or, added up, in a whole phase). */
@@ -37,6 +41,9 @@ final class LoadStats {
     /** Create to its RESOURCE_EXHAUSTED answer. */
     final Histogram refusalLatency = new Histogram(MAX_LATENCY_NS, 3);
 
+    /** {@link #endLatency} by the partition of the instance, where it is known. */
+    final Map<Integer, Histogram> endLatencyByPartition = new TreeMap<>();
+
     void add(Interval other) {
       sent += other.sent;
       ended += other.ended;
@@ -45,6 +52,11 @@ final class LoadStats {
       endLatency.add(other.endLatency);
       createLatency.add(other.createLatency);
       refusalLatency.add(other.refusalLatency);
+      other.endLatencyByPartition.forEach(
+          (partition, latency) ->
+              endLatencyByPartition
+                  .computeIfAbsent(partition, p -> new Histogram(MAX_LATENCY_NS, 3))
+                  .add(latency));
     }
   }
 
@@ -59,6 +71,14 @@ final class LoadStats {
   void ended(long latencyNs) {
     endLatency.recordValue(clamp(latencyNs));
     ended.incrementAndGet();
+  }
+
+  /** An instance of {@code partitionId} ended. */
+  void ended(long latencyNs, int partitionId) {
+    endLatencyByPartition
+        .computeIfAbsent(partitionId, p -> new Recorder(MAX_LATENCY_NS, 3))
+        .recordValue(clamp(latencyNs));
+    ended(latencyNs);
   }
 
   void refused(long latencyNs) {
@@ -90,6 +110,9 @@ final class LoadStats {
     interval.endLatency.add(endLatency.getIntervalHistogram());
     interval.createLatency.add(createLatency.getIntervalHistogram());
     interval.refusalLatency.add(refusalLatency.getIntervalHistogram());
+    endLatencyByPartition.forEach(
+        (partition, recorder) ->
+            interval.endLatencyByPartition.put(partition, recorder.getIntervalHistogram()));
     return interval;
   }
 

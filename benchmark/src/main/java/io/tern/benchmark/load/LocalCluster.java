@@ -31,7 +31,8 @@ final class LocalCluster implements AutoCloseable {
 
   /**
    * Starts {@code size} brokers with {@code partitions} partitions of {@code replication} replicas
-   * each, data under {@code dir}, and waits until every broker is ready.
+   * each, data under {@code dir}, and waits until every broker is ready. In {@code extraSettings},
+   * "{node}" stands for each broker's node id.
    */
   static LocalCluster start(
       int size,
@@ -102,7 +103,10 @@ final class LocalCluster implements AutoCloseable {
       settings.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
       settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
       settings.put("TERN_RAFT_FLUSH_MODE", flushMode);
-      settings.putAll(extraSettings);
+      int self = node;
+      // "{node}" in a value is the broker's node id: each broker needs a directory of its own.
+      extraSettings.forEach(
+          (key, value) -> settings.put(key, value.replace("{node}", Integer.toString(self))));
       brokers.add(BrokerProcess.start(settings, log(dir, node)));
     }
   }

@@ -257,7 +257,11 @@ public final class Broker implements AutoCloseable {
                   ManagementServer.start(
                       config.host(),
                       config.managementPort(),
-                      new ManagementApi(List.copyOf(hosted), this::scrape, this::rebalance)));
+                      new ManagementApi(
+                          List.copyOf(hosted),
+                          this::scrape,
+                          this::rebalance,
+                          config.experimentFlags())));
     }
     LOG.info(
         "Broker {} of {}: command API on {}:{}, Raft on {}:{}, {} of {} partition(s) here",

@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A broker's configuration, read and validated by {@link BrokerConfigLoader}; {@link ConfigKeys}
@@ -61,6 +63,32 @@ public record BrokerConfig(
     BackpressureConfig backpressure,
     String logLevel,
     NetworkLatency networkLatency) {
+
+  /**
+   * The settings latency experiments switch (see the README's experiment flags), by key, as this
+   * broker runs them: what {@code GET /actuator/flags} answers.
+   */
+  public Map<String, String> experimentFlags() {
+    Map<String, String> flags = new LinkedHashMap<>();
+    flags.put("raft.flush.mode", flushMode.name().toLowerCase(Locale.ROOT));
+    flags.put("raft.flush.delayMs", Integer.toString(flushDelayMs));
+    flags.put("state.rocksdb.disableWal", Boolean.toString(disableWal));
+    flags.put("data.runtimeDirectory", runtimeDirectory == null ? "" : runtimeDirectory.toString());
+    flags.put("processing.maxCommandsInBatch", Integer.toString(maxCommandsInBatch));
+    flags.put("journal.writeMode", journalWriteMode.name().toLowerCase(Locale.ROOT));
+    flags.put(
+        "journal.preallocation",
+        journalPreallocation.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    flags.put("journal.madvise", journalMadvise.name().toLowerCase(Locale.ROOT));
+    flags.put("journal.segmentSize", Integer.toString(journalSegmentBytes));
+    flags.put("raft.maxInflightAppends", Integer.toString(maxInflightAppends));
+    flags.put("raft.maxAppendBatchBytes", Integer.toString(maxAppendBatchBytes));
+    flags.put("backpressure.enabled", Boolean.toString(backpressure.enabled()));
+    flags.put(
+        "experimental.network.latency",
+        networkLatency.active() ? networkLatency.describe() : "none");
+    return flags;
+  }
 
   /** The largest number of partitions (keys carry the partition id in 13 bits). */
   static final int MAX_PARTITIONS = 8191;

@@ -33,6 +33,7 @@ final class ManagementApi implements ManagementServer.Routes {
           "GET /actuator/prometheus",
           "GET /actuator/partitions",
           "GET /actuator/incidents",
+          "GET /actuator/flags",
           "GET /actuator/instances/{key}",
           "POST /actuator/partitions/pauseProcessing",
           "POST /actuator/partitions/resumeProcessing",
@@ -58,17 +59,23 @@ final class ManagementApi implements ManagementServer.Routes {
   private final List<Hosted> partitions;
   private final InspectionEndpoints inspection;
   private final Supplier<String> metrics;
+  private final Map<String, String> flags;
   private final Supplier<CompletableFuture<Map<Integer, String>>> rebalancing;
   private volatile boolean started;
 
+  /**
+   * @param flags the experiment flags as this broker runs them ({@code GET /actuator/flags})
+   */
   ManagementApi(
       List<Hosted> partitions,
       Supplier<String> metrics,
-      Supplier<CompletableFuture<Map<Integer, String>>> rebalancing) {
+      Supplier<CompletableFuture<Map<Integer, String>>> rebalancing,
+      Map<String, String> flags) {
     this.partitions = partitions;
     this.inspection = new InspectionEndpoints(partitions);
     this.metrics = metrics;
     this.rebalancing = rebalancing;
+    this.flags = Map.copyOf(flags);
   }
 
   @Override
@@ -88,6 +95,17 @@ final class ManagementApi implements ManagementServer.Routes {
           done(new Answer(200, "text/plain; version=0.0.4; charset=utf-8", metrics.get()));
       case "GET /actuator/partitions" -> done(Answer.json(200, partitionsJson()));
       case "GET /actuator/incidents" -> inspection.incidents();
+      case "GET /actuator/flags" ->
+          done(
+              Answer.json(
+                  200,
+                  object(
+                      json -> {
+                        for (Map.Entry<String, String> flag :
+                            new java.util.TreeMap<>(flags).entrySet()) {
+                          json.writeStringField(flag.getKey(), flag.getValue());
+                        }
+                      })));
       case "POST /actuator/partitions/pauseProcessing" -> pause(true);
       case "POST /actuator/partitions/resumeProcessing" -> pause(false);
       case "POST /actuator/partitions/takeSnapshot" -> takeSnapshots();

@@ -55,6 +55,17 @@ class ManagementApiTest {
   }
 
   @Test
+  void flagsSayWhatTheBrokerRuns() throws Exception {
+    HttpResponse<String> flags = call("GET", "/actuator/flags");
+    assertThat(flags.statusCode()).isEqualTo(200);
+    assertThat(flags.body())
+        .contains("\"raft.flush.mode\":\"sync\"")
+        .contains("\"processing.maxCommandsInBatch\":\"100\"")
+        .contains("\"state.rocksdb.disableWal\":\"true\"")
+        .contains("\"experimental.network.latency\":\"none\"");
+  }
+
+  @Test
   void partitionsShowRoleTermAndPositionsAndPauseAndResumeWork() throws Exception {
     HttpResponse<String> partitions = call("GET", "/actuator/partitions");
     assertThat(partitions.statusCode()).isEqualTo(200);

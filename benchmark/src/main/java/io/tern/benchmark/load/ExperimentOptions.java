@@ -1,0 +1,206 @@
+package io.tern.benchmark.load;
+
+import io.tern.benchmark.common.CommandLines;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Options of the latency experiment runner. */
+@Command(
+    name = "experiment",
+    usageHelpAutoWidth = true,
+    description =
+        "Runs a matrix of broker configurations against the same workloads and reports, for each,"
+            + " process execution latency (PEL) p50/p90/p99, throughput, commit and processing"
+            + " latency, commits and processed commands per instance, and the breakdown PEL = X *"
+            + " commit latency + Y * processing latency + overhead, as Markdown, JSON and a chart."
+            + " By default: 3 local broker processes, 3 partitions, replication 3, 35 ms one way"
+            + " between nodes 0 and 1; the typical and the one-task process at a fixed rate below"
+            + " saturation; every configuration of the default matrix, each measured --repeat"
+            + " times (median and spread). Takes about an hour; --quick about three minutes.")
+final class ExperimentOptions {
+  @Option(
+      names = "--workloads",
+      split = ",",
+      paramLabel = "NAME",
+      description = "typical, one-task (default: both)")
+  List<String> workloads = new ArrayList<>(Workloads.ALL);
+
+  @Option(
+      names = "--configs",
+      split = ",",
+      paramLabel = "NAME",
+      description = "run only these configurations of the matrix (default: all)")
+  List<String> configs = new ArrayList<>();
+
+  @Option(
+      names = "--matrix",
+      paramLabel = "FILE",
+      description =
+          "a YAML file of configurations, name: {broker.key: value} (replaces the default)")
+  Path matrixFile;
+
+  @Option(
+      names = "--typical-rate",
+      defaultValue = "5",
+      paramLabel = "PER_SECOND",
+      description = "creates per second of the typical process (default ${DEFAULT-VALUE})")
+  double typicalRate;
+
+  @Option(
+      names = "--one-task-rate",
+      defaultValue = "20",
+      paramLabel = "PER_SECOND",
+      description = "creates per second of the one-task process (default ${DEFAULT-VALUE})")
+  double oneTaskRate;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "30",
+      paramLabel = "SECONDS",
+      description = "load before the first measured window of each run (default ${DEFAULT-VALUE})")
+  long warmupSeconds;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "20",
+      paramLabel = "SECONDS",
+      description = "each measured window (default ${DEFAULT-VALUE})")
+  long durationSeconds;
+
+  @Option(
+      names = "--repeat",
+      defaultValue = "3",
+      paramLabel = "N",
+      description = "measured windows per configuration and workload (default ${DEFAULT-VALUE})")
+  int repeat;
+
+  @Option(
+      names = "--latency-ms",
+      defaultValue = "35",
+      paramLabel = "MS",
+      description =
+          "one-way latency injected between the nodes of --latency-between (default"
+              + " ${DEFAULT-VALUE}; 0 for none)")
+  long latencyMs;
+
+  @Option(
+      names = "--latency-between",
+      defaultValue = "0-1",
+      paramLabel = "PAIRS",
+      description =
+          "node pairs delayed, e.g. 0-1,1-2; 'all' for every pair (default ${DEFAULT-VALUE})")
+  String latencyBetween;
+
+  @Option(names = "--brokers", defaultValue = "3", paramLabel = "N", description = "default 3")
+  int brokers;
+
+  @Option(names = "--partitions", defaultValue = "3", paramLabel = "N", description = "default 3")
+  int partitions;
+
+  @Option(names = "--replication", defaultValue = "3", paramLabel = "N", description = "default 3")
+  int replication;
+
+  @Option(
+      names = "--gateway",
+      paramLabel = "HOST:PORT",
+      description =
+          "run the workloads against an existing cluster instead (its configuration as it is)")
+  String gateway;
+
+  @Option(
+      names = "--management",
+      paramLabel = "HOST:PORT",
+      split = ",",
+      description = "with --gateway: every broker's management address (metrics and flags)")
+  List<String> management = new ArrayList<>();
+
+  @Option(
+      names = "--quick",
+      description =
+          "a smoke run: baseline, safe-combined and all-combined, the typical process, 10 s warmup,"
+              + " one 15 s window each")
+  boolean quick;
+
+  @Option(
+      names = "--dir",
+      defaultValue = "target",
+      paramLabel = "PATH",
+      description = "where the local brokers' data goes (default ${DEFAULT-VALUE})")
+  Path dataParentDir;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "where the report goes (default: experiment-<time> under --dir)")
+  Path outDir;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "this help")
+  boolean help;
+
+  /**
+   * The options of {@code args}; null if help was asked for (it is printed).
+   *
+   * @throws IllegalArgumentException naming the option that is wrong, followed by the usage
+   */
+  static ExperimentOptions parse(String[] args) {
+    return CommandLines.parse(
+        new ExperimentOptions(),
+        args,
+        options -> {
+          options.complete();
+          return options;
+        });
+  }
+
+  private void complete() {
+    if (quick) {
+      if (configs.isEmpty()) {
+        configs =
+            List.of(
+                ExperimentMatrix.BASELINE,
+                ExperimentMatrix.SAFE_COMBINED,
+                ExperimentMatrix.ALL_COMBINED);
+      }
+      workloads = List.of(Workloads.TYPICAL);
+      warmupSeconds = 10;
+      durationSeconds = 15;
+      repeat = 1;
+    }
+    for (String workload : workloads) {
+      if (!Workloads.ALL.contains(workload)) {
+        throw new IllegalArgumentException(
+            "--workloads: no workload named " + workload + "; known: " + Workloads.ALL);
+      }
+    }
+    if (!(typicalRate > 0) || !(oneTaskRate > 0)) {
+      throw new IllegalArgumentException("--typical-rate and --one-task-rate must be positive");
+    }
+    if (repeat < 1 || durationSeconds < 1 || warmupSeconds < 0 || latencyMs < 0) {
+      throw new IllegalArgumentException(
+          "--repeat and --duration must be positive; --warmup and --latency-ms at least 0");
+    }
+    if (brokers < 1 || partitions < 1 || replication < 1 || replication > brokers) {
+      throw new IllegalArgumentException(
+          "--brokers and --partitions must be positive and --replication from 1 to --brokers");
+    }
+    if (gateway == null && !management.isEmpty()) {
+      throw new IllegalArgumentException("--management goes with --gateway");
+    }
+    if (outDir == null) {
+      String stamp =
+          java.time.LocalDateTime.now()
+              .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+      outDir = dataParentDir.resolve("experiment-" + stamp);
+    }
+  }
+
+  double rate(String workload) {
+    return workload.equals(Workloads.TYPICAL) ? typicalRate : oneTaskRate;
+  }
+}

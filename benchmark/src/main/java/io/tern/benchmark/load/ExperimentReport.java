@@ -1,0 +1,269 @@
+package io.tern.benchmark.load;
+
+import io.tern.benchmark.common.Json;
+import io.tern.benchmark.load.ExperimentResults.Result;
+import io.tern.benchmark.load.ExperimentResults.Window;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * A latency experiment's report: a Markdown page (the setup, one table per workload, the verdicts),
+ * the same as JSON, and per workload a chart of PEL per configuration, its mean broken down into
+ * commits, processing and the rest, beside its percentiles.
+ */
+final class ExperimentReport {
+  /** The target: everything safe combined has PEL p50 this many times lower than the baseline. */
+  static final double SAFE_COMBINED_GAIN_TARGET = 3.0;
+
+  private ExperimentReport() {}
+
+  /** Writes report.md, report.json and one PNG per workload into {@code dir}; returns the page. */
+  static String write(Path dir, Map<String, Object> setup, List<Result> results)
+      throws IOException {
+    Files.createDirectories(dir);
+    String page = markdown(setup, results);
+    Files.writeString(dir.resolve("report.md"), page, StandardCharsets.UTF_8);
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("benchmark", "experiment");
+    json.put("setup", setup);
+    json.put("results", results.stream().map(Result::json).toList());
+    json.put("verdicts", verdicts(results));
+    Json.write(dir.resolve("report.json"), json);
+    for (String workload : workloads(results)) {
+      chart(dir.resolve("experiment-" + workload + ".png"), workload, of(results, workload));
+    }
+    return page;
+  }
+
+  static String markdown(Map<String, Object> setup, List<Result> results) {
+    StringBuilder page = new StringBuilder();
+    page.append("# Latency experiment\n\n");
+    setup.forEach(
+        (key, value) -> page.append("- ").append(key).append(": ").append(value).append('\n'));
+    page.append(
+        "\nPEL: process execution latency, a create with result to its answer, from the create's"
+            + " scheduled time. Each figure is the median over the measured windows; PEL p50 also"
+            + " shows the lowest and highest window. Commit and processing latencies are the"
+            + " brokers' own (tern.raft.commit.latency, tern.processor.processing.duration, and"
+            + " tern.processor.processing.latency for write to processed), bucket upper bounds."
+            + " X: entries committed per instance; Y: commands processed per instance. The mean"
+            + " PEL is broken down as X x mean commit + Y x mean processing + overhead (job round"
+            + " trips, the network to the gateway, queueing). Floor: X x commit p50, the least the"
+            + " commits allow.\n");
+    for (String workload : workloads(results)) {
+      page.append("\n## ").append(workload).append("\n\n");
+      page.append(
+          "| configuration | PEL p50 (windows) | p90 | p99 | PI/s | commit p50 / p99 |"
+              + " processing p50 / p99 | written to processed p50 / p99 | X | Y | X x commit |"
+              + " Y x processing | overhead | floor |\n");
+      page.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      for (Result result : of(results, workload)) {
+        page.append("| ")
+            .append(result.configuration())
+            .append(" | ")
+            .append(ms(result.median(Window::pelP50)))
+            .append(" (")
+            .append(ms(result.min(Window::pelP50)))
+            .append("-")
+            .append(ms(result.max(Window::pelP50)))
+            .append(") | ")
+            .append(ms(result.median(Window::pelP90)))
+            .append(" | ")
+            .append(ms(result.median(Window::pelP99)))
+            .append(" | ")
+            .append(number(result.median(Window::throughput)))
+            .append(" | ")
+            .append(ms(result.median(Window::commitP50)))
+            .append(" / ")
+            .append(ms(result.median(Window::commitP99)))
+            .append(" | ")
+            .append(ms(result.median(Window::processingP50)))
+            .append(" / ")
+            .append(ms(result.median(Window::processingP99)))
+            .append(" | ")
+            .append(ms(result.median(Window::processingLatencyP50)))
+            .append(" / ")
+            .append(ms(result.median(Window::processingLatencyP99)))
+            .append(" | ")
+            .append(number(result.median(Window::commitsPerInstance)))
+            .append(" | ")
+            .append(number(result.median(Window::commandsPerInstance)))
+            .append(" | ")
+            .append(ms(result.commitShare()))
+            .append(" | ")
+            .append(ms(result.processingShare()))
+            .append(" | ")
+            .append(ms(result.overhead()))
+            .append(" | ")
+            .append(ms(result.floor()))
+            .append(" |\n");
+      }
+      page.append('\n');
+      for (Result result : of(results, workload)) {
+        page.append("- ")
+            .append(result.configuration())
+            .append(": ")
+            .append(result.keys().isEmpty() ? "the defaults" : result.keys())
+            .append(", ")
+            .append(number(result.rate()))
+            .append(" creates/s")
+            .append(result.refused() > 0 ? ", " + result.refused() + " refused" : "")
+            .append(result.failed() > 0 ? ", " + result.failed() + " failed" : "")
+            .append("; PEL p50 by partition, ms: ")
+            .append(byPartition(result.pelP50ByPartition()))
+            .append(
+                result.roundTripMsByPartition().isEmpty()
+                    ? ""
+                    : "; round trip from the gateway to each partition's leader, ms: "
+                        + result.roundTripMsByPartition())
+            .append('\n');
+      }
+    }
+    page.append("\n## Verdicts\n\n");
+    for (String verdict : verdicts(results)) {
+      page.append("- ").append(verdict).append('\n');
+    }
+    return page.toString();
+  }
+
+  /** The targets, judged per workload where both configurations ran. */
+  static List<String> verdicts(List<Result> results) {
+    List<String> verdicts = new ArrayList<>();
+    for (String workload : workloads(results)) {
+      Result baseline = find(results, workload, ExperimentMatrix.BASELINE);
+      Result safe = find(results, workload, ExperimentMatrix.SAFE_COMBINED);
+      if (baseline == null || safe == null) {
+        continue;
+      }
+      double gain = baseline.median(Window::pelP50) / safe.median(Window::pelP50);
+      verdicts.add(
+          String.format(
+              Locale.ROOT,
+              "%s: %s: safe-combined PEL p50 %s against baseline %s, %.2fx lower (target: at"
+                  + " least %.0fx)",
+              gain >= SAFE_COMBINED_GAIN_TARGET ? "PASS" : "FAIL",
+              workload,
+              ms(safe.median(Window::pelP50)),
+              ms(baseline.median(Window::pelP50)),
+              gain,
+              SAFE_COMBINED_GAIN_TARGET));
+    }
+    for (String workload : workloads(results)) {
+      Result batchOff = find(results, workload, "batch-off");
+      Result safe = find(results, workload, ExperimentMatrix.SAFE_COMBINED);
+      if (batchOff != null && safe != null) {
+        verdicts.add(
+            String.format(
+                Locale.ROOT,
+                "FOR CONTEXT: %s: safe-combined PEL p50 %.2fx lower than batch-off (one command"
+                    + " per batch, as Zeebe ran before batch processing; Tern's baseline has it on)",
+                workload,
+                batchOff.median(Window::pelP50) / safe.median(Window::pelP50)));
+      }
+    }
+    verdicts.add(
+        "NOT JUDGED: PEL within 2x of one commit round trip plus processing needs processing of"
+            + " uncommitted commands, which does not exist yet (issue 33)");
+    return verdicts;
+  }
+
+  private static void chart(Path png, String workload, List<Result> results) throws IOException {
+    List<String> names = results.stream().map(Result::configuration).toList();
+    CategoryChart breakdown =
+        new CategoryChartBuilder()
+            .width(1100)
+            .height(420)
+            .title(workload + ": mean PEL, broken down")
+            .xAxisTitle("configuration")
+            .yAxisTitle("ms")
+            .build();
+    breakdown.getStyler().setStacked(true);
+    breakdown.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    breakdown.getStyler().setXAxisLabelRotation(30);
+    breakdown.addSeries(
+        "X x commit", names, results.stream().map(r -> clean(r.commitShare())).toList());
+    breakdown.addSeries(
+        "Y x processing", names, results.stream().map(r -> clean(r.processingShare())).toList());
+    breakdown.addSeries(
+        "overhead", names, results.stream().map(r -> clean(Math.max(0, r.overhead()))).toList());
+
+    CategoryChart percentiles =
+        new CategoryChartBuilder()
+            .width(1100)
+            .height(420)
+            .title(workload + ": PEL percentiles (median of windows)")
+            .xAxisTitle("configuration")
+            .yAxisTitle("ms")
+            .build();
+    percentiles.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    percentiles.getStyler().setXAxisLabelRotation(30);
+    percentiles.addSeries(
+        "p50", names, results.stream().map(r -> clean(r.median(Window::pelP50))).toList());
+    percentiles.addSeries(
+        "p90", names, results.stream().map(r -> clean(r.median(Window::pelP90))).toList());
+    percentiles.addSeries(
+        "p99", names, results.stream().map(r -> clean(r.median(Window::pelP99))).toList());
+    percentiles.addSeries("floor", names, results.stream().map(r -> clean(r.floor())).toList());
+    try (OutputStream out = Files.newOutputStream(png)) {
+      BitmapEncoder.saveBitmap(
+          List.of(breakdown, percentiles), 2, 1, out, BitmapEncoder.BitmapFormat.PNG);
+    }
+  }
+
+  private static double clean(double value) {
+    return Double.isFinite(value) ? value : 0;
+  }
+
+  private static List<String> workloads(List<Result> results) {
+    return results.stream().map(Result::workload).distinct().toList();
+  }
+
+  private static List<Result> of(List<Result> results, String workload) {
+    return results.stream().filter(r -> r.workload().equals(workload)).toList();
+  }
+
+  private static Result find(List<Result> results, String workload, String configuration) {
+    for (Result result : results) {
+      if (result.workload().equals(workload) && result.configuration().equals(configuration)) {
+        return result;
+      }
+    }
+    return null;
+  }
+
+  private static String byPartition(Map<Integer, Double> msByPartition) {
+    StringBuilder text = new StringBuilder("{");
+    msByPartition.forEach(
+        (partition, ms) ->
+            text.append(text.length() > 1 ? ", " : "")
+                .append(partition)
+                .append('=')
+                .append(ms(ms)));
+    return text.append('}').toString();
+  }
+
+  static String ms(double value) {
+    if (Double.isNaN(value)) {
+      return "-";
+    }
+    return value >= 100
+        ? String.format(Locale.ROOT, "%,.0f", value)
+        : String.format(Locale.ROOT, "%.1f", value);
+  }
+
+  static String number(double value) {
+    return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.1f", value);
+  }
+}

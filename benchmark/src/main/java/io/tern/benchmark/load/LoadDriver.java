@@ -13,9 +13,12 @@ import io.grpc.StatusRuntimeException;
 import io.tern.engine.record.Keys;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -90,6 +93,13 @@ final class LoadDriver implements AutoCloseable {
   private final String lastTaskId;
   private final ScheduledExecutorService timer;
   private final AtomicLong outstanding = new AtomicLong();
+
+  /**
+   * Instances created without result and not ended yet (true), or ended before their create's
+   * answer came (false): whichever of the two comes second removes the key.
+   */
+  private final Map<Long, Boolean> running = new ConcurrentHashMap<>();
+
   private volatile Semaphore window; // the closed loop's, else null
   private JobWorker worker;
 
@@ -194,6 +204,18 @@ final class LoadDriver implements AutoCloseable {
     return outstanding.get();
   }
 
+  /** Instances created without result whose end was not seen yet (to look into what is stuck). */
+  List<Long> runningInstances() {
+    List<Long> keys = new ArrayList<>();
+    running.forEach(
+        (key, created) -> {
+          if (created) {
+            keys.add(key);
+          }
+        });
+    return keys;
+  }
+
   private void create(long sentNs, Duration backoff) {
     stats.sent();
     outstanding.incrementAndGet();
@@ -227,6 +249,7 @@ final class LoadDriver implements AutoCloseable {
               (created, error) -> {
                 if (error == null) {
                   stats.created(System.nanoTime() - sentNs); // it ends with its last job
+                  running.merge(created.getProcessInstanceKey(), true, (ended, again) -> null);
                 } else {
                   notCreated(sentNs, error, backoff);
                 }
@@ -292,6 +315,7 @@ final class LoadDriver implements AutoCloseable {
                 return;
               }
               if (error == null) {
+                running.merge(job.getProcessInstanceKey(), false, (created, ended) -> null);
                 ended(sentNs, job.getProcessInstanceKey());
               } else {
                 stats.failed();

@@ -49,7 +49,8 @@ class BackpressureLoadTest {
     try (Broker broker = Broker.start(BrokerConfigLoader.load(null, localBroker()));
         CamundaClient client = client("127.0.0.1:" + broker.gatewayPort())) {
       assertThat(broker.awaitReady(Duration.ofMinutes(1))).isTrue();
-      LoadStats.Interval outcome = run(client, 2_000, 1, true);
+      LoadStats.Interval outcome =
+          run(client, List.of("127.0.0.1:" + broker.managementPort()), 2_000, 1, true);
       assertThat(outcome.refused)
           .as("2,000 instances at once, far over the partition's limit")
           .isPositive();
@@ -64,7 +65,7 @@ class BackpressureLoadTest {
     for (boolean withResult : new boolean[] {true, false}) {
       for (int tasks : new int[] {1, 10}) {
         for (int inFlight : new int[] {16, 64}) {
-          LoadStats.Interval outcome = run(client, inFlight, tasks, withResult);
+          LoadStats.Interval outcome = run(client, management, inFlight, tasks, withResult);
           String load =
               String.format(
                   "%s, %d in flight, %d task(s), %s; limits now %s",
@@ -79,7 +80,8 @@ class BackpressureLoadTest {
 
   /** A closed loop of {@code inFlight} instances for {@link #RUN}, until all have ended. */
   private static LoadStats.Interval run(
-      CamundaClient client, int inFlight, int tasks, boolean withResult) throws Exception {
+      CamundaClient client, List<String> management, int inFlight, int tasks, boolean withResult)
+      throws Exception {
     LoadStats stats = new LoadStats();
     List<String> errors = new CopyOnWriteArrayList<>();
     LoadDriver.Workload workload =
@@ -88,8 +90,18 @@ class BackpressureLoadTest {
     try (LoadDriver driver = new LoadDriver(client, workload, stats, errors::add)) {
       driver.start();
       driver.closedLoop(inFlight, System.nanoTime() + RUN.toNanos(), Duration.ofMillis(200));
-      assertThat(driver.awaitOutstanding(DRAIN))
-          .as("instances still in flight %d s after the run", DRAIN.toSeconds())
+      boolean drained = driver.awaitOutstanding(DRAIN);
+      assertThat(drained)
+          .as(
+              "%d instance(s) still in flight %d s after the run (%d in flight, %d task(s), %s);"
+                  + " errors: %s; where they are: %s",
+              driver.outstanding(),
+              DRAIN.toSeconds(),
+              inFlight,
+              tasks,
+              withResult ? "with result" : "without",
+              errors,
+              whereTheyAre(driver.runningInstances(), management))
           .isTrue();
     }
     assertThat(errors).as("errors").isEmpty();
@@ -113,5 +125,29 @@ class BackpressureLoadTest {
         .defaultRequestTimeout(Duration.ofSeconds(30))
         .numJobWorkerExecutionThreads(1)
         .build();
+  }
+
+  /** What the brokers say of each instance (GET /actuator/instances/{key}), for a failure. */
+  private static String whereTheyAre(List<Long> keys, List<String> management) {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    StringBuilder where = new StringBuilder();
+    for (long key : keys.subList(0, Math.min(3, keys.size()))) {
+      for (String address : management) {
+        try {
+          java.net.http.HttpResponse<String> answer =
+              http.send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create("http://" + address + "/actuator/instances/" + key))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+          where.append('\n').append(key).append(" at ").append(address).append(": ");
+          where.append(answer.statusCode()).append(' ').append(answer.body());
+        } catch (java.io.IOException | InterruptedException e) {
+          where.append('\n').append(key).append(": ").append(e);
+        }
+      }
+    }
+    return keys.isEmpty() ? "(instances created with result: keys unknown)" : where.toString();
   }
 }

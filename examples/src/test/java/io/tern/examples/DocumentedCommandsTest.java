@@ -12,6 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,29 +89,40 @@ class DocumentedCommandsTest {
     assertThat(bash.exitValue()).as("exit of: %s", script).isZero();
   }
 
-  private static void awaitReady(int managementPort) throws InterruptedException {
-    long deadline = System.nanoTime() + READY.toNanos();
-    String last = "no answer";
-    while (System.nanoTime() < deadline) {
-      try {
-        HttpResponse<String> answer =
-            HTTP.send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:" + managementPort + "/actuator/health/readiness"))
-                    .timeout(Duration.ofSeconds(5))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() == 200) {
-          return;
-        }
-        last = answer.body();
-      } catch (IOException notYet) {
-        last = notYet.toString();
-      }
-      Thread.sleep(200);
+  private static void awaitReady(int managementPort) {
+    AtomicReference<String> last = new AtomicReference<>("no answer");
+    try {
+      Awaitility.await()
+          .atMost(READY)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> isReady(managementPort, last));
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "broker on management port " + managementPort + ": " + last.get(), e);
     }
-    throw new AssertionError("broker on management port " + managementPort + ": " + last);
+  }
+
+  /** Whether the broker answers ready; else keeps in {@code last} what it answered. */
+  private static boolean isReady(int managementPort, AtomicReference<String> last)
+      throws InterruptedException {
+    try {
+      HttpResponse<String> answer =
+          HTTP.send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:" + managementPort + "/actuator/health/readiness"))
+                  .timeout(Duration.ofSeconds(5))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() == 200) {
+        return true;
+      }
+      last.set(answer.body());
+    } catch (IOException notYet) {
+      last.set(notYet.toString());
+    }
+    return false;
   }
 
   private static String post(String url) throws IOException, InterruptedException {

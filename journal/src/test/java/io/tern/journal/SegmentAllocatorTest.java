@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -129,9 +130,10 @@ class SegmentAllocatorTest {
     Thread closer = new Thread(allocator::close);
     closer.start();
     // close() marks the warming stopped, then waits for the thread; only then may it go on.
-    while (closer.getState() != Thread.State.TIMED_WAITING && closer.isAlive()) {
-      Thread.sleep(1);
-    }
+    Awaitility.await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> closer.getState() == Thread.State.TIMED_WAITING || !closer.isAlive());
     releaseWarming.countDown();
     closer.join(WAIT.toMillis());
     assertThat(closer.isAlive()).isFalse();
@@ -174,6 +176,7 @@ class SegmentAllocatorTest {
       awaitIdle(allocator);
       allocator.takeSpare(dir.resolve("journal-2.log")); // filled at once: a fast writer
       awaitIdle(allocator);
+      // A duration, not a condition: the writer's pace is measured from how long a segment took.
       Thread.sleep(1_500);
       allocator.takeSpare(dir.resolve("journal-3.log")); // filled in 1.5 s or more
       awaitIdle(allocator);

@@ -1,6 +1,7 @@
 package io.tern.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -126,11 +127,13 @@ class ZeroFillPreallocationTest {
           CompletableFuture.supplyAsync(() -> zeroNextChunk(fence, blocking, zeros));
       assertThat(blocking.writing.await(10, TimeUnit.SECONDS)).isTrue();
       // The writer's claim reaches into [page, page + chunk), whose zeros are not written yet.
-      CompletableFuture<Void> claim = CompletableFuture.runAsync(() -> fence.beforeWrite(2000));
-      Thread.sleep(100);
+      CompletableFuture<Void> claim = new CompletableFuture<>();
+      Thread claimer = runOnOwnThread(() -> fence.beforeWrite(2000), claim);
+      awaitWaitingInTheFence(claimer);
       assertThat(claim).isNotDone();
-      CompletableFuture<Void> stop = CompletableFuture.runAsync(fence::stop);
-      Thread.sleep(100);
+      CompletableFuture<Void> stop = new CompletableFuture<>();
+      Thread stopper = runOnOwnThread(fence::stop, stop);
+      awaitWaitingInTheFence(stopper);
       assertThat(stop).as("stop waits for the chunk being written").isNotDone();
       blocking.release.countDown();
       claim.get(10, TimeUnit.SECONDS);
@@ -138,6 +141,31 @@ class ZeroFillPreallocationTest {
       assertThat(chunk.get()).isEqualTo(page);
       assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(ZeroFillFence.DONE);
     }
+  }
+
+  /** Runs {@code action} on a thread of its own (whose state shows where it waits). */
+  private static Thread runOnOwnThread(Runnable action, CompletableFuture<Void> done) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                action.run();
+                done.complete(null);
+              } catch (Throwable t) {
+                done.completeExceptionally(t);
+              }
+            });
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  /** The fence's waits are Object.wait(): WAITING is the thread parked on the fence's monitor. */
+  private static void awaitWaitingInTheFence(Thread thread) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> thread.getState() == Thread.State.WAITING || !thread.isAlive());
   }
 
   private static int zeroNextChunk(ZeroFillFence fence, FileChannel channel, ByteBuffer zeros) {
@@ -182,10 +210,10 @@ class ZeroFillPreallocationTest {
                   SegmentDescriptor.LENGTH
                       + FrameLayout.frameLength(100)
                       + ZeroFillFence.WRITER_CLAIM_STEP_BYTES);
-      long deadlineNs = System.nanoTime() + 10_000_000_000L;
-      while (zeroFilledBytes(registry) < atLeast && System.nanoTime() < deadlineNs) {
-        Thread.sleep(5);
-      }
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(5))
+          .until(() -> zeroFilledBytes(registry) >= atLeast);
       assertThat(zeroFilledBytes(registry))
           .isBetween((double) atLeast, (double) SEGMENT_BYTES - SegmentDescriptor.LENGTH);
     }

@@ -10,7 +10,7 @@ class HandOffLoadTest {
   void passesTheTokenAtAboutTheRateAndStopsItsThreads() throws Exception {
     long startNs = System.nanoTime();
     HandOffLoad load = HandOffLoad.start(1_000);
-    Thread.sleep(300);
+    Thread.sleep(300); // a duration: the rate is checked over the time the load ran
     load.close();
     long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
     long done = load.roundTrips();
@@ -18,7 +18,7 @@ class HandOffLoadTest {
     // Paced: never more than the rate allows over the time it ran (plus a pass or two of catching
     // up), and it did run. No lower bound near the rate: a loaded CI machine may delay the threads.
     assertThat(done).isBetween(1L, elapsedMs + 5);
-    Thread.sleep(50);
+    Thread.sleep(50); // a duration: no pass may come in it, once closed
     assertThat(load.roundTrips()).as("no passes after close").isEqualTo(done);
     assertThat(Thread.getAllStackTraces().keySet())
         .noneMatch(t -> t.getName().startsWith("hand-off-"));

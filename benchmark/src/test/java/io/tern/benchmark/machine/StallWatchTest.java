@@ -103,7 +103,7 @@ class StallWatchTest {
   @Test
   void aRealWatchThreadEndsWhenStopped() throws InterruptedException {
     StallWatch real = StallWatch.start();
-    Thread.sleep(20);
+    Thread.sleep(20); // a duration: about ten ticks, so that stop() ends a thread that was ticking
     StallWatch.Stalls stalls = real.stop();
 
     assertFalse(real.threadAlive());

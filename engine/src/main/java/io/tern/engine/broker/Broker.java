@@ -429,6 +429,11 @@ public final class Broker implements AutoCloseable {
     return gateway == null ? -1 : gateway.port();
   }
 
+  /** The embedded gateway's job streams and parked requests, or null without a gateway. */
+  GatewayJobStreams gatewayJobStreams() {
+    return gateway == null ? null : gateway.jobStreams();
+  }
+
   public BrokerConfig config() {
     return config;
   }

@@ -92,6 +92,11 @@ public final class StandaloneGateway implements AutoCloseable {
     return gateway.port();
   }
 
+  /** Its job streams and parked requests. */
+  GatewayJobStreams jobStreams() {
+    return gateway.jobStreams();
+  }
+
   /** Waits until every partition's leader is known; false if {@code timeout} passed. */
   public boolean awaitLeaders(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

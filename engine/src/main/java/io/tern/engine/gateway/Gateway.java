@@ -17,10 +17,12 @@ public final class Gateway implements AutoCloseable {
 
   private final Server server;
   private final GatewayService service;
+  private final GatewayJobStreams jobStreams;
 
-  private Gateway(Server server, GatewayService service) {
+  private Gateway(Server server, GatewayService service, GatewayJobStreams jobStreams) {
     this.server = server;
     this.service = service;
+    this.jobStreams = jobStreams;
   }
 
   /** Starts serving on {@code config}'s address. */
@@ -43,7 +45,12 @@ public final class Gateway implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot start the gateway on " + config.host() + ":" + config.port(), e);
     }
-    return new Gateway(server, service);
+    return new Gateway(server, service, jobStreams);
+  }
+
+  /** Its job streams and parked ActivateJobs requests. */
+  public GatewayJobStreams jobStreams() {
+    return jobStreams;
   }
 
   /** The port it listens on (the configured one, or the one chosen for port 0). */

@@ -9,6 +9,12 @@ import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.cluster.PartitionDistribution;
+import io.tern.engine.log.LogStorage;
+import io.tern.engine.log.RaftLogStorage;
+import io.tern.engine.partition.EnginePartition;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
+import io.tern.engine.workflow.ValueTypes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +29,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,7 +143,7 @@ class ClusterTest {
               .maxJobsToActivate(1)
               .requestTimeout(Duration.ofSeconds(30))
               .send();
-      Thread.sleep(300); // the request is parked by now
+      TestBrokers.awaitParked(cluster.gateway().jobStreams(), "late");
       client.newCreateInstanceCommand().bpmnProcessId("late").latestVersion().send().join();
       assertThat(waitingForJob.join(30, TimeUnit.SECONDS).getJobs()).hasSize(1);
       assertThat(Duration.ofNanos(System.nanoTime() - askedNs))
@@ -158,7 +166,16 @@ class ClusterTest {
                 .send()
                 .toCompletableFuture());
       }
-      Thread.sleep(200); // the subscriptions are opened on the messages' partitions
+      // The subscriptions are opened on the messages' partitions before the messages come.
+      Awaitility.await("the message subscriptions opened")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  committedCount(
+                          cluster.broker(0),
+                          ValueTypes.MESSAGE_SUBSCRIPTION,
+                          ValueTypes.MessageSubscriptionIntent.CREATED)
+                      >= ids.size());
       for (String id : ids) {
         client
             .newPublishMessageCommand()
@@ -214,13 +231,21 @@ class ClusterTest {
       String outcome = rebalance(cluster.broker(0));
       assertThat(outcome).contains("\"1\"", "\"2\"", "\"3\"");
       List<String> outcomes = new ArrayList<>(List.of(outcome)); // the latest
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!ledByPrimaries(cluster) && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-        if (!ledByPrimaries(cluster)) {
-          // a transfer can lose to an election; rebalancing is idempotent
-          outcomes.set(0, rebalance(cluster.broker(0)));
-        }
+      try {
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(200))
+            .until(
+                () -> {
+                  if (ledByPrimaries(cluster)) {
+                    return true;
+                  }
+                  // a transfer can lose to an election; rebalancing is idempotent
+                  outcomes.set(0, rebalance(cluster.broker(0)));
+                  return false;
+                });
+      } catch (ConditionTimeoutException e) {
+        // the assertions below name the partitions and what rebalancing said
       }
       for (int partitionId = 1; partitionId <= 3; partitionId++) {
         assertThat(cluster.leaderOf(partitionId))
@@ -233,12 +258,11 @@ class ClusterTest {
       String expected =
           "{\"1\":\"already led by its primary, node 0\",\"2\":\"already led by its primary,"
               + " node 1\",\"3\":\"already led by its primary, node 2\"}";
-      String again = rebalance(cluster.broker(2));
-      for (int tries = 0; !again.equals(expected) && tries < 50; tries++) {
-        Thread.sleep(100);
-        again = rebalance(cluster.broker(2));
-      }
-      assertThat(again).isEqualTo(expected);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(5))
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(100))
+          .untilAsserted(() -> assertThat(rebalance(cluster.broker(2))).isEqualTo(expected));
     }
   }
 
@@ -272,6 +296,30 @@ class ClusterTest {
         .withResult()
         .send()
         .join(20, TimeUnit.SECONDS);
+  }
+
+  /** How many committed events of that type and intent the partitions of {@code broker} hold. */
+  private static int committedCount(Broker broker, int valueType, int intent) {
+    int count = 0;
+    RecordBatch batch = new RecordBatch();
+    for (EnginePartition partition : broker.partitions()) {
+      RaftLogStorage log = new RaftLogStorage();
+      log.bind(partition.raft());
+      try (LogStorage.Reader reader = log.newReader()) {
+        reader.seekToIndex(0);
+        while (reader.hasNext()) {
+          LogStorage.Entry entry = reader.next();
+          batch.wrap(entry.data(), entry.offset(), entry.length());
+          while (batch.hasNext()) {
+            LoggedRecord record = batch.next();
+            if (record.valueType() == valueType && record.intent() == intent && record.isEvent()) {
+              count++;
+            }
+          }
+        }
+      }
+    }
+    return count;
   }
 
   private static boolean ledByPrimaries(TestCluster cluster) {

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -164,7 +165,7 @@ class GatewayClientTest {
             .send()
             .toCompletableFuture()
             .thenApply(response -> response.getJobs());
-    Thread.sleep(300); // the request is parked by now
+    TestBrokers.awaitParked(broker.gatewayJobStreams(), "slow");
     long startNanos = System.nanoTime();
     client.newCreateInstanceCommand().bpmnProcessId("later").latestVersion().send().join();
 
@@ -383,7 +384,7 @@ class GatewayClientTest {
                 @Override
                 public void onCompleted() {}
               });
-      Thread.sleep(300); // the stream is registered by now
+      TestBrokers.awaitStreamOpen(broker.gatewayJobStreams(), "push-me");
       long instance =
           client
               .newCreateInstanceCommand()
@@ -444,31 +445,36 @@ class GatewayClientTest {
    * The key of the incident created for {@code instance}, read from the partition's committed log
    * (the gRPC API has no queries; users see incidents through exporters).
    */
-  private static long awaitIncidentKey(long instance) throws InterruptedException {
+  private static long awaitIncidentKey(long instance) {
+    return Awaitility.await("an incident for instance " + instance)
+        .atMost(Duration.ofSeconds(5))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> incidentKey(instance), key -> key >= 0);
+  }
+
+  /** The key of the committed incident of {@code instance}, or -1. */
+  private static long incidentKey(long instance) {
     IncidentValue incident = new IncidentValue();
     RecordBatch batch = new RecordBatch();
-    for (int attempt = 0; attempt < 100; attempt++) {
-      RaftLogStorage log = new RaftLogStorage();
-      log.bind(broker.partitions().get(0).raft());
-      try (LogStorage.Reader reader = log.newReader()) {
-        reader.seekToIndex(0);
-        while (reader.hasNext()) {
-          LogStorage.Entry entry = reader.next();
-          batch.wrap(entry.data(), entry.offset(), entry.length());
-          while (batch.hasNext()) {
-            LoggedRecord record = batch.next();
-            if (record.valueType() == ValueTypes.INCIDENT
-                && record.intent() == ValueTypes.IncidentIntent.CREATED
-                && record.isEvent()
-                && incident.<IncidentValue>readFrom(record.value()).processInstanceKey
-                    == instance) {
-              return record.key();
-            }
+    RaftLogStorage log = new RaftLogStorage();
+    log.bind(broker.partitions().get(0).raft());
+    try (LogStorage.Reader reader = log.newReader()) {
+      reader.seekToIndex(0);
+      while (reader.hasNext()) {
+        LogStorage.Entry entry = reader.next();
+        batch.wrap(entry.data(), entry.offset(), entry.length());
+        while (batch.hasNext()) {
+          LoggedRecord record = batch.next();
+          if (record.valueType() == ValueTypes.INCIDENT
+              && record.intent() == ValueTypes.IncidentIntent.CREATED
+              && record.isEvent()
+              && incident.<IncidentValue>readFrom(record.value()).processInstanceKey == instance) {
+            return record.key();
           }
         }
       }
-      Thread.sleep(50);
     }
-    throw new AssertionError("no incident for instance " + instance);
+    return -1;
   }
 }

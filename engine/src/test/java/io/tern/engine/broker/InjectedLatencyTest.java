@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -122,21 +123,24 @@ class InjectedLatencyTest {
     return fastestMs;
   }
 
-  private static void awaitLedByPrimaries(TestCluster cluster) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      boolean balanced = true;
-      for (int partitionId = 1; partitionId <= 3; partitionId++) {
-        balanced &=
-            cluster.leaderOf(partitionId) == PartitionDistribution.primaryOf(partitionId, 3);
-      }
-      if (balanced) {
-        return;
-      }
-      ClusterTest.rebalance(cluster.broker(0).managementPort());
-      Thread.sleep(200);
-    }
-    throw new AssertionError("the partitions are not led by their primaries");
+  private static void awaitLedByPrimaries(TestCluster cluster) {
+    Awaitility.await("the partitions led by their primaries")
+        .atMost(Duration.ofSeconds(60))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              boolean balanced = true;
+              for (int partitionId = 1; partitionId <= 3; partitionId++) {
+                balanced &=
+                    cluster.leaderOf(partitionId)
+                        == PartitionDistribution.primaryOf(partitionId, 3);
+              }
+              if (!balanced) {
+                ClusterTest.rebalance(cluster.broker(0).managementPort());
+              }
+              return balanced;
+            });
   }
 
   private static String scrape(Broker broker) throws Exception {

@@ -15,10 +15,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Creates instances of a two-task process while brokers fail, and checks what a client may rely on:
@@ -50,6 +53,7 @@ final class InstanceTracker implements AutoCloseable {
   private final Map<String, Set<Long>> instancesByTag = new ConcurrentHashMap<>();
   private final Set<Long> startedWork = ConcurrentHashMap.newKeySet();
   private final AtomicInteger nextTag = new AtomicInteger();
+  private final AtomicInteger sentInBackground = new AtomicInteger();
   private final List<JobWorker> workers = new ArrayList<>();
 
   InstanceTracker(CamundaClient client) {
@@ -125,8 +129,9 @@ final class InstanceTracker implements AutoCloseable {
                     .variables(Map.of("tag", "create-" + nextTag.incrementAndGet()))
                     .send()
                     .toCompletableFuture());
+            sentInBackground.incrementAndGet();
             try {
-              Thread.sleep(spacing.toMillis());
+              Thread.sleep(spacing.toMillis()); // pacing: a duration, the load's rate
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
               return;
@@ -142,17 +147,20 @@ final class InstanceTracker implements AutoCloseable {
         });
   }
 
+  /** How many creates {@link #createInBackground} has sent so far. */
+  int sentInBackground() {
+    return sentInBackground.get();
+  }
+
   int acknowledgedCount() {
     return acknowledged.size();
   }
 
   /** Waits for every acknowledged instance to reach "done", then checks the promises. */
   void assertEveryAcknowledgedInstanceCompleted(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!(reachedDone.containsAll(acknowledged) && completed.containsAll(acknowledged))
-        && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+    awaitOrGoOn(
+        timeout,
+        () -> reachedDone.containsAll(acknowledged) && completed.containsAll(acknowledged));
     assertThat(reachedDone)
         .as("acknowledged instances that reached 'done'")
         .containsAll(acknowledged);
@@ -175,10 +183,7 @@ final class InstanceTracker implements AutoCloseable {
    * no create call made two instances.
    */
   void assertNoCreateRanTwice(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!reachedDone.containsAll(startedWork) && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+    awaitOrGoOn(timeout, () -> reachedDone.containsAll(startedWork));
     assertThat(reachedDone).as("instances that started reached 'done'").containsAll(startedWork);
     Map<String, Set<Long>> twice = new java.util.TreeMap<>();
     instancesByTag.forEach(
@@ -194,5 +199,21 @@ final class InstanceTracker implements AutoCloseable {
   @Override
   public void close() {
     workers.forEach(JobWorker::close);
+  }
+
+  /**
+   * Waits up to {@code timeout} for {@code condition}; if it does not hold by then, goes on: the
+   * caller's assertions say what is missing.
+   */
+  private static void awaitOrGoOn(Duration timeout, Callable<Boolean> condition) {
+    try {
+      Awaitility.await()
+          .atMost(timeout)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(50))
+          .until(condition);
+    } catch (ConditionTimeoutException e) {
+      // the assertions that follow report it
+    }
   }
 }

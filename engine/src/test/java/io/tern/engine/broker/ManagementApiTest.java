@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,15 +164,17 @@ class ManagementApiTest {
           .join(); // a second one, left waiting
       client.newCompleteCommand(job.getKey()).send().join();
     }
-    String metrics = "";
-    for (int attempt = 0; attempt < 50; attempt++) {
-      metrics = call("GET", "/actuator/prometheus").body();
-      if (metrics.contains(
-          "tern_workflow_process_instance_execution_seconds_count{partition=\"1\"} 1")) {
-        break;
-      }
-      Thread.sleep(100);
-    }
+    String metrics =
+        Awaitility.await("the instance's execution time recorded")
+            .atMost(Duration.ofSeconds(5))
+            .pollDelay(Duration.ZERO)
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () -> call("GET", "/actuator/prometheus").body(),
+                body ->
+                    body.contains(
+                        "tern_workflow_process_instance_execution_seconds_count{partition=\"1\"}"
+                            + " 1"));
     assertThat(metrics)
         .contains("tern_workflow_process_instance_execution_seconds_count{partition=\"1\"} 1")
         .contains("tern_workflow_job_activation_seconds_count{partition=\"1\"} 1")

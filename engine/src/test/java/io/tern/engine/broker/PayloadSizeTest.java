@@ -11,6 +11,8 @@ import io.grpc.Status;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -161,28 +163,26 @@ class PayloadSizeTest {
   }
 
   private static boolean awaitEnded(long instance) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      var partition = broker.partitions().get(0);
-      Boolean active =
-          partition
-              .processor()
-              .query(
-                  state ->
-                      new io.tern.engine.workflow.inspect.WorkflowInspection(state)
-                              .instance(instance)
-                          != null)
-              .join();
-      if (!active) {
-        return true;
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
+    try {
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(20))
+          .until(
+              () ->
+                  !broker
+                      .partitions()
+                      .get(0)
+                      .processor()
+                      .query(
+                          state ->
+                              new io.tern.engine.workflow.inspect.WorkflowInspection(state)
+                                      .instance(instance)
+                                  != null)
+                      .join());
+      return true;
+    } catch (ConditionTimeoutException e) {
+      return false;
     }
-    return false;
   }
 }

@@ -1,11 +1,13 @@
 package io.tern.engine.broker;
 
 import io.camunda.client.CamundaClient;
+import io.tern.engine.gateway.GatewayJobStreams;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.awaitility.Awaitility;
 
 /** Brokers for tests: loopback, ports chosen by the system, fast elections, no disk watermark. */
 final class TestBrokers {
@@ -34,5 +36,25 @@ final class TestBrokers {
         .preferRestOverGrpc(false)
         .defaultRequestTimeout(Duration.ofSeconds(10))
         .build();
+  }
+
+  /**
+   * Waits until an ActivateJobs request for {@code jobType} is parked at {@code streams}' gateway.
+   */
+  static void awaitParked(GatewayJobStreams streams, String jobType) {
+    Awaitility.await("an ActivateJobs request for '" + jobType + "' parked")
+        .atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> streams.parkedRequests(jobType) > 0);
+  }
+
+  /** Waits until a job stream for {@code jobType} is open at {@code streams}' gateway. */
+  static void awaitStreamOpen(GatewayJobStreams streams, String jobType) {
+    Awaitility.await("a job stream for '" + jobType + "' open")
+        .atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> streams.openStreams(jobType) > 0);
   }
 }

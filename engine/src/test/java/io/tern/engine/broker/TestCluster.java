@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A cluster of brokers on loopback for tests: each broker's command port is chosen up front (the
@@ -149,12 +151,16 @@ final class TestCluster implements AutoCloseable {
       }
     }
     for (int partitionId = 1; partitionId <= partitionsCount; partitionId++) {
-      while (leaderOf(partitionId) < 0) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError(
-              "partition " + partitionId + " has no processing leader; partitions: " + describe());
-        }
-        Thread.sleep(10);
+      int partition = partitionId;
+      try {
+        Awaitility.await()
+            .atMost(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))
+            .pollDelay(Duration.ZERO)
+            .pollInterval(Duration.ofMillis(10))
+            .until(() -> leaderOf(partition) >= 0);
+      } catch (ConditionTimeoutException e) {
+        throw new AssertionError(
+            "partition " + partitionId + " has no processing leader; partitions: " + describe(), e);
       }
     }
   }

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -93,9 +94,12 @@ class ClusterPartitionsOutcomeTest {
     ClusterClient cluster =
         new ClusterClient(List.of(new InetSocketAddress("127.0.0.1", port)), -1, 1).start();
     open.add(cluster::close);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (leaderExpected && cluster.leaderOf(1) < 0 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
+    if (leaderExpected) {
+      Awaitility.await("the leader of partition 1 known")
+          .atMost(Duration.ofSeconds(10))
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(5))
+          .until(() -> cluster.leaderOf(1) >= 0);
     }
     return new ClusterPartitions(ClusterPartitions.Local.NONE, cluster);
   }

@@ -34,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.awaitility.Awaitility;
 
 /**
  * Brokers in one JVM over Netty on loopback, each hosting partition 1 of the test engine; brokers
@@ -220,24 +221,22 @@ final class EngineCluster implements AutoCloseable {
 
   /** Writes a CREATE command through whichever broker accepts it, retrying while there is none. */
   void send(long requestId, String value) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (true) {
-      for (Broker broker : brokers.values()) {
-        try {
-          broker
-              .partition
-              .intake()
-              .write(0, requestId, TestEngine.TYPE, TestEngine.CREATE, -1, TestEngine.value(value));
-          return;
-        } catch (LogStreamWriter.NotWritableException e) {
-          // not the leader (yet): try the next broker
-        }
+    await(() -> tryWrite(requestId, value), "a broker to accept a command");
+  }
+
+  private boolean tryWrite(long requestId, String value) {
+    for (Broker broker : brokers.values()) {
+      try {
+        broker
+            .partition
+            .intake()
+            .write(0, requestId, TestEngine.TYPE, TestEngine.CREATE, -1, TestEngine.value(value));
+        return true;
+      } catch (LogStreamWriter.NotWritableException e) {
+        // not the leader (yet): try the next broker
       }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no broker accepted a command within " + TIMEOUT);
-      }
-      sleepMs(5);
     }
+    return false;
   }
 
   /** Answers from all brokers: request id -> key. */
@@ -248,22 +247,11 @@ final class EngineCluster implements AutoCloseable {
   }
 
   static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
-      }
-      sleepMs(5);
-    }
-  }
-
-  static void sleepMs(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    Awaitility.await(what)
+        .atMost(TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(5))
+        .until(condition::getAsBoolean);
   }
 
   @Override

@@ -305,7 +305,7 @@ class StreamProcessorTest {
     leader.processor.pause();
     leader.awaitPhase(ProcessorPhase.PAUSED);
     leader.send(CREATE, -1, "held");
-    sleepMs(100);
+    sleepMs(100); // a duration: a paused processor must not take the command in that time
     assertThat(leader.entities()).isEmpty();
 
     leader.close();
@@ -313,7 +313,7 @@ class StreamProcessorTest {
     TestMember restarted = member("leader", ProcessorConfig.defaults());
     log.electLeader(restarted.processor);
     restarted.awaitPhase(ProcessorPhase.PAUSED);
-    sleepMs(100);
+    sleepMs(100); // a duration, as above, after the restart
     assertThat(restarted.entities()).isEmpty();
 
     restarted.processor.resume();

@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 
 /** One member's stream processor over a shared in-memory log, with its own state directory. */
 public final class TestMember implements AutoCloseable {
@@ -181,18 +182,11 @@ public final class TestMember implements AutoCloseable {
   }
 
   public static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      try {
-        TimeUnit.MILLISECONDS.sleep(2);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Awaitility.await(what)
+        .atMost(Duration.ofSeconds(20))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(2))
+        .until(condition::getAsBoolean);
   }
 
   static void deleteRecursively(Path directory) {

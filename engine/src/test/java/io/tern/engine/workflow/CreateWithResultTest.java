@@ -35,7 +35,9 @@ class CreateWithResultTest extends WorkflowTestBase {
     deployed(deploy(leader, "p.bpmn", xml(oneTask("p", "work"))));
     createAwaiting(leader, "p", "{}", List.of());
     long job = awaitJob(leader, "work");
-    Thread.sleep(300); // past the limit: the awaiter is dropped by the scheduler
+    // A duration: past the limit, the awaiter is dropped by the scheduler (its map is confined to
+    // the processor thread); the completion below must then answer nobody.
+    Thread.sleep(300);
 
     completeJob(leader, job, "");
     await(

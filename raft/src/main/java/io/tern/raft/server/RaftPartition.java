@@ -685,35 +685,48 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         "partition " + partitionId + " on member " + memberId + " is closed", failure);
   }
 
-  /** Stops this partition's turns on its Raft thread and closes the partition's storage. */
+  /**
+   * Stops this partition's turns on its Raft thread and closes the partition's storage. A turn
+   * still running {@link CloseWaits#CLOSE_WAIT_NS} after closing began keeps the storage open: it
+   * is closed once that turn ends, not under it.
+   */
   @Override
   public void close() {
-    running = false;
-    boolean stopped = awaitRemoval();
-    if (stopped) {
-      // What arrived between the last turn and `running` going false, and what a thread that
-      // had already read `running` is still handing in.
-      while (handOffsInProgress.get() != 0) {
-        Thread.onSpinWait();
-      }
-      dropQueued();
-    }
-    if (flusher != null) {
-      flusher.close();
-    }
-    try {
-      if (stopped) {
-        storage.journal.publish(); // the Raft thread, the writer, no longer runs this partition
-      }
-      storage.journal.flush(); // a clean shutdown loses nothing, whatever the flush mode
-    } catch (RuntimeException e) {
-      LOG.warn("Partition {}: final flush failed", partitionId, e);
-    }
-    storage.close();
+    close(CloseWaits.CLOSE_WAIT_NS);
   }
 
-  private boolean awaitRemoval() {
+  /** As {@link #close()}, waiting at most {@code turnWaitNs} for a running turn (tests: less). */
+  void close(long turnWaitNs) {
+    running = false;
     CompletableFuture<Void> removed = loop.remove(this);
+    boolean stopped = awaitRemoval(removed, turnWaitNs);
+    if (flusher != null) {
+      flusher.close(); // a turn still running only wakes the flush loop, which no longer flushes
+    }
+    if (stopped) {
+      closeStorage();
+      return;
+    }
+    // Closing the storage now would leave the running turn writing to an unmapped journal: the
+    // loop closes it instead, once it drops this partition (after the turn, or when the loop
+    // itself ends). A turn that never ends keeps the storage open: a leak, not a corruption.
+    LOG.error(
+        "Partition {}: its Raft turn did not end within {} ms of closing; its storage stays open"
+            + " and is flushed and closed when that turn ends",
+        partitionId,
+        TimeUnit.NANOSECONDS.toMillis(turnWaitNs));
+    removed.whenComplete(
+        (result, error) -> {
+          try {
+            closeStorage();
+          } catch (RuntimeException e) {
+            LOG.error(
+                "Partition {}: closing its storage after its last turn failed", partitionId, e);
+          }
+        });
+  }
+
+  private boolean awaitRemoval(CompletableFuture<Void> removed, long turnWaitNs) {
     if (loop.isLoopThread()) {
       // Closed from one of this loop's own turns (a callback): this turn is the last one, and
       // the journal's writer is the caller itself.
@@ -721,11 +734,24 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     }
     // Also when this thread is interrupted: closing the storage under a turn still running would
     // leave that turn writing to an unmapped journal, and proposals queued meanwhile unanswered.
-    if (CloseWaits.await(removed, CloseWaits.CLOSE_WAIT_NS)) {
-      return true;
+    return CloseWaits.await(removed, turnWaitNs);
+  }
+
+  /** Once no turn will run again: answers what was handed in, then flushes and closes storage. */
+  private void closeStorage() {
+    // What arrived between the last turn and `running` going false, and what a thread that had
+    // already read `running` is still handing in.
+    while (handOffsInProgress.get() != 0) {
+      Thread.onSpinWait();
     }
-    LOG.warn("Partition {}: its Raft turn did not end within 10 s of closing", partitionId);
-    return false;
+    dropQueued();
+    try {
+      storage.journal.publish(); // the Raft thread, the writer, no longer runs this partition
+      storage.journal.flush(); // a clean shutdown loses nothing, whatever the flush mode
+    } catch (RuntimeException e) {
+      LOG.warn("Partition {}: final flush failed", partitionId, e);
+    }
+    storage.close();
   }
 
   @Override

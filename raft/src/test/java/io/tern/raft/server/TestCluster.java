@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
+import org.awaitility.Awaitility;
 
 /**
  * Brokers on one machine, each a {@link RaftServer} hosting every partition, over transports made
@@ -109,18 +109,11 @@ final class TestCluster implements AutoCloseable {
   }
 
   static void await(Duration timeout, BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        TimeUnit.MILLISECONDS.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Awaitility.await(what)
+        .atMost(timeout)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(5))
+        .until(condition::getAsBoolean);
   }
 
   @Override

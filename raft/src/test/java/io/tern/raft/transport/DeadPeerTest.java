@@ -111,7 +111,7 @@ class DeadPeerTest {
               for (int i = 0; i < 300 && !Thread.currentThread().isInterrupted(); i++) {
                 transport.send(1, new VoteRequest(1, 2, i, 0, 0, true, false));
                 try {
-                  Thread.sleep(10);
+                  Thread.sleep(10); // pacing: a request every 10 ms, as Raft's retries come
                 } catch (InterruptedException e) {
                   return;
                 }
@@ -134,6 +134,7 @@ class DeadPeerTest {
   @Test
   void aConnectionIdleBothWaysStaysOpen() throws Exception {
     startMemberOne(b -> b.deadPeerTimeoutMs(100));
+    // A duration, not a condition: staying connected through five timeouts is what is checked.
     Thread.sleep(500); // five timeouts without a byte either way
     assertThat(transport.isConnected(2)).isTrue();
   }
@@ -144,7 +145,7 @@ class DeadPeerTest {
     // Answers expect nothing back (a follower answering a leader that has since gone quiet).
     for (int i = 0; i < 50; i++) {
       transport.send(1, new AppendResponse(1, 2, 1, true, i, 0));
-      Thread.sleep(10);
+      Thread.sleep(10); // pacing: answers spread over five timeouts
     }
     assertThat(transport.isConnected(2)).isTrue();
     assertThat(deadPeerCount()).isNull();
@@ -153,12 +154,13 @@ class DeadPeerTest {
   @Test
   void aRequestOnALongQuietLinkIsGivenTheWholeTimeoutToBeAnswered() throws Exception {
     Socket socket = startMemberOne(b -> b.deadPeerTimeoutMs(200));
+    // Durations, not conditions: the link's quiet spells and the peer's slowness are the setup.
     Thread.sleep(600); // quiet for three timeouts
     for (int i = 0; i < 3; i++) {
       // A pre-vote on the quiet link, answered after half the timeout (a busy peer).
       transport.send(1, new VoteRequest(1, 2, 5 + i, 0, 0, true, false));
       readFrame(socket.getInputStream());
-      Thread.sleep(100);
+      Thread.sleep(100); // the peer answers after half the timeout
       answer(socket, new VoteResponse(2, 1, 5 + i, true, true));
       Thread.sleep(400); // quiet again
     }

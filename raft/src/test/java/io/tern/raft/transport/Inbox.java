@@ -10,6 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 
 /** A receiver that collects messages for tests to await. */
 final class Inbox implements MessageReceiver {
@@ -67,19 +68,18 @@ final class Inbox implements MessageReceiver {
 
   /** Whatever arrives within {@code wait} (for checking that nothing does). */
   List<Envelope> drain(Duration wait) throws InterruptedException {
+    // A duration, not a condition: nothing arriving is what is checked, over the whole wait.
     Thread.sleep(wait.toMillis());
     List<Envelope> messages = new ArrayList<>();
     received.drainTo(messages);
     return messages;
   }
 
-  static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadlineNs = System.nanoTime() + TIMEOUT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadlineNs > 0) {
-        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
-      }
-      Thread.sleep(5);
-    }
+  static void await(String what, BooleanSupplier condition) {
+    Awaitility.await(what)
+        .atMost(TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(5))
+        .until(condition::getAsBoolean);
   }
 }

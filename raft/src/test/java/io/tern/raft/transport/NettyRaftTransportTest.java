@@ -227,7 +227,7 @@ class NettyRaftTransportTest {
     long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_600);
     while (System.nanoTime() < endNs) {
       one.send(1, append(1, 2, 20 * 1024));
-      Thread.sleep(10);
+      Thread.sleep(10); // pacing for 1.6 s: the back-off is measured over that duration
     }
 
     // 50, 100, 200, 400, 800 ms apart: at most 5 in 1.6 s (about 25 at a fixed 50 ms).

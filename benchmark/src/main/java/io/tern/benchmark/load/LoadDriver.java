@@ -22,10 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The starter and the worker of a load run, with the official client: deploys a process of N
@@ -40,19 +42,22 @@ import java.util.function.Consumer;
  */
 final class LoadDriver implements AutoCloseable {
   static final String PROCESS_ID = "load-benchmark";
+
+  /** The start of every driver's job type. */
   static final String JOB_TYPE = "load-benchmark-task";
 
   /** The variable carrying the create's intended send time ({@link System#nanoTime}). */
   static final String SENT_AT = "loadSentAtNs";
 
   /**
-   * The process the instances run: every service task of job type {@link #JOB_TYPE}, which the
-   * driver's worker completes; {@code lastTaskId} ends an instance that is not awaited.
+   * The process the instances run: {@code bpmn} gives it for a job type, which every service task
+   * gets and the driver's worker completes; {@code lastTaskId} ends an instance that is not
+   * awaited.
    */
-  record Model(String processId, byte[] bpmn, String lastTaskId) {
+  record Model(String processId, Function<String, byte[]> bpmn, String lastTaskId) {
     /** start, then {@code tasks} service tasks, then end. */
     static Model tasks(int tasks) {
-      return new Model(PROCESS_ID, processXml(tasks), "task-" + tasks);
+      return new Model(PROCESS_ID, jobType -> processXml(tasks, jobType), "task-" + tasks);
     }
   }
 
@@ -93,6 +98,7 @@ final class LoadDriver implements AutoCloseable {
   private final String lastTaskId;
   private final ScheduledExecutorService timer;
   private final AtomicLong outstanding = new AtomicLong();
+  private final String jobType;
 
   /**
    * Instances created without result and not ended yet (true), or ended before their create's
@@ -113,6 +119,7 @@ final class LoadDriver implements AutoCloseable {
     this.errors = errors;
     this.payload = "x".repeat(workload.payloadBytes());
     this.lastTaskId = workload.model().lastTaskId();
+    this.jobType = JOB_TYPE + "-" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -122,28 +129,33 @@ final class LoadDriver implements AutoCloseable {
             });
   }
 
-  /** Deploys the process and opens the worker. */
+  /**
+   * Deploys the process with a job type of this driver's own, and opens the worker. A driver of an
+   * earlier run on the same client may still hold a job stream for a moment after it closed: with a
+   * shared job type, its worker could take and complete this run's jobs unseen by this driver.
+   */
   void start() {
     client
         .newDeployResourceCommand()
-        .addResourceBytes(workload.model().bpmn(), workload.model().processId() + ".bpmn")
+        .addResourceBytes(
+            workload.model().bpmn().apply(jobType), workload.model().processId() + ".bpmn")
         .send()
         .join();
     worker =
         client
             .newWorker()
-            .jobType(JOB_TYPE)
+            .jobType(jobType)
             .handler(this::handle)
             .maxJobsActive(workload.workerCapacity())
             .streamEnabled(workload.streaming())
             .open();
   }
 
-  /** start, then {@code tasks} service tasks of the benchmark's job type, then end. */
-  static byte[] processXml(int tasks) {
+  /** start, then {@code tasks} service tasks of {@code jobType}, then end. */
+  static byte[] processXml(int tasks, String jobType) {
     AbstractFlowNodeBuilder<?, ?> flow = Bpmn.createExecutableProcess(PROCESS_ID).startEvent();
     for (int i = 1; i <= tasks; i++) {
-      flow = flow.serviceTask("task-" + i, task -> task.zeebeJobType(JOB_TYPE));
+      flow = flow.serviceTask("task-" + i, task -> task.zeebeJobType(jobType));
     }
     return Bpmn.convertToString(flow.endEvent().done()).getBytes(StandardCharsets.UTF_8);
   }

@@ -23,8 +23,8 @@ final class Workloads {
 
   static LoadDriver.Model model(String name) {
     return switch (name) {
-      case TYPICAL -> typical();
-      case ONE_TASK -> new LoadDriver.Model("one-task", tasks("one-task", 1), "task-1");
+      case TYPICAL -> new LoadDriver.Model(TYPICAL, Workloads::typical, "task-10");
+      case ONE_TASK -> new LoadDriver.Model(ONE_TASK, type -> tasks(ONE_TASK, 1, type), "task-1");
       default -> throw new IllegalArgumentException("no workload named " + name + "; " + ALL);
     };
   }
@@ -37,8 +37,7 @@ final class Workloads {
    * start, tasks 1-3, a split on {@code route} (no variable of that name: the long branch, tasks
    * 4a-6a; "short": task 4b), a join, a 10 ms timer, tasks 7-10, end.
    */
-  private static LoadDriver.Model typical() {
-    String type = LoadDriver.JOB_TYPE;
+  private static byte[] typical(String type) {
     AbstractFlowNodeBuilder<?, ?> flow =
         Bpmn.createExecutableProcess(TYPICAL)
             .startEvent("received")
@@ -63,14 +62,13 @@ final class Workloads {
             .conditionExpression("= is defined(route) and route = \"short\"")
             .serviceTask("task-4b", t -> t.zeebeJobType(type))
             .connectTo("join");
-    byte[] bpmn = Bpmn.convertToString(flow.done()).getBytes(StandardCharsets.UTF_8);
-    return new LoadDriver.Model(TYPICAL, bpmn, "task-10");
+    return Bpmn.convertToString(flow.done()).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static byte[] tasks(String processId, int count) {
+  private static byte[] tasks(String processId, int count, String type) {
     AbstractFlowNodeBuilder<?, ?> flow = Bpmn.createExecutableProcess(processId).startEvent();
     for (int i = 1; i <= count; i++) {
-      flow = flow.serviceTask("task-" + i, t -> t.zeebeJobType(LoadDriver.JOB_TYPE));
+      flow = flow.serviceTask("task-" + i, t -> t.zeebeJobType(type));
     }
     return Bpmn.convertToString(flow.endEvent().done()).getBytes(StandardCharsets.UTF_8);
   }

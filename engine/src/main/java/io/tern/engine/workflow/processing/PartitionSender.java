@@ -10,7 +10,7 @@ import io.tern.engine.workflow.Partitions;
  * Sends commands to partitions, after the batch that decided to send them is committed: to another
  * partition through {@link Partitions}, to this one by writing it to its own log.
  */
-public final class PartitionSender {
+final class PartitionSender {
   private final ProcessingContext context;
   private final Partitions partitions;
 
@@ -19,22 +19,22 @@ public final class PartitionSender {
     this.partitions = partitions;
   }
 
-  public int partitionCount() {
+  int partitionCount() {
     return partitions.count();
   }
 
   /** The partition of a message's correlation key. */
-  public int ofCorrelationKey(String correlationKey) {
+  int ofCorrelationKey(String correlationKey) {
     return Partitions.ofCorrelationKey(correlationKey, partitions.count());
   }
 
   /** The partition that owns an entity's key (a process instance's). */
-  public static int ofKey(long key) {
+  static int ofKey(long key) {
     return Keys.partitionOf(key);
   }
 
   /** Sends once {@code result} is committed; {@code value} must not be reused by the caller. */
-  public void sendAfterCommit(
+  void sendAfterCommit(
       ProcessingResult result,
       int partitionId,
       int valueType,
@@ -45,7 +45,7 @@ public final class PartitionSender {
   }
 
   /** Sends now (from a side effect or a scheduled task). */
-  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+  void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
     if (partitionId == context.partitionId()) {
       context
           .scheduler()

@@ -14,7 +14,7 @@ import org.agrona.collections.Long2LongHashMap;
  * empty, so what began before it is not measured. At most {@link #MAX_TRACKED} of each are
  * remembered, bounding the memory for long-running instances.
  */
-public final class WorkflowMetrics {
+final class WorkflowMetrics {
   static final int MAX_TRACKED = 1_000_000;
   private static final long NONE = -1;
 
@@ -52,31 +52,31 @@ public final class WorkflowMetrics {
     jobCreatedMs.clear();
   }
 
-  public void processInstanceActivated(ProcessingResult result, long key, long nowMs) {
+  void processInstanceActivated(ProcessingResult result, long key, long nowMs) {
     result.sideEffect(() -> remember(instanceStartMs, key, nowMs));
   }
 
-  public void processInstanceCompleted(ProcessingResult result, long key, long nowMs) {
+  void processInstanceCompleted(ProcessingResult result, long key, long nowMs) {
     result.sideEffect(() -> record(processInstanceExecution, instanceStartMs.remove(key), nowMs));
   }
 
-  public void processInstanceTerminated(ProcessingResult result, long key) {
+  void processInstanceTerminated(ProcessingResult result, long key) {
     result.sideEffect(() -> instanceStartMs.remove(key));
   }
 
-  public void jobCreated(ProcessingResult result, long jobKey, long nowMs) {
+  void jobCreated(ProcessingResult result, long jobKey, long nowMs) {
     result.sideEffect(() -> remember(jobCreatedMs, jobKey, nowMs));
   }
 
-  public void jobActivated(ProcessingResult result, long jobKey, long nowMs) {
+  void jobActivated(ProcessingResult result, long jobKey, long nowMs) {
     result.sideEffect(() -> record(jobActivation, jobCreatedMs.get(jobKey), nowMs));
   }
 
-  public void jobCompleted(ProcessingResult result, long jobKey, long nowMs) {
+  void jobCompleted(ProcessingResult result, long jobKey, long nowMs) {
     result.sideEffect(() -> record(jobLifetime, jobCreatedMs.remove(jobKey), nowMs));
   }
 
-  public void jobCanceled(ProcessingResult result, long jobKey) {
+  void jobCanceled(ProcessingResult result, long jobKey) {
     result.sideEffect(() -> jobCreatedMs.remove(jobKey));
   }
 

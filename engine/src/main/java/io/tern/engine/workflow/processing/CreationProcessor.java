@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.instances;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
@@ -8,9 +8,6 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
@@ -23,7 +20,7 @@ import java.util.Map;
  * Starts a process instance of a deployed process (by key, or by id and version or latest); answers
  * at once, or (awaiting the result) once the instance ends.
  */
-public final class CreationProcessor implements CommandProcessor {
+final class CreationProcessor implements CommandProcessor {
   private static final byte[] NO_VARIABLES = new byte[0];
 
   private final ProcessingContext context;
@@ -34,11 +31,15 @@ public final class CreationProcessor implements CommandProcessor {
   private final VariableBehavior variableBehavior;
   private final ResultAwaiters awaiters;
 
-  public CreationProcessor(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+  CreationProcessor(
+      ProcessingContext context,
+      ProcessState processes,
+      VariableBehavior variableBehavior,
+      ResultAwaiters awaiters) {
+    this.awaiters = awaiters;
     this.context = context;
-    this.processes = state.processes();
-    this.variableBehavior = behaviors.variables();
-    this.awaiters = behaviors.awaiters();
+    this.processes = processes;
+    this.variableBehavior = variableBehavior;
   }
 
   @Override

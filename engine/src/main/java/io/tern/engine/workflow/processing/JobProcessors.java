@@ -1,25 +1,21 @@
-package io.tern.engine.workflow.processing.jobs;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.DueDateChecker;
-import io.tern.engine.workflow.processing.WorkflowMetrics;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.events.BoundaryBehavior;
-import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
-import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
@@ -28,38 +24,51 @@ import java.util.Map;
 
 /**
  * Job commands: activation of a batch of jobs by type, completion, failure, thrown errors, retries,
- * time-outs and back-offs. Resolving a job's incident is {@link
- * io.tern.engine.workflow.processing.incidents.IncidentProcessor}'s.
+ * time-outs and back-offs, and resolving incidents.
  */
-public final class JobProcessors {
+final class JobProcessors {
   private final ProcessingContext context;
   private final ProcessState processes;
   private final JobState jobs;
   private final ElementInstanceState instances;
-  private final VariableBehavior variables;
-  private final IncidentBehavior incidents;
-  private final BoundaryBehavior boundaries;
-  private final JobPushBehavior push;
-  private final WorkflowMetrics metrics;
-  private final DueDateChecker deadlines;
-  private final DueDateChecker backoffs;
   private final JobState.Job job = new JobState.Job();
-  private final JobValue request = new JobValue();
   private final JobValue completion = new JobValue();
   private final ElementInstance instance = new ElementInstance();
   private final JobBatchValue batch = new JobBatchValue();
 
-  public JobProcessors(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+  private final VariableBehavior variables;
+  private final IncidentState incidents;
+  private final JobValue request = new JobValue();
+  private final IncidentValue incident = new IncidentValue();
+  private final IncidentBehavior incidentBehavior;
+  private BoundaryBehavior boundaries;
+  private final JobPushBehavior push;
+  private final WorkflowMetrics metrics;
+  final DueDateChecker deadlines;
+  final DueDateChecker backoffs;
+
+  JobProcessors(
+      ProcessingContext context,
+      ProcessState processes,
+      JobState jobs,
+      ElementInstanceState instances,
+      VariableBehavior variables,
+      IncidentState incidents,
+      IncidentBehavior incidentBehavior,
+      JobPushBehavior push,
+      WorkflowMetrics metrics) {
+    this.push = push;
+    this.metrics = metrics;
     this.context = context;
-    this.processes = state.processes();
-    this.jobs = state.jobs();
-    this.instances = state.instances();
-    this.variables = behaviors.variables();
-    this.incidents = behaviors.incidents();
-    this.boundaries = behaviors.boundaries();
-    this.push = behaviors.jobPush();
-    this.metrics = behaviors.metrics();
-    this.deadlines = behaviors.jobDeadlines();
+    this.processes = processes;
+    this.jobs = jobs;
+    this.instances = instances;
+    this.variables = variables;
+    this.incidents = incidents;
+    this.incidentBehavior = incidentBehavior;
+    this.deadlines =
+        new DueDateChecker(
+            context, jobs::forEachDeadline, ValueTypes.JOB, JobIntent.TIME_OUT, new JobValue());
     this.backoffs =
         new DueDateChecker(
             context,
@@ -67,12 +76,11 @@ public final class JobProcessors {
             ValueTypes.JOB,
             JobIntent.RECUR_AFTER_BACKOFF,
             new JobValue());
+    push.setDeadlines(deadlines);
   }
 
-  /** This member starts processing: deadlines and back-offs are looked at afresh. */
-  public void onProcessingStarted() {
-    deadlines.onProcessingStarted();
-    backoffs.onProcessingStarted();
+  void setBoundaries(BoundaryBehavior boundaries) {
+    this.boundaries = boundaries;
   }
 
   /**
@@ -80,7 +88,7 @@ public final class JobProcessors {
    * if any); with none, an incident holds it until its retries are raised and the incident is
    * resolved.
    */
-  public void fail(LoggedRecord command, ProcessingResult result) {
+  void fail(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!activatedJob(key, "failed", result)) {
       return;
@@ -115,7 +123,7 @@ public final class JobProcessors {
       push.activatable(result, key, failed);
     }
     if (request.retries == 0) {
-      incidents.raise(
+      incidentBehavior.raise(
           result,
           ErrorType.JOB_NO_RETRIES,
           job.value.processInstanceKey,
@@ -134,7 +142,7 @@ public final class JobProcessors {
    * A worker reports a business error: the innermost error boundary event for its code catches it
    * (terminating the task), else an incident holds the job until it is resolved.
    */
-  public void throwError(LoggedRecord command, ProcessingResult result) {
+  void throwError(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!jobs.get(key, job)) {
       result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
@@ -167,7 +175,7 @@ public final class JobProcessors {
     result.respondWithLastEvent();
     if (!boundaries.throwError(
         result, job.value.elementInstanceKey, request.errorCode, request.variables)) {
-      incidents.raise(
+      incidentBehavior.raise(
           result,
           ErrorType.UNHANDLED_ERROR_EVENT,
           job.value.processInstanceKey,
@@ -183,7 +191,7 @@ public final class JobProcessors {
     }
   }
 
-  public void updateRetries(LoggedRecord command, ProcessingResult result) {
+  void updateRetries(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!jobs.get(key, job)) {
       result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
@@ -202,7 +210,7 @@ public final class JobProcessors {
   }
 
   /** A worker needs more (or less) time: the deadline becomes now plus the new timeout. */
-  public void updateTimeout(LoggedRecord command, ProcessingResult result) {
+  void updateTimeout(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!activatedJob(key, "given a new timeout", result)) {
       return;
@@ -223,7 +231,7 @@ public final class JobProcessors {
   }
 
   /** Written by the deadline checker; a job completed or failed meanwhile is left alone. */
-  public void timeOut(LoggedRecord command, ProcessingResult result) {
+  void timeOut(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (jobs.get(key, job)
         && job.state == JobState.ACTIVATED
@@ -240,7 +248,7 @@ public final class JobProcessors {
    * Written after a push to a stream that was gone: the job becomes activatable again, unless it
    * was completed, failed or activated anew meanwhile (its deadline tells which activation it is).
    */
-  public void yieldJob(LoggedRecord command, ProcessingResult result) {
+  void yieldJob(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     request.readFrom(command.value());
     if (jobs.get(key, job)
@@ -256,7 +264,7 @@ public final class JobProcessors {
   }
 
   /** Written by the back-off checker. */
-  public void recur(LoggedRecord command, ProcessingResult result) {
+  void recur(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (jobs.get(key, job)
         && job.state == JobState.FAILED
@@ -266,6 +274,49 @@ public final class JobProcessors {
       recurred.recurAt = -1;
       result.appendEvent(key, ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF, recurred);
       push.activatable(result, key, recurred);
+    }
+  }
+
+  void resolveIncident(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!incidents.get(key, incident)) {
+      result.reject(RejectionType.NOT_FOUND, "no incident with key " + key + " exists");
+      return;
+    }
+    if (incident.jobKey >= 0 && jobs.get(incident.jobKey, job) && job.value.retries < 1) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "incident "
+              + key
+              + " is about job "
+              + incident.jobKey
+              + ", which has no retries left: update the job's retries first");
+      return;
+    }
+    result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
+    result.respondWithLastEvent();
+    if (incident.jobKey >= 0
+        && jobs.get(incident.jobKey, job)
+        && job.state == JobState.ACTIVATABLE) {
+      push.activatable(result, incident.jobKey, job.value);
+    }
+    if (incident.jobKey < 0 && instances.get(incident.elementInstanceKey, instance)) {
+      // Try the step that failed again: an element that could not be entered (a timer that could
+      // not be evaluated) is activated again, one that could not be left (an exclusive gateway
+      // without a matching flow, an uncaught error end event) completes again.
+      if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING) {
+        result.appendCommand(
+            incident.elementInstanceKey,
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ACTIVATE_ELEMENT,
+            instance.value);
+      } else if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+        result.appendCommand(
+            incident.elementInstanceKey,
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.COMPLETE_ELEMENT,
+            instance.value);
+      }
     }
   }
 
@@ -283,7 +334,7 @@ public final class JobProcessors {
     return true;
   }
 
-  public void complete(LoggedRecord command, ProcessingResult result) {
+  void complete(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!jobs.get(key, job)) {
       result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
@@ -343,7 +394,7 @@ public final class JobProcessors {
     }
   }
 
-  public void activate(LoggedRecord command, ProcessingResult result) {
+  void activate(LoggedRecord command, ProcessingResult result) {
     batch.readFrom(command.value());
     if (batch.type.isBlank() || batch.maxJobsToActivate < 1 || batch.timeoutMs < 1) {
       result.reject(

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.deployment;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -6,9 +6,6 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.PartitionSender;
-import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.value.DeploymentDistributionValue;
 import io.tern.engine.workflow.value.DeploymentValue;
@@ -20,7 +17,7 @@ import java.util.List;
  * to every other partition, so that any partition can start instances of any process. A copy is
  * sent again until its partition acknowledges it; taking a copy twice changes nothing.
  */
-public final class DeploymentDistribution {
+final class DeploymentDistribution {
   /** The partition that processes deployments. */
   static final int DEPLOYMENT_PARTITION = 1;
 
@@ -29,15 +26,14 @@ public final class DeploymentDistribution {
   private final PartitionSender sender;
   private final DeploymentDistributionValue completion = new DeploymentDistributionValue();
 
-  public DeploymentDistribution(
-      ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+  DeploymentDistribution(ProcessingContext context, WorkflowState state, PartitionSender sender) {
     this.context = context;
     this.state = state;
-    this.sender = behaviors.sender();
+    this.sender = sender;
   }
 
   /** The partitions a deployment made here is copied to (none with one partition). */
-  public static List<Integer> otherPartitions(int partitionCount) {
+  static List<Integer> otherPartitions(int partitionCount) {
     List<Integer> others = new ArrayList<>();
     for (int partition = DEPLOYMENT_PARTITION + 1; partition <= partitionCount; partition++) {
       others.add(partition);
@@ -59,7 +55,7 @@ public final class DeploymentDistribution {
   }
 
   /** DISTRIBUTE, on another partition: take the copy (once), and acknowledge. */
-  public void take(LoggedRecord command, ProcessingResult result) {
+  void take(LoggedRecord command, ProcessingResult result) {
     DeploymentValue copy = new DeploymentValue();
     copy.readFrom(command.value());
     boolean missing = false;
@@ -83,7 +79,7 @@ public final class DeploymentDistribution {
   }
 
   /** COMPLETE, on the deployment partition: one more partition has the deployment. */
-  public void completed(LoggedRecord command, ProcessingResult result) {
+  void completed(LoggedRecord command, ProcessingResult result) {
     long deploymentKey = command.key();
     completion.readFrom(command.value());
     if (!state.distribution().isPending(deploymentKey, completion.partitionId)) {
@@ -103,7 +99,7 @@ public final class DeploymentDistribution {
   }
 
   /** Sends again every copy not acknowledged yet. */
-  public void retryPending() {
+  void retryPending() {
     DeploymentValue deployment = new DeploymentValue();
     for (DistributionState.Pending pending : state.distribution().pending()) {
       if (state.distribution().deployment(pending.deploymentKey(), deployment)) {

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.jobs;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -6,10 +6,6 @@ import io.tern.engine.workflow.JobStreams;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.processing.DueDateChecker;
-import io.tern.engine.workflow.processing.PartitionSender;
-import io.tern.engine.workflow.processing.WorkflowMetrics;
-import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
@@ -20,35 +16,35 @@ import io.tern.engine.workflow.variables.JsonDocuments;
  * is gone gives the job back (JOB YIELD). Without a stream, long-polling requests for the type are
  * told after commit that jobs are available.
  */
-public final class JobPushBehavior {
+final class JobPushBehavior {
   private final ProcessingContext context;
   private final JobStreams streams;
   private final VariableBehavior variables;
   private final PartitionSender sender;
   private final WorkflowMetrics metrics;
-  private final DueDateChecker deadlines;
   private final JobBatchValue batch = new JobBatchValue();
+  private DueDateChecker deadlines;
 
-  /**
-   * @param deadlines times activated jobs out; a pushed job's deadline is scheduled on it
-   */
-  public JobPushBehavior(
+  JobPushBehavior(
       ProcessingContext context,
       JobStreams streams,
       VariableBehavior variables,
       PartitionSender sender,
-      WorkflowMetrics metrics,
-      DueDateChecker deadlines) {
+      WorkflowMetrics metrics) {
+    this.metrics = metrics;
     this.context = context;
     this.streams = streams;
     this.variables = variables;
     this.sender = sender;
-    this.metrics = metrics;
+  }
+
+  /** Set once: the job processors own the deadline checker that times pushed jobs out. */
+  void setDeadlines(DueDateChecker deadlines) {
     this.deadlines = deadlines;
   }
 
   /** Job {@code jobKey} (as {@code job} says) became activatable in this result. */
-  public void activatable(ProcessingResult result, long jobKey, JobValue job) {
+  void activatable(ProcessingResult result, long jobKey, JobValue job) {
     JobStreams.JobStream stream = streams.streamFor(job.type);
     if (stream == null) {
       notifyAvailable(result, job.type);

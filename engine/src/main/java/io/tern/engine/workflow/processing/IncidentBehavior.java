@@ -1,24 +1,24 @@
-package io.tern.engine.workflow.processing.incidents;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.value.ErrorType;
-import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 
 /** Raises incidents on element instances: the instance waits until the incident is resolved. */
-public final class IncidentBehavior {
+final class IncidentBehavior {
   private final ProcessingContext context;
-  private final IncidentValue incident = new IncidentValue();
+  private final io.tern.engine.workflow.value.IncidentValue incident =
+      new io.tern.engine.workflow.value.IncidentValue();
 
-  public IncidentBehavior(ProcessingContext context) {
+  IncidentBehavior(ProcessingContext context) {
     this.context = context;
   }
 
   /** An incident on element instance {@code key} (not raised by a job). */
-  public void raise(
+  void raise(
       ProcessingResult result,
       ErrorType type,
       long key,
@@ -36,7 +36,7 @@ public final class IncidentBehavior {
         message);
   }
 
-  public void raise(
+  void raise(
       ProcessingResult result,
       ErrorType type,
       long processInstanceKey,

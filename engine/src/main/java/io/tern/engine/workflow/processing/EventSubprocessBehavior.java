@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.events;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -8,14 +8,11 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.instances.TerminationProcessor;
-import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
-import io.tern.engine.workflow.processing.timers.TimerBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessEventValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,29 +23,30 @@ import java.util.List;
  * scope's other event subprocess subscriptions, then runs; the scope completes once the event
  * subprocess is done.
  */
-public final class EventSubprocessBehavior {
+final class EventSubprocessBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
+  private final VariableBehavior variables;
   private final TerminationProcessor termination;
   private final TimerBehavior timers;
   private final ProcessMessageSubscriptions subscriptions;
-  private final TriggeredEvents triggeredEvents;
   private final ProcessEventValue trigger = new ProcessEventValue();
   private final ProcessEventValue pending = new ProcessEventValue();
+  private final ProcessInstanceValue subprocess = new ProcessInstanceValue();
 
-  public EventSubprocessBehavior(
+  EventSubprocessBehavior(
       ProcessingContext context,
       WorkflowState state,
+      VariableBehavior variables,
       TerminationProcessor termination,
       TimerBehavior timers,
-      ProcessMessageSubscriptions subscriptions,
-      TriggeredEvents triggeredEvents) {
+      ProcessMessageSubscriptions subscriptions) {
     this.context = context;
     this.state = state;
+    this.variables = variables;
     this.termination = termination;
     this.timers = timers;
     this.subscriptions = subscriptions;
-    this.triggeredEvents = triggeredEvents;
   }
 
   /** The id event subprocesses of {@code scope}'s instance are listed under. */
@@ -57,7 +55,7 @@ public final class EventSubprocessBehavior {
   }
 
   /** The timer and message start events that an instance of {@code scope} subscribes to. */
-  public static List<ExecutableElement> waitingStarts(
+  static List<ExecutableElement> waitingStarts(
       ExecutableProcess process, ProcessInstanceValue scope) {
     List<ExecutableElement> starts = new ArrayList<>();
     for (String id : process.eventSubprocessStartsOf(scopeIdOf(process, scope))) {
@@ -92,7 +90,7 @@ public final class EventSubprocessBehavior {
    * scopeKey}, with {@code variablesJson} for the scope. False, doing nothing, if the scope is not
    * active or an interrupting event is already under way in it.
    */
-  public boolean trigger(
+  boolean trigger(
       ProcessingResult result,
       long scopeKey,
       ElementInstance scope,
@@ -114,7 +112,7 @@ public final class EventSubprocessBehavior {
     result.appendEvent(
         context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, trigger);
     if (!start.interrupting()) {
-      triggeredEvents.activateEventSubprocess(result, scopeKey, scope.value, trigger);
+      activate(result, scopeKey, scope.value, trigger);
       return true;
     }
     ExecutableProcess process = state.process(scope.value.processDefinitionKey);
@@ -123,7 +121,7 @@ public final class EventSubprocessBehavior {
     subscriptions.closeAll(result, scopeKey, otherStarts::contains);
     List<Long> children = new ArrayList<>(state.instances().children(scopeKey));
     if (children.isEmpty()) {
-      triggeredEvents.activateEventSubprocess(result, scopeKey, scope.value, trigger);
+      activate(result, scopeKey, scope.value, trigger);
     }
     for (long child : children) {
       termination.terminate(child, result);
@@ -132,12 +130,41 @@ public final class EventSubprocessBehavior {
   }
 
   /**
+   * Activates the event subprocess of {@code triggered}'s start event in scope {@code scopeKey}.
+   */
+  void activate(
+      ProcessingResult result,
+      long scopeKey,
+      ProcessInstanceValue scope,
+      ProcessEventValue triggered) {
+    if (triggered.variables.length > 0) {
+      variables.setPropagating(
+          result,
+          scopeKey,
+          scope.processInstanceKey,
+          scope.processDefinitionKey,
+          JsonDocuments.variables(triggered.variables));
+    }
+    ExecutableElement eventSubprocess =
+        state.process(scope.processDefinitionKey).eventSubprocessOf(triggered.targetElementId);
+    subprocess.copyFrom(scope);
+    subprocess.parentElementInstanceKey = -1;
+    subprocess.flowScopeKey = scopeKey;
+    subprocess.elementId = eventSubprocess.id();
+    subprocess.elementType = BpmnElementType.EVENT_SUB_PROCESS;
+    result.appendCommand(
+        context.nextKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        subprocess);
+  }
+
+  /**
    * Whether {@code element} may not start in scope {@code scopeKey}: an interrupting event
    * subprocess is taking the scope over, and {@code element} is not that event subprocess.
    */
-  public boolean blocks(long scopeKey, ProcessInstanceValue element) {
-    if (!state.pendingBoundaries().get(scopeKey, pending)
-        || !triggeredEvents.startsEventSubprocess(pending)) {
+  boolean blocks(long scopeKey, ProcessInstanceValue element) {
+    if (!state.pendingBoundaries().get(scopeKey, pending) || !startsEventSubprocess(pending)) {
       return false;
     }
     return element.elementType != BpmnElementType.EVENT_SUB_PROCESS
@@ -146,5 +173,11 @@ public final class EventSubprocessBehavior {
             .element(element.elementId)
             .startEventId()
             .equals(pending.targetElementId);
+  }
+
+  /** Whether {@code pending} (a remembered interrupting trigger) starts an event subprocess. */
+  boolean startsEventSubprocess(ProcessEventValue pending) {
+    return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
+        == BpmnElementType.START_EVENT;
   }
 }

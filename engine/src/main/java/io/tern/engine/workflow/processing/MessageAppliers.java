@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.messages;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
@@ -7,7 +7,6 @@ import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
-import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
@@ -15,7 +14,7 @@ import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 
 /** The appliers of message events, on both the message's and the process instance's partition. */
-public final class MessageAppliers {
+final class MessageAppliers {
   private final WorkflowState state;
   private final MessageValue message = new MessageValue();
   private final MessageSubscriptionValue value = new MessageSubscriptionValue();
@@ -25,7 +24,7 @@ public final class MessageAppliers {
     this.state = state;
   }
 
-  public static void register(RecordProcessors on, WorkflowState state) {
+  static void register(RecordProcessors on, WorkflowState state) {
     MessageAppliers appliers = new MessageAppliers(state);
     on.onEvent(
             ValueTypes.MESSAGE,

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.events;
+package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -8,37 +8,36 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.instances.TerminationProcessor;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.variables.JsonDocuments;
 
 /**
  * Boundary events: triggering one on its activity (a non-interrupting one is activated next to the
  * activity; an interrupting one terminates the activity and is activated once it is gone), and
- * finding the boundary event, or the error event subprocess, that catches a thrown error.
+ * finding the boundary event that catches a thrown error.
  */
-public final class BoundaryBehavior {
+final class BoundaryBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
+  private final VariableBehavior variables;
   private final TerminationProcessor termination;
-  private final EventSubprocessBehavior eventSubprocesses;
-  private final TriggeredEvents triggeredEvents;
+  private EventSubprocessBehavior eventSubprocesses;
   private final ProcessEventValue trigger = new ProcessEventValue();
+  private final ProcessInstanceValue boundary = new ProcessInstanceValue();
   private final ElementInstance scope = new ElementInstance();
 
-  public BoundaryBehavior(
+  BoundaryBehavior(
       ProcessingContext context,
       WorkflowState state,
-      TerminationProcessor termination,
-      EventSubprocessBehavior eventSubprocesses,
-      TriggeredEvents triggeredEvents) {
+      VariableBehavior variables,
+      TerminationProcessor termination) {
     this.context = context;
     this.state = state;
+    this.variables = variables;
     this.termination = termination;
-    this.eventSubprocesses = eventSubprocesses;
-    this.triggeredEvents = triggeredEvents;
   }
 
   /**
@@ -46,7 +45,7 @@ public final class BoundaryBehavior {
    * {@code variablesJson} set in the activity's flow scope. Returns false, doing nothing, if the
    * activity is no longer active or an interrupting event already triggered on it.
    */
-  public boolean trigger(
+  boolean trigger(
       ProcessingResult result,
       long activityKey,
       ElementInstance activity,
@@ -70,10 +69,35 @@ public final class BoundaryBehavior {
     if (event.interrupting()) {
       termination.terminate(activityKey, result);
     } else {
-      triggeredEvents.activateBoundaryEvent(
-          result, activity.value.flowScopeKey, activity.value, trigger);
+      activate(result, activity.value.flowScopeKey, activity.value, trigger);
     }
     return true;
+  }
+
+  /** Activates the triggered boundary event in {@code flowScopeKey}, setting its variables. */
+  void activate(
+      ProcessingResult result,
+      long flowScopeKey,
+      ProcessInstanceValue activity,
+      ProcessEventValue triggered) {
+    if (triggered.variables.length > 0) {
+      variables.setPropagating(
+          result,
+          flowScopeKey,
+          activity.processInstanceKey,
+          activity.processDefinitionKey,
+          JsonDocuments.variables(triggered.variables));
+    }
+    boundary.copyFrom(activity);
+    boundary.parentElementInstanceKey = -1;
+    boundary.flowScopeKey = flowScopeKey;
+    boundary.elementId = triggered.targetElementId;
+    boundary.elementType = BpmnElementType.BOUNDARY_EVENT;
+    result.appendCommand(
+        context.nextKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        boundary);
   }
 
   /**
@@ -81,8 +105,7 @@ public final class BoundaryBehavior {
    * way up with an error boundary event for that code (or one for every code) catches it. Returns
    * false if none does.
    */
-  public boolean throwError(
-      ProcessingResult result, long key, String errorCode, byte[] variablesJson) {
+  boolean throwError(ProcessingResult result, long key, String errorCode, byte[] variablesJson) {
     long at = key;
     while (at >= 0) {
       if (!state.instances().get(at, scope)) {
@@ -119,6 +142,10 @@ public final class BoundaryBehavior {
     return type == BpmnElementType.PROCESS
         || type == BpmnElementType.SUB_PROCESS
         || type == BpmnElementType.EVENT_SUB_PROCESS;
+  }
+
+  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
+    this.eventSubprocesses = eventSubprocesses;
   }
 
   private static ExecutableElement catcher(

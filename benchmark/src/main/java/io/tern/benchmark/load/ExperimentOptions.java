@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
             + " By default: 3 local broker processes, 3 partitions, replication 3, 35 ms one way"
             + " between nodes 0 and 1; the typical and the one-task process at a fixed rate below"
             + " saturation; every configuration of the default matrix, each measured --repeat"
-            + " times (median and spread). Takes about an hour; --quick about three minutes.")
+            + " times (median and spread). The default matrix takes about 35 minutes on 2 cores;"
+            + " --quick about three.")
 final class ExperimentOptions {
   @Option(
       names = "--workloads",

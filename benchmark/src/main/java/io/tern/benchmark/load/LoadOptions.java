@@ -1,6 +1,7 @@
 package io.tern.benchmark.load;
 
 import io.tern.benchmark.common.BenchmarkFiles;
+import io.tern.benchmark.common.CommandLines;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -201,19 +201,13 @@ final class LoadOptions {
    * @throws IllegalArgumentException naming what is wrong, with the usage
    */
   static LoadOptions parse(String[] args) {
-    LoadOptions options = new LoadOptions();
-    CommandLine command = new CommandLine(options);
-    try {
-      command.parseArgs(args);
-    } catch (CommandLine.ParameterException e) {
-      throw new IllegalArgumentException(e.getMessage() + "\n" + command.getUsageMessage());
-    }
-    if (command.isUsageHelpRequested()) {
-      command.usage(System.out);
-      return null;
-    }
-    options.complete();
-    return options;
+    return CommandLines.parse(
+        new LoadOptions(),
+        args,
+        options -> {
+          options.complete();
+          return options;
+        });
   }
 
   private void complete() {

@@ -4,6 +4,7 @@ import io.camunda.client.CamundaClient;
 import io.camunda.client.api.command.ClientStatusException;
 import io.camunda.client.api.command.CreateProcessInstanceCommandStep1.CreateProcessInstanceCommandStep3;
 import io.camunda.client.api.response.ActivatedJob;
+import io.camunda.client.api.response.DeploymentEvent;
 import io.camunda.client.api.worker.JobClient;
 import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
@@ -15,8 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -42,6 +45,11 @@ import java.util.function.Function;
  */
 final class LoadDriver implements AutoCloseable {
   static final String PROCESS_ID = "load-benchmark";
+
+  /** A process deployed with the workload's, to see that the deployment reached every partition. */
+  static final String PROBE_ID = "load-benchmark-probe";
+
+  private static final Duration DISTRIBUTION_TIMEOUT = Duration.ofSeconds(30);
 
   /** The start of every driver's job type. */
   static final String JOB_TYPE = "load-benchmark-task";
@@ -108,6 +116,7 @@ final class LoadDriver implements AutoCloseable {
 
   private volatile Semaphore window; // the closed loop's, else null
   private JobWorker worker;
+  private long processDefinitionKey;
 
   /**
    * @param errors told about failures other than refusals (the caller decides how many to show)
@@ -130,17 +139,26 @@ final class LoadDriver implements AutoCloseable {
   }
 
   /**
-   * Deploys the process with a job type of this driver's own, and opens the worker. A driver of an
-   * earlier run on the same client may still hold a job stream for a moment after it closed: with a
-   * shared job type, its worker could take and complete this run's jobs unseen by this driver.
+   * Deploys the process with a job type of this driver's own, opens the worker, and waits until
+   * every partition has the deployment.
+   *
+   * <p>A driver of an earlier run on the same client may still hold a job stream for a moment after
+   * it closed: with a shared job type, its worker could take and complete this run's jobs unseen by
+   * this driver. And a deployment is answered before partition 1 has copied it to the others (as in
+   * Zeebe): until then, a create by "latest version" there would start an earlier driver's process,
+   * whose jobs this driver never sees. So instances are created by this deployment's key, and the
+   * run starts only once a probe process of the same deployment starts on every partition.
    */
   void start() {
-    client
-        .newDeployResourceCommand()
-        .addResourceBytes(
-            workload.model().bpmn().apply(jobType), workload.model().processId() + ".bpmn")
-        .send()
-        .join();
+    DeploymentEvent deployment =
+        client
+            .newDeployResourceCommand()
+            .addResourceBytes(
+                workload.model().bpmn().apply(jobType), workload.model().processId() + ".bpmn")
+            .addResourceBytes(probeXml(), PROBE_ID + ".bpmn")
+            .send()
+            .join();
+    processDefinitionKey = definitionKey(deployment, workload.model().processId());
     worker =
         client
             .newWorker()
@@ -149,6 +167,61 @@ final class LoadDriver implements AutoCloseable {
             .maxJobsActive(workload.workerCapacity())
             .streamEnabled(workload.streaming())
             .open();
+    awaitDistribution(definitionKey(deployment, PROBE_ID));
+  }
+
+  private static long definitionKey(DeploymentEvent deployment, String processId) {
+    return deployment.getProcesses().stream()
+        .filter(process -> process.getBpmnProcessId().equals(processId))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("the deployment lacks " + processId))
+        .getProcessDefinitionKey();
+  }
+
+  /**
+   * Starts instances of the probe process (start, end) until one has started on each partition; a
+   * partition without the deployment yet answers NOT_FOUND.
+   */
+  private void awaitDistribution(long probeKey) {
+    int partitions = client.newTopologyRequest().send().join().getPartitionsCount();
+    Set<Integer> have = new HashSet<>();
+    long deadline = System.nanoTime() + DISTRIBUTION_TIMEOUT.toNanos();
+    while (have.size() < partitions) {
+      try {
+        long key =
+            client
+                .newCreateInstanceCommand()
+                .processDefinitionKey(probeKey)
+                .send()
+                .join()
+                .getProcessInstanceKey();
+        have.add(Keys.partitionOf(key));
+      } catch (RuntimeException e) {
+        Status.Code status = statusOf(e);
+        if (status != Status.Code.NOT_FOUND && status != Status.Code.RESOURCE_EXHAUSTED) {
+          throw e;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "the deployment reached partitions "
+                  + have
+                  + " of "
+                  + partitions
+                  + " within "
+                  + DISTRIBUTION_TIMEOUT.toSeconds()
+                  + " s",
+              e);
+        }
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+    }
+  }
+
+  /** start, end: shows that a deployment has reached the partition it starts on. */
+  private static byte[] probeXml() {
+    return Bpmn.convertToString(
+            Bpmn.createExecutableProcess(PROBE_ID).startEvent().endEvent().done())
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   /** start, then {@code tasks} service tasks of {@code jobType}, then end. */
@@ -237,8 +310,7 @@ final class LoadDriver implements AutoCloseable {
     CreateProcessInstanceCommandStep3 command =
         client
             .newCreateInstanceCommand()
-            .bpmnProcessId(workload.model().processId())
-            .latestVersion()
+            .processDefinitionKey(processDefinitionKey)
             .variables(variables);
     if (workload.withResult()) {
       command

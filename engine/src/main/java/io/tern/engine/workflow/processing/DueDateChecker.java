@@ -11,13 +11,13 @@ import io.tern.engine.workflow.state.JobState;
  * polling. The command's processor checks the job again, so a command written twice does nothing
  * the second time.
  */
-final class DueDateChecker {
+public final class DueDateChecker {
   /** Commands written per run; the rest follow in the next run, at once. */
   static final int MAX_COMMANDS_PER_RUN = 1000;
 
   /** Reads one due-date index. */
   @FunctionalInterface
-  interface Index {
+  public interface Index {
     void forEach(JobState.DueVisitor visitor);
   }
 
@@ -31,7 +31,7 @@ final class DueDateChecker {
   /**
    * @param empty the value of the commands written (the processor reads the entity from state)
    */
-  DueDateChecker(
+  public DueDateChecker(
       ProcessingContext context, Index index, int valueType, int intent, RecordValue empty) {
     this.empty = empty;
     this.context = context;
@@ -41,7 +41,7 @@ final class DueDateChecker {
   }
 
   /** This member starts processing: look at the index afresh. */
-  void onProcessingStarted() {
+  public void onProcessingStarted() {
     next = null;
     long[] earliest = {-1};
     index.forEach(
@@ -55,7 +55,7 @@ final class DueDateChecker {
   }
 
   /** Something becomes due at {@code dueMs} (a side effect after the commit). */
-  void scheduleAt(long dueMs) {
+  public void scheduleAt(long dueMs) {
     if (next != null && next.dueAtMs() <= dueMs) {
       return;
     }

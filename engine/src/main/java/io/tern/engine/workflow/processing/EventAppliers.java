@@ -17,6 +17,8 @@ import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.ValueTypes.VariableIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
+import io.tern.engine.workflow.processing.messages.MessageAppliers;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.ProcessState;

@@ -10,7 +10,7 @@ import io.tern.engine.workflow.Partitions;
  * Sends commands to partitions, after the batch that decided to send them is committed: to another
  * partition through {@link Partitions}, to this one by writing it to its own log.
  */
-final class PartitionSender {
+public final class PartitionSender {
   private final ProcessingContext context;
   private final Partitions partitions;
 
@@ -19,22 +19,22 @@ final class PartitionSender {
     this.partitions = partitions;
   }
 
-  int partitionCount() {
+  public int partitionCount() {
     return partitions.count();
   }
 
   /** The partition of a message's correlation key. */
-  int ofCorrelationKey(String correlationKey) {
+  public int ofCorrelationKey(String correlationKey) {
     return Partitions.ofCorrelationKey(correlationKey, partitions.count());
   }
 
   /** The partition that owns an entity's key (a process instance's). */
-  static int ofKey(long key) {
+  public static int ofKey(long key) {
     return Keys.partitionOf(key);
   }
 
   /** Sends once {@code result} is committed; {@code value} must not be reused by the caller. */
-  void sendAfterCommit(
+  public void sendAfterCommit(
       ProcessingResult result,
       int partitionId,
       int valueType,
@@ -45,7 +45,7 @@ final class PartitionSender {
   }
 
   /** Sends now (from a side effect or a scheduled task). */
-  void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
     if (partitionId == context.partitionId()) {
       context
           .scheduler()

@@ -18,11 +18,28 @@ import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.WorkflowConfig;
+import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
+import io.tern.engine.workflow.processing.deployment.DeploymentProcessor;
+import io.tern.engine.workflow.processing.elements.ElementProcessor;
+import io.tern.engine.workflow.processing.incidents.IncidentProcessor;
+import io.tern.engine.workflow.processing.instances.CreationProcessor;
+import io.tern.engine.workflow.processing.instances.TerminationProcessor;
+import io.tern.engine.workflow.processing.jobs.JobProcessors;
+import io.tern.engine.workflow.processing.messages.MessageProcessors;
+import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors;
+import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.timers.TimerProcessor;
+import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
 
 /**
  * The BPMN workflow engine as command processors over a partition's state: deployments, process
  * instances, jobs, timers and messages. Every state change is an event, applied by {@link
  * EventAppliers}.
+ *
+ * <p>This class is the table of contents: which processor takes which command. The processors live
+ * in one subpackage per feature ({@code deployment}, {@code instances}, {@code elements}, {@code
+ * events}, {@code jobs}, {@code timers}, {@code messages}, {@code variables}, {@code incidents});
+ * what several of them share is built once, before them, as {@link Behaviors}.
  */
 public final class WorkflowEngine {
   private WorkflowEngine() {}
@@ -39,78 +56,29 @@ public final class WorkflowEngine {
 
   private static RecordProcessors create(ProcessingContext context, WorkflowConfig config) {
     WorkflowState state = WorkflowState.open(context.state());
-    PartitionSender sender = new PartitionSender(context, config.partitions());
-    VariableBehavior variables =
-        new VariableBehavior(context, state.instances(), state.variables());
-    IncidentBehavior incidents = new IncidentBehavior(context);
-    TimerBehavior timers = new TimerBehavior(context, state, variables);
-    ProcessMessageSubscriptions subscriptions =
-        new ProcessMessageSubscriptions(context, state, variables, sender);
-    MessageStartBehavior messageStarts = new MessageStartBehavior(context, state, variables);
-    WorkflowMetrics metrics = new WorkflowMetrics(config.meterRegistry(), context.partitionId());
-    JobPushBehavior jobPush =
-        new JobPushBehavior(context, config.jobStreams(), variables, sender, metrics);
-    MessageProcessors messages = new MessageProcessors(context, state, sender, messageStarts);
-    CatchEventBehavior catchEvents =
-        new CatchEventBehavior(timers, subscriptions, incidents, variables);
-    ResultAwaiters awaiters =
-        new ResultAwaiters(variables, context, config.resultAwaitLimit().toMillis());
-    TerminationProcessor termination =
-        new TerminationProcessor(state, catchEvents, awaiters, messageStarts);
-    BoundaryBehavior boundaries = new BoundaryBehavior(context, state, variables, termination);
-    termination.setBoundaries(boundaries);
-    termination.setMetrics(metrics);
-    EventSubprocessBehavior eventSubprocesses =
-        new EventSubprocessBehavior(context, state, variables, termination, timers, subscriptions);
-    termination.setEventSubprocesses(eventSubprocesses);
-    boundaries.setEventSubprocesses(eventSubprocesses);
-    timers.setEventSubprocesses(eventSubprocesses);
-    subscriptions.setEventSubprocesses(eventSubprocesses);
-    timers.setBoundaries(boundaries);
-    subscriptions.setBoundaries(boundaries);
-    DeploymentDistribution distribution = new DeploymentDistribution(context, state, sender);
+    Behaviors behaviors = Behaviors.create(context, config, state);
+    TerminationProcessor termination = behaviors.termination();
+    DeploymentDistribution distribution = new DeploymentDistribution(context, state, behaviors);
+    CreationProcessor creation = new CreationProcessor(context, state, behaviors);
+    ElementProcessor elements = new ElementProcessor(context, state, behaviors);
+    JobProcessors jobs = new JobProcessors(context, state, behaviors);
+    TimerProcessor timers = new TimerProcessor(context, state, behaviors);
+    MessageProcessors messages = new MessageProcessors(context, state, behaviors);
+    ProcessMessageSubscriptionProcessors subscriptions =
+        new ProcessMessageSubscriptionProcessors(context, state, behaviors);
     long retryMs = config.subscriptionRetryInterval().toMillis();
-    ElementProcessor elements =
-        new ElementProcessor(
-            context,
-            state.processes(),
-            state.instances(),
-            state.takenFlows(),
-            variables,
-            incidents,
-            catchEvents,
-            awaiters,
-            new CallActivityBehavior(context, state, variables, incidents),
-            new MultiInstanceBehavior(context, state, variables, incidents),
-            messageStarts,
-            jobPush,
-            metrics);
-    elements.setBoundaries(boundaries);
-    elements.setEventSubprocesses(eventSubprocesses);
-    JobProcessors jobs =
-        new JobProcessors(
-            context,
-            state.processes(),
-            state.jobs(),
-            state.instances(),
-            variables,
-            state.incidents(),
-            incidents,
-            jobPush,
-            metrics);
-    jobs.setBoundaries(boundaries);
 
     RecordProcessors processors =
         new RecordProcessors()
             .onProcessingStarted(
                 scheduler -> {
-                  jobs.deadlines.onProcessingStarted();
-                  jobs.backoffs.onProcessingStarted();
-                  timers.dueTimers.onProcessingStarted();
-                  messages.expiry.onProcessingStarted();
-                  awaiters.clear();
-                  metrics.clear();
-                  scheduleRetries(scheduler, retryMs, subscriptions, messages, distribution);
+                  jobs.onProcessingStarted();
+                  behaviors.timers().onProcessingStarted();
+                  messages.onProcessingStarted();
+                  behaviors.awaiters().clear();
+                  behaviors.metrics().clear();
+                  scheduleRetries(
+                      scheduler, retryMs, behaviors.subscriptions(), messages, distribution);
                 })
             .onCommand(
                 ValueTypes.DEPLOYMENT,
@@ -122,14 +90,11 @@ public final class WorkflowEngine {
                 ValueTypes.DEPLOYMENT_DISTRIBUTION,
                 DeploymentDistributionIntent.COMPLETE,
                 distribution::completed)
-            .onCommand(
-                ValueTypes.PROCESS_INSTANCE_CREATION,
-                CreationIntent.CREATE,
-                new CreationProcessor(context, state.processes(), variables, awaiters))
+            .onCommand(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, creation)
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE_CREATION,
                 CreationIntent.CREATE_WITH_AWAITING_RESULT,
-                new CreationProcessor(context, state.processes(), variables, awaiters))
+                creation)
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.ACTIVATE_ELEMENT,
@@ -153,12 +118,15 @@ public final class WorkflowEngine {
             .onCommand(ValueTypes.JOB, JobIntent.RECUR_AFTER_BACKOFF, jobs::recur)
             .onCommand(ValueTypes.JOB, JobIntent.YIELD, jobs::yieldJob)
             .onCommand(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, jobs::activate)
-            .onCommand(ValueTypes.INCIDENT, IncidentIntent.RESOLVE, jobs::resolveIncident)
-            .onCommand(ValueTypes.TIMER, TimerIntent.TRIGGER, timers::trigger)
+            .onCommand(
+                ValueTypes.INCIDENT,
+                IncidentIntent.RESOLVE,
+                new IncidentProcessor(state, behaviors))
+            .onCommand(ValueTypes.TIMER, TimerIntent.TRIGGER, timers)
             .onCommand(
                 ValueTypes.VARIABLE_DOCUMENT,
                 VariableDocumentIntent.UPDATE,
-                new VariableDocumentProcessor(context, state.instances(), variables))
+                new VariableDocumentProcessor(context, state, behaviors))
             .onCommand(ValueTypes.MESSAGE, MessageIntent.PUBLISH, messages::publish)
             .onCommand(ValueTypes.MESSAGE, MessageIntent.EXPIRE, messages::expire)
             .onCommand(

@@ -14,7 +14,7 @@ import org.agrona.collections.Long2LongHashMap;
  * empty, so what began before it is not measured. At most {@link #MAX_TRACKED} of each are
  * remembered, bounding the memory for long-running instances.
  */
-final class WorkflowMetrics {
+public final class WorkflowMetrics {
   static final int MAX_TRACKED = 1_000_000;
   private static final long NONE = -1;
 
@@ -52,31 +52,31 @@ final class WorkflowMetrics {
     jobCreatedMs.clear();
   }
 
-  void processInstanceActivated(ProcessingResult result, long key, long nowMs) {
+  public void processInstanceActivated(ProcessingResult result, long key, long nowMs) {
     result.sideEffect(() -> remember(instanceStartMs, key, nowMs));
   }
 
-  void processInstanceCompleted(ProcessingResult result, long key, long nowMs) {
+  public void processInstanceCompleted(ProcessingResult result, long key, long nowMs) {
     result.sideEffect(() -> record(processInstanceExecution, instanceStartMs.remove(key), nowMs));
   }
 
-  void processInstanceTerminated(ProcessingResult result, long key) {
+  public void processInstanceTerminated(ProcessingResult result, long key) {
     result.sideEffect(() -> instanceStartMs.remove(key));
   }
 
-  void jobCreated(ProcessingResult result, long jobKey, long nowMs) {
+  public void jobCreated(ProcessingResult result, long jobKey, long nowMs) {
     result.sideEffect(() -> remember(jobCreatedMs, jobKey, nowMs));
   }
 
-  void jobActivated(ProcessingResult result, long jobKey, long nowMs) {
+  public void jobActivated(ProcessingResult result, long jobKey, long nowMs) {
     result.sideEffect(() -> record(jobActivation, jobCreatedMs.get(jobKey), nowMs));
   }
 
-  void jobCompleted(ProcessingResult result, long jobKey, long nowMs) {
+  public void jobCompleted(ProcessingResult result, long jobKey, long nowMs) {
     result.sideEffect(() -> record(jobLifetime, jobCreatedMs.remove(jobKey), nowMs));
   }
 
-  void jobCanceled(ProcessingResult result, long jobKey) {
+  public void jobCanceled(ProcessingResult result, long jobKey) {
     result.sideEffect(() -> jobCreatedMs.remove(jobKey));
   }
 

@@ -17,7 +17,7 @@ import io.tern.engine.workflow.state.TimerState;
 import io.tern.engine.workflow.state.VariableState;
 
 /** The workflow engine's column families over one partition's state, opened together. */
-record WorkflowState(
+public record WorkflowState(
     ProcessState processes,
     ElementInstanceState instances,
     JobState jobs,
@@ -52,7 +52,7 @@ record WorkflowState(
   /**
    * @throws IllegalStateException if it is not deployed (a state that does not match the log)
    */
-  ExecutableProcess process(long processDefinitionKey) {
+  public ExecutableProcess process(long processDefinitionKey) {
     ProcessState.Deployed deployed = processes.byKey(processDefinitionKey);
     if (deployed == null) {
       throw new IllegalStateException("process " + processDefinitionKey + " is not deployed");

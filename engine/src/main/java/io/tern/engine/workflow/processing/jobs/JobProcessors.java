@@ -1,21 +1,25 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.jobs;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.DueDateChecker;
+import io.tern.engine.workflow.processing.WorkflowMetrics;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
-import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.ErrorType;
-import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
@@ -24,51 +28,38 @@ import java.util.Map;
 
 /**
  * Job commands: activation of a batch of jobs by type, completion, failure, thrown errors, retries,
- * time-outs and back-offs, and resolving incidents.
+ * time-outs and back-offs. Resolving a job's incident is {@link
+ * io.tern.engine.workflow.processing.incidents.IncidentProcessor}'s.
  */
-final class JobProcessors {
+public final class JobProcessors {
   private final ProcessingContext context;
   private final ProcessState processes;
   private final JobState jobs;
   private final ElementInstanceState instances;
+  private final VariableBehavior variables;
+  private final IncidentBehavior incidents;
+  private final BoundaryBehavior boundaries;
+  private final JobPushBehavior push;
+  private final WorkflowMetrics metrics;
+  private final DueDateChecker deadlines;
+  private final DueDateChecker backoffs;
   private final JobState.Job job = new JobState.Job();
+  private final JobValue request = new JobValue();
   private final JobValue completion = new JobValue();
   private final ElementInstance instance = new ElementInstance();
   private final JobBatchValue batch = new JobBatchValue();
 
-  private final VariableBehavior variables;
-  private final IncidentState incidents;
-  private final JobValue request = new JobValue();
-  private final IncidentValue incident = new IncidentValue();
-  private final IncidentBehavior incidentBehavior;
-  private BoundaryBehavior boundaries;
-  private final JobPushBehavior push;
-  private final WorkflowMetrics metrics;
-  final DueDateChecker deadlines;
-  final DueDateChecker backoffs;
-
-  JobProcessors(
-      ProcessingContext context,
-      ProcessState processes,
-      JobState jobs,
-      ElementInstanceState instances,
-      VariableBehavior variables,
-      IncidentState incidents,
-      IncidentBehavior incidentBehavior,
-      JobPushBehavior push,
-      WorkflowMetrics metrics) {
-    this.push = push;
-    this.metrics = metrics;
+  public JobProcessors(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.context = context;
-    this.processes = processes;
-    this.jobs = jobs;
-    this.instances = instances;
-    this.variables = variables;
-    this.incidents = incidents;
-    this.incidentBehavior = incidentBehavior;
-    this.deadlines =
-        new DueDateChecker(
-            context, jobs::forEachDeadline, ValueTypes.JOB, JobIntent.TIME_OUT, new JobValue());
+    this.processes = state.processes();
+    this.jobs = state.jobs();
+    this.instances = state.instances();
+    this.variables = behaviors.variables();
+    this.incidents = behaviors.incidents();
+    this.boundaries = behaviors.boundaries();
+    this.push = behaviors.jobPush();
+    this.metrics = behaviors.metrics();
+    this.deadlines = behaviors.jobDeadlines();
     this.backoffs =
         new DueDateChecker(
             context,
@@ -76,11 +67,12 @@ final class JobProcessors {
             ValueTypes.JOB,
             JobIntent.RECUR_AFTER_BACKOFF,
             new JobValue());
-    push.setDeadlines(deadlines);
   }
 
-  void setBoundaries(BoundaryBehavior boundaries) {
-    this.boundaries = boundaries;
+  /** This member starts processing: deadlines and back-offs are looked at afresh. */
+  public void onProcessingStarted() {
+    deadlines.onProcessingStarted();
+    backoffs.onProcessingStarted();
   }
 
   /**
@@ -88,7 +80,7 @@ final class JobProcessors {
    * if any); with none, an incident holds it until its retries are raised and the incident is
    * resolved.
    */
-  void fail(LoggedRecord command, ProcessingResult result) {
+  public void fail(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!activatedJob(key, "failed", result)) {
       return;
@@ -123,7 +115,7 @@ final class JobProcessors {
       push.activatable(result, key, failed);
     }
     if (request.retries == 0) {
-      incidentBehavior.raise(
+      incidents.raise(
           result,
           ErrorType.JOB_NO_RETRIES,
           job.value.processInstanceKey,
@@ -142,7 +134,7 @@ final class JobProcessors {
    * A worker reports a business error: the innermost error boundary event for its code catches it
    * (terminating the task), else an incident holds the job until it is resolved.
    */
-  void throwError(LoggedRecord command, ProcessingResult result) {
+  public void throwError(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!jobs.get(key, job)) {
       result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
@@ -175,7 +167,7 @@ final class JobProcessors {
     result.respondWithLastEvent();
     if (!boundaries.throwError(
         result, job.value.elementInstanceKey, request.errorCode, request.variables)) {
-      incidentBehavior.raise(
+      incidents.raise(
           result,
           ErrorType.UNHANDLED_ERROR_EVENT,
           job.value.processInstanceKey,
@@ -191,7 +183,7 @@ final class JobProcessors {
     }
   }
 
-  void updateRetries(LoggedRecord command, ProcessingResult result) {
+  public void updateRetries(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!jobs.get(key, job)) {
       result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
@@ -210,7 +202,7 @@ final class JobProcessors {
   }
 
   /** A worker needs more (or less) time: the deadline becomes now plus the new timeout. */
-  void updateTimeout(LoggedRecord command, ProcessingResult result) {
+  public void updateTimeout(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!activatedJob(key, "given a new timeout", result)) {
       return;
@@ -231,7 +223,7 @@ final class JobProcessors {
   }
 
   /** Written by the deadline checker; a job completed or failed meanwhile is left alone. */
-  void timeOut(LoggedRecord command, ProcessingResult result) {
+  public void timeOut(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (jobs.get(key, job)
         && job.state == JobState.ACTIVATED
@@ -248,7 +240,7 @@ final class JobProcessors {
    * Written after a push to a stream that was gone: the job becomes activatable again, unless it
    * was completed, failed or activated anew meanwhile (its deadline tells which activation it is).
    */
-  void yieldJob(LoggedRecord command, ProcessingResult result) {
+  public void yieldJob(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     request.readFrom(command.value());
     if (jobs.get(key, job)
@@ -264,7 +256,7 @@ final class JobProcessors {
   }
 
   /** Written by the back-off checker. */
-  void recur(LoggedRecord command, ProcessingResult result) {
+  public void recur(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (jobs.get(key, job)
         && job.state == JobState.FAILED
@@ -274,49 +266,6 @@ final class JobProcessors {
       recurred.recurAt = -1;
       result.appendEvent(key, ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF, recurred);
       push.activatable(result, key, recurred);
-    }
-  }
-
-  void resolveIncident(LoggedRecord command, ProcessingResult result) {
-    long key = command.key();
-    if (!incidents.get(key, incident)) {
-      result.reject(RejectionType.NOT_FOUND, "no incident with key " + key + " exists");
-      return;
-    }
-    if (incident.jobKey >= 0 && jobs.get(incident.jobKey, job) && job.value.retries < 1) {
-      result.reject(
-          RejectionType.INVALID_STATE,
-          "incident "
-              + key
-              + " is about job "
-              + incident.jobKey
-              + ", which has no retries left: update the job's retries first");
-      return;
-    }
-    result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
-    result.respondWithLastEvent();
-    if (incident.jobKey >= 0
-        && jobs.get(incident.jobKey, job)
-        && job.state == JobState.ACTIVATABLE) {
-      push.activatable(result, incident.jobKey, job.value);
-    }
-    if (incident.jobKey < 0 && instances.get(incident.elementInstanceKey, instance)) {
-      // Try the step that failed again: an element that could not be entered (a timer that could
-      // not be evaluated) is activated again, one that could not be left (an exclusive gateway
-      // without a matching flow, an uncaught error end event) completes again.
-      if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING) {
-        result.appendCommand(
-            incident.elementInstanceKey,
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.ACTIVATE_ELEMENT,
-            instance.value);
-      } else if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
-        result.appendCommand(
-            incident.elementInstanceKey,
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.COMPLETE_ELEMENT,
-            instance.value);
-      }
     }
   }
 
@@ -334,7 +283,7 @@ final class JobProcessors {
     return true;
   }
 
-  void complete(LoggedRecord command, ProcessingResult result) {
+  public void complete(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!jobs.get(key, job)) {
       result.reject(RejectionType.NOT_FOUND, "no job with key " + key + " exists");
@@ -394,7 +343,7 @@ final class JobProcessors {
     }
   }
 
-  void activate(LoggedRecord command, ProcessingResult result) {
+  public void activate(LoggedRecord command, ProcessingResult result) {
     batch.readFrom(command.value());
     if (batch.type.isBlank() || batch.maxJobsToActivate < 1 || batch.timeoutMs < 1) {
       result.reject(

@@ -1,24 +1,24 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.incidents;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 
 /** Raises incidents on element instances: the instance waits until the incident is resolved. */
-final class IncidentBehavior {
+public final class IncidentBehavior {
   private final ProcessingContext context;
-  private final io.tern.engine.workflow.value.IncidentValue incident =
-      new io.tern.engine.workflow.value.IncidentValue();
+  private final IncidentValue incident = new IncidentValue();
 
-  IncidentBehavior(ProcessingContext context) {
+  public IncidentBehavior(ProcessingContext context) {
     this.context = context;
   }
 
   /** An incident on element instance {@code key} (not raised by a job). */
-  void raise(
+  public void raise(
       ProcessingResult result,
       ErrorType type,
       long key,
@@ -36,7 +36,7 @@ final class IncidentBehavior {
         message);
   }
 
-  void raise(
+  public void raise(
       ProcessingResult result,
       ErrorType type,
       long processInstanceKey,

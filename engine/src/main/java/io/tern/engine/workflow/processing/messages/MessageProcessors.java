@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -8,6 +8,10 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.DueDateChecker;
+import io.tern.engine.workflow.processing.PartitionSender;
+import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
@@ -20,7 +24,7 @@ import io.tern.engine.workflow.variables.JsonDocuments;
  * subscriptions opened on it, and offers each message to the subscriptions for its name and
  * correlation key, at most once per process id, until a process instance partition takes it.
  */
-final class MessageProcessors {
+public final class MessageProcessors {
   /** Longest accepted message name and correlation key, in characters. */
   static final int MAX_NAME_CHARS = 1024;
 
@@ -30,17 +34,13 @@ final class MessageProcessors {
   private final MessageStartBehavior starts;
   private final MessageValue message = new MessageValue();
   private final Subscription subscription = new Subscription();
-  final DueDateChecker expiry;
+  private final DueDateChecker expiry;
 
-  MessageProcessors(
-      ProcessingContext context,
-      WorkflowState state,
-      PartitionSender sender,
-      MessageStartBehavior starts) {
-    this.starts = starts;
+  public MessageProcessors(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.context = context;
     this.state = state;
-    this.sender = sender;
+    this.sender = behaviors.sender();
+    this.starts = behaviors.messageStarts();
     this.expiry =
         new DueDateChecker(
             context,
@@ -50,7 +50,12 @@ final class MessageProcessors {
             new MessageValue());
   }
 
-  void publish(LoggedRecord command, ProcessingResult result) {
+  /** This member starts processing: message deadlines are looked at afresh. */
+  public void onProcessingStarted() {
+    expiry.onProcessingStarted();
+  }
+
+  public void publish(LoggedRecord command, ProcessingResult result) {
     MessageValue published = new MessageValue();
     published.readFrom(command.value());
     String problem = problemOf(published);
@@ -120,7 +125,7 @@ final class MessageProcessors {
   }
 
   /** Written by the deadline checker. */
-  void expire(LoggedRecord command, ProcessingResult result) {
+  public void expire(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (state.messages().get(key, message) && message.deadlineMs <= context.nowMs()) {
       message.variables = new byte[0]; // the expiry needs the key only
@@ -181,7 +186,7 @@ final class MessageProcessors {
   }
 
   /** CREATE, from the process instance's partition (again, if it missed the acknowledgement). */
-  void create(LoggedRecord command, ProcessingResult result) {
+  public void create(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue created = new MessageSubscriptionValue();
     created.readFrom(command.value());
     if (!state.messageSubscriptions().get(created, subscription)) {
@@ -198,7 +203,7 @@ final class MessageProcessors {
   }
 
   /** CORRELATE: the process instance's partition took the message. */
-  void correlated(LoggedRecord command, ProcessingResult result) {
+  public void correlated(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue taken = new MessageSubscriptionValue();
     taken.readFrom(command.value());
     if (!isCorrelating(taken)) {
@@ -215,7 +220,7 @@ final class MessageProcessors {
   }
 
   /** REJECT: the process instance's partition did not take it; offer it to the others. */
-  void rejected(LoggedRecord command, ProcessingResult result) {
+  public void rejected(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue refused = new MessageSubscriptionValue();
     refused.readFrom(command.value());
     if (!isCorrelating(refused)) {
@@ -232,7 +237,7 @@ final class MessageProcessors {
   }
 
   /** DELETE: the subscription's element was left; a message it was offered goes to others. */
-  void delete(LoggedRecord command, ProcessingResult result) {
+  public void delete(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue deleted = new MessageSubscriptionValue();
     deleted.readFrom(command.value());
     if (state.messageSubscriptions().get(deleted, subscription)) {
@@ -257,7 +262,7 @@ final class MessageProcessors {
   }
 
   /** Offers again every message whose process instance partition has not answered yet. */
-  void retryPending() {
+  public void retryPending() {
     for (Subscription correlating : state.messageSubscriptions().correlating()) {
       sender.send(
           PartitionSender.ofKey(correlating.value.processInstanceKey),

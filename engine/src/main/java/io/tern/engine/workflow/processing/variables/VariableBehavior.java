@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.variables;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -17,14 +17,14 @@ import java.util.Map;
  * one wins); a variable set from an element without "local" goes to the nearest scope upwards that
  * already has it, else to the process instance.
  */
-final class VariableBehavior {
+public final class VariableBehavior {
   private final ProcessingContext context;
   private final ElementInstanceState instances;
   private final VariableState variables;
   private final ElementInstance scope = new ElementInstance();
   private final VariableValue event = new VariableValue();
 
-  VariableBehavior(
+  public VariableBehavior(
       ProcessingContext context, ElementInstanceState instances, VariableState variables) {
     this.context = context;
     this.instances = instances;
@@ -32,7 +32,7 @@ final class VariableBehavior {
   }
 
   /** Creates variables in one scope (a new process instance's). */
-  void createLocal(
+  public void createLocal(
       ProcessingResult result,
       long scopeKey,
       long processInstanceKey,
@@ -51,7 +51,7 @@ final class VariableBehavior {
   }
 
   /** Sets variables in one scope: created, or updated where the scope has them already. */
-  void setLocal(
+  public void setLocal(
       ProcessingResult result,
       long scopeKey,
       long processInstanceKey,
@@ -72,7 +72,7 @@ final class VariableBehavior {
   }
 
   /** Sets variables from {@code elementInstanceKey} upwards, as a job completion does. */
-  void setPropagating(
+  public void setPropagating(
       ProcessingResult result,
       long elementInstanceKey,
       long processInstanceKey,
@@ -100,7 +100,7 @@ final class VariableBehavior {
   }
 
   /** The variables visible from {@code elementInstanceKey} ({@code names} only, unless empty). */
-  Map<String, byte[]> visible(long elementInstanceKey, List<String> names) {
+  public Map<String, byte[]> visible(long elementInstanceKey, List<String> names) {
     Map<String, byte[]> found = new LinkedHashMap<>();
     for (long key = elementInstanceKey; key >= 0; key = parentOf(key)) {
       for (Map.Entry<String, byte[]> variable : variables.ofScope(key).entrySet()) {

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.variables;
 
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
@@ -8,6 +8,8 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.value.VariableDocumentValue;
@@ -20,18 +22,18 @@ import java.util.Map;
  * (local) or each where a job completion would put it (the nearest scope upwards that has it, else
  * the process instance).
  */
-final class VariableDocumentProcessor implements CommandProcessor {
+public final class VariableDocumentProcessor implements CommandProcessor {
   private final ProcessingContext context;
   private final ElementInstanceState instances;
   private final VariableBehavior variables;
   private final VariableDocumentValue document = new VariableDocumentValue();
   private final ElementInstance instance = new ElementInstance();
 
-  VariableDocumentProcessor(
-      ProcessingContext context, ElementInstanceState instances, VariableBehavior variables) {
+  public VariableDocumentProcessor(
+      ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.context = context;
-    this.instances = instances;
-    this.variables = variables;
+    this.instances = state.instances();
+    this.variables = behaviors.variables();
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.elements;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -8,6 +8,9 @@ import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableElement.MultiInstance;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;

@@ -1,9 +1,10 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.instances;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ResultIntent;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
@@ -18,7 +19,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * given up (its request timed out at the gateway): it is forgotten then, so instances that run for
  * days do not keep their awaiters in memory.
  */
-final class ResultAwaiters {
+public final class ResultAwaiters {
   private record Awaiter(int requestStreamId, long requestId, List<String> fetchVariables) {}
 
   private final VariableBehavior variables;
@@ -28,7 +29,7 @@ final class ResultAwaiters {
   private final ProcessingContext context;
   private final long maxWaitMs;
 
-  ResultAwaiters(VariableBehavior variables, ProcessingContext context, long maxWaitMs) {
+  public ResultAwaiters(VariableBehavior variables, ProcessingContext context, long maxWaitMs) {
     this.variables = variables;
     this.context = context;
     this.maxWaitMs = maxWaitMs;
@@ -48,7 +49,7 @@ final class ResultAwaiters {
   }
 
   /** This member starts processing: whoever waited, waited on another leader. */
-  void clear() {
+  public void clear() {
     awaiters.clear();
   }
 
@@ -60,7 +61,7 @@ final class ResultAwaiters {
    * The process instance {@code key} ends: answers its awaiting client, if any, with its variables
    * (read now, before the instance's scope goes) or with the news that it was terminated.
    */
-  void instanceEnds(
+  public void instanceEnds(
       ProcessingResult result, long key, ProcessInstanceValue process, boolean completed) {
     Awaiter awaiter = awaiters.get(key);
     if (awaiter == null) {

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.deployment;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -6,6 +6,9 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.PartitionSender;
+import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.value.DeploymentDistributionValue;
 import io.tern.engine.workflow.value.DeploymentValue;
@@ -17,7 +20,7 @@ import java.util.List;
  * to every other partition, so that any partition can start instances of any process. A copy is
  * sent again until its partition acknowledges it; taking a copy twice changes nothing.
  */
-final class DeploymentDistribution {
+public final class DeploymentDistribution {
   /** The partition that processes deployments. */
   static final int DEPLOYMENT_PARTITION = 1;
 
@@ -26,14 +29,15 @@ final class DeploymentDistribution {
   private final PartitionSender sender;
   private final DeploymentDistributionValue completion = new DeploymentDistributionValue();
 
-  DeploymentDistribution(ProcessingContext context, WorkflowState state, PartitionSender sender) {
+  public DeploymentDistribution(
+      ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.context = context;
     this.state = state;
-    this.sender = sender;
+    this.sender = behaviors.sender();
   }
 
   /** The partitions a deployment made here is copied to (none with one partition). */
-  static List<Integer> otherPartitions(int partitionCount) {
+  public static List<Integer> otherPartitions(int partitionCount) {
     List<Integer> others = new ArrayList<>();
     for (int partition = DEPLOYMENT_PARTITION + 1; partition <= partitionCount; partition++) {
       others.add(partition);
@@ -55,7 +59,7 @@ final class DeploymentDistribution {
   }
 
   /** DISTRIBUTE, on another partition: take the copy (once), and acknowledge. */
-  void take(LoggedRecord command, ProcessingResult result) {
+  public void take(LoggedRecord command, ProcessingResult result) {
     DeploymentValue copy = new DeploymentValue();
     copy.readFrom(command.value());
     boolean missing = false;
@@ -79,7 +83,7 @@ final class DeploymentDistribution {
   }
 
   /** COMPLETE, on the deployment partition: one more partition has the deployment. */
-  void completed(LoggedRecord command, ProcessingResult result) {
+  public void completed(LoggedRecord command, ProcessingResult result) {
     long deploymentKey = command.key();
     completion.readFrom(command.value());
     if (!state.distribution().isPending(deploymentKey, completion.partitionId)) {
@@ -99,7 +103,7 @@ final class DeploymentDistribution {
   }
 
   /** Sends again every copy not acknowledged yet. */
-  void retryPending() {
+  public void retryPending() {
     DeploymentValue deployment = new DeploymentValue();
     for (DistributionState.Pending pending : state.distribution().pending()) {
       if (state.distribution().deployment(pending.deploymentKey(), deployment)) {

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.jobs;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -6,6 +6,10 @@ import io.tern.engine.workflow.JobStreams;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.processing.DueDateChecker;
+import io.tern.engine.workflow.processing.PartitionSender;
+import io.tern.engine.workflow.processing.WorkflowMetrics;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
@@ -16,35 +20,35 @@ import io.tern.engine.workflow.variables.JsonDocuments;
  * is gone gives the job back (JOB YIELD). Without a stream, long-polling requests for the type are
  * told after commit that jobs are available.
  */
-final class JobPushBehavior {
+public final class JobPushBehavior {
   private final ProcessingContext context;
   private final JobStreams streams;
   private final VariableBehavior variables;
   private final PartitionSender sender;
   private final WorkflowMetrics metrics;
+  private final DueDateChecker deadlines;
   private final JobBatchValue batch = new JobBatchValue();
-  private DueDateChecker deadlines;
 
-  JobPushBehavior(
+  /**
+   * @param deadlines times activated jobs out; a pushed job's deadline is scheduled on it
+   */
+  public JobPushBehavior(
       ProcessingContext context,
       JobStreams streams,
       VariableBehavior variables,
       PartitionSender sender,
-      WorkflowMetrics metrics) {
-    this.metrics = metrics;
+      WorkflowMetrics metrics,
+      DueDateChecker deadlines) {
     this.context = context;
     this.streams = streams;
     this.variables = variables;
     this.sender = sender;
-  }
-
-  /** Set once: the job processors own the deadline checker that times pushed jobs out. */
-  void setDeadlines(DueDateChecker deadlines) {
+    this.metrics = metrics;
     this.deadlines = deadlines;
   }
 
   /** Job {@code jobKey} (as {@code job} says) became activatable in this result. */
-  void activatable(ProcessingResult result, long jobKey, JobValue job) {
+  public void activatable(ProcessingResult result, long jobKey, JobValue job) {
     JobStreams.JobStream stream = streams.streamFor(job.type);
     if (stream == null) {
       notifyAvailable(result, job.type);

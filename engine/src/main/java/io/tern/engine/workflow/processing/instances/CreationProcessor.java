@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.instances;
 
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
@@ -8,6 +8,9 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
@@ -20,7 +23,7 @@ import java.util.Map;
  * Starts a process instance of a deployed process (by key, or by id and version or latest); answers
  * at once, or (awaiting the result) once the instance ends.
  */
-final class CreationProcessor implements CommandProcessor {
+public final class CreationProcessor implements CommandProcessor {
   private static final byte[] NO_VARIABLES = new byte[0];
 
   private final ProcessingContext context;
@@ -31,15 +34,11 @@ final class CreationProcessor implements CommandProcessor {
   private final VariableBehavior variableBehavior;
   private final ResultAwaiters awaiters;
 
-  CreationProcessor(
-      ProcessingContext context,
-      ProcessState processes,
-      VariableBehavior variableBehavior,
-      ResultAwaiters awaiters) {
-    this.awaiters = awaiters;
+  public CreationProcessor(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.context = context;
-    this.processes = processes;
-    this.variableBehavior = variableBehavior;
+    this.processes = state.processes();
+    this.variableBehavior = behaviors.variables();
+    this.awaiters = behaviors.awaiters();
   }
 
   @Override

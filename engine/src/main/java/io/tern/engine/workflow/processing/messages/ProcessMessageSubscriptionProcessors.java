@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -9,6 +9,12 @@ import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.PartitionSender;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
@@ -19,106 +25,36 @@ import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.Map;
 
 /**
- * The process instance partition's side of message subscriptions: opened when a message catch
- * event, receive task or activity with message boundary events is entered, closed when it is left,
- * and a message from the message partition triggers the element it was opened for. Each step asks
- * the message partition (the correlation key's) to follow, and is acknowledged by it.
+ * The commands the message partition sends to the process instance partition about a subscription
+ * that {@link ProcessMessageSubscriptions} opened or closed: its side was created or deleted, or a
+ * message is offered to it. A message taken triggers the element the subscription was opened for: a
+ * catch event or receive task completes, a boundary event or an event subprocess's start event is
+ * triggered on its activity or scope.
  */
-final class ProcessMessageSubscriptions {
+public final class ProcessMessageSubscriptionProcessors {
   private final ProcessingContext context;
   private final WorkflowState state;
-  private final VariableBehavior variables;
   private final PartitionSender sender;
+  private final VariableBehavior variables;
+  private final BoundaryBehavior boundaries;
+  private final EventSubprocessBehavior eventSubprocesses;
   private final Subscription subscription = new Subscription();
   private final MessageSubscriptionValue request = new MessageSubscriptionValue();
   private final ElementInstance instance = new ElementInstance();
   private final ProcessInstanceValue completion = new ProcessInstanceValue();
-  private BoundaryBehavior boundaries;
-  private EventSubprocessBehavior eventSubprocesses;
 
-  ProcessMessageSubscriptions(
-      ProcessingContext context,
-      WorkflowState state,
-      VariableBehavior variables,
-      PartitionSender sender) {
+  public ProcessMessageSubscriptionProcessors(
+      ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.context = context;
     this.state = state;
-    this.variables = variables;
-    this.sender = sender;
-  }
-
-  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
-    this.eventSubprocesses = eventSubprocesses;
-  }
-
-  void setBoundaries(BoundaryBehavior boundaries) {
-    this.boundaries = boundaries;
-  }
-
-  /** Opens a subscription of element instance {@code key} for {@code target}'s message. */
-  void open(
-      ProcessingResult result,
-      long key,
-      ProcessInstanceValue element,
-      ExecutableElement target,
-      String messageName,
-      String correlationKey) {
-    MessageSubscriptionValue opened = new MessageSubscriptionValue();
-    opened.processInstanceKey = element.processInstanceKey;
-    opened.elementInstanceKey = key;
-    opened.processDefinitionKey = element.processDefinitionKey;
-    // Boundary events and event subprocess starts may stay open for the next message; a catch
-    // event or receive task is done with its first.
-    boolean staysOpenCapable =
-        target.type() == BpmnElementType.BOUNDARY_EVENT
-            || target.type() == BpmnElementType.START_EVENT;
-    opened.interrupting = !staysOpenCapable || target.interrupting();
-    opened.bpmnProcessId = element.bpmnProcessId;
-    opened.messageName = messageName;
-    opened.correlationKey = correlationKey;
-    opened.elementId = target.id();
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-        ProcessMessageSubscriptionIntent.CREATING,
-        opened);
-    sender.sendAfterCommit(
-        result,
-        sender.ofCorrelationKey(correlationKey),
-        ValueTypes.MESSAGE_SUBSCRIPTION,
-        MessageSubscriptionIntent.CREATE,
-        -1,
-        opened);
-  }
-
-  /** Closes the subscriptions of element instance {@code key}, which is left. */
-  void closeAll(ProcessingResult result, long key) {
-    closeAll(result, key, target -> true);
-  }
-
-  /** Closes the subscriptions of instance {@code key} for the targets {@code targets} accepts. */
-  void closeAll(ProcessingResult result, long key, java.util.function.Predicate<String> targets) {
-    for (Subscription open : state.processMessageSubscriptions().ofElement(key)) {
-      if (open.state != ProcessMessageSubscriptionState.CLOSING
-          && targets.test(open.value.elementId)) {
-        result.appendEvent(
-            context.nextKey(),
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-            ProcessMessageSubscriptionIntent.DELETING,
-            open.value);
-        sender.sendAfterCommit(
-            result,
-            sender.ofCorrelationKey(open.value.correlationKey),
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.DELETE,
-            -1,
-            open.value);
-      }
-    }
+    this.sender = behaviors.sender();
+    this.variables = behaviors.variables();
+    this.boundaries = behaviors.boundaries();
+    this.eventSubprocesses = behaviors.eventSubprocesses();
   }
 
   /** CREATE: the message partition created its side. */
-  void created(LoggedRecord command, ProcessingResult result) {
+  public void created(LoggedRecord command, ProcessingResult result) {
     request.readFrom(command.value());
     if (state
             .processMessageSubscriptions()
@@ -133,7 +69,7 @@ final class ProcessMessageSubscriptions {
   }
 
   /** DELETE: the message partition deleted its side. */
-  void deleted(LoggedRecord command, ProcessingResult result) {
+  public void deleted(LoggedRecord command, ProcessingResult result) {
     request.readFrom(command.value());
     if (state
             .processMessageSubscriptions()
@@ -151,7 +87,7 @@ final class ProcessMessageSubscriptions {
    * CORRELATE: a message for a subscription. Taken (and acknowledged) if its element still waits;
    * else rejected, so the message partition can offer the message to another subscription.
    */
-  void correlate(LoggedRecord command, ProcessingResult result) {
+  public void correlate(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue message = new MessageSubscriptionValue();
     message.readFrom(command.value());
     long key = message.elementInstanceKey;
@@ -224,19 +160,5 @@ final class ProcessMessageSubscriptions {
       return "element instance " + key + " is being interrupted by another event";
     }
     return null;
-  }
-
-  /** Asks the message partition again for every subscription still being opened or closed. */
-  void retryPending() {
-    for (Subscription pending : state.processMessageSubscriptions().pending()) {
-      sender.send(
-          sender.ofCorrelationKey(pending.value.correlationKey),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
-          pending.state == ProcessMessageSubscriptionState.OPENING
-              ? MessageSubscriptionIntent.CREATE
-              : MessageSubscriptionIntent.DELETE,
-          -1,
-          pending.value);
-    }
   }
 }

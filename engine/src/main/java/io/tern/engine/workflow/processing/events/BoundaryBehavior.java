@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.events;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -8,36 +8,37 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.instances.TerminationProcessor;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessEventValue;
-import io.tern.engine.workflow.value.ProcessInstanceValue;
-import io.tern.engine.workflow.variables.JsonDocuments;
 
 /**
  * Boundary events: triggering one on its activity (a non-interrupting one is activated next to the
  * activity; an interrupting one terminates the activity and is activated once it is gone), and
- * finding the boundary event that catches a thrown error.
+ * finding the boundary event, or the error event subprocess, that catches a thrown error.
  */
-final class BoundaryBehavior {
+public final class BoundaryBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
-  private final VariableBehavior variables;
   private final TerminationProcessor termination;
-  private EventSubprocessBehavior eventSubprocesses;
+  private final EventSubprocessBehavior eventSubprocesses;
+  private final TriggeredEvents triggeredEvents;
   private final ProcessEventValue trigger = new ProcessEventValue();
-  private final ProcessInstanceValue boundary = new ProcessInstanceValue();
   private final ElementInstance scope = new ElementInstance();
 
-  BoundaryBehavior(
+  public BoundaryBehavior(
       ProcessingContext context,
       WorkflowState state,
-      VariableBehavior variables,
-      TerminationProcessor termination) {
+      TerminationProcessor termination,
+      EventSubprocessBehavior eventSubprocesses,
+      TriggeredEvents triggeredEvents) {
     this.context = context;
     this.state = state;
-    this.variables = variables;
     this.termination = termination;
+    this.eventSubprocesses = eventSubprocesses;
+    this.triggeredEvents = triggeredEvents;
   }
 
   /**
@@ -45,7 +46,7 @@ final class BoundaryBehavior {
    * {@code variablesJson} set in the activity's flow scope. Returns false, doing nothing, if the
    * activity is no longer active or an interrupting event already triggered on it.
    */
-  boolean trigger(
+  public boolean trigger(
       ProcessingResult result,
       long activityKey,
       ElementInstance activity,
@@ -69,35 +70,10 @@ final class BoundaryBehavior {
     if (event.interrupting()) {
       termination.terminate(activityKey, result);
     } else {
-      activate(result, activity.value.flowScopeKey, activity.value, trigger);
+      triggeredEvents.activateBoundaryEvent(
+          result, activity.value.flowScopeKey, activity.value, trigger);
     }
     return true;
-  }
-
-  /** Activates the triggered boundary event in {@code flowScopeKey}, setting its variables. */
-  void activate(
-      ProcessingResult result,
-      long flowScopeKey,
-      ProcessInstanceValue activity,
-      ProcessEventValue triggered) {
-    if (triggered.variables.length > 0) {
-      variables.setPropagating(
-          result,
-          flowScopeKey,
-          activity.processInstanceKey,
-          activity.processDefinitionKey,
-          JsonDocuments.variables(triggered.variables));
-    }
-    boundary.copyFrom(activity);
-    boundary.parentElementInstanceKey = -1;
-    boundary.flowScopeKey = flowScopeKey;
-    boundary.elementId = triggered.targetElementId;
-    boundary.elementType = BpmnElementType.BOUNDARY_EVENT;
-    result.appendCommand(
-        context.nextKey(),
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        boundary);
   }
 
   /**
@@ -105,7 +81,8 @@ final class BoundaryBehavior {
    * way up with an error boundary event for that code (or one for every code) catches it. Returns
    * false if none does.
    */
-  boolean throwError(ProcessingResult result, long key, String errorCode, byte[] variablesJson) {
+  public boolean throwError(
+      ProcessingResult result, long key, String errorCode, byte[] variablesJson) {
     long at = key;
     while (at >= 0) {
       if (!state.instances().get(at, scope)) {
@@ -142,10 +119,6 @@ final class BoundaryBehavior {
     return type == BpmnElementType.PROCESS
         || type == BpmnElementType.SUB_PROCESS
         || type == BpmnElementType.EVENT_SUB_PROCESS;
-  }
-
-  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
-    this.eventSubprocesses = eventSubprocesses;
   }
 
   private static ExecutableElement catcher(

@@ -1,10 +1,14 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.events;
 
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
+import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.timers.TimerBehavior;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;
@@ -18,14 +22,14 @@ import java.util.List;
  * is created, so an expression that fails creates none (an incident holds the element, which is
  * entered again once it is resolved); all are canceled when it is left.
  */
-final class CatchEventBehavior {
+public final class CatchEventBehavior {
   private final TimerBehavior timers;
   private final ProcessMessageSubscriptions messages;
   private final IncidentBehavior incidents;
   private final VariableBehavior variables;
   private final FeelStrings strings = new FeelStrings();
 
-  CatchEventBehavior(
+  public CatchEventBehavior(
       TimerBehavior timers,
       ProcessMessageSubscriptions messages,
       IncidentBehavior incidents,
@@ -37,7 +41,7 @@ final class CatchEventBehavior {
   }
 
   /** What of an element's catch events an instance of it subscribes to. */
-  enum Part {
+  public enum Part {
     /** An element without multi-instance: its own trigger and its boundary events. */
     ALL,
     /** A multi-instance body: the boundary events. */
@@ -47,7 +51,7 @@ final class CatchEventBehavior {
   }
 
   /** The part of its catch events an instance subscribes to. */
-  static Part partOf(ExecutableElement element, BpmnElementType instanceType) {
+  public static Part partOf(ExecutableElement element, BpmnElementType instanceType) {
     if (element.loop() == null) {
       return Part.ALL;
     }
@@ -55,7 +59,8 @@ final class CatchEventBehavior {
   }
 
   /** Whether entering {@code element} subscribes to anything (and so may fail). */
-  static boolean hasCatchEvents(ExecutableProcess process, ExecutableElement element, Part part) {
+  public static boolean hasCatchEvents(
+      ExecutableProcess process, ExecutableElement element, Part part) {
     if (part != Part.BOUNDARIES && waitsItself(element)) {
       return true;
     }
@@ -89,7 +94,7 @@ final class CatchEventBehavior {
    * executable} is null for the process itself; {@code eventSubprocessStarts} are the timer and
    * message start events of event subprocesses in the instance (a scope).
    */
-  boolean subscribe(
+  public boolean subscribe(
       ProcessingResult result,
       long key,
       ProcessInstanceValue element,
@@ -152,7 +157,7 @@ final class CatchEventBehavior {
   }
 
   /** Element instance {@code key} is left: what it waited for is canceled. */
-  void unsubscribe(ProcessingResult result, long key) {
+  public void unsubscribe(ProcessingResult result, long key) {
     timers.cancelAll(result, key);
     messages.closeAll(result, key);
   }

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.deployment;
 
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
@@ -23,14 +23,14 @@ import java.util.Map;
  * element), each process gets the next version of its id, unless its resource is the same as the
  * latest version's, which is then reused as is.
  */
-final class DeploymentProcessor implements CommandProcessor {
+public final class DeploymentProcessor implements CommandProcessor {
   private final ProcessingContext context;
   private final ProcessState processes;
   private final DeploymentValue command = new DeploymentValue();
   private final DeploymentDistribution distribution;
   private final int partitionCount;
 
-  DeploymentProcessor(
+  public DeploymentProcessor(
       ProcessingContext context,
       ProcessState processes,
       DeploymentDistribution distribution,

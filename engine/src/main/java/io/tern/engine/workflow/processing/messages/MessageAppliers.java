@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
@@ -7,6 +7,7 @@ import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
@@ -14,7 +15,7 @@ import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 
 /** The appliers of message events, on both the message's and the process instance's partition. */
-final class MessageAppliers {
+public final class MessageAppliers {
   private final WorkflowState state;
   private final MessageValue message = new MessageValue();
   private final MessageSubscriptionValue value = new MessageSubscriptionValue();
@@ -24,7 +25,7 @@ final class MessageAppliers {
     this.state = state;
   }
 
-  static void register(RecordProcessors on, WorkflowState state) {
+  public static void register(RecordProcessors on, WorkflowState state) {
     MessageAppliers appliers = new MessageAppliers(state);
     on.onEvent(
             ValueTypes.MESSAGE,

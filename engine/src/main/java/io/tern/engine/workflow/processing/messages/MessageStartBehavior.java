@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -6,6 +6,8 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
@@ -21,7 +23,7 @@ import java.util.Map;
  * instance of a process while one it started with that key runs: it stays buffered, and when that
  * instance ends, the oldest live buffered message for the key starts the next one.
  */
-final class MessageStartBehavior {
+public final class MessageStartBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final VariableBehavior variables;
@@ -29,7 +31,8 @@ final class MessageStartBehavior {
   private final MessageValue buffered = new MessageValue();
   private final ProcessInstanceValue process = new ProcessInstanceValue();
 
-  MessageStartBehavior(ProcessingContext context, WorkflowState state, VariableBehavior variables) {
+  public MessageStartBehavior(
+      ProcessingContext context, WorkflowState state, VariableBehavior variables) {
     this.context = context;
     this.state = state;
     this.variables = variables;
@@ -49,7 +52,7 @@ final class MessageStartBehavior {
   }
 
   /** The start event instance {@code processInstanceKey} begins at. */
-  String startEventOf(long processInstanceKey, ExecutableProcess executable) {
+  public String startEventOf(long processInstanceKey, ExecutableProcess executable) {
     if (state.messageStarts().howStarted(processInstanceKey, started)) {
       return started.elementId;
     }
@@ -60,7 +63,7 @@ final class MessageStartBehavior {
    * How instance {@code processInstanceKey}, which is about to end, was started, if a message with
    * a correlation key started it (read before its end event clears it); else null.
    */
-  MessageSubscriptionValue heldBy(long processInstanceKey) {
+  public MessageSubscriptionValue heldBy(long processInstanceKey) {
     if (state.messageStarts().howStarted(processInstanceKey, started)
         && !started.correlationKey.isEmpty()) {
       return new MessageSubscriptionValue().copyFrom(started);
@@ -72,7 +75,7 @@ final class MessageStartBehavior {
    * An instance started with {@code ended}'s correlation key ended: the oldest live message for
    * that key, of a message start event of the latest version, starts the next instance.
    */
-  void keyReleased(ProcessingResult result, MessageSubscriptionValue ended) {
+  public void keyReleased(ProcessingResult result, MessageSubscriptionValue ended) {
     ProcessState.Deployed latest = state.processes().byIdAndVersion(ended.bpmnProcessId, -1);
     if (latest == null) {
       return;

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.events;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -8,11 +8,14 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.instances.TerminationProcessor;
+import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.timers.TimerBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessEventValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
-import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,30 +26,29 @@ import java.util.List;
  * scope's other event subprocess subscriptions, then runs; the scope completes once the event
  * subprocess is done.
  */
-final class EventSubprocessBehavior {
+public final class EventSubprocessBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
-  private final VariableBehavior variables;
   private final TerminationProcessor termination;
   private final TimerBehavior timers;
   private final ProcessMessageSubscriptions subscriptions;
+  private final TriggeredEvents triggeredEvents;
   private final ProcessEventValue trigger = new ProcessEventValue();
   private final ProcessEventValue pending = new ProcessEventValue();
-  private final ProcessInstanceValue subprocess = new ProcessInstanceValue();
 
-  EventSubprocessBehavior(
+  public EventSubprocessBehavior(
       ProcessingContext context,
       WorkflowState state,
-      VariableBehavior variables,
       TerminationProcessor termination,
       TimerBehavior timers,
-      ProcessMessageSubscriptions subscriptions) {
+      ProcessMessageSubscriptions subscriptions,
+      TriggeredEvents triggeredEvents) {
     this.context = context;
     this.state = state;
-    this.variables = variables;
     this.termination = termination;
     this.timers = timers;
     this.subscriptions = subscriptions;
+    this.triggeredEvents = triggeredEvents;
   }
 
   /** The id event subprocesses of {@code scope}'s instance are listed under. */
@@ -55,7 +57,7 @@ final class EventSubprocessBehavior {
   }
 
   /** The timer and message start events that an instance of {@code scope} subscribes to. */
-  static List<ExecutableElement> waitingStarts(
+  public static List<ExecutableElement> waitingStarts(
       ExecutableProcess process, ProcessInstanceValue scope) {
     List<ExecutableElement> starts = new ArrayList<>();
     for (String id : process.eventSubprocessStartsOf(scopeIdOf(process, scope))) {
@@ -90,7 +92,7 @@ final class EventSubprocessBehavior {
    * scopeKey}, with {@code variablesJson} for the scope. False, doing nothing, if the scope is not
    * active or an interrupting event is already under way in it.
    */
-  boolean trigger(
+  public boolean trigger(
       ProcessingResult result,
       long scopeKey,
       ElementInstance scope,
@@ -112,7 +114,7 @@ final class EventSubprocessBehavior {
     result.appendEvent(
         context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, trigger);
     if (!start.interrupting()) {
-      activate(result, scopeKey, scope.value, trigger);
+      triggeredEvents.activateEventSubprocess(result, scopeKey, scope.value, trigger);
       return true;
     }
     ExecutableProcess process = state.process(scope.value.processDefinitionKey);
@@ -121,7 +123,7 @@ final class EventSubprocessBehavior {
     subscriptions.closeAll(result, scopeKey, otherStarts::contains);
     List<Long> children = new ArrayList<>(state.instances().children(scopeKey));
     if (children.isEmpty()) {
-      activate(result, scopeKey, scope.value, trigger);
+      triggeredEvents.activateEventSubprocess(result, scopeKey, scope.value, trigger);
     }
     for (long child : children) {
       termination.terminate(child, result);
@@ -130,41 +132,12 @@ final class EventSubprocessBehavior {
   }
 
   /**
-   * Activates the event subprocess of {@code triggered}'s start event in scope {@code scopeKey}.
-   */
-  void activate(
-      ProcessingResult result,
-      long scopeKey,
-      ProcessInstanceValue scope,
-      ProcessEventValue triggered) {
-    if (triggered.variables.length > 0) {
-      variables.setPropagating(
-          result,
-          scopeKey,
-          scope.processInstanceKey,
-          scope.processDefinitionKey,
-          JsonDocuments.variables(triggered.variables));
-    }
-    ExecutableElement eventSubprocess =
-        state.process(scope.processDefinitionKey).eventSubprocessOf(triggered.targetElementId);
-    subprocess.copyFrom(scope);
-    subprocess.parentElementInstanceKey = -1;
-    subprocess.flowScopeKey = scopeKey;
-    subprocess.elementId = eventSubprocess.id();
-    subprocess.elementType = BpmnElementType.EVENT_SUB_PROCESS;
-    result.appendCommand(
-        context.nextKey(),
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        subprocess);
-  }
-
-  /**
    * Whether {@code element} may not start in scope {@code scopeKey}: an interrupting event
    * subprocess is taking the scope over, and {@code element} is not that event subprocess.
    */
-  boolean blocks(long scopeKey, ProcessInstanceValue element) {
-    if (!state.pendingBoundaries().get(scopeKey, pending) || !startsEventSubprocess(pending)) {
+  public boolean blocks(long scopeKey, ProcessInstanceValue element) {
+    if (!state.pendingBoundaries().get(scopeKey, pending)
+        || !triggeredEvents.startsEventSubprocess(pending)) {
       return false;
     }
     return element.elementType != BpmnElementType.EVENT_SUB_PROCESS
@@ -173,11 +146,5 @@ final class EventSubprocessBehavior {
             .element(element.elementId)
             .startEventId()
             .equals(pending.targetElementId);
-  }
-
-  /** Whether {@code pending} (a remembered interrupting trigger) starts an event subprocess. */
-  boolean startsEventSubprocess(ProcessEventValue pending) {
-    return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
-        == BpmnElementType.START_EVENT;
   }
 }

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.instances;
 
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.record.LoggedRecord;
@@ -7,6 +7,11 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.processing.WorkflowMetrics;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.events.CatchEventBehavior;
+import io.tern.engine.workflow.processing.events.TriggeredEvents;
+import io.tern.engine.workflow.processing.messages.MessageStartBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
@@ -15,6 +20,7 @@ import io.tern.engine.workflow.state.PendingBoundaryState;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessEventValue;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,54 +29,45 @@ import java.util.List;
  * job (resolving the job's incident), timers and message subscriptions, asks each child to
  * terminate, and is terminated once it has no child left; the last child to go terminates its
  * terminating parent. An activity terminated by an interrupting boundary event is replaced by that
- * event.
+ * event; a scope whose children an interrupting event subprocess terminated runs it once they are
+ * gone.
  */
-final class TerminationProcessor {
+public final class TerminationProcessor {
   private final ElementInstanceState instances;
   private final JobState jobs;
   private final IncidentState incidents;
   private final PendingBoundaryState pendingBoundaries;
   private final CatchEventBehavior catchEvents;
   private final MessageStartBehavior messageStarts;
-  private BoundaryBehavior boundaries;
   private final ResultAwaiters awaiters;
+  private final TriggeredEvents triggeredEvents;
+  private final WorkflowMetrics metrics;
   private final ProcessEventValue pending = new ProcessEventValue();
-  private EventSubprocessBehavior eventSubprocesses;
-  private WorkflowMetrics metrics;
   private final ElementInstance instance = new ElementInstance();
   private final ElementInstance parent = new ElementInstance();
   private final JobState.Job job = new JobState.Job();
   private final IncidentValue incident = new IncidentValue();
 
-  TerminationProcessor(
+  public TerminationProcessor(
       WorkflowState state,
       CatchEventBehavior catchEvents,
       ResultAwaiters awaiters,
-      MessageStartBehavior messageStarts) {
-    this.awaiters = awaiters;
-    this.messageStarts = messageStarts;
+      MessageStartBehavior messageStarts,
+      TriggeredEvents triggeredEvents,
+      WorkflowMetrics metrics) {
     this.instances = state.instances();
     this.jobs = state.jobs();
     this.incidents = state.incidents();
     this.pendingBoundaries = state.pendingBoundaries();
     this.catchEvents = catchEvents;
-  }
-
-  void setMetrics(WorkflowMetrics metrics) {
+    this.awaiters = awaiters;
+    this.messageStarts = messageStarts;
+    this.triggeredEvents = triggeredEvents;
     this.metrics = metrics;
   }
 
-  void setEventSubprocesses(EventSubprocessBehavior eventSubprocesses) {
-    this.eventSubprocesses = eventSubprocesses;
-  }
-
-  /** Set once: boundary events and termination need each other. */
-  void setBoundaries(BoundaryBehavior boundaries) {
-    this.boundaries = boundaries;
-  }
-
   /** Starts terminating the active element instance {@code key} (and its children). */
-  void terminate(long key, ProcessingResult result) {
+  public void terminate(long key, ProcessingResult result) {
     if (!instances.get(key, instance)) {
       throw new IllegalStateException("no element instance " + key + " to terminate");
     }
@@ -78,7 +75,7 @@ final class TerminationProcessor {
   }
 
   /** CANCEL: the key is a process instance's. */
-  void cancel(LoggedRecord command, ProcessingResult result) {
+  public void cancel(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!instances.get(key, instance) || instance.value.flowScopeKey >= 0) {
       result.reject(RejectionType.NOT_FOUND, "no active process instance with key " + key);
@@ -104,7 +101,7 @@ final class TerminationProcessor {
   }
 
   /** TERMINATE_ELEMENT: written for children, and for a terminating scope whose children went. */
-  void terminateElement(LoggedRecord command, ProcessingResult result) {
+  public void terminateElement(LoggedRecord command, ProcessingResult result) {
     long key = command.key();
     if (!instances.get(key, instance)) {
       return; // completed or terminated meanwhile
@@ -138,7 +135,7 @@ final class TerminationProcessor {
       result.appendEvent(instance.jobKey, ValueTypes.JOB, JobIntent.CANCELED, job.value);
       metrics.jobCanceled(result, instance.jobKey);
     }
-    List<Long> children = new java.util.ArrayList<>(instances.children(key));
+    List<Long> children = new ArrayList<>(instances.children(key));
     if (instance.calledInstanceKey >= 0) {
       children.add(instance.calledInstanceKey); // the process instance a call activity called
     }
@@ -166,7 +163,7 @@ final class TerminationProcessor {
     // A pending trigger on this element: its own interrupting boundary event (not an event
     // subprocess of its own, which goes with it).
     boolean interrupted =
-        pendingBoundaries.get(key, pending) && !eventSubprocesses.startsEventSubprocess(pending);
+        pendingBoundaries.get(key, pending) && !triggeredEvents.startsEventSubprocess(pending);
     MessageSubscriptionValue heldBy = flowScopeKey < 0 ? messageStarts.heldBy(key) : null;
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
@@ -200,12 +197,12 @@ final class TerminationProcessor {
       }
     } else if (interrupted) {
       // An interrupting boundary event terminated this activity: it takes the activity's place.
-      boundaries.activate(result, flowScopeKey, instance.value, pending);
+      triggeredEvents.activateBoundaryEvent(result, flowScopeKey, instance.value, pending);
     } else if (instances.children(flowScopeKey).isEmpty()
         && pendingBoundaries.get(flowScopeKey, pending)
-        && eventSubprocesses.startsEventSubprocess(pending)) {
+        && triggeredEvents.startsEventSubprocess(pending)) {
       // The last of what an interrupting event subprocess terminated is gone: it runs now.
-      eventSubprocesses.activate(result, flowScopeKey, parent.value, pending);
+      triggeredEvents.activateEventSubprocess(result, flowScopeKey, parent.value, pending);
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing;
+package io.tern.engine.workflow.processing.elements;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -6,6 +6,9 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;

@@ -1,0 +1,110 @@
+package io.tern.engine.workflow.processing.elements;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The lifecycle of element instances: ACTIVATE_ELEMENT and COMPLETE_ELEMENT commands become
+ * ACTIVATING/ACTIVATED and COMPLETING/COMPLETED events. This class checks that the instance may
+ * take the step and hands it to its element's kind, which does the rest: {@link ContainerKind}
+ * (process, sub-process, event sub-process, call activity), {@link TaskKind}, {@link GatewayKind},
+ * {@link EventKind} and {@link MultiInstanceKind}. Termination is {@link
+ * io.tern.engine.workflow.processing.instances.TerminationProcessor}'s.
+ */
+public final class ElementProcessor {
+  private final ElementInstanceState instances;
+  private final EventSubprocessBehavior eventSubprocesses;
+  private final ElementLifecycle lifecycle;
+  private final Map<BpmnElementType, ElementKind> kinds = new EnumMap<>(BpmnElementType.class);
+  private final ProcessInstanceValue value = new ProcessInstanceValue();
+  private final ElementInstance instance = new ElementInstance();
+  private final ElementInstance scope = new ElementInstance();
+
+  public ElementProcessor(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+    this.instances = state.instances();
+    this.eventSubprocesses = behaviors.eventSubprocesses();
+    MultiInstanceBehavior multiInstance =
+        new MultiInstanceBehavior(context, state, behaviors.variables(), behaviors.incidents());
+    CallActivityBehavior callActivities =
+        new CallActivityBehavior(context, state, behaviors.variables(), behaviors.incidents());
+    this.lifecycle = new ElementLifecycle(context, state, behaviors, multiInstance);
+    register(new ContainerKind(context, lifecycle, behaviors, callActivities));
+    register(new TaskKind(context, lifecycle, behaviors));
+    register(new GatewayKind(lifecycle, behaviors));
+    register(new EventKind(lifecycle, behaviors));
+    register(new MultiInstanceKind(lifecycle, multiInstance));
+    Set<BpmnElementType> missing = EnumSet.allOf(BpmnElementType.class);
+    missing.removeAll(kinds.keySet());
+    missing.remove(BpmnElementType.SEQUENCE_FLOW); // taken, never activated
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException("no element kind runs " + missing);
+    }
+  }
+
+  private void register(ElementKind kind) {
+    for (BpmnElementType type : kind.types()) {
+      if (kinds.putIfAbsent(type, kind) != null) {
+        throw new IllegalStateException("two element kinds run " + type);
+      }
+    }
+  }
+
+  public void activate(LoggedRecord command, ProcessingResult result) {
+    value.readFrom(command.value());
+    long key = command.key();
+    if (value.flowScopeKey >= 0
+        && (!instances.get(value.flowScopeKey, scope)
+            || scope.state == ProcessInstanceIntent.ELEMENT_TERMINATING)) {
+      return; // its scope is being terminated, or is gone: nothing starts in it any more
+    }
+    if (value.flowScopeKey >= 0 && eventSubprocesses.blocks(value.flowScopeKey, value)) {
+      return; // an interrupting event subprocess is taking over the scope: nothing else starts
+    }
+    ElementKind kind = kinds.get(value.elementType);
+    if (kind == null) {
+      throw new IllegalStateException("cannot activate a " + value.elementType + " element");
+    }
+    ElementStep step = lifecycle.step(result, key, value);
+    // An element whose activation raised an incident is still ACTIVATING, and is activated again
+    // once the incident is resolved.
+    boolean again =
+        (kind.mayFailToActivate(step) || lifecycle.mayFailToEnter(step))
+            && instances.get(key, instance)
+            && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING;
+    if (!again) {
+      lifecycle.append(step, ProcessInstanceIntent.ELEMENT_ACTIVATING);
+    }
+    kind.activate(step);
+  }
+
+  public void complete(LoggedRecord command, ProcessingResult result) {
+    long key = command.key();
+    if (!instances.get(key, instance)
+        || instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "element instance " + key + " is not active, so it cannot complete");
+      return;
+    }
+    value.copyFrom(instance.value);
+    ElementKind kind = kinds.get(value.elementType);
+    if (kind == null) {
+      throw new IllegalStateException("cannot complete a " + value.elementType + " element");
+    }
+    kind.complete(lifecycle.step(result, key, value), instance);
+  }
+}

@@ -1,0 +1,106 @@
+package io.tern.engine.workflow.processing.elements;
+
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.workflow.feel.FeelStrings;
+import io.tern.engine.workflow.model.EventDefinition;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Events. Start, end and boundary events complete as soon as they are activated (a boundary event
+ * is activated once its trigger came, {@link BoundaryBehavior}); an intermediate catch event waits
+ * for its timer or message. An error end event does not complete: it throws its error, which
+ * terminates the catching activity (and the end event with it); an UNHANDLED_ERROR_EVENT incident
+ * holds it if nothing catches the error.
+ */
+final class EventKind implements ElementKind {
+  private final ElementLifecycle lifecycle;
+  private final IncidentBehavior incidents;
+  private final BoundaryBehavior boundaries;
+
+  EventKind(ElementLifecycle lifecycle, Behaviors behaviors) {
+    this.lifecycle = lifecycle;
+    this.incidents = behaviors.incidents();
+    this.boundaries = behaviors.boundaries();
+  }
+
+  @Override
+  public Set<BpmnElementType> types() {
+    return EnumSet.of(
+        BpmnElementType.START_EVENT,
+        BpmnElementType.END_EVENT,
+        BpmnElementType.INTERMEDIATE_CATCH_EVENT,
+        BpmnElementType.BOUNDARY_EVENT);
+  }
+
+  @Override
+  public void activate(ElementStep step) {
+    if (!lifecycle.applyInputs(step) || !lifecycle.subscribe(step)) {
+      return; // an incident holds the event until it is resolved
+    }
+    lifecycle.activated(step);
+    if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT) {
+      lifecycle.completeInstance(step.result(), step.key());
+    } // else it waits for its timer or message
+  }
+
+  @Override
+  public void complete(ElementStep step, ElementInstance stored) {
+    if (step.type() == BpmnElementType.END_EVENT
+        && step.element().event() instanceof EventDefinition.Error error) {
+      String code = errorCodeOf(step, error.errorCode());
+      if (code != null) {
+        throwError(step, code);
+      }
+      return; // caught: the catching activity is terminated, and this end event with it
+    }
+    lifecycle.complete(step, null);
+  }
+
+  /** The error code: static, or FEEL evaluated now; null after raising an incident. */
+  private String errorCodeOf(ElementStep step, String code) {
+    if (!code.startsWith("=")) {
+      return code;
+    }
+    try {
+      return lifecycle.evaluateText(code, step.key());
+    } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {
+      incidents.raise(
+          step.result(),
+          ErrorType.EXTRACT_VALUE_ERROR,
+          step.key(),
+          step.value(),
+          "the error code '"
+              + code
+              + "' of '"
+              + step.element().id()
+              + "' cannot be evaluated: "
+              + e.getMessage());
+      return null;
+    }
+  }
+
+  /** An error end event throws its error; an incident holds it if nothing catches the error. */
+  private void throwError(ElementStep step, String errorCode) {
+    ProcessingResult result = step.result();
+    if (!boundaries.throwError(result, step.key(), errorCode, new byte[0])) {
+      incidents.raise(
+          result,
+          ErrorType.UNHANDLED_ERROR_EVENT,
+          step.key(),
+          step.value(),
+          "error '"
+              + errorCode
+              + "' was thrown by '"
+              + step.value().elementId
+              + "', but no boundary event catches it");
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package io.tern.engine.workflow.processing.elements;
+
+import io.tern.engine.workflow.feel.FeelConditions;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Gateways complete as soon as they are activated, and choose which outgoing flows they take: an
+ * exclusive gateway the first whose condition holds, an inclusive one every one whose condition
+ * holds (either falls back to its default flow; without one, a CONDITION_ERROR incident holds it),
+ * a parallel one all of them. A parallel gateway is only activated once each of its incoming flows
+ * brought a token ({@link ElementLifecycle#leave}).
+ */
+final class GatewayKind implements ElementKind {
+  private final ElementLifecycle lifecycle;
+  private final VariableBehavior variables;
+  private final IncidentBehavior incidents;
+  private final FeelConditions conditions = new FeelConditions();
+
+  GatewayKind(ElementLifecycle lifecycle, Behaviors behaviors) {
+    this.lifecycle = lifecycle;
+    this.variables = behaviors.variables();
+    this.incidents = behaviors.incidents();
+  }
+
+  @Override
+  public Set<BpmnElementType> types() {
+    return EnumSet.of(
+        BpmnElementType.EXCLUSIVE_GATEWAY,
+        BpmnElementType.INCLUSIVE_GATEWAY,
+        BpmnElementType.PARALLEL_GATEWAY);
+  }
+
+  @Override
+  public void activate(ElementStep step) {
+    if (!lifecycle.applyInputs(step) || !lifecycle.subscribe(step)) {
+      return; // an incident holds the gateway until it is resolved
+    }
+    lifecycle.activated(step);
+    lifecycle.completeInstance(step.result(), step.key());
+  }
+
+  @Override
+  public void complete(ElementStep step, ElementInstance stored) {
+    List<ExecutableElement.Flow> taken = null; // a parallel gateway takes all
+    if (step.type() == BpmnElementType.EXCLUSIVE_GATEWAY) {
+      ExecutableElement.Flow chosen = choose(step);
+      if (chosen == null) {
+        return; // an incident holds the gateway until it is resolved
+      }
+      taken = List.of(chosen);
+    } else if (step.type() == BpmnElementType.INCLUSIVE_GATEWAY) {
+      taken = chooseAll(step);
+      if (taken == null) {
+        return; // an incident holds the gateway until it is resolved
+      }
+    }
+    lifecycle.complete(step, taken);
+  }
+
+  /**
+   * The only outgoing flow if it has no condition, else the first whose condition holds, else the
+   * default flow; null (after raising a CONDITION_ERROR incident) if none, or if a condition cannot
+   * be evaluated.
+   */
+  private ExecutableElement.Flow choose(ElementStep step) {
+    ExecutableElement gateway = step.element();
+    if (gateway.outgoing().size() == 1 && gateway.outgoing().get(0).condition() == null) {
+      return gateway.outgoing().get(0); // a join, or a gateway with nothing to decide
+    }
+    Map<String, byte[]> visible = variables.visible(step.key(), List.of());
+    ExecutableElement.Flow fallback = null;
+    try {
+      for (ExecutableElement.Flow flow : gateway.outgoing()) {
+        if (flow.id().equals(gateway.defaultFlowId())) {
+          fallback = flow;
+        } else if (flow.condition() != null && conditions.evaluate(flow.condition(), visible)) {
+          return flow;
+        }
+      }
+    } catch (FeelConditions.ConditionException | InvalidVariablesException e) {
+      raiseIncident(step, "gateway '" + gateway.id() + "': " + e.getMessage());
+      return null;
+    }
+    if (fallback == null) {
+      raiseIncident(step, noFlowHolds(gateway));
+    }
+    return fallback;
+  }
+
+  /**
+   * Every outgoing flow whose condition holds (a flow without a condition always does), else the
+   * default flow; null (after raising a CONDITION_ERROR incident) if none, or if a condition cannot
+   * be evaluated.
+   */
+  private List<ExecutableElement.Flow> chooseAll(ElementStep step) {
+    ExecutableElement gateway = step.element();
+    Map<String, byte[]> visible = variables.visible(step.key(), List.of());
+    List<ExecutableElement.Flow> chosen = new ArrayList<>();
+    ExecutableElement.Flow fallback = null;
+    try {
+      for (ExecutableElement.Flow flow : gateway.outgoing()) {
+        if (flow.id().equals(gateway.defaultFlowId())) {
+          fallback = flow;
+        } else if (flow.condition() == null || conditions.evaluate(flow.condition(), visible)) {
+          chosen.add(flow);
+        }
+      }
+    } catch (FeelConditions.ConditionException | InvalidVariablesException e) {
+      raiseIncident(step, "gateway '" + gateway.id() + "': " + e.getMessage());
+      return null;
+    }
+    if (!chosen.isEmpty()) {
+      return chosen;
+    }
+    if (fallback == null) {
+      raiseIncident(step, noFlowHolds(gateway));
+      return null;
+    }
+    return List.of(fallback);
+  }
+
+  private static String noFlowHolds(ExecutableElement gateway) {
+    return "no condition of an outgoing flow of gateway '"
+        + gateway.id()
+        + "' holds, and it has no default flow";
+  }
+
+  private void raiseIncident(ElementStep step, String message) {
+    incidents.raise(step.result(), ErrorType.CONDITION_ERROR, step.key(), step.value(), message);
+  }
+}

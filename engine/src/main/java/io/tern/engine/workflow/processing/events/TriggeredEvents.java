@@ -1,0 +1,105 @@
+package io.tern.engine.workflow.processing.events;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.instances.TerminationProcessor;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.variables.JsonDocuments;
+
+/**
+ * Starts what a triggered event runs: a boundary event next to its activity, an event subprocess in
+ * its scope, with the trigger's variables. {@link BoundaryBehavior} and {@link
+ * EventSubprocessBehavior} start a non-interrupting one at once; an interrupting one is remembered
+ * as its activity's or scope's pending trigger, and started by {@link TerminationProcessor} once
+ * what it interrupts is gone.
+ */
+public final class TriggeredEvents {
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final VariableBehavior variables;
+  private final ProcessInstanceValue boundary = new ProcessInstanceValue();
+  private final ProcessInstanceValue subprocess = new ProcessInstanceValue();
+
+  public TriggeredEvents(
+      ProcessingContext context, WorkflowState state, VariableBehavior variables) {
+    this.context = context;
+    this.state = state;
+    this.variables = variables;
+  }
+
+  /**
+   * Activates the triggered boundary event of {@code activity} in {@code flowScopeKey}, setting its
+   * variables.
+   */
+  public void activateBoundaryEvent(
+      ProcessingResult result,
+      long flowScopeKey,
+      ProcessInstanceValue activity,
+      ProcessEventValue triggered) {
+    if (triggered.variables.length > 0) {
+      variables.setPropagating(
+          result,
+          flowScopeKey,
+          activity.processInstanceKey,
+          activity.processDefinitionKey,
+          JsonDocuments.variables(triggered.variables));
+    }
+    boundary.copyFrom(activity);
+    boundary.parentElementInstanceKey = -1;
+    boundary.flowScopeKey = flowScopeKey;
+    boundary.elementId = triggered.targetElementId;
+    boundary.elementType = BpmnElementType.BOUNDARY_EVENT;
+    result.appendCommand(
+        context.nextKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        boundary);
+  }
+
+  /**
+   * Activates the event subprocess of {@code triggered}'s start event in scope {@code scopeKey},
+   * setting its variables in the scope.
+   */
+  public void activateEventSubprocess(
+      ProcessingResult result,
+      long scopeKey,
+      ProcessInstanceValue scope,
+      ProcessEventValue triggered) {
+    if (triggered.variables.length > 0) {
+      variables.setPropagating(
+          result,
+          scopeKey,
+          scope.processInstanceKey,
+          scope.processDefinitionKey,
+          JsonDocuments.variables(triggered.variables));
+    }
+    ExecutableElement eventSubprocess =
+        state.process(scope.processDefinitionKey).eventSubprocessOf(triggered.targetElementId);
+    subprocess.copyFrom(scope);
+    subprocess.parentElementInstanceKey = -1;
+    subprocess.flowScopeKey = scopeKey;
+    subprocess.elementId = eventSubprocess.id();
+    subprocess.elementType = BpmnElementType.EVENT_SUB_PROCESS;
+    result.appendCommand(
+        context.nextKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        subprocess);
+  }
+
+  /**
+   * Whether {@code pending} (a remembered interrupting trigger) starts an event subprocess, rather
+   * than a boundary event.
+   */
+  public boolean startsEventSubprocess(ProcessEventValue pending) {
+    return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
+        == BpmnElementType.START_EVENT;
+  }
+}

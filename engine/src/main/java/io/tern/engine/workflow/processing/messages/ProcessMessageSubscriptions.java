@@ -1,0 +1,112 @@
+package io.tern.engine.workflow.processing.messages;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.PartitionSender;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
+import io.tern.engine.workflow.state.Subscription;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.util.function.Predicate;
+
+/**
+ * The process instance partition's side of message subscriptions: opened when a message catch
+ * event, receive task, activity with message boundary events or scope with message event
+ * subprocesses is entered, closed when it is left. Each step asks the message partition (the
+ * correlation key's) to follow, and is acknowledged by it ({@link
+ * ProcessMessageSubscriptionProcessors}, which also takes the messages it sends).
+ */
+public final class ProcessMessageSubscriptions {
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final PartitionSender sender;
+
+  public ProcessMessageSubscriptions(
+      ProcessingContext context, WorkflowState state, PartitionSender sender) {
+    this.context = context;
+    this.state = state;
+    this.sender = sender;
+  }
+
+  /** Opens a subscription of element instance {@code key} for {@code target}'s message. */
+  public void open(
+      ProcessingResult result,
+      long key,
+      ProcessInstanceValue element,
+      ExecutableElement target,
+      String messageName,
+      String correlationKey) {
+    MessageSubscriptionValue opened = new MessageSubscriptionValue();
+    opened.processInstanceKey = element.processInstanceKey;
+    opened.elementInstanceKey = key;
+    opened.processDefinitionKey = element.processDefinitionKey;
+    // Boundary events and event subprocess starts may stay open for the next message; a catch
+    // event or receive task is done with its first.
+    boolean staysOpenCapable =
+        target.type() == BpmnElementType.BOUNDARY_EVENT
+            || target.type() == BpmnElementType.START_EVENT;
+    opened.interrupting = !staysOpenCapable || target.interrupting();
+    opened.bpmnProcessId = element.bpmnProcessId;
+    opened.messageName = messageName;
+    opened.correlationKey = correlationKey;
+    opened.elementId = target.id();
+    result.appendEvent(
+        context.nextKey(),
+        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+        ProcessMessageSubscriptionIntent.CREATING,
+        opened);
+    sender.sendAfterCommit(
+        result,
+        sender.ofCorrelationKey(correlationKey),
+        ValueTypes.MESSAGE_SUBSCRIPTION,
+        MessageSubscriptionIntent.CREATE,
+        -1,
+        opened);
+  }
+
+  /** Closes the subscriptions of element instance {@code key}, which is left. */
+  public void closeAll(ProcessingResult result, long key) {
+    closeAll(result, key, target -> true);
+  }
+
+  /** Closes the subscriptions of instance {@code key} for the targets {@code targets} accepts. */
+  public void closeAll(ProcessingResult result, long key, Predicate<String> targets) {
+    for (Subscription open : state.processMessageSubscriptions().ofElement(key)) {
+      if (open.state != ProcessMessageSubscriptionState.CLOSING
+          && targets.test(open.value.elementId)) {
+        result.appendEvent(
+            context.nextKey(),
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.DELETING,
+            open.value);
+        sender.sendAfterCommit(
+            result,
+            sender.ofCorrelationKey(open.value.correlationKey),
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.DELETE,
+            -1,
+            open.value);
+      }
+    }
+  }
+
+  /** Asks the message partition again for every subscription still being opened or closed. */
+  public void retryPending() {
+    for (Subscription pending : state.processMessageSubscriptions().pending()) {
+      sender.send(
+          sender.ofCorrelationKey(pending.value.correlationKey),
+          ValueTypes.MESSAGE_SUBSCRIPTION,
+          pending.state == ProcessMessageSubscriptionState.OPENING
+              ? MessageSubscriptionIntent.CREATE
+              : MessageSubscriptionIntent.DELETE,
+          -1,
+          pending.value);
+    }
+  }
+}

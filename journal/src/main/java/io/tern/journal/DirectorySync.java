@@ -2,7 +2,6 @@ package io.tern.journal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.slf4j.Logger;
@@ -29,31 +28,23 @@ public final class DirectorySync {
    * @throws UncheckedIOException if the fsync fails
    */
   public static void sync(Path directory) {
-    // The channel is interruptible: an interrupted caller would have the fsync fail. The flag is
-    // set aside for the call and restored.
-    boolean interrupted = Thread.interrupted();
+    // Interrupt-safe: an interrupted caller must not have the fsync fail.
+    InterruptSafeChannel channel;
     try {
-      FileChannel channel;
-      try {
-        channel = FileChannel.open(directory, StandardOpenOption.READ);
-      } catch (IOException e) {
-        LOG.debug("Could not open directory {} to fsync it: {}", directory, e.toString());
+      channel = InterruptSafeChannel.open(directory, StandardOpenOption.READ);
+    } catch (IOException e) {
+      LOG.debug("Could not open directory {} to fsync it: {}", directory, e.toString());
+      return;
+    }
+    try (channel) {
+      channel.force(true);
+    } catch (IOException e) {
+      if (isUnsupported(e)) {
+        // Some mounts (FUSE, some bind mounts) open directories but refuse to sync them.
+        LOG.debug("Directory {} cannot be fsynced here: {}", directory, e.toString());
         return;
       }
-      try (channel) {
-        channel.force(true);
-      } catch (IOException e) {
-        if (isUnsupported(e)) {
-          // Some mounts (FUSE, some bind mounts) open directories but refuse to sync them.
-          LOG.debug("Directory {} cannot be fsynced here: {}", directory, e.toString());
-          return;
-        }
-        throw new UncheckedIOException("Failed to fsync directory " + directory, e);
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      throw new UncheckedIOException("Failed to fsync directory " + directory, e);
     }
   }
 }

@@ -82,7 +82,7 @@ final class JournalLoader {
         // one, so frames left behind its end (pages that reached the disk out of order) must not
         // be found again later.
         if (previous != null) {
-          previous.zeroFrom(previous.endPosition());
+          previous.recovery().zeroFrom(previous.endPosition());
           SegmentDescriptor.clearHint(previous.buffer());
           previous.force(0, SegmentDescriptor.LENGTH);
         }
@@ -171,7 +171,7 @@ final class JournalLoader {
     }
     Segment segment = Segment.existing(path, mapped, config.indexDensity(), config.writeMode());
     // Resume the segment's flush-record sequence: a new record must outrank the ones on disk.
-    segment.readFlushRecord();
+    segment.flushes().readFlushRecord();
     return segment;
   }
 
@@ -217,16 +217,20 @@ final class JournalLoader {
             && hint >= segment.firstIndex()
             && hint <= lastFlushedIndex
             // Frames after the hint's end: the hint is stale (a roll that failed, then appends).
-            && !segment.hasMarkerAt(SegmentDescriptor.hintEndPosition(buffer));
+            && !segment.recovery().hasMarkerAt(SegmentDescriptor.hintEndPosition(buffer));
     if (trustHint) {
-      segment.trustHint(
-          hint, SegmentDescriptor.hintEndPosition(buffer), SegmentDescriptor.hintLastAsqn(buffer));
+      segment
+          .recovery()
+          .trustHint(
+              hint,
+              SegmentDescriptor.hintEndPosition(buffer),
+              SegmentDescriptor.hintLastAsqn(buffer));
       return false;
     }
-    Segment.ScanResult result = segment.scan(true, Long.MAX_VALUE);
-    segment.adopt(result);
+    SegmentRecovery.ScanResult result = segment.recovery().scan(true, Long.MAX_VALUE);
+    segment.recovery().adopt(result);
     if (crashed) {
-      segment.forgetFlushed(); // the open's flush then vouches only for what it forced
+      segment.flushes().forgetFlushed(); // the open's flush then vouches only for what it forced
     }
     long firstMissing = result.lastIndex() + 1;
     boolean endedEarly = !isLast && hint != SegmentDescriptor.NO_HINT && result.lastIndex() < hint;
@@ -234,7 +238,7 @@ final class JournalLoader {
     if (!torn) {
       if (isLast && crashed) {
         // Pages after the last complete frame may hold parts of frames that never completed.
-        segment.zeroFrom(result.endPosition());
+        segment.recovery().zeroFrom(result.endPosition());
       }
       return false;
     }
@@ -255,7 +259,7 @@ final class JournalLoader {
         result.endPosition(),
         lastFlushedIndex,
         reason);
-    segment.zeroFrom(result.endPosition());
+    segment.recovery().zeroFrom(result.endPosition());
     SegmentDescriptor.clearHint(buffer);
     segment.force(0, SegmentDescriptor.LENGTH);
     return true;

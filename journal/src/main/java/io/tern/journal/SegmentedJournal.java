@@ -107,26 +107,22 @@ public final class SegmentedJournal implements Journal {
   /** Opens with {@code files} instead of the directory's own (tests: free space on demand). */
   static SegmentedJournal open(JournalConfig config, SegmentFiles files) {
     // Opening reads and forces through interruptible channels: an interrupt flag left on the
-    // caller's thread would fail it. The flag is set aside for the open and restored.
-    boolean interrupted = Thread.interrupted();
-    try {
-      SegmentedJournal journal = new SegmentedJournal(config, files);
-      try {
-        journal.load();
-      } catch (RuntimeException e) {
-        for (Segment segment : journal.segments.values()) {
-          segment.releaseQuietly();
-        }
-        journal.allocator.close();
-        journal.lock.close();
-        throw e;
-      }
-      return journal;
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    // caller's thread would fail it.
+    return InterruptSafeChannel.deferringInterrupt(
+        () -> {
+          SegmentedJournal journal = new SegmentedJournal(config, files);
+          try {
+            journal.load();
+          } catch (RuntimeException e) {
+            for (Segment segment : journal.segments.values()) {
+              segment.releaseQuietly();
+            }
+            journal.allocator.close();
+            journal.lock.close();
+            throw e;
+          }
+          return journal;
+        });
   }
 
   private void load() {
@@ -145,9 +141,9 @@ public final class SegmentedJournal implements Journal {
       }
       makeCurrent(segments.lastEntry().getValue());
       // A hint left by a roll that never completed must not outlive the appends that follow.
-      current.unseal();
+      current.writer().unseal();
       // A segment opened from its hint knows its last asqn but not which entry holds it.
-      current.recomputeLastAsqn();
+      current.writer().recomputeLastAsqn();
       lastIndex = current.lastIndex();
       publishedLastIndex = lastIndex;
     }
@@ -207,7 +203,7 @@ public final class SegmentedJournal implements Journal {
     if (zeroFiller != null) {
       zeroFiller.fillAhead(segment);
     } else if (zeroOnFlush != null) {
-      segment.zeroFillFence(); // the writer's claims keep the flusher's zeros off its bytes
+      segment.zeroFill().fence(); // the writer's claims keep the flusher's zeros off its bytes
     }
   }
 
@@ -237,9 +233,9 @@ public final class SegmentedJournal implements Journal {
     long startNs = metrics.appendStartNs();
     writerThread = Thread.currentThread();
     long index = lastIndex + 1;
-    if (!current.append(index, asqn, data, offset, length, writer, staging)) {
+    if (!current.writer().append(index, asqn, data, offset, length, writer, staging)) {
       roll();
-      if (!current.append(index, asqn, data, offset, length, writer, staging)) {
+      if (!current.writer().append(index, asqn, data, offset, length, writer, staging)) {
         // Configuration validation makes this impossible; if it ever happens, nothing was written
         // and the entry's index must not be used.
         throw new IllegalStateException(
@@ -266,7 +262,7 @@ public final class SegmentedJournal implements Journal {
   @Override
   public void publish() {
     if (staging != null && !staging.isEmpty()) {
-      current.writeStaged(staging);
+      current.writer().writeStaged(staging);
       publishedLastIndex = lastIndex;
     }
   }
@@ -281,12 +277,12 @@ public final class SegmentedJournal implements Journal {
 
   private void roll() {
     publish();
-    current.stopZeroFill(); // the rest of a sealed segment is never written
-    current.seal();
+    current.zeroFill().stop(); // the rest of a sealed segment is never written
+    current.writer().seal();
     try {
       createSegment(current.id() + 1, lastIndex + 1);
     } catch (RuntimeException e) {
-      current.unseal(); // it stays the writer's segment; a later append may still fit
+      current.writer().unseal(); // it stays the writer's segment; a later append may still fit
       throw e;
     }
   }
@@ -317,8 +313,8 @@ public final class SegmentedJournal implements Journal {
       Segment target = segments.floorEntry(Math.max(index, firstIndex)).getValue();
       lowerFlushedIndex(target, index);
       deleteSegmentsAfter(target);
-      target.truncateAfter(index);
-      target.recomputeLastAsqn();
+      target.writer().truncateAfter(index);
+      target.writer().recomputeLastAsqn();
       makeCurrent(target);
       lastIndex = index;
       publishedLastIndex = index;
@@ -390,8 +386,10 @@ public final class SegmentedJournal implements Journal {
     }
     long floor = survivor.firstIndex() - 1; // compacted entries are gone on purpose
     long flushed = Math.max(lastFlushedIndex, floor);
-    survivor.writeFlushRecord(
-        flushed, Math.min(flushed, Math.max(recordedConfirmedIndex, floor)), false);
+    survivor
+        .flushes()
+        .writeFlushRecord(
+            flushed, Math.min(flushed, Math.max(recordedConfirmedIndex, floor)), false);
     survivor.force(0, SegmentDescriptor.LENGTH);
   }
 
@@ -418,8 +416,8 @@ public final class SegmentedJournal implements Journal {
       }
       files.syncDirectory();
       createSegment(nextId, nextIndex);
-      current.writeFlushRecord(nextIndex - 1, nextIndex - 1, false);
-      current.flush(true);
+      current.flushes().writeFlushRecord(nextIndex - 1, nextIndex - 1, false);
+      current.flushes().flush(true);
       files.syncDirectory();
       directoryDirty.set(false);
       firstIndex = nextIndex;
@@ -442,7 +440,7 @@ public final class SegmentedJournal implements Journal {
   private void lowerFlushedIndex(Segment target, long index) {
     if (lastFlushedIndex > index) {
       recordedConfirmedIndex = Math.min(recordedConfirmedIndex, index);
-      target.writeFlushRecord(index, recordedConfirmedIndex, false);
+      target.flushes().writeFlushRecord(index, recordedConfirmedIndex, false);
       target.force(0, SegmentDescriptor.LENGTH);
       lastFlushedIndex = index;
     }
@@ -458,7 +456,9 @@ public final class SegmentedJournal implements Journal {
   private long computeLastAsqn() {
     for (Segment segment : segments.descendingMap().values()) {
       long asqn =
-          segment == current ? segment.lastAsqn() : segment.lastAsqnUpTo(segment.lastIndex())[0];
+          segment == current
+              ? segment.writer().lastAsqn()
+              : segment.frames().lastAsqnUpTo(segment.lastIndex())[0];
       if (asqn != SegmentIndex.NONE) {
         return asqn;
       }
@@ -506,13 +506,13 @@ public final class SegmentedJournal implements Journal {
               .subMap(
                   segments.floorKey(Math.max(lastFlushedIndex, firstIndex)), holder.firstIndex())
               .values()) {
-        bytes += segment.flush(false);
+        bytes += segment.flushes().flush(false);
       }
       if (zeroOnFlush != null) {
         zeroOnFlush.beforeFlush(holder);
       }
-      holder.writeFlushRecord(target, lastFlushedIndex, false);
-      bytes += holder.flush(true);
+      holder.flushes().writeFlushRecord(target, lastFlushedIndex, false);
+      bytes += holder.flushes().flush(true);
       recordedConfirmedIndex = lastFlushedIndex;
       lastFlushedIndex = target;
       if (config.flushRecordSync() == JournalConfig.FlushRecordSync.SEPARATE) {
@@ -527,7 +527,7 @@ public final class SegmentedJournal implements Journal {
   /** Writes and forces a record whose confirmed index is the flushed index (flush lock held). */
   private void recordExactly(boolean cleanShutdown) {
     Segment holder = segments.floorEntry(Math.max(lastFlushedIndex, firstIndex)).getValue();
-    holder.writeFlushRecord(lastFlushedIndex, lastFlushedIndex, cleanShutdown);
+    holder.flushes().writeFlushRecord(lastFlushedIndex, lastFlushedIndex, cleanShutdown);
     holder.force(0, SegmentDescriptor.LENGTH);
     recordedConfirmedIndex = lastFlushedIndex;
   }
@@ -610,7 +610,7 @@ public final class SegmentedJournal implements Journal {
     try {
       closed = true;
       for (Segment segment : segments.values()) {
-        segment.stopZeroFill();
+        segment.zeroFill().stop();
       }
       allocator.close();
       recordExactly(true);

@@ -49,7 +49,7 @@ final class SegmentedJournalReader implements JournalReader {
     if (!switchTo(journal.segmentFor(target))) {
       throw new IllegalStateException("segment deleted while the structure lock was held");
     }
-    position = segment.positionOf(target);
+    position = segment.frames().positionOf(target);
     nextIndex = target;
     return target;
   }
@@ -77,9 +77,9 @@ final class SegmentedJournalReader implements JournalReader {
     try {
       if (asqn >= 0) {
         for (Segment candidate : journal.segmentsDescending()) {
-          long firstAsqn = candidate.firstAsqn();
+          long firstAsqn = candidate.frames().firstAsqn();
           if (firstAsqn != SegmentIndex.NONE && firstAsqn <= asqn) {
-            long index = candidate.indexOfAsqnFloor(asqn);
+            long index = candidate.frames().indexOfAsqnFloor(asqn);
             assert index != SegmentIndex.NONE : "segment's first asqn qualifies";
             return seekLocked(index);
           }
@@ -123,8 +123,8 @@ final class SegmentedJournalReader implements JournalReader {
         }
         continue;
       }
-      int frameLength = segment.readFrame(position, nextIndex, view, crc, record);
-      if (frameLength == Segment.NO_FRAME) {
+      int frameLength = segment.frames().readFrame(position, nextIndex, view, crc, record);
+      if (frameLength == SegmentFrames.NO_FRAME) {
         Segment following = journal.segmentStartingAt(nextIndex);
         if (!lock.validate(stamp)) {
           continue;
@@ -141,9 +141,11 @@ final class SegmentedJournalReader implements JournalReader {
       if (!lock.validate(stamp)) {
         continue;
       }
-      if (frameLength == Segment.INVALID_FRAME) {
+      if (frameLength == SegmentFrames.INVALID_FRAME) {
         throw new JournalException.CorruptedJournal(
-            segment.file(), position, segment.describeInvalidFrame(position, nextIndex, view, crc));
+            segment.file(),
+            position,
+            segment.frames().describeInvalidFrame(position, nextIndex, view, crc));
       }
       position += frameLength;
       nextIndex++;

@@ -2,7 +2,6 @@ package io.tern.journal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 
 /**
  * Keeps the writer of one segment and the background {@link ZeroFiller} from writing the same
@@ -24,11 +23,9 @@ final class ZeroFillFence {
   /**
    * How far ahead of the writer's claim the filler goes before it pauses; it resumes once the lead
    * has halved. Spreads a segment's zeros over its life instead of one burst of disk writes when it
-   * is rolled (a broker with many partitions rolls many at once when it starts). Resuming after
-   * every 256 KiB instead (zeros at the writer's pace) was worse in the 3-member Raft benchmark on
-   * a 2-core VM: with 30 partitions (90 journals) the cluster no longer sustained 10,000 entries/s
-   * in 2 of 3 runs, as each journal's flushes then waited for the metadata commits of many small
-   * conversions of its own file.
+   * is rolled (a broker with many partitions rolls many at once when it starts). Resuming in small
+   * steps instead (zeros at the writer's pace) did worse with many journals: each journal's flushes
+   * then wait for the metadata commits of many small conversions of its own file.
    */
   static final int MAX_LEAD_BYTES = 16 * 1024 * 1024;
 
@@ -142,17 +139,14 @@ final class ZeroFillFence {
    * @return the chunk's start offset, {@link #PAUSED}, or {@link #DONE} when nothing is left to
    *     zero, the writer overtook the filler or the fence stopped
    */
-  int zeroNextChunk(FileChannel channel, ByteBuffer zeros) throws IOException {
+  int zeroNextChunk(InterruptSafeChannel channel, ByteBuffer zeros) throws IOException {
     int from = reserveNextChunk(zeros);
     if (from < 0) {
       return from;
     }
     boolean written = false;
     try {
-      long at = from;
-      while (zeros.hasRemaining()) {
-        at += channel.write(zeros, at);
-      }
+      channel.writeFully(zeros, from);
       written = true;
     } finally {
       chunkWritten(written);

@@ -2,7 +2,6 @@ package io.tern.journal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -28,9 +27,8 @@ final class ZeroFiller {
 
   /**
    * Zeros written, then forced together, per slice of work on the background thread. Small, because
-   * every other journal's flush on the disk may queue behind this force: with 4 MiB slices, 10
-   * partitions x 3 members at 10,000 entries/s had commit p99 39-52 ms against 5-10 ms without
-   * zeros (2-core VM, 3 runs each).
+   * every other journal's flush on the disk may queue behind this force; larger slices raised the
+   * commit latency of a many-partition Raft cluster several-fold.
    */
   static final int SLICE_BYTES = CHUNK_BYTES;
 
@@ -45,7 +43,7 @@ final class ZeroFiller {
 
   /** Starts filling {@code segment} beyond its writer's claim, unless a job already does. */
   void fillAhead(Segment segment) {
-    ZeroFillFence fence = segment.zeroFillFence();
+    ZeroFillFence fence = segment.zeroFill().fence();
     if (!segment.retain()) {
       return;
     }
@@ -62,7 +60,7 @@ final class ZeroFiller {
   private final class Job implements Runnable {
     private final Segment segment;
     private final ZeroFillFence fence;
-    private FileChannel channel;
+    private InterruptSafeChannel channel;
 
     Job(Segment segment, ZeroFillFence fence) {
       this.segment = segment;
@@ -101,7 +99,7 @@ final class ZeroFiller {
     /** Zeroes and forces up to one slice; true if more may remain. */
     private boolean slice() throws IOException {
       if (channel == null) {
-        channel = FileChannel.open(segment.file(), StandardOpenOption.WRITE);
+        channel = InterruptSafeChannel.open(segment.file(), StandardOpenOption.WRITE);
       }
       int forceFrom = Integer.MAX_VALUE;
       int forceTo = 0;

@@ -9,20 +9,15 @@ import java.nio.ByteBuffer;
  * metadata commit.
  *
  * <p>Only a journal whose flushes nearly all write at least a page of frames gets zeros: each of
- * those flushes reaches a new block, so without zeros every one of them commits metadata (2-core
- * VM, full journal benchmark with the journal and its limits taking turns: 16 KiB append+flush-each
- * p50 1.53x of a raw write+fdatasync into a zero-filled file with {@link
- * JournalConfig.Preallocation#FALLOCATE}, 1.06-1.23x with these zeros in 4 runs). Smaller flushes
- * reach a new block once in several flushes, and the file system commits those conversions together
- * with other files' in one journal commit, while zeros would double the bytes written.
+ * those flushes reaches a new block, so without zeros every one of them commits metadata. Smaller
+ * flushes reach a new block once in several flushes, and the file system commits those conversions
+ * together with other files' in one journal commit, while zeros would double the bytes written.
  *
  * <p>Zeros are kept about {@link #LEAD_FLUSHES} flushes' worth of bytes ahead of the frames and
  * topped up by {@link #REFILL_BYTES} at a time: one flush in a few dozen writes a chunk of zeros
- * (and commits the one conversion that makes it written blocks), the rest overwrite. In the
- * 3-member Raft benchmark at 10,000 entries/s (same VM, alternated 10-second runs against
- * FALLOCATE): 1 partition commit p99 17-23 ms against 17-40 ms (5 pairs, p50 1.3-2.7 against
- * 1.7-2.5 ms); 10 partitions p50 5.6-6.4 ms against 7.0-8.2 ms and p99 26-133 ms against 40-68 ms
- * (3 pairs). Not thread-safe: called under the journal's flush lock.
+ * (and commits the one conversion that makes it written blocks), the rest overwrite. The figures
+ * behind this are in {@code docs/experiments/2026-11-27-journal-and-raft-measurements.md}. Not
+ * thread-safe: called under the journal's flush lock.
  */
 final class ZeroOnFlush {
   /** A flush "writes at least a page" from this many bytes of frames. */
@@ -46,12 +41,9 @@ final class ZeroOnFlush {
 
   /**
    * Zeros one flush writes at most, once the lead fell by as much. Small refills, often: a refill
-   * of half the lead (1 to 4 MiB) made the one flush that wrote it several milliseconds slower, and
-   * a 1-partition Raft cluster's commit p99 with it (45-53 ms against 17-40 ms without zeros, 2
-   * alternated runs), while refills of 256 KiB gave 17-23 ms against 17-40 ms (5 runs). In the
-   * journal benchmark the small refills cost 16 KiB flush-each p99 (1.59-1.66x of raw against 1.17x
-   * with half-lead refills, one run), not p50. Flushes larger than this on average outrun the
-   * zeros, which then stop for the segment.
+   * of half the lead made the one flush that wrote it several milliseconds slower, and the commit
+   * latency of the Raft cluster with it (see the measurements page named above). Flushes larger
+   * than this on average outrun the zeros, which then stop for the segment.
    */
   static final int REFILL_BYTES = ZeroFiller.CHUNK_BYTES;
 
@@ -69,7 +61,7 @@ final class ZeroOnFlush {
 
   /** Before {@code holder} is forced: writes zeros ahead of its frames if they are due. */
   void beforeFlush(Segment holder) {
-    int frameBytes = holder.unflushedBytes();
+    int frameBytes = holder.flushes().unflushedBytes();
     averageFlushBytes += (frameBytes - averageFlushBytes) / AVERAGE_WEIGHT;
     pageFlushShare +=
         ((frameBytes >= PAGE_BYTES ? SHARE_ONE : 0) - pageFlushShare) / AVERAGE_WEIGHT;
@@ -79,8 +71,8 @@ final class ZeroOnFlush {
     if (zeros == null) {
       zeros = ByteBuffer.allocateDirect(ZeroFiller.CHUNK_BYTES);
     }
-    metrics.zeroFilled(holder.zeroAhead(leadBytes(), REFILL_BYTES, zeros));
-    if (holder.zerosNewlyOvertaken()) {
+    metrics.zeroFilled(holder.zeroFill().zeroAhead(leadBytes(), REFILL_BYTES, zeros));
+    if (holder.zeroFill().newlyOvertaken()) {
       metrics.zeroFillOvertaken();
     }
   }

@@ -137,13 +137,13 @@ class ScanWindowTest {
       int first = SegmentDescriptor.LENGTH;
       assertThat(window.frameAt(first, 1, true)).isEqualTo(FrameLayout.frameLength(100));
       assertThat(window.asqnAt(first)).isEqualTo(10);
-      assertThat(window.frameAt(first, 2, true)).isEqualTo(Segment.INVALID_FRAME);
+      assertThat(window.frameAt(first, 2, true)).isEqualTo(SegmentFrames.INVALID_FRAME);
       int third = first + FrameLayout.frameLength(100) + FrameLayout.frameLength(70 * 1024);
       assertThat(window.frameAt(third, 3, true)).isEqualTo(ScanWindow.TOO_LARGE);
       assertThat(window.frameAt(third, 3, false))
           .isEqualTo(FrameLayout.frameLength(ScanWindow.WINDOW_BYTES + 512 * 1024));
-      assertThat(window.frameAt(SEGMENT_BYTES - 64, 99, true)).isEqualTo(Segment.NO_FRAME);
-      assertThat(window.frameAt(SEGMENT_BYTES - 8, 99, true)).isEqualTo(Segment.NO_FRAME);
+      assertThat(window.frameAt(SEGMENT_BYTES - 64, 99, true)).isEqualTo(SegmentFrames.NO_FRAME);
+      assertThat(window.frameAt(SEGMENT_BYTES - 8, 99, true)).isEqualTo(SegmentFrames.NO_FRAME);
     }
   }
 

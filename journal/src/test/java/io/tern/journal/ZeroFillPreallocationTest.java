@@ -36,7 +36,7 @@ class ZeroFillPreallocationTest {
     int page = ZeroFillFence.PAGE_BYTES;
     ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 1000);
     ByteBuffer zeros = ByteBuffer.allocateDirect(chunk);
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+    try (InterruptSafeChannel channel = InterruptSafeChannel.open(file, StandardOpenOption.WRITE)) {
       assertThat(fence.startFilling(() -> {})).isTrue();
       // Nothing claimed beyond 1000 yet: zeros start at the next page.
       assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(page);
@@ -69,7 +69,7 @@ class ZeroFillPreallocationTest {
     ZeroFillFence fence = new ZeroFillFence(size, 0);
     int[] resumed = new int[1];
     ByteBuffer zeros = ByteBuffer.allocateDirect(ZeroFiller.CHUNK_BYTES);
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+    try (InterruptSafeChannel channel = InterruptSafeChannel.open(file, StandardOpenOption.WRITE)) {
       assertThat(fence.startFilling(() -> resumed[0]++)).isTrue();
       int lastFrom = 0;
       int result;
@@ -98,17 +98,20 @@ class ZeroFillPreallocationTest {
     int chunk = ZeroFiller.CHUNK_BYTES;
     ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 0);
     ByteBuffer zeros = ByteBuffer.allocateDirect(chunk);
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
-        BlockingWriteChannel blocking = new BlockingWriteChannel(channel)) {
+    try (InterruptSafeChannel channel = InterruptSafeChannel.open(file, StandardOpenOption.WRITE);
+        BlockingWriteChannel held =
+            new BlockingWriteChannel(FileChannel.open(file, StandardOpenOption.WRITE));
+        InterruptSafeChannel blocking =
+            new InterruptSafeChannel(file, held, StandardOpenOption.WRITE)) {
       assertThat(fence.startFilling(() -> {})).isTrue();
       assertThat(fence.zeroNextChunk(channel, zeros)).isEqualTo(0);
       // The second chunk, [chunk, 2 chunk), is held in the middle of its write.
       CompletableFuture<Integer> second =
           CompletableFuture.supplyAsync(() -> zeroNextChunk(fence, blocking, zeros));
-      assertThat(blocking.writing.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(held.writing.await(10, TimeUnit.SECONDS)).isTrue();
       // A claim that ends below the chunk returns at once (it used to wait for the whole write).
       assertTimeoutPreemptively(Duration.ofSeconds(10), () -> fence.beforeWrite(100));
-      blocking.release.countDown();
+      held.release.countDown();
       assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(chunk);
     }
   }
@@ -120,12 +123,15 @@ class ZeroFillPreallocationTest {
     int page = ZeroFillFence.PAGE_BYTES;
     ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 1000);
     ByteBuffer zeros = ByteBuffer.allocateDirect(ZeroFiller.CHUNK_BYTES);
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
-        BlockingWriteChannel blocking = new BlockingWriteChannel(channel)) {
+    try (InterruptSafeChannel channel = InterruptSafeChannel.open(file, StandardOpenOption.WRITE);
+        BlockingWriteChannel held =
+            new BlockingWriteChannel(FileChannel.open(file, StandardOpenOption.WRITE));
+        InterruptSafeChannel blocking =
+            new InterruptSafeChannel(file, held, StandardOpenOption.WRITE)) {
       assertThat(fence.startFilling(() -> {})).isTrue();
       CompletableFuture<Integer> chunk =
           CompletableFuture.supplyAsync(() -> zeroNextChunk(fence, blocking, zeros));
-      assertThat(blocking.writing.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(held.writing.await(10, TimeUnit.SECONDS)).isTrue();
       // The writer's claim reaches into [page, page + chunk), whose zeros are not written yet.
       CompletableFuture<Void> claim = new CompletableFuture<>();
       Thread claimer = runOnOwnThread(() -> fence.beforeWrite(2000), claim);
@@ -135,7 +141,7 @@ class ZeroFillPreallocationTest {
       Thread stopper = runOnOwnThread(fence::stop, stop);
       awaitWaitingInTheFence(stopper);
       assertThat(stop).as("stop waits for the chunk being written").isNotDone();
-      blocking.release.countDown();
+      held.release.countDown();
       claim.get(10, TimeUnit.SECONDS);
       stop.get(10, TimeUnit.SECONDS);
       assertThat(chunk.get()).isEqualTo(page);
@@ -168,7 +174,8 @@ class ZeroFillPreallocationTest {
         .until(() -> thread.getState() == Thread.State.WAITING || !thread.isAlive());
   }
 
-  private static int zeroNextChunk(ZeroFillFence fence, FileChannel channel, ByteBuffer zeros) {
+  private static int zeroNextChunk(
+      ZeroFillFence fence, InterruptSafeChannel channel, ByteBuffer zeros) {
     try {
       return fence.zeroNextChunk(channel, zeros);
     } catch (IOException e) {
@@ -182,7 +189,7 @@ class ZeroFillPreallocationTest {
     Files.write(file, filled(SEGMENT_BYTES, (byte) 7));
     ZeroFillFence fence = new ZeroFillFence(SEGMENT_BYTES, 0);
     fence.stop();
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+    try (InterruptSafeChannel channel = InterruptSafeChannel.open(file, StandardOpenOption.WRITE)) {
       assertThat(fence.zeroNextChunk(channel, ByteBuffer.allocateDirect(4096))).isEqualTo(-1);
     }
     assertThat(fence.startFilling(() -> {})).isFalse();

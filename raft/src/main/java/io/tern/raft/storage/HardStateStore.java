@@ -1,11 +1,11 @@
 package io.tern.raft.storage;
 
+import io.tern.journal.InterruptSafeChannel;
 import io.tern.raft.HardState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
@@ -17,6 +17,9 @@ import java.util.zip.CRC32C;
  * <p>Two 32-byte slots are written alternately, each with a sequence number and a CRC32C: a torn
  * write damages only the slot being written, and {@link #load} takes the valid one with the highest
  * sequence.
+ *
+ * <p>The file is read and written through an {@link InterruptSafeChannel}: an interrupt of the
+ * calling thread would otherwise close the channel for good.
  *
  * <p>A newer format must keep this slot size and CRC range: a slot counts as written by a newer
  * version (and load refuses rather than fall back to the older slot's term and vote) only when its
@@ -35,7 +38,7 @@ public final class HardStateStore implements AutoCloseable {
   private static final int VERSION = 1;
 
   private final Path file;
-  private final FileChannel channel;
+  private final InterruptSafeChannel channel;
   private final ByteBuffer slot =
       ByteBuffer.allocateDirect(SLOT_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
   private final CRC32C crc = new CRC32C();
@@ -45,7 +48,7 @@ public final class HardStateStore implements AutoCloseable {
     this.file = file;
     try {
       this.channel =
-          FileChannel.open(
+          InterruptSafeChannel.open(
               file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to open Raft state file " + file, e);
@@ -66,7 +69,6 @@ public final class HardStateStore implements AutoCloseable {
     boolean[] written = new boolean[2];
     boolean[] valid = new boolean[2];
     int newerVersion = 0;
-    boolean interrupted = Thread.interrupted(); // an interrupt would close the channel for good
     try {
       for (int i = 0; i < 2; i++) {
         slot.clear();
@@ -88,10 +90,6 @@ public final class HardStateStore implements AutoCloseable {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to read Raft state file " + file, e);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
     }
     // Sequence 1 goes to slot 1, sequence 2 to slot 0, and so on. Slot 0 unwritten and slot 1
     // damaged is a first store torn by a crash: it was never acted on. Anything else without a
@@ -123,11 +121,7 @@ public final class HardStateStore implements AutoCloseable {
   }
 
   private void readFully(long position) throws IOException {
-    while (slot.hasRemaining()) {
-      if (channel.read(slot, position + slot.position()) < 0) {
-        break;
-      }
-    }
+    channel.readFully(slot, position);
     for (int i = slot.position(); i < SLOT_LENGTH; i++) {
       slot.put(i, (byte) 0); // a short file: the missing bytes count as never written
     }
@@ -159,20 +153,12 @@ public final class HardStateStore implements AutoCloseable {
     slot.putInt(24, state.votedFor());
     slot.putInt(28, 0);
     slot.putInt(0, checksum());
-    boolean interrupted = Thread.interrupted(); // an interrupt would close the channel for good
     try {
       slot.clear();
-      long position = (sequence & 1) * SLOT_LENGTH;
-      while (slot.hasRemaining()) {
-        position += channel.write(slot, position);
-      }
+      channel.writeFully(slot, (sequence & 1) * SLOT_LENGTH);
       channel.force(false);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to write Raft state file " + file, e);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 

@@ -216,11 +216,9 @@ public final class JournalConfig {
      * Default. Each frame is assembled in a buffer and written with one {@code pwrite(2)}. The
      * segment's pages are never written through the mapping, so a flush does not have to
      * write-protect mapped pages, which costs every flush a TLB shootdown across the cores that run
-     * the process (on a 2-core VM: 115-128 µs of CPU per 10 KiB flush with pwrite against 164-232
-     * µs with mapped writes, and a p99 of 0.68-0.84 ms against 1.56-1.63 ms); in the Raft benchmark
-     * it gave more throughput and lower latency in every flush mode. Costs a system call and a copy
-     * per append, which a single thread appending small entries without flushing feels (1 KiB: 447
-     * against 1,465 MB/s).
+     * the process; in the Raft benchmark it gave more throughput and lower latency in every flush
+     * mode. Costs a system call and a copy per append, which only a single thread appending small
+     * entries without flushing feels (figures: docs/journal.md).
      */
     PWRITE,
     /**
@@ -239,22 +237,17 @@ public final class JournalConfig {
      * Default with the MMAP write mode or without preallocated segments (see {@link
      * #defaultPreallocation}). posix_fallocate reserves the blocks at once (zeros are written where
      * it is not available). The blocks stay "unwritten" extents, so the first write to each one
-     * also changes file metadata that a flush must make durable: measured on a 2-core VM, 16 KiB
-     * append+flush-each p50 1.53x of a raw write+fdatasync into a zero-filled file (full journal
-     * benchmark, the journal and its limits taking turns; 1.50-2.01x in earlier runs that measured
-     * them one after the other).
+     * also changes file metadata that a flush must make durable, which makes each flush slower than
+     * a write into blocks that exist (figures: docs/journal.md).
      */
     FALLOCATE,
     /**
      * As {@link #FALLOCATE}, then a background {@link ZeroFiller} writes and forces zeros into the
      * writer's segment ahead of the writer, so flushes overwrite blocks that exist on disk and
-     * commit no metadata (same VM: 16 KiB flush-each p50 1.10-1.25x of raw). The price is more disk
-     * writes (the zeros) and their metadata commits, which compete with the flushes of every
-     * journal on the same disk, its own included: in the 3-member Raft benchmark at 10,000
-     * entries/s over 10 partitions, commit p50 is lower (1.8-1.9 ms against 2.0-2.5 ms) but p99
-     * 19-33 ms against 5.2-10.3 ms with fallocate (2-core VM, runs without disk stalls). A segment
-     * whose appends overtake the zeros is left alone from then on ({@code
-     * tern.journal.zero.fill.overtaken}).
+     * commit no metadata. The price is more disk writes (the zeros) and their metadata commits,
+     * which compete with the flushes of every journal on the same disk, its own included: with many
+     * partitions commit p50 is lower but p99 higher than with fallocate. A segment whose appends
+     * overtake the zeros is left alone from then on ({@code tern.journal.zero.fill.overtaken}).
      */
     ZERO_FILL,
     /**
@@ -263,17 +256,14 @@ public final class JournalConfig {
      * flushes keep zeros ahead of the frames, beyond the writer's claim, about 512 flushes' worth
      * of bytes (2 to 8 MiB), topped up 256 KiB at a time and forced with the frames: one flush in a
      * few dozen pays for a chunk of zeros and the one metadata commit that makes its blocks
-     * written, the others overwrite written blocks. 2-core VM, full journal benchmark runs with the
-     * journal and its limits taking turns, 16 KiB append+flush-each against raw write+fdatasync
-     * into a zero-filled file: p50 1.06-1.23x and p99 1.59-1.66x (4 runs; the one flush in 16 that
-     * writes a chunk is what p99 sees), against 1.53x and 1.42x with {@link #FALLOCATE}. Smaller
-     * flushes get no zeros: they reach a new block only once in several flushes, and zeros would
-     * double the bytes written (see {@link ZeroOnFlush}). Flushes that average more than 256 KiB
-     * outrun the zeros, which then stop for that segment ({@code
-     * tern.journal.zero.fill.overtaken}); for flushes that large the metadata commit is a small
-     * part of the flush. The price where zeros are written: about twice the bytes written to disk.
-     * No background thread. PWRITE write mode only (with MMAP set explicitly, the config is
-     * refused).
+     * written, the others overwrite written blocks, so flush-each p50 comes close to a raw write
+     * into existing blocks (the flush that writes a chunk is what p99 sees). Smaller flushes get no
+     * zeros: they reach a new block only once in several flushes, and zeros would double the bytes
+     * written (see {@link ZeroOnFlush}). Flushes that average more than 256 KiB outrun the zeros,
+     * which then stop for that segment ({@code tern.journal.zero.fill.overtaken}); for flushes that
+     * large the metadata commit is a small part of the flush. The price where zeros are written:
+     * about twice the bytes written to disk. No background thread. PWRITE write mode only (with
+     * MMAP set explicitly, the config is refused).
      */
     ZERO_ON_FLUSH
   }

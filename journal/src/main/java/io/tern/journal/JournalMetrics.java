@@ -24,8 +24,8 @@ import java.util.function.ToDoubleFunction;
 final class JournalMetrics {
   /**
    * Append latency is recorded for one append in this many: recording into a percentile histogram
-   * costs about as much as a small append itself (measured: 128 B appends went from ~100 ns to ~280
-   * ns with every append recorded), and a sample describes the distribution just as well.
+   * costs about as much as a small append itself, and a sample describes the distribution just as
+   * well.
    */
   static final int APPEND_LATENCY_SAMPLE_EVERY = 16;
 

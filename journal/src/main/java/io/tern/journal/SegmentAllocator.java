@@ -29,10 +29,8 @@ final class SegmentAllocator implements AutoCloseable {
    * in this long. A fast writer (the journal benchmark's unflushed appends) gets its whole spare
    * warmed; a slow one only the start (a Raft journal taking 1 MB/s then faults a page every 4 ms
    * itself). Warming whole spares made every journal of a broker warm one at once whenever they
-   * rolled together (measured: 30 journals of 32 MiB on the 2-core VM, flush stalls of 0.3-1.1 s,
-   * leaders lost and the Raft benchmark saturated in 4 of 4 runs of 45 s; none in 2 with this).
-   * Warming whole spares at twice the writer's pace instead was no better there (commit p99 about
-   * 200 ms in 2 runs against 16 ms).
+   * rolled together, which stalled flushes long enough to lose leaders (the measurements are in
+   * docs/experiments/2026-11-27-journal-and-raft-measurements.md).
    */
   static final long WARM_AHEAD_NS = TimeUnit.SECONDS.toNanos(1);
 

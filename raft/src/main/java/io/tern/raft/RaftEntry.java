@@ -10,9 +10,9 @@ import org.agrona.MutableDirectBuffer;
  * from the journal, tests and the simulation) or a view of bytes in a buffer it does not own: the
  * entries of an append request received over the network view the request's frame, so that a
  * follower copies each payload once, from the frame into its journal, instead of first into an
- * array of its own (measured: those arrays were 53% of all bytes the 3-member Raft benchmark
- * allocated at 10,000 entries/s). A view is valid only while its message is not released (see
- * {@link RaftMessage#release()}); nothing may keep one beyond that.
+ * array of its own (those arrays were the largest share of a follower's garbage). A view is valid
+ * only while its message is not released (see {@link RaftMessage#release()}); nothing may keep one
+ * beyond that.
  */
 public final class RaftEntry {
   /** The asqn of entries that carry no application data. */

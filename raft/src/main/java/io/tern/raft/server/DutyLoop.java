@@ -12,8 +12,7 @@ import org.slf4j.LoggerFactory;
  * Gives several {@link Duty duties} their turns on one thread: the Raft groups of many partitions,
  * or the flushes of their journals. A broker runs a few of these instead of a thread per partition,
  * which on a small machine with tens of partitions spent most of the CPU switching between threads
- * that each had one entry's worth of work (measured: 158,000 context switches/s and both cores busy
- * at 10,000 entries/s over 10 partitions).
+ * that each had one entry's worth of work.
  *
  * <p>A pass gives every duty one turn. Where the passes run is up to the subclass: a thread of the
  * loop's own ({@link ThreadDutyLoop}) or the transport's event loop ({@link EventLoopDutyLoop}),

@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * The entries appended last, kept as they were appended, so that a leader replicates them without
- * reading and copying them back out of the journal once per follower (in the 3-member Raft
- * benchmark at 10,000 entries/s, those copies were 40% of all bytes the process allocated).
+ * reading and copying them back out of the journal once per follower (those copies were a large
+ * share of a leader's garbage).
  *
  * <p>A window of consecutive indexes ending at the last entry added: at most {@link #SLOTS} entries
  * and {@code maxBytes} of entry data, the oldest dropped first to make room. An entry larger than

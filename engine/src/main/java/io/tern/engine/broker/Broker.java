@@ -261,7 +261,8 @@ public final class Broker implements AutoCloseable {
                           List.copyOf(hosted),
                           this::scrape,
                           this::rebalance,
-                          config.experimentFlags())));
+                          config.experimentFlags(),
+                          () -> JobStreamsEndpoint.answer(gatewayJobStreams(), jobStreams))));
     }
     LOG.info(
         "Broker {} of {}: command API on {}:{}, Raft on {}:{}, {} of {} partition(s) here",

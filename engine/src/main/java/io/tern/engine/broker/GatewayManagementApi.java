@@ -1,6 +1,7 @@
 package io.tern.engine.broker;
 
 import io.tern.engine.cluster.ClusterClient;
+import io.tern.engine.gateway.GatewayJobStreams;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,16 +9,19 @@ import java.util.function.Supplier;
 
 /**
  * The standalone gateway's management endpoints: health for Kubernetes probes (ready when every
- * partition has a known leader) and its metrics.
+ * partition has a known leader), its metrics and its job streams.
  */
 final class GatewayManagementApi implements ManagementServer.Routes {
   private final ClusterClient cluster;
   private final Supplier<String> metrics;
+  private final GatewayJobStreams jobStreams;
   private volatile boolean started;
 
-  GatewayManagementApi(ClusterClient cluster, Supplier<String> metrics) {
+  GatewayManagementApi(
+      ClusterClient cluster, Supplier<String> metrics, GatewayJobStreams jobStreams) {
     this.cluster = cluster;
     this.metrics = metrics;
+    this.jobStreams = jobStreams;
   }
 
   @Override
@@ -33,13 +37,14 @@ final class GatewayManagementApi implements ManagementServer.Routes {
           case "GET /actuator/prometheus" ->
               new ManagementApi.Answer(
                   200, "text/plain; version=0.0.4; charset=utf-8", metrics.get());
+          case "GET /actuator/jobstreams" -> JobStreamsEndpoint.answer(jobStreams, null);
           default ->
               ManagementApi.Answer.error(
                   404,
                   "no such endpoint on a standalone gateway: "
                       + route
                       + " (GET /actuator/health, GET /actuator/health/{liveness,readiness,startup}, GET"
-                      + " /actuator/prometheus)");
+                      + " /actuator/prometheus, GET /actuator/jobstreams)");
         };
     return CompletableFuture.completedFuture(answer);
   }

@@ -34,6 +34,7 @@ final class ManagementApi implements ManagementServer.Routes {
           "GET /actuator/partitions",
           "GET /actuator/incidents",
           "GET /actuator/flags",
+          "GET /actuator/jobstreams",
           "GET /actuator/instances/{key}",
           "POST /actuator/partitions/pauseProcessing",
           "POST /actuator/partitions/resumeProcessing",
@@ -61,21 +62,25 @@ final class ManagementApi implements ManagementServer.Routes {
   private final Supplier<String> metrics;
   private final Map<String, String> flags;
   private final Supplier<CompletableFuture<Map<Integer, String>>> rebalancing;
+  private final Supplier<Answer> jobStreams;
   private volatile boolean started;
 
   /**
    * @param flags the experiment flags as this broker runs them ({@code GET /actuator/flags})
+   * @param jobStreams answers {@code GET /actuator/jobstreams}
    */
   ManagementApi(
       List<Hosted> partitions,
       Supplier<String> metrics,
       Supplier<CompletableFuture<Map<Integer, String>>> rebalancing,
-      Map<String, String> flags) {
+      Map<String, String> flags,
+      Supplier<Answer> jobStreams) {
     this.partitions = partitions;
     this.inspection = new InspectionEndpoints(partitions);
     this.metrics = metrics;
     this.rebalancing = rebalancing;
     this.flags = Map.copyOf(flags);
+    this.jobStreams = jobStreams;
   }
 
   @Override
@@ -106,6 +111,7 @@ final class ManagementApi implements ManagementServer.Routes {
                           json.writeStringField(flag.getKey(), flag.getValue());
                         }
                       })));
+      case "GET /actuator/jobstreams" -> done(jobStreams.get());
       case "POST /actuator/partitions/pauseProcessing" -> pause(true);
       case "POST /actuator/partitions/resumeProcessing" -> pause(false);
       case "POST /actuator/partitions/takeSnapshot" -> takeSnapshots();

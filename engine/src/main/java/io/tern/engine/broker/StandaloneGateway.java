@@ -70,7 +70,8 @@ public final class StandaloneGateway implements AutoCloseable {
                       ManagementServer.start(
                           config.host(),
                           config.managementPort(),
-                          new GatewayManagementApi(cluster, registry::scrape)));
+                          new GatewayManagementApi(
+                              cluster, registry::scrape, gateway.jobStreams())));
         } catch (RuntimeException e) {
           gateway.close();
           throw e;

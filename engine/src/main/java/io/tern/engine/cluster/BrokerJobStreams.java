@@ -55,6 +55,14 @@ public final class BrokerJobStreams implements JobStreams {
     announcer.accept(jobType);
   }
 
+  /**
+   * The streams that gateways elsewhere opened here, by job type ({@code GET
+   * /actuator/jobstreams}); the embedded gateway's are its own.
+   */
+  public Map<String, Integer> remoteStreams() {
+    return JobStreams.countByType(remote);
+  }
+
   void openRemote(String jobType, JobStream stream) {
     remote.computeIfAbsent(jobType, type -> new CopyOnWriteArrayList<>()).add(stream);
   }

@@ -57,16 +57,14 @@ public final class GatewayJobStreams implements JobStreams {
     waiting.computeIfAbsent(jobType, type -> ConcurrentHashMap.newKeySet()).add(wakeUp);
   }
 
-  /** How many streams for {@code jobType} are open (for tests and diagnostics). */
-  public int openStreams(String jobType) {
-    List<JobStream> open = streams.get(jobType);
-    return open == null ? 0 : open.size();
+  /** The open streams by job type ({@code GET /actuator/jobstreams}). */
+  public Map<String, Integer> openStreams() {
+    return JobStreams.countByType(streams);
   }
 
-  /** How many ActivateJobs requests for {@code jobType} are parked (for tests and diagnostics). */
-  public int parkedRequests(String jobType) {
-    Set<Runnable> parked = waiting.get(jobType);
-    return parked == null ? 0 : parked.size();
+  /** The parked ActivateJobs requests by job type ({@code GET /actuator/jobstreams}). */
+  public Map<String, Integer> parkedRequests() {
+    return JobStreams.countByType(waiting);
   }
 
   /** Forgets a parked request (it timed out or was answered). */

@@ -1,7 +1,10 @@
 package io.tern.engine.workflow;
 
 import io.tern.engine.workflow.value.JobValue;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Where jobs go besides the ActivateJobs command: workers that hold a stream open for a job type
@@ -33,6 +36,22 @@ public interface JobStreams {
    * long-polling request for the type should try again now).
    */
   void jobsAvailable(String jobType);
+
+  /**
+   * The non-empty entries of {@code byType} and their sizes, sorted by job type: how many streams
+   * or parked requests each type has ({@code GET /actuator/jobstreams}).
+   */
+  static Map<String, Integer> countByType(Map<String, ? extends Collection<?>> byType) {
+    Map<String, Integer> counts = new TreeMap<>();
+    byType.forEach(
+        (type, entries) -> {
+          int size = entries.size();
+          if (size > 0) {
+            counts.put(type, size);
+          }
+        });
+    return counts;
+  }
 
   /** A worker's open stream for one job type. */
   interface JobStream {

@@ -150,6 +150,40 @@ class ClusterTest {
           .as("woken by the notice, not by its 30 s timeout")
           .isLessThan(Duration.ofSeconds(10));
 
+      // A worker's stream through the standalone gateway is opened on every broker, and closed on
+      // every broker when the worker closes (else they would push it jobs that wait to be given
+      // back). GET /actuator/jobstreams shows both sides.
+      JobWorker watching =
+          client
+              .newWorker()
+              .jobType("watched")
+              .handler((jobs, job) -> {})
+              .streamEnabled(true)
+              .open();
+      Awaitility.await("the stream opened on the gateway and every broker")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                assertThat(get(cluster.gateway().managementPort(), "/actuator/jobstreams"))
+                    .contains("\"streams\":{\"watched\":1}");
+                for (int i = 0; i < cluster.size(); i++) {
+                  assertThat(get(cluster.broker(i).managementPort(), "/actuator/jobstreams"))
+                      .as("broker %d", i)
+                      .contains("\"remoteStreams\":{\"watched\":1}");
+                }
+              });
+      watching.close();
+      Awaitility.await("the stream closed on every broker")
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () -> {
+                for (int i = 0; i < cluster.size(); i++) {
+                  assertThat(get(cluster.broker(i).managementPort(), "/actuator/jobstreams"))
+                      .as("broker %d", i)
+                      .doesNotContain("watched");
+                }
+              });
+
       // Messages are routed by correlation key, instances by round robin: they meet across
       // partitions through the brokers' command APIs.
       List<CompletableFuture<ProcessInstanceResult>> waiting = new ArrayList<>();
@@ -346,6 +380,14 @@ class ClusterTest {
                 HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
+  }
+
+  private static String get(int managementPort, String path) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path)).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   private static int partitionOf(long key) {

@@ -3,6 +3,7 @@ package io.tern.engine.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.camunda.client.CamundaClient;
+import io.camunda.client.api.worker.JobWorker;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -64,6 +65,44 @@ class ManagementApiTest {
         .contains("\"processing.maxCommandsInBatch\":\"100\"")
         .contains("\"state.rocksdb.disableWal\":\"true\"")
         .contains("\"experimental.network.latency\":\"none\"");
+  }
+
+  @Test
+  void jobStreamsShowEachWaitingWorkerUntilItCloses() throws Exception {
+    try (CamundaClient client = TestBrokers.client(broker)) {
+      JobWorker streaming =
+          client
+              .newWorker()
+              .jobType("streamed")
+              .handler((jobs, job) -> {})
+              .streamEnabled(true)
+              .open();
+      JobWorker polling =
+          client
+              .newWorker()
+              .jobType("polled")
+              .handler((jobs, job) -> {})
+              .streamEnabled(false)
+              .requestTimeout(Duration.ofSeconds(20))
+              .open();
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(20))
+          .untilAsserted(
+              () ->
+                  assertThat(call("GET", "/actuator/jobstreams").body())
+                      .isEqualTo(
+                          "{\"gateway\":{\"streams\":{\"streamed\":1},"
+                              + "\"parkedRequests\":{\"polled\":1}},\"remoteStreams\":{}}"));
+      streaming.close();
+      polling.close();
+      // A closed worker's stream must go at once: jobs pushed to it would wait for their timeout.
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () ->
+                  assertThat(call("GET", "/actuator/jobstreams").body())
+                      .startsWith("{\"gateway\":{\"streams\":{},"));
+    }
   }
 
   @Test

@@ -46,7 +46,7 @@ final class TestBrokers {
         .atMost(Duration.ofSeconds(10))
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> streams.parkedRequests(jobType) > 0);
+        .until(() -> streams.parkedRequests().getOrDefault(jobType, 0) > 0);
   }
 
   /** Waits until a job stream for {@code jobType} is open at {@code streams}' gateway. */
@@ -55,6 +55,6 @@ final class TestBrokers {
         .atMost(Duration.ofSeconds(10))
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> streams.openStreams(jobType) > 0);
+        .until(() -> streams.openStreams().getOrDefault(jobType, 0) > 0);
   }
 }

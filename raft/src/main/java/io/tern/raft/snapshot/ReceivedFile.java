@@ -95,11 +95,6 @@ final class ReceivedFile implements AutoCloseable {
     return sizeBytes;
   }
 
-  /** True if block-aligned writes bypass the page cache. */
-  boolean usesDirectIo() {
-    return direct != null;
-  }
-
   /** Appends {@code data} at the end of the file. */
   void append(byte[] data) throws IOException {
     boolean aligned = direct != null && sizeBytes % alignment == 0 && data.length % alignment == 0;

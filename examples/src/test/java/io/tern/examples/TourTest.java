@@ -34,6 +34,9 @@ class TourTest {
             CamundaClient.newClientBuilder()
                 .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
                 .preferRestOverGrpc(false)
+                // A cold broker's first deployment starts the FEEL engine: on a loaded machine that
+                // can outlast the client's default 10 s.
+                .defaultRequestTimeout(Duration.ofSeconds(30))
                 .build()) {
       assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
       ByteArrayOutputStream printed = new ByteArrayOutputStream();

@@ -1,0 +1,339 @@
+package io.tern.engine.processor;
+
+import io.tern.engine.log.LogStorage;
+import io.tern.engine.log.LogStreamWriter;
+import io.tern.engine.log.LogStreamWriter.NotWritableException;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
+import io.tern.engine.record.RecordBatchBuilder;
+import io.tern.engine.record.sbe.RecordType;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.state.PartitionState;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A leader's command processing: each command not yet processed is processed in one state
+ * transaction (with the follow-up commands its processing appends, up to {@code
+ * maxCommandsInBatch}), and its results are written to the log as one batch. The answer and the
+ * side effects of a batch wait until that batch is read back committed: nothing leaves the
+ * partition on the strength of a write that a new leader could truncate. Also writes the commands
+ * of due scheduled tasks (timers, job deadlines).
+ *
+ * <p>Runs on the processor thread only. {@link StreamProcessor} decides when it runs: between its
+ * {@link #start} and {@link #stop}, for entries the replay has not consumed.
+ */
+final class CommandProcessing {
+  private static final Logger LOG = LoggerFactory.getLogger(CommandProcessing.class);
+  private static final long RETRY_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  private final int partitionId;
+  private final ProcessorConfig config;
+  private final LogStreamWriter writer;
+  private final CommandResponseSink responses;
+  private final LongSupplier clockMs;
+  private final ProcessorMetrics metrics;
+  private final ProcessingResult result;
+  private final RecordBatchBuilder taskBatch;
+  private final ProcessingScheduler scheduler;
+  private final RecordBatch answerBatch = new RecordBatch();
+  private final LoggedRecord followUp = new LoggedRecord();
+  private final ArrayDeque<PendingBatch> pending = new ArrayDeque<>();
+
+  // Bound to the open state on each recovery.
+  private PartitionState state;
+  private ProcessorMeta meta;
+  private RecordProcessors processors;
+
+  private long lastResultPosition = -1;
+  private long retryAtNs;
+
+  /** A written result batch, waiting to be read back committed. */
+  private record PendingBatch(
+      long firstPosition,
+      int answerIndex,
+      int requestStreamId,
+      long requestId,
+      List<ProcessingResult.Response> otherAnswers,
+      List<Runnable> sideEffects) {}
+
+  CommandProcessing(
+      int partitionId,
+      ProcessorConfig config,
+      LogStreamWriter writer,
+      CommandResponseSink responses,
+      LongSupplier clockMs,
+      ProcessorMetrics metrics) {
+    this.partitionId = partitionId;
+    this.config = config;
+    this.writer = writer;
+    this.responses = responses;
+    this.clockMs = clockMs;
+    this.metrics = metrics;
+    this.result = new ProcessingResult(new RecordBatchBuilder(partitionId, config.maxBatchBytes()));
+    this.taskBatch = new RecordBatchBuilder(partitionId, config.maxBatchBytes());
+    this.scheduler = new ProcessingScheduler(clockMs);
+  }
+
+  /** Where the engine's processors schedule tasks (given to them when they are created). */
+  ProcessingScheduler scheduler() {
+    return scheduler;
+  }
+
+  /** Processes against {@code state} from now on (after recovery opened it). */
+  void bind(PartitionState state, ProcessorMeta meta, RecordProcessors processors) {
+    this.state = state;
+    this.meta = meta;
+    this.processors = processors;
+    result.bind(processors, meta);
+    lastResultPosition = -1;
+  }
+
+  /** Starts writing in {@code term}, the first record at {@code nextPosition}. */
+  void start(long term, long nextPosition) {
+    writer.open(term, nextPosition);
+    processors.processingListener().onProcessingStarted(scheduler);
+  }
+
+  /** Refuses writes from now on (any thread): the processor is closing or failed. */
+  void closeWriter() {
+    writer.close();
+  }
+
+  /** Stops writing: this member no longer leads. Unanswered batches are dropped unanswered. */
+  void stop() {
+    writer.close();
+    pending.clear();
+    scheduler.clear();
+  }
+
+  /** The position of the last record written by processing since the state was opened, or -1. */
+  long lastResultPosition() {
+    return lastResultPosition;
+  }
+
+  /**
+   * When to try writing again after the log refused a batch ({@link System#nanoTime}), or 0 if the
+   * log has not refused one since.
+   */
+  long retryAtNs() {
+    return retryAtNs;
+  }
+
+  /** True while a refusal of the log is recent: processing waits until {@link #retryAtNs}. */
+  boolean waitingToRetry() {
+    if (retryAtNs != 0 && System.nanoTime() - retryAtNs >= 0) {
+      retryAtNs = 0;
+    }
+    return retryAtNs != 0;
+  }
+
+  /** When the next scheduled task is due (epoch ms), or {@link ProcessingScheduler#NONE_DUE}. */
+  long nextDueAtMs() {
+    return scheduler.nextDueAtMs();
+  }
+
+  /**
+   * Answers the batch this entry carries if it is one of ours (it is committed), then processes the
+   * entry's unprocessed commands. False if processing must stop for now: the entry is to be read
+   * again.
+   */
+  boolean processEntry(RecordBatch logBatch, LogStorage.Entry entry) {
+    PendingBatch ours = pending.peek();
+    if (ours != null && ours.firstPosition == logBatch.firstPosition()) {
+      pending.poll();
+      completeCommitted(ours, entry);
+    }
+    while (logBatch.hasNext()) {
+      LoggedRecord record = logBatch.next();
+      if (record.recordType() != RecordType.COMMAND
+          || record.isProcessed()
+          || record.position() <= meta.lastProcessedPosition()) {
+        continue;
+      }
+      if (!processCommand(record)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void completeCommitted(PendingBatch batch, LogStorage.Entry entry) {
+    if (batch.answerIndex >= 0 && batch.requestId >= 0) {
+      responses.respond(batch.requestStreamId, batch.requestId, record(entry, batch.answerIndex));
+    }
+    for (ProcessingResult.Response other : batch.otherAnswers) {
+      responses.respond(
+          other.requestStreamId(), other.requestId(), record(entry, other.recordIndex()));
+    }
+    for (Runnable effect : batch.sideEffects) {
+      try {
+        effect.run();
+      } catch (RuntimeException e) {
+        LOG.warn("Partition {}: a side effect failed", partitionId, e);
+      }
+    }
+  }
+
+  /** The record at {@code recordIndex} of {@code entry}'s batch (valid until the next call). */
+  private LoggedRecord record(LogStorage.Entry entry, int recordIndex) {
+    answerBatch.wrap(entry.data(), entry.offset(), entry.length());
+    LoggedRecord record = null;
+    for (int i = 0; i <= recordIndex; i++) {
+      record = answerBatch.next();
+    }
+    return record;
+  }
+
+  /** Processes one command read from the log; false if its result could not be written. */
+  private boolean processCommand(LoggedRecord command) {
+    long startNs = System.nanoTime();
+    long nowMs = clockMs.getAsLong();
+    int commands = processWithinLimits(command, nowMs);
+    RecordBatchBuilder batch = result.batch();
+    if (!batch.isEmpty()) {
+      long firstPosition;
+      try {
+        firstPosition = writer.write(batch, null);
+      } catch (NotWritableException e) {
+        state.transaction().rollback();
+        meta.reload();
+        if (writer.isOpen()) {
+          retryAtNs = System.nanoTime() + RETRY_PARK_NS; // the log is busy: try again shortly
+        }
+        LOG.debug("Partition {}: result not written: {}", partitionId, e.getMessage());
+        return false;
+      }
+      lastResultPosition = firstPosition + batch.recordCount() - 1;
+      pending.add(
+          new PendingBatch(
+              firstPosition,
+              result.responseIndex(),
+              command.requestStreamId(),
+              command.requestId(),
+              List.copyOf(result.otherResponses()),
+              List.copyOf(result.sideEffects())));
+    }
+    state.transaction().commit();
+    if (command.hasRequest()) {
+      long firstKey = batch.isEmpty() ? -1 : batch.record(0, followUp).key();
+      responses.processed(command.requestStreamId(), command.requestId(), firstKey);
+    }
+    metrics.processed(command.timestamp(), nowMs, startNs, System.nanoTime(), commands);
+    return true;
+  }
+
+  /**
+   * Processes {@code command} and then, in the same transaction, the follow-up commands its
+   * processing appends, up to {@code maxCommandsInBatch}. If the batch outgrows its byte limit,
+   * starts over processing fewer; if the command alone is too big, rejects it.
+   *
+   * @return how many commands were processed
+   */
+  private int processWithinLimits(LoggedRecord command, long nowMs) {
+    int limit = config.maxCommandsInBatch();
+    while (true) {
+      int processed = 0;
+      try {
+        result.reset(command, nowMs);
+        processOne(command);
+        processed = 1;
+        RecordBatchBuilder batch = result.batch();
+        for (int i = 0; i < batch.recordCount() && processed < limit; i++) {
+          LoggedRecord next = batch.record(i, followUp);
+          if (next.isCommand() && !next.isProcessed()) {
+            batch.markProcessed(i);
+            result.setCurrent(batch.record(i, followUp));
+            processOne(followUp);
+            processed++;
+          }
+        }
+        meta.setLastProcessedPosition(command.position());
+        return processed;
+      } catch (ProcessingResult.BatchFullException e) {
+        undo();
+        if (processed <= 1) {
+          reject(
+              command,
+              nowMs,
+              RejectionType.EXCEEDED_BATCH_RECORD_SIZE,
+              "the command's result exceeds log.maxBatchBytes (" + config.maxBatchBytes() + ")");
+          return 1;
+        }
+        limit = processed - 1;
+      } catch (RuntimeException e) {
+        undo();
+        LOG.warn("Partition {}: processing {} failed", partitionId, command, e);
+        reject(command, nowMs, RejectionType.PROCESSING_ERROR, "processing failed: " + e);
+        return 1;
+      }
+    }
+  }
+
+  private void processOne(LoggedRecord command) {
+    CommandProcessor processor = processors.processor(command.valueType(), command.intent());
+    if (processor == null) {
+      result.reject(
+          RejectionType.PROCESSING_ERROR,
+          "no processor for value type " + command.valueType() + " and intent " + command.intent());
+      metrics.rejected();
+      return;
+    }
+    processor.process(command, result);
+  }
+
+  private void undo() {
+    state.transaction().rollback();
+    meta.reload();
+  }
+
+  private void reject(LoggedRecord command, long nowMs, RejectionType type, String reason) {
+    result.reset(command, nowMs);
+    result.reject(type, reason);
+    meta.setLastProcessedPosition(command.position());
+    metrics.rejected();
+  }
+
+  /** Writes the commands of the scheduled tasks that are due; returns how many ran. */
+  int runDueTasks() {
+    int ran = 0;
+    ProcessingScheduler.Task task;
+    long nowMs = clockMs.getAsLong();
+    while ((task = scheduler.pollDue(nowMs)) != null) {
+      taskBatch.reset(nowMs);
+      task.run(
+          (key, valueType, intent, value) -> {
+            if (taskBatch.append(
+                    RecordType.COMMAND,
+                    valueType,
+                    intent,
+                    key,
+                    RecordBatchBuilder.NO_POSITION,
+                    -1,
+                    RecordBatchBuilder.NO_REQUEST,
+                    RejectionType.NONE,
+                    null,
+                    false,
+                    value)
+                < 0) {
+              throw new IllegalStateException(
+                  "a scheduled task's commands exceed log.maxBatchBytes; append fewer at once");
+            }
+          });
+      state.transaction().rollback(); // tasks only read
+      if (!taskBatch.isEmpty()) {
+        try {
+          writer.write(taskBatch, null);
+        } catch (NotWritableException e) {
+          LOG.debug("Partition {}: a task's commands were not written", partitionId, e);
+        }
+      }
+      ran++;
+    }
+    return ran;
+  }
+}

@@ -41,6 +41,7 @@ final class ExperimentMatrix {
     matrix.add(new Configuration("state-on-tmpfs", Map.of("data.runtimeDirectory", TMPFS)));
     matrix.add(new Configuration("madvise-sequential", Map.of("journal.madvise", "sequential")));
     matrix.add(new Configuration("batch-off", Map.of("processing.maxCommandsInBatch", "1")));
+    matrix.add(new Configuration("uncommitted", Map.of("processing.uncommitted", "true")));
     // Batch processing is on and the WAL off by default: the safe flags beyond them.
     matrix.add(
         new Configuration(
@@ -48,14 +49,16 @@ final class ExperimentMatrix {
             ordered(
                 "raft.flush.mode", "delayed",
                 "data.runtimeDirectory", TMPFS,
-                "journal.madvise", "sequential")));
+                "journal.madvise", "sequential",
+                "processing.uncommitted", "true")));
     matrix.add(
         new Configuration(
             ALL_COMBINED,
             ordered(
                 "raft.flush.mode", "off",
                 "data.runtimeDirectory", TMPFS,
-                "journal.madvise", "sequential")));
+                "journal.madvise", "sequential",
+                "processing.uncommitted", "true")));
     return matrix;
   }
 

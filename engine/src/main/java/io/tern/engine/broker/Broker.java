@@ -274,6 +274,12 @@ public final class Broker implements AutoCloseable {
         transport.boundAddress().getPort(),
         opened.size(),
         config.partitionsCount());
+    if (config.processUncommitted()) {
+      LOG.warn(
+          "EXPERIMENT: broker {} processes commands before they commit (processing.uncommitted):"
+              + " answers still wait for the commit, but a leader change costs a state rebuild",
+          config.nodeId());
+    }
   }
 
   private void openPartition(int partitionId, List<Member> members, WorkflowConfig workflow) {
@@ -284,7 +290,8 @@ public final class Broker implements AutoCloseable {
             .withProcessor(
                 ProcessorConfig.defaults()
                     .withMaxCommandsInBatch(config.maxCommandsInBatch())
-                    .withMaxBatchBytes(config.maxBatchBytes()));
+                    .withMaxBatchBytes(config.maxBatchBytes())
+                    .withUncommitted(config.processUncommitted()));
     if (config.runtimeDirectory() != null) {
       partitionConfig =
           partitionConfig.withRuntimeDirectory(

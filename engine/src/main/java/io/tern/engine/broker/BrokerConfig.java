@@ -41,6 +41,7 @@ public record BrokerConfig(
     long minFreeDiskBytes,
     Duration diskCheckInterval,
     int maxCommandsInBatch,
+    boolean processUncommitted,
     int maxBatchBytes,
     Duration subscriptionRetryInterval,
     Duration resultAwaitLimit,
@@ -75,6 +76,7 @@ public record BrokerConfig(
     flags.put("state.rocksdb.disableWal", Boolean.toString(disableWal));
     flags.put("data.runtimeDirectory", runtimeDirectory == null ? "" : runtimeDirectory.toString());
     flags.put("processing.maxCommandsInBatch", Integer.toString(maxCommandsInBatch));
+    flags.put("processing.uncommitted", Boolean.toString(processUncommitted));
     flags.put("journal.writeMode", journalWriteMode.name().toLowerCase(Locale.ROOT));
     flags.put(
         "journal.preallocation",
@@ -194,6 +196,7 @@ public record BrokerConfig(
         values.bytes("data.disk.minFreeBytes"),
         positive(values, "data.disk.checkInterval"),
         values.integer("processing.maxCommandsInBatch", 1, 10_000),
+        values.bool("processing.uncommitted"),
         (int) Math.min(maxBatchBytes, Integer.MAX_VALUE),
         positive(values, "processing.subscriptionRetryInterval"),
         positive(values, "processing.resultAwaitLimit"),

@@ -72,6 +72,12 @@ final class ConfigKeys {
               "100",
               "commands processed in one batch (1 disables batch processing)"),
           new Key(
+              "processing.uncommitted",
+              "false",
+              "an experiment: leaders process commands before they commit (answers and side effects"
+                  + " still wait for the commit); at a leader change the new leader rebuilds its"
+                  + " state from its snapshot and the committed log"),
+          new Key(
               "processing.subscriptionRetryInterval",
               "10s",
               "how long a message subscription command waits for its acknowledgement"),

@@ -21,8 +21,18 @@ public interface LogStorage {
   /** Index of the last committed entry. */
   long commitIndex();
 
-  /** Reads committed entries in order. One thread per reader. */
+  /**
+   * Reads committed entries in order, or, once {@link #readUncommitted} is on, every entry in the
+   * log. One thread per reader.
+   */
   interface Reader extends AutoCloseable {
+    /**
+     * Whether the reader stops at the commit index (off, the default) or reads every entry this
+     * member's log holds (on: a leader's own entries before they commit, which a new leader may
+     * replace).
+     */
+    void readUncommitted(boolean on);
+
     /** Positions the reader at the first entry whose index is at least {@code index}. */
     void seekToIndex(long index);
 
@@ -32,7 +42,7 @@ public interface LogStorage {
      */
     void seekToPosition(long position);
 
-    /** True if the next entry exists and is committed. */
+    /** True if the next entry exists (and is committed, unless reading uncommitted entries). */
     boolean hasNext();
 
     /** The next committed entry; its data are valid until the next call on this reader. */
@@ -45,9 +55,12 @@ public interface LogStorage {
     void close();
   }
 
-  /** One entry: its index and the record batch bytes. */
+  /** One entry: its index, term and the record batch bytes. */
   interface Entry {
     long index();
+
+    /** The term of the leader that wrote the entry: with the index, it names the entry. */
+    long term();
 
     DirectBuffer data();
 

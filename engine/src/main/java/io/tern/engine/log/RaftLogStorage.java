@@ -23,6 +23,9 @@ public final class RaftLogStorage implements LogStorage, StateMachine {
   public interface Listener {
     void onCommit(long commitIndex);
 
+    /** A leader appended entries up to {@code lastIndex} (not committed yet). */
+    default void onAppended(long lastIndex) {}
+
     void onRoleChange(RaftRole role, long term, long lastIndex);
 
     void onSnapshotInstalled(SnapshotMeta meta, Path directory);
@@ -68,6 +71,14 @@ public final class RaftLogStorage implements LogStorage, StateMachine {
   }
 
   @Override
+  public void onAppended(long lastIndex) {
+    Listener l = listener;
+    if (l != null) {
+      l.onAppended(lastIndex);
+    }
+  }
+
+  @Override
   public void onRoleChange(RaftRole role, long term, long lastIndex) {
     Listener l = listener;
     if (l != null) {
@@ -89,10 +100,16 @@ public final class RaftLogStorage implements LogStorage, StateMachine {
     private JournalRecord pending;
     private long index;
     private DirectBuffer data;
+    private boolean uncommitted;
 
     JournalEntryReader(RaftPartition partition, JournalReader reader) {
       this.partition = partition;
       this.reader = reader;
+    }
+
+    @Override
+    public void readUncommitted(boolean on) {
+      uncommitted = on;
     }
 
     @Override
@@ -111,7 +128,8 @@ public final class RaftLogStorage implements LogStorage, StateMachine {
     public boolean hasNext() {
       while (pending == null) {
         try {
-          if (!reader.hasNext() || reader.getNextIndex() > partition.commitIndex()) {
+          if (!reader.hasNext()
+              || (!uncommitted && reader.getNextIndex() > partition.commitIndex())) {
             return false;
           }
           JournalRecord record = reader.next();
@@ -146,6 +164,11 @@ public final class RaftLogStorage implements LogStorage, StateMachine {
     @Override
     public long index() {
       return index;
+    }
+
+    @Override
+    public long term() {
+      return JournalRaftLog.termOf(data);
     }
 
     @Override

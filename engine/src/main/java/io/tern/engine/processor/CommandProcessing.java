@@ -24,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * partition on the strength of a write that a new leader could truncate. Also writes the commands
  * of due scheduled tasks (timers, job deadlines).
  *
+ * <p>With {@code processing.uncommitted}, the leader reads and processes commands before they
+ * commit. Nothing changes for what leaves the partition: a batch's answer and side effects are
+ * released by a second reader that follows the commit index, and only if the committed entry is the
+ * batch this leader wrote (same first position and term), never one a new leader put in its place.
+ *
  * <p>Runs on the processor thread only. {@link StreamProcessor} decides when it runs: between its
  * {@link #start} and {@link #stop}, for entries the replay has not consumed.
  */
@@ -34,6 +39,7 @@ final class CommandProcessing {
   private final int partitionId;
   private final ProcessorConfig config;
   private final LogStreamWriter writer;
+  private final LogStorage storage;
   private final CommandResponseSink responses;
   private final LongSupplier clockMs;
   private final ProcessorMetrics metrics;
@@ -43,6 +49,7 @@ final class CommandProcessing {
   private final RecordBatch answerBatch = new RecordBatch();
   private final LoggedRecord followUp = new LoggedRecord();
   private final ArrayDeque<PendingBatch> pending = new ArrayDeque<>();
+  private final RecordBatch committedBatch = new RecordBatch();
 
   // Bound to the open state on each recovery.
   private PartitionState state;
@@ -51,9 +58,16 @@ final class CommandProcessing {
 
   private long lastResultPosition = -1;
   private long retryAtNs;
+  private long term = -1;
+
+  // processing.uncommitted only: the reader that follows the commit index, and the last position
+  // it saw committed.
+  private LogStorage.Reader committedReader;
+  private long committedPosition = -1;
 
   /** A written result batch, waiting to be read back committed. */
   private record PendingBatch(
+      long term,
       long firstPosition,
       int answerIndex,
       int requestStreamId,
@@ -65,12 +79,14 @@ final class CommandProcessing {
       int partitionId,
       ProcessorConfig config,
       LogStreamWriter writer,
+      LogStorage storage,
       CommandResponseSink responses,
       LongSupplier clockMs,
       ProcessorMetrics metrics) {
     this.partitionId = partitionId;
     this.config = config;
     this.writer = writer;
+    this.storage = storage;
     this.responses = responses;
     this.clockMs = clockMs;
     this.metrics = metrics;
@@ -95,8 +111,60 @@ final class CommandProcessing {
 
   /** Starts writing in {@code term}, the first record at {@code nextPosition}. */
   void start(long term, long nextPosition) {
+    this.term = term;
     writer.open(term, nextPosition);
     processors.processingListener().onProcessingStarted(scheduler);
+  }
+
+  /**
+   * processing.uncommitted: from now on answers are released by {@link #releaseCommitted}, which
+   * reads committed entries from {@code index}; everything up to {@code position} is committed.
+   */
+  void releaseFrom(long index, long position) {
+    if (committedReader == null) {
+      committedReader = storage.newReader();
+    }
+    committedReader.seekToIndex(index);
+    committedPosition = position;
+  }
+
+  /**
+   * processing.uncommitted: answers the batches whose entries committed since the last call, in
+   * order, and releases their side effects; returns how many committed entries it read.
+   */
+  int releaseCommitted(int maxEntries) {
+    int read = 0;
+    while (read < maxEntries && committedReader.hasNext()) {
+      LogStorage.Entry entry = committedReader.next();
+      committedBatch.wrap(entry.data(), entry.offset(), entry.length());
+      committedPosition = Math.max(committedPosition, committedBatch.lastPosition());
+      PendingBatch ours = pending.peek();
+      if (ours != null
+          && ours.firstPosition == committedBatch.firstPosition()
+          && ours.term == entry.term()) {
+        pending.poll();
+        completeCommitted(ours, entry);
+      }
+      read++;
+    }
+    return read;
+  }
+
+  /** processing.uncommitted: true if committed entries wait to be read for their answers. */
+  boolean hasCommittedToRelease() {
+    return committedReader != null && committedReader.hasNext();
+  }
+
+  /** processing.uncommitted: the last position known committed (what a snapshot may claim). */
+  long committedPosition() {
+    return committedPosition;
+  }
+
+  /** Closes the reader that follows the commit index (the processor is closed). */
+  void close() {
+    if (committedReader != null) {
+      committedReader.close();
+    }
   }
 
   /** Refuses writes from now on (any thread): the processor is closing or failed. */
@@ -138,12 +206,13 @@ final class CommandProcessing {
   }
 
   /**
-   * Answers the batch this entry carries if it is one of ours (it is committed), then processes the
+   * Answers the batch this entry carries if it is one of ours (it is committed; with
+   * processing.uncommitted, {@link #releaseCommitted} does that instead), then processes the
    * entry's unprocessed commands. False if processing must stop for now: the entry is to be read
    * again.
    */
   boolean processEntry(RecordBatch logBatch, LogStorage.Entry entry) {
-    PendingBatch ours = pending.peek();
+    PendingBatch ours = config.uncommitted() ? null : pending.peek();
     if (ours != null && ours.firstPosition == logBatch.firstPosition()) {
       pending.poll();
       completeCommitted(ours, entry);
@@ -211,6 +280,7 @@ final class CommandProcessing {
       lastResultPosition = firstPosition + batch.recordCount() - 1;
       pending.add(
           new PendingBatch(
+              term,
               firstPosition,
               result.responseIndex(),
               command.requestStreamId(),

@@ -39,6 +39,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
 
   private final int partitionId;
   private final LogStorage storage;
+  private final boolean uncommitted;
   private final StateRecovery recovery;
   private final RecordProcessorsFactory factory;
   private final LongSupplier clockMs;
@@ -101,7 +102,9 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     this.paused = pauseFlag.isSet();
     this.metrics = new ProcessorMetrics(registry, partitionId, this);
     this.replay = new Replay(partitionId, metrics);
-    this.commands = new CommandProcessing(partitionId, config, writer, responses, clockMs, metrics);
+    this.uncommitted = config.uncommitted();
+    this.commands =
+        new CommandProcessing(partitionId, config, writer, storage, responses, clockMs, metrics);
     this.snapshotter =
         new StateSnapshotter(partitionId, partitionDirectory, snapshotSink, this::signal);
     this.thread = new Thread(this::run, "processor-p" + partitionId);
@@ -157,7 +160,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
               lastConsumedIndex,
               lastSeenPosition,
               meta.lastProcessedPosition(),
-              processing ? commands.lastResultPosition() : -1,
+              committedPositionNeeded(),
               done);
         });
     return done;
@@ -206,6 +209,13 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   }
 
   @Override
+  public void onAppended(long lastIndex) {
+    if (uncommitted) {
+      wake(); // a leader processes what is in its log, committed or not
+    }
+  }
+
+  @Override
   public void onRoleChange(RaftRole role, long term, long lastIndex) {
     signal(() -> changeRole(role, term, lastIndex));
   }
@@ -243,7 +253,10 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
           if (processing && !paused) {
             work += commands.runDueTasks();
           }
-          snapshotter.maybeCommit(lastSeenPosition);
+          if (processing && uncommitted) {
+            work += commands.releaseCommitted(MAX_ENTRIES_PER_TURN);
+          }
+          snapshotter.maybeCommit(committedPosition());
         }
       } catch (RuntimeException | Error e) {
         fail(e);
@@ -281,10 +294,31 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       return;
     }
     sleeping = true;
-    if (signals.isEmpty() && !(reader != null && reader.hasNext() && !(processing && paused))) {
+    // Checked after `sleeping` is set: news that came since the last look is not slept through.
+    if (signals.isEmpty()
+        && !(reader != null && reader.hasNext() && !(processing && paused))
+        && !(processing && uncommitted && commands.hasCommittedToRelease())) {
       LockSupport.parkNanos(this, parkNs);
     }
     sleeping = false;
+  }
+
+  /** The last position known committed: all that was read, unless reading uncommitted entries. */
+  private long committedPosition() {
+    return processing && uncommitted ? commands.committedPosition() : lastSeenPosition;
+  }
+
+  /**
+   * What must commit before a snapshot of the state may go to Raft, or -1: the leader's result
+   * batches in flight, and with processing.uncommitted the commands read before their commit.
+   */
+  private long committedPositionNeeded() {
+    if (!processing) {
+      return -1;
+    }
+    return uncommitted
+        ? Math.max(lastSeenPosition, commands.lastResultPosition())
+        : commands.lastResultPosition();
   }
 
   private void fail(Throwable e) {
@@ -314,6 +348,9 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
 
   private void stepDown() {
     commands.stop();
+    if (reader != null) {
+      reader.readUncommitted(false); // recovery reads the committed log again
+    }
     snapshotter.discard("leadership ended before its batches committed");
     if (processing) {
       needsRecovery = true; // the state may hold effects of batches that never commit
@@ -406,6 +443,11 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     // they are processed, a snapshot may only claim the entries before them.
     reader.seekToPosition(meta.lastProcessedPosition() + 1);
     lastConsumedIndex = Math.min(lastConsumedIndex, reader.nextIndex() - 1);
+    if (uncommitted) {
+      // Everything read so far is committed (up to the election no-op): answers wait from here.
+      commands.releaseFrom(reader.nextIndex(), lastSeenPosition);
+      reader.readUncommitted(true);
+    }
     processing = true;
     phase = paused ? ProcessorPhase.PAUSED : ProcessorPhase.PROCESSING;
     long readyNs = System.nanoTime() - leaderSinceNs;
@@ -445,6 +487,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     if (reader != null) {
       reader.close();
     }
+    commands.close();
     phase = ProcessorPhase.CLOSED;
   }
 }

@@ -22,9 +22,17 @@ final class BrokerProcesses implements AutoCloseable {
   private final int[] internalPorts;
   private final int[] managementPorts;
   private final Process[] processes;
+  private final Map<String, String> extraSettings;
 
   BrokerProcesses(Path dir, int size, int partitions, int replication) {
+    this(dir, size, partitions, replication, Map.of());
+  }
+
+  /** {@code extraSettings}: environment settings every broker gets besides the cluster's. */
+  BrokerProcesses(
+      Path dir, int size, int partitions, int replication, Map<String, String> extraSettings) {
     this.dir = dir;
+    this.extraSettings = Map.copyOf(extraSettings);
     this.partitions = partitions;
     this.replication = replication;
     this.commandPorts = new int[size];
@@ -63,6 +71,7 @@ final class BrokerProcesses implements AutoCloseable {
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
     settings.put("TERN_RAFT_ELECTIONTIMEOUTMS", "500");
     settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
+    settings.putAll(extraSettings);
     processes[node] = BrokerProcess.start(settings, log(node), "-Xmx256m");
   }
 

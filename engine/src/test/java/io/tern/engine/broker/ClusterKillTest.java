@@ -12,22 +12,28 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Three broker processes, three partitions, three replicas; the leader of partition 1 is killed
  * with SIGKILL while instances are created and completed through a standalone gateway, by the
- * official client with its default retry policy.
+ * official client with its default retry policy. Also with {@code processing.uncommitted}: then the
+ * killed leader has processed commands that never commit, and none of them may have been answered.
  */
 class ClusterKillTest {
   private static final Duration READY = Duration.ofSeconds(90);
 
   @TempDir Path dir;
 
-  @Test
-  void aKilledLeaderLosesNoAcknowledgedInstanceAndCompletesNoJobTwice() throws Exception {
-    try (BrokerProcesses brokers = new BrokerProcesses(dir, 3, 3, 3)) {
+  @ParameterizedTest(name = "processing.uncommitted: {0}")
+  @ValueSource(booleans = {false, true})
+  void aKilledLeaderLosesNoAcknowledgedInstanceAndCompletesNoJobTwice(boolean uncommitted)
+      throws Exception {
+    try (BrokerProcesses brokers =
+        new BrokerProcesses(
+            dir, 3, 3, 3, Map.of("TERN_PROCESSING_UNCOMMITTED", Boolean.toString(uncommitted)))) {
       for (int node = 0; node < 3; node++) {
         brokers.start(node);
       }

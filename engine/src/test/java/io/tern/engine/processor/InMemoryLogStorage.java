@@ -18,7 +18,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Several processors may read it: a leader and followers sharing one log.
  */
 public final class InMemoryLogStorage implements LogStorage {
-  private record Stored(long firstPosition, byte[] data) {
+  private record Stored(long term, long firstPosition, byte[] data) {
     boolean isNoOp() {
       return data == null;
     }
@@ -48,7 +48,7 @@ public final class InMemoryLogStorage implements LogStorage {
       term++;
       newTerm = term;
       leader = true;
-      entries.add(new Stored(-1, null));
+      entries.add(new Stored(newTerm, -1, null));
       lastIndex = entries.size();
     }
     for (RaftLogStorage.Listener listener : listeners) {
@@ -99,12 +99,16 @@ public final class InMemoryLogStorage implements LogStorage {
         future.completeExceptionally(new IllegalStateException("not the leader in term " + term));
         return future;
       }
-      entries.add(new Stored(firstPosition, entry));
+      entries.add(new Stored(term, firstPosition, entry));
       index = entries.size();
       awaiting.put(index, future);
     }
     if (autoCommit) {
       commitTo(index);
+    } else {
+      for (RaftLogStorage.Listener listener : listeners) {
+        listener.onAppended(index);
+      }
     }
     return future;
   }
@@ -113,7 +117,7 @@ public final class InMemoryLogStorage implements LogStorage {
   void appendCommitted(byte[] entry, long firstPosition) {
     long index;
     synchronized (this) {
-      entries.add(new Stored(firstPosition, entry));
+      entries.add(new Stored(term, firstPosition, entry));
       index = entries.size();
     }
     commitTo(index);
@@ -145,8 +149,9 @@ public final class InMemoryLogStorage implements LogStorage {
     return commitIndex;
   }
 
-  private synchronized Stored entry(long index) {
-    return index >= 1 && index <= commitIndex ? entries.get((int) index - 1) : null;
+  private synchronized Stored entry(long index, boolean uncommitted) {
+    long last = uncommitted ? entries.size() : commitIndex;
+    return index >= 1 && index <= last ? entries.get((int) index - 1) : null;
   }
 
   private synchronized long indexOfPosition(long position) {
@@ -177,7 +182,15 @@ public final class InMemoryLogStorage implements LogStorage {
       private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
       private long next = 1;
       private long index;
+      private long entryTerm;
       private Stored pending;
+      private boolean uncommitted;
+
+      @Override
+      public void readUncommitted(boolean on) {
+        uncommitted = on;
+        pending = null; // read again under the new limit
+      }
 
       @Override
       public void seekToIndex(long index) {
@@ -194,7 +207,7 @@ public final class InMemoryLogStorage implements LogStorage {
       @Override
       public boolean hasNext() {
         while (pending == null) {
-          Stored stored = entry(next);
+          Stored stored = entry(next, uncommitted);
           if (stored == null) {
             return false;
           }
@@ -213,12 +226,18 @@ public final class InMemoryLogStorage implements LogStorage {
           throw new java.util.NoSuchElementException();
         }
         index = next++;
+        entryTerm = pending.term;
         buffer.wrap(pending.data);
         pending = null;
         return new Entry() {
           @Override
           public long index() {
             return index;
+          }
+
+          @Override
+          public long term() {
+            return entryTerm;
           }
 
           @Override

@@ -577,9 +577,12 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
       leaderId = ready.leaderId();
     }
     term = ready.term();
+    long appendedBefore = lastIndex;
     lastIndex = node.lastIndex();
     if (roleChanged) {
       stateMachine.onRoleChange(role, term, lastIndex);
+    } else if (role == RaftRole.LEADER && lastIndex > appendedBefore) {
+      stateMachine.onAppended(lastIndex); // published at the start of this turn
     }
   }
 

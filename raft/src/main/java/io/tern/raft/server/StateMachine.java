@@ -13,6 +13,12 @@ public interface StateMachine {
   void onCommit(long commitIndex);
 
   /**
+   * As leader, this member's journal now holds entries up to {@code lastIndex}, readable but not
+   * committed yet (for an application that processes entries before they commit).
+   */
+  default void onAppended(long lastIndex) {}
+
+  /**
    * The leader sent a snapshot and it replaced this member's log: load the state from {@code
    * directory}; entries after {@code meta.index()} follow in the log.
    */

@@ -38,6 +38,11 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
   private long snapshotIndex;
   private long snapshotTerm;
 
+  /** The term of a stored entry, from its header. */
+  public static long termOf(DirectBuffer data) {
+    return data.getLong(TERM_OFFSET);
+  }
+
   /**
    * True if the journal entry {@code data} holds an application entry (not a Raft no-op); its
    * application data starts at {@link #HEADER_LENGTH}. For readers of the journal other than Raft.

@@ -24,6 +24,7 @@ final class ExperimentMatrix {
 
   static final String BASELINE = "baseline";
   static final String SAFE_COMBINED = "safe-combined";
+  static final String UNCOMMITTED = "uncommitted";
   static final String ALL_COMBINED = "all-combined";
 
   /** Runtime state on tmpfs: every broker's own directory. */
@@ -41,7 +42,7 @@ final class ExperimentMatrix {
     matrix.add(new Configuration("state-on-tmpfs", Map.of("data.runtimeDirectory", TMPFS)));
     matrix.add(new Configuration("madvise-sequential", Map.of("journal.madvise", "sequential")));
     matrix.add(new Configuration("batch-off", Map.of("processing.maxCommandsInBatch", "1")));
-    matrix.add(new Configuration("uncommitted", Map.of("processing.uncommitted", "true")));
+    matrix.add(new Configuration(UNCOMMITTED, Map.of("processing.uncommitted", "true")));
     // Batch processing is on and the WAL off by default: the safe flags beyond them.
     matrix.add(
         new Configuration(

@@ -27,6 +27,12 @@ final class ExperimentReport {
   /** The target: everything safe combined has PEL p50 this many times lower than the baseline. */
   static final double SAFE_COMBINED_GAIN_TARGET = 3.0;
 
+  /** Issue 33's target: uncommitted processing at least this much lower PEL p50 than baseline. */
+  static final double UNCOMMITTED_GAIN_TARGET = 2.0;
+
+  /** Issue 29's floor: with uncommitted processing, PEL p50 within this of its ideal. */
+  static final double FLOOR_FACTOR_TARGET = 2.0;
+
   private ExperimentReport() {}
 
   /** Writes report.md, report.json and one PNG per workload into {@code dir}; returns the page. */
@@ -173,10 +179,50 @@ final class ExperimentReport {
                 batchOff.median(Window::pelP50) / safe.median(Window::pelP50)));
       }
     }
-    verdicts.add(
-        "NOT JUDGED: PEL within 2x of one commit round trip plus processing needs processing of"
-            + " uncommitted commands, which does not exist yet (issue 33)");
+    for (String workload : workloads(results)) {
+      Result baseline = find(results, workload, ExperimentMatrix.BASELINE);
+      Result uncommitted = find(results, workload, ExperimentMatrix.UNCOMMITTED);
+      if (baseline != null && uncommitted != null) {
+        double gain = baseline.median(Window::pelP50) / uncommitted.median(Window::pelP50);
+        verdicts.add(
+            String.format(
+                Locale.ROOT,
+                "%s: %s: uncommitted (with batch processing) PEL p50 %s against baseline %s, %.2fx"
+                    + " lower (target: at least %.0fx)",
+                gain >= UNCOMMITTED_GAIN_TARGET ? "PASS" : "FAIL",
+                workload,
+                ms(uncommitted.median(Window::pelP50)),
+                ms(baseline.median(Window::pelP50)),
+                gain,
+                UNCOMMITTED_GAIN_TARGET));
+      }
+      if (uncommitted != null) {
+        verdicts.add(floorVerdict(workload, uncommitted));
+      }
+    }
     return verdicts;
+  }
+
+  /**
+   * With batch and uncommitted processing, an instance should wait for about one commit round trip
+   * plus the processing of its commands: PEL p50 within {@link #FLOOR_FACTOR_TARGET} of that.
+   */
+  private static String floorVerdict(String workload, Result result) {
+    double pel = result.median(Window::pelP50);
+    double ideal =
+        result.median(Window::commitP50)
+            + result.median(Window::commandsPerInstance) * result.median(Window::processingP50);
+    return String.format(
+        Locale.ROOT,
+        "%s: %s: uncommitted PEL p50 %s is %.1fx one commit round trip plus processing (%s = commit"
+            + " p50 + %.1f commands x processing p50; target: within %.0fx)",
+        pel <= FLOOR_FACTOR_TARGET * ideal ? "PASS" : "FAIL",
+        workload,
+        ms(pel),
+        pel / ideal,
+        ms(ideal),
+        result.median(Window::commandsPerInstance),
+        FLOOR_FACTOR_TARGET);
   }
 
   private static void chart(Path png, String workload, List<Result> results) throws IOException {

@@ -40,11 +40,26 @@ class ExperimentReportTest {
     assertThat(ExperimentReport.verdicts(passing).get(0))
         .startsWith("PASS: typical: safe-combined PEL p50 90.0 against baseline 300, 3.33x lower");
     assertThat(ExperimentReport.verdicts(failing).get(0)).startsWith("FAIL: typical");
-    assertThat(ExperimentReport.verdicts(failing))
-        .last()
-        .asString()
-        .startsWith("NOT JUDGED")
-        .contains("uncommitted");
+  }
+
+  @Test
+  void uncommittedProcessingIsJudgedAgainstTheBaselineAndItsFloor() {
+    // In window(): commit p50 3 ms, 30 commands an instance, processing p50 0.4 ms; so the ideal
+    // is 3 + 30 x 0.4 = 15 ms, and the floor's target 30 ms.
+    List<String> verdicts =
+        ExperimentReport.verdicts(
+            List.of(result("baseline", window(300, 300)), result("uncommitted", window(12, 12))));
+    assertThat(verdicts)
+        .anySatisfy(
+            v -> assertThat(v).startsWith("PASS: typical: uncommitted (with batch processing)"))
+        .anySatisfy(v -> assertThat(v).startsWith("PASS: typical: uncommitted PEL p50 12.0 is"));
+
+    List<String> slow =
+        ExperimentReport.verdicts(
+            List.of(result("baseline", window(300, 300)), result("uncommitted", window(200, 200))));
+    assertThat(slow)
+        .anySatisfy(v -> assertThat(v).startsWith("FAIL: typical: uncommitted (with batch"))
+        .anySatisfy(v -> assertThat(v).startsWith("FAIL: typical: uncommitted PEL p50 200 is"));
   }
 
   @Test

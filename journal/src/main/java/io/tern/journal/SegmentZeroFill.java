@@ -54,7 +54,7 @@ final class SegmentZeroFill {
    * {@link JournalConfig.Preallocation#ZERO_ON_FLUSH}: before a flush, once the zeros beyond the
    * writer's claim fell {@code refillBytes} short of {@code leadBytes} past the frames, writes up
    * to {@code refillBytes} more; the next {@link SegmentFlushes#flush} forces them with the frames.
-   * Called under the journal's flush lock, after the segment became the writer's; PWRITE mode only.
+   * Called under the journal's flush lock, after the segment became the writer's.
    *
    * @param zeros a direct buffer of zeros, {@link ZeroFiller#CHUNK_BYTES} long
    * @return bytes of zeros written
@@ -62,7 +62,7 @@ final class SegmentZeroFill {
   int zeroAhead(int leadBytes, int refillBytes, ByteBuffer zeros) {
     ZeroFillFence current = fence;
     InterruptSafeChannel channel = segment.channel();
-    if (current == null || channel == null) {
+    if (current == null) {
       return 0;
     }
     int end = segment.endPosition();

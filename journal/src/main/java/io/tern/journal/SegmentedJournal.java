@@ -31,12 +31,12 @@ public final class SegmentedJournal implements Journal {
   private final JournalMetrics metrics;
   private final SegmentAllocator allocator;
 
-  /** Where frames are assembled in {@link JournalConfig.WriteMode#PWRITE}; null in MMAP mode. */
-  private final FrameStaging staging;
+  /** Where the writer assembles frames until it publishes them. */
+  private final FrameStaging staging = new FrameStaging();
 
   private final ZeroFiller zeroFiller; // null unless Preallocation.ZERO_FILL
 
-  /** Null unless Preallocation.ZERO_ON_FLUSH in PWRITE mode; used under the flush lock. */
+  /** Null unless Preallocation.ZERO_ON_FLUSH; used under the flush lock. */
   private final ZeroOnFlush zeroOnFlush;
 
   private final AtomicBoolean directoryDirty = new AtomicBoolean();
@@ -51,8 +51,8 @@ public final class SegmentedJournal implements Journal {
   private volatile long lastIndex;
 
   /**
-   * The last entry readers and flushes from other threads see: in PWRITE mode, appended entries
-   * wait in {@link #staging} until {@link #publish()}.
+   * The last entry readers and flushes from other threads see: appended entries wait in {@link
+   * #staging} until {@link #publish()}.
    */
   private volatile long publishedLastIndex;
 
@@ -86,9 +86,7 @@ public final class SegmentedJournal implements Journal {
       throw e;
     }
     this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
-    this.staging = config.writeMode() == JournalConfig.WriteMode.PWRITE ? new FrameStaging() : null;
-    // JournalConfig refuses zero modes without preallocated segments, and zero-on-flush without
-    // PWRITE, so the mode alone decides.
+    // JournalConfig refuses zero modes without preallocated segments, so the mode alone decides.
     this.zeroFiller =
         config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
             ? new ZeroFiller(allocator.executor(), metrics)
@@ -186,12 +184,7 @@ public final class SegmentedJournal implements Journal {
     var mapped = Segment.map(files.segmentPath(id), config.segmentSizeBytes());
     Segment segment =
         Segment.initialize(
-            files.segmentPath(id),
-            mapped,
-            id,
-            segmentFirstIndex,
-            config.indexDensity(),
-            config.writeMode());
+            files.segmentPath(id), mapped, id, segmentFirstIndex, config.indexDensity());
     NativeIo.madvise(segment.address(), config.segmentSizeBytes(), config.madvise());
     segments.put(segmentFirstIndex, segment);
     makeCurrent(segment);
@@ -246,14 +239,10 @@ public final class SegmentedJournal implements Journal {
       lastAsqn = asqn;
     }
     lastIndex = index;
-    if (staging == null) {
-      publishedLastIndex = index; // MMAP: frames are written in place, visible at once
-    } else {
-      // A full buffer was written out (and published by the segment) to make room.
-      long written = current.lastIndex();
-      if (written > publishedLastIndex) {
-        publishedLastIndex = written;
-      }
+    // A full buffer was written out (and published by the segment) to make room.
+    long written = current.lastIndex();
+    if (written > publishedLastIndex) {
+      publishedLastIndex = written;
     }
     metrics.appended(startNs);
     return index;
@@ -261,7 +250,7 @@ public final class SegmentedJournal implements Journal {
 
   @Override
   public void publish() {
-    if (staging != null && !staging.isEmpty()) {
+    if (!staging.isEmpty()) {
       current.writer().writeStaged(staging);
       publishedLastIndex = lastIndex;
     }
@@ -405,9 +394,7 @@ public final class SegmentedJournal implements Journal {
     long stamp = structureLock.writeLock();
     flushLock.lock();
     try {
-      if (staging != null) {
-        staging.clear(); // the staged frames are part of what is emptied
-      }
+      staging.clear(); // the staged frames are part of what is emptied
       truncations.record(nextIndex - 1);
       long nextId = current.id() + 1;
       // Oldest first: a crash part-way leaves a suffix of the journal, like a compaction.

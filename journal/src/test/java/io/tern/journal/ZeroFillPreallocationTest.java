@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** The {@code journal.preallocation = zero-fill} experiment: zeros written ahead of the writer. */
 class ZeroFillPreallocationTest {
@@ -226,16 +224,14 @@ class ZeroFillPreallocationTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(JournalConfig.WriteMode.class)
-  void zerosNeverOverwriteWhatTheWriterWrote(JournalConfig.WriteMode writeMode) {
+  @Test
+  void zerosNeverOverwriteWhatTheWriterWrote() {
     // Small segments and fast appends: the writer runs into the filler's chunks again and again,
     // across many rolls. Any zero written over a frame fails its checksum or loses the entry.
     JournalConfig config =
         JournalConfig.builder(directory)
             .segmentSizeBytes(SEGMENT_BYTES)
             .fitMaxEntrySizeToSegment()
-            .writeMode(writeMode)
             .preallocation(JournalConfig.Preallocation.ZERO_FILL)
             .build();
     Random random = new Random(42);

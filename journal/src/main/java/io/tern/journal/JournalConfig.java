@@ -202,15 +202,6 @@ public final class JournalConfig {
      */
     FALLOCATE,
     /**
-     * As {@link #FALLOCATE}, then a background {@link ZeroFiller} writes and forces zeros into the
-     * writer's segment ahead of the writer, so flushes overwrite blocks that exist on disk and
-     * commit no metadata. The price is more disk writes (the zeros) and their metadata commits,
-     * which compete with the flushes of every journal on the same disk, its own included: with many
-     * partitions commit p50 is lower but p99 higher than with fallocate. A segment whose appends
-     * overtake the zeros is left alone from then on ({@code tern.journal.zero.fill.overtaken}).
-     */
-    ZERO_FILL,
-    /**
      * Default with preallocated segments. As {@link #FALLOCATE}, and a journal whose recent flushes
      * nearly all (3 in 4) wrote at least a page of frames has its flushes keep zeros ahead of the
      * frames, beyond the writer's claim, about 512 flushes' worth of bytes (2 to 8 MiB), topped up

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link SegmentRecovery}: the open-time scan, trusting a sealed segment's hint, building the
  *       sparse index on first use, zeroing a torn tail;
  *   <li>{@link SegmentFlushes}: forces written frames and writes flush records (the flush lock);
- *   <li>{@link SegmentZeroFill}: zeros written ahead of the writer in the zero-fill modes.
+ *   <li>{@link SegmentZeroFill}: zeros that flushes write ahead of the writer ({@link
+ *       JournalConfig.Preallocation#ZERO_ON_FLUSH}).
  * </ul>
  *
  * <p>Lifetime: the journal holds one reference; each reader holds one on the segment it is

@@ -34,8 +34,6 @@ public final class SegmentedJournal implements Journal {
   /** Where the writer assembles frames until it publishes them. */
   private final FrameStaging staging = new FrameStaging();
 
-  private final ZeroFiller zeroFiller; // null unless Preallocation.ZERO_FILL
-
   /** Null unless Preallocation.ZERO_ON_FLUSH; used under the flush lock. */
   private final ZeroOnFlush zeroOnFlush;
 
@@ -86,11 +84,7 @@ public final class SegmentedJournal implements Journal {
       throw e;
     }
     this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
-    // JournalConfig refuses zero modes without preallocated segments, so the mode alone decides.
-    this.zeroFiller =
-        config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
-            ? new ZeroFiller(allocator.executor(), metrics)
-            : null;
+    // JournalConfig refuses ZERO_ON_FLUSH without preallocated segments: the mode alone decides.
     this.zeroOnFlush =
         config.preallocation() == JournalConfig.Preallocation.ZERO_ON_FLUSH
             ? new ZeroOnFlush(metrics)
@@ -190,12 +184,10 @@ public final class SegmentedJournal implements Journal {
     makeCurrent(segment);
   }
 
-  /** The writer moves to {@code segment}; in zero-fill modes zeros start to go ahead of it. */
+  /** The writer moves to {@code segment}; with ZERO_ON_FLUSH, flushes may put zeros ahead of it. */
   private void makeCurrent(Segment segment) {
     current = segment;
-    if (zeroFiller != null) {
-      zeroFiller.fillAhead(segment);
-    } else if (zeroOnFlush != null) {
+    if (zeroOnFlush != null) {
       segment.zeroFill().fence(); // the writer's claims keep the flusher's zeros off its bytes
     }
   }

@@ -241,9 +241,9 @@ class SegmentedJournalTest {
             () ->
                 JournalConfig.builder(directory)
                     .preallocateSegments(false)
-                    .preallocation(JournalConfig.Preallocation.ZERO_FILL)
+                    .preallocation(JournalConfig.Preallocation.ZERO_ON_FLUSH)
                     .build())
-        .hasMessageContaining("journal.preallocation ZERO_FILL needs preallocated segments");
+        .hasMessageContaining("journal.preallocation ZERO_ON_FLUSH needs preallocated segments");
     assertThatThrownBy(() -> JournalConfig.builder(directory).name(null).build())
         .hasMessageContaining("journal.name must be non-empty");
     // The limit named is the largest entry that fits, frames being 8-byte aligned.

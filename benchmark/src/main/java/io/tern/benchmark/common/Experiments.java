@@ -7,8 +7,8 @@ import java.util.stream.Collectors;
 
 /**
  * Settings the benchmarks take from system properties so that one build can compare both sides of
- * an experiment: {@code -Dtern.journal.preallocation=fallocate|zero-fill|zero-on-flush} (default:
- * the journal's default); the Raft benchmark also takes {@code -Dtern.raft.threads}, {@code
+ * an experiment: {@code -Dtern.journal.preallocation=fallocate|zero-on-flush} (default: the
+ * journal's default); the Raft benchmark also takes {@code -Dtern.raft.threads}, {@code
  * -Dtern.raft.flushThreads}, {@code -Dtern.raft.maxInflightAppends}, {@code
  * -Dtern.raft.onTransportThread} and {@code -Dtern.raft.flushDelayMs} (default: Raft's).
  */

@@ -103,11 +103,11 @@ final class ConfigKeys {
           new Key(
               "journal.preallocation",
               "zero-on-flush",
-              "zero-on-flush (flushes of a page or more keep zeros ahead of the frames, 256 KiB"
-                  + " per refill, so that they overwrite written blocks), fallocate (reserve segment"
-                  + " blocks at once; each first write to a block costs its flush a metadata"
-                  + " commit) or zero-fill (zeros written and forced ahead of the writer in the"
-                  + " background)"),
+              "zero-on-flush (flushes of a page or more keep zeros ahead of the frames, so that"
+                  + " they overwrite written blocks: cheaper small flushes, but the zeros reach the"
+                  + " disk too) or fallocate (reserve segment blocks at once; each first write to a"
+                  + " block costs its flush a metadata commit, and about half the bytes reach the"
+                  + " disk)"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",
@@ -237,7 +237,13 @@ final class ConfigKeys {
    * Values a key no longer takes, by key and then by value (lower case, {@code -} for {@code _}):
    * why, for the error naming them.
    */
-  static final Map<String, Map<String, String>> REMOVED_VALUES = Map.of();
+  static final Map<String, Map<String, String>> REMOVED_VALUES =
+      Map.of(
+          "journal.preallocation",
+          Map.of(
+              "zero-fill",
+              "zeros written ahead from a background thread measured a worse Raft commit p99"
+                  + " than fallocate; see docs/journal.md"));
 
   /** By lower-case name, for case-insensitive lookups of file and environment keys. */
   static final Map<String, Key> BY_LOWER_NAME = byLowerName();

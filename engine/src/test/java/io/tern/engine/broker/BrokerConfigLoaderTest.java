@@ -190,9 +190,22 @@ class BrokerConfigLoaderTest {
                         "TERN_JOURNAL_PREALLOCATION", "fast",
                         "TERN_JOURNAL_SEGMENTSIZE", "4MB")))
         .hasMessageContaining("'journal.preallocation' = 'fast'")
-        .hasMessageContaining("one of fallocate, zero-fill, zero-on-flush")
+        .hasMessageContaining("one of fallocate, zero-on-flush")
         .hasMessageContaining("journal.segmentSize")
         .hasMessageContaining("at least twice log.maxBatchBytes");
+  }
+
+  /** Values that were removed are refused naming the key, the value and the values that remain. */
+  @Test
+  void removedJournalValuesAreRefusedNamingWhatRemains() throws IOException {
+    Path file = dir.resolve("tern.yaml");
+    Files.writeString(file, "journal.preallocation: zero-fill\n");
+    assertThatThrownBy(() -> BrokerConfigLoader.load(file, Map.of()))
+        .isInstanceOf(BrokerConfigLoader.ConfigException.class)
+        .hasMessageContaining(
+            "'journal.preallocation' = 'zero-fill' (from "
+                + file
+                + ") must be one of fallocate, zero-on-flush (zero-fill was removed: ");
   }
 
   /** journal.writeMode was removed: a file or environment that still sets it fails the start. */

@@ -176,16 +176,15 @@ public final class JournalConfig {
     return metricTags;
   }
 
-  /** Advice given to the kernel for mapped segments (the {@code journal.madvise} experiment). */
+  /** Advice given to the kernel for mapped segments ({@code journal.madvise}). */
   public enum Madvise {
     /** No advice (default). */
     NONE,
-    /** MADV_RANDOM: no read-around on faults, so the page cache keeps small (4 KiB) pages. */
-    RANDOM,
-    /** MADV_SEQUENTIAL: aggressive read-ahead, pages dropped soon after they are read. */
-    SEQUENTIAL,
-    /** MADV_WILLNEED: start reading the whole segment in now. */
-    WILLNEED
+    /**
+     * MADV_RANDOM: no read-around on faults, so the page cache keeps small (4 KiB) pages and a
+     * flush writes back less; the price is slower cold sequential reads (figures: docs/journal.md).
+     */
+    RANDOM
   }
 
   /**

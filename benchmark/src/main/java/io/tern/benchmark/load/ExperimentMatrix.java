@@ -39,7 +39,7 @@ final class ExperimentMatrix {
     matrix.add(new Configuration("flush-delayed", Map.of("raft.flush.mode", "delayed")));
     matrix.add(new Configuration("wal-on", Map.of("state.rocksdb.disableWal", "false")));
     matrix.add(new Configuration("state-on-tmpfs", Map.of("data.runtimeDirectory", TMPFS)));
-    matrix.add(new Configuration("madvise-sequential", Map.of("journal.madvise", "sequential")));
+    matrix.add(new Configuration("madvise-random", Map.of("journal.madvise", "random")));
     matrix.add(new Configuration("batch-off", Map.of("processing.maxCommandsInBatch", "1")));
     // Batch processing is on and the WAL off by default: the safe flags beyond them.
     matrix.add(
@@ -48,14 +48,14 @@ final class ExperimentMatrix {
             ordered(
                 "raft.flush.mode", "delayed",
                 "data.runtimeDirectory", TMPFS,
-                "journal.madvise", "sequential")));
+                "journal.madvise", "random")));
     matrix.add(
         new Configuration(
             ALL_COMBINED,
             ordered(
                 "raft.flush.mode", "off",
                 "data.runtimeDirectory", TMPFS,
-                "journal.madvise", "sequential")));
+                "journal.madvise", "random")));
     return matrix;
   }
 

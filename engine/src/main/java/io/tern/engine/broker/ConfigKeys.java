@@ -98,8 +98,9 @@ final class ConfigKeys {
           new Key(
               "journal.madvise",
               "none",
-              "none, random, sequential or willneed: advice for mapped journal segments"
-                  + " (random keeps flushes smaller; sequential speeds cold reads)"),
+              "none or random: advice for mapped journal segments (random: no read-around, so"
+                  + " page-cache pages stay small and flushes write back less; cold sequential"
+                  + " reads get slower)"),
           new Key(
               "journal.preallocation",
               "zero-on-flush",
@@ -243,7 +244,11 @@ final class ConfigKeys {
           Map.of(
               "zero-fill",
               "zeros written ahead from a background thread measured a worse Raft commit p99"
-                  + " than fallocate; see docs/journal.md"));
+                  + " than fallocate; see docs/journal.md"),
+          "journal.madvise",
+          Map.of(
+              "sequential", "it was never measured to help the journal; see docs/journal.md",
+              "willneed", "it was never measured to help the journal; see docs/journal.md"));
 
   /** By lower-case name, for case-insensitive lookups of file and environment keys. */
   static final Map<String, Key> BY_LOWER_NAME = byLowerName();

@@ -206,6 +206,21 @@ class BrokerConfigLoaderTest {
             "'journal.preallocation' = 'zero-fill' (from "
                 + file
                 + ") must be one of fallocate, zero-on-flush (zero-fill was removed: ");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_JOURNAL_MADVISE", "Sequential",
+                        "TERN_JOURNAL_PREALLOCATION", "zero_fill")))
+        .hasMessageContaining(
+            "'journal.madvise' = 'Sequential' (from environment variable TERN_JOURNAL_MADVISE)"
+                + " must be one of none, random (sequential was removed: ")
+        .hasMessageContaining("'journal.preallocation' = 'zero_fill'")
+        .hasMessageContaining("(zero_fill was removed: ");
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_JOURNAL_MADVISE", "willneed")))
+        .hasMessageContaining("must be one of none, random (willneed was removed: ");
   }
 
   /** journal.writeMode was removed: a file or environment that still sets it fails the start. */

@@ -17,8 +17,7 @@ package io.tern.journal;
  * The CRC32C covers bytes [8, 32 + length): length, reserved, index, asqn and data. A frame whose
  * marker is absent (0) after a crash was never written; one with a marker but a wrong CRC was torn
  * (a flush writes pages back in no set order, whichever way the frame was written). Readers go only
- * up to the journal's published last index, so they never see a frame being written. In {@link
- * JournalConfig.WriteMode#MMAP} the marker is also written last with release semantics. Bytes after
+ * up to the journal's published last index, so they never see a frame being written. Bytes after
  * the last frame of a segment are always zero.
  */
 final class FrameLayout {

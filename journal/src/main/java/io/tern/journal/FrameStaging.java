@@ -16,11 +16,11 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The writer's buffer for {@link JournalConfig.WriteMode#PWRITE}: frames (header, data, zero
- * padding, checksum, marker) are assembled back to back here and written to the segment together,
- * in one positional write, when the journal publishes them (see {@link Journal#publish()}) or the
- * buffer is full. One large write instead of one per entry: the system call's fixed cost was most
- * of the cost of appending small entries. A frame larger than the buffer grows it.
+ * The writer's buffer: frames (header, data, zero padding, checksum, marker) are assembled back to
+ * back here and written to the segment together, in one positional write, when the journal
+ * publishes them (see {@link Journal#publish()}) or the buffer is full. One large write instead of
+ * one per entry: the system call's fixed cost was most of the cost of appending small entries. A
+ * frame larger than the buffer grows it.
  */
 final class FrameStaging {
   /** The most bytes of frames held before they are written out, unless one frame is larger. */

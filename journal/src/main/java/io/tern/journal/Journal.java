@@ -38,8 +38,8 @@ public interface Journal extends AutoCloseable {
   }
 
   /**
-   * Appends an entry whose bytes the writer serializes straight into the mapped segment, which
-   * saves the copy through an intermediate buffer.
+   * Appends an entry whose bytes the writer serializes straight into the writer's buffer, next to
+   * the frame's header, which saves the copy through an intermediate buffer of the caller's.
    */
   long append(long asqn, EntryWriter writer);
 
@@ -93,7 +93,7 @@ public interface Journal extends AutoCloseable {
   @Override
   void close();
 
-  /** Writes an entry's bytes in place; see {@link #append(long, EntryWriter)}. */
+  /** Serializes an entry's bytes in place; see {@link #append(long, EntryWriter)}. */
   interface EntryWriter {
     /** The exact number of bytes {@link #write} will write. */
     int length();

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Every setting of the journal, with its default. This is the one place the journal's configuration
- * is defined; the README's table mirrors it.
+ * is defined; the table in docs/journal.md mirrors it.
  */
 public final class JournalConfig {
 
@@ -29,17 +29,12 @@ public final class JournalConfig {
   /** Free space that must remain after a new segment is created. */
   public static final long DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES = 64L * 1024 * 1024;
 
-  public static final WriteMode DEFAULT_WRITE_MODE = WriteMode.PWRITE;
-
   /**
-   * The preallocation when none is set: {@link Preallocation#ZERO_ON_FLUSH} where it applies (the
-   * PWRITE write mode, preallocated segments), else {@link Preallocation#FALLOCATE}.
+   * The preallocation when none is set: {@link Preallocation#ZERO_ON_FLUSH} for preallocated
+   * segments, else {@link Preallocation#FALLOCATE} (zeros need blocks to write into).
    */
-  public static Preallocation defaultPreallocation(
-      WriteMode writeMode, boolean preallocateSegments) {
-    return writeMode == WriteMode.PWRITE && preallocateSegments
-        ? Preallocation.ZERO_ON_FLUSH
-        : Preallocation.FALLOCATE;
+  public static Preallocation defaultPreallocation(boolean preallocateSegments) {
+    return preallocateSegments ? Preallocation.ZERO_ON_FLUSH : Preallocation.FALLOCATE;
   }
 
   private final Path directory;
@@ -48,7 +43,6 @@ public final class JournalConfig {
   private final int maxEntrySizeBytes;
   private final int indexDensity;
   private final Madvise madvise;
-  private final WriteMode writeMode;
   private final boolean preallocateSegments;
   private final Preallocation preallocation;
   private final long freeDiskSpaceReserveBytes;
@@ -64,12 +58,9 @@ public final class JournalConfig {
     this.maxEntrySizeBytes = b.maxEntrySizeBytes;
     this.indexDensity = b.indexDensity;
     this.madvise = Objects.requireNonNull(b.madvise, "journal.madvise must be set");
-    this.writeMode = Objects.requireNonNull(b.writeMode, "journal.writeMode must be set");
     this.preallocateSegments = b.preallocateSegments;
     this.preallocation =
-        b.preallocation != null
-            ? b.preallocation
-            : defaultPreallocation(writeMode, preallocateSegments);
+        b.preallocation != null ? b.preallocation : defaultPreallocation(preallocateSegments);
     this.freeDiskSpaceReserveBytes = b.freeDiskSpaceReserveBytes;
     this.openVerification =
         Objects.requireNonNull(b.openVerification, "journal.openVerification must be set");
@@ -106,12 +97,6 @@ public final class JournalConfig {
               + segmentSizeBytes
               + "): "
               + maxEntrySizeBytes);
-    }
-    if (preallocation == Preallocation.ZERO_ON_FLUSH && writeMode != WriteMode.PWRITE) {
-      // Zeros are written ahead with pwrite(2) in the same flush; a mapped writer has no such
-      // step, and silently running another mode would mislead an experiment.
-      throw new IllegalArgumentException(
-          "journal.preallocation zero-on-flush needs journal.writeMode pwrite, got " + writeMode);
     }
     if (preallocation != Preallocation.FALLOCATE && !preallocateSegments) {
       throw new IllegalArgumentException(
@@ -162,10 +147,6 @@ public final class JournalConfig {
     return madvise;
   }
 
-  public WriteMode writeMode() {
-    return writeMode;
-  }
-
   public boolean preallocateSegments() {
     return preallocateSegments;
   }
@@ -195,37 +176,15 @@ public final class JournalConfig {
     return metricTags;
   }
 
-  /** Advice given to the kernel for mapped segments (the {@code journal.madvise} experiment). */
+  /** Advice given to the kernel for mapped segments ({@code journal.madvise}). */
   public enum Madvise {
     /** No advice (default). */
     NONE,
-    /** MADV_RANDOM: no read-around on faults, so the page cache keeps small (4 KiB) pages. */
-    RANDOM,
-    /** MADV_SEQUENTIAL: aggressive read-ahead, pages dropped soon after they are read. */
-    SEQUENTIAL,
-    /** MADV_WILLNEED: start reading the whole segment in now. */
-    WILLNEED
-  }
-
-  /**
-   * How appends put frames into a segment (the {@code journal.writeMode} experiment). Readers read
-   * through the mapping either way; both are equally durable once flushed.
-   */
-  public enum WriteMode {
     /**
-     * Default. Each frame is assembled in a buffer and written with one {@code pwrite(2)}. The
-     * segment's pages are never written through the mapping, so a flush does not have to
-     * write-protect mapped pages, which costs every flush a TLB shootdown across the cores that run
-     * the process; in the Raft benchmark it gave more throughput and lower latency in every flush
-     * mode. Costs a system call and a copy per append, which only a single thread appending small
-     * entries without flushing feels (figures: docs/journal.md).
+     * MADV_RANDOM: no read-around on faults, so the page cache keeps small (4 KiB) pages and a
+     * flush writes back less; the price is slower cold sequential reads (figures: docs/journal.md).
      */
-    PWRITE,
-    /**
-     * Frames are written straight into the mapped segment (entry writers serialize in place): no
-     * system call per append, but every flush pays for write-protecting the pages it writes.
-     */
-    MMAP
+    RANDOM
   }
 
   /**
@@ -234,36 +193,26 @@ public final class JournalConfig {
    */
   public enum Preallocation {
     /**
-     * Default with the MMAP write mode or without preallocated segments (see {@link
-     * #defaultPreallocation}). posix_fallocate reserves the blocks at once (zeros are written where
-     * it is not available). The blocks stay "unwritten" extents, so the first write to each one
-     * also changes file metadata that a flush must make durable, which makes each flush slower than
-     * a write into blocks that exist (figures: docs/journal.md).
+     * Default without preallocated segments (see {@link #defaultPreallocation}). posix_fallocate
+     * reserves the blocks at once (zeros are written where it is not available). The blocks stay
+     * "unwritten" extents, so the first write to each one also changes file metadata that a flush
+     * must make durable, which makes each flush slower than a write into blocks that exist
+     * (figures: docs/journal.md).
      */
     FALLOCATE,
     /**
-     * As {@link #FALLOCATE}, then a background {@link ZeroFiller} writes and forces zeros into the
-     * writer's segment ahead of the writer, so flushes overwrite blocks that exist on disk and
-     * commit no metadata. The price is more disk writes (the zeros) and their metadata commits,
-     * which compete with the flushes of every journal on the same disk, its own included: with many
-     * partitions commit p50 is lower but p99 higher than with fallocate. A segment whose appends
-     * overtake the zeros is left alone from then on ({@code tern.journal.zero.fill.overtaken}).
-     */
-    ZERO_FILL,
-    /**
-     * Default with the PWRITE write mode and preallocated segments. As {@link #FALLOCATE}, and a
-     * journal whose recent flushes nearly all (3 in 4) wrote at least a page of frames has its
-     * flushes keep zeros ahead of the frames, beyond the writer's claim, about 512 flushes' worth
-     * of bytes (2 to 8 MiB), topped up 256 KiB at a time and forced with the frames: one flush in a
-     * few dozen pays for a chunk of zeros and the one metadata commit that makes its blocks
-     * written, the others overwrite written blocks, so flush-each p50 comes close to a raw write
-     * into existing blocks (the flush that writes a chunk is what p99 sees). Smaller flushes get no
-     * zeros: they reach a new block only once in several flushes, and zeros would double the bytes
-     * written (see {@link ZeroOnFlush}). Flushes that average more than 256 KiB outrun the zeros,
-     * which then stop for that segment ({@code tern.journal.zero.fill.overtaken}); for flushes that
-     * large the metadata commit is a small part of the flush. The price where zeros are written:
-     * about twice the bytes written to disk. No background thread. PWRITE write mode only (with
-     * MMAP set explicitly, the config is refused).
+     * Default with preallocated segments. As {@link #FALLOCATE}, and a journal whose recent flushes
+     * nearly all (3 in 4) wrote at least a page of frames has its flushes keep zeros ahead of the
+     * frames, beyond the writer's claim, about 512 flushes' worth of bytes (2 to 8 MiB), topped up
+     * 256 KiB at a time and forced with the frames: one flush in a few dozen pays for a chunk of
+     * zeros and the one metadata commit that makes its blocks written, the others overwrite written
+     * blocks, so flush-each p50 comes close to a raw write into existing blocks (the flush that
+     * writes a chunk is what p99 sees). Smaller flushes get no zeros: they reach a new block only
+     * once in several flushes, and zeros would double the bytes written (see {@link ZeroOnFlush}).
+     * Flushes that average more than 256 KiB outrun the zeros, which then stop for that segment
+     * ({@code tern.journal.zero.fill.overtaken}); for flushes that large the metadata commit is a
+     * small part of the flush. The price where zeros are written: about twice the bytes written to
+     * disk. No background thread.
      */
     ZERO_ON_FLUSH
   }
@@ -307,9 +256,8 @@ public final class JournalConfig {
     private int maxEntrySizeBytes = DEFAULT_MAX_ENTRY_SIZE_BYTES;
     private int indexDensity = DEFAULT_INDEX_DENSITY;
     private Madvise madvise = Madvise.NONE;
-    private WriteMode writeMode = DEFAULT_WRITE_MODE;
     private boolean preallocateSegments = true;
-    private Preallocation preallocation; // null: defaultPreallocation(writeMode, ...)
+    private Preallocation preallocation; // null: defaultPreallocation(preallocateSegments)
     private long freeDiskSpaceReserveBytes = DEFAULT_FREE_DISK_SPACE_RESERVE_BYTES;
     private OpenVerification openVerification = OpenVerification.TAIL;
     private FlushRecordSync flushRecordSync = FlushRecordSync.SHARED;
@@ -343,11 +291,6 @@ public final class JournalConfig {
 
     public Builder madvise(Madvise madvise) {
       this.madvise = madvise;
-      return this;
-    }
-
-    public Builder writeMode(WriteMode writeMode) {
-      this.writeMode = writeMode;
       return this;
     }
 

@@ -169,7 +169,7 @@ final class JournalLoader {
       IoUtil.unmap(mapped);
       return discardOrFail(path, previous, isLast, problem);
     }
-    Segment segment = Segment.existing(path, mapped, config.indexDensity(), config.writeMode());
+    Segment segment = Segment.existing(path, mapped, config.indexDensity());
     // Resume the segment's flush-record sequence: a new record must outrank the ones on disk.
     segment.flushes().readFlushRecord();
     return segment;

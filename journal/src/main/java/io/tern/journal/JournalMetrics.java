@@ -18,7 +18,9 @@ import java.util.function.ToDoubleFunction;
  * [tern_journal_append_latency_seconds] (sampled, see {@link #APPEND_LATENCY_SAMPLE_EVERY}), {@code
  * tern.journal.flush.latency}, {@code tern.journal.flush.bytes}, {@code
  * tern.journal.segment.allocation.latency} (background creation of the next segment), {@code
- * tern.journal.segment.roll.wait} (time the writer waited for it), and gauges {@code
+ * tern.journal.segment.roll.wait} (time the writer waited for it), {@code
+ * tern.journal.zero.fill.bytes} and {@code tern.journal.zero.fill.overtaken} (zeros that flushes
+ * write ahead, {@link JournalConfig.Preallocation#ZERO_ON_FLUSH}), and gauges {@code
  * tern.journal.segments}, {@code tern.journal.last.index}, {@code tern.journal.last.flushed.index}.
  */
 final class JournalMetrics {
@@ -77,14 +79,14 @@ final class JournalMetrics {
     zeroFillBytes =
         Counter.builder("tern.journal.zero.fill.bytes")
             .description(
-                "Zeros written and forced ahead of the writer (preallocation zero-fill and"
+                "Zeros written and forced ahead of the writer by flushes (preallocation"
                     + " zero-on-flush)")
             .baseUnit("bytes")
             .tags(tags)
             .register(registry);
     zeroFillOvertaken =
         Counter.builder("tern.journal.zero.fill.overtaken")
-            .description("Segments whose zero-filling stopped because appends overtook it")
+            .description("Segments whose zeros stopped because appends overtook them")
             .tags(tags)
             .register(registry);
   }

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The two libc calls the journal uses when it can: {@code madvise(2)} on mapped segments (the
- * {@code journal.madvise} experiment) and {@code posix_fallocate(3)} to reserve a segment's blocks
+ * {@code journal.madvise} setting) and {@code posix_fallocate(3)} to reserve a segment's blocks
  * without writing zeros. Both are optional: where JNA or the calls are unavailable (non-Linux,
  * missing native library), callers fall back and the journal behaves the same, only slower to
  * preallocate and without the advice.
@@ -19,8 +19,6 @@ final class NativeIo {
 
   // Linux values (asm-generic; the same on x86_64 and aarch64).
   private static final int MADV_RANDOM = 1;
-  private static final int MADV_SEQUENTIAL = 2;
-  private static final int MADV_WILLNEED = 3;
   private static final int O_RDWR = 2;
   private static final int O_CREAT = 0100;
   private static final int FILE_MODE = 0644;
@@ -56,13 +54,8 @@ final class NativeIo {
     if (advice == JournalConfig.Madvise.NONE || !AVAILABLE) {
       return false;
     }
-    int flag =
-        switch (advice) {
-          case RANDOM -> MADV_RANDOM;
-          case SEQUENTIAL -> MADV_SEQUENTIAL;
-          default -> MADV_WILLNEED;
-        };
-    int result = madvise(new Pointer(address), length, flag);
+    // RANDOM is the only advice besides NONE.
+    int result = madvise(new Pointer(address), length, MADV_RANDOM);
     if (result != 0) {
       LOG.warn("madvise({}) failed with errno {}", advice, Native.getLastError());
       return false;

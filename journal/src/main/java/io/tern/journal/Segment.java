@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link SegmentRecovery}: the open-time scan, trusting a sealed segment's hint, building the
  *       sparse index on first use, zeroing a torn tail;
  *   <li>{@link SegmentFlushes}: forces written frames and writes flush records (the flush lock);
- *   <li>{@link SegmentZeroFill}: zeros written ahead of the writer in the zero-fill modes.
+ *   <li>{@link SegmentZeroFill}: zeros that flushes write ahead of the writer ({@link
+ *       JournalConfig.Preallocation#ZERO_ON_FLUSH}).
  * </ul>
  *
  * <p>Lifetime: the journal holds one reference; each reader holds one on the segment it is
@@ -46,9 +47,9 @@ final class Segment {
   private final AtomicInteger references = new AtomicInteger(1);
 
   /**
-   * {@link JournalConfig.WriteMode#PWRITE}: open for the segment's life; the writer appends through
-   * it, the flusher writes flush records and zeros. Positional writes need no coordination between
-   * them. Null in MMAP mode.
+   * Open for the segment's life: the writer appends through it, the flusher writes flush records
+   * and zeros. Positional writes need no coordination between them. The mapping is only read, so a
+   * flush never has to write-protect mapped pages.
    */
   private final InterruptSafeChannel channel;
 
@@ -63,19 +64,10 @@ final class Segment {
   private volatile long lastIndex;
   private volatile boolean deleted;
 
-  private Segment(
-      Path file,
-      MappedByteBuffer mapped,
-      long id,
-      long firstIndex,
-      int density,
-      JournalConfig.WriteMode writeMode) {
+  private Segment(Path file, MappedByteBuffer mapped, long id, long firstIndex, int density) {
     this.file = file;
     try {
-      this.channel =
-          writeMode == JournalConfig.WriteMode.PWRITE
-              ? InterruptSafeChannel.open(file, StandardOpenOption.WRITE)
-              : null;
+      this.channel = InterruptSafeChannel.open(file, StandardOpenOption.WRITE);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to open journal segment " + file + " for writing", e);
     }
@@ -110,13 +102,8 @@ final class Segment {
 
   /** Starts a preallocated (zeroed) file as a new, empty segment. */
   static Segment initialize(
-      Path file,
-      MappedByteBuffer mapped,
-      long id,
-      long firstIndex,
-      int density,
-      JournalConfig.WriteMode writeMode) {
-    Segment segment = new Segment(file, mapped, id, firstIndex, density, writeMode);
+      Path file, MappedByteBuffer mapped, long id, long firstIndex, int density) {
+    Segment segment = new Segment(file, mapped, id, firstIndex, density);
     SegmentDescriptor.write(
         segment.buffer, segment.newView(), new Crc32c(), id, firstIndex, mapped.capacity());
     segment.flushes.startEmpty();
@@ -125,16 +112,14 @@ final class Segment {
   }
 
   /** Wraps an existing segment whose descriptor was validated by the caller. */
-  static Segment existing(
-      Path file, MappedByteBuffer mapped, int density, JournalConfig.WriteMode writeMode) {
+  static Segment existing(Path file, MappedByteBuffer mapped, int density) {
     UnsafeBuffer descriptor = new UnsafeBuffer(mapped);
     return new Segment(
         file,
         mapped,
         SegmentDescriptor.id(descriptor),
         SegmentDescriptor.firstIndex(descriptor),
-        density,
-        writeMode);
+        density);
   }
 
   // ---------------------------------------------------------------- parts
@@ -204,7 +189,7 @@ final class Segment {
     return index;
   }
 
-  /** The segment's write channel in PWRITE mode; null in MMAP mode. */
+  /** The segment's write channel. */
   InterruptSafeChannel channel() {
     return channel;
   }
@@ -216,9 +201,8 @@ final class Segment {
   }
 
   /**
-   * Writes {@code bytes} at {@code position} through the channel (PWRITE mode). Readers find a
-   * frame only once it is published, so the order in which the kernel copies the bytes does not
-   * matter to them.
+   * Writes {@code bytes} at {@code position} through the channel. Readers find a frame only once it
+   * is published, so the order in which the kernel copies the bytes does not matter to them.
    */
   void writeThroughChannel(int position, ByteBuffer bytes) {
     try {
@@ -275,12 +259,10 @@ final class Segment {
   }
 
   private void closeChannel() {
-    if (channel != null) {
-      try {
-        channel.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException("Failed to close journal segment " + file, e);
-      }
+    try {
+      channel.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to close journal segment " + file, e);
     }
   }
 

@@ -220,8 +220,8 @@ final class SegmentAllocator implements AutoCloseable {
   }
 
   /**
-   * The allocator's thread, for other background work on the journal's files ({@link ZeroFiller});
-   * tasks run one at a time, in order, and stop being accepted at {@link #close}.
+   * The allocator's thread: tasks run one at a time, in order, and stop being accepted at {@link
+   * #close} (tests queue one to wait until the work before it is done).
    */
   Executor executor() {
     return executor;

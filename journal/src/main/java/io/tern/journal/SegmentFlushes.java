@@ -15,9 +15,7 @@ final class SegmentFlushes {
   private final ByteBuffer view;
   private final Crc32c crc = new Crc32c();
 
-  /**
-   * PWRITE mode: a flush record is encoded here, then written into its slot through the channel.
-   */
+  /** A flush record is encoded here, then written into its slot through the channel. */
   private final ByteBuffer recordView =
       ByteBuffer.allocateDirect(SegmentDescriptor.FLUSH_SLOT_LENGTH);
 
@@ -100,12 +98,8 @@ final class SegmentFlushes {
         new SegmentDescriptor.FlushRecord(
             lastFlushedIndex, confirmedIndex, ++sequence, cleanShutdown);
     int slot = SegmentDescriptor.flushSlotOffset(record.sequence());
-    if (segment.channel() == null) { // MMAP
-      SegmentDescriptor.writeFlushRecord(buffer, view, slot, crc, record);
-      return;
-    }
-    // Through the channel too, or the descriptor page would be written through the mapping on
-    // every flush and cost every flush the write-protection this mode avoids.
+    // Through the channel like the frames, or the descriptor page would be written through the
+    // mapping on every flush and cost every flush the write-protection of mapped pages.
     SegmentDescriptor.writeFlushRecord(recordBuffer, recordView, 0, crc, record);
     segment.writeThroughChannel(slot, recordView.clear()); // all 32 bytes of the slot
   }

@@ -1,15 +1,5 @@
 package io.tern.journal;
 
-import static io.tern.journal.FrameLayout.ASQN_OFFSET;
-import static io.tern.journal.FrameLayout.CHECKSUM_OFFSET;
-import static io.tern.journal.FrameLayout.CHECKSUM_START;
-import static io.tern.journal.FrameLayout.DATA_OFFSET;
-import static io.tern.journal.FrameLayout.INDEX_OFFSET;
-import static io.tern.journal.FrameLayout.LENGTH_OFFSET;
-import static io.tern.journal.FrameLayout.MARKER_OFFSET;
-import static io.tern.journal.FrameLayout.MARKER_V1;
-import static io.tern.journal.FrameLayout.RESERVED_OFFSET;
-
 import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -19,25 +9,23 @@ import org.agrona.concurrent.UnsafeBuffer;
  * the journal rolls past it and truncates it. Writer thread only, except {@link #truncateAfter},
  * which the journal calls with its structure and flush locks held.
  *
- * <p>In {@link JournalConfig.WriteMode#MMAP} a frame is written into the mapping and published at
- * once; in {@link JournalConfig.WriteMode#PWRITE} it is assembled in the journal's {@link
- * FrameStaging} and published by {@link #writeStaged}, which writes the staged frames with one
- * positional write.
+ * <p>A frame is assembled in the journal's {@link FrameStaging} and published by {@link
+ * #writeStaged}, which writes the staged frames with one positional write; the mapping is only
+ * read.
  */
 final class SegmentWriter {
   private final Segment segment;
   private final UnsafeBuffer buffer;
   private final ByteBuffer view;
   private final Crc32c crc = new Crc32c();
-  private final UnsafeBuffer entryView = new UnsafeBuffer(0, 0);
 
   private long lastAsqn = SegmentIndex.NONE;
   private long lastAsqnIndex = SegmentIndex.NONE;
 
   /**
    * Where the writer's frames end and the last of them, including frames still held in the
-   * journal's {@link FrameStaging} (PWRITE mode); the segment's published end trails them until
-   * {@link #writeStaged} publishes those frames.
+   * journal's {@link FrameStaging}; the segment's published end trails them until {@link
+   * #writeStaged} publishes those frames.
    */
   private int appendPosition = SegmentDescriptor.LENGTH;
 
@@ -54,9 +42,10 @@ final class SegmentWriter {
   }
 
   /**
-   * Appends one frame, copying from {@code src} or letting {@code writer} serialize in place.
+   * Stages one frame, copying from {@code src} or letting {@code writer} serialize into the staging
+   * buffer.
    *
-   * @param staging the journal's staging buffer (PWRITE mode; unused in MMAP mode)
+   * @param staging the journal's staging buffer
    * @return false when the frame does not fit in the rest of this segment
    */
   boolean append(
@@ -79,34 +68,15 @@ final class SegmentWriter {
     if (fence != null) {
       fence.beforeWrite(position + frameLength);
     }
-    if (segment.channel() != null) { // PWRITE
-      if (!staging.hasRoomFor(frameLength)) {
-        writeStaged(staging);
-        staging.growFor(frameLength);
-      }
-      if (staging.isEmpty()) {
-        stagedFrom = position;
-      }
-      staging.add(entryIndex, asqn, src, srcOffset, length, writer);
-      onFrameAppended(entryIndex, asqn, position, frameLength);
-      return true;
+    if (!staging.hasRoomFor(frameLength)) {
+      writeStaged(staging);
+      staging.growFor(frameLength);
     }
-    buffer.putInt(position + LENGTH_OFFSET, length);
-    buffer.putInt(position + RESERVED_OFFSET, 0);
-    buffer.putLong(position + INDEX_OFFSET, entryIndex);
-    buffer.putLong(position + ASQN_OFFSET, asqn);
-    if (writer != null) {
-      entryView.wrap(segment.address() + position + DATA_OFFSET, length);
-      writer.write(entryView, 0);
-    } else {
-      buffer.putBytes(position + DATA_OFFSET, src, srcOffset, length);
+    if (staging.isEmpty()) {
+      stagedFrom = position;
     }
-    // Padding after the data is zero: bytes after the last frame always are.
-    int checksum = crc.compute(view, position + CHECKSUM_START, FrameLayout.checksumLength(length));
-    buffer.putInt(position + CHECKSUM_OFFSET, checksum);
-    buffer.putIntRelease(position + MARKER_OFFSET, MARKER_V1);
+    staging.add(entryIndex, asqn, src, srcOffset, length, writer);
     onFrameAppended(entryIndex, asqn, position, frameLength);
-    segment.publish(appendPosition, appendLastIndex);
     return true;
   }
 

@@ -6,10 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 
 /**
- * Zeros written ahead of the writer into one {@link Segment}, in {@link
- * JournalConfig.Preallocation#ZERO_FILL} (by the background {@link ZeroFiller}) and {@link
- * JournalConfig.Preallocation#ZERO_ON_FLUSH} (by flushes, see {@link ZeroOnFlush}). The segment's
- * {@link ZeroFillFence} keeps the writer and whoever writes the zeros apart. Unused in other modes.
+ * Zeros written ahead of the writer into one {@link Segment} by flushes, in {@link
+ * JournalConfig.Preallocation#ZERO_ON_FLUSH} (see {@link ZeroOnFlush}). The segment's {@link
+ * ZeroFillFence} keeps the writer's frames and the flushing thread's zeros apart. Unused with
+ * {@link JournalConfig.Preallocation#FALLOCATE}.
  */
 final class SegmentZeroFill {
   private final Segment segment;
@@ -17,8 +17,8 @@ final class SegmentZeroFill {
   /** Null until the segment first becomes the writer's, and never replaced. */
   private volatile ZeroFillFence fence;
 
-  private int zerosToForceEnd; // ZERO_ON_FLUSH, flush lock: end of zeros written since the flush
-  private boolean overtakenReported; // ZERO_ON_FLUSH, flush lock
+  private int zerosToForceEnd; // flush lock: end of zeros written since the last flush
+  private boolean overtakenReported; // flush lock
 
   SegmentZeroFill(Segment segment) {
     this.segment = segment;
@@ -51,18 +51,18 @@ final class SegmentZeroFill {
   }
 
   /**
-   * {@link JournalConfig.Preallocation#ZERO_ON_FLUSH}: before a flush, once the zeros beyond the
-   * writer's claim fell {@code refillBytes} short of {@code leadBytes} past the frames, writes up
-   * to {@code refillBytes} more; the next {@link SegmentFlushes#flush} forces them with the frames.
-   * Called under the journal's flush lock, after the segment became the writer's; PWRITE mode only.
+   * Before a flush, once the zeros beyond the writer's claim fell {@code refillBytes} short of
+   * {@code leadBytes} past the frames, writes up to {@code refillBytes} more; the next {@link
+   * SegmentFlushes#flush} forces them with the frames. Called under the journal's flush lock, after
+   * the segment became the writer's.
    *
-   * @param zeros a direct buffer of zeros, {@link ZeroFiller#CHUNK_BYTES} long
+   * @param zeros a direct buffer of zeros, {@link ZeroOnFlush#REFILL_BYTES} long
    * @return bytes of zeros written
    */
   int zeroAhead(int leadBytes, int refillBytes, ByteBuffer zeros) {
     ZeroFillFence current = fence;
     InterruptSafeChannel channel = segment.channel();
-    if (current == null || channel == null) {
+    if (current == null) {
       return 0;
     }
     int end = segment.endPosition();

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.StampedLock;
@@ -14,13 +12,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Journal}: memory-mapped segments on one directory.
+ * The {@link Journal}: memory-mapped segments on one directory. This class opens and closes the
+ * journal and makes its structural changes; its parts do the rest: {@link JournalAppender} appends,
+ * publishes and rolls, {@link JournalFlusher} makes entries durable and keeps the flush records,
+ * {@link JournalSegments} keeps the segments and their files, and {@link JournalLoader} recovers
+ * the segments at open.
  *
- * <p>Concurrency. Appends are lock-free: a frame is published by its marker, then by the volatile
- * {@link #lastIndex}. Structural changes ({@code deleteAfter}, {@code deleteUntil}, {@code reset})
- * take the write side of {@link #structureLock}; readers read frames under its optimistic read side
- * and retry when it was taken, so they never return a half-removed entry. The {@link #flushLock}
- * keeps flushes (which may run on another thread) apart from structural changes.
+ * <p>Concurrency. Appends are lock-free: frames are published by the segment's end position, then
+ * by the appender's volatile published index. Structural changes ({@code deleteAfter}, {@code
+ * deleteUntil}, {@code reset}) take the write side of {@link #structureLock}; readers read frames
+ * under its optimistic read side and retry when it was taken, so they never return a half-removed
+ * entry. The flusher's lock keeps flushes (which may run on another thread) apart from structural
+ * changes.
  */
 public final class SegmentedJournal implements Journal {
   private static final Logger LOG = LoggerFactory.getLogger(SegmentedJournal.class);
@@ -30,43 +33,18 @@ public final class SegmentedJournal implements Journal {
   private final DirectoryLock lock;
   private final JournalMetrics metrics;
   private final SegmentAllocator allocator;
+  private final JournalSegments segments;
+  private final JournalFlusher flusher;
+  private final JournalAppender appender;
 
-  /** Where frames are assembled in {@link JournalConfig.WriteMode#PWRITE}; null in MMAP mode. */
-  private final FrameStaging staging;
-
-  private final ZeroFiller zeroFiller; // null unless Preallocation.ZERO_FILL
-
-  /** Null unless Preallocation.ZERO_ON_FLUSH in PWRITE mode; used under the flush lock. */
-  private final ZeroOnFlush zeroOnFlush;
-
+  /** Set when segment files were created or renamed; the next flush syncs the directory. */
   private final AtomicBoolean directoryDirty = new AtomicBoolean();
-  private final ConcurrentSkipListMap<Long, Segment> segments = new ConcurrentSkipListMap<>();
+
   private final StampedLock structureLock = new StampedLock();
-  private final ReentrantLock flushLock = new ReentrantLock();
+  private final ReentrantLock flushLock;
   private final TruncationHistory truncations = new TruncationHistory();
 
-  private Segment current;
-  private long lastAsqn = SegmentIndex.NONE;
   private volatile long firstIndex;
-  private volatile long lastIndex;
-
-  /**
-   * The last entry readers and flushes from other threads see: in PWRITE mode, appended entries
-   * wait in {@link #staging} until {@link #publish()}.
-   */
-  private volatile long publishedLastIndex;
-
-  /**
-   * The thread that appended last. Its own flushes and reads publish first, so a single-threaded
-   * user never sees the staging; other threads see what the writer published.
-   */
-  private Thread writerThread;
-
-  private volatile long lastFlushedIndex;
-
-  /** The confirmed index in the newest flush record on disk; lags one flush behind. */
-  private long recordedConfirmedIndex;
-
   private volatile boolean closed;
 
   private SegmentedJournal(JournalConfig config, SegmentFiles files) {
@@ -86,17 +64,10 @@ public final class SegmentedJournal implements Journal {
       throw e;
     }
     this.allocator = new SegmentAllocator(files, config, metrics, directoryDirty);
-    this.staging = config.writeMode() == JournalConfig.WriteMode.PWRITE ? new FrameStaging() : null;
-    // JournalConfig refuses zero modes without preallocated segments, and zero-on-flush without
-    // PWRITE, so the mode alone decides.
-    this.zeroFiller =
-        config.preallocation() == JournalConfig.Preallocation.ZERO_FILL
-            ? new ZeroFiller(allocator.executor(), metrics)
-            : null;
-    this.zeroOnFlush =
-        config.preallocation() == JournalConfig.Preallocation.ZERO_ON_FLUSH
-            ? new ZeroOnFlush(metrics)
-            : null;
+    this.segments = new JournalSegments(config, files, allocator);
+    this.flusher = new JournalFlusher(config, segments, metrics, directoryDirty);
+    this.flushLock = flusher.lock();
+    this.appender = new JournalAppender(config, segments, flusher, metrics);
   }
 
   /** Opens the journal in {@code config.directory()}, creating it if needed. */
@@ -114,7 +85,7 @@ public final class SegmentedJournal implements Journal {
           try {
             journal.load();
           } catch (RuntimeException e) {
-            for (Segment segment : journal.segments.values()) {
+            for (Segment segment : journal.segments.all()) {
               segment.releaseQuietly();
             }
             journal.allocator.close();
@@ -131,24 +102,17 @@ public final class SegmentedJournal implements Journal {
     long confirmed = loader.confirmedFlushedIndex();
     boolean crashed = !loaded.isEmpty() && loader.crashed();
     if (loaded.isEmpty()) {
-      long first = Math.max(1, confirmed + 1);
-      createSegment(1, first);
-      lastIndex = first - 1;
-      publishedLastIndex = lastIndex;
+      appender.startEmpty(Math.max(1, confirmed + 1));
     } else {
       for (Segment segment : loaded) {
-        segments.put(segment.firstIndex(), segment);
+        segments.add(segment);
       }
-      makeCurrent(segments.lastEntry().getValue());
-      // A hint left by a roll that never completed must not outlive the appends that follow.
-      current.writer().unseal();
-      // A segment opened from its hint knows its last asqn but not which entry holds it.
-      current.writer().recomputeLastAsqn();
-      lastIndex = current.lastIndex();
-      publishedLastIndex = lastIndex;
+      appender.resumeIn(segments.last());
     }
-    firstIndex = segments.firstKey();
+    firstIndex = segments.firstIndex();
+    long lastIndex = appender.lastIndex();
     if (confirmed > lastIndex) {
+      Segment current = appender.current();
       throw new JournalException.CorruptedJournal(
           current.file(),
           current.endPosition(),
@@ -158,19 +122,20 @@ public final class SegmentedJournal implements Journal {
               + confirmed
               + " were flushed");
     }
-    lastFlushedIndex = Math.max(confirmed, firstIndex - 1);
-    recordedConfirmedIndex = lastFlushedIndex;
-    lastAsqn = computeLastAsqn();
+    flusher.resumeAt(Math.max(confirmed, firstIndex - 1));
+    appender.recomputeLastAsqn();
     metrics.registerGauges(
         config.meterRegistry(),
         config.metricTags(),
         this,
         new JournalMetrics.Gauges<>(
-            j -> j.segments.size(), j -> j.lastIndex, j -> j.lastFlushedIndex));
+            j -> j.segments.size(),
+            j -> j.appender.lastIndex(),
+            j -> j.flusher.lastFlushedIndex()));
     // Entries recovered beyond the flushed index may sit only in the page cache: make them durable
     // now, and record the journal as open (not cleanly shut down) before anything else is written.
     flush();
-    recordExactly(false);
+    flusher.recordExactly(firstIndex, false);
     allocator.prepareSpare();
     if (crashed) {
       LOG.info(
@@ -178,32 +143,6 @@ public final class SegmentedJournal implements Journal {
           config.directory(),
           firstIndex,
           lastIndex);
-    }
-  }
-
-  private void createSegment(long id, long segmentFirstIndex) {
-    allocator.takeSpare(files.segmentPath(id));
-    var mapped = Segment.map(files.segmentPath(id), config.segmentSizeBytes());
-    Segment segment =
-        Segment.initialize(
-            files.segmentPath(id),
-            mapped,
-            id,
-            segmentFirstIndex,
-            config.indexDensity(),
-            config.writeMode());
-    NativeIo.madvise(segment.address(), config.segmentSizeBytes(), config.madvise());
-    segments.put(segmentFirstIndex, segment);
-    makeCurrent(segment);
-  }
-
-  /** The writer moves to {@code segment}; in zero-fill modes zeros start to go ahead of it. */
-  private void makeCurrent(Segment segment) {
-    current = segment;
-    if (zeroFiller != null) {
-      zeroFiller.fillAhead(segment);
-    } else if (zeroOnFlush != null) {
-      segment.zeroFill().fence(); // the writer's claims keep the flusher's zeros off its bytes
     }
   }
 
@@ -221,70 +160,17 @@ public final class SegmentedJournal implements Journal {
 
   private long append(long asqn, DirectBuffer data, int offset, int length, EntryWriter writer) {
     ensureOpen();
-    if (length < 0) {
-      throw new IllegalArgumentException("Entry length must be >= 0: " + length);
-    }
-    if (length > config.maxEntrySizeBytes()) {
-      throw new JournalException.EntryTooLarge(length, config.maxEntrySizeBytes());
-    }
-    if (asqn != ASQN_IGNORE && (asqn < 0 || asqn <= lastAsqn)) {
-      throw new JournalException.InvalidAsqn(asqn, lastAsqn);
-    }
-    long startNs = metrics.appendStartNs();
-    writerThread = Thread.currentThread();
-    long index = lastIndex + 1;
-    if (!current.writer().append(index, asqn, data, offset, length, writer, staging)) {
-      roll();
-      if (!current.writer().append(index, asqn, data, offset, length, writer, staging)) {
-        // Configuration validation makes this impossible; if it ever happens, nothing was written
-        // and the entry's index must not be used.
-        throw new IllegalStateException(
-            "An entry of " + length + " bytes did not fit an empty journal segment");
-      }
-    }
-    if (asqn != ASQN_IGNORE) {
-      lastAsqn = asqn;
-    }
-    lastIndex = index;
-    if (staging == null) {
-      publishedLastIndex = index; // MMAP: frames are written in place, visible at once
-    } else {
-      // A full buffer was written out (and published by the segment) to make room.
-      long written = current.lastIndex();
-      if (written > publishedLastIndex) {
-        publishedLastIndex = written;
-      }
-    }
-    metrics.appended(startNs);
-    return index;
+    return appender.append(asqn, data, offset, length, writer);
   }
 
   @Override
   public void publish() {
-    if (staging != null && !staging.isEmpty()) {
-      current.writer().writeStaged(staging);
-      publishedLastIndex = lastIndex;
-    }
+    appender.publish();
   }
 
   /** The last index a reader may read; on the writer's thread, publishes first. */
   long readableLastIndex() {
-    if (Thread.currentThread() == writerThread) {
-      publish();
-    }
-    return publishedLastIndex;
-  }
-
-  private void roll() {
-    publish();
-    current.zeroFill().stop(); // the rest of a sealed segment is never written
-    current.writer().seal();
-    try {
-      createSegment(current.id() + 1, lastIndex + 1);
-    } catch (RuntimeException e) {
-      current.writer().unseal(); // it stays the writer's segment; a later append may still fit
-      throw e;
-    }
+    return appender.readableLastIndex();
   }
 
   // ---------------------------------------------------------------- structural changes
@@ -293,7 +179,7 @@ public final class SegmentedJournal implements Journal {
   public void deleteAfter(long index) {
     ensureOpen();
     publish();
-    if (index >= lastIndex) {
+    if (index >= appender.lastIndex()) {
       return;
     }
     if (index < firstIndex - 1) {
@@ -310,29 +196,15 @@ public final class SegmentedJournal implements Journal {
       // Bump the epoch before any byte changes, so that anyone who sees an unchanged epoch after
       // reading an entry knows the entry was not being removed meanwhile.
       truncations.record(index);
-      Segment target = segments.floorEntry(Math.max(index, firstIndex)).getValue();
-      lowerFlushedIndex(target, index);
-      deleteSegmentsAfter(target);
+      Segment target = segments.holding(Math.max(index, firstIndex));
+      flusher.lowerTo(target, index);
+      segments.deleteAfter(target);
       target.writer().truncateAfter(index);
       target.writer().recomputeLastAsqn();
-      makeCurrent(target);
-      lastIndex = index;
-      publishedLastIndex = index;
-      lastAsqn = computeLastAsqn();
+      appender.truncatedTo(target, index);
     } finally {
       flushLock.unlock();
       structureLock.unlockWrite(stamp);
-    }
-  }
-
-  private void deleteSegmentsAfter(Segment keep) {
-    boolean deletedAny = false;
-    for (Segment segment : segments.descendingMap().headMap(keep.firstIndex()).values()) {
-      delete(segment);
-      deletedAny = true;
-    }
-    if (deletedAny) {
-      files.syncDirectory();
     }
   }
 
@@ -345,52 +217,17 @@ public final class SegmentedJournal implements Journal {
     long stamp = structureLock.writeLock();
     flushLock.lock();
     try {
-      keepFlushRecordBeyond(index);
-      boolean deletedAny = false;
-      for (Segment segment : segments.values()) {
-        if (segment == current || segment.lastIndex() >= index) {
-          break;
-        }
-        delete(segment);
-        deletedAny = true;
-      }
-      if (deletedAny) {
-        firstIndex = segments.firstKey();
-        // Compacted entries are gone on purpose; the flushed index never points below the journal.
-        lastFlushedIndex = Math.max(lastFlushedIndex, firstIndex - 1);
-        files.syncDirectory();
+      Segment current = appender.current();
+      flusher.keepRecordBeyond(index, firstIndex, current);
+      if (segments.deleteWhollyBelow(index, current)) {
+        firstIndex = segments.firstIndex();
+        flusher.raiseTo(firstIndex - 1);
+        segments.syncDirectory();
       }
     } finally {
       flushLock.unlock();
       structureLock.unlockWrite(stamp);
     }
-  }
-
-  /**
-   * Before {@link #deleteUntil} removes the segment holding the newest flush record: writes one
-   * into the first segment that stays and forces its descriptor. Else a crash right after a roll
-   * (the new segment's descriptor not yet on disk) could leave no record and no started segment,
-   * and the journal would reopen empty at index 1 instead of at its first index.
-   */
-  private void keepFlushRecordBeyond(long index) {
-    Segment holder = segments.floorEntry(Math.max(lastFlushedIndex, firstIndex)).getValue();
-    if (holder == current || holder.lastIndex() >= index) {
-      return; // the record's segment stays
-    }
-    Segment survivor = null;
-    for (Segment segment : segments.values()) {
-      if (segment == current || segment.lastIndex() >= index) {
-        survivor = segment;
-        break;
-      }
-    }
-    long floor = survivor.firstIndex() - 1; // compacted entries are gone on purpose
-    long flushed = Math.max(lastFlushedIndex, floor);
-    survivor
-        .flushes()
-        .writeFlushRecord(
-            flushed, Math.min(flushed, Math.max(recordedConfirmedIndex, floor)), false);
-    survivor.force(0, SegmentDescriptor.LENGTH);
   }
 
   @Override
@@ -405,131 +242,41 @@ public final class SegmentedJournal implements Journal {
     long stamp = structureLock.writeLock();
     flushLock.lock();
     try {
-      if (staging != null) {
-        staging.clear(); // the staged frames are part of what is emptied
-      }
+      appender.discardStaged();
       truncations.record(nextIndex - 1);
-      long nextId = current.id() + 1;
-      // Oldest first: a crash part-way leaves a suffix of the journal, like a compaction.
-      for (Segment segment : segments.values()) {
-        delete(segment);
-      }
-      files.syncDirectory();
-      createSegment(nextId, nextIndex);
+      long nextId = appender.current().id() + 1;
+      segments.deleteAll(); // oldest first: a crash part-way leaves a suffix, like a compaction
+      segments.syncDirectory();
+      Segment current = appender.startSegment(nextId, nextIndex);
       current.flushes().writeFlushRecord(nextIndex - 1, nextIndex - 1, false);
       current.flushes().flush(true);
-      files.syncDirectory();
+      segments.syncDirectory();
       directoryDirty.set(false);
       firstIndex = nextIndex;
-      lastIndex = nextIndex - 1;
-      publishedLastIndex = lastIndex;
-      lastAsqn = SegmentIndex.NONE;
-      lastFlushedIndex = nextIndex - 1;
-      recordedConfirmedIndex = nextIndex - 1;
+      appender.restartAt(nextIndex);
+      flusher.resumeAt(nextIndex - 1);
     } finally {
       flushLock.unlock();
       structureLock.unlockWrite(stamp);
     }
   }
 
-  /**
-   * Lowering is always safe; it must be durable before entries below the old value change. The
-   * record goes into {@code target}, the segment that will hold the last entry; later segments,
-   * whose records claim more, are deleted right after.
-   */
-  private void lowerFlushedIndex(Segment target, long index) {
-    if (lastFlushedIndex > index) {
-      recordedConfirmedIndex = Math.min(recordedConfirmedIndex, index);
-      target.flushes().writeFlushRecord(index, recordedConfirmedIndex, false);
-      target.force(0, SegmentDescriptor.LENGTH);
-      lastFlushedIndex = index;
-    }
-  }
-
-  private void delete(Segment segment) {
-    segments.remove(segment.firstIndex());
-    files.delete(segment.file());
-    segment.markDeleted();
-    segment.release();
-  }
-
-  private long computeLastAsqn() {
-    for (Segment segment : segments.descendingMap().values()) {
-      long asqn =
-          segment == current
-              ? segment.writer().lastAsqn()
-              : segment.frames().lastAsqnUpTo(segment.lastIndex())[0];
-      if (asqn != SegmentIndex.NONE) {
-        return asqn;
-      }
-    }
-    return SegmentIndex.NONE;
-  }
-
   // ---------------------------------------------------------------- flush
 
-  /**
-   * One msync per flush: earlier segments first (rare: only after a roll), then the segment that
-   * holds the last entry, together with its descriptor carrying the flush record.
-   */
+  /** Forces every published entry (see {@link JournalFlusher#flushTo}). */
   @Override
   public void flush() {
-    if (Thread.currentThread() == writerThread) {
-      publish();
-    }
+    appender.publishOnWriterThread();
     flushLock.lock();
     try {
-      long target = publishedLastIndex;
+      long target = appender.publishedLastIndex();
       if (closed) {
         return;
       }
-      if (target <= lastFlushedIndex) {
-        // Idle: make the record exact, so corruption of the last flushed entries is detected.
-        if (recordedConfirmedIndex < lastFlushedIndex) {
-          recordExactly(false);
-        }
-        return;
-      }
-      long startNs = metrics.nowNs();
-      if (directoryDirty.getAndSet(false)) {
-        try {
-          files.syncDirectory();
-        } catch (RuntimeException e) {
-          directoryDirty.set(true); // still needed: no later flush may skip it
-          throw e;
-        }
-      }
-      Segment holder = segments.floorEntry(target).getValue();
-      long bytes = 0;
-      for (Segment segment :
-          segments
-              .subMap(
-                  segments.floorKey(Math.max(lastFlushedIndex, firstIndex)), holder.firstIndex())
-              .values()) {
-        bytes += segment.flushes().flush(false);
-      }
-      if (zeroOnFlush != null) {
-        zeroOnFlush.beforeFlush(holder);
-      }
-      holder.flushes().writeFlushRecord(target, lastFlushedIndex, false);
-      bytes += holder.flushes().flush(true);
-      recordedConfirmedIndex = lastFlushedIndex;
-      lastFlushedIndex = target;
-      if (config.flushRecordSync() == JournalConfig.FlushRecordSync.SEPARATE) {
-        recordExactly(false);
-      }
-      metrics.flushed(startNs, bytes);
+      flusher.flushTo(target, firstIndex);
     } finally {
       flushLock.unlock();
     }
-  }
-
-  /** Writes and forces a record whose confirmed index is the flushed index (flush lock held). */
-  private void recordExactly(boolean cleanShutdown) {
-    Segment holder = segments.floorEntry(Math.max(lastFlushedIndex, firstIndex)).getValue();
-    holder.flushes().writeFlushRecord(lastFlushedIndex, lastFlushedIndex, cleanShutdown);
-    holder.force(0, SegmentDescriptor.LENGTH);
-    recordedConfirmedIndex = lastFlushedIndex;
   }
 
   // ---------------------------------------------------------------- queries
@@ -541,12 +288,12 @@ public final class SegmentedJournal implements Journal {
 
   @Override
   public long getLastIndex() {
-    return lastIndex;
+    return appender.lastIndex();
   }
 
   @Override
   public long getLastFlushedIndex() {
-    return lastFlushedIndex;
+    return flusher.lastFlushedIndex();
   }
 
   @Override
@@ -576,17 +323,16 @@ public final class SegmentedJournal implements Journal {
 
   /** The segment that holds {@code index}, or where it would be appended. */
   Segment segmentFor(long index) {
-    Map.Entry<Long, Segment> entry = segments.floorEntry(index);
-    return entry == null ? segments.firstEntry().getValue() : entry.getValue();
+    return segments.segmentFor(index);
   }
 
   /** The segment whose first entry is {@code index}, or null. */
   Segment segmentStartingAt(long index) {
-    return segments.get(index);
+    return segments.startingAt(index);
   }
 
   Iterable<Segment> segmentsDescending() {
-    return segments.descendingMap().values();
+    return segments.descending();
   }
 
   boolean isClosed() {
@@ -609,12 +355,12 @@ public final class SegmentedJournal implements Journal {
     flushLock.lock();
     try {
       closed = true;
-      for (Segment segment : segments.values()) {
+      for (Segment segment : segments.all()) {
         segment.zeroFill().stop();
       }
       allocator.close();
-      recordExactly(true);
-      for (Segment segment : segments.values()) {
+      flusher.recordExactly(firstIndex, true);
+      for (Segment segment : segments.all()) {
         segment.release();
       }
       segments.clear();

@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Keeps the writer of one segment and the background {@link ZeroFiller} from writing the same
- * bytes. The writer claims the bytes it is about to write, a step at a time; the filler reserves a
- * chunk of whole pages beyond the claim under the monitor, then writes its zeros without holding
- * it, so a writer's claim waits for the filler only when it reaches the chunk being written. A
- * claim never shrinks, so once the writer may have written a byte, the filler never touches it
- * again.
+ * Keeps the writer of one segment and a flushing thread that writes zeros ahead of it ({@link
+ * ZeroOnFlush}) from writing the same bytes. The writer claims the bytes it is about to write, a
+ * step at a time; the zeroing thread reserves a chunk of whole pages beyond the claim under the
+ * monitor, then writes its zeros without holding it, so a writer's claim waits for the zeros only
+ * when it reaches the chunk being written. A claim never shrinks, so once the writer may have
+ * written a byte, zeros never touch it again.
  */
 final class ZeroFillFence {
   static final int PAGE_BYTES = 4096;
@@ -20,20 +20,8 @@ final class ZeroFillFence {
    */
   static final int WRITER_CLAIM_STEP_BYTES = 64 * 1024;
 
-  /**
-   * How far ahead of the writer's claim the filler goes before it pauses; it resumes once the lead
-   * has halved. Spreads a segment's zeros over its life instead of one burst of disk writes when it
-   * is rolled (a broker with many partitions rolls many at once when it starts). Resuming in small
-   * steps instead (zeros at the writer's pace) did worse with many journals: each journal's flushes
-   * then wait for the metadata commits of many small conversions of its own file.
-   */
-  static final int MAX_LEAD_BYTES = 16 * 1024 * 1024;
-
   /** {@link #zeroNextChunk} result: nothing is left, the writer overtook the zeros, or stopped. */
   static final int DONE = -1;
-
-  /** {@link #zeroNextChunk} result: far enough ahead of the writer for now. */
-  static final int PAUSED = -2;
 
   private static final int NOT_WRITING = -1;
 
@@ -41,12 +29,9 @@ final class ZeroFillFence {
   private volatile int writerEnd;
   private int zeroedEnd; // under the monitor
   private boolean stopped; // under the monitor
-  private boolean filling; // under the monitor: a filler job owns this fence
   private boolean overtaken; // under the monitor
-  private boolean paused; // under the monitor
   private int writingFrom = NOT_WRITING; // under the monitor: start of the chunk being zeroed
   private int writingEnd; // under the monitor
-  private Runnable resume; // under the monitor: starts a new filler job
 
   /**
    * @param writerEnd where the writer's bytes end now (frames and the descriptor below it)
@@ -56,7 +41,7 @@ final class ZeroFillFence {
     this.writerEnd = writerEnd;
   }
 
-  /** Writer thread, before it writes below {@code end}; waits at most for one filler chunk. */
+  /** Writer thread, before it writes below {@code end}; waits at most for one chunk of zeros. */
   void beforeWrite(int end) {
     if (end > writerEnd) {
       claim(end);
@@ -70,11 +55,6 @@ final class ZeroFillFence {
       awaitChunkWritten();
     }
     writerEnd = claim;
-    // resume is null when flushes write the zeros (ZeroOnFlush): they never go this far ahead.
-    if (paused && !filling && resume != null && (long) zeroedEnd - writerEnd < MAX_LEAD_BYTES / 2) {
-      paused = false;
-      resume.run();
-    }
   }
 
   /** Waits (monitor held) until no chunk is being written; keeps an interrupt for the caller. */
@@ -92,25 +72,6 @@ final class ZeroFillFence {
     }
   }
 
-  /**
-   * False if a filler job already owns this fence, or there is nothing more to do; else the caller
-   * owns it. {@code resume} starts a new job when a paused filler should go on.
-   */
-  synchronized boolean startFilling(Runnable resume) {
-    if (filling || stopped || overtaken) {
-      return false;
-    }
-    this.resume = resume;
-    paused = false;
-    filling = true;
-    return true;
-  }
-
-  /** The filler job ends (finished, stopped or failed); another may start later. */
-  synchronized void stopFilling() {
-    filling = false;
-  }
-
   /** Where the zeros written so far end (0 before the first chunk). */
   synchronized int zeroedEnd() {
     return zeroedEnd;
@@ -121,8 +82,8 @@ final class ZeroFillFence {
   }
 
   /**
-   * No zeros are written after this returns (segment deleted or journal closed); waits for a chunk
-   * being written.
+   * No zeros are written after this returns (segment rolled past, deleted or journal closed); waits
+   * for a chunk being written.
    */
   synchronized void stop() {
     stopped = true;
@@ -130,14 +91,15 @@ final class ZeroFillFence {
   }
 
   /**
-   * Writes zeros over the next chunk beyond the writer's claim. Filler thread only.
+   * Writes zeros over the next chunk beyond the writer's claim. One zeroing thread at a time (the
+   * journal's flush lock).
    *
    * <p>Gives up on the segment for good once the writer has overtaken the zeros: appends that
-   * outrun the filler are bound by throughput, not by the latency of small flushes, and zeros
-   * written just ahead of them would only compete with them for the disk and the page cache.
+   * outrun them are bound by throughput, not by the latency of small flushes, and zeros written
+   * just ahead of them would only compete with them for the disk and the page cache.
    *
-   * @return the chunk's start offset, {@link #PAUSED}, or {@link #DONE} when nothing is left to
-   *     zero, the writer overtook the filler or the fence stopped
+   * @return the chunk's start offset, or {@link #DONE} when nothing is left to zero, the writer
+   *     overtook the zeros or the fence stopped
    */
   int zeroNextChunk(InterruptSafeChannel channel, ByteBuffer zeros) throws IOException {
     int from = reserveNextChunk(zeros);
@@ -154,7 +116,7 @@ final class ZeroFillFence {
     return from;
   }
 
-  /** Reserves the next chunk and sets {@code zeros} to its length; or returns DONE or PAUSED. */
+  /** Reserves the next chunk and sets {@code zeros} to its length; or returns DONE. */
   private synchronized int reserveNextChunk(ByteBuffer zeros) {
     if (stopped || overtaken) {
       return DONE;
@@ -167,10 +129,6 @@ final class ZeroFillFence {
     int from = Math.max(zeroedEnd, claimedPages);
     if (from >= sizeBytes) {
       return DONE;
-    }
-    if (from - writerEnd >= MAX_LEAD_BYTES) {
-      paused = true;
-      return PAUSED;
     }
     int length = Math.min(zeros.capacity(), sizeBytes - from);
     zeros.clear().limit(length);

@@ -45,7 +45,7 @@ final class ZeroOnFlush {
    * latency of the Raft cluster with it (see the measurements page named above). Flushes larger
    * than this on average outrun the zeros, which then stop for the segment.
    */
-  static final int REFILL_BYTES = ZeroFiller.CHUNK_BYTES;
+  static final int REFILL_BYTES = 256 * 1024;
 
   /** The averages move by 1/16 of the difference per flush. */
   private static final int AVERAGE_WEIGHT = 16;
@@ -69,7 +69,7 @@ final class ZeroOnFlush {
       return;
     }
     if (zeros == null) {
-      zeros = ByteBuffer.allocateDirect(ZeroFiller.CHUNK_BYTES);
+      zeros = ByteBuffer.allocateDirect(REFILL_BYTES);
     }
     metrics.zeroFilled(holder.zeroFill().zeroAhead(leadBytes(), REFILL_BYTES, zeros));
     if (holder.zeroFill().newlyOvertaken()) {

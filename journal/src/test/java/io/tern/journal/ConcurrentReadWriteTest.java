@@ -14,9 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * One writer appends, truncates and compacts while several readers read. Every entry carries its
@@ -30,12 +29,10 @@ class ConcurrentReadWriteTest {
 
   @TempDir Path directory;
 
-  @ParameterizedTest
-  @EnumSource(JournalConfig.WriteMode.class)
-  void readersNeverSeeTornOrMisorderedEntries(JournalConfig.WriteMode writeMode) throws Exception {
+  @Test
+  void readersNeverSeeTornOrMisorderedEntries() throws Exception {
     JournalConfig config =
         JournalConfig.builder(directory)
-            .writeMode(writeMode)
             .segmentSizeBytes(64 * 1024)
             .indexDensity(8)
             .fitMaxEntrySizeToSegment()

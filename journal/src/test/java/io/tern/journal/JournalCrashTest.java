@@ -557,34 +557,31 @@ class JournalCrashTest {
   @Test
   void aRefusedOpenKeepsNoSegmentMappedOrOpen() throws Exception {
     assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "needs Linux /proc");
-    for (JournalConfig.WriteMode mode : JournalConfig.WriteMode.values()) {
-      Random random = new Random(7);
-      Path dir = newRoot().resolve("journal");
-      Path damaged = flushedJournal(dir, random, 30, false);
-      TreeMap<Long, SegmentFile> segments = SegmentFile.list(damaged);
-      assertThat(segments).hasSizeGreaterThan(2);
-      SegmentFile last = segments.lastEntry().getValue();
-      flipByte(last.path, last.frames.get(0).position + 20, random);
-      assertThat(handlesUnder(damaged)).as("before opening").isZero();
+    Random random = new Random(7);
+    Path dir = newRoot().resolve("journal");
+    Path damaged = flushedJournal(dir, random, 30, false);
+    TreeMap<Long, SegmentFile> segments = SegmentFile.list(damaged);
+    assertThat(segments).hasSizeGreaterThan(2);
+    SegmentFile last = segments.lastEntry().getValue();
+    flipByte(last.path, last.frames.get(0).position + 20, random);
+    assertThat(handlesUnder(damaged)).as("before opening").isZero();
 
-      for (int attempt = 1; attempt <= 3; attempt++) {
-        Throwable thrown =
-            catchThrowable(
-                () ->
-                    SegmentedJournal.open(
-                        JournalConfig.builder(damaged)
-                            .name(NAME)
-                            .segmentSizeBytes(SMALL_SEGMENT)
-                            .indexDensity(3)
-                            .freeDiskSpaceReserveBytes(0)
-                            .fitMaxEntrySizeToSegment()
-                            .writeMode(mode)
-                            .build()));
-        assertThat(thrown).isInstanceOf(JournalException.CorruptedJournal.class);
-        assertThat(handlesUnder(damaged))
-            .as("mappings and descriptors left by refused open %d (%s)", attempt, mode)
-            .isZero();
-      }
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      Throwable thrown =
+          catchThrowable(
+              () ->
+                  SegmentedJournal.open(
+                      JournalConfig.builder(damaged)
+                          .name(NAME)
+                          .segmentSizeBytes(SMALL_SEGMENT)
+                          .indexDensity(3)
+                          .freeDiskSpaceReserveBytes(0)
+                          .fitMaxEntrySizeToSegment()
+                          .build()));
+      assertThat(thrown).isInstanceOf(JournalException.CorruptedJournal.class);
+      assertThat(handlesUnder(damaged))
+          .as("mappings and descriptors left by refused open %d", attempt)
+          .isZero();
     }
   }
 

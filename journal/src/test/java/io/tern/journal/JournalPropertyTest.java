@@ -163,10 +163,9 @@ class JournalPropertyTest {
       @ForAll("operations") List<Op> ops,
       @ForAll @IntRange(min = 1, max = 5) int indexDensity,
       @ForAll("verifications") JournalConfig.OpenVerification verification,
-      @ForAll JournalConfig.WriteMode writeMode,
       @ForAll long checkSeed)
       throws IOException {
-    Run run = new Run(indexDensity, verification, writeMode, new Random(checkSeed));
+    Run run = new Run(indexDensity, verification, new Random(checkSeed));
     try {
       run.open();
       run.verify("after open");
@@ -187,22 +186,16 @@ class JournalPropertyTest {
   private static final class Run {
     private final int indexDensity;
     private final JournalConfig.OpenVerification verification;
-    private final JournalConfig.WriteMode writeMode;
     private final Random random;
     private final Model model = new Model();
     private final List<Path> directories = new ArrayList<>();
     private Path directory;
     private SegmentedJournal journal;
 
-    Run(
-        int indexDensity,
-        JournalConfig.OpenVerification verification,
-        JournalConfig.WriteMode writeMode,
-        Random random)
+    Run(int indexDensity, JournalConfig.OpenVerification verification, Random random)
         throws IOException {
       this.indexDensity = indexDensity;
       this.verification = verification;
-      this.writeMode = writeMode;
       this.random = random;
       this.directory = newDirectory();
     }
@@ -225,7 +218,6 @@ class JournalPropertyTest {
                   .segmentSizeBytes(SEGMENT_SIZE)
                   .indexDensity(indexDensity)
                   .openVerification(verification)
-                  .writeMode(writeMode)
                   .freeDiskSpaceReserveBytes(0)
                   .fitMaxEntrySizeToSegment()
                   .build());

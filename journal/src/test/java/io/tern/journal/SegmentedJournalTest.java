@@ -240,21 +240,12 @@ class SegmentedJournalTest {
     assertThatThrownBy(
             () ->
                 JournalConfig.builder(directory)
-                    .writeMode(JournalConfig.WriteMode.MMAP)
+                    .preallocateSegments(false)
                     .preallocation(JournalConfig.Preallocation.ZERO_ON_FLUSH)
                     .build())
-        .hasMessage("journal.preallocation zero-on-flush needs journal.writeMode pwrite, got MMAP");
-    assertThatThrownBy(
-            () ->
-                JournalConfig.builder(directory)
-                    .preallocateSegments(false)
-                    .preallocation(JournalConfig.Preallocation.ZERO_FILL)
-                    .build())
-        .hasMessageContaining("journal.preallocation ZERO_FILL needs preallocated segments");
+        .hasMessageContaining("journal.preallocation ZERO_ON_FLUSH needs preallocated segments");
     assertThatThrownBy(() -> JournalConfig.builder(directory).name(null).build())
         .hasMessageContaining("journal.name must be non-empty");
-    assertThatThrownBy(() -> JournalConfig.builder(directory).writeMode(null).build())
-        .hasMessage("journal.writeMode must be set");
     // The limit named is the largest entry that fits, frames being 8-byte aligned.
     assertThatThrownBy(
             () ->

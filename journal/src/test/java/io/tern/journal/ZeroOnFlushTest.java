@@ -155,28 +155,21 @@ class ZeroOnFlushTest {
     assertThat(zeroBytes(registry)).isZero();
   }
 
-  /** The default where it applies; journals that cannot have zeros default to plain fallocate. */
+  /** The default where it applies; a journal without preallocated segments has plain fallocate. */
   @Test
-  void isTheDefaultWithPwriteAndPreallocatedSegmentsOnly() {
+  void isTheDefaultWithPreallocatedSegmentsOnly() {
     assertThat(JournalConfig.builder(directory).build().preallocation())
         .isEqualTo(JournalConfig.Preallocation.ZERO_ON_FLUSH);
-    assertThat(
-            JournalConfig.builder(directory)
-                .writeMode(JournalConfig.WriteMode.MMAP)
-                .build()
-                .preallocation())
-        .isEqualTo(JournalConfig.Preallocation.FALLOCATE);
     assertThat(JournalConfig.builder(directory).preallocateSegments(false).build().preallocation())
         .isEqualTo(JournalConfig.Preallocation.FALLOCATE);
-  }
-
-  /** Mapped writes have no pwrite step to add zeros to: the combination is refused, not ignored. */
-  @Test
-  void mappedWritesAreRefusedRatherThanSilentlyGivenNoZeros() {
     assertThatThrownBy(
-            () -> config(new SimpleMeterRegistry()).writeMode(JournalConfig.WriteMode.MMAP).build())
+            () ->
+                JournalConfig.builder(directory)
+                    .preallocateSegments(false)
+                    .preallocation(JournalConfig.Preallocation.ZERO_ON_FLUSH)
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("zero-on-flush needs journal.writeMode pwrite");
+        .hasMessageContaining("needs preallocated segments");
   }
 
   /**

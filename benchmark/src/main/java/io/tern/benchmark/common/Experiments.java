@@ -7,14 +7,12 @@ import java.util.stream.Collectors;
 
 /**
  * Settings the benchmarks take from system properties so that one build can compare both sides of
- * an experiment: {@code -Dtern.journal.writeMode=mmap|pwrite} and {@code
- * -Dtern.journal.preallocation=fallocate|zero-fill|zero-on-flush} (default: the journal's
- * defaults); the Raft benchmark also takes {@code -Dtern.raft.threads}, {@code
+ * an experiment: {@code -Dtern.journal.preallocation=fallocate|zero-on-flush} (default: the
+ * journal's default); the Raft benchmark also takes {@code -Dtern.raft.threads}, {@code
  * -Dtern.raft.flushThreads}, {@code -Dtern.raft.maxInflightAppends}, {@code
  * -Dtern.raft.onTransportThread} and {@code -Dtern.raft.flushDelayMs} (default: Raft's).
  */
 public final class Experiments {
-  public static final String JOURNAL_WRITE_MODE = "tern.journal.writeMode";
   public static final String JOURNAL_PREALLOCATION = "tern.journal.preallocation";
   public static final String RAFT_THREADS = "tern.raft.threads";
   public static final String RAFT_FLUSH_THREADS = "tern.raft.flushThreads";
@@ -23,11 +21,6 @@ public final class Experiments {
   public static final String RAFT_FLUSH_DELAY_MS = "tern.raft.flushDelayMs";
 
   private Experiments() {}
-
-  public static JournalConfig.WriteMode journalWriteMode() {
-    return choice(
-        JOURNAL_WRITE_MODE, JournalConfig.WriteMode.class, JournalConfig.DEFAULT_WRITE_MODE);
-  }
 
   /** The preallocation asked for, or null for the journal's default. */
   public static JournalConfig.Preallocation journalPreallocation() {

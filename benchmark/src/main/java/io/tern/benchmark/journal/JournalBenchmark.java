@@ -187,19 +187,6 @@ public final class JournalBenchmark {
                       entryBytes,
                       Math.min(options.appendWarmupBytes(), PER_ENTRY_RAW_WARMUP_BYTES),
                       Math.min(options.appendMeasuredBytes(), PER_ENTRY_RAW_MEASURED_BYTES)));
-      Throughput rawMmap = null;
-      if (NativeFiles.isAvailable()) {
-        progress.log("Phase 1, %s: raw copies into mapped, fallocated files", size);
-        rawMmap =
-            inScratchDir(
-                dir ->
-                    raw.mmapWriteLoop(
-                        dir,
-                        entryBytes,
-                        options.segmentSizeBytes(),
-                        options.appendWarmupBytes(),
-                        options.appendMeasuredBytes()));
-      }
       // How fast the page cache takes new pages varies between seconds on a VM (see the note on
       // free page reporting), so the target size is measured as several raw/journal pairs.
       int rounds = entryBytes == TARGET_APPEND_ENTRY_BYTES ? options.appendRounds() : 1;
@@ -247,7 +234,7 @@ public final class JournalBenchmark {
           journalRead = result.read();
         }
       }
-      rows.append(entryBytes, journalAppends, rawBlocks, rawPerEntry, rawMmap);
+      rows.append(entryBytes, journalAppends, rawBlocks, rawPerEntry);
       rows.read(entryBytes, journalRead, rawRead);
       if (entryBytes == TARGET_APPEND_ENTRY_BYTES) {
         progress.log("Phase 1, %s: journal appends without a meter registry", size);
@@ -325,7 +312,6 @@ public final class JournalBenchmark {
     report.setting("quick", options.quick());
     report.setting("entrySizesBytes", Arrays.stream(ENTRY_SIZES_BYTES).boxed().toList());
     report.setting("segmentSizeBytes", options.segmentSizeBytes());
-    report.setting("journalWriteMode", journalConfig().writeMode().name());
     report.setting("journalPreallocation", journalPreallocation());
     report.setting("appendWarmupBytes", options.appendWarmupBytes());
     report.setting("appendMeasuredBytes", options.appendMeasuredBytes());

@@ -43,7 +43,6 @@ final class JournalWorkloads {
     JournalConfig.Builder builder =
         JournalConfig.builder(dir)
             .segmentSizeBytes(options.segmentSizeBytes())
-            .writeMode(Experiments.journalWriteMode())
             .meterRegistry(withMetrics ? new SimpleMeterRegistry() : null);
     JournalConfig.Preallocation preallocation = Experiments.journalPreallocation();
     return preallocation == null ? builder : builder.preallocation(preallocation);

@@ -30,7 +30,6 @@ final class PhaseRows {
 
   private static final String RAW_BLOCKS = "raw write(2) loop, 1 MiB blocks, same bytes";
   private static final String RAW_PER_ENTRY = "raw write(2) loop, one call per entry, <= 256 MiB";
-  private static final String RAW_MMAP = "raw copies into mapped fallocated files, no framing";
   private static final String RAW_ZEROED = "raw write+fdatasync, zero-filled file";
   private static final String RAW_FALLOCATED = "raw write+fdatasync, fallocated file";
   private static final String RAW_GROUP_COMMIT = "raw 1 MiB writes + fdatasync every 1 ms";
@@ -48,11 +47,7 @@ final class PhaseRows {
    * medians of each side.
    */
   void append(
-      int entryBytes,
-      Throughput[] journalRounds,
-      Throughput[] rawRounds,
-      Throughput rawPerEntry,
-      Throughput rawMmap) {
+      int entryBytes, Throughput[] journalRounds, Throughput[] rawRounds, Throughput rawPerEntry) {
     Throughput journal = Throughput.median(journalRounds);
     double mbPerS = journal.throughputMbPerS();
     double limitMbPerS = Throughput.median(rawRounds).throughputMbPerS();
@@ -98,18 +93,6 @@ final class PhaseRows {
                 rawPerEntry.throughputMbPerS(),
                 RAW_PER_ENTRY)
             .build());
-    if (rawMmap != null) {
-      report.add(
-          row(
-                  PHASE_APPEND,
-                  entryBytes,
-                  "throughput",
-                  MB_PER_S,
-                  mbPerS,
-                  rawMmap.throughputMbPerS(),
-                  RAW_MMAP)
-              .build());
-    }
     report.info(PHASE_APPEND, entryBytes, "throughput", ENTRIES_PER_S, journal.entriesPerS());
   }
 

@@ -40,7 +40,7 @@ final class ExperimentMatrix {
     matrix.add(new Configuration("flush-delayed", Map.of("raft.flush.mode", "delayed")));
     matrix.add(new Configuration("wal-on", Map.of("state.rocksdb.disableWal", "false")));
     matrix.add(new Configuration("state-on-tmpfs", Map.of("data.runtimeDirectory", TMPFS)));
-    matrix.add(new Configuration("madvise-sequential", Map.of("journal.madvise", "sequential")));
+    matrix.add(new Configuration("madvise-random", Map.of("journal.madvise", "random")));
     matrix.add(new Configuration("batch-off", Map.of("processing.maxCommandsInBatch", "1")));
     matrix.add(new Configuration(UNCOMMITTED, Map.of("processing.uncommitted", "true")));
     // Batch processing is on and the WAL off by default: the safe flags beyond them.
@@ -50,7 +50,7 @@ final class ExperimentMatrix {
             ordered(
                 "raft.flush.mode", "delayed",
                 "data.runtimeDirectory", TMPFS,
-                "journal.madvise", "sequential",
+                "journal.madvise", "random",
                 "processing.uncommitted", "true")));
     matrix.add(
         new Configuration(
@@ -58,7 +58,7 @@ final class ExperimentMatrix {
             ordered(
                 "raft.flush.mode", "off",
                 "data.runtimeDirectory", TMPFS,
-                "journal.madvise", "sequential",
+                "journal.madvise", "random",
                 "processing.uncommitted", "true")));
     return matrix;
   }

@@ -8,7 +8,6 @@ import io.tern.benchmark.common.PeriodicFlusher;
 import io.tern.benchmark.common.Throughput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -68,51 +66,6 @@ public final class RawDiskLimits {
       long elapsedNs = System.nanoTime() - startNs;
       return new Throughput(writes, writes * chunkBytes, elapsedNs);
     }
-  }
-
-  /**
-   * Copies entries back to back into memory-mapped {@code posix_fallocate}d files of {@code
-   * fileBytes}, one file after the other, without forcing: the journal's append path minus frame
-   * headers, checksums and metrics, so the gap to the journal is the journal's own cost. The files
-   * are reserved before the clock starts, as the journal's allocator prepares segments ahead.
-   */
-  public Throughput mmapWriteLoop(
-      Path dir, int entryBytes, int fileBytes, long warmupBytes, long measuredBytes)
-      throws IOException {
-    long entriesPerFile = fileBytes / entryBytes;
-    long warmupEntries = warmupBytes / entryBytes;
-    long totalEntries = warmupEntries + measuredBytes / entryBytes;
-    int files = (int) ((totalEntries + entriesPerFile - 1) / entriesPerFile);
-    for (int i = 0; i < files; i++) {
-      NativeFiles.fallocate(dir.resolve("mmap-" + i + ".dat"), fileBytes);
-    }
-    UnsafeBuffer source = payload.buffer();
-    UnsafeBuffer target = new UnsafeBuffer(0, 0);
-    long written = 0;
-    long startNs = 0;
-    for (int i = 0; i < files && written < totalEntries; i++) {
-      MappedByteBuffer mapped;
-      try (FileChannel channel =
-          FileChannel.open(
-              dir.resolve("mmap-" + i + ".dat"),
-              StandardOpenOption.READ,
-              StandardOpenOption.WRITE)) {
-        mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileBytes);
-      }
-      target.wrap(mapped);
-      long inFile = Math.min(entriesPerFile, totalEntries - written);
-      for (long e = 0; e < inFile; e++) {
-        if (written == warmupEntries) {
-          startNs = System.nanoTime();
-        }
-        target.putBytes((int) (e * entryBytes), source, 0, entryBytes);
-        written++;
-      }
-      IoUtil.unmap(mapped);
-    }
-    long elapsedNs = System.nanoTime() - startNs;
-    long measuredEntries = written - warmupEntries;
-    return new Throughput(measuredEntries, measuredEntries * entryBytes, elapsedNs);
   }
 
   /**

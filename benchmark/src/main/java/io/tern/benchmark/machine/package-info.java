@@ -6,9 +6,8 @@
  *
  * <ul>
  *   <li>{@link io.tern.benchmark.machine.RawDiskLimits}: plain {@code write(2)}, {@code read(2)},
- *       {@code fdatasync} and mmap loops on the benchmark's own directory and with the same bytes;
- *       the journal benchmark's limits, and the Raft benchmark's fdatasync and sequential-write
- *       floors.
+ *       {@code fdatasync} loops on the benchmark's own directory and with the same bytes; the
+ *       journal benchmark's limits, and the Raft benchmark's fdatasync and sequential-write floors.
  *   <li>{@link io.tern.benchmark.machine.ConcurrentFlushFloor}: the disk's latency when many
  *       journals flush at once, the floor under a sync-mode cluster's commit latency.
  *   <li>{@link io.tern.benchmark.machine.StallWatch}: when this process could not run at all (a

@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -48,9 +47,6 @@ final class TernCluster implements ClusterUnderTest {
   private static final int SEGMENT_SIZE_BYTES = 32 * 1024 * 1024;
   private static final int SNAPSHOT_FILL_IN_FLIGHT = 1000;
   private static final double MIB = 1024 * 1024;
-
-  /** The journal.writeMode experiment (see {@link Experiments}). */
-  private static final JournalConfig.WriteMode JOURNAL_WRITE_MODE = Experiments.journalWriteMode();
 
   private static final JournalConfig.Preallocation JOURNAL_PREALLOCATION =
       Experiments.journalPreallocation();
@@ -86,7 +82,6 @@ final class TernCluster implements ClusterUnderTest {
             .segmentSizeBytes(SEGMENT_SIZE_BYTES)
             // The snapshot measurement needs a follower behind the compacted log.
             .compactionTailEntries(0)
-            .journalWriteMode(JOURNAL_WRITE_MODE)
             .journalPreallocation(JOURNAL_PREALLOCATION)
             .maxInflightAppends(
                 Experiments.count(
@@ -174,7 +169,6 @@ final class TernCluster implements ClusterUnderTest {
             + config.maxAppendBatchBytes() / 1024
             + " KiB per append");
     settings.put("transport", "Netty TCP, one connection per member pair");
-    settings.put("journal write mode", config.journalWriteMode().name().toLowerCase(Locale.ROOT));
     settings.put(
         "threads per member",
         (config.raftOnTransportThread()

@@ -91,7 +91,6 @@ public final class Broker implements AutoCloseable {
             .raftOnTransportThread(config.raftOnTransportThread())
             .flushThreads(config.flushThreads())
             .segmentSizeBytes(config.journalSegmentBytes())
-            .journalWriteMode(config.journalWriteMode())
             .journalMadvise(config.journalMadvise())
             .journalPreallocation(config.journalPreallocation())
             .build();

@@ -50,7 +50,6 @@ public record BrokerConfig(
     FlushMode flushMode,
     int flushDelayMs,
     int journalSegmentBytes,
-    JournalConfig.WriteMode journalWriteMode,
     JournalConfig.Madvise journalMadvise,
     JournalConfig.Preallocation journalPreallocation,
     int electionTimeoutMs,
@@ -77,7 +76,6 @@ public record BrokerConfig(
     flags.put("data.runtimeDirectory", runtimeDirectory == null ? "" : runtimeDirectory.toString());
     flags.put("processing.maxCommandsInBatch", Integer.toString(maxCommandsInBatch));
     flags.put("processing.uncommitted", Boolean.toString(processUncommitted));
-    flags.put("journal.writeMode", journalWriteMode.name().toLowerCase(Locale.ROOT));
     flags.put(
         "journal.preallocation",
         journalPreallocation.name().toLowerCase(Locale.ROOT).replace('_', '-'));
@@ -154,28 +152,6 @@ public record BrokerConfig(
             positive(values, "gateway.requestTimeout"),
             positive(values, "gateway.longPollingTimeout"));
     String runtime = values.text("data.runtimeDirectory");
-    JournalConfig.WriteMode writeMode =
-        choice(
-            values,
-            "journal.writeMode",
-            JournalConfig.WriteMode.class,
-            JournalConfig.WriteMode.PWRITE);
-    JournalConfig.Preallocation preallocation =
-        values.isDefault("journal.preallocation")
-            ? JournalConfig.defaultPreallocation(writeMode, true)
-            : choice(
-                values,
-                "journal.preallocation",
-                JournalConfig.Preallocation.class,
-                JournalConfig.Preallocation.FALLOCATE);
-    if (preallocation == JournalConfig.Preallocation.ZERO_ON_FLUSH
-        && writeMode != JournalConfig.WriteMode.PWRITE) {
-      values.bad(
-          "journal.preallocation",
-          "fallocate or zero-fill with journal.writeMode "
-              + writeMode.name().toLowerCase(Locale.ROOT)
-              + " (zero-on-flush needs pwrite)");
-    }
     return new BrokerConfig(
         nodeId,
         clusterSize,
@@ -205,9 +181,12 @@ public record BrokerConfig(
         flushMode,
         values.integer("raft.flush.delayMs", 0, 60_000),
         segmentBytes,
-        writeMode,
         choice(values, "journal.madvise", JournalConfig.Madvise.class, JournalConfig.Madvise.NONE),
-        preallocation,
+        choice(
+            values,
+            "journal.preallocation",
+            JournalConfig.Preallocation.class,
+            JournalConfig.Preallocation.ZERO_ON_FLUSH),
         electionMs,
         heartbeatMs,
         values.integer("raft.maxInflightAppends", 1, 1024),
@@ -312,7 +291,11 @@ public record BrokerConfig(
     return (int) bytes;
   }
 
-  /** An enum value named in any case, {@code -} for {@code _} ({@code zero-fill}: ZERO_FILL). */
+  /**
+   * An enum value named in any case, {@code -} for {@code _} ({@code zero-on-flush}:
+   * ZERO_ON_FLUSH). A value that was removed ({@link ConfigKeys#REMOVED_VALUES}) is named as such,
+   * with the reason.
+   */
   private static <E extends Enum<E>> E choice(
       BrokerConfigLoader.Values values, String key, Class<E> type, E fallback) {
     String text = values.text(key);
@@ -321,14 +304,20 @@ public record BrokerConfig(
         return constant;
       }
     }
-    values.bad(
-        key,
+    String expected =
         "one of "
             + java.util.Arrays.stream(type.getEnumConstants())
-                .map(
-                    constant ->
-                        constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
-                .collect(java.util.stream.Collectors.joining(", ")));
+                .map(constant -> constant.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .collect(java.util.stream.Collectors.joining(", "));
+    String removed =
+        ConfigKeys.REMOVED_VALUES
+            .getOrDefault(key, Map.of())
+            .get(text.toLowerCase(Locale.ROOT).replace('_', '-'));
+    values.bad(
+        key,
+        removed == null
+            ? expected
+            : expected + " (" + text.toLowerCase(Locale.ROOT) + " was removed: " + removed + ")");
     return fallback;
   }
 

@@ -61,7 +61,10 @@ public final class BrokerConfigLoader {
           String dotted =
               name.substring(ENV_PREFIX.length()).replace('_', '.').toLowerCase(Locale.ROOT);
           ConfigKeys.Key key = ConfigKeys.BY_LOWER_NAME.get(dotted);
-          if (key == null) {
+          ConfigKeys.RemovedKey removed = key == null ? ConfigKeys.removed(dotted) : null;
+          if (removed != null) {
+            problems.add(removedKey(removed, value, "environment variable " + name));
+          } else if (key == null) {
             problems.add(
                 "environment variable "
                     + name
@@ -128,7 +131,10 @@ public final class BrokerConfigLoader {
             return;
           }
           ConfigKeys.Key key = ConfigKeys.BY_LOWER_NAME.get(dotted.toLowerCase(Locale.ROOT));
-          if (key == null) {
+          ConfigKeys.RemovedKey removed = key == null ? ConfigKeys.removed(dotted) : null;
+          if (removed != null) {
+            problems.add(removedKey(removed, String.valueOf(value), file.toString()));
+          } else if (key == null) {
             problems.add(
                 file + ": unknown key '" + dotted + "'" + ConfigKeys.suggestion(dotted, false));
           } else if (value == null || value instanceof List<?>) {
@@ -138,6 +144,18 @@ public final class BrokerConfigLoader {
             origins.put(key.name(), file.toString());
           }
         });
+  }
+
+  /** "'journal.writeMode' = 'mmap' (from ...) is no longer a setting: why". */
+  private static String removedKey(ConfigKeys.RemovedKey key, String value, String origin) {
+    return "'"
+        + key.name()
+        + "' = '"
+        + value
+        + "' (from "
+        + origin
+        + ") is no longer a setting (remove it): "
+        + key.reason();
   }
 
   /** Size units, longest first so that "KIB" is not read as "B" after a number "...KI". */

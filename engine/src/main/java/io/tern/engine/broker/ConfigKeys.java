@@ -75,7 +75,7 @@ final class ConfigKeys {
               "processing.uncommitted",
               "false",
               "an experiment: leaders process commands before they commit (answers and side effects"
-                  + " still wait for the commit); at a leader change the new leader rebuilds its"
+                  + " still wait for the commit); at a leader change the old leader rebuilds its"
                   + " state from its snapshot and the committed log"),
           new Key(
               "processing.subscriptionRetryInterval",
@@ -102,24 +102,19 @@ final class ConfigKeys {
               "128MB",
               "the size of each Raft journal segment file (entries never straddle segments)"),
           new Key(
-              "journal.writeMode",
-              "pwrite",
-              "pwrite (one pwrite(2) per append: cheaper flushes) or mmap (appends into the"
-                  + " mapping: faster unflushed appends, costlier flushes)"),
-          new Key(
               "journal.madvise",
               "none",
-              "none, random, sequential or willneed: advice for mapped journal segments"
-                  + " (random keeps flushes smaller; sequential speeds cold reads)"),
+              "none or random: advice for mapped journal segments (random: no read-around, so"
+                  + " page-cache pages stay small and flushes write back less; cold sequential"
+                  + " reads get slower)"),
           new Key(
               "journal.preallocation",
               "zero-on-flush",
-              "zero-on-flush (flushes of a page or more keep zeros ahead of the frames, 256 KiB"
-                  + " per refill, so that they overwrite written blocks; fallocate when"
-                  + " journal.writeMode is mmap and this is not set), fallocate (reserve segment"
-                  + " blocks at once; each first write to a block costs its flush a metadata"
-                  + " commit) or zero-fill (zeros written and forced ahead of the writer in the"
-                  + " background)"),
+              "zero-on-flush (flushes of a page or more keep zeros ahead of the frames, so that"
+                  + " they overwrite written blocks: cheaper small flushes, but the zeros reach the"
+                  + " disk too) or fallocate (reserve segment blocks at once; each first write to a"
+                  + " block costs its flush a metadata commit, and about half the bytes reach the"
+                  + " disk)"),
           new Key("raft.flush.mode", "sync", "sync, delayed, async or off: what an ack waits for"),
           new Key(
               "raft.flush.delayMs",
@@ -230,8 +225,49 @@ final class ConfigKeys {
               "the level of Tern's own log lines: error, warn, info, debug or trace (gRPC and"
                   + " Netty log warnings and errors only)"));
 
+  /** A key that was removed: its dotted name and what to know instead, for the error naming it. */
+  record RemovedKey(String name, String reason) {}
+
+  /**
+   * Keys that were removed. A file or environment variable that still sets one fails the start with
+   * the reason, rather than as an unknown key.
+   */
+  static final List<RemovedKey> REMOVED =
+      List.of(
+          new RemovedKey(
+              "journal.writeMode",
+              "the journal always writes with pwrite(2), the former default (writes into the"
+                  + " mapping, mmap, measured more CPU per flush and less Raft throughput; see"
+                  + " docs/journal.md)"));
+
+  /**
+   * Values a key no longer takes, by key and then by value (lower case, {@code -} for {@code _}):
+   * why, for the error naming them.
+   */
+  static final Map<String, Map<String, String>> REMOVED_VALUES =
+      Map.of(
+          "journal.preallocation",
+          Map.of(
+              "zero-fill",
+              "zeros written ahead from a background thread measured a worse Raft commit p99"
+                  + " than fallocate; see docs/journal.md"),
+          "journal.madvise",
+          Map.of(
+              "sequential", "it was never measured to help the journal; see docs/journal.md",
+              "willneed", "it was never measured to help the journal; see docs/journal.md"));
+
   /** By lower-case name, for case-insensitive lookups of file and environment keys. */
   static final Map<String, Key> BY_LOWER_NAME = byLowerName();
+
+  /** The removed key named {@code dotted} in any case, or null. */
+  static RemovedKey removed(String dotted) {
+    for (RemovedKey key : REMOVED) {
+      if (key.name().equalsIgnoreCase(dotted)) {
+        return key;
+      }
+    }
+    return null;
+  }
 
   private ConfigKeys() {}
 

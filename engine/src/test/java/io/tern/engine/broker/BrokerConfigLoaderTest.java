@@ -162,37 +162,90 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
-  void journalExperimentsAreConfigKeysCheckedAtStart() {
+  void journalSettingsAreConfigKeysCheckedAtStart() {
     BrokerConfig config =
         BrokerConfigLoader.load(
             null,
             Map.of(
-                "TERN_JOURNAL_WRITEMODE", "MMap",
                 "TERN_JOURNAL_MADVISE", "random",
-                "TERN_JOURNAL_PREALLOCATION", "zero-fill",
+                "TERN_JOURNAL_PREALLOCATION", "fallocate",
                 "TERN_JOURNAL_SEGMENTSIZE", "16MB"));
-    assertThat(config.journalWriteMode()).isEqualTo(io.tern.journal.JournalConfig.WriteMode.MMAP);
     assertThat(config.journalMadvise()).isEqualTo(io.tern.journal.JournalConfig.Madvise.RANDOM);
     assertThat(config.journalSegmentBytes()).isEqualTo(16 * 1024 * 1024);
     assertThat(config.journalPreallocation())
-        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.ZERO_FILL);
+        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.FALLOCATE);
+    assertThat(BrokerConfig.defaults().journalPreallocation())
+        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.ZERO_ON_FLUSH);
+    assertThat(BrokerConfig.defaults().journalMadvise())
+        .isEqualTo(io.tern.journal.JournalConfig.Madvise.NONE);
     assertThat(BrokerConfig.defaults().maxInflightAppends())
         .isEqualTo(io.tern.raft.RaftConfig.DEFAULT_MAX_INFLIGHT_APPENDS);
     assertThat(BrokerConfig.defaults().maxAppendBatchBytes())
         .isEqualTo(io.tern.raft.RaftConfig.DEFAULT_MAX_APPEND_BATCH_BYTES);
-    assertThat(BrokerConfig.defaults().journalWriteMode())
-        .isEqualTo(io.tern.journal.JournalConfig.WriteMode.PWRITE);
     assertThatThrownBy(
             () ->
                 BrokerConfigLoader.load(
                     null,
                     Map.of(
-                        "TERN_JOURNAL_WRITEMODE", "fast",
+                        "TERN_JOURNAL_PREALLOCATION", "fast",
                         "TERN_JOURNAL_SEGMENTSIZE", "4MB")))
-        .hasMessageContaining("'journal.writeMode' = 'fast'")
-        .hasMessageContaining("pwrite, mmap")
+        .hasMessageContaining("'journal.preallocation' = 'fast'")
+        .hasMessageContaining("one of fallocate, zero-on-flush")
         .hasMessageContaining("journal.segmentSize")
         .hasMessageContaining("at least twice log.maxBatchBytes");
+  }
+
+  /** Values that were removed are refused naming the key, the value and the values that remain. */
+  @Test
+  void removedJournalValuesAreRefusedNamingWhatRemains() throws IOException {
+    Path file = dir.resolve("tern.yaml");
+    Files.writeString(file, "journal.preallocation: zero-fill\n");
+    assertThatThrownBy(() -> BrokerConfigLoader.load(file, Map.of()))
+        .isInstanceOf(BrokerConfigLoader.ConfigException.class)
+        .hasMessageContaining(
+            "'journal.preallocation' = 'zero-fill' (from "
+                + file
+                + ") must be one of fallocate, zero-on-flush (zero-fill was removed: ");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_JOURNAL_MADVISE", "Sequential",
+                        "TERN_JOURNAL_PREALLOCATION", "zero_fill")))
+        .hasMessageContaining(
+            "'journal.madvise' = 'Sequential' (from environment variable TERN_JOURNAL_MADVISE)"
+                + " must be one of none, random (sequential was removed: ")
+        .hasMessageContaining("'journal.preallocation' = 'zero_fill'")
+        .hasMessageContaining("(zero_fill was removed: ");
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_JOURNAL_MADVISE", "willneed")))
+        .hasMessageContaining("must be one of none, random (willneed was removed: ");
+  }
+
+  /** journal.writeMode was removed: a file or environment that still sets it fails the start. */
+  @Test
+  void theRemovedWriteModeKeyIsRefusedNamingItsValueAndWhatTheJournalDoes() throws IOException {
+    Path file = dir.resolve("tern.yaml");
+    Files.writeString(
+        file,
+        """
+        journal:
+          writeMode: mmap
+        """);
+    assertThatThrownBy(() -> BrokerConfigLoader.load(file, Map.of()))
+        .isInstanceOf(BrokerConfigLoader.ConfigException.class)
+        .hasMessageContaining(
+            "'journal.writeMode' = 'mmap' (from " + file + ") is no longer a setting")
+        .hasMessageContaining("always writes with pwrite(2)")
+        .hasMessageNotContaining("unknown key");
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_JOURNAL_WRITEMODE", "pwrite")))
+        .hasMessageContaining(
+            "'journal.writeMode' = 'pwrite' (from environment variable TERN_JOURNAL_WRITEMODE)"
+                + " is no longer a setting")
+        .hasMessageContaining("always writes with pwrite(2)")
+        .hasMessageNotContaining("names no configuration key");
   }
 
   @Test
@@ -220,22 +273,6 @@ class BrokerConfigLoaderTest {
                         "TERN_RAFT_ELECTIONTIMEOUTMS", "150")))
         .hasMessageContaining("'raft.electionTimeoutMs' = '150'")
         .hasMessageContaining("at least twice raft.heartbeatIntervalMs (100)");
-    assertThatThrownBy(
-            () ->
-                BrokerConfigLoader.load(
-                    null,
-                    Map.of(
-                        "TERN_JOURNAL_WRITEMODE", "mmap",
-                        "TERN_JOURNAL_PREALLOCATION", "zero-on-flush")))
-        .hasMessageContaining("'journal.preallocation' = 'zero-on-flush'")
-        .hasMessageContaining("zero-on-flush needs pwrite");
-    // Unset, the preallocation follows the write mode instead of refusing mmap.
-    assertThat(BrokerConfigLoader.load(null, Map.of()).journalPreallocation())
-        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.ZERO_ON_FLUSH);
-    assertThat(
-            BrokerConfigLoader.load(null, Map.of("TERN_JOURNAL_WRITEMODE", "mmap"))
-                .journalPreallocation())
-        .isEqualTo(io.tern.journal.JournalConfig.Preallocation.FALLOCATE);
     // The largest values it takes; RaftServerConfigTest shows they fit the default frames.
     BrokerConfig largest =
         BrokerConfigLoader.load(

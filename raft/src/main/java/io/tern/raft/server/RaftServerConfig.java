@@ -23,10 +23,9 @@ import java.nio.file.Path;
  * @param compactionTailEntries entries kept below a snapshot when compacting, so that followers a
  *     little behind catch up from the log instead of a snapshot
  * @param segmentSizeBytes journal segment size
- * @param journalWriteMode how the journal writes entries ({@link JournalConfig.WriteMode})
  * @param journalMadvise the advice given for mapped segments ({@link JournalConfig.Madvise})
  * @param journalPreallocation how segments are reserved ({@link JournalConfig.Preallocation}); null
- *     for the journal's default for its write mode
+ *     for the journal's default
  * @param maxPendingProposals proposals queued for the Raft thread; more are refused at once (the
  *     caller sees backpressure instead of unbounded memory)
  * @param raftThreads threads that run the Raft groups of all partitions of a broker, each taking
@@ -52,7 +51,6 @@ public record RaftServerConfig(
     int snapshotChunkBytes,
     long compactionTailEntries,
     int segmentSizeBytes,
-    JournalConfig.WriteMode journalWriteMode,
     JournalConfig.Madvise journalMadvise,
     JournalConfig.Preallocation journalPreallocation,
     int maxPendingProposals,
@@ -110,7 +108,6 @@ public record RaftServerConfig(
             + JournalConfig.MAX_SEGMENT_SIZE_BYTES
             + "], got "
             + segmentSizeBytes);
-    require(journalWriteMode != null, "journalWriteMode is required");
     require(journalMadvise != null, "journalMadvise is required");
     require(flushDelayMs >= 0, "flushDelayMs must be >= 0, got " + flushDelayMs);
     require(compactionTailEntries >= 0, "compactionTailEntries must be >= 0");
@@ -154,7 +151,6 @@ public record RaftServerConfig(
         JournalConfig.builder(directory)
             .name("raft")
             .segmentSizeBytes(segmentSizeBytes)
-            .writeMode(journalWriteMode)
             .madvise(journalMadvise);
     if (journalPreallocation != null) {
       builder.preallocation(journalPreallocation);
@@ -180,7 +176,6 @@ public record RaftServerConfig(
     private int snapshotChunkBytes = DEFAULT_SNAPSHOT_CHUNK_BYTES;
     private long compactionTailEntries = DEFAULT_COMPACTION_TAIL_ENTRIES;
     private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
-    private JournalConfig.WriteMode journalWriteMode = JournalConfig.DEFAULT_WRITE_MODE;
     private JournalConfig.Madvise journalMadvise = JournalConfig.Madvise.NONE;
     private JournalConfig.Preallocation journalPreallocation; // null: the journal's default
     private int maxPendingProposals = DEFAULT_MAX_PENDING_PROPOSALS;
@@ -262,11 +257,6 @@ public record RaftServerConfig(
       return this;
     }
 
-    public Builder journalWriteMode(JournalConfig.WriteMode value) {
-      journalWriteMode = value;
-      return this;
-    }
-
     public Builder journalMadvise(JournalConfig.Madvise value) {
       journalMadvise = value;
       return this;
@@ -313,7 +303,6 @@ public record RaftServerConfig(
           snapshotChunkBytes,
           compactionTailEntries,
           segmentSizeBytes,
-          journalWriteMode,
           journalMadvise,
           journalPreallocation,
           maxPendingProposals,

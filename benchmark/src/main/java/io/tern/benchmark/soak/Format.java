@@ -26,6 +26,9 @@ final class Format {
     if (Double.isNaN(value)) {
       return "n/a";
     }
+    if (Math.abs(value) < 1e-9) {
+      return "0"; // float noise of a difference, not a figure
+    }
     double magnitude = Math.abs(value);
     if (value == Math.rint(value) && magnitude < 1e15) {
       return Long.toString((long) value);

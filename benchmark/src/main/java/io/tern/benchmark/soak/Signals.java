@@ -30,6 +30,7 @@ final class Signals {
   static final String PROCESSING_P99 = "processing.latency.p99";
   static final String LEADER_CHANGES = "leader.changes"; // in the interval, as members saw them
   static final String CPU_PER_INSTANCE = "cpu.per.instance.ms"; // all brokers' CPU / completed
+  static final String BROKERS_CPU = "brokers.cpu.cores"; // all brokers' CPU
 
   // Per broker (suffixes of broker.<node>.).
   static final String UP = "up"; // 1 if its metrics answered

@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -117,16 +119,17 @@ public final class SoakBenchmark {
     }
     ClientStats stats = new ClientStats();
     AtomicLong errorsShown = new AtomicLong();
+    AtomicBoolean closing = new AtomicBoolean();
+    Consumer<String> errors =
+        error -> {
+          if (!closing.get()) {
+            show(error, errorsShown, progress); // not the ones of the answers cut off by closing
+          }
+        };
     try (LocalCluster local = cluster;
         CamundaClient client = client(gateway, options.workers);
         SoakLog log = SoakLog.append(options.dir)) {
-      Starter starter =
-          new Starter(
-              client,
-              options.workload,
-              options.rate,
-              stats,
-              error -> show(error, errorsShown, progress));
+      Starter starter = new Starter(client, options.workload, options.rate, stats, errors);
       deploy(starter, options.jobType, progress);
       try (Worker worker =
               new Worker(
@@ -136,7 +139,7 @@ public final class SoakBenchmark {
                       options.workers, options.capacity, options.completionDelay, options.polling),
                   options.workload.lastTaskId(),
                   stats,
-                  error -> show(error, errorsShown, progress));
+                  errors);
           Starter running = starter) {
         worker.open();
         running.start();
@@ -151,16 +154,20 @@ public final class SoakBenchmark {
             options.duration.isZero()
                 ? "until stopped"
                 : "for " + Format.duration(options.duration.toMillis() / 1000.0));
-        record(
-            options,
-            series,
-            firstStartMs,
-            segment,
-            stop,
-            progress,
-            stats,
-            new BrokerSignals(management),
-            log);
+        try {
+          record(
+              options,
+              series,
+              firstStartMs,
+              segment,
+              stop,
+              progress,
+              stats,
+              new BrokerSignals(management),
+              log);
+        } finally {
+          closing.set(true);
+        }
       }
     }
   }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -37,6 +38,12 @@ final class SoakPlots {
   /** What a plot shows: the signals it draws, by label. */
   private record Spec(
       String id, String title, String unit, String description, Map<String, String> lines) {}
+
+  static {
+    // In memory, not through a cache file: ImageIO would otherwise register a shutdown hook for
+    // it, which fails while the JVM shuts down (SIGTERM), when the soak writes its last report.
+    ImageIO.setUseCache(false);
+  }
 
   private SoakPlots() {}
 

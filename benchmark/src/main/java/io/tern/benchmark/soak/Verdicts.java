@@ -28,9 +28,6 @@ import java.util.List;
  * </ul>
  */
 final class Verdicts {
-  /** Stretches of the run whose lows the leak verdict fits. */
-  static final int STRETCHES = 10;
-
   private Verdicts() {}
 
   static List<Verdict> judge(SoakSeries series, Thresholds limits) {
@@ -38,7 +35,7 @@ final class Verdicts {
         throughput(series, limits),
         latency(series, limits),
         drift(series, limits),
-        leak(series, limits),
+        LeakVerdict.judge(series, limits),
         stability(series, limits));
   }
 
@@ -69,11 +66,12 @@ final class Verdicts {
       backlog[i + 1] = backlog[i] + (orZero(sent[i]) - orZero(completed[i])) * lengths[i];
       offered[i + 1] = offered[i] + orZero(sent[i]) * lengths[i];
     }
-    double window = Math.min(limits.throughputWindow().toMillis() / 1000.0, series.spanS());
     double[] start = new double[n]; // when each interval began
     for (int i = 0; i < n; i++) {
       start[i] = t[i] - lengths[i];
     }
+    // A run shorter than the window is judged as one window.
+    double window = Math.min(limits.throughputWindow().toMillis() / 1000.0, t[n - 1] - start[0]);
     double worstShare = 0;
     int worstFrom = -1; // the worst window: intervals worstFrom..worstTo
     int worstTo = -1;
@@ -247,111 +245,6 @@ final class Verdicts {
     return verdict(name, findings, evidence, "no latency or CPU per instance rising");
   }
 
-  static Verdict leak(SoakSeries series, Thresholds limits) {
-    String name = "leak";
-    int first = afterWarmup(series, limits);
-    List<String> findings = new ArrayList<>();
-    List<String> evidence = new ArrayList<>();
-    for (String signal : series.names(s -> Signals.isBrokers(s, Signals.HEAP_AFTER_GC))) {
-      judgeLows(
-          series,
-          first,
-          signal,
-          Signals.owner(signal) + " heap after GC",
-          series.values(signal),
-          limits.leakMaxRise(),
-          limits.heapMinRiseMb(),
-          findings,
-          evidence);
-    }
-    for (String signal : series.names(s -> Signals.isBrokers(s, Signals.RSS))) {
-      judgeLows(
-          series,
-          first,
-          signal,
-          Signals.owner(signal) + " RSS",
-          series.values(signal),
-          limits.leakMaxRise(),
-          limits.rssMinRiseMb(),
-          findings,
-          evidence);
-    }
-    for (String journal : series.names(s -> s.endsWith("." + Signals.DISK_JOURNAL))) {
-      String replica = journal.substring(0, journal.length() - Signals.DISK_JOURNAL.length());
-      double[] total = series.values(journal);
-      double[] snapshots = series.values(replica + Signals.DISK_SNAPSHOTS);
-      double[] runtime = series.values(replica + Signals.DISK_RUNTIME);
-      for (int i = 0; i < total.length; i++) {
-        total[i] = total[i] + orZero(snapshots[i]) + orZero(runtime[i]);
-      }
-      judgeLows(
-          series,
-          first,
-          journal,
-          Signals.owner(journal) + " disk",
-          total,
-          limits.diskMaxRise(),
-          limits.diskMinRiseMb(),
-          findings,
-          evidence);
-    }
-    for (String count : series.names(s -> s.endsWith("." + Signals.SNAPSHOT_COUNT))) {
-      int run = 0;
-      int longest = 0;
-      double most = 0;
-      for (double value : series.values(count)) {
-        run = value > limits.maxSnapshots() ? run + 1 : 0;
-        longest = Math.max(longest, run);
-        most = Double.isNaN(value) ? most : Math.max(most, value);
-      }
-      if (longest >= 3) {
-        findings.add(
-            String.format(
-                "%s kept %s snapshots on disk (allowed %d) for %d intervals",
-                Signals.owner(count), number(most), limits.maxSnapshots(), longest));
-      }
-    }
-    return verdict(name, findings, evidence, "heap, RSS and disk flat");
-  }
-
-  /** Fits the lows of {@link #STRETCHES} stretches of {@code values} from {@code first} on. */
-  private static void judgeLows(
-      SoakSeries series,
-      int first,
-      String signal,
-      String label,
-      double[] values,
-      double maxRise,
-      double minRiseMb,
-      List<String> findings,
-      List<String> evidence) {
-    int n = values.length - first;
-    if (n < 3) {
-      return;
-    }
-    int stretches = Math.min(STRETCHES, n);
-    double[] x = new double[stretches];
-    double[] lows = new double[stretches];
-    for (int s = 0; s < stretches; s++) {
-      int from = first + s * n / stretches;
-      int to = first + (s + 1) * n / stretches;
-      double low = Double.NaN;
-      for (int i = from; i < to; i++) {
-        low = Double.isNaN(low) || values[i] < low ? values[i] : low;
-      }
-      x[s] = (series.elapsedS(from) + series.elapsedS(to - 1)) / 2;
-      lows[s] = low;
-    }
-    Trend trend = Trend.fit(x, lows, 0);
-    if (trend.points() < 3) {
-      return;
-    }
-    String finding = rise(label, trend, "MB", series);
-    boolean leaks =
-        trend.t() > Thresholds.MIN_T && trend.rise() > minRiseMb && trend.relativeRise(1) > maxRise;
-    (leaks ? findings : evidence).add(finding);
-  }
-
   static Verdict stability(SoakSeries series, Thresholds limits) {
     String name = "stability";
     double[] lengths = lengths(series);
@@ -399,7 +292,7 @@ final class Verdicts {
     return verdict(name, findings, evidence, "no leader change, restart or error");
   }
 
-  private static Verdict verdict(
+  static Verdict verdict(
       String name, List<String> findings, List<String> evidence, String passSummary) {
     if (findings.isEmpty()) {
       return Verdict.pass(name, passSummary, evidence);
@@ -410,7 +303,7 @@ final class Verdicts {
   }
 
   /** "PEL p99 rose from 40 to 95 ms over 1h50m (+137%; slope 30 ms/h, t=12)". */
-  private static String rise(String label, Trend trend, String unit, SoakSeries series) {
+  static String rise(String label, Trend trend, String unit, SoakSeries series) {
     return String.format(
         "%s %s from %s to %s %s over %s (%s; slope %s %s/h, t=%s)",
         label,

@@ -71,6 +71,9 @@ final class Worker implements AutoCloseable {
   }
 
   private void handle(JobClient jobs, ActivatedJob job) {
+    if (delays.isShutdown()) {
+      return; // closing: the job times out and is another worker's
+    }
     if (settings.completionDelay().isZero()) {
       complete(jobs, job);
     } else {

@@ -93,6 +93,21 @@ class SoakVerdictsTest {
   }
 
   @Test
+  void aRunShorterThanTheWindowIsJudgedAsOneWindow() {
+    // A minute, its first interval longer than the rest (the first scrape was slow), 70% completed.
+    List<SoakSeries.Interval> intervals = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      intervals.add(
+          new SoakSeries.Interval(
+              i, 16 + 10 * i, 1, Map.of(Signals.SENT, 150.0, Signals.COMPLETED, 105.0)));
+    }
+
+    Verdict throughput = Verdicts.throughput(SoakSeries.of(intervals), LIMITS);
+    assertThat(throughput.passed()).as(throughput.line()).isFalse();
+    assertThat(throughput.summary()).contains("(30.0% of what was sent");
+  }
+
+  @Test
   void aShortStallThatIsMadeUpIsNoBacklog() {
     // One interval completes nothing, the next completes twice as many.
     SoakSeries series =

@@ -18,7 +18,7 @@ final class ThresholdOptions {
       paramLabel = "DUR",
       converter = Durations.class,
       description =
-          "left out of drift, leak and leader-change verdicts; at most a fifth of the run (default 10m)")
+          "left out of latency, drift, leak and leader-change verdicts; at most half the run (default 10m)")
   Duration warmup = D.warmup();
 
   @Option(

@@ -6,7 +6,7 @@ import java.time.Duration;
  * What the verdicts allow; each has an option of the same name (see {@link SoakOptions}).
  *
  * @param warmup left out of drift, leak and leader-change judgements (a fresh JVM's heap, JIT and
- *     first snapshots settle); at most a fifth of the run
+ *     first snapshots settle); at most half the run
  * @param throughputWindow how long completions may fall behind what was sent before it is a backlog
  * @param throughputTolerance the share of what was sent in such a window that may be missing
  * @param sloP99 the process instance execution (PEL) p99 limit
@@ -71,8 +71,8 @@ record Thresholds(
         0.1);
   }
 
-  /** The warmup of a run {@code spanS} long: at most a fifth of it. */
+  /** The warmup of a run {@code spanS} long: at most half of it, so that half is always judged. */
   double warmupS(double spanS) {
-    return Math.min(warmup.toMillis() / 1000.0, spanS / 5);
+    return Math.min(warmup.toMillis() / 1000.0, spanS / 2);
   }
 }

@@ -156,7 +156,7 @@ class SoakEndToEndTest {
                 "--workload",
                 "one-task",
                 "--warmup",
-                "4s",
+                "8s",
                 "--throughput-window",
                 "6s"));
     args.addAll(List.of(target));

@@ -7,6 +7,9 @@ import io.tern.benchmark.load.ExperimentBenchmark;
 import io.tern.benchmark.load.LoadBenchmark;
 import io.tern.benchmark.raft.RaftBenchmark;
 import io.tern.benchmark.replay.ReplayBenchmark;
+import io.tern.benchmark.soak.LoadCommands;
+import io.tern.benchmark.soak.SoakBenchmark;
+import io.tern.benchmark.soak.SoakReportCommand;
 import io.tern.benchmark.state.StateBenchmark;
 import java.util.Arrays;
 import java.util.List;
@@ -73,7 +76,21 @@ public final class BenchmarkMain {
           new Benchmark(
               "experiment",
               "latency experiments: broker configurations compared in one report",
-              ExperimentBenchmark::run));
+              ExperimentBenchmark::run),
+          new Benchmark(
+              "soak", "the weekly long run: steady load, plotted and judged", SoakBenchmark::run),
+          new Benchmark(
+              "soak-report",
+              "a soak's report and verdicts again, from its data",
+              SoakReportCommand::run),
+          new Benchmark(
+              "starter",
+              "the soak's starter alone: instances at a fixed rate",
+              LoadCommands::starter),
+          new Benchmark(
+              "worker",
+              "the soak's workers alone: jobs of one type completed",
+              LoadCommands::worker));
 
   @Option(
       names = {"-h", "--help"},

@@ -26,7 +26,7 @@ public final class CommandLines {
   public static final class UsageException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    UsageException(String message) {
+    public UsageException(String message) {
       super(message);
     }
   }

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * A Tern cluster on loopback, one broker process per node ({@link BrokerProcess}). Each broker logs
  * to {@code broker-N.log} in the cluster's directory. The gateway of node 0 serves clients.
  */
-final class LocalCluster implements AutoCloseable {
+public final class LocalCluster implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
   private final List<Process> brokers = new ArrayList<>();
@@ -34,7 +34,7 @@ final class LocalCluster implements AutoCloseable {
    * each, data under {@code dir}, and waits until every broker is ready. In {@code extraSettings},
    * "{node}" stands for each broker's node id.
    */
-  static LocalCluster start(
+  public static LocalCluster start(
       int size,
       int partitions,
       int replication,
@@ -112,12 +112,12 @@ final class LocalCluster implements AutoCloseable {
   }
 
   /** The gateway clients use (node 0's embedded one). */
-  String gateway() {
+  public String gateway() {
     return "127.0.0.1:" + gatewayPorts[0];
   }
 
   /** Each broker's management address, by node id. */
-  List<String> managementAddresses() {
+  public List<String> managementAddresses() {
     return Arrays.stream(managementPorts).mapToObj(port -> "127.0.0.1:" + port).toList();
   }
 

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * commit index moved. Two scrapes a window are cheap; a scrape a second would not be (a broker's
  * text is hundreds of kilobytes).
  */
-final class MetricsWindow {
+public final class MetricsWindow {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final Pattern SAMPLE =
       Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$");
@@ -32,7 +32,7 @@ final class MetricsWindow {
   static final String PROCESSING_DURATION = "tern_processor_processing_duration_seconds";
 
   /** One sample: its labels (partition, le, ...) and value. */
-  record Sample(String name, Map<String, String> labels, double value) {}
+  public record Sample(String name, Map<String, String> labels, double value) {}
 
   /** One scrape of every broker that answered, in node order. */
   record Scrape(List<List<Sample>> brokers) {}
@@ -161,9 +161,9 @@ final class MetricsWindow {
   }
 
   /** A histogram's window. */
-  record Histogram(Map<Double, Double> cumulative, double sumSeconds, double count) {
+  public record Histogram(Map<Double, Double> cumulative, double sumSeconds, double count) {
     /** The upper bound (ms) of the bucket holding the given quantile; NaN if empty. */
-    double quantileMs(double quantile) {
+    public double quantileMs(double quantile) {
       double total = cumulative.getOrDefault(Double.POSITIVE_INFINITY, count);
       if (total <= 0) {
         return Double.NaN;
@@ -215,7 +215,7 @@ final class MetricsWindow {
   }
 
   /** The samples of Prometheus' text format (comments skipped). */
-  static List<Sample> parse(String text) {
+  public static List<Sample> parse(String text) {
     List<Sample> samples = new ArrayList<>();
     for (String line : text.split("\n")) {
       if (line.startsWith("#") || line.isBlank()) {

@@ -11,9 +11,9 @@ import java.util.List;
  * path taken, an exclusive gateway choosing between two branches and joining them again, a short
  * timer wait, and a payload of a few KB.
  */
-final class Workloads {
-  static final String TYPICAL = "typical";
-  static final String ONE_TASK = "one-task";
+public final class Workloads {
+  public static final String TYPICAL = "typical";
+  public static final String ONE_TASK = "one-task";
   static final List<String> ALL = List.of(TYPICAL, ONE_TASK);
 
   /** The typical instance's variables: this many bytes of payload. */
@@ -27,6 +27,16 @@ final class Workloads {
       case ONE_TASK -> new LoadDriver.Model(ONE_TASK, type -> tasks(ONE_TASK, 1, type), "task-1");
       default -> throw new IllegalArgumentException("no workload named " + name + "; " + ALL);
     };
+  }
+
+  /** Workload {@code name}'s process (its id is the name) with every task of {@code jobType}. */
+  public static byte[] bpmn(String name, String jobType) {
+    return model(name).bpmn().apply(jobType);
+  }
+
+  /** The id of the task that ends an instance of workload {@code name}. */
+  public static String lastTaskId(String name) {
+    return model(name).lastTaskId();
   }
 
   static int payloadBytes(String name) {

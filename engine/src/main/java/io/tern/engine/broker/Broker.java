@@ -64,6 +64,7 @@ public final class Broker implements AutoCloseable {
   private final LocalPartitions partitions;
   private final ClusterClient cluster;
   private final ClusterPartitions clusterPartitions;
+  private final ResourceMetrics resourceMetrics;
   private final List<EnginePartition> opened = new ArrayList<>();
   private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
   private BrokerApiServer api;
@@ -118,6 +119,7 @@ public final class Broker implements AutoCloseable {
         new ClusterClient(
             config.contactPoints(), config.nodeId(), config.partitionsCount(), callLatency());
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
+    this.resourceMetrics = new ResourceMetrics(registry);
     // Raft learns where the other members listen from their command API's state.
     cluster.addListener(
         state -> {
@@ -308,6 +310,10 @@ public final class Broker implements AutoCloseable {
             System::currentTimeMillis,
             registry);
     CommandLimiter limiter = new CommandLimiter(config.backpressure(), partitionId, registry);
+    resourceMetrics.partition(
+        partitionId,
+        config.dataDirectory().resolve("raft").resolve("partition-" + partitionId),
+        partitionConfig.runtimeDirectory());
     opened.add(partition);
     hosted.add(new ManagementApi.Hosted(partition, members, limiter));
     partitions.add(partition, limiter);
@@ -468,5 +474,6 @@ public final class Broker implements AutoCloseable {
     }
     raft.close();
     resources.close();
+    resourceMetrics.close();
   }
 }

@@ -1,6 +1,5 @@
 package io.tern.engine.broker;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -9,32 +8,26 @@ import io.tern.engine.cluster.BrokerApiServer;
 import io.tern.engine.cluster.BrokerJobStreams;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.PartitionState;
-import io.tern.engine.cluster.CallLatency;
 import io.tern.engine.cluster.ClusterClient;
 import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.cluster.PartitionDistribution;
-import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
-import io.tern.engine.record.RecordValue;
 import io.tern.engine.state.StateConfig;
 import io.tern.engine.state.StateResources;
-import io.tern.engine.workflow.Partitions;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.raft.Member;
 import io.tern.raft.RaftRole;
 import io.tern.raft.server.RaftServer;
 import io.tern.raft.server.RaftServerConfig;
-import io.tern.raft.transport.FaultInjectingTransport;
 import io.tern.raft.transport.NettyRaftTransport;
-import io.tern.raft.transport.RaftTransport;
 import io.tern.raft.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -49,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * One broker process: the Raft transport, the partitions it holds (Raft group, stream processor and
  * workflow engine each; which ones is {@link PartitionDistribution}'s round robin), its command API
  * for gateways and other brokers, the embedded gateway and the management server.
+ *
+ * <p>This class opens and closes them in order; {@link RaftSettings} turns the broker's settings
+ * into Raft's, {@link LatencyInjection} wires in the latency experiment and {@link CommandApiHost}
+ * is what the command API serves from.
  */
 public final class Broker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
@@ -75,26 +72,8 @@ public final class Broker implements AutoCloseable {
     this.config = config;
     this.registry = registry;
     int memberId = PartitionDistribution.memberIdOf(config.nodeId());
-    TransportConfig transportConfig =
-        TransportConfig.builder(memberId)
-            .bind(config.host(), config.internalPort())
-            .tls(config.raftTls())
-            .build();
-    RaftServerConfig raftConfig =
-        RaftServerConfig.builder(config.dataDirectory().resolve("raft"))
-            .electionTimeoutMs(config.electionTimeoutMs())
-            .heartbeatIntervalMs(config.heartbeatIntervalMs())
-            .flushMode(config.flushMode())
-            .flushDelayMs(config.flushDelayMs())
-            .maxInflightAppends(config.maxInflightAppends())
-            .maxAppendBatchBytes(config.maxAppendBatchBytes())
-            .raftThreads(config.raftThreads())
-            .raftOnTransportThread(config.raftOnTransportThread())
-            .flushThreads(config.flushThreads())
-            .segmentSizeBytes(config.journalSegmentBytes())
-            .journalMadvise(config.journalMadvise())
-            .journalPreallocation(config.journalPreallocation())
-            .build();
+    TransportConfig transportConfig = RaftSettings.transportConfig(config, memberId);
+    RaftServerConfig raftConfig = RaftSettings.raftServerConfig(config);
     // Before the transport starts: a refused configuration then leaves no port bound.
     RaftServer.checkMessagesFitFrames(raftConfig, transportConfig.maxFrameBytes());
     this.transport =
@@ -104,7 +83,12 @@ public final class Broker implements AutoCloseable {
             config.internalPort(),
             () -> new NettyRaftTransport(transportConfig, registry, Tags.empty()).start());
     try {
-      this.raft = new RaftServer(memberId, raftConfig, withLatency(transport), registry);
+      this.raft =
+          new RaftServer(
+              memberId,
+              raftConfig,
+              LatencyInjection.raftTransport(config, registry, transport),
+              registry);
     } catch (RuntimeException e) {
       transport.close();
       throw e;
@@ -117,7 +101,10 @@ public final class Broker implements AutoCloseable {
     this.partitions = new LocalPartitions(config.nodeId(), config.partitionsCount());
     this.cluster =
         new ClusterClient(
-            config.contactPoints(), config.nodeId(), config.partitionsCount(), callLatency());
+            config.contactPoints(),
+            config.nodeId(),
+            config.partitionsCount(),
+            LatencyInjection.callLatency(config));
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     this.resourceMetrics = new ResourceMetrics(registry);
     // Raft learns where the other members listen from their command API's state.
@@ -129,48 +116,6 @@ public final class Broker implements AutoCloseable {
                 new InetSocketAddress(state.host(), state.internalPort()));
           }
         });
-  }
-
-  /**
-   * The Raft transport, behind the injected latency of {@code experimental.network.*} if any: each
-   * delayed peer's link gets it, on the sending side (so each direction is delayed by its sender).
-   */
-  private RaftTransport withLatency(NettyRaftTransport netty) {
-    NetworkLatency latency = config.networkLatency();
-    if (!latency.active()) {
-      return netty;
-    }
-    FaultInjectingTransport delayed = new FaultInjectingTransport(netty, config.nodeId());
-    List<Integer> delayedNodes = new ArrayList<>();
-    for (int node = 0; node < config.clusterSize(); node++) {
-      if (latency.delays(config.nodeId(), node)) {
-        delayed.setLinkFault(PartitionDistribution.memberIdOf(node), latency.linkFault());
-        delayedNodes.add(node);
-        Gauge.builder("tern.network.injected.latency", latency, l -> l.latency().toMillis())
-            .description("latency injected on every message to this node (an experiment)")
-            .baseUnit("milliseconds")
-            .tags("to", Integer.toString(node))
-            .register(registry);
-      }
-    }
-    LOG.warn(
-        "EXPERIMENT: broker {} injects {} (experimental.network.*): messages to nodes {} are"
-            + " delayed; latencies measured here include it",
-        config.nodeId(),
-        latency.describe(),
-        delayedNodes);
-    return delayed;
-  }
-
-  /** The command API's share of the injected latency: the calls to and from delayed nodes. */
-  private CallLatency callLatency() {
-    NetworkLatency latency = config.networkLatency();
-    if (!latency.active()) {
-      return CallLatency.NONE;
-    }
-    CallLatency.Delay delay =
-        new CallLatency.Delay(latency.latency().toNanos(), latency.jitter().toNanos());
-    return node -> latency.delays(config.nodeId(), node) ? delay : CallLatency.Delay.NONE;
   }
 
   /** Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. */
@@ -226,7 +171,9 @@ public final class Broker implements AutoCloseable {
             config.commandPort(),
             () ->
                 BrokerApiServer.start(
-                    new ApiHost(jobStreams), config.host(), config.commandPort()));
+                    new CommandApiHost(partitions, jobStreams, hosted, this::state),
+                    config.host(),
+                    config.commandPort()));
     jobStreams.announceTo(api::jobsAvailable);
     if (gatewayStreams != null) {
       cluster.onJobsAvailable(gatewayStreams::jobsAvailable);
@@ -355,41 +302,6 @@ public final class Broker implements AutoCloseable {
         api.port(),
         transport.boundAddress().getPort(),
         states);
-  }
-
-  /** What the command API serves from. */
-  private final class ApiHost implements BrokerApiServer.Host {
-    private final BrokerJobStreams jobStreams;
-
-    ApiHost(BrokerJobStreams jobStreams) {
-      this.jobStreams = jobStreams;
-    }
-
-    @Override
-    public CompletableFuture<Answer> request(
-        int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
-      return partitions.request(partitionId, valueType, intent, key, value, timeoutMs);
-    }
-
-    @Override
-    public Partitions partitions() {
-      return partitions;
-    }
-
-    @Override
-    public BrokerState state() {
-      return Broker.this.state();
-    }
-
-    @Override
-    public BrokerJobStreams jobStreams() {
-      return jobStreams;
-    }
-
-    @Override
-    public CompletableFuture<Map<Integer, String>> rebalanceLocal() {
-      return new Rebalancer(hosted).rebalanceLocal();
-    }
   }
 
   /** The metrics in Prometheus' text format (empty unless the registry is Prometheus'). */

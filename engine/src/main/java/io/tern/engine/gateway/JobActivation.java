@@ -151,7 +151,7 @@ final class JobActivation {
               (answered, error) -> {
                 int got = 0;
                 if (error == null && answered.accepted()) {
-                  got = send(GatewayService.read(new JobBatchValue(), answered));
+                  got = send(GatewayCommands.read(new JobBatchValue(), answered));
                 } else if (error == null) {
                   fail(GrpcErrors.rejected("ActivateJobs", answered));
                   return;

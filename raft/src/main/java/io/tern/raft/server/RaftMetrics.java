@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.tern.raft.RaftNode;
 import io.tern.raft.RaftRole;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,7 @@ final class RaftMetrics {
   private final Counter inboundDropped;
   private final Timer snapshotInstallDuration;
   private final DistributionSummary snapshotInstallBytes;
+  private final int[] peers;
   private final AtomicLongArray followerLag;
 
   RaftMetrics(MeterRegistry registry, Tags tags, RaftPartition partition, int[] peers) {
@@ -85,6 +87,7 @@ final class RaftMetrics {
     Gauge.builder("tern.raft.last.index", partition, RaftPartition::lastIndex)
         .tags(tags)
         .register(registry);
+    this.peers = peers;
     followerLag = new AtomicLongArray(peers.length);
     for (int i = 0; i < peers.length; i++) {
       int slot = i;
@@ -144,7 +147,12 @@ final class RaftMetrics {
     snapshotInstallBytes.record(bytes);
   }
 
-  void followerLag(int slot, long entries) {
-    followerLag.set(slot, entries);
+  /** Publishes how many entries each follower lacks, as {@code node} sees it. */
+  void followerLag(RaftNode node) {
+    long last = node.lastIndex();
+    for (int i = 0; i < peers.length; i++) {
+      long match = node.matchIndex(peers[i]);
+      followerLag.set(i, match < 0 ? 0 : last - match);
+    }
   }
 }

@@ -11,20 +11,13 @@ import io.tern.raft.RaftNode;
 import io.tern.raft.RaftRole;
 import io.tern.raft.Ready;
 import io.tern.raft.SnapshotMeta;
-import io.tern.raft.snapshot.SnapshotWriter;
 import io.tern.raft.transport.RaftTransport;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,36 +32,34 @@ import org.slf4j.LoggerFactory;
  * Ready} in the order it demands: hard state forced, then messages sent, then the log handed to the
  * flush mode, then commits applied. A turn does a bounded amount of work, so partitions sharing a
  * thread take turns fairly.
+ *
+ * <p>This class is the turn and the published state; the jobs around it have their own classes:
+ * {@link PartitionInbox} (what other threads hand in), {@link PendingProposals} (proposals until
+ * their answer), {@link PartitionFlushes} (the flush mode), {@link PartitionSnapshots} (taking and
+ * receiving snapshots), {@link RaftMetrics} and {@link PartitionShutdown} (closing without pulling
+ * the storage from under a running turn).
  */
 public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftPartition.class);
-  private static final int INBOUND_QUEUE_CAPACITY = 16 * 1024;
   private static final int MAX_READY_ROUNDS = 64;
   private static final int MAX_DRAIN_PER_TURN = 4096;
 
   private final int partitionId;
   private final int memberId;
-  private final RaftServerConfig config;
   private final RaftTransport transport;
   private final StateMachine stateMachine;
   private final PartitionStorage storage;
   private final RaftNode node;
-  private final Flusher flusher;
-  private final boolean flushesInline;
   private final RaftMetrics metrics;
-  private final int[] peers;
-  private final ManyToOneConcurrentArrayQueue<RaftMessage> inbound =
-      new ManyToOneConcurrentArrayQueue<>(INBOUND_QUEUE_CAPACITY);
-  private final ManyToOneConcurrentArrayQueue<Proposal> proposals;
-  private final ConcurrentLinkedQueue<Command> commands = new ConcurrentLinkedQueue<>();
-  // Messages, proposals and commands being handed in by other threads right now (see close()).
-  private final AtomicInteger handOffsInProgress = new AtomicInteger();
+  private final PartitionInbox inbox;
+  private final PendingProposals pending;
+  private final PartitionFlushes flushes;
+  private final PartitionSnapshots snapshots;
+  private final PartitionShutdown shutdown;
   private boolean readyPending; // Raft thread only: the core may have something to hand out
-  private final ArrayDeque<Proposal> awaitingCommit = new ArrayDeque<>();
   private final DutyLoop loop;
   private final long tickNs;
 
-  private volatile boolean running = true;
   private volatile RaftRole role = RaftRole.FOLLOWER;
   private volatile long term;
   private volatile int leaderId = RaftNode.NO_LEADER;
@@ -80,8 +71,6 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   private boolean started;
   private long nextTickNs;
   private long appliedCommit;
-  private long snapshotReceiveStartNs;
-  private long snapshotReceivedBytes;
 
   RaftPartition(
       int partitionId,
@@ -96,10 +85,8 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
       Supplier<DutyLoop> flushLoop) {
     this.partitionId = partitionId;
     this.memberId = memberId;
-    this.config = config;
     this.transport = transport;
     this.stateMachine = stateMachine;
-    this.proposals = new ManyToOneConcurrentArrayQueue<>(config.maxPendingProposals());
     this.tickNs = TimeUnit.MILLISECONDS.toNanos(config.tickMs());
     Tags tags = Tags.of("partition", Integer.toString(partitionId));
     this.storage = new PartitionStorage(config, partitionId, registry, tags);
@@ -118,23 +105,16 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     this.appliedCommit = snapshotIndex;
     this.commitIndex = snapshotIndex;
     this.lastIndex = storage.log.lastIndex();
-    this.peers = node.peers();
-    this.metrics = new RaftMetrics(registry, tags, this, peers);
+    this.metrics = new RaftMetrics(registry, tags, this, node.peers());
     this.loop = loop;
-    // A group of one has no follower to keep replicating to while a flush runs, so in sync mode its
-    // Raft thread flushes itself: handing each flush to a thread and back only adds two wake-ups
-    // (about 0.2 ms per created instance in the one-at-a-time load benchmark on a 2-core VM).
-    this.flushesInline = config.flushMode() == FlushMode.SYNC && members.size() == 1;
-    this.flusher =
-        config.flushMode() == FlushMode.OFF || flushesInline
-            ? null
-            : new Flusher(
-                flushLoop.get(),
-                storage.journal,
-                // Async acknowledges without waiting, so its background flushes need not chase
-                // every append: pacing them by the delay saves a core's worth of msync calls.
-                config.flushMode() == FlushMode.SYNC ? 0 : config.flushDelayMs(),
-                this::wake);
+    this.flushes =
+        new PartitionFlushes(config, members.size(), storage.journal, node, flushLoop, loop::wake);
+    this.inbox =
+        new PartitionInbox(
+            partitionId, config.maxPendingProposals(), loop, metrics, this::closedException);
+    this.pending = new PendingProposals(partitionId, node, storage.log, metrics);
+    this.snapshots = new PartitionSnapshots(partitionId, memberId, config, storage, node, metrics);
+    this.shutdown = new PartitionShutdown(partitionId, loop, inbox, flushes, storage);
     loop.add(this);
   }
 
@@ -159,31 +139,8 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
    */
   public CompletableFuture<Long> propose(long term, long asqn, byte[] data) {
     Proposal proposal = new Proposal(term, asqn, data, System.nanoTime());
-    handOffsInProgress.incrementAndGet(); // before `running` is read: see close()
-    try {
-      offer(proposal);
-    } finally {
-      handOffsInProgress.decrementAndGet();
-    }
+    inbox.offer(proposal);
     return proposal.future;
-  }
-
-  private void offer(Proposal proposal) {
-    if (!running) {
-      proposal.future.completeExceptionally(closedException());
-    } else if (!proposals.offer(proposal)) {
-      metrics.proposalRefused();
-      proposal.future.completeExceptionally(
-          new IllegalStateException(
-              "partition "
-                  + partitionId
-                  + ": "
-                  + proposals.capacity()
-                  + " proposals are already queued (maxPendingProposals, rounded up to a power"
-                  + " of two); retry later"));
-    } else {
-      wake();
-    }
   }
 
   /** Proposes an entry without an application sequence number. */
@@ -198,7 +155,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
    */
   public CompletableFuture<Boolean> transferLeadership(int target) {
     CompletableFuture<Boolean> result = new CompletableFuture<>();
-    submit(() -> result.complete(node.transferLeadership(target)), result);
+    inbox.submit(() -> result.complete(node.transferLeadership(target)), result);
     return result;
   }
 
@@ -211,7 +168,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
    */
   public CompletableFuture<SnapshotMeta> takeSnapshot(long index, SnapshotContent content) {
     CompletableFuture<SnapshotMeta> result = new CompletableFuture<>();
-    submit(() -> result.complete(snapshotNow(index, content)), result);
+    inbox.submit(() -> result.complete(snapshots.take(index, content, appliedCommit)), result);
     return result;
   }
 
@@ -221,59 +178,13 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
    */
   public CompletableFuture<String> describeReplication() {
     CompletableFuture<String> result = new CompletableFuture<>();
-    submit(() -> result.complete(node.describeReplication()), result);
+    inbox.submit(() -> result.complete(node.describeReplication()), result);
     return result;
-  }
-
-  /** Work for the Raft thread and the future it completes (failed if the partition stops first). */
-  private record Command(Runnable body, CompletableFuture<?> result) {
-    void run() {
-      try {
-        body.run();
-      } catch (RuntimeException e) {
-        result.completeExceptionally(e);
-      } catch (Error e) {
-        result.completeExceptionally(e);
-        throw e; // the partition stops (see onFailure)
-      }
-    }
-  }
-
-  private void submit(Runnable body, CompletableFuture<?> result) {
-    handOffsInProgress.incrementAndGet(); // before `running` is read: see close()
-    try {
-      if (!running) {
-        result.completeExceptionally(closedException());
-        return;
-      }
-      commands.add(new Command(body, result));
-      wake();
-    } finally {
-      handOffsInProgress.decrementAndGet();
-    }
   }
 
   /** Called by the transport's threads; drops the message if the partition is overwhelmed. */
   void deliver(RaftMessage message) {
-    // Counted before `running` is read, so that close() (which clears `running` first, then waits
-    // for this count to reach 0) either makes this call drop the message or drains it after.
-    handOffsInProgress.incrementAndGet();
-    try {
-      if (!running) {
-        message.release();
-      } else if (inbound.offer(message)) {
-        wake();
-      } else {
-        metrics.inboundDropped(); // Raft retransmits; dropping keeps memory bounded
-        message.release();
-      }
-    } finally {
-      handOffsInProgress.decrementAndGet();
-    }
-  }
-
-  private void wake() {
-    loop.wake();
+    inbox.deliver(message);
   }
 
   public int partitionId() {
@@ -329,7 +240,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   @Override
   public int doWork(long nowNs) {
-    if (!running) {
+    if (!inbox.isRunning()) {
       return 0; // closing: the loop drops this partition before its next turn
     }
     if (!started) {
@@ -337,11 +248,11 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
       nextTickNs = nowNs + tickNs;
       readyPending = !handleReady(); // the state recovered from disk, before any message
     }
-    int work = drainInbound() + drainProposals() + drainCommands() + reportFlushed();
+    int work = drainInbound() + drainProposals() + inbox.runCommands() + flushes.reportFlushed();
     if (nowNs - nextTickNs >= 0) {
       node.tick();
       nextTickNs = nowNs + tickNs;
-      publishFollowerLag();
+      metrics.followerLag(node);
       work++;
     }
     // The core changes only when fed (above): a turn that fed it nothing has nothing to hand out.
@@ -353,9 +264,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         work++; // more rounds due: take another turn rather than park
       }
     }
-    if (flusher != null && flusher.failure() != null) {
-      throw new IllegalStateException("the journal flush failed", flusher.failure());
-    }
+    flushes.checkFailure();
     return work;
   }
 
@@ -366,47 +275,26 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   @Override
   public boolean hasPendingWork() {
-    return readyPending
-        || !inbound.isEmpty()
-        || !proposals.isEmpty()
-        || !commands.isEmpty()
-        || flushedAhead();
+    return readyPending || !inbox.isEmpty() || flushes.flushedAhead();
   }
 
   @Override
   public void onFailure(Throwable cause) {
     LOG.error("Raft partition {} on member {} failed and stopped", partitionId, memberId, cause);
     failure = cause;
-    running = false;
+    inbox.stop();
   }
 
   @Override
   public void onRemoved() {
-    failAwaiting(closedException());
-    dropQueued();
-  }
-
-  /**
-   * Once no turn will run again: fails the proposals and commands handed in but not taken (their
-   * callers would otherwise wait forever) and gives back what queued messages borrow.
-   */
-  private void dropQueued() {
-    RuntimeException cause = closedException();
-    Proposal proposal;
-    while ((proposal = proposals.poll()) != null) {
-      proposal.future.completeExceptionally(cause);
-    }
-    Command command;
-    while ((command = commands.poll()) != null) {
-      command.result().completeExceptionally(cause);
-    }
-    releaseInbound();
+    pending.failAll(closedException());
+    inbox.dropQueued();
   }
 
   private int drainInbound() {
     int count = 0;
     RaftMessage message;
-    while (count < MAX_DRAIN_PER_TURN && (message = inbound.poll()) != null) {
+    while (count < MAX_DRAIN_PER_TURN && (message = inbox.pollMessage()) != null) {
       count++;
       try {
         if (message instanceof AppendRequest request && !request.entries().isEmpty()) {
@@ -415,7 +303,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
           metrics.appended(System.nanoTime() - start);
         } else {
           if (message instanceof SnapshotChunk chunk) {
-            onSnapshotChunk(chunk);
+            snapshots.onChunk(chunk);
           }
           node.step(message);
         }
@@ -426,70 +314,14 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     return count;
   }
 
-  /** Gives back what queued messages borrow from the transport, once no turn will take them. */
-  private void releaseInbound() {
-    RaftMessage message;
-    while ((message = inbound.poll()) != null) {
-      message.release();
-    }
-  }
-
-  private void onSnapshotChunk(SnapshotChunk chunk) {
-    if (chunk.chunkIndex() == 0) {
-      snapshotReceiveStartNs = System.nanoTime();
-      snapshotReceivedBytes = 0;
-    }
-    snapshotReceivedBytes += chunk.data().length;
-  }
-
   private int drainProposals() {
     int count = 0;
     Proposal proposal;
-    while (count < MAX_DRAIN_PER_TURN && (proposal = proposals.poll()) != null) {
+    while (count < MAX_DRAIN_PER_TURN && (proposal = inbox.pollProposal()) != null) {
       count++;
-      boolean termMatches = proposal.term == Proposal.ANY_TERM || proposal.term == node.term();
-      long index = termMatches ? node.propose(proposal.asqn, proposal.data) : -1;
-      if (index < 0) {
-        proposal.future.completeExceptionally(
-            new NotLeaderException(
-                partitionId,
-                node.leaderId(),
-                !termMatches
-                    ? "the entry was meant for term " + proposal.term + ", now " + node.term()
-                    : node.role() == RaftRole.LEADER
-                        ? "the leader is handing leadership over"
-                        : "this member is not the leader"));
-      } else {
-        proposal.index = index;
-        proposal.appendedTerm = node.term();
-        awaitingCommit.add(proposal);
-      }
+      pending.append(proposal);
     }
     return count;
-  }
-
-  private int drainCommands() {
-    int count = 0;
-    Command command;
-    while ((command = commands.poll()) != null) {
-      command.run();
-      count++;
-    }
-    return count;
-  }
-
-  /** Safe modes: tell the core how far the flusher got. */
-  private int reportFlushed() {
-    if (flushedAhead()) {
-      node.onPersisted(storage.journal.getLastFlushedIndex());
-      return 1;
-    }
-    return 0;
-  }
-
-  private boolean flushedAhead() {
-    return config.flushMode().waitsForFlush()
-        && storage.journal.getLastFlushedIndex() > node.persistedIndex();
   }
 
   /**
@@ -515,7 +347,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         onSnapshotInstalled(ready.installedSnapshot());
       }
       if (ready.persistUpTo() >= 0) {
-        again = persist(ready.persistUpTo());
+        again = flushes.persist(ready.persistUpTo());
       }
       // Commits first: a leader that lost leadership in the same turn still completes what it
       // saw commit (if the entry there is still its own), and fails only the rest.
@@ -530,31 +362,6 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     return false;
   }
 
-  /** Hands appended entries to the flush mode; true if the core was told they are persisted. */
-  private boolean persist(long upTo) {
-    switch (config.flushMode()) {
-      case SYNC, DELAYED -> {
-        if (flushesInline) {
-          storage.journal.flush();
-          node.onPersisted(storage.journal.getLastFlushedIndex());
-          return true;
-        }
-        flusher.request(upTo);
-        return false;
-      }
-      case ASYNC -> {
-        flusher.request(upTo);
-        node.onPersisted(upTo);
-        return true;
-      }
-      case OFF -> {
-        node.onPersisted(upTo);
-        return true;
-      }
-    }
-    throw new AssertionError(config.flushMode());
-  }
-
   private void publish(Ready ready) {
     boolean roleChanged = ready.role() != role || ready.term() != term;
     if (ready.role() != role) {
@@ -562,7 +369,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
         metrics.electionStarted();
       }
       if (role == RaftRole.LEADER) {
-        failAwaiting(
+        pending.failAll(
             new NotLeaderException(
                 partitionId,
                 ready.leaderId(),
@@ -587,99 +394,18 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   }
 
   private void onCommitted(long newCommitIndex) {
-    resolveAwaiting(newCommitIndex);
+    pending.resolve(newCommitIndex);
     appliedCommit = newCommitIndex;
     commitIndex = newCommitIndex;
     stateMachine.onCommit(newCommitIndex);
   }
 
-  /**
-   * Completes the proposals at or below {@code committedIndex} whose entry is still the one this
-   * member appended. A leader deposed in the same step that brought the commit may have had its
-   * entries replaced by the new leader's: their indexes committed, but with other entries.
-   */
-  private void resolveAwaiting(long committedIndex) {
-    long now = System.nanoTime();
-    Proposal proposal;
-    while ((proposal = awaitingCommit.peek()) != null && proposal.index <= committedIndex) {
-      awaitingCommit.poll();
-      long termNow = storage.log.term(proposal.index);
-      if (termNow == proposal.appendedTerm) {
-        metrics.committed(proposal.proposedAtNs, now);
-        proposal.future.complete(proposal.index);
-      } else {
-        proposal.future.completeExceptionally(
-            new NotLeaderException(
-                partitionId,
-                node.leaderId(),
-                termNow < 0
-                    ? "leadership was lost and entry "
-                        + proposal.index
-                        + " was compacted into a snapshot before it could be checked; it may"
-                        + " have committed"
-                    : "entry "
-                        + proposal.index
-                        + " was replaced by the next leader's entry (term "
-                        + termNow
-                        + "); it did not commit"));
-      }
-    }
-  }
-
   private void onSnapshotInstalled(SnapshotMeta meta) {
-    metrics.snapshotInstalled(System.nanoTime() - snapshotReceiveStartNs, snapshotReceivedBytes);
-    LOG.info(
-        "Partition {} member {} installed snapshot {}@{} ({} bytes) from the leader",
-        partitionId,
-        memberId,
-        meta.index(),
-        meta.term(),
-        snapshotReceivedBytes);
-    resolveAwaiting(meta.index());
+    snapshots.onInstalled(meta);
+    pending.resolve(meta.index());
     appliedCommit = meta.index();
     commitIndex = meta.index();
     stateMachine.onSnapshotInstalled(meta, storage.snapshots.latestDirectory());
-  }
-
-  private SnapshotMeta snapshotNow(long index, SnapshotContent content) {
-    if (index > appliedCommit) {
-      throw new IllegalArgumentException(
-          "partition "
-              + partitionId
-              + ": cannot snapshot at "
-              + index
-              + ", beyond the commit index "
-              + appliedCommit);
-    }
-    // The snapshot must not claim entries the log could still lose; with flush mode off this is
-    // the only flush there is.
-    storage.journal.flush();
-    long snapshotTerm = storage.log.term(index);
-    SnapshotMeta meta;
-    try (SnapshotWriter writer = storage.snapshots.newSnapshot(index, snapshotTerm)) {
-      content.writeTo(writer.directory());
-      meta = writer.commit();
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "partition " + partitionId + ": writing the snapshot at " + index + " failed", e);
-    }
-    node.onSnapshotTaken(index, Math.max(0, index - config.compactionTailEntries()));
-    return meta;
-  }
-
-  private void publishFollowerLag() {
-    long last = node.lastIndex();
-    for (int i = 0; i < peers.length; i++) {
-      long match = node.matchIndex(peers[i]);
-      metrics.followerLag(i, match < 0 ? 0 : last - match);
-    }
-  }
-
-  private void failAwaiting(RuntimeException cause) {
-    Proposal proposal;
-    while ((proposal = awaitingCommit.poll()) != null) {
-      proposal.future.completeExceptionally(cause);
-    }
   }
 
   private IllegalStateException closedException() {
@@ -699,61 +425,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   /** As {@link #close()}, waiting at most {@code turnWaitNs} for a running turn (tests: less). */
   void close(long turnWaitNs) {
-    running = false;
-    CompletableFuture<Void> removed = loop.remove(this);
-    boolean stopped = awaitRemoval(removed, turnWaitNs);
-    if (flusher != null) {
-      flusher.close(); // a turn still running only wakes the flush loop, which no longer flushes
-    }
-    if (stopped) {
-      closeStorage();
-      return;
-    }
-    // Closing the storage now would leave the running turn writing to an unmapped journal: the
-    // loop closes it instead, once it drops this partition (after the turn, or when the loop
-    // itself ends). A turn that never ends keeps the storage open: a leak, not a corruption.
-    LOG.error(
-        "Partition {}: its Raft turn did not end within {} ms of closing; its storage stays open"
-            + " and is flushed and closed when that turn ends",
-        partitionId,
-        TimeUnit.NANOSECONDS.toMillis(turnWaitNs));
-    removed.whenComplete(
-        (result, error) -> {
-          try {
-            closeStorage();
-          } catch (RuntimeException e) {
-            LOG.error(
-                "Partition {}: closing its storage after its last turn failed", partitionId, e);
-          }
-        });
-  }
-
-  private boolean awaitRemoval(CompletableFuture<Void> removed, long turnWaitNs) {
-    if (loop.isLoopThread()) {
-      // Closed from one of this loop's own turns (a callback): this turn is the last one, and
-      // the journal's writer is the caller itself.
-      return true;
-    }
-    // Also when this thread is interrupted: closing the storage under a turn still running would
-    // leave that turn writing to an unmapped journal, and proposals queued meanwhile unanswered.
-    return CloseWaits.await(removed, turnWaitNs);
-  }
-
-  /** Once no turn will run again: answers what was handed in, then flushes and closes storage. */
-  private void closeStorage() {
-    // What arrived between the last turn and `running` going false, and what a thread that had
-    // already read `running` is still handing in.
-    while (handOffsInProgress.get() != 0) {
-      Thread.onSpinWait();
-    }
-    dropQueued();
-    try {
-      storage.journal.publish(); // the Raft thread, the writer, no longer runs this partition
-      storage.journal.flush(); // a clean shutdown loses nothing, whatever the flush mode
-    } catch (RuntimeException e) {
-      LOG.warn("Partition {}: final flush failed", partitionId, e);
-    }
-    storage.close();
+    shutdown.close(this, turnWaitNs);
   }
 
   @Override

@@ -1,0 +1,61 @@
+package io.tern.engine.broker;
+
+import io.tern.engine.cluster.BrokerApiServer;
+import io.tern.engine.cluster.BrokerJobStreams;
+import io.tern.engine.cluster.BrokerMessages.BrokerState;
+import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.workflow.Partitions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * What a broker's command API serves from: commands for the partitions held here, the broker's
+ * state, its job streams and the rebalancing of its partitions, asked for by gateways and other
+ * brokers.
+ */
+final class CommandApiHost implements BrokerApiServer.Host {
+  private final LocalPartitions partitions;
+  private final BrokerJobStreams jobStreams;
+  private final List<ManagementApi.Hosted> hosted;
+  private final Supplier<BrokerState> state;
+
+  CommandApiHost(
+      LocalPartitions partitions,
+      BrokerJobStreams jobStreams,
+      List<ManagementApi.Hosted> hosted,
+      Supplier<BrokerState> state) {
+    this.partitions = partitions;
+    this.jobStreams = jobStreams;
+    this.hosted = hosted;
+    this.state = state;
+  }
+
+  @Override
+  public CompletableFuture<Answer> request(
+      int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
+    return partitions.request(partitionId, valueType, intent, key, value, timeoutMs);
+  }
+
+  @Override
+  public Partitions partitions() {
+    return partitions;
+  }
+
+  @Override
+  public BrokerState state() {
+    return state.get();
+  }
+
+  @Override
+  public BrokerJobStreams jobStreams() {
+    return jobStreams;
+  }
+
+  @Override
+  public CompletableFuture<Map<Integer, String>> rebalanceLocal() {
+    return new Rebalancer(hosted).rebalanceLocal();
+  }
+}

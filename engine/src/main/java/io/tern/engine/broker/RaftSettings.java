@@ -1,0 +1,35 @@
+package io.tern.engine.broker;
+
+import io.tern.raft.server.RaftServerConfig;
+import io.tern.raft.transport.TransportConfig;
+
+/** A broker's settings as its Raft transport and Raft server take them. */
+final class RaftSettings {
+  private RaftSettings() {}
+
+  /** Where member {@code memberId} listens for Raft and how (TLS). */
+  static TransportConfig transportConfig(BrokerConfig config, int memberId) {
+    return TransportConfig.builder(memberId)
+        .bind(config.host(), config.internalPort())
+        .tls(config.raftTls())
+        .build();
+  }
+
+  /** The Raft server's settings: timing, flush mode, threads and journal. */
+  static RaftServerConfig raftServerConfig(BrokerConfig config) {
+    return RaftServerConfig.builder(config.dataDirectory().resolve("raft"))
+        .electionTimeoutMs(config.electionTimeoutMs())
+        .heartbeatIntervalMs(config.heartbeatIntervalMs())
+        .flushMode(config.flushMode())
+        .flushDelayMs(config.flushDelayMs())
+        .maxInflightAppends(config.maxInflightAppends())
+        .maxAppendBatchBytes(config.maxAppendBatchBytes())
+        .raftThreads(config.raftThreads())
+        .raftOnTransportThread(config.raftOnTransportThread())
+        .flushThreads(config.flushThreads())
+        .segmentSizeBytes(config.journalSegmentBytes())
+        .journalMadvise(config.journalMadvise())
+        .journalPreallocation(config.journalPreallocation())
+        .build();
+  }
+}

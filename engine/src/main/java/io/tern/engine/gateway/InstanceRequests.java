@@ -1,0 +1,163 @@
+package io.tern.engine.gateway;
+
+import static io.tern.engine.gateway.GatewayCommands.read;
+
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CancelProcessInstanceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CancelProcessInstanceResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ResolveIncidentRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ResolveIncidentResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.SetVariablesRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.SetVariablesResponse;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.ResultIntent;
+import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
+import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.value.VariableDocumentValue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The gateway's requests about process instances: creating one (with or without awaiting its
+ * result), cancelling one, setting variables in one of its scopes and resolving one of its
+ * incidents. New instances go to the partitions in turn; the others go to the partition their key
+ * was made on.
+ */
+final class InstanceRequests {
+  private final GatewayCommands commands;
+  private final GatewayConfig config;
+  private final AtomicInteger nextCreationPartition = new AtomicInteger();
+
+  InstanceRequests(GatewayCommands commands, GatewayConfig config) {
+    this.commands = commands;
+    this.config = config;
+  }
+
+  void createProcessInstance(
+      CreateProcessInstanceRequest request,
+      StreamObserver<CreateProcessInstanceResponse> observer) {
+    commands.unary(
+        "CreateProcessInstance",
+        nextCreationPartition(),
+        ValueTypes.PROCESS_INSTANCE_CREATION,
+        CreationIntent.CREATE,
+        -1,
+        creation(request),
+        observer,
+        answer -> {
+          ProcessInstanceCreationValue created = read(new ProcessInstanceCreationValue(), answer);
+          return CreateProcessInstanceResponse.newBuilder()
+              .setProcessDefinitionKey(created.processDefinitionKey)
+              .setBpmnProcessId(created.bpmnProcessId)
+              .setVersion(created.version)
+              .setProcessInstanceKey(created.processInstanceKey)
+              .setTenantId(Conversions.DEFAULT_TENANT)
+              .build();
+        });
+  }
+
+  void createProcessInstanceWithResult(
+      CreateProcessInstanceWithResultRequest request,
+      StreamObserver<CreateProcessInstanceWithResultResponse> observer) {
+    ProcessInstanceCreationValue creation = creation(request.getRequest());
+    creation.fetchVariables.addAll(request.getFetchVariablesList());
+    long timeoutMs =
+        request.getRequestTimeout() > 0
+            ? request.getRequestTimeout()
+            : config.requestTimeout().toMillis();
+    commands.send(
+        "CreateProcessInstanceWithResult",
+        nextCreationPartition(),
+        ValueTypes.PROCESS_INSTANCE_CREATION,
+        CreationIntent.CREATE_WITH_AWAITING_RESULT,
+        -1,
+        creation,
+        timeoutMs,
+        observer,
+        answer -> {
+          ProcessInstanceCreationValue result = read(new ProcessInstanceCreationValue(), answer);
+          if (answer.intent() == ResultIntent.TERMINATED) {
+            throw Status.FAILED_PRECONDITION
+                .withDescription(
+                    "process instance "
+                        + result.processInstanceKey
+                        + " was terminated before it completed, so it has no result")
+                .asRuntimeException();
+          }
+          return CreateProcessInstanceWithResultResponse.newBuilder()
+              .setProcessDefinitionKey(result.processDefinitionKey)
+              .setBpmnProcessId(result.bpmnProcessId)
+              .setVersion(result.version)
+              .setProcessInstanceKey(result.processInstanceKey)
+              .setVariables(Conversions.text(result.variables))
+              .setTenantId(Conversions.DEFAULT_TENANT)
+              .build();
+        });
+  }
+
+  private static ProcessInstanceCreationValue creation(CreateProcessInstanceRequest request) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.processDefinitionKey =
+        request.getProcessDefinitionKey() > 0 ? request.getProcessDefinitionKey() : -1;
+    creation.bpmnProcessId = request.getBpmnProcessId();
+    creation.version =
+        request.getVersion() > 0
+            ? request.getVersion()
+            : ProcessInstanceCreationValue.LATEST_VERSION;
+    creation.variables = Conversions.json(request.getVariables());
+    return creation;
+  }
+
+  void cancelProcessInstance(
+      CancelProcessInstanceRequest request,
+      StreamObserver<CancelProcessInstanceResponse> observer) {
+    commands.byKey(
+        "CancelProcessInstance",
+        request.getProcessInstanceKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.CANCEL,
+        new ProcessInstanceValue(),
+        observer,
+        answer -> CancelProcessInstanceResponse.getDefaultInstance());
+  }
+
+  void setVariables(SetVariablesRequest request, StreamObserver<SetVariablesResponse> observer) {
+    VariableDocumentValue document = new VariableDocumentValue();
+    document.scopeKey = request.getElementInstanceKey();
+    document.local = request.getLocal();
+    document.variables = Conversions.json(request.getVariables());
+    commands.byKey(
+        "SetVariables",
+        request.getElementInstanceKey(),
+        ValueTypes.VARIABLE_DOCUMENT,
+        VariableDocumentIntent.UPDATE,
+        document,
+        observer,
+        answer -> SetVariablesResponse.newBuilder().setKey(answer.key()).build());
+  }
+
+  void resolveIncident(
+      ResolveIncidentRequest request, StreamObserver<ResolveIncidentResponse> observer) {
+    commands.byKey(
+        "ResolveIncident",
+        request.getIncidentKey(),
+        ValueTypes.INCIDENT,
+        IncidentIntent.RESOLVE,
+        new IncidentValue(),
+        observer,
+        answer -> ResolveIncidentResponse.getDefaultInstance());
+  }
+
+  private int nextCreationPartition() {
+    return 1 + Math.floorMod(nextCreationPartition.getAndIncrement(), commands.partitionsCount());
+  }
+}

@@ -4,7 +4,6 @@ import io.camunda.client.CamundaClient;
 import io.camunda.client.api.command.ClientStatusException;
 import io.camunda.client.api.command.CreateProcessInstanceCommandStep1.CreateProcessInstanceCommandStep3;
 import io.camunda.client.api.response.ActivatedJob;
-import io.camunda.client.api.response.DeploymentEvent;
 import io.camunda.client.api.worker.JobClient;
 import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
@@ -16,10 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -45,11 +42,6 @@ import java.util.function.Function;
  */
 final class LoadDriver implements AutoCloseable {
   static final String PROCESS_ID = "load-benchmark";
-
-  /** A process deployed with the workload's, to see that the deployment reached every partition. */
-  static final String PROBE_ID = "load-benchmark-probe";
-
-  private static final Duration DISTRIBUTION_TIMEOUT = Duration.ofSeconds(30);
 
   /** The start of every driver's job type. */
   static final String JOB_TYPE = "load-benchmark-task";
@@ -140,25 +132,14 @@ final class LoadDriver implements AutoCloseable {
 
   /**
    * Deploys the process with a job type of this driver's own, opens the worker, and waits until
-   * every partition has the deployment.
+   * every partition has the deployment ({@link Deployments}).
    *
    * <p>A driver of an earlier run on the same client may still hold a job stream for a moment after
    * it closed: with a shared job type, its worker could take and complete this run's jobs unseen by
-   * this driver. And a deployment is answered before partition 1 has copied it to the others (as in
-   * Zeebe): until then, a create by "latest version" there would start an earlier driver's process,
-   * whose jobs this driver never sees. So instances are created by this deployment's key, and the
-   * run starts only once a probe process of the same deployment starts on every partition.
+   * this driver. Instances are created by this deployment's key, so that none starts an earlier
+   * driver's version of the process.
    */
   void start() {
-    DeploymentEvent deployment =
-        client
-            .newDeployResourceCommand()
-            .addResourceBytes(
-                workload.model().bpmn().apply(jobType), workload.model().processId() + ".bpmn")
-            .addResourceBytes(probeXml(), PROBE_ID + ".bpmn")
-            .send()
-            .join();
-    processDefinitionKey = definitionKey(deployment, workload.model().processId());
     worker =
         client
             .newWorker()
@@ -167,61 +148,9 @@ final class LoadDriver implements AutoCloseable {
             .maxJobsActive(workload.workerCapacity())
             .streamEnabled(workload.streaming())
             .open();
-    awaitDistribution(definitionKey(deployment, PROBE_ID));
-  }
-
-  private static long definitionKey(DeploymentEvent deployment, String processId) {
-    return deployment.getProcesses().stream()
-        .filter(process -> process.getBpmnProcessId().equals(processId))
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("the deployment lacks " + processId))
-        .getProcessDefinitionKey();
-  }
-
-  /**
-   * Starts instances of the probe process (start, end) until one has started on each partition; a
-   * partition without the deployment yet answers NOT_FOUND.
-   */
-  private void awaitDistribution(long probeKey) {
-    int partitions = client.newTopologyRequest().send().join().getPartitionsCount();
-    Set<Integer> have = new HashSet<>();
-    long deadline = System.nanoTime() + DISTRIBUTION_TIMEOUT.toNanos();
-    while (have.size() < partitions) {
-      try {
-        long key =
-            client
-                .newCreateInstanceCommand()
-                .processDefinitionKey(probeKey)
-                .send()
-                .join()
-                .getProcessInstanceKey();
-        have.add(Keys.partitionOf(key));
-      } catch (RuntimeException e) {
-        Status.Code status = statusOf(e);
-        if (status != Status.Code.NOT_FOUND && status != Status.Code.RESOURCE_EXHAUSTED) {
-          throw e;
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              "the deployment reached partitions "
-                  + have
-                  + " of "
-                  + partitions
-                  + " within "
-                  + DISTRIBUTION_TIMEOUT.toSeconds()
-                  + " s",
-              e);
-        }
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-      }
-    }
-  }
-
-  /** start, end: shows that a deployment has reached the partition it starts on. */
-  private static byte[] probeXml() {
-    return Bpmn.convertToString(
-            Bpmn.createExecutableProcess(PROBE_ID).startEvent().endEvent().done())
-        .getBytes(StandardCharsets.UTF_8);
+    processDefinitionKey =
+        Deployments.deployEverywhere(
+            client, workload.model().processId(), workload.model().bpmn().apply(jobType));
   }
 
   /** start, then {@code tasks} service tasks of {@code jobType}, then end. */

@@ -4,6 +4,7 @@ import io.camunda.client.CamundaClient;
 import io.camunda.client.api.command.ClientStatusException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.tern.benchmark.load.Deployments;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,13 +49,12 @@ final class Starter implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
-  /** Deploys the workload's process with tasks of {@code jobType}. */
+  /**
+   * Deploys the workload's process with tasks of {@code jobType}, and waits until every partition
+   * has it: instances are then created by latest version, which is this deployment's.
+   */
   void deploy(String jobType) {
-    client
-        .newDeployResourceCommand()
-        .addResourceBytes(workload.bpmn().apply(jobType), workload.processId() + ".bpmn")
-        .send()
-        .join();
+    Deployments.deployEverywhere(client, workload.processId(), workload.bpmn().apply(jobType));
   }
 
   void start() {

@@ -3,6 +3,9 @@ package io.tern.engine.broker;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tern.engine.cluster.BrokerApiServer;
@@ -172,9 +175,17 @@ public final class Broker implements AutoCloseable {
     return node -> latency.delays(config.nodeId(), node) ? delay : CallLatency.Delay.NONE;
   }
 
-  /** Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. */
+  /**
+   * Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus,
+   * that also holds the JVM's memory, threads and CPU (the dashboard's JVM panels). These binders
+   * register no listeners, so brokers started and closed in one JVM leave nothing behind.
+   */
   public static Broker start(BrokerConfig config) {
-    return start(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    return start(config, registry);
   }
 
   /**

@@ -112,6 +112,13 @@ disk watermark) with .Values.config layered over them, the user's keys winning.
   "gateway" (dict "enable" (not .Values.gateway.enabled) "port" 26500)
   "management" (dict "enable" true "port" 9600)
   "data" $data -}}
+{{- if .Values.injectedLatency.enabled -}}
+{{- $network := dict "latency" .Values.injectedLatency.latency "jitter" .Values.injectedLatency.jitter -}}
+{{- with .Values.injectedLatency.between -}}
+{{- $_ := set $network "latencyBetween" . -}}
+{{- end -}}
+{{- $_ := set $defaults "experimental" (dict "network" $network) -}}
+{{- end -}}
 {{- toYaml (mustMergeOverwrite $defaults (deepCopy .Values.config)) -}}
 {{- end -}}
 

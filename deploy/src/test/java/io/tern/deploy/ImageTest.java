@@ -31,7 +31,7 @@ class ImageTest {
 
   @AfterEach
   void removeContainer() throws Exception {
-    Podman.podman("rm", "-f", "-t", "0", container);
+    Podman.podman("rm", "-f", "-v", "-t", "0", container);
   }
 
   @Test

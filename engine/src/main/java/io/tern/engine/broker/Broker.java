@@ -2,6 +2,7 @@ package io.tern.engine.broker;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tern.engine.cluster.BrokerApiServer;
@@ -118,9 +119,15 @@ public final class Broker implements AutoCloseable {
         });
   }
 
-  /** Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. */
+  /**
+   * Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. The
+   * JVM's memory, GC, CPU and uptime come with every registry (see {@link ResourceMetrics});
+   * threads are added here for the dashboard's JVM panel.
+   */
   public static Broker start(BrokerConfig config) {
-    return start(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmThreadMetrics().bindTo(registry);
+    return start(config, registry);
   }
 
   /**

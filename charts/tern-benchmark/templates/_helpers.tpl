@@ -1,0 +1,113 @@
+{{/* Template names are shared with the tern subchart's: every one here starts with "bench.". */}}
+{{/* Benchmark objects are named <release>-<part> (starter, worker-<name>, soak, <experiment>). */}}
+{{- define "bench.fullname" -}}
+{{- default .Release.Name .Values.fullnameOverride | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The tern subchart's base name (as its tern.fullname makes it). */}}
+{{- define "bench.cluster" -}}
+{{- $tern := .Values.tern | default dict -}}
+{{- if $tern.fullnameOverride -}}
+{{- $tern.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default "tern" $tern.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "bench.gateway" -}}
+{{- if .Values.gatewayAddress -}}
+{{- .Values.gatewayAddress -}}
+{{- else if .Values.tern.enabled -}}
+{{- printf "%s-gateway:26500" (include "bench.cluster" .) -}}
+{{- else -}}
+{{- fail "gatewayAddress is required when tern.enabled is false" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The headless-service name of broker N of the tern subchart. */}}
+{{- define "bench.brokerHost" -}}
+{{- $brokers := printf "%s-broker" (include "bench.cluster" .root) | trunc 52 | trimSuffix "-" -}}
+{{- printf "%s-%d.%s.%s.svc" $brokers (int .index) $brokers .root.Release.Namespace -}}
+{{- end -}}
+
+{{- define "bench.management" -}}
+{{- if .Values.managementAddresses -}}
+{{- .Values.managementAddresses -}}
+{{- else if .Values.tern.enabled -}}
+{{- $addresses := list -}}
+{{- range $i := until (int .Values.tern.clusterSize) -}}
+{{- $addresses = append $addresses (printf "%s:9600" (include "bench.brokerHost" (dict "root" $ "index" $i))) -}}
+{{- end -}}
+{{- join "," $addresses -}}
+{{- else -}}
+{{- fail "managementAddresses is required when tern.enabled is false" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "bench.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" }}
+{{ include "bench.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: tern-benchmark
+{{- end -}}
+
+{{- define "bench.selectorLabels" -}}
+app.kubernetes.io/name: {{ default .root.Chart.Name .root.Values.nameOverride }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "bench.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{/* Pod-level settings shared by every benchmark pod; pass a dict with root and component values. */}}
+{{- define "bench.podSettings" -}}
+automountServiceAccountToken: false
+{{- with .root.Values.image.pullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.podSecurityContext }}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/* A duration as the benchmark commands and Chaos Mesh take it: 50ms, 1.5s, 15m, 7d. */}}
+{{- define "bench.checkDuration" -}}
+{{- if not (regexMatch "^[0-9]+(\\.[0-9]+)?(ns|us|ms|s|m|h|d)$" (toString .value)) -}}
+{{- fail (printf "%s: %q is not a duration such as 35ms, 1s or 15m" .key (toString .value)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* A Chaos Mesh selector of brokers by node id (pod names), or of every broker when none. */}}
+{{- define "bench.brokerSelector" -}}
+{{- if .brokers -}}
+pods:
+  {{ .root.Release.Namespace }}:
+    {{- range .brokers }}
+    - {{ printf "%s-%d" $.statefulSet (int .) }}
+    {{- end }}
+{{- else -}}
+namespaces:
+  - {{ .root.Release.Namespace }}
+labelSelectors:
+  app.kubernetes.io/instance: {{ .root.Release.Name }}
+  app.kubernetes.io/component: broker
+{{- end -}}
+{{- end -}}

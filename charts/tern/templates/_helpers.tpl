@@ -1,0 +1,177 @@
+{{/* The chart's name, or nameOverride. */}}
+{{- define "tern.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The release's base name: the release name, suffixed with the chart's unless it holds it. */}}
+{{- define "tern.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The brokers' StatefulSet, also their headless Service. */}}
+{{- define "tern.broker.fullname" -}}
+{{- printf "%s-broker" (include "tern.fullname" .) | trunc 52 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "tern.gateway.fullname" -}}
+{{- printf "%s-gateway" (include "tern.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "tern.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "tern.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Labels of every object; pass a dict with root and component. */}}
+{{- define "tern.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" }}
+{{ include "tern.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: tern
+{{- with .root.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{- define "tern.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "tern.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "tern.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{/* The DNS name of broker N: <pod>.<headless service>.<namespace>.svc */}}
+{{- define "tern.broker.host" -}}
+{{- printf "%s-%d.%s.%s.svc" (include "tern.broker.fullname" .root) (int .index) (include "tern.broker.fullname" .root) .root.Release.Namespace -}}
+{{- end -}}
+
+{{/* Every broker's command port, the cluster's contact points. */}}
+{{- define "tern.contactPoints" -}}
+{{- $points := list -}}
+{{- range $i := until (int .Values.clusterSize) -}}
+{{- $points = append $points (printf "%s:26501" (include "tern.broker.host" (dict "root" $ "index" $i))) -}}
+{{- end -}}
+{{- join "," $points -}}
+{{- end -}}
+
+{{/* A Kubernetes quantity (64Gi, 512Mi, 2G, 1073741824) in MiB, rounded down. */}}
+{{- define "tern.mebibytes" -}}
+{{- $q := toString . -}}
+{{- $digits := regexFind "^[0-9]+" $q -}}
+{{- if not $digits -}}
+{{- fail (printf "not a size: %s" $q) -}}
+{{- end -}}
+{{- $n := int64 $digits -}}
+{{- $unit := trimPrefix $digits $q -}}
+{{- if eq $unit "" -}}{{ div $n 1048576 }}
+{{- else if eq $unit "Ki" -}}{{ div $n 1024 }}
+{{- else if eq $unit "Mi" -}}{{ $n }}
+{{- else if eq $unit "Gi" -}}{{ mul $n 1024 }}
+{{- else if eq $unit "Ti" -}}{{ mul $n 1048576 }}
+{{- else if eq $unit "k" -}}{{ div (mul $n 1000) 1048576 }}
+{{- else if eq $unit "M" -}}{{ div (mul $n 1000000) 1048576 }}
+{{- else if eq $unit "G" -}}{{ div (mul $n 1000000000) 1048576 }}
+{{- else if eq $unit "T" -}}{{ div (mul $n 1000000000000) 1048576 }}
+{{- else -}}{{ fail (printf "unsupported size unit in %s (use Ki, Mi, Gi, Ti, k, M, G or T)" $q) }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The broker configuration file: the chart's defaults (topology, contact points, data directories,
+disk watermark) with .Values.config layered over them, the user's keys winning.
+*/}}
+{{- define "tern.config" -}}
+{{- $minFree := div (mul (int64 (include "tern.mebibytes" .Values.persistence.size)) (int64 .Values.persistence.minFreePercent)) 100 -}}
+{{- $data := dict "directory" "/usr/local/tern/data" "disk" (dict "minFreeBytes" (printf "%dMB" (max 1 $minFree))) -}}
+{{- if .Values.runtimeDirectory.tmpfs -}}
+{{- $_ := set $data "runtimeDirectory" .Values.runtimeDirectory.path -}}
+{{- end -}}
+{{- $defaults := dict
+  "cluster" (dict
+    "clusterSize" (int .Values.clusterSize)
+    "partitionsCount" (int .Values.partitionsCount)
+    "replicationFactor" (int .Values.replicationFactor)
+    "contactPoints" (include "tern.contactPoints" .))
+  "network" (dict "host" "0.0.0.0" "commandPort" 26501 "internalPort" 26502)
+  "gateway" (dict "enable" (not .Values.gateway.enabled) "port" 26500)
+  "management" (dict "enable" true "port" 9600)
+  "data" $data -}}
+{{- if .Values.injectedLatency.enabled -}}
+{{- $network := dict "latency" .Values.injectedLatency.latency "jitter" .Values.injectedLatency.jitter -}}
+{{- with .Values.injectedLatency.between -}}
+{{- $_ := set $network "latencyBetween" . -}}
+{{- end -}}
+{{- $_ := set $defaults "experimental" (dict "network" $network) -}}
+{{- end -}}
+{{- toYaml (mustMergeOverwrite $defaults (deepCopy .Values.config)) -}}
+{{- end -}}
+
+{{/* Environment shared by brokers and gateways. */}}
+{{- define "tern.commonEnv" -}}
+- name: TERN_CONFIG
+  value: /usr/local/tern/config/tern.yaml
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* The pod spec of the rebalance jobs; pass a dict with root, addresses and waitReady. */}}
+{{- define "tern.rebalancePod" -}}
+restartPolicy: Never
+automountServiceAccountToken: false
+{{- with .root.Values.image.pullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.broker.podSecurityContext }}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.broker.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.broker.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+containers:
+  - name: rebalance
+    image: {{ include "tern.image" .root }}
+    imagePullPolicy: {{ .root.Values.image.pullPolicy }}
+    command:
+      - tern-rebalance
+      {{- if .waitReady }}
+      - --wait-ready
+      {{- end }}
+      {{- range .addresses }}
+      - {{ . }}
+      {{- end }}
+    env:
+      - name: TERN_REBALANCE_TIMEOUT
+        value: {{ .root.Values.leaderBalancing.timeoutSeconds | quote }}
+    {{- with .root.Values.leaderBalancing.resources }}
+    resources:
+      {{- toYaml . | nindent 6 }}
+    {{- end }}
+    {{- with .root.Values.broker.securityContext }}
+    securityContext:
+      {{- toYaml . | nindent 6 }}
+    {{- end }}
+{{- end -}}

@@ -1,0 +1,290 @@
+package io.tern.deploy;
+
+import static io.tern.deploy.Manifests.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * charts/tern-benchmark (with the tern chart as its subchart) renders, lints strictly and validates
+ * against Kubernetes 1.30's schemas and Chaos Mesh's NetworkChaos schema with its default values
+ * and each scenario file; the starter and workers call the benchmark commands with the options they
+ * take, against the subchart's gateway; the chaos selectors name the brokers; the soak CronJob runs
+ * on Mondays at 01:00.
+ */
+class BenchmarkChartTest {
+
+  @Test
+  void lintsStrictly() {
+    Charts.lintStrictly(Charts.BENCHMARK);
+  }
+
+  static Stream<String> valuesFiles() throws IOException {
+    try (Stream<Path> files = Files.list(Charts.BENCHMARK)) {
+      List<String> names =
+          files
+              .map(f -> f.getFileName().toString())
+              .filter(n -> n.startsWith("values") && n.endsWith(".yaml"))
+              .sorted()
+              .toList();
+      assertThat(names)
+          .contains(
+              "values.yaml",
+              "values-typical.yaml",
+              "values-latency.yaml",
+              "values-max.yaml",
+              "values-latency-35ms.yaml");
+      return names.stream();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("valuesFiles")
+  void everyScenarioRendersValidManifests(String file) {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .release("bench")
+            .values(Charts.BENCHMARK.resolve(file))
+            .manifests("tern-benchmark-" + file);
+    assertThat(manifests.names())
+        .contains(
+            "StatefulSet/bench-tern-broker",
+            "Service/bench-tern-gateway",
+            "Deployment/bench-starter",
+            "Deployment/bench-worker-benchmark");
+    assertThat(arguments(manifests, "bench-starter"))
+        .as("the starter reaches the subchart's gateway Service")
+        .containsSequence("--gateway", "bench-tern-gateway:26500");
+  }
+
+  @Test
+  void theLatencyScenarioIsOneInstancePerSecondAndOneWorker() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .values(Charts.BENCHMARK.resolve("values-latency.yaml"))
+            .manifests();
+    assertThat(arguments(manifests, "tern-starter"))
+        .containsExactly(
+            "tern-benchmark",
+            "starter",
+            "--gateway",
+            "tern-gateway:26500",
+            "--rate",
+            "1",
+            "--workload",
+            "one-task");
+    Map<String, Object> worker = manifests.named("Deployment", "tern-worker-benchmark");
+    assertThat((Integer) at(worker, "spec.replicas")).isEqualTo(1);
+    assertThat(arguments(manifests, "tern-worker-benchmark"))
+        .containsExactly(
+            "tern-benchmark",
+            "worker",
+            "--gateway",
+            "tern-gateway:26500",
+            "--job-type",
+            "benchmark-task",
+            "--capacity",
+            "10",
+            "--completion-delay",
+            "0ms");
+  }
+
+  @Test
+  void workersAreAMapOfDeployments() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .set("workers.benchmark", null)
+            .set("workers.fast.replicas", 2)
+            .set("workers.fast.jobType", "fast")
+            .set("workers.fast.capacity", 30)
+            .set("workers.fast.completionDelay", "10ms")
+            .set("workers.slow.replicas", 1)
+            .set("workers.slow.jobType", "slow")
+            .set("workers.slow.capacity", 5)
+            .set("workers.slow.completionDelay", "2s")
+            .set("workers.slow.polling", true)
+            .manifests();
+    assertThat(manifests.ofKind("Deployment"))
+        .extracting(Charts::name)
+        .containsExactlyInAnyOrder("tern-starter", "tern-worker-fast", "tern-worker-slow");
+    assertThat(arguments(manifests, "tern-worker-fast"))
+        .containsSequence("--job-type", "fast", "--capacity", "30", "--completion-delay", "10ms")
+        .doesNotContain("--polling");
+    assertThat(arguments(manifests, "tern-worker-slow"))
+        .containsSequence("--job-type", "slow")
+        .endsWith("--polling");
+    assertThatThrownBy(
+            () ->
+                Charts.render(Charts.BENCHMARK)
+                    .set("workers.benchmark.completionDelay", "50 ms")
+                    .manifests())
+        .hasMessageContaining("workers.benchmark.completionDelay");
+  }
+
+  @Test
+  void aWorkloadFromFilesIsMountedFromAConfigMap() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .set("starter.workload", "file")
+            .set("starter.bpmn", "<definitions/>")
+            .set("starter.payload", "{\"amount\": 5}")
+            .manifests();
+    assertThat(arguments(manifests, "tern-starter"))
+        .containsSequence(
+            "--bpmn", "/workload/process.bpmn", "--payload", "/workload/payload.json");
+    Map<String, String> data = at(manifests.named("ConfigMap", "tern-workload"), "data");
+    assertThat(data).containsEntry("process.bpmn", "<definitions/>");
+    assertThat(data).containsEntry("payload.json", "{\"amount\": 5}");
+  }
+
+  @Test
+  void theThirtyFiveMillisecondExperimentDelaysBrokerZeroToBrokerOne() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .release("exp")
+            .values(Charts.BENCHMARK.resolve("values-latency-35ms.yaml"))
+            .manifests();
+    Map<String, Object> statefulSet = manifests.one("StatefulSet");
+    assertThat((Integer) at(statefulSet, "spec.replicas")).isEqualTo(8);
+    Map<String, Object> chaos = manifests.one("NetworkChaos");
+    assertThat(Charts.name(chaos)).isEqualTo("exp-broker-0-1");
+    assertThat(at(chaos, "spec.selector").toString())
+        .isEqualTo("{pods={" + Charts.NAMESPACE + "=[exp-tern-broker-0]}}");
+    assertThat(at(chaos, "spec.target.selector").toString())
+        .isEqualTo("{pods={" + Charts.NAMESPACE + "=[exp-tern-broker-1]}}");
+    assertThat(at(chaos, "spec.direction").toString()).isEqualTo("both");
+    assertThat(at(chaos, "spec.delay").toString())
+        .isEqualTo("{latency=35ms, jitter=0ms, correlation=0}");
+    assertThat(at(chaos, "spec.duration").toString()).isEqualTo("15m");
+    assertThat(Charts.name(statefulSet) + "-0").isEqualTo("exp-tern-broker-0");
+    assertThat(TernChartTest.config(manifests)).doesNotContainKey("experimental");
+    Map<String, Object> delay = at(chaos, "spec.delay");
+    delay.put("latencyy", "35ms");
+    assertThatThrownBy(() -> Charts.validate(chaos))
+        .as("the NetworkChaos schema, made strict, rejects an unknown field")
+        .hasMessageContaining("latencyy");
+    delay.remove("latencyy");
+    Map<String, Object> spec = at(chaos, "spec");
+    spec.put("direction", "sideways");
+    assertThatThrownBy(() -> Charts.validate(chaos)).hasMessageContaining("direction");
+
+    Manifests everyBroker =
+        Charts.render(Charts.BENCHMARK)
+            .set("chaosMesh.enabled", true)
+            .set("chaosMesh.experiments[0].name", "all")
+            .set("chaosMesh.experiments[0].latency", "10ms")
+            .manifests();
+    Map<String, Object> all = everyBroker.one("NetworkChaos");
+    assertThat(at(all, "spec.selector").toString())
+        .isEqualTo(
+            "{namespaces=["
+                + Charts.NAMESPACE
+                + "], labelSelectors={app.kubernetes.io/instance=tern, app.kubernetes.io/component=broker}}");
+    Map<String, String> brokerLabels =
+        at(everyBroker.one("StatefulSet"), "spec.template.metadata.labels");
+    assertThat(brokerLabels)
+        .as("the label selector matches the broker pods")
+        .containsEntry("app.kubernetes.io/instance", "tern")
+        .containsEntry("app.kubernetes.io/component", "broker");
+
+    assertThatThrownBy(
+            () ->
+                Charts.render(Charts.BENCHMARK)
+                    .set("chaosMesh.enabled", true)
+                    .set("chaosMesh.experiments[0].name", "bad")
+                    .set("chaosMesh.experiments[0].latency", "35 ms")
+                    .manifests())
+        .hasMessageContaining("chaosMesh.experiments[bad].latency");
+  }
+
+  @Test
+  void withoutChaosMeshTernInjectsTheLatencyItself() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .values(Charts.BENCHMARK.resolve("values-latency-35ms.yaml"))
+            .set("chaosMesh.enabled", false)
+            .set("tern.injectedLatency.enabled", true)
+            .manifests();
+    assertThat(manifests.kinds()).doesNotContain("NetworkChaos");
+    assertThat(TernChartTest.config(manifests))
+        .containsEntry(
+            "experimental",
+            Map.of("network", Map.of("latency", "35ms", "jitter", "0ms", "latencyBetween", "0-1")));
+  }
+
+  @Test
+  void theWeeklySoakRunsOnMondaysAtOneAndItsVerdictsDecide() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .release("weekly")
+            .set("soak.enabled", true)
+            .set("soak.baseline", "/reports/baseline")
+            .set("starter.enabled", false)
+            .set("workers.benchmark", null)
+            .manifests();
+    assertThat(manifests.ofKind("Deployment")).isEmpty();
+    Map<String, Object> cronJob = manifests.named("CronJob", "weekly-soak");
+    assertThat(at(cronJob, "spec.schedule").toString()).isEqualTo("0 1 * * 1");
+    assertThat(at(cronJob, "spec.timeZone").toString()).isEqualTo("Etc/UTC");
+    assertThat(at(cronJob, "spec.concurrencyPolicy").toString()).isEqualTo("Forbid");
+    assertThat((Integer) at(cronJob, "spec.jobTemplate.spec.backoffLimit")).isZero();
+    Map<String, Object> container = at(cronJob, "spec.jobTemplate.spec.template.spec.containers.0");
+    String script = ((List<?>) container.get("command")).get(2).toString();
+    assertThat(script)
+        .contains("exec tern-benchmark soak --gateway \"$GATEWAY\" --management \"$MANAGEMENT\"")
+        .contains("--rate 100 --workers 3 --duration 7d")
+        .contains("--dir \"$dir\"")
+        .contains("--baseline \"/reports/baseline\"");
+    Map<String, String> env = TernChartTest.env(at(cronJob, "spec.jobTemplate.spec.template.spec"));
+    assertThat(env).containsEntry("GATEWAY", "weekly-tern-gateway:26500");
+    assertThat(env.get("MANAGEMENT"))
+        .isEqualTo(
+            IntStream.range(0, 3)
+                .mapToObj(
+                    n ->
+                        "weekly-tern-broker-"
+                            + n
+                            + ".weekly-tern-broker."
+                            + Charts.NAMESPACE
+                            + ".svc:9600")
+                .collect(Collectors.joining(",")));
+    Map<String, Object> claim = manifests.one("PersistentVolumeClaim");
+    assertThat(
+            at(
+                    cronJob,
+                    "spec.jobTemplate.spec.template.spec.volumes.0.persistentVolumeClaim.claimName")
+                .toString())
+        .isEqualTo(Charts.name(claim));
+  }
+
+  @Test
+  void anExistingClusterIsDrivenByAddress() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .set("tern.enabled", false)
+            .set("gatewayAddress", "zeebe.example:26500")
+            .manifests();
+    assertThat(manifests.kinds()).doesNotContain("StatefulSet");
+    assertThat(arguments(manifests, "tern-starter"))
+        .containsSequence("--gateway", "zeebe.example:26500");
+    assertThatThrownBy(() -> Charts.render(Charts.BENCHMARK).set("tern.enabled", false).manifests())
+        .hasMessageContaining("gatewayAddress is required");
+  }
+
+  private static List<String> arguments(Manifests manifests, String deployment) {
+    List<?> command =
+        at(manifests.named("Deployment", deployment), "spec.template.spec.containers.0.command");
+    return command.stream().map(String::valueOf).toList();
+  }
+}

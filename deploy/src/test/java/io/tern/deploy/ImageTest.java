@@ -1,0 +1,160 @@
+package io.tern.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.response.ProcessInstanceResult;
+import io.camunda.client.api.worker.JobWorker;
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docker/Dockerfile builds on a JRE 21 base made by docker/local-base.sh, and its container runs a
+ * broker that the official client drives: deploy, create with result, complete the job. The image
+ * runs as a non-root user, keeps its data under one volume, answers its health check, and a SIGTERM
+ * stops the broker gracefully. Skipped (loudly) where podman is not installed.
+ */
+class ImageTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private final String container = "tern-image-test-" + ProcessHandle.current().pid();
+
+  @AfterEach
+  void removeContainer() throws Exception {
+    Podman.podman("rm", "-f", "-v", "-t", "0", container);
+  }
+
+  @Test
+  void theImageRunsABrokerThatTheOfficialClientDrives() throws Exception {
+    Podman.buildImage();
+    Map<String, String> config = imageConfig();
+    assertThat(config.get("user")).as("the image's user").isEqualTo("1001:1001");
+    assertThat(config.get("volumes")).contains("/usr/local/tern/data");
+    assertThat(config.get("ports")).contains("26500/tcp", "26501/tcp", "26502/tcp", "9600/tcp");
+    assertThat(config.get("healthcheck")).contains("tern-healthcheck");
+
+    int gateway = freePort();
+    int management = freePort();
+    long start = System.nanoTime();
+    Podman.Result run =
+        Podman.podman(
+            "run",
+            "-d",
+            "--name",
+            container,
+            "--memory",
+            "1g",
+            "-p",
+            "127.0.0.1:" + gateway + ":26500",
+            "-p",
+            "127.0.0.1:" + management + ":9600",
+            Podman.IMAGE);
+    assertThat(run.code()).as("podman run:\n%s", run.output()).isZero();
+
+    await("readiness through the published management port")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(250))
+        .ignoreExceptions()
+        .until(() -> get("http://127.0.0.1:" + management + "/actuator/health/readiness") == 200);
+    System.out.printf(
+        "Container ready %d ms after podman run%n", (System.nanoTime() - start) / 1_000_000);
+    Podman.Result health = Podman.podman("healthcheck", "run", container);
+    assertThat(health.code()).as("the image's health check:\n%s", health.output()).isZero();
+    assertThat(Podman.podman("exec", container, "id", "-u").output().strip()).isEqualTo("1001");
+    assertThat(
+            Podman.podman(
+                    "exec",
+                    container,
+                    "sh",
+                    "-c",
+                    "java -XX:+PrintFlagsFinal -version 2>/dev/null | grep -w MaxHeapSize")
+                .output())
+        .as("the heap is a quarter of the container's 1 GiB, not of the host's memory")
+        .contains(String.valueOf(256L * 1024 * 1024));
+
+    try (CamundaClient client =
+        CamundaClient.newClientBuilder()
+            .grpcAddress(URI.create("http://127.0.0.1:" + gateway))
+            .preferRestOverGrpc(false)
+            .build()) {
+      BpmnModelInstance process =
+          Bpmn.createExecutableProcess("image-check")
+              .startEvent()
+              .serviceTask("task", t -> t.zeebeJobType("image-check"))
+              .endEvent()
+              .done();
+      client.newDeployResourceCommand().addProcessModel(process, "image-check.bpmn").send().join();
+      try (JobWorker worker =
+          client
+              .newWorker()
+              .jobType("image-check")
+              .handler(
+                  (jobClient, job) ->
+                      jobClient
+                          .newCompleteCommand(job)
+                          .variables(Map.of("done", true))
+                          .send()
+                          .join())
+              .open()) {
+        ProcessInstanceResult result =
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("image-check")
+                .latestVersion()
+                .variables(Map.of("order", 7))
+                .withResult()
+                .requestTimeout(Duration.ofSeconds(30))
+                .send()
+                .join();
+        assertThat(result.getVariablesAsMap())
+            .containsEntry("order", 7)
+            .containsEntry("done", true);
+      }
+    }
+
+    Podman.Result stop = Podman.podman("stop", "-t", "30", container);
+    assertThat(stop.code()).as("podman stop:\n%s", stop.output()).isZero();
+    String logs = Podman.podman("logs", container).output();
+    assertThat(logs)
+        .as("SIGTERM reached the JVM, which shut the broker down")
+        .contains("Stopping the broker")
+        .contains("Broker stopped");
+    assertThat(
+            Podman.podman("inspect", container, "--format", "{{.State.ExitCode}}").output().strip())
+        .as("exit code: the JVM's on SIGTERM (143), not podman's kill after the timeout (137)")
+        .isEqualTo("143");
+  }
+
+  private static Map<String, String> imageConfig() throws Exception {
+    String format =
+        "{{.Config.User}}|{{range $k, $v := .Config.Volumes}}{{$k}} {{end}}|"
+            + "{{range $k, $v := .Config.ExposedPorts}}{{$k}} {{end}}|{{.HealthCheck.Test}}";
+    Podman.Result inspect = Podman.podman("image", "inspect", Podman.IMAGE, "--format", format);
+    assertThat(inspect.code()).as("podman image inspect:\n%s", inspect.output()).isZero();
+    String[] fields = inspect.output().strip().split("\\|", -1);
+    return Map.of(
+        "user", fields[0], "volumes", fields[1], "ports", fields[2], "healthcheck", fields[3]);
+  }
+
+  private static int get(String url) throws IOException, InterruptedException {
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

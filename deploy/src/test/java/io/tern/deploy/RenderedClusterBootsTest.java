@@ -1,0 +1,315 @@
+package io.tern.deploy;
+
+import static io.tern.deploy.Manifests.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.response.BrokerInfo;
+import io.camunda.client.api.response.ProcessInstanceResult;
+import io.camunda.client.api.response.Topology;
+import io.camunda.client.api.worker.JobWorker;
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+
+/**
+ * The cluster the tern chart renders boots: each broker pod of the rendered StatefulSet becomes a
+ * Pod (podman kube play plays no StatefulSets) with exactly the rendered container, environment,
+ * config file and volumes, plus what Kubernetes itself would add: the pod's name, hostname and
+ * subdomain, the pod-index label, $(VAR) expansion in env values, and DNS names of the headless
+ * Service (as host aliases, each pod on a fixed address of a podman network); each pod's emptyDir
+ * volumes get names of their own (podman 4.3 shares them by name across pods, on disk); the
+ * container ports and probes are left out (see {@link #pod}). The official client then sees three
+ * brokers under their advertised names, deploys a process and completes an instance; the rendered
+ * rebalance Job's command rebalances the leaders. Skipped (loudly) where podman is not installed.
+ */
+class RenderedClusterBootsTest {
+  private static final int BROKERS = 3;
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final Pattern VARIABLE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
+
+  private final String network = "tern-boot-" + ProcessHandle.current().pid();
+  private final String subnet = "10.213." + (ProcessHandle.current().pid() % 200 + 20);
+  private final List<String> pods = new ArrayList<>();
+  @TempDir Path dir;
+
+  @AfterEach
+  void removePodsAndNetwork() throws Exception {
+    for (String pod : pods) {
+      System.out.printf(
+          "--- last lines of %s:%n%s%n",
+          pod, Podman.podman("logs", "--tail", "40", pod + "-broker").output());
+      Podman.podman("pod", "rm", "-f", "-t", "0", pod);
+      for (String volume : List.of("data", "runtime", "tmp")) {
+        Podman.podman("volume", "rm", "-f", pod + "-" + volume);
+      }
+    }
+    // kube play keeps the ConfigMap as a volume of its name.
+    Podman.podman("volume", "rm", "-f", "tern-config");
+    Podman.podman("network", "rm", "-f", network);
+  }
+
+  @Test
+  void theRenderedBrokersFormAClusterThatCompletesAnInstance() throws Exception {
+    Podman.buildImage();
+    long start = System.nanoTime();
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .set("clusterSize", BROKERS)
+            .set("partitionsCount", 3)
+            .set("replicationFactor", 3)
+            .set("image.repository", Podman.IMAGE.substring(0, Podman.IMAGE.indexOf(':')))
+            .set("image.tag", Podman.IMAGE.substring(Podman.IMAGE.indexOf(':') + 1))
+            .set("image.pullPolicy", "Never")
+            .set("persistence.type", "local")
+            .set("persistence.size", "2Gi")
+            .set("runtimeDirectory.tmpfs", true)
+            .set("runtimeDirectory.size", "256Mi")
+            .set("broker.resources.requests.cpu", "250m")
+            .set("broker.resources.requests.memory", "512Mi")
+            .set("broker.resources.limits.cpu", "2")
+            .set("broker.resources.limits.memory", "1536Mi")
+            .set("config.state.rocksdb.memoryLimitMb", 128)
+            .manifests();
+    Map<String, Object> statefulSet = manifests.one("StatefulSet");
+    Map<String, Object> configMap = manifests.named("ConfigMap", "tern-config");
+    String headless = at(statefulSet, "spec.serviceName");
+
+    Map<String, String> addresses = new LinkedHashMap<>();
+    for (int n = 0; n < BROKERS; n++) {
+      addresses.put(Charts.name(statefulSet) + "-" + n, subnet + "." + (10 + n));
+    }
+    Podman.Result created =
+        Podman.podman("network", "create", "--subnet", subnet + ".0/24", network);
+    assertThat(created.code()).as("podman network create:\n%s", created.output()).isZero();
+
+    for (Map.Entry<String, String> broker : addresses.entrySet()) {
+      Map<String, Object> pod = pod(statefulSet, broker.getKey(), headless, addresses);
+      Charts.validate(pod);
+      Path file = dir.resolve(broker.getKey() + ".yaml");
+      Dump dump = new Dump(DumpSettings.builder().build());
+      Files.writeString(file, dump.dumpAllToString(List.of(configMap, pod).iterator()));
+      pods.add(broker.getKey());
+      Podman.Result play =
+          Podman.podman(
+              "kube", "play", "--network", network, "--ip", broker.getValue(), file.toString());
+      assertThat(play.code()).as("podman kube play %s:\n%s", file, play.output()).isZero();
+    }
+
+    for (Map.Entry<String, String> broker : addresses.entrySet()) {
+      String readiness = "http://" + broker.getValue() + ":9600/actuator/health/readiness";
+      await(broker.getKey() + " ready")
+          .atMost(Duration.ofMinutes(3))
+          .pollInterval(Duration.ofMillis(500))
+          .ignoreExceptions()
+          .until(() -> status(readiness) == 200);
+    }
+    System.out.printf(
+        "Rendered cluster of %d brokers ready %d s after rendering%n",
+        BROKERS, (System.nanoTime() - start) / 1_000_000_000);
+
+    String gateway = addresses.values().iterator().next();
+    try (CamundaClient client =
+        CamundaClient.newClientBuilder()
+            .grpcAddress(URI.create("http://" + gateway + ":26500"))
+            .preferRestOverGrpc(false)
+            .defaultRequestTimeout(Duration.ofSeconds(30))
+            .build()) {
+      Topology topology = client.newTopologyRequest().send().join();
+      assertThat(topology.getClusterSize()).isEqualTo(BROKERS);
+      assertThat(topology.getPartitionsCount()).isEqualTo(3);
+      assertThat(topology.getBrokers())
+          .extracting(BrokerInfo::getNodeId, BrokerInfo::getHost)
+          .as("node ids from the pod ordinals, hosts as advertised through the headless service")
+          .containsExactlyInAnyOrder(
+              addresses.keySet().stream()
+                  .map(
+                      name ->
+                          org.assertj.core.groups.Tuple.tuple(
+                              Integer.parseInt(name.substring(name.lastIndexOf('-') + 1)),
+                              name + "." + headless + "." + Charts.NAMESPACE + ".svc"))
+                  .toArray(org.assertj.core.groups.Tuple[]::new));
+
+      client
+          .newDeployResourceCommand()
+          .addProcessModel(
+              Bpmn.createExecutableProcess("boot-check")
+                  .startEvent()
+                  .serviceTask("task", t -> t.zeebeJobType("boot-check"))
+                  .endEvent()
+                  .done(),
+              "boot-check.bpmn")
+          .send()
+          .join();
+      try (JobWorker worker =
+          client
+              .newWorker()
+              .jobType("boot-check")
+              .handler(
+                  (jobClient, job) ->
+                      jobClient
+                          .newCompleteCommand(job)
+                          .variables(Map.of("done", true))
+                          .send()
+                          .join())
+              .open()) {
+        for (int i = 0; i < 3; i++) {
+          ProcessInstanceResult result =
+              client
+                  .newCreateInstanceCommand()
+                  .bpmnProcessId("boot-check")
+                  .latestVersion()
+                  .variables(Map.of("i", i))
+                  .withResult()
+                  .requestTimeout(Duration.ofSeconds(60))
+                  .send()
+                  .join();
+          assertThat(result.getVariablesAsMap()).containsEntry("i", i).containsEntry("done", true);
+        }
+      }
+    }
+
+    // The rendered one-off rebalance Job's command, run in a broker's container (same image).
+    List<String> rebalance =
+        new ArrayList<>(List.of("exec", Charts.name(statefulSet) + "-0-broker"));
+    List<?> command = at(manifests.one("Job"), "spec.template.spec.containers.0.command");
+    command.forEach(c -> rebalance.add(c.toString()));
+    Podman.Result rebalanced = Podman.podman(rebalance.toArray(String[]::new));
+    assertThat(rebalanced.code()).as("%s:\n%s", rebalance, rebalanced.output()).isZero();
+    assertThat(rebalanced.output()).contains("rebalanced");
+    System.out.printf(
+        "Rendered cluster test done %d s after rendering%n",
+        (System.nanoTime() - start) / 1_000_000_000);
+  }
+
+  /**
+   * Broker {@code name} of the StatefulSet as a Pod: its template with what the StatefulSet
+   * controller and the kubelet add. Annotations are left out: podman 4.3 applies the 63-character
+   * label limit to annotation values and rejects the config checksum.
+   */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> pod(
+      Map<String, Object> statefulSet,
+      String name,
+      String headless,
+      Map<String, String> addresses) {
+    Map<String, Object> template = deepCopy(at(statefulSet, "spec.template"));
+    Map<String, Object> templateMetadata = at(template, "metadata");
+    Map<String, Object> labels = new LinkedHashMap<>(at(templateMetadata, "labels"));
+    labels.put("apps.kubernetes.io/pod-index", name.substring(name.lastIndexOf('-') + 1));
+    labels.put("statefulset.kubernetes.io/pod-name", name);
+    Map<String, Object> spec = at(template, "spec");
+    spec.put("hostname", name);
+    spec.put("subdomain", headless);
+    List<Map<String, Object>> aliases = new ArrayList<>();
+    addresses.forEach(
+        (pod, ip) ->
+            aliases.add(
+                Map.of(
+                    "ip",
+                    ip,
+                    "hostnames",
+                    List.of(pod + "." + headless + "." + Charts.NAMESPACE + ".svc"))));
+    spec.put("hostAliases", aliases);
+    // podman places pods on this one machine: anti-affinity has no meaning there.
+    spec.remove("affinity");
+    Map<String, String> fields = Map.of("metadata.name", name);
+    // podman 4.3 turns an emptyDir into a named volume of the volume's name, shared by every pod
+    // that names one alike: give each pod its own (removed with the test's pods).
+    for (Object volume : (List<?>) spec.get("volumes")) {
+      Map<String, Object> v = (Map<String, Object>) volume;
+      if (v.containsKey("emptyDir")) {
+        v.put("name", name + "-" + v.get("name"));
+      }
+    }
+    for (Object container : (List<?>) spec.get("containers")) {
+      for (Object mount : (List<?>) ((Map<?, ?>) container).get("volumeMounts")) {
+        Map<String, Object> m = (Map<String, Object>) mount;
+        if (!m.get("name").equals("config")) {
+          m.put("name", name + "-" + m.get("name"));
+        }
+      }
+      expandEnvironment(at(container, "env"), fields);
+      // podman 4.3 publishes every containerPort on the host (pods would collide, and with any
+      // other 9600 here); its probes need curl in the image and systemd timers. The test checks
+      // readiness on the same path itself.
+      Map<?, ?> rendered = (Map<?, ?>) container;
+      assertThat(at(rendered, "readinessProbe.httpGet.path").toString())
+          .isEqualTo("/actuator/health/readiness");
+      for (String key : List.of("ports", "readinessProbe", "livenessProbe", "startupProbe")) {
+        rendered.remove(key);
+      }
+    }
+    Map<String, Object> pod = new LinkedHashMap<>();
+    pod.put("apiVersion", "v1");
+    pod.put("kind", "Pod");
+    pod.put("metadata", new LinkedHashMap<>(Map.of("name", name, "labels", labels)));
+    pod.put("spec", spec);
+    return pod;
+  }
+
+  /** Kubernetes' $(VAR) expansion of env values from the variables defined before them. */
+  private static void expandEnvironment(List<Map<String, Object>> env, Map<String, String> fields) {
+    Map<String, String> defined = new LinkedHashMap<>();
+    for (Map<String, Object> variable : env) {
+      String name = variable.get("name").toString();
+      Object value = variable.get("value");
+      if (value != null) {
+        Matcher matcher = VARIABLE.matcher(value.toString());
+        StringBuilder expanded = new StringBuilder();
+        while (matcher.find()) {
+          String replacement = defined.getOrDefault(matcher.group(1), matcher.group());
+          matcher.appendReplacement(expanded, Matcher.quoteReplacement(replacement));
+        }
+        matcher.appendTail(expanded);
+        variable.put("value", expanded.toString());
+        defined.put(name, expanded.toString());
+      } else {
+        Object fieldPath = at(variable, "valueFrom.fieldRef.fieldPath");
+        if (fieldPath != null && fields.containsKey(fieldPath.toString())) {
+          defined.put(name, fields.get(fieldPath.toString()));
+        }
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T deepCopy(T node) {
+    if (node instanceof Map<?, ?> map) {
+      Map<Object, Object> copy = new LinkedHashMap<>();
+      map.forEach((k, v) -> copy.put(k, deepCopy(v)));
+      return (T) copy;
+    }
+    if (node instanceof List<?> list) {
+      List<Object> copy = new ArrayList<>();
+      list.forEach(v -> copy.add(deepCopy(v)));
+      return (T) copy;
+    }
+    return node;
+  }
+
+  private static int status(String url) throws IOException, InterruptedException {
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+}

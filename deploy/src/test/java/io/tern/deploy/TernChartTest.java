@@ -1,0 +1,333 @@
+package io.tern.deploy;
+
+import static io.tern.deploy.Manifests.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * charts/tern renders, lints strictly and validates against Kubernetes 1.30's schemas with its
+ * default values and each values-*.yaml, and renders what matters: node ids and contact points, the
+ * tmpfs volumes, the layered configuration, the rebalance jobs.
+ */
+class TernChartTest {
+
+  @Test
+  void lintsStrictly() {
+    Charts.lintStrictly(Charts.TERN);
+  }
+
+  static Stream<String> valuesFiles() throws IOException {
+    try (Stream<Path> files = Files.list(Charts.TERN)) {
+      List<String> names =
+          files
+              .map(f -> f.getFileName().toString())
+              .filter(n -> n.startsWith("values") && n.endsWith(".yaml"))
+              .sorted()
+              .toList();
+      assertThat(names).contains("values.yaml", "values-tmpfs.yaml", "values-large.yaml");
+      return names.stream();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("valuesFiles")
+  void everyValuesFileRendersValidManifests(String file) {
+    Manifests manifests =
+        Charts.render(Charts.TERN).values(Charts.TERN.resolve(file)).manifests("tern-" + file);
+    assertThat(manifests.kinds()).contains("StatefulSet", "ConfigMap", "Service", "CronJob");
+  }
+
+  @Test
+  void everyOptionalPartRendersValidManifests() {
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .set("gateway.enabled", true)
+            .set("prometheusServiceMonitor.enabled", true)
+            .set("broker.netAdmin", true)
+            .set("broker.podAntiAffinity", "soft")
+            .set("persistence.type", "memory")
+            .set("runtimeDirectory.tmpfs", true)
+            .set("broker.nodeSelector.pool", "brokers")
+            .set("broker.tolerations[0].key", "dedicated")
+            .set("broker.tolerations[0].operator", "Exists")
+            .set("extraEnv[0].name", "TERN_LOGGING_LEVEL")
+            .set("extraEnv[0].value", "debug")
+            .manifests();
+    assertThat(manifests.names())
+        .contains(
+            "StatefulSet/tern-broker",
+            "Deployment/tern-gateway",
+            "Service/tern-broker",
+            "Service/tern-gateway",
+            "PodDisruptionBudget/tern-broker",
+            "PodDisruptionBudget/tern-gateway",
+            "ServiceMonitor/tern",
+            "CronJob/tern-rebalance",
+            "Job/tern-rebalance-r1",
+            "ConfigMap/tern-config",
+            "ConfigMap/tern-dashboard");
+    Map<String, Object> pod = at(manifests.one("StatefulSet"), "spec.template.spec");
+    assertThat(at(pod, "containers.0.securityContext.capabilities.add").toString())
+        .isEqualTo("[NET_ADMIN]");
+    assertThat(at(pod, "nodeSelector").toString()).isEqualTo("{pool=brokers}");
+    assertThat(at(pod, "tolerations.0.key").toString()).isEqualTo("dedicated");
+    assertThat(env(pod)).containsEntry("TERN_LOGGING_LEVEL", "debug");
+    assertThat(at(pod, "affinity.podAntiAffinity").toString())
+        .contains("preferredDuringScheduling");
+    Map<String, Object> gatewayService = manifests.named("Service", "tern-gateway");
+    Map<String, String> selector = at(gatewayService, "spec.selector");
+    assertThat(selector).containsEntry("app.kubernetes.io/component", "gateway");
+    assertThat(config(manifests)).containsEntry("gateway", Map.of("enable", false, "port", 26500));
+  }
+
+  @Test
+  void theSchemasRejectUnknownFieldsAndWrongTypes() {
+    Map<String, Object> statefulSet = Charts.render(Charts.TERN).manifests().one("StatefulSet");
+    Map<String, Object> podSpec = at(statefulSet, "spec.template.spec");
+    podSpec.put("nodeSelektor", Map.of("pool", "brokers"));
+    assertThatThrownBy(() -> Charts.validate(statefulSet)).hasMessageContaining("nodeSelektor");
+    podSpec.remove("nodeSelektor");
+    Map<String, Object> spec = at(statefulSet, "spec");
+    spec.put("replicas", "three");
+    assertThatThrownBy(() -> Charts.validate(statefulSet)).hasMessageContaining("replicas");
+    spec.put("replicas", 3);
+    Charts.validate(statefulSet);
+  }
+
+  @Test
+  void theDefaultsAreAHardenedThreeBrokerCluster() {
+    Manifests manifests = Charts.render(Charts.TERN).manifests();
+    Map<String, Object> statefulSet = manifests.one("StatefulSet");
+    assertThat(at(statefulSet, "spec.podManagementPolicy").toString()).isEqualTo("Parallel");
+    Map<String, Object> pod = at(statefulSet, "spec.template.spec");
+    assertThat(at(pod, "affinity.podAntiAffinity").toString())
+        .contains("requiredDuringScheduling")
+        .contains("kubernetes.io/hostname");
+    assertThat(at(pod, "securityContext.runAsNonRoot").toString()).isEqualTo("true");
+    assertThat(at(pod, "containers.0.securityContext.capabilities").toString())
+        .isEqualTo("{drop=[ALL]}");
+    assertThat(at(pod, "containers.0.readinessProbe.httpGet.path").toString())
+        .isEqualTo("/actuator/health/readiness");
+    assertThat(at(pod, "containers.0.image").toString()).isEqualTo("tern:0.1.0-SNAPSHOT");
+    Map<String, Object> headless = manifests.named("Service", "tern-broker");
+    assertThat(at(headless, "spec.clusterIP").toString()).isEqualTo("None");
+    assertThat(at(headless, "spec.publishNotReadyAddresses").toString()).isEqualTo("true");
+    assertThat(manifests.kinds()).doesNotContain("Deployment", "ServiceMonitor");
+    assertThat(config(manifests)).containsEntry("gateway", Map.of("enable", true, "port", 26500));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {3, 5})
+  void nodeIdsAndContactPointsFollowTheClusterSize(int brokers) {
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .release("prod")
+            .set("clusterSize", brokers)
+            .set("partitionsCount", 7)
+            .manifests();
+    Map<String, Object> statefulSet = manifests.one("StatefulSet");
+    assertThat(Charts.name(statefulSet)).isEqualTo("prod-tern-broker");
+    assertThat((Integer) at(statefulSet, "spec.replicas")).isEqualTo(brokers);
+    assertThat(at(statefulSet, "spec.serviceName").toString()).isEqualTo("prod-tern-broker");
+
+    Map<String, Object> cluster = at(config(manifests), "cluster");
+    String expected =
+        IntStream.range(0, brokers)
+            .mapToObj(n -> "prod-tern-broker-" + n + ".prod-tern-broker.tern-test.svc:26501")
+            .collect(Collectors.joining(","));
+    assertThat(cluster)
+        .containsEntry("contactPoints", expected)
+        .containsEntry("clusterSize", brokers)
+        .containsEntry("partitionsCount", 7)
+        .containsEntry("replicationFactor", 3);
+
+    List<Map<String, Object>> env = at(statefulSet, "spec.template.spec.containers.0.env");
+    Map<String, Object> nodeId =
+        env.stream().filter(e -> "TERN_CLUSTER_NODEID".equals(e.get("name"))).findFirst().get();
+    assertThat(at(nodeId, "valueFrom.fieldRef.fieldPath").toString())
+        .as("the node id is the pod's ordinal")
+        .isEqualTo("metadata.labels['apps.kubernetes.io/pod-index']");
+    assertThat(env(at(statefulSet, "spec.template.spec")))
+        .containsEntry("TERN_NETWORK_ADVERTISEDHOST", "$(POD_NAME).prod-tern-broker.tern-test.svc");
+    assertThat(env.get(0)).containsEntry("name", "POD_NAME");
+
+    String rebalance =
+        at(manifests.one("CronJob"), "spec.jobTemplate.spec.template.spec.containers.0.command")
+            .toString();
+    for (int n = 0; n < brokers; n++) {
+      assertThat(rebalance)
+          .contains("prod-tern-broker-" + n + ".prod-tern-broker.tern-test.svc:9600");
+    }
+  }
+
+  @Test
+  void aReplicationFactorAboveTheClusterSizeFailsToRender() {
+    assertThatThrownBy(() -> Charts.render(Charts.TERN).set("replicationFactor", 4).manifests())
+        .hasMessageContaining("replicationFactor (4) cannot exceed clusterSize (3)");
+    assertThatThrownBy(() -> Charts.render(Charts.TERN).set("persistence.type", "nfs").manifests())
+        .hasMessageContaining("persistence.type must be disk, memory or local");
+  }
+
+  @Test
+  void diskPersistenceIsAClaimTemplateAndNoTmpfs() {
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .set("persistence.size", "10Gi")
+            .set("persistence.storageClassName", "ssd")
+            .manifests();
+    Map<String, Object> statefulSet = manifests.one("StatefulSet");
+    assertThat(
+            at(statefulSet, "spec.volumeClaimTemplates.0.spec.resources.requests.storage")
+                .toString())
+        .isEqualTo("10Gi");
+    assertThat(at(statefulSet, "spec.volumeClaimTemplates.0.spec.storageClassName").toString())
+        .isEqualTo("ssd");
+    List<Map<String, Object>> volumes = at(statefulSet, "spec.template.spec.volumes");
+    assertThat(volumes).extracting(v -> v.get("name")).containsExactly("config", "tmp");
+    assertThat(volumes.toString()).doesNotContain("Memory");
+    Map<String, Object> data = at(config(manifests), "data");
+    assertThat(data).doesNotContainKey("runtimeDirectory");
+    assertThat(data)
+        .as("the watermark is 5% of the 10 GiB volume")
+        .containsEntry("disk", Map.of("minFreeBytes", "512MB"));
+  }
+
+  @Test
+  void memoryPersistenceAndTheRuntimeDirectoryAreTmpfsVolumes() {
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .set("persistence.type", "memory")
+            .set("persistence.size", "4Gi")
+            .set("runtimeDirectory.tmpfs", true)
+            .set("runtimeDirectory.size", "1Gi")
+            .manifests();
+    Map<String, Object> statefulSet = manifests.one("StatefulSet");
+    assertThat((Object) at(statefulSet, "spec.volumeClaimTemplates")).isNull();
+    Map<String, Map<String, Object>> volumes = volumes(statefulSet);
+    assertThat(volumes.get("data"))
+        .isEqualTo(
+            Map.of("name", "data", "emptyDir", Map.of("medium", "Memory", "sizeLimit", "4Gi")));
+    assertThat(volumes.get("runtime"))
+        .isEqualTo(
+            Map.of("name", "runtime", "emptyDir", Map.of("medium", "Memory", "sizeLimit", "1Gi")));
+    List<Map<String, Object>> mounts =
+        at(statefulSet, "spec.template.spec.containers.0.volumeMounts");
+    assertThat(mounts)
+        .contains(Map.of("name", "runtime", "mountPath", "/usr/local/tern/runtime"))
+        .contains(Map.of("name", "data", "mountPath", "/usr/local/tern/data"));
+    Map<String, Object> data = at(config(manifests), "data");
+    assertThat(data)
+        .containsEntry("runtimeDirectory", "/usr/local/tern/runtime")
+        .containsEntry("directory", "/usr/local/tern/data")
+        .containsEntry("disk", Map.of("minFreeBytes", "204MB"));
+
+    Map<String, Map<String, Object>> local =
+        volumes(
+            Charts.render(Charts.TERN)
+                .set("persistence.type", "local")
+                .manifests()
+                .one("StatefulSet"));
+    assertThat(local.get("data"))
+        .isEqualTo(Map.of("name", "data", "emptyDir", Map.of("sizeLimit", "64Gi")));
+    assertThat(local).doesNotContainKey("runtime");
+  }
+
+  @Test
+  void userConfigIsLayeredOverTheChartDefaults() {
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .set("config.processing.maxCommandsInBatch", 50)
+            .set("config.raft.flush.mode", "delayed")
+            .set("config.data.disk.minFreeBytes", "1GB")
+            .set("config.data.snapshotPeriod", "1m")
+            .manifests();
+    Map<String, Object> config = config(manifests);
+    assertThat(config)
+        .containsEntry("processing", Map.of("maxCommandsInBatch", 50))
+        .containsEntry("raft", Map.of("flush", Map.of("mode", "delayed")));
+    assertThat(at(config, "data.directory").toString()).isEqualTo("/usr/local/tern/data");
+    assertThat(at(config, "data.snapshotPeriod").toString()).isEqualTo("1m");
+    assertThat(at(config, "data.disk.minFreeBytes").toString())
+        .as("a user key wins over the chart's default")
+        .isEqualTo("1GB");
+    assertThat(at(config, "cluster.contactPoints").toString()).contains("tern-broker-2");
+    assertThat(at(config, "cluster.clusterSize").toString()).isEqualTo("3");
+  }
+
+  @Test
+  void leadersAreRebalancedOnAScheduleAndAfterInstall() {
+    Manifests manifests =
+        Charts.render(Charts.TERN).set("leaderBalancing.schedule", "*/10 * * * *").manifests();
+    Map<String, Object> cronJob = manifests.one("CronJob");
+    assertThat(at(cronJob, "spec.schedule").toString()).isEqualTo("*/10 * * * *");
+    assertThat(at(cronJob, "spec.concurrencyPolicy").toString()).isEqualTo("Forbid");
+    List<String> command = at(cronJob, "spec.jobTemplate.spec.template.spec.containers.0.command");
+    assertThat(command.get(0)).isEqualTo("tern-rebalance");
+    assertThat(command).doesNotContain("--wait-ready").hasSize(4);
+    Map<String, Object> once = manifests.one("Job");
+    assertThat(Charts.name(once)).as("a new Job each revision").isEqualTo("tern-rebalance-r1");
+    assertThat((Integer) at(once, "spec.ttlSecondsAfterFinished")).isPositive();
+    List<String> onceCommand = at(once, "spec.template.spec.containers.0.command");
+    assertThat(onceCommand).contains("--wait-ready");
+
+    Manifests disabled =
+        Charts.render(Charts.TERN).set("leaderBalancing.enabled", false).manifests();
+    assertThat(disabled.kinds()).doesNotContain("CronJob", "Job");
+    Manifests noHook =
+        Charts.render(Charts.TERN).set("leaderBalancing.onInstall", false).manifests();
+    assertThat(noHook.kinds()).contains("CronJob").doesNotContain("Job");
+  }
+
+  @Test
+  void theDashboardShipsAsASidecarConfigMap() throws IOException {
+    Map<String, Object> dashboard =
+        Charts.render(Charts.TERN).manifests().named("ConfigMap", "tern-dashboard");
+    assertThat(at(dashboard, "metadata.labels.grafana_dashboard").toString()).isEqualTo("1");
+    Map<String, String> data = at(dashboard, "data");
+    assertThat(data.get("tern.json"))
+        .isEqualTo(Files.readString(Podman.ROOT.resolve("dashboards/tern.json")).strip());
+  }
+
+  static Map<String, Object> config(Manifests manifests) {
+    Map<String, Object> configMap =
+        manifests.ofKind("ConfigMap").stream()
+            .filter(m -> Charts.name(m).endsWith("-config"))
+            .findFirst()
+            .orElseThrow();
+    Map<String, String> data = at(configMap, "data");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> config =
+        (Map<String, Object>)
+            new Load(LoadSettings.builder().build()).loadFromString(data.get("tern.yaml"));
+    return config;
+  }
+
+  static Map<String, String> env(Map<String, Object> podSpec) {
+    List<Map<String, Object>> env = at(podSpec, "containers.0.env");
+    return env.stream()
+        .filter(e -> e.get("value") != null)
+        .collect(
+            Collectors.toMap(
+                e -> e.get("name").toString(), e -> e.get("value").toString(), (a, b) -> b));
+  }
+
+  static Map<String, Map<String, Object>> volumes(Map<String, Object> statefulSet) {
+    List<Map<String, Object>> volumes = at(statefulSet, "spec.template.spec.volumes");
+    return volumes.stream().collect(Collectors.toMap(v -> v.get("name").toString(), v -> v));
+  }
+}

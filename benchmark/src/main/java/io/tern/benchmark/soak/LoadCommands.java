@@ -3,13 +3,13 @@ package io.tern.benchmark.soak;
 import io.camunda.client.CamundaClient;
 import io.tern.benchmark.common.CommandLines;
 import io.tern.benchmark.common.Progress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -42,32 +42,7 @@ public final class LoadCommands {
         description = "instances per second (default ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(
-        names = "--workload",
-        paramLabel = "NAME",
-        defaultValue = "typical",
-        description =
-            "one-task, typical, message-start, timer or multi-instance (default ${DEFAULT-VALUE})")
-    String workload;
-
-    @Option(
-        names = "--bpmn",
-        paramLabel = "FILE",
-        description = "a process of your own instead of --workload")
-    Path bpmn;
-
-    @Option(
-        names = "--payload",
-        paramLabel = "FILE",
-        description = "with --bpmn: each instance's variables, a JSON object")
-    Path payload;
-
-    @Option(
-        names = "--job-type",
-        paramLabel = "TYPE",
-        defaultValue = "benchmark-task",
-        description = "the job type the deployed workload's tasks get (default ${DEFAULT-VALUE})")
-    String jobType;
+    @Mixin WorkloadOptions workloadOptions;
 
     @Option(
         names = "--duration",
@@ -92,19 +67,15 @@ public final class LoadCommands {
     boolean help;
 
     SoakWorkload resolved;
+    String jobType;
 
     StarterOptions resolve() {
       if (rate <= 0) {
         throw new IllegalArgumentException("--rate must be positive, got " + rate);
       }
-      if (payload != null && bpmn == null) {
-        throw new IllegalArgumentException("--payload goes with --bpmn");
-      }
       positive("--progress", every);
-      resolved =
-          bpmn != null
-              ? SoakWorkload.file(bpmn, payload)
-              : SoakWorkload.named(workload.toLowerCase(Locale.ROOT));
+      resolved = workloadOptions.resolve();
+      jobType = workloadOptions.jobType;
       return this;
     }
   }

@@ -80,32 +80,7 @@ final class SoakOptions {
   @Option(names = "--polling", description = "workers poll for jobs instead of streaming them")
   boolean polling;
 
-  @Option(
-      names = "--workload",
-      paramLabel = "NAME",
-      defaultValue = "typical",
-      description =
-          "one-task, typical, message-start, timer or multi-instance (default ${DEFAULT-VALUE})")
-  String workloadName;
-
-  @Option(
-      names = "--bpmn",
-      paramLabel = "FILE",
-      description = "a process of your own instead of --workload")
-  Path bpmn;
-
-  @Option(
-      names = "--payload",
-      paramLabel = "FILE",
-      description = "with --bpmn: each instance's variables, a JSON object")
-  Path payload;
-
-  @Option(
-      names = "--job-type",
-      paramLabel = "TYPE",
-      defaultValue = "benchmark-task",
-      description = "the job type of the workload's tasks (default ${DEFAULT-VALUE})")
-  String jobType;
+  @Mixin WorkloadOptions workloadOptions;
 
   @Option(
       names = "--brokers",
@@ -163,6 +138,7 @@ final class SoakOptions {
   boolean help;
 
   SoakWorkload workload;
+  String jobType;
   Thresholds thresholds;
 
   static SoakOptions parse(String[] args) {
@@ -193,13 +169,8 @@ final class SoakOptions {
       throw new IllegalArgumentException(
           "--gateway needs --management host:port,... (every broker's, for its signals)");
     }
-    if (payload != null && bpmn == null) {
-      throw new IllegalArgumentException("--payload goes with --bpmn");
-    }
-    workload =
-        bpmn != null
-            ? SoakWorkload.file(bpmn, payload)
-            : SoakWorkload.named(workloadName.toLowerCase(Locale.ROOT));
+    workload = workloadOptions.resolve();
+    jobType = workloadOptions.jobType;
     thresholds = thresholdOptions.thresholds();
     return this;
   }

@@ -133,7 +133,14 @@ class RenderedClusterBootsTest {
             .preferRestOverGrpc(false)
             .defaultRequestTimeout(Duration.ofSeconds(30))
             .build()) {
-      Topology topology = client.newTopologyRequest().send().join();
+      // Each broker being ready does not mean the gateway has heard from all of them yet.
+      Topology topology =
+          await("the gateway's topology lists every broker")
+              .atMost(Duration.ofMinutes(1))
+              .pollInterval(Duration.ofMillis(500))
+              .until(
+                  () -> client.newTopologyRequest().send().join(),
+                  t -> t.getBrokers().size() == BROKERS);
       assertThat(topology.getClusterSize()).isEqualTo(BROKERS);
       assertThat(topology.getPartitionsCount()).isEqualTo(3);
       assertThat(topology.getBrokers())

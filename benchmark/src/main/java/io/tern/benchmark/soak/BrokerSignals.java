@@ -76,6 +76,9 @@ final class BrokerSignals {
           sum(now, "tern_jvm_heap_after_gc_bytes") / MB);
       signals.put(
           Signals.broker(node, Signals.RSS), sum(now, "tern_process_resident_memory_bytes") / MB);
+      signals.put(
+          Signals.broker(node, Signals.RSS_ANONYMOUS),
+          sum(now, "tern_process_resident_anonymous_memory_bytes") / MB);
       double cores = sum(now, "process_cpu_usage") * sum(now, "system_cpu_count");
       signals.put(Signals.broker(node, Signals.CPU), cores);
       cpu += cores;

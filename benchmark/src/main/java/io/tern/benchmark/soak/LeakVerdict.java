@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The leak verdict: a broker's heap after GC or RSS, or a partition replica's disk use (journal,
- * snapshots and runtime state together), rising over the run after the warmup; or a replica keeping
- * more snapshots than allowed for three intervals or more. A rise is judged on the lows of {@link
- * #STRETCHES} stretches of the run, what is left after each collection or compaction, so that a
- * sawtooth (garbage collected, a journal compacted after each snapshot) is not a leak: it fails
- * when the slope fitted through the lows stands out of their noise and the rise is over both its
- * share of the start and its floor in MB.
+ * The leak verdict: a broker's heap after GC or anonymous RSS (the total where a broker does not
+ * report it), or a partition replica's disk use (journal, snapshots and runtime state together),
+ * rising over the run after the warmup; or a replica keeping more snapshots than allowed for three
+ * intervals or more. A rise is judged on the lows of {@link #STRETCHES} stretches of the run, what
+ * is left after each collection or compaction, so that a sawtooth (garbage collected, a journal
+ * compacted after each snapshot) is not a leak: it fails when the slope fitted through the lows
+ * stands out of their noise and the rise is over both its share of the start and its floor in MB.
  */
 final class LeakVerdict {
   /** Stretches of the run whose lows are fitted. */
@@ -36,16 +36,35 @@ final class LeakVerdict {
           evidence);
     }
     for (String signal : series.names(s -> Signals.isBrokers(s, Signals.RSS))) {
+      String owner = Signals.owner(signal);
+      String anonymous =
+          signal.substring(0, signal.length() - Signals.RSS.length()) + Signals.RSS_ANONYMOUS;
+      boolean judgeAnonymous = anyFinite(series.values(anonymous), first);
+      // The total counts the journal's memory-mapped pages, which grow until compaction and are
+      // the kernel's to take back: where the broker reports its anonymous part, that is judged
+      // and the total is only shown.
       judgeLows(
           series,
           first,
           signal,
-          Signals.owner(signal) + " RSS",
+          owner + " RSS" + (judgeAnonymous ? " (with mapped journal, not judged)" : ""),
           series.values(signal),
           limits.leakMaxRise(),
           limits.rssMinRiseMb(),
-          findings,
+          judgeAnonymous ? evidence : findings,
           evidence);
+      if (judgeAnonymous) {
+        judgeLows(
+            series,
+            first,
+            anonymous,
+            owner + " anonymous RSS",
+            series.values(anonymous),
+            limits.leakMaxRise(),
+            limits.rssMinRiseMb(),
+            findings,
+            evidence);
+      }
     }
     for (String journal : series.names(s -> s.endsWith("." + Signals.DISK_JOURNAL))) {
       String replica = journal.substring(0, journal.length() - Signals.DISK_JOURNAL.length());
@@ -83,6 +102,15 @@ final class LeakVerdict {
       }
     }
     return Verdicts.verdict(name, findings, evidence, "heap, RSS and disk flat");
+  }
+
+  private static boolean anyFinite(double[] values, int from) {
+    for (int i = from; i < values.length; i++) {
+      if (Double.isFinite(values[i])) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Fits the lows of {@link #STRETCHES} stretches of {@code values} from {@code first} on. */

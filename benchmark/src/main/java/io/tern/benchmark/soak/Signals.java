@@ -37,6 +37,7 @@ final class Signals {
   static final String RESTARTS = "restarts"; // its process start time changed
   static final String HEAP_AFTER_GC = "heap.after.gc.mb";
   static final String RSS = "rss.mb";
+  static final String RSS_ANONYMOUS = "rss.anonymous.mb"; // RSS without mapped files
   static final String GC_PAUSE = "gc.pause.ms.per.s";
   static final String CPU = "cpu.cores";
 

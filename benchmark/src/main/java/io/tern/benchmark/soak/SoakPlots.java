@@ -112,7 +112,21 @@ final class SoakPlots {
             "heap left by the latest collections, per broker",
             Signals.HEAP_AFTER_GC));
     specs.add(
-        perBroker(series, "rss", "Resident memory (RSS)", "MB", "per broker process", Signals.RSS));
+        perBroker(
+            series,
+            "rss",
+            "Resident memory (RSS)",
+            "MB",
+            "per broker process, with the journal's mapped pages",
+            Signals.RSS));
+    specs.add(
+        perBroker(
+            series,
+            "rss-anonymous",
+            "Anonymous resident memory",
+            "MB",
+            "per broker process: RSS without mapped files, what a leak grows",
+            Signals.RSS_ANONYMOUS));
     specs.add(perBroker(series, "gc", "GC pause time", "ms per s", "per broker", Signals.GC_PAUSE));
     specs.add(perBroker(series, "cpu", "Broker CPU", "cores", "per broker process", Signals.CPU));
     specs.add(

@@ -35,6 +35,7 @@ class SoakEndToEndTest {
           "processing",
           "heap",
           "rss",
+          "rss-anonymous",
           "gc",
           "cpu",
           "cpu-per-instance",
@@ -72,6 +73,9 @@ class SoakEndToEndTest {
     assertThat(last.signals().get(Signals.PEL_P99)).isPositive();
     assertThat(last.signals().get(Signals.broker(0, Signals.HEAP_AFTER_GC))).isPositive();
     assertThat(last.signals().get(Signals.broker(0, Signals.RSS))).isPositive();
+    assertThat(last.signals().get(Signals.broker(0, Signals.RSS_ANONYMOUS)))
+        .isPositive()
+        .isLessThan(last.signals().get(Signals.broker(0, Signals.RSS)));
     assertThat(last.signals().get(Signals.replica(0, 1, Signals.DISK_JOURNAL))).isPositive();
     assertThat(last.signals())
         .containsKeys(

@@ -80,6 +80,46 @@ class SoakVerdictsTest {
   }
 
   @Test
+  void rssGrowingWithTheMappedJournalAloneIsNoLeak() {
+    // The total climbs as journal segments are mapped (900 MB to 1.8 GB); anonymous memory is flat.
+    SoakSeries series =
+        run(
+            1,
+            (i, s) -> {
+              s.put(Signals.broker(0, Signals.RSS), 900 + 900.0 * i / INTERVALS);
+              s.put(Signals.broker(0, Signals.RSS_ANONYMOUS), 400.0);
+            });
+
+    Verdict leak = verdict(series, "leak");
+    assertThat(leak.passed()).as(leak.line()).isTrue();
+    assertThat(leak.evidence())
+        .anySatisfy(line -> assertThat(line).startsWith("broker 0 RSS (with mapped journal"));
+  }
+
+  @Test
+  void anonymousMemoryRisingIsALeak() {
+    SoakSeries series =
+        run(
+            1,
+            (i, s) -> {
+              s.put(Signals.broker(2, Signals.RSS), 900.0 + i);
+              s.put(Signals.broker(2, Signals.RSS_ANONYMOUS), 400.0 + i);
+            });
+
+    Verdict leak = verdict(series, "leak");
+    assertThat(leak.passed()).isFalse();
+    assertThat(leak.summary()).startsWith("broker 2 anonymous RSS rose from");
+  }
+
+  @Test
+  void withoutAnonymousMemoryTheTotalRssIsJudged() {
+    // Brokers that do not report their anonymous memory (not Linux, or older): the total counts.
+    SoakSeries series = run(1, (i, s) -> s.put(Signals.broker(1, Signals.RSS), 900.0 + i));
+
+    assertThat(verdict(series, "leak").summary()).startsWith("broker 1 RSS rose from");
+  }
+
+  @Test
   void completionsFallingBehindTheRateSentAreABacklog() {
     // From the second hour on, 85 of the 100 instances sent a second complete.
     SoakSeries series = run(1, (i, s) -> s.put(Signals.COMPLETED, i < 360 ? 100.0 : 85.0));

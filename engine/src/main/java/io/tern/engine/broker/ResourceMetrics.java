@@ -25,14 +25,18 @@ import java.util.stream.Stream;
 /**
  * What a broker uses of its machine, for watching a long run for leaks: the JVM's heap (used, and
  * what survives collections: {@code tern.jvm.heap.after.gc}), garbage collection pauses, CPU,
- * uptime and start time (a restart shows as a new start time), the process' resident memory, and
- * each partition's disk use by part (the Raft journal, the Raft snapshots, the live runtime state)
- * with its snapshot count. Disk use is measured when scraped, by walking the partition's
- * directories, so that what retention and compaction leave is what is reported.
+ * uptime and start time (a restart shows as a new start time), the process' resident memory (in
+ * all, and its anonymous part), and each partition's disk use by part (the Raft journal, the Raft
+ * snapshots, the live runtime state) with its snapshot count. Disk use is measured when scraped, by
+ * walking the partition's directories, so that what retention and compaction leave is what is
+ * reported.
  */
 final class ResourceMetrics implements AutoCloseable {
   /** /proc/self/status' resident set line ("VmRSS: 123456 kB"). */
   private static final Pattern RSS = Pattern.compile("VmRSS:\\s+(\\d+)\\s+kB");
+
+  /** /proc/self/status' anonymous resident memory line ("RssAnon: 123456 kB"). */
+  private static final Pattern RSS_ANONYMOUS = Pattern.compile("RssAnon:\\s+(\\d+)\\s+kB");
 
   /** A final snapshot directory's name: {@code <index>-<term>} or {@code <index>-<term>-<gen>}. */
   private static final Pattern SNAPSHOT = Pattern.compile("\\d+-\\d+(-\\d+)?");
@@ -54,8 +58,17 @@ final class ResourceMetrics implements AutoCloseable {
                 + " collections, the figure a leak raises")
         .baseUnit("bytes")
         .register(registry);
-    Gauge.builder("tern.process.resident.memory", ResourceMetrics::residentBytes)
+    Gauge.builder("tern.process.resident.memory", () -> procStatusBytes(RSS))
         .description("the broker process' resident set size (Linux; NaN elsewhere)")
+        .baseUnit("bytes")
+        .register(registry);
+    // The journal's segments are memory-mapped, so the total above grows with every page of the
+    // journal read or written until compaction unmaps it; that is page cache the kernel can take
+    // back, not a leak. Anonymous memory (heap, native allocations, stacks) is what a leak grows.
+    Gauge.builder("tern.process.resident.anonymous.memory", () -> procStatusBytes(RSS_ANONYMOUS))
+        .description(
+            "the broker process' anonymous resident memory: RSS without mapped files such as the"
+                + " journal's segments (Linux; NaN elsewhere)")
         .baseUnit("bytes")
         .register(registry);
   }
@@ -148,10 +161,10 @@ final class ResourceMetrics implements AutoCloseable {
     return used;
   }
 
-  /** The resident set size from /proc/self/status, or NaN where there is none. */
-  static double residentBytes() {
+  /** A kB figure from /proc/self/status, in bytes, or NaN where there is none. */
+  static double procStatusBytes(Pattern line) {
     try {
-      var matcher = RSS.matcher(Files.readString(PROC_STATUS));
+      var matcher = line.matcher(Files.readString(PROC_STATUS));
       return matcher.find() ? Long.parseLong(matcher.group(1)) * 1024.0 : Double.NaN;
     } catch (IOException | UncheckedIOException e) {
       return Double.NaN;

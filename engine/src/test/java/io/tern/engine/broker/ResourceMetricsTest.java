@@ -55,10 +55,16 @@ class ResourceMetricsTest {
       assertThat(registry.find("process.start.time").timeGauge()).isNotNull();
       assertThat(registry.find("process.cpu.usage").gauge()).isNotNull();
       double rss = registry.get("tern.process.resident.memory").gauge().value();
+      double anonymous = registry.get("tern.process.resident.anonymous.memory").gauge().value();
       if (Files.exists(Path.of("/proc/self/status"))) {
         assertThat(rss).as("a JVM uses more than a megabyte").isGreaterThan(1 << 20);
+        assertThat(anonymous)
+            .as("the heap is anonymous memory; mapped files (the JDK's modules) are not")
+            .isGreaterThan(1 << 20)
+            .isLessThan(rss);
       } else {
         assertThat(rss).isNaN();
+        assertThat(anonymous).isNaN();
       }
     }
   }

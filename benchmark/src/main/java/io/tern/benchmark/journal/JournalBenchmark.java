@@ -177,7 +177,7 @@ public final class JournalBenchmark {
     for (int entryBytes : ENTRY_SIZES_BYTES) {
       String size = Report.sizeLabel(entryBytes);
       progress.log("Phase 1, %s: raw write(2) loop, one call per entry", size);
-      // Capped: at ~2 µs per call, 1 GiB of 128 B writes would take over 15 s for a figure that is
+      // Capped: one call per small entry makes the full amount take long for a figure that is
       // only context; the page cache absorbs either amount alike.
       Throughput rawPerEntry =
           inScratchDir(

@@ -4,9 +4,6 @@ import static io.tern.deploy.Manifests.at;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -30,23 +27,14 @@ class BenchmarkChartTest {
     Charts.lintStrictly(Charts.BENCHMARK);
   }
 
-  static Stream<String> valuesFiles() throws IOException {
-    try (Stream<Path> files = Files.list(Charts.BENCHMARK)) {
-      List<String> names =
-          files
-              .map(f -> f.getFileName().toString())
-              .filter(n -> n.startsWith("values") && n.endsWith(".yaml"))
-              .sorted()
-              .toList();
-      assertThat(names)
-          .contains(
-              "values.yaml",
-              "values-typical.yaml",
-              "values-latency.yaml",
-              "values-max.yaml",
-              "values-latency-35ms.yaml");
-      return names.stream();
-    }
+  static Stream<String> valuesFiles() {
+    return Charts.valuesFiles(
+        Charts.BENCHMARK,
+        "values.yaml",
+        "values-typical.yaml",
+        "values-latency.yaml",
+        "values-max.yaml",
+        "values-latency-35ms.yaml");
   }
 
   @ParameterizedTest

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -157,6 +158,26 @@ final class Charts {
             new Helm(c).dependency().update().skipRefresh().call();
             return true;
           });
+    }
+  }
+
+  /**
+   * The chart's values files (values.yaml and every values-*.yaml), sorted, for parameterized
+   * tests; fails unless the {@code expected} ones are among them, so that a renamed file cannot
+   * silently drop out of the tests.
+   */
+  static Stream<String> valuesFiles(Path chart, String... expected) {
+    try (Stream<Path> files = Files.list(chart)) {
+      List<String> names =
+          files
+              .map(f -> f.getFileName().toString())
+              .filter(n -> n.startsWith("values") && n.endsWith(".yaml"))
+              .sorted()
+              .toList();
+      assertThat(names).contains(expected);
+      return names.stream();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -31,17 +30,8 @@ class TernChartTest {
     Charts.lintStrictly(Charts.TERN);
   }
 
-  static Stream<String> valuesFiles() throws IOException {
-    try (Stream<Path> files = Files.list(Charts.TERN)) {
-      List<String> names =
-          files
-              .map(f -> f.getFileName().toString())
-              .filter(n -> n.startsWith("values") && n.endsWith(".yaml"))
-              .sorted()
-              .toList();
-      assertThat(names).contains("values.yaml", "values-tmpfs.yaml", "values-large.yaml");
-      return names.stream();
-    }
+  static Stream<String> valuesFiles() {
+    return Charts.valuesFiles(Charts.TERN, "values.yaml", "values-tmpfs.yaml", "values-large.yaml");
   }
 
   @ParameterizedTest

@@ -27,9 +27,9 @@ final class SegmentAllocator implements AutoCloseable {
   /**
    * A spare's pages are warmed as far as the writer, at the pace it filled its last segment, gets
    * in this long. A fast writer (the journal benchmark's unflushed appends) gets its whole spare
-   * warmed; a slow one only the start (a Raft journal taking 1 MB/s then faults a page every 4 ms
-   * itself). Warming whole spares made every journal of a broker warm one at once whenever they
-   * rolled together, which stalled flushes long enough to lose leaders (the measurements are in
+   * warmed; a slow one only the start, and faults the rest in itself, at its own pace. Warming
+   * whole spares made every journal of a broker warm one at once whenever they rolled together,
+   * which stalled flushes long enough to lose leaders (the measurements are in
    * docs/experiments/2026-11-27-journal-and-raft-measurements.md).
    */
   static final long WARM_AHEAD_NS = TimeUnit.SECONDS.toNanos(1);

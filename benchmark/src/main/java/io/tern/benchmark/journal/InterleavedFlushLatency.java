@@ -12,11 +12,10 @@ import org.HdrHistogram.Histogram;
  * blocks of operations on files open side by side, each block starting with the next side, so that
  * all of them meet the same state of the disk.
  *
- * <p>Why not one measurement after the other: on the 2-core VM the latency of a write+fdatasync
- * moves between levels (about 260 and 420 µs at 128 B) for seconds at a time. Measured one after
- * the other, the journal could meet one level and its limit the other (a full run gave 128 B p50
- * 1.59x that way); even 2-second rounds, side by side and alternated, gave per-round ratios from
- * 0.56x to 1.89x in one run.
+ * <p>Why not one measurement after the other: on a small VM the latency of a write+fdatasync moves
+ * between levels for seconds at a time. Measured one after the other, the journal could meet one
+ * level and its limit the other, and even rounds of a few seconds, side by side and alternated,
+ * disagree with each other; short alternating blocks let both sides meet the same levels.
  */
 final class InterleavedFlushLatency {
   /** Operations per side and turn: a few milliseconds, far shorter than the disk's swings. */

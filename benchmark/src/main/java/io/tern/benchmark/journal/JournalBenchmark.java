@@ -10,17 +10,14 @@ import io.tern.benchmark.common.LatencySummary;
 import io.tern.benchmark.common.Payload;
 import io.tern.benchmark.common.Progress;
 import io.tern.benchmark.common.Throughput;
-import io.tern.benchmark.machine.KernelSettings;
 import io.tern.benchmark.machine.MachineLoad;
 import io.tern.benchmark.machine.NativeFiles;
 import io.tern.benchmark.machine.RawDiskLimits;
 import io.tern.journal.JournalConfig;
 import java.io.IOException;
-import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -92,14 +89,14 @@ public final class JournalBenchmark {
   }
 
   private void runAll() throws Exception {
-    describeEnvironment();
+    JournalRunNotes.describeEnvironment(report, root, options, journalPreallocation());
     progress.log("Journal benchmark%s in %s", options.quick() ? " (quick)" : "", root);
     withLoadWatch("phase 2", this::runFlushEachEntry);
     withLoadWatch("phases 1 and 4", this::runAppendAndRead);
     withLoadWatch("phase 3", this::runGroupCommit);
     withLoadWatch("phase 5", this::runOpen);
     report.sortByPhase();
-    addNotes();
+    JournalRunNotes.addNotes(report, options, journalPreallocation());
     System.out.println();
     report.printTable(System.out);
     report.writeJson(options.jsonOut());
@@ -177,7 +174,7 @@ public final class JournalBenchmark {
     for (int entryBytes : ENTRY_SIZES_BYTES) {
       String size = Report.sizeLabel(entryBytes);
       progress.log("Phase 1, %s: raw write(2) loop, one call per entry", size);
-      // Capped: at ~2 µs per call, 1 GiB of 128 B writes would take over 15 s for a figure that is
+      // Capped: one call per small entry makes the full amount take long for a figure that is
       // only context; the page cache absorbs either amount alike.
       Throughput rawPerEntry =
           inScratchDir(
@@ -279,81 +276,6 @@ public final class JournalBenchmark {
   }
 
   // ---------------------------------------------------------------- support
-
-  private void describeEnvironment() throws IOException {
-    FileStore store = Files.getFileStore(root);
-    Runtime runtime = Runtime.getRuntime();
-    report.environment("javaVersion", System.getProperty("java.version"));
-    report.environment("javaVm", System.getProperty("java.vm.name"));
-    report.environment(
-        "os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
-    report.environment("arch", System.getProperty("os.arch"));
-    report.environment("availableProcessors", runtime.availableProcessors());
-    report.environment("maxHeapBytes", runtime.maxMemory());
-    report.environment("dataDirectory", root.toAbsolutePath().toString());
-    report.environment("fileStore", store.name() + " (" + store.type() + ")");
-    report.environment("usableDiskBytes", store.getUsableSpace());
-    report.environment(
-        "nativeFiles", NativeFiles.isAvailable() ? "available" : NativeFiles.unavailableReason());
-    report.environment("vmDirtyRatio", KernelSettings.dirtyRatio());
-    report.environment("vmDirtyBackgroundRatio", KernelSettings.dirtyBackgroundRatio());
-    String reportedKib = KernelSettings.freePageReportingReportedKib();
-    report.environment("freePageReportingReportedKib", reportedKib);
-    if (reportedKib != null && !reportedKib.equals("0")) {
-      report.note(
-          "This is a VM whose kernel reports free memory to the hypervisor (free page reporting,"
-              + " "
-              + Long.parseLong(reportedKib) / 1024
-              + " MiB so far): every page the page cache takes anew costs a hypervisor fault, so"
-              + " unflushed write figures (phase 1, raw and journal alike) mostly measure that"
-              + " and vary from run to run; hence the 1 KiB pairs, each journal run right after"
-              + " its raw limit, judged on the medians.");
-    }
-    report.setting("quick", options.quick());
-    report.setting("entrySizesBytes", Arrays.stream(ENTRY_SIZES_BYTES).boxed().toList());
-    report.setting("segmentSizeBytes", options.segmentSizeBytes());
-    report.setting("journalPreallocation", journalPreallocation());
-    report.setting("appendWarmupBytes", options.appendWarmupBytes());
-    report.setting("appendMeasuredBytes", options.appendMeasuredBytes());
-    report.setting("appendRounds", options.appendRounds());
-    report.setting("latencyWarmupNs", options.latencyWarmupNs());
-    report.setting("latencyDurationNs", options.latencyDurationNs());
-    report.setting("latencyMaxSamples", options.latencyMaxSamples());
-    report.setting("flushPeriodNs", FLUSH_PERIOD_NS);
-    report.setting("groupCommitDurationNs", options.groupCommitDurationNs());
-    report.setting("groupCommitMaxBytes", options.groupCommitMaxBytes());
-    report.setting("openJournalBytes", options.openJournalBytes());
-    report.setting("openRepeats", options.openRepeats());
-  }
-
-  private void addNotes() {
-    report.note("MB = 10^6 bytes. MB/s and entries/s count entry payloads (frame headers not).");
-    report.note(
-        "Ratio = journal / limit: above 1 is better for throughput, below 1 is better for"
-            + " latency.");
-    report.note(
-        "Phase 3: a background thread calls flush() every 1 ms (period from the start of the"
-            + " previous flush, back to back when a flush takes longer) while the main thread"
-            + " appends at full speed; 'durable' counts the entries over the time until the final"
-            + " flush after the writer stopped returned.");
-    report.note(
-        "Phase 2: the journal and its limits take turns of "
-            + InterleavedFlushLatency.OPERATIONS_PER_TURN
-            + " operations each, on files open side by side, the turns going through every order"
-            + " of the sides, so that all meet the same state of the disk.");
-    report.note(
-        "Phase 2 limit: write+fdatasync on a zero-filled file (pure overwrite). The 'fallocated'"
-            + " rows compare against raw writes into a posix_fallocate'd file, whose first write to"
-            + " each block also changes file metadata: what the journal's segments cost without"
-            + " zeros written ahead (journal preallocation "
-            + journalPreallocation()
-            + ").");
-    if (options.quick()) {
-      report.note(
-          "Quick run: small sizes and short runs, figures are indicative only; the open-time"
-              + " target applies to journals of 2 GiB or more.");
-    }
-  }
 
   /**
    * Runs phases while watching how busy other processes keep the CPUs, and flags figures that

@@ -10,8 +10,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Command-line options of the journal benchmark and the workload sizes they imply. The full run is
- * sized to finish within about ten minutes on a 2-core machine with a ~200 MB/s disk; {@code
- * --quick} is a smoke run of well under a minute whose figures are indicative only.
+ * sized to finish in minutes on a small machine; {@code --quick} is a smoke run whose figures are
+ * indicative only.
  *
  * <p>{@code appendRounds} (odd): how often the unflushed appends of the target entry size and their
  * raw limit are measured, as back-to-back pairs; the report gives every pair and the medians.

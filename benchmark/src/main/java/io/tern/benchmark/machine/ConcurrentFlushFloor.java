@@ -27,8 +27,8 @@ import org.HdrHistogram.Histogram;
  * 10,000 entries/s); at 10 and 30 partitions most flushes are smaller, get no zeros, and also
  * commit block conversions now and then, so there this floor is the disk's best case rather than
  * the journal's. (Into fallocated files, every first write to a block commits the extent's
- * conversion; on our VM that raised this floor's p99 from about 2 to 3 ms at 1 partition, and hid
- * the machine stalls that the hand-off probe looks for.)
+ * conversion, which raises this floor's tail and hides the machine stalls that the hand-off probe
+ * looks for.)
  *
  * <p>A sync-mode Raft cluster of {@code P} partitions with 3 members on one disk flushes {@code 3P}
  * journals, each at the offered rate over {@code P}: this is the floor under its commit latency

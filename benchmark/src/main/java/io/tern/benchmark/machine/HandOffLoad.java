@@ -10,12 +10,11 @@ import java.util.concurrent.locks.LockSupport;
  * request, an answer), without its work. Next to the flush floor it tells whether this machine
  * freezes when wake-ups and fsyncs come together, with no Raft code running.
  *
- * <p>Why: on our 2-core VM, three threads writing 10,000 entries/s each into zero-filled files with
- * an fdatasync after every write ran 10 seconds without a machine stall; with this load at 5,000
- * round trips a second beside them, the machine stalled 78-80 times and their p99 went from 2 to 14
- * ms (C programs doing the same with futexes: 43-88 stalls; a C thread spinning on a whole core
- * beside the fsyncs instead: none). The 3-member Raft cluster at 10,000 entries/s makes about
- * 30,000 thread switches a second, and stalls 80-100 times in 10 seconds on that VM.
+ * <p>Why: on a small VM, threads flushing zero-filled files after every write can run without a
+ * machine stall on their own, yet stall the machine often, with a much worse flush tail, once
+ * thread wake-ups of this kind come beside them (C programs doing the same with futexes stall it
+ * too; a thread spinning on a core instead does not). A Raft cluster under load makes many such
+ * thread switches a second, so this probe tells whether its stalls are the machine's.
  */
 public final class HandOffLoad implements AutoCloseable {
   /**

@@ -18,10 +18,10 @@ import java.util.function.LongSupplier;
  * here include it, while a lighter floor measurement may not trip the quota at all. Knowing when
  * the machine stalled lets the report say how much of a tail is the machine's.
  *
- * <p>The threshold keeps ordinary scheduling delays out: with both cores of a 2-core machine kept
- * busy by other threads, a waking sleeper ran within 4.6 ms in our tests, while quota freezes last
- * 10-20 ms. A late wake-up of 5 ms or more is therefore either a freeze or a run queue deeper than
- * the cores can serve; the watch cannot tell which, and the report says so.
+ * <p>The threshold keeps ordinary scheduling delays out: with every core kept busy by other
+ * threads, a waking sleeper still runs well within it, while a quota freeze lasts longer. A late
+ * wake-up past the threshold is therefore either a freeze or a run queue deeper than the cores can
+ * serve; the watch cannot tell which, and the report says so.
  */
 public final class StallWatch implements AutoCloseable {
   /** How long the watching thread sleeps between checks. */

@@ -69,9 +69,9 @@ public final class RaftBenchmark {
   /**
    * On a 2-core machine the JVM's common pool gets a parallelism of 1, and CompletableFuture then
    * runs every {@code *Async} stage without an executor on a new thread. Ratis 3.3 does that on its
-   * follower append path: thousands of threads a second, and a cluster 50 times slower than it is.
-   * Two workers is what the pool has on any machine with three cores or more. Must run before
-   * anything uses the common pool; a user's own -D setting wins.
+   * follower append path: thousands of threads a second, and a cluster far slower than it is. Two
+   * workers is what the pool has on any machine with three cores or more. Must run before anything
+   * uses the common pool; a user's own -D setting wins.
    */
   private static void commonPoolOfTwoAtLeast() {
     String key = "java.util.concurrent.ForkJoinPool.common.parallelism";
@@ -83,9 +83,9 @@ public final class RaftBenchmark {
 
   /**
    * Raft implementations log elections and lost connections, and this benchmark kills leaders on
-   * purpose. Ratis logs every retried client request at ERROR with a stack trace: at 10,000
-   * entries/s a failover writes hundreds of megabytes and the logging alone overloads the machine.
-   * The benchmark checks every append's outcome itself. A user's own -D setting wins.
+   * purpose. Ratis logs every retried client request at ERROR with a stack trace: under load a
+   * failover then writes so much that the logging alone overloads the machine. The benchmark checks
+   * every append's outcome itself. A user's own -D setting wins.
    */
   private static void quietLogging() {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
@@ -124,7 +124,7 @@ public final class RaftBenchmark {
       }
       if (!snapshotDone) {
         // Once per cluster: a snapshot install goes around the log, so the flush mode does not
-        // change it, and a full run would otherwise write 8 GiB more.
+        // change it, and a full run would otherwise write its snapshots once per mode.
         for (String cluster : options.clusters()) {
           scenarios.runSnapshot(cluster, mode);
         }

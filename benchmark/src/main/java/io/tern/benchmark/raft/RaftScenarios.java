@@ -45,8 +45,8 @@ final class RaftScenarios {
 
   /**
    * A throughput run whose figures are thrown away, once per cluster before anything is measured:
-   * on 2 cores the JIT needs seconds to compile a Raft implementation and its RPC stack, and the
-   * first measurement would otherwise pay for it alone.
+   * the JIT needs time to compile a Raft implementation and its RPC stack, and the first
+   * measurement would otherwise pay for it alone.
    */
   void warmUp(String cluster, String mode) {
     long warmupMs = options.quick() ? 2000 : 5000;

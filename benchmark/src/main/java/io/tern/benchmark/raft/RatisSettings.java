@@ -22,9 +22,9 @@ final class RatisSettings {
    * reference documents 10 ms, but since RATIS-1886 (2023; 3.3.0 included) the code's default is 1
    * ms: with 1 KiB entries the leader then sends an AppendEntries of two or three entries every
    * millisecond or so, and per-RPC work (gRPC, a force on each follower, commit and apply hand-offs
-   * between threads) uses up both cores of a small machine at about 1,000 entries/s. The documented
-   * value lets entries group into AppendEntries of dozens, several times the throughput; an idle
-   * follower still gets an entry at once (the wait counts from the last send).
+   * between threads) uses up the cores of a small machine at a low entry rate. The documented value
+   * lets entries group into AppendEntries of dozens, for a much higher throughput; an idle follower
+   * still gets an entry at once (the wait counts from the last send).
    */
   static final long APPENDER_WAIT_MIN_MS = 10;
 

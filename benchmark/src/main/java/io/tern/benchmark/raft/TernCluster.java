@@ -3,12 +3,8 @@ package io.tern.benchmark.raft;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tern.benchmark.common.Experiments;
-import io.tern.journal.JournalConfig;
 import io.tern.raft.Member;
-import io.tern.raft.RaftConfig;
 import io.tern.raft.RaftRole;
-import io.tern.raft.server.FlushMode;
 import io.tern.raft.server.NotLeaderException;
 import io.tern.raft.server.RaftPartition;
 import io.tern.raft.server.RaftServer;
@@ -26,7 +22,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,17 +34,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Tern's Raft under the benchmark: one {@link RaftServer} per member, each with its own Netty
  * transport on loopback, every member in every partition. Benchmark partitions 0..P-1 are Tern
  * partitions 1..P. Appends go straight to the partition's leader (the benchmark is the client, in
- * the same JVM, as Ratis's client is).
+ * the same JVM, as Ratis's client is). {@link TernSettings} configures the members.
  */
 final class TernCluster implements ClusterUnderTest {
-  private static final int TICKS_PER_HEARTBEAT = 2;
-  private static final int HEARTBEATS_PER_ELECTION_TIMEOUT = 10;
-  private static final int SEGMENT_SIZE_BYTES = 32 * 1024 * 1024;
   private static final int SNAPSHOT_FILL_IN_FLIGHT = 1000;
   private static final double MIB = 1024 * 1024;
-
-  private static final JournalConfig.Preallocation JOURNAL_PREALLOCATION =
-      Experiments.journalPreallocation();
 
   private final Map<Integer, RaftServer> servers = new ConcurrentHashMap<>();
   private final Map<Integer, SimpleMeterRegistry> registries = new ConcurrentHashMap<>();
@@ -67,34 +56,7 @@ final class TernCluster implements ClusterUnderTest {
   @Override
   public void start(Spec spec) throws Exception {
     this.spec = spec;
-    FlushMode mode = FlushMode.parse(spec.flushMode());
-    int heartbeatMs = Math.max(2, spec.electionTimeoutMinMs() / HEARTBEATS_PER_ELECTION_TIMEOUT);
-    this.configTemplate =
-        RaftServerConfig.builder(spec.dataDir())
-            .tickMs(Math.max(1, heartbeatMs / TICKS_PER_HEARTBEAT))
-            .heartbeatIntervalMs(heartbeatMs)
-            .electionTimeoutMs(spec.electionTimeoutMinMs())
-            .flushMode(mode)
-            .flushDelayMs(
-                Experiments.whole(
-                    Experiments.RAFT_FLUSH_DELAY_MS, RaftServerConfig.DEFAULT_FLUSH_DELAY_MS, 0))
-            // As the Ratis adapter's log segments, so that both preallocate alike.
-            .segmentSizeBytes(SEGMENT_SIZE_BYTES)
-            // The snapshot measurement needs a follower behind the compacted log.
-            .compactionTailEntries(0)
-            .journalPreallocation(JOURNAL_PREALLOCATION)
-            .maxInflightAppends(
-                Experiments.count(
-                    Experiments.RAFT_MAX_INFLIGHT_APPENDS, RaftConfig.DEFAULT_MAX_INFLIGHT_APPENDS))
-            .raftThreads(
-                Experiments.count(Experiments.RAFT_THREADS, RaftServerConfig.DEFAULT_RAFT_THREADS))
-            .raftOnTransportThread(
-                Experiments.flag(
-                    Experiments.RAFT_ON_TRANSPORT_THREAD,
-                    RaftServerConfig.DEFAULT_RAFT_ON_TRANSPORT_THREAD))
-            .flushThreads(
-                Experiments.count(
-                    Experiments.RAFT_FLUSH_THREADS, RaftServerConfig.DEFAULT_FLUSH_THREADS));
+    this.configTemplate = TernSettings.template(spec);
     this.leaders = new AtomicReferenceArray<>(spec.partitions());
     for (int id = 1; id <= spec.members(); id++) {
       startMember(id);
@@ -148,36 +110,7 @@ final class TernCluster implements ClusterUnderTest {
 
   @Override
   public Map<String, String> settings() {
-    RaftServerConfig config = configTemplate.build();
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put(
-        SETTING_ELECTION_TIMEOUT,
-        config.electionTimeoutMs() + ".." + 2 * config.electionTimeoutMs() + " ms");
-    settings.put(
-        SETTING_FLUSH,
-        "raft.flush.mode="
-            + config.flushMode().name().toLowerCase(java.util.Locale.ROOT)
-            + (config.flushMode() == FlushMode.DELAYED || config.flushMode() == FlushMode.ASYNC
-                ? " delayMs=" + config.flushDelayMs()
-                : ""));
-    settings.put(
-        "heartbeat", config.heartbeatIntervalMs() + " ms, tick " + config.tickMs() + " ms");
-    settings.put(
-        "pipeline",
-        config.maxInflightAppends()
-            + " appends in flight per follower, "
-            + config.maxAppendBatchBytes() / 1024
-            + " KiB per append");
-    settings.put("transport", "Netty TCP, one connection per member pair");
-    settings.put(
-        "threads per member",
-        (config.raftOnTransportThread()
-                ? "Raft groups on the transport's thread"
-                : "up to " + config.raftThreads() + " Raft threads")
-            + ", up to "
-            + config.flushThreads()
-            + " flush threads");
-    return settings;
+    return TernSettings.describe(configTemplate.build());
   }
 
   @Override
@@ -358,7 +291,7 @@ final class TernCluster implements ClusterUnderTest {
     byte[] entry = new byte[1024];
     java.util.ArrayDeque<CompletableFuture<Long>> inFlight = new java.util.ArrayDeque<>();
     long last = 0;
-    for (long bytes = 0; bytes < 2L * SEGMENT_SIZE_BYTES; bytes += entry.length) {
+    for (long bytes = 0; bytes < 2L * TernSettings.SEGMENT_SIZE_BYTES; bytes += entry.length) {
       inFlight.add(leader.propose(entry));
       if (inFlight.size() >= SNAPSHOT_FILL_IN_FLIGHT) {
         last = inFlight.poll().get(30, TimeUnit.SECONDS);

@@ -47,7 +47,7 @@ public final class LoadCommands {
     @Option(
         names = "--duration",
         paramLabel = "DUR",
-        converter = Durations.class,
+        converter = DurationConverter.class,
         defaultValue = "0",
         description = "then stop; 0 = until stopped (default)")
     Duration duration;
@@ -55,7 +55,7 @@ public final class LoadCommands {
     @Option(
         names = "--progress",
         paramLabel = "DUR",
-        converter = Durations.class,
+        converter = DurationConverter.class,
         defaultValue = "10s",
         description = "how often to print the rates (default ${DEFAULT-VALUE})")
     Duration every;
@@ -112,7 +112,7 @@ public final class LoadCommands {
     @Option(
         names = "--completion-delay",
         paramLabel = "DUR",
-        converter = Durations.class,
+        converter = DurationConverter.class,
         defaultValue = "50ms",
         description = "each job's work (default ${DEFAULT-VALUE})")
     Duration completionDelay;
@@ -131,7 +131,7 @@ public final class LoadCommands {
     @Option(
         names = "--progress",
         paramLabel = "DUR",
-        converter = Durations.class,
+        converter = DurationConverter.class,
         defaultValue = "10s",
         description = "how often to print the rates (default ${DEFAULT-VALUE})")
     Duration every;

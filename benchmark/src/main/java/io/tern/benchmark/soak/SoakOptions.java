@@ -35,7 +35,7 @@ final class SoakOptions {
   @Option(
       names = "--duration",
       paramLabel = "DUR",
-      converter = Durations.class,
+      converter = DurationConverter.class,
       defaultValue = "0",
       description = "from the run's first start, e.g. 7d; 0 = until stopped (default)")
   Duration duration;
@@ -43,7 +43,7 @@ final class SoakOptions {
   @Option(
       names = "--interval",
       paramLabel = "DUR",
-      converter = Durations.class,
+      converter = DurationConverter.class,
       defaultValue = "10s",
       description = "how often signals are recorded (default ${DEFAULT-VALUE})")
   Duration interval;
@@ -72,7 +72,7 @@ final class SoakOptions {
   @Option(
       names = "--completion-delay",
       paramLabel = "DUR",
-      converter = Durations.class,
+      converter = DurationConverter.class,
       defaultValue = "50ms",
       description = "each job's work (default ${DEFAULT-VALUE})")
   Duration completionDelay;

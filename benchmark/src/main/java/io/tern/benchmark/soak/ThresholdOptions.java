@@ -16,7 +16,7 @@ final class ThresholdOptions {
   @Option(
       names = "--warmup",
       paramLabel = "DUR",
-      converter = Durations.class,
+      converter = DurationConverter.class,
       description =
           "left out of latency, drift, leak and leader-change verdicts; at most half the run (default 10m)")
   Duration warmup = D.warmup();
@@ -24,7 +24,7 @@ final class ThresholdOptions {
   @Option(
       names = "--throughput-window",
       paramLabel = "DUR",
-      converter = Durations.class,
+      converter = DurationConverter.class,
       description = "how long completions may fall behind the rate sent (default 5m)")
   Duration throughputWindow = D.throughputWindow();
 
@@ -37,7 +37,7 @@ final class ThresholdOptions {
   @Option(
       names = "--slo-p99",
       paramLabel = "DUR",
-      converter = Durations.class,
+      converter = DurationConverter.class,
       description = "PEL p99 limit (default 1s)")
   Duration sloP99 = D.sloP99();
 
@@ -50,7 +50,7 @@ final class ThresholdOptions {
   @Option(
       names = "--slo-processing-p99",
       paramLabel = "DUR",
-      converter = Durations.class,
+      converter = DurationConverter.class,
       description = "brokers' processing latency p99 limit, 0 = not judged (default 0)")
   Duration sloProcessingP99 = D.sloProcessingP99();
 

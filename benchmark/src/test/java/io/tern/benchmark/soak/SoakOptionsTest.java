@@ -9,16 +9,6 @@ import org.junit.jupiter.api.Test;
 
 class SoakOptionsTest {
   @Test
-  void durationsAreWrittenAsPeopleWriteThem() {
-    assertThat(Durations.parse("7d")).isEqualTo(Duration.ofDays(7));
-    assertThat(Durations.parse("10s")).isEqualTo(Duration.ofSeconds(10));
-    assertThat(Durations.parse("50ms")).isEqualTo(Duration.ofMillis(50));
-    assertThat(Durations.parse("1.5h")).isEqualTo(Duration.ofMinutes(90));
-    assertThat(Durations.parse("0")).isZero();
-    assertThatThrownBy(() -> Durations.parse("7 days")).hasMessageContaining("is not a duration");
-  }
-
-  @Test
   void theHelmChartsCommandLineIsAccepted() {
     SoakOptions options =
         SoakOptions.parse(

@@ -228,36 +228,15 @@ public final class BrokerConfigLoader {
       return false;
     }
 
-    /** A duration: a number with ms, s, m, h or d, or ISO-8601 (PT10S). */
+    /** A duration, as {@link Durations} reads it. */
     Duration duration(String key) {
       String value = text(key);
       try {
-        if (value.toUpperCase(Locale.ROOT).startsWith("P")) {
-          return Duration.parse(value);
-        }
-        String[] units = {"ms", "s", "m", "h", "d"};
-        for (String unit : units) {
-          if (value.endsWith(unit)) {
-            String number = value.substring(0, value.length() - unit.length()).strip();
-            long amount = Long.parseLong(number);
-            Duration parsed =
-                switch (unit) {
-                  case "ms" -> Duration.ofMillis(amount);
-                  case "s" -> Duration.ofSeconds(amount);
-                  case "m" -> Duration.ofMinutes(amount);
-                  case "h" -> Duration.ofHours(amount);
-                  default -> Duration.ofDays(amount);
-                };
-            if (!parsed.isNegative()) {
-              return parsed;
-            }
-          }
-        }
-      } catch (RuntimeException e) {
-        // reported below
+        return Durations.parse(value);
+      } catch (IllegalArgumentException e) {
+        bad(key, "a duration: " + Durations.EXPECTED);
+        return Duration.ofSeconds(1);
       }
-      bad(key, "a duration such as 500ms, 10s, 5m, 1h or PT10S");
-      return Duration.ofSeconds(1);
     }
 
     /**

@@ -17,28 +17,13 @@ public final class BrokerMain {
   private BrokerMain() {}
 
   public static void main(String[] args) throws InterruptedException {
-    LaunchArguments arguments;
-    try {
-      arguments = LaunchArguments.parse(args, System.getenv("TERN_CONFIG"));
-    } catch (IllegalArgumentException e) {
-      System.err.println("bin/broker: " + e.getMessage());
-      System.exit(2);
+    LaunchArguments.Loaded loaded =
+        LaunchArguments.loadOrExit(args, "broker", "a Tern broker with its embedded gateway");
+    if (loaded == null) {
       return;
     }
-    if (arguments.help()) {
-      System.out.println(
-          LaunchArguments.usage("broker", "a Tern broker with its embedded gateway"));
-      return;
-    }
-    Path file = arguments.configFile();
-    BrokerConfig config;
-    try {
-      config = BrokerConfigLoader.load(file, System.getenv());
-    } catch (BrokerConfigLoader.ConfigException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
+    BrokerConfig config = loaded.config();
+    Path file = loaded.file();
     Logging.configure("broker-" + config.nodeId(), config.logLevel());
     Logger log = LoggerFactory.getLogger(BrokerMain.class); // after the log setup: see Logging
     long startNanos = System.nanoTime();

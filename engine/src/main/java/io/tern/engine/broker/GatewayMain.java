@@ -1,6 +1,5 @@
 package io.tern.engine.broker;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,28 +14,13 @@ public final class GatewayMain {
   private GatewayMain() {}
 
   public static void main(String[] args) throws InterruptedException {
-    LaunchArguments arguments;
-    try {
-      arguments = LaunchArguments.parse(args, System.getenv("TERN_CONFIG"));
-    } catch (IllegalArgumentException e) {
-      System.err.println("bin/gateway: " + e.getMessage());
-      System.exit(2);
+    LaunchArguments.Loaded loaded =
+        LaunchArguments.loadOrExit(
+            args, "gateway", "a standalone gateway in front of Tern's brokers");
+    if (loaded == null) {
       return;
     }
-    if (arguments.help()) {
-      System.out.println(
-          LaunchArguments.usage("gateway", "a standalone gateway in front of Tern's brokers"));
-      return;
-    }
-    Path file = arguments.configFile();
-    BrokerConfig config;
-    try {
-      config = BrokerConfigLoader.load(file, System.getenv());
-    } catch (BrokerConfigLoader.ConfigException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
+    BrokerConfig config = loaded.config();
     Logging.configure("gateway", config.logLevel());
     Logger log = LoggerFactory.getLogger(GatewayMain.class); // after the log setup: see Logging
     StandaloneGateway gateway;

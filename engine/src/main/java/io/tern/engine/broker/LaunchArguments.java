@@ -56,4 +56,35 @@ record LaunchArguments(boolean help, Path configFile) {
         "Exit codes: 0 stopped cleanly, 1 could not start (e.g. a port in use),",
         "2 bad arguments or configuration.");
   }
+
+  /**
+   * What {@code bin/<program>} starts with: the configuration its command line names, loaded; null
+   * after printing the usage for {@code --help}. A bad argument or configuration is printed and
+   * exits the process with code 2.
+   */
+  static Loaded loadOrExit(String[] args, String program, String what) {
+    LaunchArguments arguments;
+    try {
+      arguments = parse(args, System.getenv("TERN_CONFIG"));
+    } catch (IllegalArgumentException e) {
+      System.err.println("bin/" + program + ": " + e.getMessage());
+      System.exit(2);
+      return null;
+    }
+    if (arguments.help()) {
+      System.out.println(usage(program, what));
+      return null;
+    }
+    try {
+      return new Loaded(
+          BrokerConfigLoader.load(arguments.configFile(), System.getenv()), arguments.configFile());
+    } catch (BrokerConfigLoader.ConfigException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return null;
+    }
+  }
+
+  /** A loaded configuration and the file it came from (null: defaults and environment only). */
+  record Loaded(BrokerConfig config, Path file) {}
 }

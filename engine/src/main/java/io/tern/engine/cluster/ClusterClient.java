@@ -12,7 +12,6 @@ import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.Event;
-import io.tern.engine.cluster.BrokerMessages.PartitionState;
 import io.tern.engine.command.PartitionCommands;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -32,9 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What a gateway (or a broker) knows of the other brokers: one gRPC channel to each contact point
  * and one {@link BrokerApi#SUBSCRIBE} stream on it, which brings that broker's addresses and
- * partition roles whenever they change. The leader of a partition is the broker that claims it with
- * the highest term (a deposed leader that has not heard of the new term yet claims a lower one). A
- * broken stream forgets its broker's claims and is opened again with back-off.
+ * partition roles whenever they change, from which {@link PartitionLeaders} tells each partition's
+ * leader. A broken stream forgets its broker's claims and is opened again with back-off.
  */
 public final class ClusterClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterClient.class);
@@ -77,8 +75,7 @@ public final class ClusterClient implements AutoCloseable {
   private final Map<Integer, Connection> byNodeId = new ConcurrentHashMap<>();
   private volatile Consumer<String> onJobsAvailable = type -> {};
 
-  /** Node id of the leader of each partition (index partition - 1), -1 if none is known. */
-  private volatile int[] leaders;
+  private final PartitionLeaders leaders;
 
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
@@ -110,8 +107,7 @@ public final class ClusterClient implements AutoCloseable {
       CallLatency latency) {
     this.selfNodeId = selfNodeId;
     this.partitionsCount = partitionsCount;
-    this.leaders = new int[partitionsCount];
-    java.util.Arrays.fill(leaders, -1);
+    this.leaders = new PartitionLeaders(partitionsCount);
     for (InetSocketAddress address : contactPoints) {
       ManagedChannel channel =
           NettyChannelBuilder.forAddress(address.getHostString(), address.getPort())
@@ -160,20 +156,12 @@ public final class ClusterClient implements AutoCloseable {
 
   /** The node id of the broker that leads {@code partitionId} as far as is known, or -1. */
   public int leaderOf(int partitionId) {
-    int[] known = leaders;
-    return partitionId < 1 || partitionId > known.length ? -1 : known[partitionId - 1];
+    return leaders.leaderOf(partitionId);
   }
 
   /** The partitions whose leader is not known now, in id order. */
   public List<Integer> partitionsWithoutLeader() {
-    int[] known = leaders;
-    List<Integer> missing = new ArrayList<>();
-    for (int index = 0; index < known.length; index++) {
-      if (known[index] < 0) {
-        missing.add(index + 1);
-      }
-    }
-    return missing;
+    return leaders.withoutLeader();
   }
 
   /** Where calls to broker {@code nodeId} are made, or null if it is not connected. */
@@ -301,23 +289,9 @@ public final class ClusterClient implements AutoCloseable {
     }
   }
 
+  /** Synchronized so that the last to recompute read the latest states. */
   private synchronized void recomputeLeaders() {
-    int[] next = new int[partitionsCount];
-    long[] terms = new long[partitionsCount];
-    java.util.Arrays.fill(next, -1);
-    for (BrokerState state : brokers()) {
-      for (PartitionState partition : state.partitions()) {
-        int index = partition.partitionId() - 1;
-        if (partition.leader()
-            && index >= 0
-            && index < partitionsCount
-            && partition.term() >= terms[index]) {
-          next[index] = state.nodeId();
-          terms[index] = partition.term();
-        }
-      }
-    }
-    leaders = next;
+    leaders.recompute(brokers());
   }
 
   /** Runs a unary call on broker {@code nodeId}. */

@@ -9,7 +9,6 @@ import io.tern.engine.record.RecordBatchBuilder;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.state.PartitionState;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -20,14 +19,11 @@ import org.slf4j.LoggerFactory;
  * A leader's command processing: each command not yet processed is processed in one state
  * transaction (with the follow-up commands its processing appends, up to {@code
  * maxCommandsInBatch}), and its results are written to the log as one batch. The answer and the
- * side effects of a batch wait until that batch is read back committed: nothing leaves the
- * partition on the strength of a write that a new leader could truncate. Also writes the commands
- * of due scheduled tasks (timers, job deadlines).
+ * side effects of a batch wait in {@link PendingAnswers} until that batch is read back committed.
+ * Also writes the commands of due scheduled tasks (timers, job deadlines).
  *
  * <p>With {@code processing.uncommitted}, the leader reads and processes commands before they
- * commit. Nothing changes for what leaves the partition: a batch's answer and side effects are
- * released by a second reader that follows the commit index, and only if the committed entry is the
- * batch this leader wrote (same first position and term), never one a new leader put in its place.
+ * commit; nothing changes for what leaves the partition (see {@link PendingAnswers}).
  *
  * <p>Runs on the processor thread only. {@link StreamProcessor} decides when it runs: between its
  * {@link #start} and {@link #stop}, for entries the replay has not consumed.
@@ -39,17 +35,14 @@ final class CommandProcessing {
   private final int partitionId;
   private final ProcessorConfig config;
   private final LogStreamWriter writer;
-  private final LogStorage storage;
   private final CommandResponseSink responses;
   private final LongSupplier clockMs;
   private final ProcessorMetrics metrics;
   private final ProcessingResult result;
   private final RecordBatchBuilder taskBatch;
   private final ProcessingScheduler scheduler;
-  private final RecordBatch answerBatch = new RecordBatch();
   private final LoggedRecord followUp = new LoggedRecord();
-  private final ArrayDeque<PendingBatch> pending = new ArrayDeque<>();
-  private final RecordBatch committedBatch = new RecordBatch();
+  private final PendingAnswers pending;
 
   // Bound to the open state on each recovery.
   private PartitionState state;
@@ -59,21 +52,6 @@ final class CommandProcessing {
   private long lastResultPosition = -1;
   private long retryAtNs;
   private long term = -1;
-
-  // processing.uncommitted only: the reader that follows the commit index, and the last position
-  // it saw committed.
-  private LogStorage.Reader committedReader;
-  private long committedPosition = -1;
-
-  /** A written result batch, waiting to be read back committed. */
-  private record PendingBatch(
-      long term,
-      long firstPosition,
-      int answerIndex,
-      int requestStreamId,
-      long requestId,
-      List<ProcessingResult.Response> otherAnswers,
-      List<Runnable> sideEffects) {}
 
   CommandProcessing(
       int partitionId,
@@ -86,13 +64,13 @@ final class CommandProcessing {
     this.partitionId = partitionId;
     this.config = config;
     this.writer = writer;
-    this.storage = storage;
     this.responses = responses;
     this.clockMs = clockMs;
     this.metrics = metrics;
     this.result = new ProcessingResult(new RecordBatchBuilder(partitionId, config.maxBatchBytes()));
     this.taskBatch = new RecordBatchBuilder(partitionId, config.maxBatchBytes());
     this.scheduler = new ProcessingScheduler(clockMs);
+    this.pending = new PendingAnswers(partitionId, storage, responses);
   }
 
   /** Where the engine's processors schedule tasks (given to them when they are created). */
@@ -121,11 +99,7 @@ final class CommandProcessing {
    * reads committed entries from {@code index}; everything up to {@code position} is committed.
    */
   void releaseFrom(long index, long position) {
-    if (committedReader == null) {
-      committedReader = storage.newReader();
-    }
-    committedReader.seekToIndex(index);
-    committedPosition = position;
+    pending.releaseFrom(index, position);
   }
 
   /**
@@ -133,38 +107,22 @@ final class CommandProcessing {
    * order, and releases their side effects; returns how many committed entries it read.
    */
   int releaseCommitted(int maxEntries) {
-    int read = 0;
-    while (read < maxEntries && committedReader.hasNext()) {
-      LogStorage.Entry entry = committedReader.next();
-      committedBatch.wrap(entry.data(), entry.offset(), entry.length());
-      committedPosition = Math.max(committedPosition, committedBatch.lastPosition());
-      PendingBatch ours = pending.peek();
-      if (ours != null
-          && ours.firstPosition == committedBatch.firstPosition()
-          && ours.term == entry.term()) {
-        pending.poll();
-        completeCommitted(ours, entry);
-      }
-      read++;
-    }
-    return read;
+    return pending.releaseCommitted(maxEntries);
   }
 
   /** processing.uncommitted: true if committed entries wait to be read for their answers. */
   boolean hasCommittedToRelease() {
-    return committedReader != null && committedReader.hasNext();
+    return pending.hasCommittedToRelease();
   }
 
   /** processing.uncommitted: the last position known committed (what a snapshot may claim). */
   long committedPosition() {
-    return committedPosition;
+    return pending.committedPosition();
   }
 
   /** Closes the reader that follows the commit index (the processor is closed). */
   void close() {
-    if (committedReader != null) {
-      committedReader.close();
-    }
+    pending.close();
   }
 
   /** Refuses writes from now on (any thread): the processor is closing or failed. */
@@ -212,10 +170,8 @@ final class CommandProcessing {
    * again.
    */
   boolean processEntry(RecordBatch logBatch, LogStorage.Entry entry) {
-    PendingBatch ours = config.uncommitted() ? null : pending.peek();
-    if (ours != null && ours.firstPosition == logBatch.firstPosition()) {
-      pending.poll();
-      completeCommitted(ours, entry);
+    if (!config.uncommitted()) {
+      pending.completeIfOurs(logBatch.firstPosition(), entry);
     }
     while (logBatch.hasNext()) {
       LoggedRecord record = logBatch.next();
@@ -229,33 +185,6 @@ final class CommandProcessing {
       }
     }
     return true;
-  }
-
-  private void completeCommitted(PendingBatch batch, LogStorage.Entry entry) {
-    if (batch.answerIndex >= 0 && batch.requestId >= 0) {
-      responses.respond(batch.requestStreamId, batch.requestId, record(entry, batch.answerIndex));
-    }
-    for (ProcessingResult.Response other : batch.otherAnswers) {
-      responses.respond(
-          other.requestStreamId(), other.requestId(), record(entry, other.recordIndex()));
-    }
-    for (Runnable effect : batch.sideEffects) {
-      try {
-        effect.run();
-      } catch (RuntimeException e) {
-        LOG.warn("Partition {}: a side effect failed", partitionId, e);
-      }
-    }
-  }
-
-  /** The record at {@code recordIndex} of {@code entry}'s batch (valid until the next call). */
-  private LoggedRecord record(LogStorage.Entry entry, int recordIndex) {
-    answerBatch.wrap(entry.data(), entry.offset(), entry.length());
-    LoggedRecord record = null;
-    for (int i = 0; i <= recordIndex; i++) {
-      record = answerBatch.next();
-    }
-    return record;
   }
 
   /** Processes one command read from the log; false if its result could not be written. */
@@ -279,7 +208,7 @@ final class CommandProcessing {
       }
       lastResultPosition = firstPosition + batch.recordCount() - 1;
       pending.add(
-          new PendingBatch(
+          new PendingAnswers.Batch(
               term,
               firstPosition,
               result.responseIndex(),

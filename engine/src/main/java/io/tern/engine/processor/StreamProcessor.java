@@ -10,9 +10,7 @@ import io.tern.raft.RaftRole;
 import io.tern.raft.SnapshotMeta;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * read everything up to its election no-op), which applies events only; or, as leader from then on,
  * {@link CommandProcessing}, which processes each command not yet processed into one result batch
  * and answers once that batch is read back committed. This class decides which runs, and owns what
- * both share: the thread, the open state and its recovery, role changes, pause and snapshots.
+ * both share: the thread ({@link ProcessorThread}), the open state and its recovery, role changes,
+ * pause and snapshots. What is left here is one piece: the loop and its moves between replay and
+ * processing read and change the same few fields.
  *
  * <p>Exactly once: every record a command's processing writes names the command as its source, and
  * the state remembers the last processed command's position ({@link ProcessorMeta}), moved by
@@ -45,11 +45,9 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   private final LongSupplier clockMs;
   private final PauseFlag pauseFlag;
   private final ProcessorMetrics metrics;
-  private final ConcurrentLinkedQueue<Runnable> signals = new ConcurrentLinkedQueue<>();
-  private final Thread thread;
+  private final ProcessorThread thread;
 
   private volatile boolean running = true;
-  private volatile boolean sleeping;
   private volatile ProcessorPhase phase = ProcessorPhase.REPLAYING;
   private volatile Throwable failure;
   private volatile long publishedLastProcessedPosition = -1;
@@ -107,8 +105,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
         new CommandProcessing(partitionId, config, writer, storage, responses, clockMs, metrics);
     this.snapshotter =
         new StateSnapshotter(partitionId, partitionDirectory, snapshotSink, this::signal);
-    this.thread = new Thread(this::run, "processor-p" + partitionId);
-    thread.setDaemon(true);
+    this.thread = new ProcessorThread("processor-p" + partitionId, this::run);
   }
 
   /** Starts the processor thread (register it as the storage's listener first). */
@@ -226,14 +223,11 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   }
 
   private void signal(Runnable task) {
-    signals.add(task);
-    wake();
+    thread.signal(task);
   }
 
   private void wake() {
-    if (sleeping) {
-      LockSupport.unpark(thread);
-    }
+    thread.wake();
   }
 
   // ------------------------------------------------------------ the processor thread
@@ -242,7 +236,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     while (running) {
       int work = 0;
       try {
-        work += runSignals();
+        work += thread.runTasks();
         if (phase != ProcessorPhase.FAILED) {
           if (needsRecovery) {
             recover();
@@ -268,16 +262,6 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     closeState();
   }
 
-  private int runSignals() {
-    int count = 0;
-    Runnable task;
-    while ((task = signals.poll()) != null) {
-      task.run();
-      count++;
-    }
-    return count;
-  }
-
   private void idle() {
     long parkNs = MAX_PARK_NS;
     if (processing && !paused) {
@@ -293,14 +277,11 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     if (parkNs <= 0) {
       return;
     }
-    sleeping = true;
-    // Checked after `sleeping` is set: news that came since the last look is not slept through.
-    if (signals.isEmpty()
-        && !(reader != null && reader.hasNext() && !(processing && paused))
-        && !(processing && uncommitted && commands.hasCommittedToRelease())) {
-      LockSupport.parkNanos(this, parkNs);
-    }
-    sleeping = false;
+    thread.park(
+        parkNs,
+        () ->
+            (reader != null && reader.hasNext() && !(processing && paused))
+                || (processing && uncommitted && commands.hasCommittedToRelease()));
   }
 
   /** The last position known committed: all that was read, unless reading uncommitted entries. */
@@ -474,14 +455,7 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   public void close() {
     running = false;
     commands.closeWriter();
-    LockSupport.unpark(thread);
-    if (thread.isAlive()) {
-      try {
-        thread.join(TimeUnit.SECONDS.toMillis(10));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    } else {
+    if (!thread.stop()) {
       closeState();
     }
     if (reader != null) {

@@ -35,13 +35,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class is the turn and the published state; the jobs around it have their own classes:
  * {@link PartitionInbox} (what other threads hand in), {@link PendingProposals} (proposals until
- * their answer), {@link PartitionFlushes} (the flush mode), {@link PartitionSnapshots} (taking and
+ * their answer), {@link ReadyHandler} (carrying out what the core has ready, and the state it
+ * publishes), {@link PartitionFlushes} (the flush mode), {@link PartitionSnapshots} (taking and
  * receiving snapshots), {@link RaftMetrics} and {@link PartitionShutdown} (closing without pulling
  * the storage from under a running turn).
  */
 public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RaftPartition.class);
-  private static final int MAX_READY_ROUNDS = 64;
   private static final int MAX_DRAIN_PER_TURN = 4096;
 
   private final int partitionId;
@@ -56,21 +56,16 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   private final PartitionFlushes flushes;
   private final PartitionSnapshots snapshots;
   private final PartitionShutdown shutdown;
+  private final ReadyHandler readyHandler;
   private boolean readyPending; // Raft thread only: the core may have something to hand out
   private final DutyLoop loop;
   private final long tickNs;
 
-  private volatile RaftRole role = RaftRole.FOLLOWER;
-  private volatile long term;
-  private volatile int leaderId = RaftNode.NO_LEADER;
-  private volatile long commitIndex;
-  private volatile long lastIndex;
   private volatile Throwable failure;
 
   // Raft thread only.
   private boolean started;
   private long nextTickNs;
-  private long appliedCommit;
 
   RaftPartition(
       int partitionId,
@@ -102,9 +97,6 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
             storage.log.lastIndex(),
             snapshotIndex,
             new Random(seed));
-    this.appliedCommit = snapshotIndex;
-    this.commitIndex = snapshotIndex;
-    this.lastIndex = storage.log.lastIndex();
     this.metrics = new RaftMetrics(registry, tags, this, node.peers());
     this.loop = loop;
     this.flushes =
@@ -115,6 +107,18 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     this.pending = new PendingProposals(partitionId, node, storage.log, metrics);
     this.snapshots = new PartitionSnapshots(partitionId, memberId, config, storage, node, metrics);
     this.shutdown = new PartitionShutdown(partitionId, loop, inbox, flushes, storage);
+    this.readyHandler =
+        new ReadyHandler(
+            partitionId,
+            node,
+            storage,
+            transport,
+            stateMachine,
+            flushes,
+            snapshots,
+            pending,
+            metrics,
+            snapshotIndex);
     loop.add(this);
   }
 
@@ -168,7 +172,9 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
    */
   public CompletableFuture<SnapshotMeta> takeSnapshot(long index, SnapshotContent content) {
     CompletableFuture<SnapshotMeta> result = new CompletableFuture<>();
-    inbox.submit(() -> result.complete(snapshots.take(index, content, appliedCommit)), result);
+    inbox.submit(
+        () -> result.complete(snapshots.take(index, content, readyHandler.appliedCommit())),
+        result);
     return result;
   }
 
@@ -196,24 +202,24 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   }
 
   public RaftRole role() {
-    return role;
+    return readyHandler.role();
   }
 
   public long term() {
-    return term;
+    return readyHandler.term();
   }
 
   /** The leader this member knows of, or -1. */
   public int leaderId() {
-    return leaderId;
+    return readyHandler.leaderId();
   }
 
   public long commitIndex() {
-    return commitIndex;
+    return readyHandler.commitIndex();
   }
 
   public long lastIndex() {
-    return lastIndex;
+    return readyHandler.lastIndex();
   }
 
   /** Why the partition stopped, or null while it runs. */
@@ -246,7 +252,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     if (!started) {
       started = true;
       nextTickNs = nowNs + tickNs;
-      readyPending = !handleReady(); // the state recovered from disk, before any message
+      readyPending = !readyHandler.handOut(); // the state recovered from disk, before any message
     }
     int work = drainInbound() + drainProposals() + inbox.runCommands() + flushes.reportFlushed();
     if (nowNs - nextTickNs >= 0) {
@@ -259,7 +265,7 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     // Skipping it matters with many partitions per thread, where every wake-up of the thread gives
     // each of them a turn, and idle turns' Ready objects and iterators were most of the garbage.
     if (work > 0 || readyPending) {
-      readyPending = !handleReady();
+      readyPending = !readyHandler.handOut();
       if (readyPending) {
         work++; // more rounds due: take another turn rather than park
       }
@@ -324,90 +330,6 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
     return count;
   }
 
-  /**
-   * Hands out what the core has ready, round after round, until a round brings nothing new. Returns
-   * false if it stopped at {@link #MAX_READY_ROUNDS} with more to do.
-   */
-  private boolean handleReady() {
-    for (int round = 0; round < MAX_READY_ROUNDS; round++) {
-      Ready ready = node.ready();
-      // Entries appended since the last round reach the page cache (which survives a process
-      // crash) before any message about them leaves, and become visible to the flush thread and
-      // the state machine's readers.
-      storage.journal.publish();
-      boolean again = false;
-      if (ready.hardState() != null) {
-        storage.hardState.store(ready.hardState()); // forced before any message acts on it
-      }
-      List<RaftMessage> messages = ready.messages();
-      for (int i = 0; i < messages.size(); i++) { // no iterator: this runs every turn
-        transport.send(partitionId, messages.get(i));
-      }
-      if (ready.installedSnapshot() != null) {
-        onSnapshotInstalled(ready.installedSnapshot());
-      }
-      if (ready.persistUpTo() >= 0) {
-        again = flushes.persist(ready.persistUpTo());
-      }
-      // Commits first: a leader that lost leadership in the same turn still completes what it
-      // saw commit (if the entry there is still its own), and fails only the rest.
-      if (ready.commitIndex() > appliedCommit) {
-        onCommitted(ready.commitIndex());
-      }
-      publish(ready);
-      if (!again && messages.isEmpty() && ready.hardState() == null) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void publish(Ready ready) {
-    boolean roleChanged = ready.role() != role || ready.term() != term;
-    if (ready.role() != role) {
-      if (ready.role() == RaftRole.CANDIDATE) {
-        metrics.electionStarted();
-      }
-      if (role == RaftRole.LEADER) {
-        pending.failAll(
-            new NotLeaderException(
-                partitionId,
-                ready.leaderId(),
-                "leadership was lost before the entry committed; it may still commit"));
-      }
-      role = ready.role();
-    }
-    if (ready.leaderId() != leaderId) {
-      if (ready.leaderId() != RaftNode.NO_LEADER) {
-        metrics.leaderChanged();
-      }
-      leaderId = ready.leaderId();
-    }
-    term = ready.term();
-    long appendedBefore = lastIndex;
-    lastIndex = node.lastIndex();
-    if (roleChanged) {
-      stateMachine.onRoleChange(role, term, lastIndex);
-    } else if (role == RaftRole.LEADER && lastIndex > appendedBefore) {
-      stateMachine.onAppended(lastIndex); // published at the start of this turn
-    }
-  }
-
-  private void onCommitted(long newCommitIndex) {
-    pending.resolve(newCommitIndex);
-    appliedCommit = newCommitIndex;
-    commitIndex = newCommitIndex;
-    stateMachine.onCommit(newCommitIndex);
-  }
-
-  private void onSnapshotInstalled(SnapshotMeta meta) {
-    snapshots.onInstalled(meta);
-    pending.resolve(meta.index());
-    appliedCommit = meta.index();
-    commitIndex = meta.index();
-    stateMachine.onSnapshotInstalled(meta, storage.snapshots.latestDirectory());
-  }
-
   private IllegalStateException closedException() {
     return new IllegalStateException(
         "partition " + partitionId + " on member " + memberId + " is closed", failure);
@@ -430,6 +352,6 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   @Override
   public String toString() {
-    return "RaftPartition{" + partitionId + "@" + memberId + " " + role + " term=" + term + "}";
+    return "RaftPartition{" + partitionId + "@" + memberId + " " + role() + " term=" + term() + "}";
   }
 }

@@ -4,12 +4,10 @@ import io.tern.raft.SnapshotMeta;
 import io.tern.raft.SnapshotStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,23 +27,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code *.deleted}: a snapshot being deleted (renamed first, then removed). Removed on open.
  * </ul>
  *
- * <p>The content checksum ({@link SnapshotMeta#checksum()}) is a CRC32C over, for each file in name
- * order ({@link String#compareTo}): its name in UTF-8, its size as a big-endian long, then the
- * CRC32C of its bytes as a big-endian int. The {@code MANIFEST} is binary, big-endian:
- *
- * <pre>
- *   int    magic 0x544E534D ("TNSM")
- *   int    version = 2
- *   long   index
- *   long   term
- *   long   content checksum (CRC32C as above, 0 to 2^32-1)
- *   int    file count, then per file in name order:
- *            unsigned short  name length in bytes (at most 255)
- *            bytes           name, UTF-8
- *            long            size in bytes
- *            int             CRC32C of the file's bytes
- *   int    CRC32C of everything above, so a torn or damaged manifest is detected
- * </pre>
+ * <p>The {@code MANIFEST} and the content checksum ({@link SnapshotMeta#checksum()}) are described
+ * in {@link Manifest}.
  *
  * <p>On open the complete snapshot with the highest index whose manifest verifies (CRC, its own
  * index and term, and the files present with the listed sizes) becomes the latest; others with a
@@ -247,7 +230,7 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
     lastReceivedBytes = 0;
     Path directory =
         root.resolve(SnapshotFiles.pendingName(meta.index(), meta.term(), SnapshotFiles.RECEIVED));
-    for (Path stale : list(root)) {
+    for (Path stale : SnapshotFiles.list(root)) {
       String name = stale.getFileName().toString();
       if (name.startsWith(SnapshotFiles.PENDING_PREFIX)
           && name.endsWith("-" + SnapshotFiles.RECEIVED)) {
@@ -361,38 +344,8 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
     if (previous != null) {
       closeQuietly(previous);
     }
-    deleteAllBut(target);
+    SnapshotFiles.deleteAllBut(root, target);
     return installed.meta();
-  }
-
-  /**
-   * Deletes every snapshot directory but {@code keep}: all are renamed to {@code *.deleted} and the
-   * root synced before any is removed, so that no crash brings back a snapshot that was replaced
-   * (which, after installing an older received one, open would otherwise pick).
-   */
-  private void deleteAllBut(Path keep) {
-    List<Path> marked = new ArrayList<>();
-    for (Path path : list(root)) {
-      if (!path.equals(keep)
-          && SnapshotFiles.parseFinalName(path.getFileName().toString()) != null
-          && SnapshotFiles.isDirectory(path)) {
-        marked.add(SnapshotFiles.markDeleted(path));
-      }
-    }
-    if (!marked.isEmpty()) {
-      SnapshotFiles.syncDirectory(root);
-      marked.forEach(SnapshotFiles::deleteRecursively);
-    }
-  }
-
-  private static List<Path> list(Path directory) {
-    List<Path> paths = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
-      stream.forEach(paths::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to list snapshot directory " + directory, e);
-    }
-    return paths;
   }
 
   private void discardReceive() {

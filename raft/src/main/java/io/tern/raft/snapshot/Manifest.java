@@ -20,8 +20,25 @@ import java.util.zip.CRC32C;
 
 /**
  * What a complete snapshot holds: its id, its content checksum and each file's name, size and
- * CRC32C. Stored as the file {@code MANIFEST} in the snapshot directory (format in {@link
- * FileSnapshotStore}).
+ * CRC32C. Stored as the file {@code MANIFEST} in the snapshot directory.
+ *
+ * <p>The content checksum ({@link io.tern.raft.SnapshotMeta#checksum()}) is a CRC32C over, for each
+ * file in name order ({@link String#compareTo}): its name in UTF-8, its size as a big-endian long,
+ * then the CRC32C of its bytes as a big-endian int. The {@code MANIFEST} is binary, big-endian:
+ *
+ * <pre>
+ *   int    magic 0x544E534D ("TNSM")
+ *   int    version = 2
+ *   long   index
+ *   long   term
+ *   long   content checksum (CRC32C as above, 0 to 2^32-1)
+ *   int    file count, then per file in name order:
+ *            unsigned short  name length in bytes (at most 255)
+ *            bytes           name, UTF-8
+ *            long            size in bytes
+ *            int             CRC32C of the file's bytes
+ *   int    CRC32C of everything above, so a torn or damaged manifest is detected
+ * </pre>
  *
  * @param files sorted by name ({@link String#compareTo}), names unique
  */

@@ -19,10 +19,9 @@ import org.slf4j.LoggerFactory;
  * <p>Block-aligned pieces are written with direct I/O ({@code O_DIRECT}) where the file system
  * allows it. A received snapshot is written once and read once (by the state machine, on install),
  * so the page cache gains nothing from it, and copying a gigabyte into the page cache and writing
- * it back costs more CPU than the transfer itself (measured on our 2-core VMs: 1 GiB took 1.4 to
- * 2.9 s of CPU buffered and 0.3 s direct). Unaligned pieces (a file's tail, or chunk sizes that are
- * no multiple of the block size) go through the page cache; where direct I/O is refused (tmpfs,
- * some overlay file systems) everything does. {@link #finish()} forces the file either way.
+ * it back costs more CPU than the transfer itself. Unaligned pieces (a file's tail, or chunk sizes
+ * that are no multiple of the block size) go through the page cache; where direct I/O is refused
+ * (tmpfs, some overlay file systems) everything does. {@link #finish()} forces the file either way.
  */
 final class ReceivedFile implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReceivedFile.class);

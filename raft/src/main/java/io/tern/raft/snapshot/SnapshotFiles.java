@@ -4,6 +4,8 @@ import io.tern.journal.DirectorySync;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -12,6 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -157,6 +161,40 @@ final class SnapshotFiles {
       // Nothing left to delete.
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to delete " + path, e);
+    }
+  }
+
+  /** The entries of {@code directory}, in no particular order. */
+  static List<Path> list(Path directory) {
+    List<Path> paths = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+      stream.forEach(paths::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to list snapshot directory " + directory, e);
+    } catch (DirectoryIteratorException e) {
+      throw new UncheckedIOException(
+          "Failed to list snapshot directory " + directory, e.getCause());
+    }
+    return paths;
+  }
+
+  /**
+   * Deletes every snapshot directory under {@code root} but {@code keep}: all are renamed to {@code
+   * *.deleted} and the root synced before any is removed, so that no crash brings back a snapshot
+   * that was replaced (which, after installing an older received one, open would otherwise pick).
+   */
+  static void deleteAllBut(Path root, Path keep) {
+    List<Path> marked = new ArrayList<>();
+    for (Path path : list(root)) {
+      if (!path.equals(keep)
+          && parseFinalName(path.getFileName().toString()) != null
+          && isDirectory(path)) {
+        marked.add(markDeleted(path));
+      }
+    }
+    if (!marked.isEmpty()) {
+      syncDirectory(root);
+      marked.forEach(SnapshotFiles::deleteRecursively);
     }
   }
 }

@@ -3,8 +3,6 @@ package io.tern.raft.snapshot;
 import io.tern.raft.snapshot.SnapshotFiles.SnapshotId;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
@@ -39,7 +37,7 @@ final class SnapshotRecovery {
     prepareRoot(root);
     List<Path> candidates = new ArrayList<>();
     Map<Path, SnapshotId> ids = new HashMap<>();
-    for (Path path : list(root)) {
+    for (Path path : SnapshotFiles.list(root)) {
       String name = path.getFileName().toString();
       if (name.startsWith(SnapshotFiles.PENDING_PREFIX)) {
         LOG.info("Removing snapshot {}: it was never completed", path);
@@ -91,18 +89,6 @@ final class SnapshotRecovery {
     }
   }
 
-  private static List<Path> list(Path root) {
-    List<Path> paths = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(root)) {
-      stream.forEach(paths::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to list snapshot directory " + root, e);
-    } catch (DirectoryIteratorException e) {
-      throw new UncheckedIOException("Failed to list snapshot directory " + root, e.getCause());
-    }
-    return paths;
-  }
-
   /**
    * Checks that the manifest belongs to this directory and matches the files present, by name and
    * size. The content CRCs are not recomputed: that would read every snapshot byte on each open; a
@@ -113,7 +99,7 @@ final class SnapshotRecovery {
       throw new IOException("manifest is for snapshot " + manifest.index() + "-" + manifest.term());
     }
     List<String> present = new ArrayList<>();
-    for (Path path : list(directory)) {
+    for (Path path : SnapshotFiles.list(directory)) {
       String name = path.getFileName().toString();
       if (!name.equals(SnapshotFiles.MANIFEST)) {
         present.add(name);

@@ -35,6 +35,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>Frames of a newer version are read as SBE allows: fields the newer version appended to a block
  * are skipped through the header's block length, and trailing additions are ignored.
+ *
+ * <p>One piece despite its length: one decoding branch per message type of the protocol, all
+ * sharing the same frame, header and bounds checks.
  */
 final class RaftMessageDecoder {
   private static final int HEADER_BYTES = MessageHeaderDecoder.ENCODED_LENGTH;

@@ -1,0 +1,207 @@
+package io.tern.engine.workflow.processing.instances;
+
+import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.ResultIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+
+/**
+ * The appliers of process instance events: element instances, their scopes' tokens and the
+ * triggered events that bring them.
+ */
+public final class InstanceAppliers {
+  private final WorkflowState state;
+  private final ElementInstance instance = new ElementInstance();
+  private final ElementInstance scope = new ElementInstance();
+  private final ProcessInstanceValue flowValue = new ProcessInstanceValue();
+  private final ProcessEventValue processEvent = new ProcessEventValue();
+  private final ProcessEventValue pendingTrigger = new ProcessEventValue();
+
+  private InstanceAppliers(WorkflowState state) {
+    this.state = state;
+  }
+
+  public static void register(RecordProcessors on, WorkflowState state) {
+    new InstanceAppliers(state).registerAll(on);
+  }
+
+  private void registerAll(RecordProcessors on) {
+    on.onEvent(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, event -> {})
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATING, this::activating)
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_ACTIVATED,
+            event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_ACTIVATED))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_COMPLETING,
+            event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_COMPLETING))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_COMPLETED,
+            event -> removeInstance(event.key()))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_TERMINATING,
+            event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_TERMINATING))
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.ELEMENT_TERMINATED,
+            event -> {
+              removeInstance(event.key());
+              state.pendingBoundaries().remove(event.key());
+            })
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE,
+            ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
+            this::sequenceFlowTaken)
+        .onEvent(ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, this::boundaryTriggered)
+        // Answers to clients only; the instance's own events change the state.
+        .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.COMPLETED, event -> {})
+        .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.TERMINATED, event -> {});
+  }
+
+  private void activating(LoggedRecord event) {
+    instance.value.readFrom(event.value());
+    instance.state = ProcessInstanceIntent.ELEMENT_ACTIVATING;
+    instance.activeChildren = 0;
+    instance.jobKey = -1;
+    instance.calledInstanceKey = -1;
+    instance.loopCounter = 0;
+    state.instances().put(event.key(), instance);
+    long callerKey = instance.value.parentElementInstanceKey;
+    if (instance.value.flowScopeKey < 0
+        && callerKey >= 0
+        && state.instances().get(callerKey, scope)) {
+      scope.calledInstanceKey = event.key();
+      state.instances().put(callerKey, scope);
+    }
+    long flowScopeKey = instance.value.flowScopeKey;
+    if (flowScopeKey >= 0 && state.instances().get(flowScopeKey, scope)) {
+      // The scope counts active children and tokens on sequence flows (and triggered boundary
+      // events); an element reached by them turns their tokens into itself.
+      if (scope.value.elementType == BpmnElementType.MULTI_INSTANCE_BODY) {
+        // An inner instance is made by its body, not brought by a token.
+        scope.activeChildren++;
+        scope.loopCounter++;
+      } else if (interruptingEventSubprocessStarts(flowScopeKey, instance.value)) {
+        // Everything else in the scope was terminated: tokens left on its flows are void.
+        scope.activeChildren = 1;
+        state.takenFlows().removeScope(flowScopeKey);
+        state.pendingBoundaries().remove(flowScopeKey);
+      } else {
+        scope.activeChildren += 1 - consumedTokens(instance.value);
+      }
+      state.instances().put(flowScopeKey, scope);
+      state.instances().addChild(flowScopeKey, event.key());
+    }
+  }
+
+  /** Whether {@code element} is the interrupting event subprocess remembered for its scope. */
+  private boolean interruptingEventSubprocessStarts(long scopeKey, ProcessInstanceValue element) {
+    return element.elementType == BpmnElementType.EVENT_SUB_PROCESS
+        && state.pendingBoundaries().get(scopeKey, pendingTrigger)
+        && state
+            .process(element.processDefinitionKey)
+            .element(element.elementId)
+            .startEventId()
+            .equals(pendingTrigger.targetElementId);
+  }
+
+  /**
+   * How many tokens an activating element consumes: none for the process and start events, one per
+   * incoming flow for a joining parallel gateway, else the one that brought it (a sequence flow's,
+   * or a boundary event's trigger).
+   */
+  private int consumedTokens(ProcessInstanceValue element) {
+    switch (element.elementType) {
+      case PROCESS, START_EVENT:
+        return 0;
+      case PARALLEL_GATEWAY:
+        ExecutableElement gateway =
+            state.process(element.processDefinitionKey).element(element.elementId);
+        for (String incoming : gateway.incoming()) {
+          state.takenFlows().add(element.flowScopeKey, gateway.id(), incoming, -1);
+        }
+        return gateway.incoming().size();
+      default:
+        return 1;
+    }
+  }
+
+  private void sequenceFlowTaken(LoggedRecord event) {
+    flowValue.readFrom(event.value());
+    long flowScopeKey = flowValue.flowScopeKey;
+    addToken(flowScopeKey);
+    ExecutableElement target =
+        state.process(flowValue.processDefinitionKey).target(flowValue.elementId);
+    if (target.type() == BpmnElementType.PARALLEL_GATEWAY) {
+      state.takenFlows().add(flowScopeKey, target.id(), flowValue.elementId, 1);
+    }
+  }
+
+  private void boundaryTriggered(LoggedRecord event) {
+    processEvent.readFrom(event.value());
+    ExecutableElement target =
+        state.process(processEvent.processDefinitionKey).element(processEvent.targetElementId);
+    if (target.type() == BpmnElementType.START_EVENT) {
+      addToken(processEvent.scopeKey); // an event subprocess runs inside the scope
+    } else if (state.instances().get(processEvent.scopeKey, instance)) {
+      addToken(instance.value.flowScopeKey); // a boundary event runs next to its activity
+    }
+    if (processEvent.interrupting) {
+      state.pendingBoundaries().put(processEvent.scopeKey, processEvent);
+    }
+  }
+
+  private void addToken(long flowScopeKey) {
+    if (state.instances().get(flowScopeKey, scope)) {
+      scope.activeChildren++;
+      state.instances().put(flowScopeKey, scope);
+    }
+  }
+
+  /** COMPLETED and TERMINATED: the instance and what lives in it go. */
+  private void removeInstance(long key) {
+    if (!state.instances().get(key, instance)) {
+      throw new IllegalStateException("no element instance " + key);
+    }
+    state.instances().remove(key);
+    state.variables().removeScope(key);
+    state.takenFlows().removeScope(key);
+    if (instance.value.flowScopeKey < 0) {
+      state.messageStarts().ended(key);
+    }
+    long callerKey = instance.value.parentElementInstanceKey;
+    if (instance.value.flowScopeKey < 0
+        && callerKey >= 0
+        && state.instances().get(callerKey, scope)) {
+      scope.calledInstanceKey = -1;
+      state.instances().put(callerKey, scope);
+    }
+    long flowScopeKey = instance.value.flowScopeKey;
+    if (flowScopeKey >= 0 && state.instances().get(flowScopeKey, scope)) {
+      scope.activeChildren--;
+      state.instances().put(flowScopeKey, scope);
+      state.instances().removeChild(flowScopeKey, key);
+    }
+  }
+
+  private void setState(long key, int intent) {
+    if (!state.instances().get(key, instance)) {
+      throw new IllegalStateException("no element instance " + key);
+    }
+    instance.state = intent;
+    state.instances().put(key, instance);
+  }
+}

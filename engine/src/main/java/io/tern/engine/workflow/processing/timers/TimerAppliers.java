@@ -1,0 +1,37 @@
+package io.tern.engine.workflow.processing.timers;
+
+import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.value.TimerValue;
+
+/** The appliers of timer events. */
+public final class TimerAppliers {
+  private final WorkflowState state;
+  private final TimerValue timer = new TimerValue();
+
+  private TimerAppliers(WorkflowState state) {
+    this.state = state;
+  }
+
+  public static void register(RecordProcessors on, WorkflowState state) {
+    new TimerAppliers(state).registerAll(on);
+  }
+
+  private void registerAll(RecordProcessors on) {
+    on.onEvent(
+            ValueTypes.TIMER,
+            TimerIntent.CREATED,
+            event -> state.timers().put(event.key(), timer.readFrom(event.value())))
+        .onEvent(ValueTypes.TIMER, TimerIntent.TRIGGERED, this::removeTimer)
+        .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer);
+  }
+
+  private void removeTimer(LoggedRecord event) {
+    if (state.timers().get(event.key(), timer)) {
+      state.timers().remove(event.key(), timer);
+    }
+  }
+}

@@ -87,10 +87,6 @@ final class ElementTransformer {
       case BUSINESS_RULE_TASK -> evaluation = TaskTransformer.calledDecisionOf(node, problems);
       default -> {}
     }
-    if (evaluation instanceof ExecutableElement.CalledDecision) {
-      problems.add(describe(node) + ": calling a decision is not supported yet (DMN)");
-      return null;
-    }
     if (type == BpmnElementType.USER_TASK) {
       job = TaskTransformer.userTaskJobOf(node, problems);
       if (job == null) {

@@ -4,6 +4,7 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
@@ -32,7 +33,10 @@ import io.tern.engine.workflow.value.ProcessEventValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
 import io.tern.engine.workflow.value.VariableValue;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
@@ -94,6 +98,9 @@ final class EventAppliers {
                         distribution.<DeploymentDistributionValue>readFrom(event.value())
                             .partitionId))
         .onEvent(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, event -> {})
+        // An evaluation for EvaluateDecision changes no state.
+        .onEvent(ValueTypes.DECISION_EVALUATION, DecisionEvaluationIntent.EVALUATED, event -> {})
+        .onEvent(ValueTypes.DECISION_EVALUATION, DecisionEvaluationIntent.FAILED, event -> {})
         .onEvent(
             ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATING, this::activating)
         .onEvent(
@@ -183,6 +190,7 @@ final class EventAppliers {
 
   private void deployed(LoggedRecord event) {
     deployment.readFrom(event.value());
+    deployDecisions();
     for (DeploymentValue.Process process : deployment.processes) {
       if (!process.duplicate() && state.processes().byKey(process.processDefinitionKey()) == null) {
         DeploymentValue.Resource resource =
@@ -198,6 +206,28 @@ final class EventAppliers {
         }
       }
     }
+  }
+
+  /** Stores each new decision requirements graph (of those not stored yet) with its decisions. */
+  private void deployDecisions() {
+    Map<Long, List<DeploymentValue.Decision>> byGraph = new LinkedHashMap<>();
+    for (DeploymentValue.Decision decision : deployment.decisions) {
+      if (!decision.duplicate() && state.decisions().byKey(decision.decisionKey()) == null) {
+        byGraph
+            .computeIfAbsent(decision.decisionRequirementsKey(), k -> new ArrayList<>())
+            .add(decision);
+      }
+    }
+    byGraph.forEach(
+        (graphKey, decisions) -> {
+          String resourceName = decisions.get(0).resourceName();
+          DeploymentValue.Resource resource =
+              deployment.resources.stream()
+                  .filter(r -> r.name().equals(resourceName))
+                  .findFirst()
+                  .orElseThrow();
+          state.decisions().put(resource, decisions);
+        });
   }
 
   /**

@@ -44,7 +44,9 @@ public final class ElementProcessor {
     this.lifecycle = new ElementLifecycle(context, state, behaviors, multiInstance);
     register(new ContainerKind(context, lifecycle, behaviors, callActivities));
     JobBehavior jobs = new JobBehavior(context, lifecycle, behaviors);
-    register(new TaskKind(lifecycle, behaviors, jobs));
+    register(
+        new TaskKind(
+            lifecycle, behaviors, jobs, new DecisionBehavior(lifecycle, state, behaviors)));
     register(new GatewayKind(lifecycle, behaviors));
     register(new EventKind(lifecycle, behaviors, jobs));
     register(new MultiInstanceKind(lifecycle, multiInstance));

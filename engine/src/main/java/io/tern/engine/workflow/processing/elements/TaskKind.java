@@ -22,19 +22,27 @@ import java.util.Set;
  * decision) creates a job ({@link JobBehavior}) and completes when a worker completes it. A receive
  * task waits for its message ({@link
  * io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors}). A script task
- * with {@code zeebe:script} evaluates its FEEL expression into its result variable and completes.
- * Undefined and manual tasks complete as soon as they are activated, applying their mappings.
+ * with {@code zeebe:script} evaluates its FEEL expression into its result variable and completes; a
+ * business rule task with {@code zeebe:calledDecision} does so with its decision ({@link
+ * DecisionBehavior}). Undefined and manual tasks complete as soon as they are activated, applying
+ * their mappings.
  */
 final class TaskKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final JobBehavior jobs;
+  private final DecisionBehavior decisions;
   private final IncidentBehavior incidents;
   private final VariableBehavior variables;
   private final IoMappings mappings = new IoMappings();
 
-  TaskKind(ElementLifecycle lifecycle, Behaviors behaviors, JobBehavior jobs) {
+  TaskKind(
+      ElementLifecycle lifecycle,
+      Behaviors behaviors,
+      JobBehavior jobs,
+      DecisionBehavior decisions) {
     this.lifecycle = lifecycle;
     this.jobs = jobs;
+    this.decisions = decisions;
     this.incidents = behaviors.incidents();
     this.variables = behaviors.variables();
   }
@@ -71,6 +79,11 @@ final class TaskKind implements ElementKind {
       jobs.activateWithJob(step); // or an incident holds the task until it is resolved
     } else if (element.evaluation() instanceof ExecutableElement.Script script) {
       Map<String, byte[]> result = evaluateScript(step, script);
+      if (result != null) {
+        completeWithResult(step, result);
+      } // else an incident holds the task until it is resolved
+    } else if (element.evaluation() instanceof ExecutableElement.CalledDecision called) {
+      Map<String, byte[]> result = decisions.evaluate(step, called);
       if (result != null) {
         completeWithResult(step, result);
       } // else an incident holds the task until it is resolved

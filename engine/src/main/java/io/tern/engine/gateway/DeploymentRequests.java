@@ -2,6 +2,8 @@ package io.tern.engine.gateway;
 
 import static io.tern.engine.gateway.GatewayCommands.read;
 
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DecisionMetadata;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DecisionRequirementsMetadata;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.Deployment;
@@ -10,11 +12,13 @@ import io.grpc.stub.StreamObserver;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The gateway's deployment request: the resources become one deployment command on partition 1,
- * which distributes the deployment to the other partitions, and the answer lists the processes
- * deployed.
+ * which distributes the deployment to the other partitions, and the answer lists the processes,
+ * decision requirements graphs and decisions deployed.
  */
 final class DeploymentRequests {
   /** Deployments are made on partition 1, which distributes them to the others. */
@@ -24,6 +28,42 @@ final class DeploymentRequests {
 
   DeploymentRequests(GatewayCommands commands) {
     this.commands = commands;
+  }
+
+  /**
+   * Each decision requirements graph once (before its decisions, as Zeebe lists them), then each
+   * decision.
+   */
+  private static void addDecisions(
+      DeployResourceResponse.Builder response, DeploymentValue deployed) {
+    Set<Long> graphs = new HashSet<>();
+    for (DeploymentValue.Decision decision : deployed.decisions) {
+      if (graphs.add(decision.decisionRequirementsKey())) {
+        response.addDeployments(
+            Deployment.newBuilder()
+                .setDecisionRequirements(
+                    DecisionRequirementsMetadata.newBuilder()
+                        .setDmnDecisionRequirementsId(decision.decisionRequirementsId())
+                        .setDmnDecisionRequirementsName(decision.decisionRequirementsName())
+                        .setVersion(decision.decisionRequirementsVersion())
+                        .setDecisionRequirementsKey(decision.decisionRequirementsKey())
+                        .setResourceName(decision.resourceName())
+                        .setTenantId(Conversions.DEFAULT_TENANT)));
+      }
+    }
+    for (DeploymentValue.Decision decision : deployed.decisions) {
+      response.addDeployments(
+          Deployment.newBuilder()
+              .setDecision(
+                  DecisionMetadata.newBuilder()
+                      .setDmnDecisionId(decision.decisionId())
+                      .setDmnDecisionName(decision.decisionName())
+                      .setVersion(decision.version())
+                      .setDecisionKey(decision.decisionKey())
+                      .setDmnDecisionRequirementsId(decision.decisionRequirementsId())
+                      .setDecisionRequirementsKey(decision.decisionRequirementsKey())
+                      .setTenantId(Conversions.DEFAULT_TENANT)));
+    }
   }
 
   void deployResource(
@@ -61,6 +101,7 @@ final class DeploymentRequests {
                             .setResourceName(process.resourceName())
                             .setTenantId(Conversions.DEFAULT_TENANT)));
           }
+          addDecisions(response, deployed);
           return response.build();
         });
   }

@@ -14,6 +14,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstance
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluateDecisionRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluateDecisionResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.FailJobRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.FailJobResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageRequest;
@@ -42,8 +44,9 @@ import java.util.function.Supplier;
  * Requests Tern does not run answer UNIMPLEMENTED.
  *
  * <p>Each RPC is handed to the handler of its feature, on the calling gRPC thread: {@link
- * DeploymentRequests}, {@link InstanceRequests}, {@link JobRequests} and {@link MessageRequests},
- * which share {@link GatewayCommands} to send a command and answer the call.
+ * DeploymentRequests}, {@link InstanceRequests}, {@link JobRequests}, {@link MessageRequests} and
+ * {@link DecisionRequests}, which share {@link GatewayCommands} to send a command and answer the
+ * call.
  */
 final class GatewayService extends GatewayGrpc.GatewayImplBase {
   private final Supplier<TopologyResponse> topology;
@@ -51,6 +54,7 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
   private final InstanceRequests instances;
   private final JobRequests jobs;
   private final MessageRequests messages;
+  private final DecisionRequests decisions;
 
   GatewayService(
       PartitionCommands partitions,
@@ -63,6 +67,7 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
     this.deployments = new DeploymentRequests(commands);
     this.instances = new InstanceRequests(commands, config);
     this.messages = new MessageRequests(commands);
+    this.decisions = new DecisionRequests(commands);
     this.jobs = new JobRequests(commands, partitions, config, jobStreams, forwarder);
   }
 
@@ -155,6 +160,12 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
   public void resolveIncident(
       ResolveIncidentRequest request, StreamObserver<ResolveIncidentResponse> observer) {
     instances.resolveIncident(request, observer);
+  }
+
+  @Override
+  public void evaluateDecision(
+      EvaluateDecisionRequest request, StreamObserver<EvaluateDecisionResponse> observer) {
+    decisions.evaluateDecision(request, observer);
   }
 
   void close() {

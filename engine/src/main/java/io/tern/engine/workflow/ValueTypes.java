@@ -33,6 +33,9 @@ public final class ValueTypes {
   /** A message started a process instance at a message start event. */
   public static final int MESSAGE_START_EVENT_SUBSCRIPTION = 25;
 
+  /** A decision evaluated for the gateway's EvaluateDecision. */
+  public static final int DECISION_EVALUATION = 30;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -249,6 +252,17 @@ public final class ValueTypes {
     public static final int COMPLETED = 1;
 
     private DeploymentDistributionIntent() {}
+  }
+
+  /** {@link #DECISION_EVALUATION}. */
+  public static final class DecisionEvaluationIntent {
+    public static final int EVALUATE = 0;
+    public static final int EVALUATED = 1;
+
+    /** The decision failed to evaluate: the answer says which and why. */
+    public static final int FAILED = 2;
+
+    private DecisionEvaluationIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

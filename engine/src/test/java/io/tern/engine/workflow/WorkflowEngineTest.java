@@ -61,7 +61,11 @@ class WorkflowEngineTest extends WorkflowTestBase {
     assertThat(garbage.reason()).contains("'broken.bpmn' is not a valid BPMN file");
 
     BpmnModelInstance unsupported =
-        Bpmn.createExecutableProcess("p").startEvent().userTask("approve").endEvent().done();
+        Bpmn.createExecutableProcess("p")
+            .startEvent()
+            .userTask("approve", t -> t.zeebeUserTask())
+            .endEvent()
+            .done();
     Answer userTask = deploy(leader, "user.bpmn", xml(unsupported));
     assertThat(userTask.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(userTask.reason()).contains("'approve' (userTask)").contains("not supported yet");

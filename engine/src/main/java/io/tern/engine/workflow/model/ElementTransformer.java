@@ -4,6 +4,7 @@ import static io.tern.engine.workflow.model.BpmnTransformer.describe;
 
 import io.camunda.zeebe.model.bpmn.instance.Activity;
 import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
+import io.camunda.zeebe.model.bpmn.instance.BusinessRuleTask;
 import io.camunda.zeebe.model.bpmn.instance.CallActivity;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
@@ -13,21 +14,24 @@ import io.camunda.zeebe.model.bpmn.instance.FlowElement;
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.InclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
+import io.camunda.zeebe.model.bpmn.instance.IntermediateThrowEvent;
+import io.camunda.zeebe.model.bpmn.instance.ManualTask;
 import io.camunda.zeebe.model.bpmn.instance.MessageEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
 import io.camunda.zeebe.model.bpmn.instance.ReceiveTask;
+import io.camunda.zeebe.model.bpmn.instance.ScriptTask;
+import io.camunda.zeebe.model.bpmn.instance.SendTask;
 import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
 import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
 import io.camunda.zeebe.model.bpmn.instance.StartEvent;
 import io.camunda.zeebe.model.bpmn.instance.SubProcess;
+import io.camunda.zeebe.model.bpmn.instance.Task;
 import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.UserTask;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeCalledElement;
-import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeHeader;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeInput;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeIoMapping;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeOutput;
-import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskDefinition;
-import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskHeaders;
 import io.tern.engine.workflow.model.ExecutableElement.Flow;
 import io.tern.engine.workflow.model.ExecutableElement.JobDefinition;
 import io.tern.engine.workflow.model.ExecutableElement.Mapping;
@@ -42,8 +46,11 @@ import java.util.List;
  */
 final class ElementTransformer {
   static final String SUPPORTED =
-      "Tern runs none and message start events, none and error end events, service tasks, receive tasks,"
-          + " call activities and embedded subprocesses (each of these four also multi-instance),"
+      "Tern runs none and message start events, none, error and message (job-based) end events,"
+          + " none and message (job-based) intermediate throw events, service tasks, receive tasks,"
+          + " undefined and manual tasks, job-based user tasks, script tasks (FEEL or job-based),"
+          + " send tasks, business rule tasks (called decision or job-based), call activities and"
+          + " embedded subprocesses (every task and these two also multi-instance),"
           + " event subprocesses (timer, message or error start, interrupting or not), timer and"
           + " message intermediate catch events, timer, message and error boundary events,"
           + " parallel and exclusive gateways, forking inclusive gateways, and sequence flows";
@@ -74,8 +81,19 @@ final class ElementTransformer {
       defaultFlow = gateway.getDefault().getId();
     }
     JobDefinition job = null;
-    if (type == BpmnElementType.SERVICE_TASK) {
-      job = jobOf(node, problems);
+    ExecutableElement.Evaluation evaluation = null;
+    switch (type) {
+      case SCRIPT_TASK -> evaluation = TaskTransformer.scriptOf(node, problems);
+      case BUSINESS_RULE_TASK -> evaluation = TaskTransformer.calledDecisionOf(node, problems);
+      default -> {}
+    }
+    if (type == BpmnElementType.USER_TASK) {
+      job = TaskTransformer.userTaskJobOf(node, problems);
+      if (job == null) {
+        return null;
+      }
+    } else if (isJobBased(type, node) && evaluation == null) {
+      job = TaskTransformer.jobOf(node, problems);
       if (job == null) {
         return null;
       }
@@ -109,7 +127,7 @@ final class ElementTransformer {
       if (event == null) {
         return null;
       }
-    } else if (!definitions.isEmpty()) {
+    } else if (!definitions.isEmpty() && job == null) {
       event = eventOf(node, definitions.iterator().next(), problems);
       if (event == null) {
         return null;
@@ -139,6 +157,7 @@ final class ElementTransformer {
         interrupting,
         event,
         call,
+        evaluation,
         loop,
         List.copyOf(inputs),
         List.copyOf(outputs));
@@ -159,9 +178,22 @@ final class ElementTransformer {
         element.interrupting(),
         element.event(),
         element.call(),
+        element.evaluation(),
         element.loop(),
         element.inputs(),
         element.outputs());
+  }
+
+  /**
+   * Whether the element creates a job: service, send, script and business rule tasks (the last two
+   * unless they evaluate a script or decision), and message throw events.
+   */
+  private static boolean isJobBased(BpmnElementType type, FlowNode node) {
+    return switch (type) {
+      case SERVICE_TASK, SEND_TASK, SCRIPT_TASK, BUSINESS_RULE_TASK -> true;
+      case END_EVENT, INTERMEDIATE_THROW_EVENT -> only(node, MessageEventDefinition.class);
+      default -> false;
+    };
   }
 
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
@@ -173,11 +205,28 @@ final class ElementTransformer {
         return BpmnElementType.START_EVENT; // timers and errors: checked by the scope
       }
     } else if (element instanceof EndEvent end) {
-      if (end.getEventDefinitions().isEmpty() || only(end, ErrorEventDefinition.class)) {
+      if (end.getEventDefinitions().isEmpty()
+          || only(end, ErrorEventDefinition.class)
+          || only(end, MessageEventDefinition.class)) {
         return BpmnElementType.END_EVENT;
+      }
+    } else if (element instanceof IntermediateThrowEvent throwEvent) {
+      if (throwEvent.getEventDefinitions().isEmpty()
+          || only(throwEvent, MessageEventDefinition.class)) {
+        return BpmnElementType.INTERMEDIATE_THROW_EVENT;
       }
     } else if (element instanceof ServiceTask) {
       return BpmnElementType.SERVICE_TASK;
+    } else if (element instanceof UserTask) {
+      return BpmnElementType.USER_TASK;
+    } else if (element instanceof ScriptTask) {
+      return BpmnElementType.SCRIPT_TASK;
+    } else if (element instanceof SendTask) {
+      return BpmnElementType.SEND_TASK;
+    } else if (element instanceof BusinessRuleTask) {
+      return BpmnElementType.BUSINESS_RULE_TASK;
+    } else if (element instanceof ManualTask) {
+      return BpmnElementType.MANUAL_TASK;
     } else if (element instanceof CallActivity) {
       return BpmnElementType.CALL_ACTIVITY;
     } else if (element instanceof ReceiveTask) {
@@ -202,6 +251,8 @@ final class ElementTransformer {
       return subprocess.triggeredByEvent()
           ? BpmnElementType.EVENT_SUB_PROCESS
           : BpmnElementType.SUB_PROCESS;
+    } else if (element instanceof Task task && isUndefinedTask(task)) {
+      return BpmnElementType.TASK;
     } else if (element instanceof IntermediateCatchEvent catchEvent) {
       if (only(catchEvent, TimerEventDefinition.class)
           || only(catchEvent, MessageEventDefinition.class)) {
@@ -216,6 +267,11 @@ final class ElementTransformer {
     }
     problems.add(describe(element) + ": this element is not supported yet (" + SUPPORTED + ")");
     return null;
+  }
+
+  /** A plain {@code bpmn:task}, not one of the task kinds above that Tern does not run. */
+  private static boolean isUndefinedTask(Task task) {
+    return "task".equals(task.getElementType().getTypeName());
   }
 
   private static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {
@@ -285,85 +341,5 @@ final class ElementTransformer {
         processId.strip(),
         called.isPropagateAllChildVariablesEnabled(),
         called.isPropagateAllParentVariablesEnabled());
-  }
-
-  private static JobDefinition jobOf(FlowNode node, List<String> problems) {
-    ZeebeTaskDefinition definition = node.getSingleExtensionElement(ZeebeTaskDefinition.class);
-    String jobType = definition == null ? null : definition.getType();
-    if (jobType == null || jobType.isBlank()) {
-      problems.add(describe(node) + ": a service task needs a zeebe:taskDefinition type");
-      return null;
-    }
-    if (jobType.strip().startsWith("=")) {
-      MappingChecks.checkFeel(node, jobType.strip(), problems); // evaluated when a job is made
-    }
-    String retriesText = definition.getRetries() == null ? null : definition.getRetries().strip();
-    String retriesExpression = null;
-    int retries = 0;
-    if (retriesText != null && retriesText.startsWith("=")) {
-      MappingChecks.checkFeel(node, retriesText, problems); // evaluated when a job is made
-      retriesExpression = retriesText;
-    } else {
-      retries = parseRetries(node, retriesText, problems);
-    }
-    return new JobDefinition(
-        jobType.strip(),
-        retries,
-        retriesExpression,
-        headersJson(node.getSingleExtensionElement(ZeebeTaskHeaders.class)));
-  }
-
-  private static int parseRetries(FlowNode node, String retries, List<String> problems) {
-    String text = retries == null ? ZeebeTaskDefinition.DEFAULT_RETRIES : retries.trim();
-    try {
-      int value = Integer.parseInt(text);
-      if (value >= 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    problems.add(
-        describe(node)
-            + ": retries must be a whole number >= 0 or a FEEL expression after '=', got '"
-            + text
-            + "'");
-    return 0;
-  }
-
-  private static String headersJson(ZeebeTaskHeaders headers) {
-    if (headers == null || headers.getHeaders().isEmpty()) {
-      return "{}";
-    }
-    StringBuilder json = new StringBuilder("{");
-    for (ZeebeHeader header : headers.getHeaders()) {
-      if (json.length() > 1) {
-        json.append(',');
-      }
-      appendJsonString(json, header.getKey()).append(':');
-      appendJsonString(json, header.getValue());
-    }
-    return json.append('}').toString();
-  }
-
-  private static StringBuilder appendJsonString(StringBuilder json, String text) {
-    json.append('"');
-    for (char c : (text == null ? "" : text).toCharArray()) {
-      switch (c) {
-        case '"' -> json.append("\\\"");
-        case '\\' -> json.append("\\\\");
-        case '\n' -> json.append("\\n");
-        case '\r' -> json.append("\\r");
-        case '\t' -> json.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            json.append(String.format("\\u%04x", (int) c));
-          } else {
-            json.append(c);
-          }
-        }
-      }
-    }
-    return json.append('"');
   }
 }

@@ -17,6 +17,8 @@ import java.util.List;
  * @param interrupting for boundary events, whether triggering terminates the activity
  * @param event what a catch event waits for, or what an end event throws; null for none events
  * @param call for call activities, the process to call; else null
+ * @param evaluation for script tasks with {@code zeebe:script} and business rule tasks with {@code
+ *     zeebe:calledDecision}, what they evaluate; else null
  * @param loop for multi-instance activities, how the instances are made; else null
  * @param inputs {@code zeebe:ioMapping} inputs: local variables set when the element is entered
  * @param outputs {@code zeebe:ioMapping} outputs: variables set in the flow scope when it is left
@@ -34,6 +36,7 @@ public record ExecutableElement(
     boolean interrupting,
     EventDefinition event,
     CallDefinition call,
+    Evaluation evaluation,
     MultiInstance loop,
     List<Mapping> inputs,
     List<Mapping> outputs) {
@@ -45,17 +48,21 @@ public record ExecutableElement(
   public record Flow(String id, String targetId, String condition) {}
 
   /**
-   * What a service task's job looks like: {@code zeebe:taskDefinition} type and retries, and {@code
-   * zeebe:taskHeaders} as a JSON object.
-   */
-  /**
-   * A service task's job.
+   * The job of a job-based element (service, user, script, send and business rule tasks, message
+   * throw events): {@code zeebe:taskDefinition} type and retries, and {@code zeebe:taskHeaders} as
+   * a JSON object.
    *
    * @param retries the static retries (when {@code retriesExpression} is null)
    * @param retriesExpression FEEL (after '=') for the retries, evaluated for each job; else null
+   * @param headerExpressions headers whose values are FEEL, evaluated for each job: the mapping's
+   *     target is the header's name (a user task's assignee, candidates and dates, say)
    */
   public record JobDefinition(
-      String type, int retries, String retriesExpression, String customHeadersJson) {
+      String type,
+      int retries,
+      String retriesExpression,
+      String customHeadersJson,
+      List<Mapping> headerExpressions) {
     /** Whether the type is FEEL (after '='), evaluated for each job from the task's variables. */
     public boolean typeIsExpression() {
       return type.startsWith("=");
@@ -63,9 +70,23 @@ public record ExecutableElement(
 
     /** Whether anything of the job is evaluated when it is made (and so may fail). */
     public boolean hasExpressions() {
-      return typeIsExpression() || retriesExpression != null;
+      return typeIsExpression() || retriesExpression != null || !headerExpressions.isEmpty();
     }
   }
+
+  /** What a script task or business rule task evaluates, and the variable its result is set in. */
+  public sealed interface Evaluation {
+    String resultVariable();
+  }
+
+  /** A script task's {@code zeebe:script}: a FEEL expression (with its leading '='). */
+  public record Script(String expression, String resultVariable) implements Evaluation {}
+
+  /**
+   * A business rule task's {@code zeebe:calledDecision}: the id of the decision (static, or FEEL
+   * after '='), whose latest version is evaluated.
+   */
+  public record CalledDecision(String decisionId, String resultVariable) implements Evaluation {}
 
   /**
    * What a call activity calls ({@code zeebe:calledElement}): the process id (static, or FEEL after

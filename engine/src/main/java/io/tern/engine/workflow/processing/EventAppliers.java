@@ -6,6 +6,7 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.decisions.DecisionAppliers;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
 import io.tern.engine.workflow.processing.incidents.IncidentAppliers;
 import io.tern.engine.workflow.processing.instances.InstanceAppliers;
@@ -73,10 +74,12 @@ final class EventAppliers {
     IncidentAppliers.register(on, state);
     TimerAppliers.register(on, state);
     MessageAppliers.register(on, state);
+    DecisionAppliers.register(on);
   }
 
   private void deployed(LoggedRecord event) {
     deployment.readFrom(event.value());
+    DecisionAppliers.deployed(state, deployment);
     for (DeploymentValue.Process process : deployment.processes) {
       if (!process.duplicate() && state.processes().byKey(process.processDefinitionKey()) == null) {
         DeploymentValue.Resource resource =

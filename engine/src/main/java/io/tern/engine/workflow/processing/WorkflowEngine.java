@@ -6,6 +6,7 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.processor.RecordProcessorsFactory;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
@@ -18,6 +19,7 @@ import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.WorkflowConfig;
+import io.tern.engine.workflow.processing.decisions.DecisionEvaluationProcessor;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
 import io.tern.engine.workflow.processing.deployment.DeploymentProcessor;
 import io.tern.engine.workflow.processing.elements.ElementProcessor;
@@ -84,12 +86,20 @@ public final class WorkflowEngine {
                 ValueTypes.DEPLOYMENT,
                 DeploymentIntent.CREATE,
                 new DeploymentProcessor(
-                    context, state.processes(), distribution, config.partitions().count()))
+                    context,
+                    state.processes(),
+                    state.decisions(),
+                    distribution,
+                    config.partitions().count()))
             .onCommand(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, distribution::take)
             .onCommand(
                 ValueTypes.DEPLOYMENT_DISTRIBUTION,
                 DeploymentDistributionIntent.COMPLETE,
                 distribution::completed)
+            .onCommand(
+                ValueTypes.DECISION_EVALUATION,
+                DecisionEvaluationIntent.EVALUATE,
+                new DecisionEvaluationProcessor(context, state.decisions()))
             .onCommand(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, creation)
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE_CREATION,

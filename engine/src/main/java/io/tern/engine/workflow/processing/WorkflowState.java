@@ -2,6 +2,7 @@ package io.tern.engine.workflow.processing;
 
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
@@ -30,7 +31,8 @@ public record WorkflowState(
     MessageSubscriptionState messageSubscriptions,
     ProcessMessageSubscriptionState processMessageSubscriptions,
     DistributionState distribution,
-    MessageStartState messageStarts) {
+    MessageStartState messageStarts,
+    DecisionState decisions) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -46,7 +48,8 @@ public record WorkflowState(
         new MessageSubscriptionState(state),
         new ProcessMessageSubscriptionState(state),
         new DistributionState(state),
-        new MessageStartState(state));
+        new MessageStartState(state),
+        new DecisionState(state));
   }
 
   /**

@@ -36,6 +36,11 @@ final class StateIds {
   static final short MESSAGE_STARTED_INSTANCES = 47;
   static final short VARIABLE_SCOPES = 48;
   static final short TAKEN_FLOW_SCOPES = 49;
+  static final short DECISION_REQUIREMENTS = 50;
+  static final short DECISION_REQUIREMENTS_LATEST = 51;
+  static final short DECISIONS = 52;
+  static final short DECISION_BY_ID_AND_VERSION = 53;
+  static final short DECISION_LATEST_VERSION = 54;
 
   private StateIds() {}
 }

@@ -18,7 +18,21 @@ public enum BpmnElementType {
   MULTI_INSTANCE_BODY,
   INCLUSIVE_GATEWAY,
   /** An event subprocess: started inside its scope by its start event's timer, message or error. */
-  EVENT_SUB_PROCESS;
+  EVENT_SUB_PROCESS,
+  /** An undefined task ({@code bpmn:task}): passes through, applying its mappings. */
+  TASK,
+  /** A manual task: passes through, applying its mappings. */
+  MANUAL_TASK,
+  /** An intermediate throw event: none (passes through) or message (job-based). */
+  INTERMEDIATE_THROW_EVENT,
+  /** A job-based user task (job type {@code io.camunda.zeebe:userTask}). */
+  USER_TASK,
+  /** A script task: a FEEL expression with a result variable, or job-based. */
+  SCRIPT_TASK,
+  /** A send task: job-based. */
+  SEND_TASK,
+  /** A business rule task: a called decision with a result variable, or job-based. */
+  BUSINESS_RULE_TASK;
 
   private static final BpmnElementType[] VALUES = values();
 

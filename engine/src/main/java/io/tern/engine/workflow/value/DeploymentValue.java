@@ -9,7 +9,7 @@ import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-/** Resources deployed together, and the processes (with versions) they define. */
+/** Resources deployed together, and the processes and decisions (with versions) they define. */
 public final class DeploymentValue extends WorkflowValue {
   /** One deployed file. */
   public record Resource(String name, byte[] content) {}
@@ -23,12 +23,30 @@ public final class DeploymentValue extends WorkflowValue {
       String resourceName,
       String checksum) {}
 
+  /**
+   * One decision found in the DMN resources, with its decision requirements graph (the DMN file's
+   * definitions): each has its own key and version.
+   */
+  public record Decision(
+      long decisionKey,
+      String decisionId,
+      String decisionName,
+      int version,
+      boolean duplicate,
+      long decisionRequirementsKey,
+      String decisionRequirementsId,
+      String decisionRequirementsName,
+      int decisionRequirementsVersion,
+      String resourceName,
+      String checksum) {}
+
   private final MessageHeaderEncoder header = new MessageHeaderEncoder();
   private final DeploymentValueEncoder encoder = new DeploymentValueEncoder();
   private final DeploymentValueDecoder decoder = new DeploymentValueDecoder();
 
   public final List<Resource> resources = new ArrayList<>();
   public final List<Process> processes = new ArrayList<>();
+  public final List<Decision> decisions = new ArrayList<>();
 
   @Override
   protected int templateId() {
@@ -57,6 +75,23 @@ public final class DeploymentValue extends WorkflowValue {
           .resourceName(process.resourceName())
           .checksum(process.checksum());
     }
+    DeploymentValueEncoder.DecisionsEncoder decisionGroup =
+        encoder.decisionsCount(decisions.size());
+    for (Decision decision : decisions) {
+      decisionGroup
+          .next()
+          .decisionKey(decision.decisionKey())
+          .version(decision.version())
+          .duplicate(decision.duplicate() ? BooleanType.TRUE : BooleanType.FALSE)
+          .decisionRequirementsKey(decision.decisionRequirementsKey())
+          .decisionRequirementsVersion(decision.decisionRequirementsVersion())
+          .decisionId(decision.decisionId())
+          .decisionName(decision.decisionName())
+          .decisionRequirementsId(decision.decisionRequirementsId())
+          .decisionRequirementsName(decision.decisionRequirementsName())
+          .resourceName(decision.resourceName())
+          .checksum(decision.checksum());
+    }
     return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
   }
 
@@ -65,6 +100,7 @@ public final class DeploymentValue extends WorkflowValue {
     decoder.wrap(buffer, offset, blockLength, version);
     resources.clear();
     processes.clear();
+    decisions.clear();
     for (DeploymentValueDecoder.ResourcesDecoder resource : decoder.resources()) {
       String name = resource.resourceName();
       byte[] content = new byte[resource.resourceLength()];
@@ -83,6 +119,31 @@ public final class DeploymentValue extends WorkflowValue {
               process.bpmnProcessId(),
               process.resourceName(),
               process.checksum()));
+    }
+    for (DeploymentValueDecoder.DecisionsDecoder decision : decoder.decisions()) {
+      long key = decision.decisionKey();
+      int decisionVersion = decision.version();
+      boolean duplicate = decision.duplicate() == BooleanType.TRUE;
+      long graphKey = decision.decisionRequirementsKey();
+      int graphVersion = decision.decisionRequirementsVersion();
+      // Var data is read in order.
+      String id = decision.decisionId();
+      String name = decision.decisionName();
+      String graphId = decision.decisionRequirementsId();
+      String graphName = decision.decisionRequirementsName();
+      decisions.add(
+          new Decision(
+              key,
+              id,
+              name,
+              decisionVersion,
+              duplicate,
+              graphKey,
+              graphId,
+              graphName,
+              graphVersion,
+              decision.resourceName(),
+              decision.checksum()));
     }
   }
 }

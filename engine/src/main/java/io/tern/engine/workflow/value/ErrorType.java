@@ -12,7 +12,11 @@ public enum ErrorType {
   /** An expression (a timer's, a mapping's, ...) could not be evaluated. */
   EXTRACT_VALUE_ERROR,
   /** A call activity's process is not deployed. */
-  CALLED_ELEMENT_ERROR;
+  CALLED_ELEMENT_ERROR,
+  /** A business rule task's decision is not deployed. */
+  CALLED_DECISION_ERROR,
+  /** A business rule task's decision failed to evaluate. */
+  DECISION_EVALUATION_ERROR;
 
   private static final ErrorType[] VALUES = values();
 

@@ -7,9 +7,11 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.dmn.DmnResources;
 import io.tern.engine.workflow.model.BpmnTransformer;
 import io.tern.engine.workflow.model.DeploymentRejection;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.DeploymentValue;
 import java.security.MessageDigest;
@@ -19,24 +21,27 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * Deploys BPMN resources: each is validated (all problems reported at once, each naming its
+ * Deploys BPMN and DMN resources: each is validated (all problems reported at once, each naming its
  * element), each process gets the next version of its id, unless its resource is the same as the
- * latest version's, which is then reused as is.
+ * latest version's, which is then reused as is. DMN files are {@link DecisionDeployment}'s.
  */
 public final class DeploymentProcessor implements CommandProcessor {
   private final ProcessingContext context;
   private final ProcessState processes;
   private final DeploymentValue command = new DeploymentValue();
+  private final DecisionDeployment decisions;
   private final DeploymentDistribution distribution;
   private final int partitionCount;
 
   public DeploymentProcessor(
       ProcessingContext context,
       ProcessState processes,
+      DecisionState decisions,
       DeploymentDistribution distribution,
       int partitionCount) {
     this.context = context;
     this.processes = processes;
+    this.decisions = new DecisionDeployment(context, decisions);
     this.distribution = distribution;
     this.partitionCount = partitionCount;
   }
@@ -60,10 +65,15 @@ public final class DeploymentProcessor implements CommandProcessor {
     }
     DeploymentValue deployed = new DeploymentValue();
     Map<String, String> resourceOfProcess = new HashMap<>();
+    DecisionDeployment.Seen seenDecisions = new DecisionDeployment.Seen();
     for (DeploymentValue.Resource resource : command.resources) {
       deployed.resources.add(resource);
       String checksum = checksum(resource.content());
       try {
+        if (DmnResources.isDmn(resource.name())) {
+          decisions.deploy(resource, checksum, seenDecisions, deployed);
+          continue;
+        }
         for (ExecutableProcess process :
             BpmnTransformer.transform(resource.name(), resource.content())) {
           String id = process.bpmnProcessId();

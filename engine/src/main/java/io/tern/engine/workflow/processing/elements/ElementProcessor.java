@@ -43,9 +43,12 @@ public final class ElementProcessor {
         new CallActivityBehavior(context, state, behaviors.variables(), behaviors.incidents());
     this.lifecycle = new ElementLifecycle(context, state, behaviors, multiInstance);
     register(new ContainerKind(context, lifecycle, behaviors, callActivities));
-    register(new TaskKind(context, lifecycle, behaviors));
+    JobBehavior jobs = new JobBehavior(context, lifecycle, behaviors);
+    register(
+        new TaskKind(
+            lifecycle, behaviors, jobs, new DecisionBehavior(lifecycle, state, behaviors)));
     register(new GatewayKind(lifecycle, behaviors));
-    register(new EventKind(lifecycle, behaviors));
+    register(new EventKind(lifecycle, behaviors, jobs));
     register(new MultiInstanceKind(lifecycle, multiInstance));
     Set<BpmnElementType> missing = EnumSet.allOf(BpmnElementType.class);
     missing.removeAll(kinds.keySet());

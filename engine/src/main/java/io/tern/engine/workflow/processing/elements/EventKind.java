@@ -14,19 +14,22 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Events. Start, end and boundary events complete as soon as they are activated (a boundary event
- * is activated once its trigger came, {@link BoundaryBehavior}); an intermediate catch event waits
- * for its timer or message. An error end event does not complete: it throws its error, which
- * terminates the catching activity (and the end event with it); an UNHANDLED_ERROR_EVENT incident
- * holds it if nothing catches the error.
+ * Events. Start, end, none intermediate throw and boundary events complete as soon as they are
+ * activated (a boundary event is activated once its trigger came, {@link BoundaryBehavior}); an
+ * intermediate catch event waits for its timer or message; a message end or intermediate throw
+ * event creates a job ({@link JobBehavior}) and completes when a worker completes it. An error end
+ * event does not complete: it throws its error, which terminates the catching activity (and the end
+ * event with it); an UNHANDLED_ERROR_EVENT incident holds it if nothing catches the error.
  */
 final class EventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final IncidentBehavior incidents;
   private final BoundaryBehavior boundaries;
+  private final JobBehavior jobs;
 
-  EventKind(ElementLifecycle lifecycle, Behaviors behaviors) {
+  EventKind(ElementLifecycle lifecycle, Behaviors behaviors, JobBehavior jobs) {
     this.lifecycle = lifecycle;
+    this.jobs = jobs;
     this.incidents = behaviors.incidents();
     this.boundaries = behaviors.boundaries();
   }
@@ -37,13 +40,24 @@ final class EventKind implements ElementKind {
         BpmnElementType.START_EVENT,
         BpmnElementType.END_EVENT,
         BpmnElementType.INTERMEDIATE_CATCH_EVENT,
+        BpmnElementType.INTERMEDIATE_THROW_EVENT,
         BpmnElementType.BOUNDARY_EVENT);
+  }
+
+  /** A message throw event's job type or retries may be FEEL that does not evaluate. */
+  @Override
+  public boolean mayFailToActivate(ElementStep step) {
+    return step.element().job() != null && step.element().job().hasExpressions();
   }
 
   @Override
   public void activate(ElementStep step) {
     if (!lifecycle.applyInputs(step) || !lifecycle.subscribe(step)) {
       return; // an incident holds the event until it is resolved
+    }
+    if (step.element().job() != null) {
+      jobs.activateWithJob(step); // a message throw event: done when its job is
+      return;
     }
     lifecycle.activated(step);
     if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT) {

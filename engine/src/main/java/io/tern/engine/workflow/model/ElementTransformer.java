@@ -20,6 +20,7 @@ import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
 import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
 import io.camunda.zeebe.model.bpmn.instance.StartEvent;
 import io.camunda.zeebe.model.bpmn.instance.SubProcess;
+import io.camunda.zeebe.model.bpmn.instance.TerminateEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeCalledElement;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeHeader;
@@ -42,7 +43,7 @@ import java.util.List;
  */
 final class ElementTransformer {
   static final String SUPPORTED =
-      "Tern runs none and message start events, none and error end events, service tasks, receive tasks,"
+      "Tern runs none and message start events, none, error and terminate end events, service tasks, receive tasks,"
           + " call activities and embedded subprocesses (each of these four also multi-instance),"
           + " event subprocesses (timer, message or error start, interrupting or not), timer and"
           + " message intermediate catch events, timer, message and error boundary events,"
@@ -173,7 +174,9 @@ final class ElementTransformer {
         return BpmnElementType.START_EVENT; // timers and errors: checked by the scope
       }
     } else if (element instanceof EndEvent end) {
-      if (end.getEventDefinitions().isEmpty() || only(end, ErrorEventDefinition.class)) {
+      if (end.getEventDefinitions().isEmpty()
+          || only(end, ErrorEventDefinition.class)
+          || only(end, TerminateEventDefinition.class)) {
         return BpmnElementType.END_EVENT;
       }
     } else if (element instanceof ServiceTask) {
@@ -253,6 +256,9 @@ final class ElementTransformer {
         return null;
       }
       return new io.tern.engine.workflow.model.EventDefinition.Error(code);
+    }
+    if (definition instanceof TerminateEventDefinition) {
+      return new io.tern.engine.workflow.model.EventDefinition.Terminate();
     }
     if (definition instanceof TimerEventDefinition timer) {
       return TimerTransformer.transform(node, timer, problems);

@@ -32,4 +32,10 @@ public sealed interface EventDefinition {
    * (correlation keys usually are: {@code =orderId}).
    */
   record Message(String name, String correlationKey) implements EventDefinition {}
+
+  /**
+   * A terminate end event: reaching it terminates everything else in its scope, which then
+   * completes.
+   */
+  record Terminate() implements EventDefinition {}
 }

@@ -107,7 +107,10 @@ final class EventAppliers {
         .onEvent(
             ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_COMPLETED,
-            event -> removeInstance(event.key()))
+            event -> {
+              removeInstance(event.key());
+              state.pendingBoundaries().remove(event.key()); // a terminate end event's
+            })
         .onEvent(
             ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_TERMINATING,
@@ -303,6 +306,8 @@ final class EventAppliers {
         state.process(processEvent.processDefinitionKey).element(processEvent.targetElementId);
     if (target.type() == BpmnElementType.START_EVENT) {
       addToken(processEvent.scopeKey); // an event subprocess runs inside the scope
+    } else if (target.type() == BpmnElementType.END_EVENT) {
+      // A terminate end event ends the scope: nothing comes, the scope completes once it is empty.
     } else if (state.instances().get(processEvent.scopeKey, instance)) {
       addToken(instance.value.flowScopeKey); // a boundary event runs next to its activity
     }

@@ -5,6 +5,7 @@ import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -18,15 +19,18 @@ import java.util.Set;
  * is activated once its trigger came, {@link BoundaryBehavior}); an intermediate catch event waits
  * for its timer or message. An error end event does not complete: it throws its error, which
  * terminates the catching activity (and the end event with it); an UNHANDLED_ERROR_EVENT incident
- * holds it if nothing catches the error.
+ * holds it if nothing catches the error. A terminate end event completes and ends its scope ({@link
+ * TerminateEndBehavior}).
  */
 final class EventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final IncidentBehavior incidents;
   private final BoundaryBehavior boundaries;
+  private final TerminateEndBehavior terminateEnds;
 
-  EventKind(ElementLifecycle lifecycle, Behaviors behaviors) {
+  EventKind(ElementLifecycle lifecycle, Behaviors behaviors, TerminateEndBehavior terminateEnds) {
     this.lifecycle = lifecycle;
+    this.terminateEnds = terminateEnds;
     this.incidents = behaviors.incidents();
     this.boundaries = behaviors.boundaries();
   }
@@ -60,6 +64,12 @@ final class EventKind implements ElementKind {
         throwError(step, code);
       }
       return; // caught: the catching activity is terminated, and this end event with it
+    }
+    if (step.element().event() instanceof EventDefinition.Terminate) {
+      if (lifecycle.completeInPlace(step)) {
+        terminateEnds.endScope(step.result(), step.value());
+      }
+      return;
     }
     lifecycle.complete(step, null);
   }

@@ -102,4 +102,16 @@ public final class TriggeredEvents {
     return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
         == BpmnElementType.START_EVENT;
   }
+
+  /** Whether {@code pending} (a scope's remembered trigger) is a terminate end event ending it. */
+  public boolean endsScope(ProcessEventValue pending) {
+    return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
+        == BpmnElementType.END_EVENT;
+  }
+
+  /** Whether {@code pending} (an activity's remembered trigger) is a boundary event of it. */
+  public boolean isBoundaryEvent(ProcessEventValue pending) {
+    return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
+        == BpmnElementType.BOUNDARY_EVENT;
+  }
 }

@@ -120,6 +120,7 @@ public final class BpmnTransformer {
       List<String> problems) {
     boolean eventScope = scope instanceof SubProcess sub && sub.triggeredByEvent();
     String start = null;
+    List<String> scopeElements = new ArrayList<>();
     Map<String, List<String>> boundaries = new LinkedHashMap<>();
     for (FlowElement element : flowElements) {
       if (element instanceof BoundaryEvent boundary) {
@@ -189,7 +190,9 @@ public final class BpmnTransformer {
         executable = ElementTransformer.withStartEvent(executable, subStart);
       }
       elements.put(executable.id(), executable);
+      scopeElements.add(executable.id());
     }
+    LinkResolver.resolve(scope, scopeElements, elements, problems);
     if (start == null && !(scope instanceof Process)) {
       problems.add(describe(scope) + ": it needs a none start event");
     }

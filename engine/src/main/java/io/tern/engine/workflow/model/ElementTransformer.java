@@ -13,6 +13,8 @@ import io.camunda.zeebe.model.bpmn.instance.FlowElement;
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.InclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
+import io.camunda.zeebe.model.bpmn.instance.IntermediateThrowEvent;
+import io.camunda.zeebe.model.bpmn.instance.LinkEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.MessageEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
 import io.camunda.zeebe.model.bpmn.instance.ReceiveTask;
@@ -45,8 +47,8 @@ final class ElementTransformer {
   static final String SUPPORTED =
       "Tern runs none and message start events, none, error and terminate end events, service tasks, receive tasks,"
           + " call activities and embedded subprocesses (each of these four also multi-instance),"
-          + " event subprocesses (timer, message or error start, interrupting or not), timer and"
-          + " message intermediate catch events, timer, message and error boundary events,"
+          + " event subprocesses (timer, message or error start, interrupting or not), timer,"
+          + " message and link intermediate catch events, link intermediate throw events, timer, message and error boundary events,"
           + " parallel and exclusive gateways, forking inclusive gateways, and sequence flows";
 
   private ElementTransformer() {}
@@ -165,6 +167,27 @@ final class ElementTransformer {
         element.outputs());
   }
 
+  /** {@code element} with {@code event} instead of its own (a link throw event, resolved). */
+  static ExecutableElement withEvent(
+      ExecutableElement element, io.tern.engine.workflow.model.EventDefinition event) {
+    return new ExecutableElement(
+        element.id(),
+        element.type(),
+        element.incoming(),
+        element.outgoing(),
+        element.defaultFlowId(),
+        element.job(),
+        element.startEventId(),
+        element.boundaryEventIds(),
+        element.attachedToId(),
+        element.interrupting(),
+        event,
+        element.call(),
+        element.loop(),
+        element.inputs(),
+        element.outputs());
+  }
+
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
     if (element instanceof StartEvent start) {
       if (start.getEventDefinitions().isEmpty()
@@ -207,8 +230,13 @@ final class ElementTransformer {
           : BpmnElementType.SUB_PROCESS;
     } else if (element instanceof IntermediateCatchEvent catchEvent) {
       if (only(catchEvent, TimerEventDefinition.class)
-          || only(catchEvent, MessageEventDefinition.class)) {
+          || only(catchEvent, MessageEventDefinition.class)
+          || only(catchEvent, LinkEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_CATCH_EVENT;
+      }
+    } else if (element instanceof IntermediateThrowEvent throwEvent) {
+      if (only(throwEvent, LinkEventDefinition.class)) {
+        return BpmnElementType.INTERMEDIATE_THROW_EVENT;
       }
     } else if (element instanceof BoundaryEvent boundary) {
       if (only(boundary, TimerEventDefinition.class)
@@ -256,6 +284,14 @@ final class ElementTransformer {
         return null;
       }
       return new io.tern.engine.workflow.model.EventDefinition.Error(code);
+    }
+    if (definition instanceof LinkEventDefinition link) {
+      String name = link.getName();
+      if (name == null || name.isBlank()) {
+        problems.add(describe(node) + ": a link event needs a name");
+        return null;
+      }
+      return new io.tern.engine.workflow.model.EventDefinition.Link(name.strip(), null);
     }
     if (definition instanceof TerminateEventDefinition) {
       return new io.tern.engine.workflow.model.EventDefinition.Terminate();

@@ -38,4 +38,12 @@ public sealed interface EventDefinition {
    * completes.
    */
   record Terminate() implements EventDefinition {}
+
+  /**
+   * A link: a throw event goes on at the catch event of the same name in the same scope.
+   *
+   * @param catchEventId for a throw event, the id of the catch event it goes on at; null for a
+   *     catch event
+   */
+  record Link(String name, String catchEventId) implements EventDefinition {}
 }

@@ -306,6 +306,8 @@ final class EventAppliers {
         state.process(processEvent.processDefinitionKey).element(processEvent.targetElementId);
     if (target.type() == BpmnElementType.START_EVENT) {
       addToken(processEvent.scopeKey); // an event subprocess runs inside the scope
+    } else if (target.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT) {
+      addToken(processEvent.scopeKey); // a link catch event, coming in the throw event's scope
     } else if (target.type() == BpmnElementType.END_EVENT) {
       // A terminate end event ends the scope: nothing comes, the scope completes once it is empty.
     } else if (state.instances().get(processEvent.scopeKey, instance)) {

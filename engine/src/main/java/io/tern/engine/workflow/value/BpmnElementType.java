@@ -18,7 +18,9 @@ public enum BpmnElementType {
   MULTI_INSTANCE_BODY,
   INCLUSIVE_GATEWAY,
   /** An event subprocess: started inside its scope by its start event's timer, message or error. */
-  EVENT_SUB_PROCESS;
+  EVENT_SUB_PROCESS,
+  /** An intermediate throw event (a link's, so far). */
+  INTERMEDIATE_THROW_EVENT;
 
   private static final BpmnElementType[] VALUES = values();
 

@@ -6,6 +6,7 @@ import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
+import io.tern.engine.workflow.processing.events.TriggeredEvents;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -26,6 +27,7 @@ final class EventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final IncidentBehavior incidents;
   private final BoundaryBehavior boundaries;
+  private final TriggeredEvents triggeredEvents;
   private final TerminateEndBehavior terminateEnds;
 
   EventKind(ElementLifecycle lifecycle, Behaviors behaviors, TerminateEndBehavior terminateEnds) {
@@ -33,6 +35,7 @@ final class EventKind implements ElementKind {
     this.terminateEnds = terminateEnds;
     this.incidents = behaviors.incidents();
     this.boundaries = behaviors.boundaries();
+    this.triggeredEvents = behaviors.triggeredEvents();
   }
 
   @Override
@@ -41,6 +44,7 @@ final class EventKind implements ElementKind {
         BpmnElementType.START_EVENT,
         BpmnElementType.END_EVENT,
         BpmnElementType.INTERMEDIATE_CATCH_EVENT,
+        BpmnElementType.INTERMEDIATE_THROW_EVENT,
         BpmnElementType.BOUNDARY_EVENT);
   }
 
@@ -50,7 +54,8 @@ final class EventKind implements ElementKind {
       return; // an incident holds the event until it is resolved
     }
     lifecycle.activated(step);
-    if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT) {
+    if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
+        || step.element().event() instanceof EventDefinition.Link) {
       lifecycle.completeInstance(step.result(), step.key());
     } // else it waits for its timer or message
   }
@@ -64,6 +69,13 @@ final class EventKind implements ElementKind {
         throwError(step, code);
       }
       return; // caught: the catching activity is terminated, and this end event with it
+    }
+    if (step.type() == BpmnElementType.INTERMEDIATE_THROW_EVENT
+        && step.element().event() instanceof EventDefinition.Link link) {
+      if (lifecycle.completeInPlace(step)) {
+        triggeredEvents.activateLinkCatch(step.result(), step.value(), link.catchEventId());
+      }
+      return;
     }
     if (step.element().event() instanceof EventDefinition.Terminate) {
       if (lifecycle.completeInPlace(step)) {

@@ -78,7 +78,8 @@ public final class CatchEventBehavior {
   private static boolean waitsItself(ExecutableElement element) {
     return (element.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT
             || element.type() == BpmnElementType.RECEIVE_TASK)
-        && element.event() != null;
+        && element.event() != null
+        && !(element.event() instanceof EventDefinition.Link); // its throw event activates it
   }
 
   /** A catch event's evaluated trigger: a timer's schedule, or a message's name and key. */

@@ -25,6 +25,22 @@ public record ExecutableProcess(
     return eventSubprocessStarts.getOrDefault(scopeId, List.of());
   }
 
+  /** The process's own timer start events (not those of its event subprocesses). */
+  public List<ExecutableElement> timerStartEvents() {
+    java.util.Set<String> inEventSubprocesses = new java.util.HashSet<>();
+    eventSubprocessStarts.values().forEach(inEventSubprocesses::addAll);
+    List<ExecutableElement> starts = new java.util.ArrayList<>();
+    for (ExecutableElement element : elements.values()) {
+      if (element.type() == io.tern.engine.workflow.value.BpmnElementType.START_EVENT
+          && element.event() instanceof EventDefinition.Timer
+          && !inEventSubprocesses.contains(element.id())) {
+        starts.add(element);
+      }
+    }
+    starts.sort(java.util.Comparator.comparing(ExecutableElement::id)); // the same on replay
+    return starts;
+  }
+
   /** The event subprocess whose start event is {@code startEventId}. */
   public ExecutableElement eventSubprocessOf(String startEventId) {
     for (ExecutableElement element : elements.values()) {

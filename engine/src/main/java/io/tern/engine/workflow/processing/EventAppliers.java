@@ -179,7 +179,17 @@ final class EventAppliers {
             ValueTypes.TIMER,
             TimerIntent.CREATED,
             event -> state.timers().put(event.key(), timer.readFrom(event.value())))
-        .onEvent(ValueTypes.TIMER, TimerIntent.TRIGGERED, this::removeTimer)
+        .onEvent(
+            ValueTypes.TIMER,
+            TimerIntent.TRIGGERED,
+            event -> {
+              removeTimer(event);
+              timer.readFrom(event.value());
+              if (timer.elementInstanceKey < 0 && timer.processInstanceKey >= 0) {
+                // A timer start event starts this instance at it.
+                state.startEvents().put(timer.processInstanceKey, timer.targetElementId);
+              }
+            })
         .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer);
     MessageAppliers.register(on, state);
   }
@@ -393,6 +403,7 @@ final class EventAppliers {
     state.takenFlows().removeScope(key);
     if (instance.value.flowScopeKey < 0) {
       state.messageStarts().ended(key);
+      state.startEvents().remove(key);
     }
     long callerKey = instance.value.parentElementInstanceKey;
     if (instance.value.flowScopeKey < 0

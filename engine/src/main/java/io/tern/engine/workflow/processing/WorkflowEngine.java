@@ -29,6 +29,7 @@ import io.tern.engine.workflow.processing.messages.MessageProcessors;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
 import io.tern.engine.workflow.processing.timers.TimerProcessor;
+import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
 import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
 
 /**
@@ -62,7 +63,8 @@ public final class WorkflowEngine {
     CreationProcessor creation = new CreationProcessor(context, state, behaviors);
     ElementProcessor elements = new ElementProcessor(context, state, behaviors);
     JobProcessors jobs = new JobProcessors(context, state, behaviors);
-    TimerProcessor timers = new TimerProcessor(context, state, behaviors);
+    TimerStartBehavior timerStarts = new TimerStartBehavior(context, state, behaviors.timers());
+    TimerProcessor timers = new TimerProcessor(context, state, behaviors, timerStarts);
     MessageProcessors messages = new MessageProcessors(context, state, behaviors);
     ProcessMessageSubscriptionProcessors subscriptions =
         new ProcessMessageSubscriptionProcessors(context, state, behaviors);
@@ -84,7 +86,11 @@ public final class WorkflowEngine {
                 ValueTypes.DEPLOYMENT,
                 DeploymentIntent.CREATE,
                 new DeploymentProcessor(
-                    context, state.processes(), distribution, config.partitions().count()))
+                    context,
+                    state.processes(),
+                    distribution,
+                    config.partitions().count(),
+                    timerStarts))
             .onCommand(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, distribution::take)
             .onCommand(
                 ValueTypes.DEPLOYMENT_DISTRIBUTION,

@@ -12,6 +12,7 @@ import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.StartEventState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.state.TimerState;
 import io.tern.engine.workflow.state.VariableState;
@@ -30,7 +31,8 @@ public record WorkflowState(
     MessageSubscriptionState messageSubscriptions,
     ProcessMessageSubscriptionState processMessageSubscriptions,
     DistributionState distribution,
-    MessageStartState messageStarts) {
+    MessageStartState messageStarts,
+    StartEventState startEvents) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -46,7 +48,8 @@ public record WorkflowState(
         new MessageSubscriptionState(state),
         new ProcessMessageSubscriptionState(state),
         new DistributionState(state),
-        new MessageStartState(state));
+        new MessageStartState(state),
+        new StartEventState(state));
   }
 
   /**

@@ -36,6 +36,7 @@ final class StateIds {
   static final short MESSAGE_STARTED_INSTANCES = 47;
   static final short VARIABLE_SCOPES = 48;
   static final short TAKEN_FLOW_SCOPES = 49;
+  static final short INSTANCE_START_EVENTS = 50;
 
   private StateIds() {}
 }

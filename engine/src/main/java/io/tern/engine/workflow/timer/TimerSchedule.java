@@ -33,7 +33,7 @@ public final class TimerSchedule {
   public static final class TimerException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    TimerException(String message) {
+    public TimerException(String message) {
       super(message);
     }
   }

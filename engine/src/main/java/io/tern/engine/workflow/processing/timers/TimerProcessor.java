@@ -20,9 +20,10 @@ import io.tern.engine.workflow.value.TimerValue;
 
 /**
  * TRIGGER, written by the due-date checker of {@link TimerBehavior}: a due timer fires for what it
- * was created for. A timer catch event completes; a boundary event or an event subprocess's start
- * event is triggered on its activity or scope. A non-interrupting cycle that fired is created again
- * until its repetitions are used up.
+ * was created for. A process's timer start event starts an instance ({@link TimerStartBehavior}); a
+ * timer catch event completes; a boundary event or an event subprocess's start event is triggered
+ * on its activity or scope. A non-interrupting cycle that fired is created again until its
+ * repetitions are used up.
  */
 public final class TimerProcessor implements CommandProcessor {
   private final ProcessingContext context;
@@ -30,12 +31,18 @@ public final class TimerProcessor implements CommandProcessor {
   private final TimerBehavior timers;
   private final BoundaryBehavior boundaries;
   private final EventSubprocessBehavior eventSubprocesses;
+  private final TimerStartBehavior timerStarts;
   private final TimerValue timer = new TimerValue();
   private final TimerValue next = new TimerValue();
   private final ElementInstance instance = new ElementInstance();
   private final ProcessInstanceValue completion = new ProcessInstanceValue();
 
-  public TimerProcessor(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+  public TimerProcessor(
+      ProcessingContext context,
+      WorkflowState state,
+      Behaviors behaviors,
+      TimerStartBehavior timerStarts) {
+    this.timerStarts = timerStarts;
     this.context = context;
     this.state = state;
     this.timers = behaviors.timers();
@@ -49,6 +56,10 @@ public final class TimerProcessor implements CommandProcessor {
     long key = command.key();
     long nowMs = context.nowMs();
     if (!state.timers().get(key, timer) || timer.dueDateMs > nowMs) {
+      return;
+    }
+    if (timer.elementInstanceKey < 0) {
+      timerStarts.fire(result, key, timer, nowMs); // a process's timer start event
       return;
     }
     result.appendEvent(key, ValueTypes.TIMER, TimerIntent.TRIGGERED, timer);

@@ -7,6 +7,7 @@ import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
 import io.camunda.zeebe.model.bpmn.instance.CallActivity;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.EventBasedGateway;
 import io.camunda.zeebe.model.bpmn.instance.EventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
@@ -49,7 +50,8 @@ final class ElementTransformer {
           + " call activities and embedded subprocesses (each of these four also multi-instance),"
           + " event subprocesses (timer, message or error start, interrupting or not), timer,"
           + " message and link intermediate catch events, link intermediate throw events, timer, message and error boundary events,"
-          + " parallel and exclusive gateways, forking inclusive gateways, and sequence flows";
+          + " parallel, exclusive and event-based gateways, forking inclusive gateways, and"
+          + " sequence flows";
 
   private ElementTransformer() {}
 
@@ -212,6 +214,8 @@ final class ElementTransformer {
       return BpmnElementType.PARALLEL_GATEWAY;
     } else if (element instanceof ExclusiveGateway) {
       return BpmnElementType.EXCLUSIVE_GATEWAY;
+    } else if (element instanceof EventBasedGateway gateway) {
+      return eventBasedGateway(gateway, problems) ? BpmnElementType.EVENT_BASED_GATEWAY : null;
     } else if (element instanceof InclusiveGateway gateway) {
       if (gateway.getIncoming().size() > 1) {
         problems.add(
@@ -247,6 +251,27 @@ final class ElementTransformer {
     }
     problems.add(describe(element) + ": this element is not supported yet (" + SUPPORTED + ")");
     return null;
+  }
+
+  /** An event-based gateway leads to timer and message catch events only (as Zeebe's). */
+  private static boolean eventBasedGateway(EventBasedGateway gateway, List<String> problems) {
+    boolean valid = true;
+    for (SequenceFlow flow : gateway.getOutgoing()) {
+      FlowNode target = flow.getTarget();
+      if (!(target instanceof IntermediateCatchEvent catchEvent)
+          || !(only(catchEvent, TimerEventDefinition.class)
+              || only(catchEvent, MessageEventDefinition.class))) {
+        problems.add(
+            describe(gateway)
+                + ": an event-based gateway may lead to timer and message intermediate catch"
+                + " events only, but its flow '"
+                + flow.getId()
+                + "' leads to "
+                + describe(target));
+        valid = false;
+      }
+    }
+    return valid;
   }
 
   private static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {

@@ -41,6 +41,27 @@ public record ExecutableProcess(
     return starts;
   }
 
+  /**
+   * Whether {@code catchEvent} is one of the events after an event-based gateway: the gateway waits
+   * for its trigger, and it completes as soon as it is activated.
+   */
+  public boolean followsEventBasedGateway(ExecutableElement catchEvent) {
+    if (catchEvent.type() != io.tern.engine.workflow.value.BpmnElementType.INTERMEDIATE_CATCH_EVENT
+        || catchEvent.incoming().isEmpty()) {
+      return false;
+    }
+    for (ExecutableElement element : elements.values()) {
+      if (element.type() == io.tern.engine.workflow.value.BpmnElementType.EVENT_BASED_GATEWAY) {
+        for (ExecutableElement.Flow flow : element.outgoing()) {
+          if (flow.targetId().equals(catchEvent.id())) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   /** The event subprocess whose start event is {@code startEventId}. */
   public ExecutableElement eventSubprocessOf(String startEventId) {
     for (ExecutableElement element : elements.values()) {

@@ -15,6 +15,7 @@ import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.ValueTypes.VariableIntent;
+import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
@@ -316,8 +317,10 @@ final class EventAppliers {
         state.process(processEvent.processDefinitionKey).element(processEvent.targetElementId);
     if (target.type() == BpmnElementType.START_EVENT) {
       addToken(processEvent.scopeKey); // an event subprocess runs inside the scope
-    } else if (target.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT) {
+    } else if (target.event() instanceof EventDefinition.Link) {
       addToken(processEvent.scopeKey); // a link catch event, coming in the throw event's scope
+    } else if (target.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT) {
+      // After an event-based gateway: the gateway (still active) takes the flow to it.
     } else if (target.type() == BpmnElementType.END_EVENT) {
       // A terminate end event ends the scope: nothing comes, the scope completes once it is empty.
     } else if (state.instances().get(processEvent.scopeKey, instance)) {

@@ -20,7 +20,9 @@ public enum BpmnElementType {
   /** An event subprocess: started inside its scope by its start event's timer, message or error. */
   EVENT_SUB_PROCESS,
   /** An intermediate throw event (a link's, so far). */
-  INTERMEDIATE_THROW_EVENT;
+  INTERMEDIATE_THROW_EVENT,
+  /** An event-based gateway: waits for the first of the catch events after it. */
+  EVENT_BASED_GATEWAY;
 
   private static final BpmnElementType[] VALUES = values();
 

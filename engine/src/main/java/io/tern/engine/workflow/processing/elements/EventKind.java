@@ -55,9 +55,10 @@ final class EventKind implements ElementKind {
     }
     lifecycle.activated(step);
     if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
-        || step.element().event() instanceof EventDefinition.Link) {
+        || step.element().event() instanceof EventDefinition.Link
+        || step.process().followsEventBasedGateway(step.element())) {
       lifecycle.completeInstance(step.result(), step.key());
-    } // else it waits for its timer or message
+    } // else it waits for its timer or message (an event-based gateway waited for it already)
   }
 
   @Override

@@ -12,6 +12,7 @@ import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -32,6 +33,7 @@ public final class TimerProcessor implements CommandProcessor {
   private final BoundaryBehavior boundaries;
   private final EventSubprocessBehavior eventSubprocesses;
   private final TimerStartBehavior timerStarts;
+  private final EventBasedGatewayBehavior eventGateways;
   private final TimerValue timer = new TimerValue();
   private final TimerValue next = new TimerValue();
   private final ElementInstance instance = new ElementInstance();
@@ -48,6 +50,7 @@ public final class TimerProcessor implements CommandProcessor {
     this.timers = behaviors.timers();
     this.boundaries = behaviors.boundaries();
     this.eventSubprocesses = behaviors.eventSubprocesses();
+    this.eventGateways = behaviors.eventGateways();
   }
 
   /** A timer canceled meanwhile, or not due yet, is left alone. */
@@ -70,6 +73,10 @@ public final class TimerProcessor implements CommandProcessor {
     }
     ExecutableProcess process = state.process(timer.processDefinitionKey);
     ExecutableElement target = process.element(timer.targetElementId);
+    if (instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY) {
+      eventGateways.trigger(result, elementKey, instance, target, new byte[0]);
+      return;
+    }
     if (target.type() == BpmnElementType.START_EVENT) {
       boolean started =
           eventSubprocesses.trigger(result, elementKey, instance, target, new byte[0]);

@@ -79,6 +79,29 @@ class TimerStartEventTest extends WorkflowTestBase {
   }
 
   @Test
+  void aCronCycleStartsAnInstanceEachTimeItMatches() {
+    TestMember leader = leader();
+    // Every second: two instances come within about two seconds.
+    deployed(deploy(leader, "p.bpmn", xml(timed("cycle", "* * * * * *", "work"))));
+    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) >= 2, "two instances");
+    TimerValue first = timer(TimerIntent.CREATED, 0);
+    TimerValue second = timer(TimerIntent.CREATED, 1);
+    assertThat(first.dueDateMs % 1000).as("on a whole second").isZero();
+    assertThat(second.dueDateMs).isGreaterThan(first.dueDateMs);
+    assertThat(second.dueDateMs % 1000).isZero();
+    assertThat(second.repetitions).isEqualTo(TimerValue.UNBOUNDED);
+    // Redeploying without the cycle stops it.
+    deployed(
+        deploy(
+            leader,
+            "p.bpmn",
+            xml(Bpmn.createExecutableProcess("timed").startEvent("by-hand").endEvent().done())));
+    long created = countOf(ValueTypes.TIMER, TimerIntent.CREATED);
+    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).isEqualTo(created);
+  }
+
+  @Test
   void aNewVersionReplacesThePreviousVersionsStartTimers() {
     TestMember leader = leader();
     DeploymentValue.Process first =

@@ -7,6 +7,7 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.Behaviors;
@@ -15,6 +16,7 @@ import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
@@ -104,7 +106,9 @@ public final class TimerProcessor implements CommandProcessor {
         && !target.interrupting()
         && (timer.repetitions == TimerValue.UNBOUNDED || timer.repetitions > 1)) {
       next.copyFrom(timer);
-      next.dueDateMs = nowMs + timer.intervalMs;
+      next.dueDateMs =
+          TimerSchedule.nextDue(
+              ((EventDefinition.Timer) target.event()).expression(), timer.intervalMs, nowMs);
       if (timer.repetitions != TimerValue.UNBOUNDED) {
         next.repetitions = timer.repetitions - 1;
       }

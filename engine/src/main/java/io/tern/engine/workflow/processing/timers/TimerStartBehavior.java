@@ -119,7 +119,11 @@ public final class TimerStartBehavior {
     if (due.repetitions == TimerValue.UNBOUNDED || due.repetitions > 1) {
       next.copyFrom(due);
       next.processInstanceKey = -1;
-      next.dueDateMs = Math.max(nowMs, due.dueDateMs) + due.intervalMs;
+      EventDefinition.Timer definition =
+          (EventDefinition.Timer) deployed.process().element(due.targetElementId).event();
+      next.dueDateMs =
+          TimerSchedule.nextDue(
+              definition.expression(), due.intervalMs, Math.max(nowMs, due.dueDateMs));
       if (due.repetitions != TimerValue.UNBOUNDED) {
         next.repetitions = due.repetitions - 1;
       }

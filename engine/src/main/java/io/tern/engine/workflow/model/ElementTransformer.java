@@ -169,27 +169,6 @@ final class ElementTransformer {
         element.outputs());
   }
 
-  /** {@code element} with {@code event} instead of its own (a link throw event, resolved). */
-  static ExecutableElement withEvent(
-      ExecutableElement element, io.tern.engine.workflow.model.EventDefinition event) {
-    return new ExecutableElement(
-        element.id(),
-        element.type(),
-        element.incoming(),
-        element.outgoing(),
-        element.defaultFlowId(),
-        element.job(),
-        element.startEventId(),
-        element.boundaryEventIds(),
-        element.attachedToId(),
-        element.interrupting(),
-        event,
-        element.call(),
-        element.loop(),
-        element.inputs(),
-        element.outputs());
-  }
-
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
     if (element instanceof StartEvent start) {
       if (start.getEventDefinitions().isEmpty()
@@ -215,7 +194,9 @@ final class ElementTransformer {
     } else if (element instanceof ExclusiveGateway) {
       return BpmnElementType.EXCLUSIVE_GATEWAY;
     } else if (element instanceof EventBasedGateway gateway) {
-      return eventBasedGateway(gateway, problems) ? BpmnElementType.EVENT_BASED_GATEWAY : null;
+      return EventGatewayCheck.check(gateway, problems)
+          ? BpmnElementType.EVENT_BASED_GATEWAY
+          : null;
     } else if (element instanceof InclusiveGateway gateway) {
       if (gateway.getIncoming().size() > 1) {
         problems.add(
@@ -253,28 +234,7 @@ final class ElementTransformer {
     return null;
   }
 
-  /** An event-based gateway leads to timer and message catch events only (as Zeebe's). */
-  private static boolean eventBasedGateway(EventBasedGateway gateway, List<String> problems) {
-    boolean valid = true;
-    for (SequenceFlow flow : gateway.getOutgoing()) {
-      FlowNode target = flow.getTarget();
-      if (!(target instanceof IntermediateCatchEvent catchEvent)
-          || !(only(catchEvent, TimerEventDefinition.class)
-              || only(catchEvent, MessageEventDefinition.class))) {
-        problems.add(
-            describe(gateway)
-                + ": an event-based gateway may lead to timer and message intermediate catch"
-                + " events only, but its flow '"
-                + flow.getId()
-                + "' leads to "
-                + describe(target));
-        valid = false;
-      }
-    }
-    return valid;
-  }
-
-  private static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {
+  static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {
     Collection<EventDefinition> definitions = eventDefinitions(node);
     return definitions.size() == 1 && kind.isInstance(definitions.iterator().next());
   }

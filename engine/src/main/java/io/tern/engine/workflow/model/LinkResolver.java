@@ -58,10 +58,29 @@ final class LinkResolver {
                   + ") to go on at");
           continue;
         }
-        elements.put(
-            id,
-            ElementTransformer.withEvent(element, new EventDefinition.Link(link.name(), catchId)));
+        elements.put(id, withEvent(element, new EventDefinition.Link(link.name(), catchId)));
       }
     }
+  }
+
+  /** {@code element} with {@code event} instead of its own (a link throw event, resolved). */
+  private static ExecutableElement withEvent(
+      ExecutableElement element, io.tern.engine.workflow.model.EventDefinition event) {
+    return new ExecutableElement(
+        element.id(),
+        element.type(),
+        element.incoming(),
+        element.outgoing(),
+        element.defaultFlowId(),
+        element.job(),
+        element.startEventId(),
+        element.boundaryEventIds(),
+        element.attachedToId(),
+        element.interrupting(),
+        event,
+        element.call(),
+        element.loop(),
+        element.inputs(),
+        element.outputs());
   }
 }

@@ -114,14 +114,14 @@ class TimerEventsTest extends WorkflowTestBase {
         Bpmn.createExecutableProcess("c")
             .startEvent()
             .serviceTask("task", t -> t.zeebeJobType("t"))
-            .boundaryEvent("tick", b -> b.cancelActivity(false).timerWithCycle("0 0 * * * ?"))
+            .boundaryEvent("tick", b -> b.cancelActivity(false).timerWithCycle("0 0 * * * NEVER"))
             .endEvent()
             .moveToActivity("task")
             .endEvent()
             .done();
     Answer cronAnswer = deploy(leader, "c.bpmn", xml(cron));
     assertThat(cronAnswer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(cronAnswer.reason()).contains("'tick'").contains("cron");
+    assertThat(cronAnswer.reason()).contains("'tick'").contains("not a valid cron expression");
   }
 
   @Test

@@ -31,6 +31,9 @@ import org.camunda.bpm.model.xml.validation.ValidationResultType;
  * result.
  */
 public final class BpmnTransformer {
+  /** What {@code transformScope} returns for a process with timer start events and no none one. */
+  private static final String TIMER_STARTS_ONLY = new String("<timer starts only>");
+
   private BpmnTransformer() {}
 
   /**
@@ -93,8 +96,12 @@ public final class BpmnTransformer {
             eventStarts,
             problems);
     if (start == null && messageStarts.isEmpty()) {
-      problems.add(describe(process) + ": it needs a none start event or a message start event");
+      problems.add(
+          describe(process) + ": it needs a none start event, a message or a timer start event");
       return null;
+    }
+    if (start == TIMER_STARTS_ONLY) {
+      start = null;
     }
     return new ExecutableProcess(
         process.getId(),
@@ -120,6 +127,8 @@ public final class BpmnTransformer {
       List<String> problems) {
     boolean eventScope = scope instanceof SubProcess sub && sub.triggeredByEvent();
     String start = null;
+    boolean timerStart = false;
+    List<String> scopeElements = new ArrayList<>();
     Map<String, List<String>> boundaries = new LinkedHashMap<>();
     for (FlowElement element : flowElements) {
       if (element instanceof BoundaryEvent boundary) {
@@ -148,11 +157,19 @@ public final class BpmnTransformer {
                     + ": the start event of an event subprocess needs a timer, message or error");
           }
           start = executable.id();
+        } else if (executable.event() instanceof EventDefinition.Timer) {
+          if (!(scope instanceof Process)) {
+            problems.add(
+                describe(element)
+                    + ": timer start events are supported on processes and in event subprocesses"
+                    + " only, not in subprocesses");
+          } else {
+            timerStart = true;
+          }
         } else if (executable.event() != null
             && !(executable.event() instanceof EventDefinition.Message)) {
           problems.add(
-              describe(element)
-                  + ": timer and error start events are supported in event subprocesses only");
+              describe(element) + ": error start events are supported in event subprocesses only");
         } else if (executable.event() instanceof EventDefinition.Message message) {
           if (!(scope instanceof Process)) {
             problems.add(
@@ -189,9 +206,14 @@ public final class BpmnTransformer {
         executable = ElementTransformer.withStartEvent(executable, subStart);
       }
       elements.put(executable.id(), executable);
+      scopeElements.add(executable.id());
     }
+    LinkResolver.resolve(scope, scopeElements, elements, problems);
     if (start == null && !(scope instanceof Process)) {
       problems.add(describe(scope) + ": it needs a none start event");
+    }
+    if (start == null && timerStart) {
+      return TIMER_STARTS_ONLY;
     }
     return start;
   }

@@ -8,6 +8,7 @@ import io.camunda.zeebe.model.bpmn.instance.BusinessRuleTask;
 import io.camunda.zeebe.model.bpmn.instance.CallActivity;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.EventBasedGateway;
 import io.camunda.zeebe.model.bpmn.instance.EventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
@@ -15,6 +16,7 @@ import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.InclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateThrowEvent;
+import io.camunda.zeebe.model.bpmn.instance.LinkEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ManualTask;
 import io.camunda.zeebe.model.bpmn.instance.MessageEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ParallelGateway;
@@ -26,6 +28,7 @@ import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
 import io.camunda.zeebe.model.bpmn.instance.StartEvent;
 import io.camunda.zeebe.model.bpmn.instance.SubProcess;
 import io.camunda.zeebe.model.bpmn.instance.Task;
+import io.camunda.zeebe.model.bpmn.instance.TerminateEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.UserTask;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeCalledElement;
@@ -46,14 +49,15 @@ import java.util.List;
  */
 final class ElementTransformer {
   static final String SUPPORTED =
-      "Tern runs none and message start events, none, error and message (job-based) end events,"
-          + " none and message (job-based) intermediate throw events, service tasks, receive tasks,"
-          + " undefined and manual tasks, job-based user tasks, script tasks (FEEL or job-based),"
-          + " send tasks, business rule tasks (called decision or job-based), call activities and"
-          + " embedded subprocesses (every task and these two also multi-instance),"
-          + " event subprocesses (timer, message or error start, interrupting or not), timer and"
-          + " message intermediate catch events, timer, message and error boundary events,"
-          + " parallel and exclusive gateways, forking inclusive gateways, and sequence flows";
+      "Tern runs none, message and timer start events, none, error, terminate and message"
+          + " (job-based) end events, none, link and message (job-based) intermediate throw events,"
+          + " service tasks, receive tasks, undefined and manual tasks, job-based user tasks,"
+          + " script tasks (FEEL or job-based), send tasks, business rule tasks (called decision or"
+          + " job-based), call activities and embedded subprocesses (every task and these two also"
+          + " multi-instance), event subprocesses (timer, message or error start, interrupting or"
+          + " not), timer, message and link intermediate catch events, timer, message and error"
+          + " boundary events, parallel, exclusive and event-based gateways, forking inclusive"
+          + " gateways, and sequence flows";
 
   private ElementTransformer() {}
 
@@ -207,12 +211,14 @@ final class ElementTransformer {
     } else if (element instanceof EndEvent end) {
       if (end.getEventDefinitions().isEmpty()
           || only(end, ErrorEventDefinition.class)
-          || only(end, MessageEventDefinition.class)) {
+          || only(end, MessageEventDefinition.class)
+          || only(end, TerminateEventDefinition.class)) {
         return BpmnElementType.END_EVENT;
       }
     } else if (element instanceof IntermediateThrowEvent throwEvent) {
       if (throwEvent.getEventDefinitions().isEmpty()
-          || only(throwEvent, MessageEventDefinition.class)) {
+          || only(throwEvent, MessageEventDefinition.class)
+          || only(throwEvent, LinkEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_THROW_EVENT;
       }
     } else if (element instanceof ServiceTask) {
@@ -235,6 +241,10 @@ final class ElementTransformer {
       return BpmnElementType.PARALLEL_GATEWAY;
     } else if (element instanceof ExclusiveGateway) {
       return BpmnElementType.EXCLUSIVE_GATEWAY;
+    } else if (element instanceof EventBasedGateway gateway) {
+      return EventGatewayCheck.check(gateway, problems)
+          ? BpmnElementType.EVENT_BASED_GATEWAY
+          : null;
     } else if (element instanceof InclusiveGateway gateway) {
       if (gateway.getIncoming().size() > 1) {
         problems.add(
@@ -255,7 +265,8 @@ final class ElementTransformer {
       return BpmnElementType.TASK;
     } else if (element instanceof IntermediateCatchEvent catchEvent) {
       if (only(catchEvent, TimerEventDefinition.class)
-          || only(catchEvent, MessageEventDefinition.class)) {
+          || only(catchEvent, MessageEventDefinition.class)
+          || only(catchEvent, LinkEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_CATCH_EVENT;
       }
     } else if (element instanceof BoundaryEvent boundary) {
@@ -274,7 +285,7 @@ final class ElementTransformer {
     return "task".equals(task.getElementType().getTypeName());
   }
 
-  private static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {
+  static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {
     Collection<EventDefinition> definitions = eventDefinitions(node);
     return definitions.size() == 1 && kind.isInstance(definitions.iterator().next());
   }
@@ -309,6 +320,17 @@ final class ElementTransformer {
         return null;
       }
       return new io.tern.engine.workflow.model.EventDefinition.Error(code);
+    }
+    if (definition instanceof LinkEventDefinition link) {
+      String name = link.getName();
+      if (name == null || name.isBlank()) {
+        problems.add(describe(node) + ": a link event needs a name");
+        return null;
+      }
+      return new io.tern.engine.workflow.model.EventDefinition.Link(name.strip(), null);
+    }
+    if (definition instanceof TerminateEventDefinition) {
+      return new io.tern.engine.workflow.model.EventDefinition.Terminate();
     }
     if (definition instanceof TimerEventDefinition timer) {
       return TimerTransformer.transform(node, timer, problems);

@@ -32,4 +32,18 @@ public sealed interface EventDefinition {
    * (correlation keys usually are: {@code =orderId}).
    */
   record Message(String name, String correlationKey) implements EventDefinition {}
+
+  /**
+   * A terminate end event: reaching it terminates everything else in its scope, which then
+   * completes.
+   */
+  record Terminate() implements EventDefinition {}
+
+  /**
+   * A link: a throw event goes on at the catch event of the same name in the same scope.
+   *
+   * @param catchEventId for a throw event, the id of the catch event it goes on at; null for a
+   *     catch event
+   */
+  record Link(String name, String catchEventId) implements EventDefinition {}
 }

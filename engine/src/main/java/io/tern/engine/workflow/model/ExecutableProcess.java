@@ -25,6 +25,43 @@ public record ExecutableProcess(
     return eventSubprocessStarts.getOrDefault(scopeId, List.of());
   }
 
+  /** The process's own timer start events (not those of its event subprocesses). */
+  public List<ExecutableElement> timerStartEvents() {
+    java.util.Set<String> inEventSubprocesses = new java.util.HashSet<>();
+    eventSubprocessStarts.values().forEach(inEventSubprocesses::addAll);
+    List<ExecutableElement> starts = new java.util.ArrayList<>();
+    for (ExecutableElement element : elements.values()) {
+      if (element.type() == io.tern.engine.workflow.value.BpmnElementType.START_EVENT
+          && element.event() instanceof EventDefinition.Timer
+          && !inEventSubprocesses.contains(element.id())) {
+        starts.add(element);
+      }
+    }
+    starts.sort(java.util.Comparator.comparing(ExecutableElement::id)); // the same on replay
+    return starts;
+  }
+
+  /**
+   * Whether {@code catchEvent} is one of the events after an event-based gateway: the gateway waits
+   * for its trigger, and it completes as soon as it is activated.
+   */
+  public boolean followsEventBasedGateway(ExecutableElement catchEvent) {
+    if (catchEvent.type() != io.tern.engine.workflow.value.BpmnElementType.INTERMEDIATE_CATCH_EVENT
+        || catchEvent.incoming().isEmpty()) {
+      return false;
+    }
+    for (ExecutableElement element : elements.values()) {
+      if (element.type() == io.tern.engine.workflow.value.BpmnElementType.EVENT_BASED_GATEWAY) {
+        for (ExecutableElement.Flow flow : element.outgoing()) {
+          if (flow.targetId().equals(catchEvent.id())) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   /** The event subprocess whose start event is {@code startEventId}. */
   public ExecutableElement eventSubprocessOf(String startEventId) {
     for (ExecutableElement element : elements.values()) {

@@ -6,6 +6,7 @@ import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
+import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.processing.events.TriggeredEvents;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
@@ -37,6 +38,7 @@ import io.tern.engine.workflow.value.JobValue;
  * @param termination terminating element instances, from the leaves up
  * @param eventSubprocesses triggering event subprocesses in their scope
  * @param boundaries triggering boundary events, and finding the catcher of a thrown error
+ * @param eventGateways the first event after an event-based gateway winning
  * @param jobDeadlines times activated jobs out
  * @param jobPush pushing jobs that become activatable to job streams
  */
@@ -54,6 +56,7 @@ public record Behaviors(
     TerminationProcessor termination,
     EventSubprocessBehavior eventSubprocesses,
     BoundaryBehavior boundaries,
+    EventBasedGatewayBehavior eventGateways,
     DueDateChecker jobDeadlines,
     JobPushBehavior jobPush) {
 
@@ -81,6 +84,7 @@ public record Behaviors(
             context, state, termination, timers, subscriptions, triggeredEvents);
     BoundaryBehavior boundaries =
         new BoundaryBehavior(context, state, termination, eventSubprocesses, triggeredEvents);
+    EventBasedGatewayBehavior eventGateways = new EventBasedGatewayBehavior(context, state);
     DueDateChecker jobDeadlines =
         new DueDateChecker(
             context,
@@ -104,6 +108,7 @@ public record Behaviors(
         termination,
         eventSubprocesses,
         boundaries,
+        eventGateways,
         jobDeadlines,
         jobPush);
   }

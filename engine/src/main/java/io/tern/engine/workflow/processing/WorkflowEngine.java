@@ -31,6 +31,7 @@ import io.tern.engine.workflow.processing.messages.MessageProcessors;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
 import io.tern.engine.workflow.processing.timers.TimerProcessor;
+import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
 import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
 
 /**
@@ -64,7 +65,8 @@ public final class WorkflowEngine {
     CreationProcessor creation = new CreationProcessor(context, state, behaviors);
     ElementProcessor elements = new ElementProcessor(context, state, behaviors);
     JobProcessors jobs = new JobProcessors(context, state, behaviors);
-    TimerProcessor timers = new TimerProcessor(context, state, behaviors);
+    TimerStartBehavior timerStarts = new TimerStartBehavior(context, state, behaviors.timers());
+    TimerProcessor timers = new TimerProcessor(context, state, behaviors, timerStarts);
     MessageProcessors messages = new MessageProcessors(context, state, behaviors);
     ProcessMessageSubscriptionProcessors subscriptions =
         new ProcessMessageSubscriptionProcessors(context, state, behaviors);
@@ -90,7 +92,8 @@ public final class WorkflowEngine {
                     state.processes(),
                     state.decisions(),
                     distribution,
-                    config.partitions().count()))
+                    config.partitions().count(),
+                    timerStarts))
             .onCommand(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, distribution::take)
             .onCommand(
                 ValueTypes.DEPLOYMENT_DISTRIBUTION,

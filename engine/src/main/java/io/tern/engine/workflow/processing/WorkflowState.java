@@ -13,6 +13,7 @@ import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.StartEventState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.state.TimerState;
 import io.tern.engine.workflow.state.VariableState;
@@ -32,7 +33,8 @@ public record WorkflowState(
     ProcessMessageSubscriptionState processMessageSubscriptions,
     DistributionState distribution,
     MessageStartState messageStarts,
-    DecisionState decisions) {
+    DecisionState decisions,
+    StartEventState startEvents) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -49,7 +51,8 @@ public record WorkflowState(
         new ProcessMessageSubscriptionState(state),
         new DistributionState(state),
         new MessageStartState(state),
-        new DecisionState(state));
+        new DecisionState(state),
+        new StartEventState(state));
   }
 
   /**

@@ -41,6 +41,7 @@ final class StateIds {
   static final short DECISIONS = 52;
   static final short DECISION_BY_ID_AND_VERSION = 53;
   static final short DECISION_LATEST_VERSION = 54;
+  static final short INSTANCE_START_EVENTS = 55;
 
   private StateIds() {}
 }

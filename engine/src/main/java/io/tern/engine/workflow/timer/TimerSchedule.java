@@ -16,11 +16,13 @@ import java.util.function.Supplier;
 import org.camunda.feel.api.EvaluationResult;
 import org.camunda.feel.api.FeelEngineApi;
 import org.camunda.feel.api.FeelEngineBuilder;
+import org.springframework.scheduling.support.CronExpression;
 
 /**
  * When a timer fires: Zeebe's timer definitions, read as ISO 8601 text ({@code PT10S}, {@code
- * 2026-11-22T10:00:00Z}, {@code R5/PT10S}, {@code R/2026-11-22T10:00:00Z/PT1H}) or evaluated from
- * FEEL (a leading '=') to such text or to a FEEL duration or date-time.
+ * 2026-11-22T10:00:00Z}, {@code R5/PT10S}, {@code R/2026-11-22T10:00:00Z/PT1H}), cycles also as
+ * cron expressions ({@code 0 0 9 * * MON-FRI}), or evaluated from FEEL (a leading '=') to such text
+ * (but a cron) or to a FEEL duration or date-time.
  */
 public final class TimerSchedule {
   /**
@@ -29,11 +31,16 @@ public final class TimerSchedule {
    */
   public record Schedule(long dueDateMs, int repetitions, long intervalMs) {}
 
+  /** The {@code intervalMs} of a cron cycle: its next firing is computed from its expression. */
+  public static final long CRON_INTERVAL = -2;
+
+  private static final ZoneOffset UTC = ZoneOffset.UTC;
+
   /** A timer that cannot be scheduled: the message says which text and what is wrong. */
   public static final class TimerException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    TimerException(String message) {
+    public TimerException(String message) {
       super(message);
     }
   }
@@ -84,7 +91,13 @@ public final class TimerSchedule {
       return new Schedule(date.toInstant().toEpochMilli(), 1, -1);
     }
     if (value instanceof String string) {
-      return parse(kind, string, nowMs);
+      Schedule schedule = parse(kind, string, nowMs);
+      if (schedule.intervalMs() == CRON_INTERVAL) {
+        // Its next firings are computed from the deployed text, which here is the expression.
+        throw new TimerException(
+            "the expression '" + text + "' gave a cron expression: write cron cycles as text");
+      }
+      return schedule;
     }
     throw new TimerException(
         "the expression '"
@@ -108,11 +121,14 @@ public final class TimerSchedule {
   private static Schedule cycle(String text, long nowMs) {
     String[] parts = text.split("/", -1);
     if ((parts.length != 2 && parts.length != 3) || !parts[0].startsWith("R")) {
-      if (text.split("\\s+").length >= 5) {
-        throw new TimerException("'" + text + "': cron cycles are not supported yet");
+      if (text.startsWith("@") || text.split("\\s+").length >= 5) {
+        return new Schedule(cronNext(text, nowMs), -1, CRON_INTERVAL);
       }
       throw new TimerException(
-          "'" + text + "' is not an ISO 8601 repeating interval like R5/PT10S");
+          "'"
+              + text
+              + "' is neither an ISO 8601 repeating interval like R5/PT10S nor a cron expression"
+              + " like '0 0 9 * * MON-FRI'");
     }
     int repetitions;
     try {
@@ -126,6 +142,38 @@ public final class TimerSchedule {
     long intervalMs = interval(text, parts[parts.length - 1]);
     long firstMs = parts.length == 3 ? date(parts[1]) : nowMs + intervalMs;
     return new Schedule(firstMs, repetitions, intervalMs);
+  }
+
+  /**
+   * When a cycle that fired at {@code firedMs} fires next: a cron expression's next time (its
+   * {@code intervalMs} is {@link #CRON_INTERVAL}), else one interval later.
+   *
+   * @param expression the timer's expression as deployed (static, for a cron expression)
+   */
+  public static long nextDue(String expression, long intervalMs, long firedMs) {
+    if (intervalMs == CRON_INTERVAL) {
+      return cronNext(expression.strip(), firedMs);
+    }
+    return firedMs + intervalMs;
+  }
+
+  /**
+   * The first time after {@code afterMs} that cron expression {@code text} matches, in UTC.
+   * Spring's format, as Zeebe's: six fields (second, minute, hour, day of month, month, day of
+   * week) or a macro such as {@code @daily}.
+   */
+  private static long cronNext(String text, long afterMs) {
+    CronExpression cron;
+    try {
+      cron = CronExpression.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new TimerException("'" + text + "' is not a valid cron expression: " + e.getMessage());
+    }
+    ZonedDateTime next = cron.next(ZonedDateTime.ofInstant(Instant.ofEpochMilli(afterMs), UTC));
+    if (next == null) {
+      throw new TimerException("the cron expression '" + text + "' never matches a future time");
+    }
+    return next.toInstant().toEpochMilli();
   }
 
   private static long interval(String text, String duration) {

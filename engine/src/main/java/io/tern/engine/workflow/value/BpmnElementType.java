@@ -32,7 +32,9 @@ public enum BpmnElementType {
   /** A send task: job-based. */
   SEND_TASK,
   /** A business rule task: a called decision with a result variable, or job-based. */
-  BUSINESS_RULE_TASK;
+  BUSINESS_RULE_TASK,
+  /** An event-based gateway: waits for the first of the catch events after it. */
+  EVENT_BASED_GATEWAY;
 
   private static final BpmnElementType[] VALUES = values();
 

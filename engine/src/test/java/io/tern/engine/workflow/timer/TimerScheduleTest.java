@@ -76,8 +76,25 @@ class TimerScheduleTest {
         .hasMessageContaining("at least one repetition");
     assertThatThrownBy(() -> TimerSchedule.check(TimerKind.CYCLE, "R2/PT0S"))
         .hasMessageContaining("must be positive");
-    assertThatThrownBy(() -> TimerSchedule.check(TimerKind.CYCLE, "0 0 9 * * MON"))
-        .hasMessageContaining("cron cycles are not supported");
+    assertThatThrownBy(() -> TimerSchedule.check(TimerKind.CYCLE, "0 0 9 * * FUNDAY"))
+        .hasMessageContaining("'0 0 9 * * FUNDAY' is not a valid cron expression");
+  }
+
+  @Test
+  void cronCyclesFireWhenTheExpressionMatchesInUtcWithoutEnd() {
+    // 2026-11-22 is a Sunday: the next weekday 09:00 is Monday's.
+    long monday9 = Instant.parse("2026-11-23T09:00:00Z").toEpochMilli();
+    Schedule weekdays = evaluate(TimerKind.CYCLE, "0 0 9 * * MON-FRI");
+    assertThat(weekdays).isEqualTo(new Schedule(monday9, -1, TimerSchedule.CRON_INTERVAL));
+    assertThat(TimerSchedule.nextDue("0 0 9 * * MON-FRI", weekdays.intervalMs(), monday9))
+        .isEqualTo(monday9 + 86_400_000);
+    assertThat(evaluate(TimerKind.CYCLE, "0 15 * * * ?").dueDateMs())
+        .isEqualTo(NOW_MS + 15 * 60_000);
+    assertThat(evaluate(TimerKind.CYCLE, "@daily").dueDateMs())
+        .isEqualTo(Instant.parse("2026-11-23T00:00:00Z").toEpochMilli());
+    assertThat(TimerSchedule.nextDue("R/PT10S", 10_000, NOW_MS)).isEqualTo(NOW_MS + 10_000);
+    assertThatThrownBy(() -> evaluate(TimerKind.CYCLE, "=\"0 0 9 * * MON\""))
+        .hasMessageContaining("write cron cycles as text");
   }
 
   @Test

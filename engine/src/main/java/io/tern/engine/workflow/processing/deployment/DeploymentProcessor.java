@@ -11,13 +11,16 @@ import io.tern.engine.workflow.dmn.DmnResources;
 import io.tern.engine.workflow.model.BpmnTransformer;
 import io.tern.engine.workflow.model.DeploymentRejection;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
 import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.DeploymentValue;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,13 +35,16 @@ public final class DeploymentProcessor implements CommandProcessor {
   private final DecisionDeployment decisions;
   private final DeploymentDistribution distribution;
   private final int partitionCount;
+  private final TimerStartBehavior timerStarts;
 
   public DeploymentProcessor(
       ProcessingContext context,
       ProcessState processes,
       DecisionState decisions,
       DeploymentDistribution distribution,
-      int partitionCount) {
+      int partitionCount,
+      TimerStartBehavior timerStarts) {
+    this.timerStarts = timerStarts;
     this.context = context;
     this.processes = processes;
     this.decisions = new DecisionDeployment(context, decisions);
@@ -66,6 +72,7 @@ public final class DeploymentProcessor implements CommandProcessor {
     DeploymentValue deployed = new DeploymentValue();
     Map<String, String> resourceOfProcess = new HashMap<>();
     DecisionDeployment.Seen seenDecisions = new DecisionDeployment.Seen();
+    Map<String, List<TimerStartBehavior.Scheduled>> startTimers = new HashMap<>();
     for (DeploymentValue.Resource resource : command.resources) {
       deployed.resources.add(resource);
       String checksum = checksum(resource.content());
@@ -100,16 +107,31 @@ public final class DeploymentProcessor implements CommandProcessor {
             deployed.processes.add(
                 new DeploymentValue.Process(
                     context.nextKey(), version, false, id, resource.name(), checksum));
+            startTimers.put(id, timerStarts.schedule(process));
           }
         }
       } catch (DeploymentRejection e) {
         result.reject(RejectionType.INVALID_ARGUMENT, e.getMessage());
+        return;
+      } catch (TimerSchedule.TimerException e) {
+        result.reject(
+            RejectionType.INVALID_ARGUMENT,
+            "'" + resource.name() + "' cannot be deployed: " + e.getMessage());
         return;
       }
     }
     long deploymentKey = context.nextKey();
     result.appendEvent(deploymentKey, ValueTypes.DEPLOYMENT, DeploymentIntent.CREATED, deployed);
     result.respondWithLastEvent();
+    // Timer start events live on this partition only: a new version replaces the previous one's.
+    for (DeploymentValue.Process process : deployed.processes) {
+      if (!process.duplicate()) {
+        timerStarts.replace(
+            result,
+            processes.byKey(process.processDefinitionKey()),
+            startTimers.get(process.bpmnProcessId()));
+      }
+    }
     distribution.distribute(result, deploymentKey, deployed);
   }
 

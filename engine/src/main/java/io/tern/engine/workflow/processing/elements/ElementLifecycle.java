@@ -150,6 +150,17 @@ final class ElementLifecycle {
    * the body's collection and lets the body go on.
    */
   void complete(ElementStep step, List<ExecutableElement.Flow> taken) {
+    if (completeInPlace(step)) {
+      leave(step, taken);
+    }
+  }
+
+  /**
+   * Completes the element as {@link #complete} does, without leaving it: true once it is COMPLETED
+   * and its caller is to go on (it is left, or its scope completed), false if an incident holds it
+   * or a multi-instance body took over.
+   */
+  boolean completeInPlace(ElementStep step) {
     ProcessingResult result = step.result();
     long key = step.key();
     ProcessInstanceValue value = step.value();
@@ -159,11 +170,11 @@ final class ElementLifecycle {
     if (!element.outputs().isEmpty()) {
       outputs = evaluateMappings(step, element.outputs(), "output");
       if (outputs == null) {
-        return; // an incident holds the element until it is resolved
+        return false; // an incident holds the element until it is resolved
       }
     }
     if (inner && !multiInstance.collectOutput(result, key, value, element)) {
-      return; // an incident holds the element until it is resolved
+      return false; // an incident holds the element until it is resolved
     }
     unsubscribe(step);
     append(step, ProcessInstanceIntent.ELEMENT_COMPLETING);
@@ -178,9 +189,9 @@ final class ElementLifecycle {
     append(step, ProcessInstanceIntent.ELEMENT_COMPLETED);
     if (inner) {
       multiInstance.innerCompleted(result, value.flowScopeKey);
-      return; // the body takes the outgoing flows once all inner instances are done
+      return false; // the body takes the outgoing flows once all inner instances are done
     }
-    leave(step, taken);
+    return true;
   }
 
   /**

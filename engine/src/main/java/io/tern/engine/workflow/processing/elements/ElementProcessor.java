@@ -8,6 +8,7 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
+import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -28,6 +29,7 @@ import java.util.Set;
 public final class ElementProcessor {
   private final ElementInstanceState instances;
   private final EventSubprocessBehavior eventSubprocesses;
+  private final TerminateEndBehavior terminateEnds;
   private final ElementLifecycle lifecycle;
   private final Map<BpmnElementType, ElementKind> kinds = new EnumMap<>(BpmnElementType.class);
   private final ProcessInstanceValue value = new ProcessInstanceValue();
@@ -37,6 +39,9 @@ public final class ElementProcessor {
   public ElementProcessor(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.instances = state.instances();
     this.eventSubprocesses = behaviors.eventSubprocesses();
+    this.terminateEnds =
+        new TerminateEndBehavior(
+            context, state, behaviors.termination(), behaviors.triggeredEvents());
     MultiInstanceBehavior multiInstance =
         new MultiInstanceBehavior(context, state, behaviors.variables(), behaviors.incidents());
     CallActivityBehavior callActivities =
@@ -48,7 +53,7 @@ public final class ElementProcessor {
         new TaskKind(
             lifecycle, behaviors, jobs, new DecisionBehavior(lifecycle, state, behaviors)));
     register(new GatewayKind(lifecycle, behaviors));
-    register(new EventKind(lifecycle, behaviors, jobs));
+    register(new EventKind(lifecycle, behaviors, jobs, terminateEnds));
     register(new MultiInstanceKind(lifecycle, multiInstance));
     Set<BpmnElementType> missing = EnumSet.allOf(BpmnElementType.class);
     missing.removeAll(kinds.keySet());
@@ -76,6 +81,9 @@ public final class ElementProcessor {
     }
     if (value.flowScopeKey >= 0 && eventSubprocesses.blocks(value.flowScopeKey, value)) {
       return; // an interrupting event subprocess is taking over the scope: nothing else starts
+    }
+    if (value.flowScopeKey >= 0 && terminateEnds.blocks(value.flowScopeKey)) {
+      return; // a terminate end event is ending the scope: nothing starts in it any more
     }
     ElementKind kind = kinds.get(value.elementType);
     if (kind == null) {

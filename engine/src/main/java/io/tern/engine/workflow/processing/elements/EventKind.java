@@ -5,6 +5,8 @@ import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
+import io.tern.engine.workflow.processing.events.TriggeredEvents;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -19,19 +21,29 @@ import java.util.Set;
  * intermediate catch event waits for its timer or message; a message end or intermediate throw
  * event creates a job ({@link JobBehavior}) and completes when a worker completes it. An error end
  * event does not complete: it throws its error, which terminates the catching activity (and the end
- * event with it); an UNHANDLED_ERROR_EVENT incident holds it if nothing catches the error.
+ * event with it); an UNHANDLED_ERROR_EVENT incident holds it if nothing catches the error. A
+ * terminate end event completes and ends its scope ({@link TerminateEndBehavior}); a link throw
+ * event goes on at its link catch event.
  */
 final class EventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final IncidentBehavior incidents;
   private final BoundaryBehavior boundaries;
   private final JobBehavior jobs;
+  private final TriggeredEvents triggeredEvents;
+  private final TerminateEndBehavior terminateEnds;
 
-  EventKind(ElementLifecycle lifecycle, Behaviors behaviors, JobBehavior jobs) {
+  EventKind(
+      ElementLifecycle lifecycle,
+      Behaviors behaviors,
+      JobBehavior jobs,
+      TerminateEndBehavior terminateEnds) {
     this.lifecycle = lifecycle;
     this.jobs = jobs;
+    this.terminateEnds = terminateEnds;
     this.incidents = behaviors.incidents();
     this.boundaries = behaviors.boundaries();
+    this.triggeredEvents = behaviors.triggeredEvents();
   }
 
   @Override
@@ -60,9 +72,11 @@ final class EventKind implements ElementKind {
       return;
     }
     lifecycle.activated(step);
-    if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT) {
+    if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
+        || step.element().event() instanceof EventDefinition.Link
+        || step.process().followsEventBasedGateway(step.element())) {
       lifecycle.completeInstance(step.result(), step.key());
-    } // else it waits for its timer or message
+    } // else it waits for its timer or message (an event-based gateway waited for it already)
   }
 
   @Override
@@ -74,6 +88,19 @@ final class EventKind implements ElementKind {
         throwError(step, code);
       }
       return; // caught: the catching activity is terminated, and this end event with it
+    }
+    if (step.type() == BpmnElementType.INTERMEDIATE_THROW_EVENT
+        && step.element().event() instanceof EventDefinition.Link link) {
+      if (lifecycle.completeInPlace(step)) {
+        triggeredEvents.activateLinkCatch(step.result(), step.value(), link.catchEventId());
+      }
+      return;
+    }
+    if (step.element().event() instanceof EventDefinition.Terminate) {
+      if (lifecycle.completeInPlace(step)) {
+        terminateEnds.endScope(step.result(), step.value());
+      }
+      return;
     }
     lifecycle.complete(step, null);
   }

@@ -3,12 +3,16 @@ package io.tern.engine.workflow.processing.elements;
 import io.tern.engine.workflow.feel.FeelConditions;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
+import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -20,18 +24,22 @@ import java.util.Set;
  * exclusive gateway the first whose condition holds, an inclusive one every one whose condition
  * holds (either falls back to its default flow; without one, a CONDITION_ERROR incident holds it),
  * a parallel one all of them. A parallel gateway is only activated once each of its incoming flows
- * brought a token ({@link ElementLifecycle#leave}).
+ * brought a token ({@link ElementLifecycle#leave}). An event-based gateway waits for the first of
+ * the events after it, then takes the flow to that one ({@link EventBasedGatewayBehavior}).
  */
 final class GatewayKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final VariableBehavior variables;
   private final IncidentBehavior incidents;
   private final FeelConditions conditions = new FeelConditions();
+  private final EventBasedGatewayBehavior eventGateways;
+  private final ProcessEventValue triggered = new ProcessEventValue();
 
   GatewayKind(ElementLifecycle lifecycle, Behaviors behaviors) {
     this.lifecycle = lifecycle;
     this.variables = behaviors.variables();
     this.incidents = behaviors.incidents();
+    this.eventGateways = behaviors.eventGateways();
   }
 
   @Override
@@ -39,7 +47,8 @@ final class GatewayKind implements ElementKind {
     return EnumSet.of(
         BpmnElementType.EXCLUSIVE_GATEWAY,
         BpmnElementType.INCLUSIVE_GATEWAY,
-        BpmnElementType.PARALLEL_GATEWAY);
+        BpmnElementType.PARALLEL_GATEWAY,
+        BpmnElementType.EVENT_BASED_GATEWAY);
   }
 
   @Override
@@ -48,11 +57,17 @@ final class GatewayKind implements ElementKind {
       return; // an incident holds the gateway until it is resolved
     }
     lifecycle.activated(step);
-    lifecycle.completeInstance(step.result(), step.key());
+    if (step.type() != BpmnElementType.EVENT_BASED_GATEWAY) {
+      lifecycle.completeInstance(step.result(), step.key());
+    } // else it waits for the first of the events after it
   }
 
   @Override
   public void complete(ElementStep step, ElementInstance stored) {
+    if (step.type() == BpmnElementType.EVENT_BASED_GATEWAY) {
+      completeEventBased(step);
+      return;
+    }
     List<ExecutableElement.Flow> taken = null; // a parallel gateway takes all
     if (step.type() == BpmnElementType.EXCLUSIVE_GATEWAY) {
       ExecutableElement.Flow chosen = choose(step);
@@ -67,6 +82,37 @@ final class GatewayKind implements ElementKind {
       }
     }
     lifecycle.complete(step, taken);
+  }
+
+  /**
+   * The first event came: the gateway completes (its other timers and subscriptions are canceled)
+   * and takes the flow to that event, with the event's variables set in the flow scope.
+   */
+  private void completeEventBased(ElementStep step) {
+    if (!eventGateways.triggered(step.key(), triggered)) {
+      throw new IllegalStateException(
+          "event-based gateway instance " + step.key() + " completes, but no event came");
+    }
+    ExecutableElement.Flow chosen = null;
+    for (ExecutableElement.Flow flow : step.element().outgoing()) {
+      if (flow.targetId().equals(triggered.targetElementId)) {
+        chosen = flow;
+      }
+    }
+    byte[] eventVariables = triggered.variables;
+    if (!lifecycle.completeInPlace(step)) {
+      return; // an incident holds the gateway until it is resolved
+    }
+    if (eventVariables.length > 0) {
+      ProcessInstanceValue value = step.value();
+      variables.setPropagating(
+          step.result(),
+          value.flowScopeKey,
+          value.processInstanceKey,
+          value.processDefinitionKey,
+          JsonDocuments.variables(eventVariables));
+    }
+    lifecycle.leave(step, List.of(chosen));
   }
 
   /**

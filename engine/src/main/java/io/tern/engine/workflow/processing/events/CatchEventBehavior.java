@@ -61,7 +61,7 @@ public final class CatchEventBehavior {
   /** Whether entering {@code element} subscribes to anything (and so may fail). */
   public static boolean hasCatchEvents(
       ExecutableProcess process, ExecutableElement element, Part part) {
-    if (part != Part.BOUNDARIES && waitsItself(element)) {
+    if (part != Part.BOUNDARIES && waitsItself(process, element)) {
       return true;
     }
     if (part == Part.OWN) {
@@ -75,10 +75,22 @@ public final class CatchEventBehavior {
     return false;
   }
 
-  private static boolean waitsItself(ExecutableElement element) {
+  /**
+   * Whether the element waits for a trigger of its own: a timer or message catch event (unless an
+   * event-based gateway waited for it), a receive task, an event-based gateway (for the events
+   * after it).
+   */
+  private static boolean waitsItself(ExecutableProcess process, ExecutableElement element) {
+    if (element.type() == BpmnElementType.EVENT_BASED_GATEWAY) {
+      return true;
+    }
+    if (process.followsEventBasedGateway(element)) {
+      return false; // the gateway waited for it
+    }
     return (element.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT
             || element.type() == BpmnElementType.RECEIVE_TASK)
-        && element.event() != null;
+        && element.event() != null
+        && !(element.event() instanceof EventDefinition.Link); // its throw event activates it
   }
 
   /** A catch event's evaluated trigger: a timer's schedule, or a message's name and key. */
@@ -105,7 +117,11 @@ public final class CatchEventBehavior {
     List<ExecutableElement> targets = new ArrayList<>(eventSubprocessStarts);
     if (executable == null) {
       // The process itself: only its event subprocesses' start events.
-    } else if (part != Part.BOUNDARIES && waitsItself(executable)) {
+    } else if (executable.type() == BpmnElementType.EVENT_BASED_GATEWAY) {
+      for (ExecutableElement.Flow flow : executable.outgoing()) {
+        targets.add(process.element(flow.targetId())); // the gateway waits for them all
+      }
+    } else if (part != Part.BOUNDARIES && waitsItself(process, executable)) {
       targets.add(executable);
     }
     List<String> boundaryIds =

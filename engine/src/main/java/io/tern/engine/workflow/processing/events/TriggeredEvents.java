@@ -3,6 +3,7 @@ package io.tern.engine.workflow.processing.events;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.WorkflowState;
@@ -26,6 +27,7 @@ public final class TriggeredEvents {
   private final VariableBehavior variables;
   private final ProcessInstanceValue boundary = new ProcessInstanceValue();
   private final ProcessInstanceValue subprocess = new ProcessInstanceValue();
+  private final ProcessEventValue link = new ProcessEventValue();
 
   public TriggeredEvents(
       ProcessingContext context, WorkflowState state, VariableBehavior variables) {
@@ -95,11 +97,50 @@ public final class TriggeredEvents {
   }
 
   /**
+   * Link throw event {@code linkThrow}, completed now, goes on at the catch event {@code catchId}
+   * in its flow scope. The TRIGGERED event counts the coming catch event in the scope at once, as a
+   * token on a sequence flow would be, so the scope cannot complete in between.
+   */
+  public void activateLinkCatch(
+      ProcessingResult result, ProcessInstanceValue linkThrow, String catchId) {
+    link.scopeKey = linkThrow.flowScopeKey;
+    link.processInstanceKey = linkThrow.processInstanceKey;
+    link.processDefinitionKey = linkThrow.processDefinitionKey;
+    link.interrupting = false;
+    link.targetElementId = catchId;
+    link.bpmnProcessId = linkThrow.bpmnProcessId;
+    link.variables = new byte[0];
+    result.appendEvent(
+        context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, link);
+    boundary.copyFrom(linkThrow);
+    boundary.parentElementInstanceKey = -1;
+    boundary.elementId = catchId;
+    boundary.elementType = BpmnElementType.INTERMEDIATE_CATCH_EVENT;
+    result.appendCommand(
+        context.nextKey(),
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        boundary);
+  }
+
+  /**
    * Whether {@code pending} (a remembered interrupting trigger) starts an event subprocess, rather
    * than a boundary event.
    */
   public boolean startsEventSubprocess(ProcessEventValue pending) {
     return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
         == BpmnElementType.START_EVENT;
+  }
+
+  /** Whether {@code pending} (a scope's remembered trigger) is a terminate end event ending it. */
+  public boolean endsScope(ProcessEventValue pending) {
+    return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
+        == BpmnElementType.END_EVENT;
+  }
+
+  /** Whether {@code pending} (an activity's remembered trigger) is a boundary event of it. */
+  public boolean isBoundaryEvent(ProcessEventValue pending) {
+    return state.process(pending.processDefinitionKey).element(pending.targetElementId).type()
+        == BpmnElementType.BOUNDARY_EVENT;
   }
 }

@@ -61,7 +61,8 @@ public final class CreationProcessor implements CommandProcessor {
               + process.version()
               + " has no none start event, so it cannot be created by a command: it starts on"
               + " the messages "
-              + process.process().messageStartEvents().keySet());
+              + process.process().messageStartEvents().keySet()
+              + " or by its timer start events");
       return;
     }
     Map<String, byte[]> variables;

@@ -7,6 +7,7 @@ import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ResultIntent;
+import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
@@ -49,7 +50,10 @@ public final class InstanceAppliers {
         .onEvent(
             ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_COMPLETED,
-            event -> removeInstance(event.key()))
+            event -> {
+              removeInstance(event.key());
+              state.pendingBoundaries().remove(event.key()); // a terminate end event's
+            })
         .onEvent(
             ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_TERMINATING,
@@ -156,6 +160,12 @@ public final class InstanceAppliers {
         state.process(processEvent.processDefinitionKey).element(processEvent.targetElementId);
     if (target.type() == BpmnElementType.START_EVENT) {
       addToken(processEvent.scopeKey); // an event subprocess runs inside the scope
+    } else if (target.event() instanceof EventDefinition.Link) {
+      addToken(processEvent.scopeKey); // a link catch event, coming in the throw event's scope
+    } else if (target.type() == BpmnElementType.INTERMEDIATE_CATCH_EVENT) {
+      // After an event-based gateway: the gateway (still active) takes the flow to it.
+    } else if (target.type() == BpmnElementType.END_EVENT) {
+      // A terminate end event ends the scope: nothing comes, the scope completes once it is empty.
     } else if (state.instances().get(processEvent.scopeKey, instance)) {
       addToken(instance.value.flowScopeKey); // a boundary event runs next to its activity
     }
@@ -181,6 +191,7 @@ public final class InstanceAppliers {
     state.takenFlows().removeScope(key);
     if (instance.value.flowScopeKey < 0) {
       state.messageStarts().ended(key);
+      state.startEvents().remove(key);
     }
     long callerKey = instance.value.parentElementInstanceKey;
     if (instance.value.flowScopeKey < 0

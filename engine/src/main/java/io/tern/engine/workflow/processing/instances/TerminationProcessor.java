@@ -30,7 +30,7 @@ import java.util.List;
  * terminate, and is terminated once it has no child left; the last child to go terminates its
  * terminating parent. An activity terminated by an interrupting boundary event is replaced by that
  * event; a scope whose children an interrupting event subprocess terminated runs it once they are
- * gone.
+ * gone; a scope whose children a terminate end event terminated completes once they are gone.
  */
 public final class TerminationProcessor {
   private final ElementInstanceState instances;
@@ -163,7 +163,7 @@ public final class TerminationProcessor {
     // A pending trigger on this element: its own interrupting boundary event (not an event
     // subprocess of its own, which goes with it).
     boolean interrupted =
-        pendingBoundaries.get(key, pending) && !triggeredEvents.startsEventSubprocess(pending);
+        pendingBoundaries.get(key, pending) && triggeredEvents.isBoundaryEvent(pending);
     MessageSubscriptionValue heldBy = flowScopeKey < 0 ? messageStarts.heldBy(key) : null;
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
@@ -203,6 +203,15 @@ public final class TerminationProcessor {
         && triggeredEvents.startsEventSubprocess(pending)) {
       // The last of what an interrupting event subprocess terminated is gone: it runs now.
       triggeredEvents.activateEventSubprocess(result, flowScopeKey, parent.value, pending);
+    } else if (instances.children(flowScopeKey).isEmpty()
+        && pendingBoundaries.get(flowScopeKey, pending)
+        && triggeredEvents.endsScope(pending)) {
+      // The last of what a terminate end event terminated is gone: its scope completes.
+      result.appendCommand(
+          flowScopeKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.COMPLETE_ELEMENT,
+          parent.value);
     }
   }
 }

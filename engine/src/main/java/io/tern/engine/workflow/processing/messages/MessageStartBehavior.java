@@ -53,6 +53,10 @@ public final class MessageStartBehavior {
 
   /** The start event instance {@code processInstanceKey} begins at. */
   public String startEventOf(long processInstanceKey, ExecutableProcess executable) {
+    String timerStart = state.startEvents().get(processInstanceKey);
+    if (timerStart != null) {
+      return timerStart; // a timer start event started it
+    }
     if (state.messageStarts().howStarted(processInstanceKey, started)) {
       return started.elementId;
     }

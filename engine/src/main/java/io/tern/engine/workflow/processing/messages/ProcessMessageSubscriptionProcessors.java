@@ -13,6 +13,7 @@ import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.PartitionSender;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
@@ -38,6 +39,7 @@ public final class ProcessMessageSubscriptionProcessors {
   private final VariableBehavior variables;
   private final BoundaryBehavior boundaries;
   private final EventSubprocessBehavior eventSubprocesses;
+  private final EventBasedGatewayBehavior eventGateways;
   private final Subscription subscription = new Subscription();
   private final MessageSubscriptionValue request = new MessageSubscriptionValue();
   private final ElementInstance instance = new ElementInstance();
@@ -51,6 +53,7 @@ public final class ProcessMessageSubscriptionProcessors {
     this.variables = behaviors.variables();
     this.boundaries = behaviors.boundaries();
     this.eventSubprocesses = behaviors.eventSubprocesses();
+    this.eventGateways = behaviors.eventGateways();
   }
 
   /** CREATE: the message partition created its side. */
@@ -117,6 +120,10 @@ public final class ProcessMessageSubscriptionProcessors {
         message);
     ExecutableElement target =
         state.process(instance.value.processDefinitionKey).element(subscription.value.elementId);
+    if (instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY) {
+      eventGateways.trigger(result, key, instance, target, message.variables);
+      return;
+    }
     if (target.type() == BpmnElementType.BOUNDARY_EVENT) {
       boundaries.trigger(result, key, instance, target, message.variables);
       return;

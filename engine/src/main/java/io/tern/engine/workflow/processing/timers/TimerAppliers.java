@@ -25,7 +25,17 @@ public final class TimerAppliers {
             ValueTypes.TIMER,
             TimerIntent.CREATED,
             event -> state.timers().put(event.key(), timer.readFrom(event.value())))
-        .onEvent(ValueTypes.TIMER, TimerIntent.TRIGGERED, this::removeTimer)
+        .onEvent(
+            ValueTypes.TIMER,
+            TimerIntent.TRIGGERED,
+            event -> {
+              removeTimer(event);
+              timer.readFrom(event.value());
+              if (timer.elementInstanceKey < 0 && timer.processInstanceKey >= 0) {
+                // A timer start event starts this instance at it.
+                state.startEvents().put(timer.processInstanceKey, timer.targetElementId);
+              }
+            })
         .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer);
   }
 

@@ -80,7 +80,7 @@ public final class TimerBehavior {
   }
 
   /** Creates {@code created}, due at its due date (a cycle's next repetition, say). */
-  void create(ProcessingResult result, TimerValue created) {
+  public void create(ProcessingResult result, TimerValue created) {
     result.appendEvent(context.nextKey(), ValueTypes.TIMER, TimerIntent.CREATED, created);
     long dueDateMs = created.dueDateMs;
     result.sideEffect(() -> dueTimers.scheduleAt(dueDateMs));

@@ -7,22 +7,26 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
 
 /**
  * TRIGGER, written by the due-date checker of {@link TimerBehavior}: a due timer fires for what it
- * was created for. A timer catch event completes; a boundary event or an event subprocess's start
- * event is triggered on its activity or scope. A non-interrupting cycle that fired is created again
- * until its repetitions are used up.
+ * was created for. A process's timer start event starts an instance ({@link TimerStartBehavior}); a
+ * timer catch event completes; a boundary event or an event subprocess's start event is triggered
+ * on its activity or scope. A non-interrupting cycle that fired is created again until its
+ * repetitions are used up.
  */
 public final class TimerProcessor implements CommandProcessor {
   private final ProcessingContext context;
@@ -30,17 +34,25 @@ public final class TimerProcessor implements CommandProcessor {
   private final TimerBehavior timers;
   private final BoundaryBehavior boundaries;
   private final EventSubprocessBehavior eventSubprocesses;
+  private final TimerStartBehavior timerStarts;
+  private final EventBasedGatewayBehavior eventGateways;
   private final TimerValue timer = new TimerValue();
   private final TimerValue next = new TimerValue();
   private final ElementInstance instance = new ElementInstance();
   private final ProcessInstanceValue completion = new ProcessInstanceValue();
 
-  public TimerProcessor(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+  public TimerProcessor(
+      ProcessingContext context,
+      WorkflowState state,
+      Behaviors behaviors,
+      TimerStartBehavior timerStarts) {
+    this.timerStarts = timerStarts;
     this.context = context;
     this.state = state;
     this.timers = behaviors.timers();
     this.boundaries = behaviors.boundaries();
     this.eventSubprocesses = behaviors.eventSubprocesses();
+    this.eventGateways = behaviors.eventGateways();
   }
 
   /** A timer canceled meanwhile, or not due yet, is left alone. */
@@ -51,6 +63,10 @@ public final class TimerProcessor implements CommandProcessor {
     if (!state.timers().get(key, timer) || timer.dueDateMs > nowMs) {
       return;
     }
+    if (timer.elementInstanceKey < 0) {
+      timerStarts.fire(result, key, timer, nowMs); // a process's timer start event
+      return;
+    }
     result.appendEvent(key, ValueTypes.TIMER, TimerIntent.TRIGGERED, timer);
     long elementKey = timer.elementInstanceKey;
     if (!state.instances().get(elementKey, instance)
@@ -59,6 +75,10 @@ public final class TimerProcessor implements CommandProcessor {
     }
     ExecutableProcess process = state.process(timer.processDefinitionKey);
     ExecutableElement target = process.element(timer.targetElementId);
+    if (instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY) {
+      eventGateways.trigger(result, elementKey, instance, target, new byte[0]);
+      return;
+    }
     if (target.type() == BpmnElementType.START_EVENT) {
       boolean started =
           eventSubprocesses.trigger(result, elementKey, instance, target, new byte[0]);
@@ -86,7 +106,9 @@ public final class TimerProcessor implements CommandProcessor {
         && !target.interrupting()
         && (timer.repetitions == TimerValue.UNBOUNDED || timer.repetitions > 1)) {
       next.copyFrom(timer);
-      next.dueDateMs = nowMs + timer.intervalMs;
+      next.dueDateMs =
+          TimerSchedule.nextDue(
+              ((EventDefinition.Timer) target.event()).expression(), timer.intervalMs, nowMs);
       if (timer.repetitions != TimerValue.UNBOUNDED) {
         next.repetitions = timer.repetitions - 1;
       }

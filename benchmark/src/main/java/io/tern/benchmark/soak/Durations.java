@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 
 /** Durations on the command line as people write them: 50ms, 10s, 5m, 2h, 7d, or 0. */
-final class Durations implements ITypeConverter<Duration> {
+public final class Durations implements ITypeConverter<Duration> {
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h|d)");
 
   @Override
@@ -15,7 +15,7 @@ final class Durations implements ITypeConverter<Duration> {
     return parse(text);
   }
 
-  static Duration parse(String text) {
+  public static Duration parse(String text) {
     String trimmed = text.strip().toLowerCase(Locale.ROOT);
     if (trimmed.equals("0")) {
       return Duration.ZERO;

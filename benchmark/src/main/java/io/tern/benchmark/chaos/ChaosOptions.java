@@ -43,10 +43,10 @@ final class ChaosOptions {
   @Option(
       names = "--faults",
       paramLabel = "NAME,...",
-      defaultValue = "kill-random,kill-leader,pause,torn-tail,kill-all",
+      defaultValue = "kill-random,kill-leader,pause,partition,torn-tail,kill-all",
       description =
           "the faults, taken in turn in an order the seed shuffles: kill-random, kill-leader,"
-              + " kill-all, pause, torn-tail (default ${DEFAULT-VALUE})")
+              + " kill-all, pause, torn-tail, partition (default ${DEFAULT-VALUE})")
   String faults;
 
   @Option(
@@ -153,9 +153,15 @@ final class ChaosOptions {
     return this;
   }
 
-  /** --config as the brokers' {@code TERN_*} environment. */
+  /**
+   * --config as the brokers' {@code TERN_*} environment, with fault injection on when the partition
+   * fault needs it.
+   */
   Map<String, String> environment() {
     Map<String, String> environment = new LinkedHashMap<>();
+    if (faultList.contains(Fault.PARTITION)) {
+      environment.put("TERN_EXPERIMENTAL_FAULTINJECTION_ENABLED", "true");
+    }
     config.forEach(
         (key, value) ->
             environment.put(

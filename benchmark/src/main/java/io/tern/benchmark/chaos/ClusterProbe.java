@@ -106,6 +106,36 @@ final class ClusterProbe {
     };
   }
 
+  /**
+   * Posts to {@code path} on broker {@code node}.
+   *
+   * @throws IOException if it does not answer or answers other than 200
+   */
+  void post(int node, String path) throws IOException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://" + management.get(node) + path))
+            .timeout(ANSWER_TIMEOUT)
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build();
+    try {
+      HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() != 200) {
+        throw new IOException(
+            "broker "
+                + node
+                + " answered "
+                + answer.statusCode()
+                + " to "
+                + path
+                + ": "
+                + answer.body());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
   List<Replica> replicas(int node) throws IOException {
     HttpResponse<String> answer = get(node, "/actuator/partitions");
     if (answer.statusCode() != 200) {

@@ -16,7 +16,12 @@ enum Fault {
    */
   PAUSE("pause", true),
   /** kill -9 of a broker, a torn frame after its newest journal segment's end, then restart. */
-  TORN_TAIL("torn-tail", true);
+  TORN_TAIL("torn-tail", true),
+  /**
+   * A partition leader's Raft links to every other broker cut both ways (a minority of one), by the
+   * brokers' fault injection ({@code experimental.faultInjection.enabled}), healed at the end.
+   */
+  PARTITION("partition", true);
 
   private final String label;
   private final boolean majorityStaysUp;

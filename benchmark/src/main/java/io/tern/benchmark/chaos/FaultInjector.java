@@ -19,6 +19,7 @@ final class FaultInjector {
   private final Random random;
   private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
   private final Set<Integer> paused = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> isolated = ConcurrentHashMap.newKeySet();
 
   FaultInjector(LocalCluster cluster, ClusterProbe probe, int partitions, Random random) {
     this.cluster = cluster;
@@ -32,9 +33,15 @@ final class FaultInjector {
     return !killed.contains(node) && !paused.contains(node);
   }
 
-  /** The brokers neither killed nor paused. */
+  /**
+   * The brokers neither killed nor paused, nor cut off: the ones that must elect leaders while the
+   * fault lasts. (Clients still use a cut-off broker's gateway, which reaches the others.)
+   */
   List<Integer> upNodes() {
-    return IntStream.range(0, cluster.size()).filter(this::usable).boxed().toList();
+    return IntStream.range(0, cluster.size())
+        .filter(node -> usable(node) && !isolated.contains(node))
+        .boxed()
+        .toList();
   }
 
   /** Injects {@code fault}; returns what was done, for the history. */
@@ -73,12 +80,30 @@ final class FaultInjector {
             + ", then "
             + TornTail.tear(cluster.dataDirectory(node), partition, random);
       }
+      case PARTITION -> {
+        int partition = 1 + random.nextInt(partitions);
+        int node = leaderOr(partition);
+        List<Integer> others =
+            IntStream.range(0, cluster.size()).filter(other -> other != node).boxed().toList();
+        isolated.add(node);
+        probe.post(node, "/actuator/faults/isolate/" + join(others));
+        for (int other : others) {
+          probe.post(other, "/actuator/faults/isolate/" + node);
+        }
+        return "Raft links of broker " + node + " (leader of partition " + partition + ") cut";
+      }
       default -> throw new IllegalArgumentException("unknown fault " + fault);
     }
   }
 
   /** Continues the paused broker and restarts the killed ones. */
   void heal() throws IOException, InterruptedException {
+    if (!isolated.isEmpty()) {
+      for (int node = 0; node < cluster.size(); node++) {
+        probe.post(node, "/actuator/faults/heal");
+      }
+      isolated.clear();
+    }
     for (int node : List.copyOf(paused)) {
       signal(node, "CONT");
       paused.remove(node);
@@ -96,6 +121,10 @@ final class FaultInjector {
   /** The brokers that run again after {@link #heal} (not paused and, if restarted, recovered). */
   List<Integer> allNodes() {
     return IntStream.range(0, cluster.size()).boxed().toList();
+  }
+
+  private static String join(List<Integer> nodes) {
+    return String.join(",", nodes.stream().map(String::valueOf).toList());
   }
 
   private int leaderOr(int partition) {

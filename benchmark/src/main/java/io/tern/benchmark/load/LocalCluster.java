@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * to {@code broker-N.log} in the cluster's directory. The gateway of node 0 serves clients.
  */
 public final class LocalCluster implements AutoCloseable {
-  private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+  // Generous: brokers start slowly on a loaded 2-core machine, and a wait ends once they are ready.
+  private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
 
   private final List<Process> brokers = new ArrayList<>();
   private final List<Map<String, String>> settings = new ArrayList<>();

@@ -72,7 +72,7 @@ public final class ChaosBenchmark {
       for (String gateway : cluster.gateways()) {
         clients.add(client(gateway));
       }
-      Deployments.deployEverywhere(clients.get(0), ChaosProcess.PROCESS_ID, ChaosProcess.bpmn());
+      deploy(clients.get(0));
       ClusterProbe probe = new ClusterProbe(cluster.managementAddresses(), options.partitions);
       FaultInjector injector =
           new FaultInjector(cluster, probe, options.partitions, new Random(options.seed));
@@ -97,6 +97,27 @@ public final class ChaosBenchmark {
       return result;
     } finally {
       clients.forEach(CamundaClient::close);
+    }
+  }
+
+  /**
+   * Deploys the process to every partition, again while it fails within {@code --settle}: a loaded
+   * machine can take longer than a request's timeout, and deploying the same process twice makes no
+   * second version.
+   */
+  private void deploy(CamundaClient client) throws InterruptedException {
+    long deadline = System.nanoTime() + options.settle.toNanos();
+    while (true) {
+      try {
+        Deployments.deployEverywhere(client, ChaosProcess.PROCESS_ID, ChaosProcess.bpmn());
+        return;
+      } catch (RuntimeException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        progress.log("deployment not done yet (%s); again", e.getMessage());
+        Thread.sleep(POLL.toMillis());
+      }
     }
   }
 

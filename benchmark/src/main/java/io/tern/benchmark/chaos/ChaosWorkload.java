@@ -43,7 +43,11 @@ final class ChaosWorkload implements AutoCloseable {
 
   private static final int MAX_JOBS_PER_ACTIVATION = 32;
   private static final int WORKERS_PER_TASK = 2;
-  private static final int MAX_PUBLISH_ATTEMPTS = 5;
+
+  /** How long a publication is tried again while refused or unanswered. */
+  private static final Duration PUBLISH_TIME_LIMIT = Duration.ofMinutes(2);
+
+  private static final String ALREADY_EXISTS = Status.Code.ALREADY_EXISTS.name();
   private static final Duration PUBLISH_RETRY_PAUSE = Duration.ofSeconds(1);
 
   /** Long enough for any instance to reach its message catch whatever the faults. */
@@ -161,7 +165,8 @@ final class ChaosWorkload implements AutoCloseable {
   }
 
   private void publish(String biz) {
-    for (int attempt = 1; attempt <= MAX_PUBLISH_ATTEMPTS; attempt++) {
+    long deadline = System.nanoTime() + PUBLISH_TIME_LIMIT.toNanos();
+    for (int attempt = 1; ; attempt++) {
       String publication = biz + "-p" + attempt;
       long start = history.now();
       Op op =
@@ -183,11 +188,11 @@ final class ChaosWorkload implements AutoCloseable {
         return;
       } catch (Exception e) {
         Op failed = history.record(failure(op, e), start);
-        if (failed.outcome() == Outcome.FAIL) {
-          return; // ALREADY_EXISTS: an earlier attempt took effect; others: retrying is no use
+        if (ALREADY_EXISTS.equals(failed.error()) || System.nanoTime() > deadline) {
+          return; // an earlier attempt took effect, or the cluster refuses for too long
         }
       }
-      pause(PUBLISH_RETRY_PAUSE);
+      pause(PUBLISH_RETRY_PAUSE); // refused (backpressure) or no answer: again
     }
   }
 

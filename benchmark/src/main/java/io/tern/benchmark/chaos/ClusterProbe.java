@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * counts as not answering.
  */
 final class ClusterProbe {
-  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(2);
+  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(5);
   private static final JsonFactory JSON = new JsonFactory();
 
   /** A broker's view of one of its partitions. */

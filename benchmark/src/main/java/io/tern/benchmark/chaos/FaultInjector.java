@@ -99,8 +99,16 @@ final class FaultInjector {
   /** Continues the paused broker and restarts the killed ones. */
   void heal() throws IOException, InterruptedException {
     if (!isolated.isEmpty()) {
+      IOException failed = null;
       for (int node = 0; node < cluster.size(); node++) {
-        probe.post(node, "/actuator/faults/heal");
+        try {
+          probe.post(node, "/actuator/faults/heal");
+        } catch (IOException e) {
+          failed = e; // heal the others all the same
+        }
+      }
+      if (failed != null) {
+        throw failed;
       }
       isolated.clear();
     }

@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chaos suite, short, on three real broker processes: kill -9 of a partition leader and a pause
- * of a leader longer than the election timeout, each once, under load. The history must be valid:
- * nothing acknowledged lost, nothing run twice, the cluster recovered every time.
+ * The chaos suite, short, on three real broker processes: kill -9 of a partition leader, a pause of
+ * a leader longer than the election timeout and a leader's Raft links cut, each once, under load.
+ * The history must be valid: nothing acknowledged lost, nothing run twice, the cluster recovered
+ * every time.
  */
 class ChaosEndToEndTest {
   @TempDir Path dir;
@@ -23,7 +24,7 @@ class ChaosEndToEndTest {
         ChaosBenchmark.run(
             new String[] {
               "--dir", run.toString(),
-              "--faults", "kill-leader,pause",
+              "--faults", "kill-leader,pause,partition",
               "--duration", "1s",
               "--hold", "5s",
               "--quiet", "4s",
@@ -38,7 +39,7 @@ class ChaosEndToEndTest {
     assertThat(history)
         .as("every fault was injected and healed")
         .filteredOn(line -> line.contains("\"kind\":\"fault\""))
-        .hasSize(2);
+        .hasSize(3);
     assertThat(history)
         .as("instances were acknowledged and ended")
         .filteredOn(line -> line.contains("\"kind\":\"ended\"") && line.contains("\"ok\""))

@@ -132,6 +132,26 @@ class CheckerTest {
   }
 
   @Test
+  void anInstanceWhoseMessageWasAlwaysRefusedNeedNotEnd() {
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-1").withInstance(101));
+    add(publish("i-1", "i-1-p1", Outcome.FAIL).withError("RESOURCE_EXHAUSTED"));
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+    add(completion("i-1", 101, 201, ChaosProcess.TASK_A, Outcome.OK));
+    add(ended(101, Outcome.FAIL));
+
+    assertThat(violations()).isEmpty();
+  }
+
+  @Test
+  void anInstanceWhosePublicationWasADuplicateOfOneThatWentThroughMustEnd() {
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-1").withInstance(101));
+    add(publish("i-1", "i-1-p1", Outcome.FAIL).withError("ALREADY_EXISTS"));
+    add(ended(101, Outcome.FAIL));
+
+    assertThat(violations()).containsExactly(Type.LOST);
+  }
+
+  @Test
   void anAcknowledgedInstanceStillActiveAfterTheSettleIsLost() {
     completeInstance("i-1", 101, 201, 202);
     history.removeIf(op -> op.kind() == Kind.ENDED);

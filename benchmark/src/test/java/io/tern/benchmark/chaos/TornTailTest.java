@@ -54,7 +54,10 @@ class TornTailTest {
   }
 
   private static JournalConfig config(Path directory) {
-    return JournalConfig.builder(directory).segmentSizeBytes(64 * 1024).build();
+    return JournalConfig.builder(directory)
+        .segmentSizeBytes(64 * 1024)
+        .fitMaxEntrySizeToSegment()
+        .build();
   }
 
   private static int markerAt(Path segment, long offset) throws Exception {

@@ -1,5 +1,6 @@
 package io.tern.benchmark;
 
+import io.tern.benchmark.chaos.ChaosBenchmark;
 import io.tern.benchmark.common.CommandLines;
 import io.tern.benchmark.engine.EngineBenchmark;
 import io.tern.benchmark.journal.JournalBenchmark;
@@ -83,6 +84,10 @@ public final class BenchmarkMain {
               "soak-report",
               "a soak's report and verdicts again, from its data",
               SoakReportCommand::run),
+          new Benchmark(
+              "chaos",
+              "faults under load on a local cluster; the history checked",
+              ChaosBenchmark::run),
           new Benchmark(
               "starter",
               "the soak's starter alone: instances at a fixed rate",

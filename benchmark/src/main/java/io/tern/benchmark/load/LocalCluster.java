@@ -18,11 +18,14 @@ import java.util.stream.Collectors;
  * to {@code broker-N.log} in the cluster's directory. The gateway of node 0 serves clients.
  */
 public final class LocalCluster implements AutoCloseable {
-  private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+  // Generous: brokers start slowly on a loaded 2-core machine, and a wait ends once they are ready.
+  private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
 
   private final List<Process> brokers = new ArrayList<>();
+  private final List<Map<String, String>> settings = new ArrayList<>();
   private final int[] gatewayPorts;
   private final int[] managementPorts;
+  private Path dir;
 
   private LocalCluster(int size) {
     this.gatewayPorts = new int[size];
@@ -44,6 +47,7 @@ public final class LocalCluster implements AutoCloseable {
       Progress progress)
       throws IOException, InterruptedException {
     LocalCluster cluster = new LocalCluster(size);
+    cluster.dir = dir;
     try {
       cluster.launch(size, partitions, replication, flushMode, extraSettings, dir);
       for (int node = 0; node < size; node++) {
@@ -107,8 +111,60 @@ public final class LocalCluster implements AutoCloseable {
       // "{node}" in a value is the broker's node id: each broker needs a directory of its own.
       extraSettings.forEach(
           (key, value) -> settings.put(key, value.replace("{node}", Integer.toString(self))));
+      this.settings.add(Map.copyOf(settings));
       brokers.add(BrokerProcess.start(settings, log(dir, node)));
     }
+  }
+
+  /** How many brokers the cluster has. */
+  public int size() {
+    return brokers.size();
+  }
+
+  /** Kills broker {@code node} as a crash does (SIGKILL) and waits until it is gone. */
+  public void kill(int node) throws InterruptedException {
+    Process broker = brokers.get(node);
+    broker.destroyForcibly();
+    broker.waitFor();
+  }
+
+  /**
+   * Starts broker {@code node} again (after {@link #kill}) with its settings, ports and data, and
+   * does not wait until it is ready (a broker alone, without a quorum, cannot be): see {@link
+   * #awaitReady}.
+   */
+  public void restart(int node) throws IOException {
+    if (brokers.get(node).isAlive()) {
+      throw new IllegalStateException("broker " + node + " still runs");
+    }
+    brokers.set(node, BrokerProcess.start(settings.get(node), log(dir, node)));
+  }
+
+  /**
+   * Waits until broker {@code node} answers ready; throws if it exits or {@code timeout} passes.
+   */
+  public void awaitReady(int node, Duration timeout) throws InterruptedException {
+    BrokerProcess.awaitReady(brokers.get(node), managementPorts[node], log(dir, node), timeout);
+  }
+
+  /** Whether broker {@code node}'s process runs (a stopped one, SIGSTOP, runs). */
+  public boolean isAlive(int node) {
+    return brokers.get(node).isAlive();
+  }
+
+  /** Broker {@code node}'s operating-system process id. */
+  public long pid(int node) {
+    return brokers.get(node).pid();
+  }
+
+  /** Broker {@code node}'s data directory. */
+  public Path dataDirectory(int node) {
+    return Path.of(settings.get(node).get("TERN_DATA_DIRECTORY"));
+  }
+
+  /** Every broker's gateway (each embeds one), by node id. */
+  public List<String> gateways() {
+    return Arrays.stream(gatewayPorts).mapToObj(port -> "127.0.0.1:" + port).toList();
   }
 
   /** The gateway clients use (node 0's embedded one). */

@@ -5,7 +5,7 @@ import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 
 /** Durations on the command line, read as the broker reads them in its configuration. */
-final class DurationConverter implements ITypeConverter<Duration> {
+public final class DurationConverter implements ITypeConverter<Duration> {
   @Override
   public Duration convert(String text) {
     return Durations.parse(text);

@@ -29,6 +29,7 @@ import io.tern.raft.RaftRole;
 import io.tern.raft.server.RaftServer;
 import io.tern.raft.server.RaftServerConfig;
 import io.tern.raft.transport.NettyRaftTransport;
+import io.tern.raft.transport.RaftTransport;
 import io.tern.raft.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -58,6 +59,7 @@ public final class Broker implements AutoCloseable {
   private final MeterRegistry registry;
   private final NettyRaftTransport transport;
   private final RaftServer raft;
+  private final NetworkFaults networkFaults;
   private final StateResources resources;
   private final LocalPartitions partitions;
   private final ClusterClient cluster;
@@ -84,11 +86,13 @@ public final class Broker implements AutoCloseable {
             config.internalPort(),
             () -> new NettyRaftTransport(transportConfig, registry, Tags.empty()).start());
     try {
+      RaftTransport latent = LatencyInjection.raftTransport(config, registry, transport);
+      this.networkFaults = NetworkFaults.wrap(config, latent);
       this.raft =
           new RaftServer(
               memberId,
               raftConfig,
-              LatencyInjection.raftTransport(config, registry, transport),
+              networkFaults.transport() != null ? networkFaults.transport() : latent,
               registry);
     } catch (RuntimeException e) {
       transport.close();
@@ -217,6 +221,7 @@ public final class Broker implements AutoCloseable {
                           this::scrape,
                           this::rebalance,
                           config.experimentFlags(),
+                          networkFaults,
                           () -> JobStreamsEndpoint.answer(gatewayJobStreams(), jobStreams))));
     }
     LOG.info(

@@ -62,7 +62,8 @@ public record BrokerConfig(
     TransportTls raftTls,
     BackpressureConfig backpressure,
     String logLevel,
-    NetworkLatency networkLatency) {
+    NetworkLatency networkLatency,
+    boolean faultInjection) {
 
   /**
    * The settings latency experiments switch (see the README's experiment flags), by key, as this
@@ -197,7 +198,8 @@ public record BrokerConfig(
         raftTls(values),
         BackpressureConfig.from(values),
         logLevel(values),
-        NetworkLatency.from(values, clusterSize));
+        NetworkLatency.from(values, clusterSize),
+        values.bool("experimental.faultInjection.enabled"));
   }
 
   private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");

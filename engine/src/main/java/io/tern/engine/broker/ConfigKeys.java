@@ -220,6 +220,13 @@ final class ConfigKeys {
               "an experiment: the pairs of node ids whose messages are delayed, such as 0-1,1-2"
                   + " (empty: every pair); a standalone gateway adds no latency"),
           new Key(
+              "experimental.faultInjection.enabled",
+              "false",
+              "for chaos tests only, never in production: POST /actuator/faults/isolate/{nodes}"
+                  + " drops every Raft message between this broker and those node ids (the"
+                  + " command API still connects them) until POST /actuator/faults/heal; off, both"
+                  + " answer 404"),
+          new Key(
               "logging.level",
               "info",
               "the level of Tern's own log lines: error, warn, info, debug or trace (gRPC and"

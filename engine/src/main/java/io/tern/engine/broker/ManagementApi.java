@@ -39,7 +39,9 @@ final class ManagementApi implements ManagementServer.Routes {
           "POST /actuator/partitions/pauseProcessing",
           "POST /actuator/partitions/resumeProcessing",
           "POST /actuator/partitions/takeSnapshot",
-          "POST /actuator/rebalance");
+          "POST /actuator/rebalance",
+          "POST /actuator/faults/isolate/{nodes}",
+          "POST /actuator/faults/heal");
 
   /** An HTTP answer. */
   record Answer(int status, String contentType, String body) {
@@ -63,10 +65,12 @@ final class ManagementApi implements ManagementServer.Routes {
   private final Map<String, String> flags;
   private final Supplier<CompletableFuture<Map<Integer, String>>> rebalancing;
   private final Supplier<Answer> jobStreams;
+  private final NetworkFaults networkFaults;
   private volatile boolean started;
 
   /**
    * @param flags the experiment flags as this broker runs them ({@code GET /actuator/flags})
+   * @param networkFaults answers {@code POST /actuator/faults/...}
    * @param jobStreams answers {@code GET /actuator/jobstreams}
    */
   ManagementApi(
@@ -74,6 +78,7 @@ final class ManagementApi implements ManagementServer.Routes {
       Supplier<String> metrics,
       Supplier<CompletableFuture<Map<Integer, String>>> rebalancing,
       Map<String, String> flags,
+      NetworkFaults networkFaults,
       Supplier<Answer> jobStreams) {
     this.partitions = partitions;
     this.inspection = new InspectionEndpoints(partitions);
@@ -81,12 +86,16 @@ final class ManagementApi implements ManagementServer.Routes {
     this.rebalancing = rebalancing;
     this.flags = Map.copyOf(flags);
     this.jobStreams = jobStreams;
+    this.networkFaults = networkFaults;
   }
 
   @Override
   public CompletableFuture<Answer> handle(String method, String path) {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    if (path.startsWith(NetworkFaults.PREFIX)) {
+      return networkFaults.handle(method, path);
+    }
     if (route.startsWith("GET " + INSTANCES)) {
       return inspection.instance(route.substring(("GET " + INSTANCES).length()));
     }

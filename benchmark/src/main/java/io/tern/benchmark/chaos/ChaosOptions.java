@@ -1,0 +1,174 @@
+package io.tern.benchmark.chaos;
+
+import io.tern.benchmark.common.CommandLines;
+import io.tern.benchmark.soak.DurationConverter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Options of the chaos run: the cluster, the workload, the faults and the checks' time limits. */
+@Command(
+    name = "chaos",
+    usageHelpAutoWidth = true,
+    description =
+        "Starts a local cluster of broker processes, drives a workload with the official client"
+            + " while injecting faults on a schedule, heals, lets the cluster settle and checks the"
+            + " recorded history: no acknowledged instance lost, no task run twice, variables and"
+            + " messages as written, every fault recovered from. Writes DIR/history.jsonl and"
+            + " DIR/summary.md. Exit code 0 when the history is valid, 1 on a violation, 2 for a"
+            + " wrong command line.")
+final class ChaosOptions {
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      required = true,
+      description = "the history, the summary and the brokers' data and logs")
+  Path dir;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "DUR",
+      converter = DurationConverter.class,
+      defaultValue = "2m",
+      description =
+          "how long faults are injected under load, each listed one at least once (default"
+              + " ${DEFAULT-VALUE})")
+  Duration duration;
+
+  @Option(
+      names = "--faults",
+      paramLabel = "NAME,...",
+      defaultValue = "kill-random,kill-leader,pause,partition,torn-tail,kill-all",
+      description =
+          "the faults, taken in turn in an order the seed shuffles: kill-random, kill-leader,"
+              + " kill-all, pause, torn-tail, partition (default ${DEFAULT-VALUE})")
+  String faults;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "picks the fault order and targets (default: random, printed)")
+  Long seed;
+
+  @Option(
+      names = "--hold",
+      paramLabel = "DUR",
+      converter = DurationConverter.class,
+      defaultValue = "8s",
+      description =
+          "how long each fault lasts before it heals; more than the election timeout (default"
+              + " ${DEFAULT-VALUE})")
+  Duration hold;
+
+  @Option(
+      names = "--quiet",
+      paramLabel = "DUR",
+      converter = DurationConverter.class,
+      defaultValue = "5s",
+      description = "load without faults after each recovery (default ${DEFAULT-VALUE})")
+  Duration quiet;
+
+  @Option(
+      names = "--settle",
+      paramLabel = "DUR",
+      converter = DurationConverter.class,
+      defaultValue = "2m",
+      description =
+          "longest wait for recovery after a heal, and for the instances to end after the load"
+              + " (default ${DEFAULT-VALUE})")
+  Duration settle;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "N",
+      defaultValue = "10",
+      description = "instances created per second (default ${DEFAULT-VALUE})")
+  double rate;
+
+  @Option(
+      names = "--brokers",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "brokers (default ${DEFAULT-VALUE})")
+  int brokers;
+
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "partitions (default ${DEFAULT-VALUE})")
+  int partitions;
+
+  @Option(
+      names = "--replication",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "replication factor (default ${DEFAULT-VALUE})")
+  int replication;
+
+  @Option(
+      names = "--config",
+      paramLabel = "KEY=VALUE",
+      description = "a broker setting, e.g. raft.flush.mode=async; repeatable")
+  Map<String, String> config = new LinkedHashMap<>();
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "this help")
+  boolean help;
+
+  List<Fault> faultList;
+
+  static ChaosOptions parse(String[] args) {
+    return CommandLines.parse(new ChaosOptions(), args, ChaosOptions::resolve);
+  }
+
+  private ChaosOptions resolve() {
+    CommandLines.positive("--brokers", brokers);
+    CommandLines.positive("--partitions", partitions);
+    CommandLines.positive("--replication", replication);
+    if (replication > brokers) {
+      throw new IllegalArgumentException(
+          "--replication " + replication + " is more than --brokers " + brokers);
+    }
+    if (rate <= 0) {
+      throw new IllegalArgumentException("--rate must be positive, got " + rate);
+    }
+    for (var each : Map.of("--duration", duration, "--hold", hold, "--settle", settle).entrySet()) {
+      if (each.getValue().isZero() || each.getValue().isNegative()) {
+        throw new IllegalArgumentException(each.getKey() + " must be positive");
+      }
+    }
+    faultList =
+        CommandLines.names("--faults", faults, Fault.labels()).stream().map(Fault::of).toList();
+    if (seed == null) {
+      seed = new java.util.Random().nextLong();
+    }
+    return this;
+  }
+
+  /**
+   * --config as the brokers' {@code TERN_*} environment, with fault injection on when the partition
+   * fault needs it.
+   */
+  Map<String, String> environment() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    if (faultList.contains(Fault.PARTITION)) {
+      environment.put("TERN_EXPERIMENTAL_FAULTINJECTION_ENABLED", "true");
+    }
+    config.forEach(
+        (key, value) ->
+            environment.put(
+                key.startsWith("TERN_")
+                    ? key
+                    : "TERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT),
+                value));
+    return environment;
+  }
+}

@@ -1,0 +1,113 @@
+package io.tern.benchmark.chaos;
+
+import io.tern.benchmark.chaos.Op.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The chaos run's summary in Markdown: the counts, each fault with its failover and recovery times,
+ * the distribution of those times, and each violation with its history excerpt and how to run the
+ * same schedule again.
+ */
+final class ChaosReport {
+  private ChaosReport() {}
+
+  static String render(ChaosOptions options, Checker.Result result, List<Op> history) {
+    List<Op> faults = history.stream().filter(op -> op.kind() == Kind.FAULT).toList();
+    StringBuilder out = new StringBuilder();
+    out.append("# Chaos run: ")
+        .append(result.valid() ? "VALID" : result.violations().size() + " VIOLATIONS")
+        .append("\n\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "seed %d, faults %s, %d brokers, %d partitions, replication %d, %s of faults at"
+                + " %s instances/s, hold %s%n%n",
+            options.seed,
+            options.faults,
+            options.brokers,
+            options.partitions,
+            options.replication,
+            options.duration,
+            options.rate,
+            options.hold));
+    out.append("| faults | operations | acknowledged | unknown | refused | lost | duplicated |\n");
+    out.append("|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| %d | %d | %d | %d | %d | %d | %d |%n%n",
+            faults.size(),
+            result.operations(),
+            result.acknowledged(),
+            result.unknown(),
+            result.refused(),
+            result.lost(),
+            result.duplicated()));
+    out.append("| # | fault | failover ms | recovered ms after heal | outcome |\n");
+    out.append("|---:|---|---:|---:|---|\n");
+    List<Long> failovers = new ArrayList<>();
+    List<Long> recoveries = new ArrayList<>();
+    int n = 0;
+    for (Op fault : faults) {
+      String failover = fault.vars().getOrDefault("failoverMs", "-");
+      String recovered = fault.vars().getOrDefault("recoveredMs", "-");
+      if (!failover.equals("-")) {
+        failovers.add(Long.parseLong(failover));
+      }
+      if (!recovered.equals("-")) {
+        recoveries.add(Long.parseLong(recovered));
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %d | %s | %s | %s | %s |%n",
+              ++n,
+              fault.detail(),
+              failover,
+              recovered,
+              fault.error() == null ? "recovered" : "NOT recovered: " + fault.error()));
+    }
+    out.append('\n');
+    out.append("failover (a leader for every partition among the brokers left up): ")
+        .append(distribution(failovers))
+        .append('\n');
+    out.append("recovery (all brokers ready, one leader per partition, after the heal): ")
+        .append(distribution(recoveries))
+        .append("\n\n");
+    for (Checker.Violation violation : result.violations()) {
+      out.append("## ").append(violation.type()).append(": ").append(violation.message());
+      out.append("\n\n```\n");
+      violation.excerpt().forEach(op -> out.append(op.toJson()).append('\n'));
+      out.append("```\n\n");
+    }
+    if (!result.valid()) {
+      out.append("Reproduce the schedule: chaos --seed ")
+          .append(options.seed)
+          .append(" --faults ")
+          .append(options.faults)
+          .append(" --duration ")
+          .append(options.duration.toSeconds())
+          .append("s --hold ")
+          .append(options.hold.toMillis())
+          .append("ms\n");
+    }
+    return out.toString();
+  }
+
+  /** min, median, max of {@code millis}, or "none". */
+  static String distribution(List<Long> millis) {
+    if (millis.isEmpty()) {
+      return "none";
+    }
+    List<Long> sorted = millis.stream().sorted().toList();
+    return String.format(
+        Locale.ROOT,
+        "n=%d, min %d ms, median %d ms, max %d ms",
+        sorted.size(),
+        sorted.get(0),
+        sorted.get(sorted.size() / 2),
+        sorted.get(sorted.size() - 1));
+  }
+}

@@ -1,0 +1,181 @@
+package io.tern.benchmark.chaos;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What the brokers' management APIs say: readiness, who leads which partition, whether an instance
+ * is still active. A broker that does not answer within {@link #ANSWER_TIMEOUT} (paused, killed)
+ * counts as not answering.
+ */
+final class ClusterProbe {
+  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(5);
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /** A broker's view of one of its partitions. */
+  record Replica(int node, int partition, String role, long term) {}
+
+  private final List<String> management;
+  private final int partitions;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(ANSWER_TIMEOUT).build();
+
+  /**
+   * @param management every broker's management address, by node id
+   */
+  ClusterProbe(List<String> management, int partitions) {
+    this.management = management;
+    this.partitions = partitions;
+  }
+
+  /**
+   * Null when each of {@code nodes} is ready and every partition has exactly one leader among them;
+   * else what is missing.
+   */
+  String notRecovered(Collection<Integer> nodes) {
+    List<String> problems = new ArrayList<>();
+    Map<Integer, List<Integer>> leaders = new TreeMap<>();
+    for (int partition = 1; partition <= partitions; partition++) {
+      leaders.put(partition, new ArrayList<>());
+    }
+    for (int node : nodes) {
+      try {
+        HttpResponse<String> ready = get(node, "/actuator/health/readiness");
+        if (ready.statusCode() != 200) {
+          problems.add("broker " + node + " not ready: " + ready.body());
+        }
+        for (Replica replica : replicas(node)) {
+          if (replica.role().equals("LEADER")) {
+            leaders.computeIfAbsent(replica.partition(), p -> new ArrayList<>()).add(node);
+          }
+        }
+      } catch (IOException e) {
+        problems.add("broker " + node + " does not answer: " + e);
+      }
+    }
+    leaders.forEach(
+        (partition, nodesLeading) -> {
+          if (nodesLeading.size() != 1) {
+            problems.add("partition " + partition + " has leaders " + nodesLeading);
+          }
+        });
+    return problems.isEmpty() ? null : String.join("; ", problems);
+  }
+
+  /** The node leading {@code partition} among {@code nodes}, as the first to say so tells. */
+  Optional<Integer> leaderOf(int partition, Collection<Integer> nodes) {
+    for (int node : nodes) {
+      try {
+        for (Replica replica : replicas(node)) {
+          if (replica.partition() == partition && replica.role().equals("LEADER")) {
+            return Optional.of(node);
+          }
+        }
+      } catch (IOException e) {
+        // this one does not answer; ask the next
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether process instance {@code key} is still active on {@code node}'s replica.
+   *
+   * @throws IOException when the broker does not answer or answers neither yes nor no
+   */
+  boolean active(int node, long key) throws IOException {
+    HttpResponse<String> answer = get(node, "/actuator/instances/" + key);
+    return switch (answer.statusCode()) {
+      case 200 -> true;
+      case 404 -> false;
+      default ->
+          throw new IOException(
+              "broker " + node + " answered " + answer.statusCode() + ": " + answer.body());
+    };
+  }
+
+  /**
+   * Posts to {@code path} on broker {@code node}.
+   *
+   * @throws IOException if it does not answer or answers other than 200
+   */
+  void post(int node, String path) throws IOException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://" + management.get(node) + path))
+            .timeout(ANSWER_TIMEOUT)
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build();
+    try {
+      HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() != 200) {
+        throw new IOException(
+            "broker "
+                + node
+                + " answered "
+                + answer.statusCode()
+                + " to "
+                + path
+                + ": "
+                + answer.body());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  List<Replica> replicas(int node) throws IOException {
+    HttpResponse<String> answer = get(node, "/actuator/partitions");
+    if (answer.statusCode() != 200) {
+      throw new IOException("broker " + node + " answered " + answer.statusCode());
+    }
+    List<Replica> replicas = new ArrayList<>();
+    try (JsonParser json = JSON.createParser(answer.body())) {
+      json.nextToken(); // {
+      while (json.nextToken() == JsonToken.FIELD_NAME) {
+        int partition = Integer.parseInt(json.getCurrentName());
+        json.nextToken(); // {
+        String role = null;
+        long term = 0;
+        while (json.nextToken() == JsonToken.FIELD_NAME) {
+          String field = json.getCurrentName();
+          JsonToken value = json.nextToken();
+          if (field.equals("role")) {
+            role = json.getText();
+          } else if (field.equals("term")) {
+            term = json.getLongValue();
+          } else if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+            json.skipChildren();
+          }
+        }
+        replicas.add(new Replica(node, partition, role, term));
+      }
+    }
+    return replicas;
+  }
+
+  private HttpResponse<String> get(int node, String path) throws IOException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://" + management.get(node) + path))
+            .timeout(ANSWER_TIMEOUT)
+            .build();
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.tern.benchmark.chaos;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** The faults a chaos run injects, by the names {@code --faults} takes. */
+enum Fault {
+  /** kill -9 of a broker picked at random, restarted at the heal. */
+  KILL_RANDOM("kill-random", true),
+  /** kill -9 of the leader of a partition picked at random, restarted at the heal. */
+  KILL_LEADER("kill-leader", true),
+  /** kill -9 of every broker at once, all restarted at the heal. */
+  KILL_ALL("kill-all", false),
+  /**
+   * SIGSTOP of a partition leader for the hold (longer than the election timeout), then SIGCONT.
+   */
+  PAUSE("pause", true),
+  /** kill -9 of a broker, a torn frame after its newest journal segment's end, then restart. */
+  TORN_TAIL("torn-tail", true),
+  /**
+   * A partition leader's Raft links to every other broker cut both ways (a minority of one), by the
+   * brokers' fault injection ({@code experimental.faultInjection.enabled}), healed at the end.
+   */
+  PARTITION("partition", true);
+
+  private final String label;
+  private final boolean majorityStaysUp;
+
+  Fault(String label, boolean majorityStaysUp) {
+    this.label = label;
+    this.majorityStaysUp = majorityStaysUp;
+  }
+
+  /** The name on the command line and in the report. */
+  String label() {
+    return label;
+  }
+
+  /** Whether the others can elect new leaders while it lasts (then failover time is measured). */
+  boolean majorityStaysUp() {
+    return majorityStaysUp;
+  }
+
+  static List<String> labels() {
+    return Arrays.stream(values()).map(Fault::label).toList();
+  }
+
+  static Fault of(String label) {
+    return Arrays.stream(values())
+        .filter(fault -> fault.label.equals(label))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown fault " + label));
+  }
+}

@@ -1,0 +1,158 @@
+package io.tern.benchmark.chaos;
+
+import io.tern.benchmark.load.LocalCluster;
+import java.io.IOException;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+
+/**
+ * Injects one {@link Fault} at a time into a local cluster and heals it: restarts the killed
+ * brokers, continues the paused one. Knows which brokers are down, so that clients avoid them.
+ */
+final class FaultInjector {
+  private final LocalCluster cluster;
+  private final ClusterProbe probe;
+  private final int partitions;
+  private final Random random;
+  private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> paused = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> isolated = ConcurrentHashMap.newKeySet();
+
+  FaultInjector(LocalCluster cluster, ClusterProbe probe, int partitions, Random random) {
+    this.cluster = cluster;
+    this.probe = probe;
+    this.partitions = partitions;
+    this.random = random;
+  }
+
+  /** Whether broker {@code node} runs and is not paused. */
+  boolean usable(int node) {
+    return !killed.contains(node) && !paused.contains(node);
+  }
+
+  /**
+   * The brokers neither killed nor paused, nor cut off: the ones that must elect leaders while the
+   * fault lasts. (Clients still use a cut-off broker's gateway, which reaches the others.)
+   */
+  List<Integer> upNodes() {
+    return IntStream.range(0, cluster.size())
+        .filter(node -> usable(node) && !isolated.contains(node))
+        .boxed()
+        .toList();
+  }
+
+  /** Injects {@code fault}; returns what was done, for the history. */
+  String inject(Fault fault) throws IOException, InterruptedException {
+    switch (fault) {
+      case KILL_RANDOM -> {
+        int node = random.nextInt(cluster.size());
+        kill(node);
+        return "kill -9 broker " + node;
+      }
+      case KILL_LEADER -> {
+        int partition = 1 + random.nextInt(partitions);
+        int node = leaderOr(partition);
+        kill(node);
+        return "kill -9 broker " + node + " (leader of partition " + partition + ")";
+      }
+      case KILL_ALL -> {
+        for (int node = 0; node < cluster.size(); node++) {
+          kill(node);
+        }
+        return "kill -9 every broker";
+      }
+      case PAUSE -> {
+        int partition = 1 + random.nextInt(partitions);
+        int node = leaderOr(partition);
+        signal(node, "STOP");
+        paused.add(node);
+        return "SIGSTOP broker " + node + " (leader of partition " + partition + ")";
+      }
+      case TORN_TAIL -> {
+        int node = random.nextInt(cluster.size());
+        kill(node);
+        int partition = 1 + random.nextInt(partitions);
+        return "kill -9 broker "
+            + node
+            + ", then "
+            + TornTail.tear(cluster.dataDirectory(node), partition, random);
+      }
+      case PARTITION -> {
+        int partition = 1 + random.nextInt(partitions);
+        int node = leaderOr(partition);
+        List<Integer> others =
+            IntStream.range(0, cluster.size()).filter(other -> other != node).boxed().toList();
+        isolated.add(node);
+        probe.post(node, "/actuator/faults/isolate/" + join(others));
+        for (int other : others) {
+          probe.post(other, "/actuator/faults/isolate/" + node);
+        }
+        return "Raft links of broker " + node + " (leader of partition " + partition + ") cut";
+      }
+      default -> throw new IllegalArgumentException("unknown fault " + fault);
+    }
+  }
+
+  /** Continues the paused broker and restarts the killed ones. */
+  void heal() throws IOException, InterruptedException {
+    if (!isolated.isEmpty()) {
+      IOException failed = null;
+      for (int node = 0; node < cluster.size(); node++) {
+        try {
+          probe.post(node, "/actuator/faults/heal");
+        } catch (IOException e) {
+          failed = e; // heal the others all the same
+        }
+      }
+      if (failed != null) {
+        throw failed;
+      }
+      isolated.clear();
+    }
+    for (int node : List.copyOf(paused)) {
+      signal(node, "CONT");
+      paused.remove(node);
+    }
+    for (int node : List.copyOf(killed)) {
+      cluster.restart(node);
+    }
+  }
+
+  /** After the heal, once the cluster recovered: the restarted brokers take requests again. */
+  void recovered() {
+    killed.clear();
+  }
+
+  /** The brokers that run again after {@link #heal} (not paused and, if restarted, recovered). */
+  List<Integer> allNodes() {
+    return IntStream.range(0, cluster.size()).boxed().toList();
+  }
+
+  private static String join(List<Integer> nodes) {
+    return String.join(",", nodes.stream().map(String::valueOf).toList());
+  }
+
+  private int leaderOr(int partition) {
+    return probe
+        .leaderOf(partition, upNodes())
+        .orElseGet(() -> upNodes().get(random.nextInt(upNodes().size())));
+  }
+
+  private void kill(int node) throws InterruptedException {
+    killed.add(node); // first, so that no new request goes there
+    cluster.kill(node);
+  }
+
+  private void signal(int node, String signal) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, Long.toString(cluster.pid(node)))
+            .inheritIO()
+            .start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + signal + " of broker " + node + " failed");
+    }
+  }
+}

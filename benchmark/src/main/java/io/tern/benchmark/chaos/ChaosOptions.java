@@ -2,11 +2,11 @@ package io.tern.benchmark.chaos;
 
 import io.tern.benchmark.common.CommandLines;
 import io.tern.benchmark.soak.DurationConverter;
+import io.tern.engine.broker.BrokerConfigLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -165,9 +165,7 @@ final class ChaosOptions {
     config.forEach(
         (key, value) ->
             environment.put(
-                key.startsWith("TERN_")
-                    ? key
-                    : "TERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT),
+                key.startsWith("TERN_") ? key : BrokerConfigLoader.environmentVariable(key),
                 value));
     return environment;
   }

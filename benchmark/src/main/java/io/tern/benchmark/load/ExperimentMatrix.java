@@ -1,5 +1,6 @@
 package io.tern.benchmark.load;
 
+import io.tern.engine.broker.BrokerConfigLoader;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -93,8 +94,7 @@ final class ExperimentMatrix {
     keys.forEach(
         (key, value) ->
             environment.put(
-                "TERN_" + key.replace('.', '_').toUpperCase(java.util.Locale.ROOT),
-                value.replace("{run}", runId)));
+                BrokerConfigLoader.environmentVariable(key), value.replace("{run}", runId)));
     return environment;
   }
 

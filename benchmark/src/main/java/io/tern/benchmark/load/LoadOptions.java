@@ -2,6 +2,7 @@ package io.tern.benchmark.load;
 
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.CommandLines;
+import io.tern.engine.broker.BrokerConfigLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -268,8 +269,7 @@ final class LoadOptions {
   Map<String, String> environment() {
     Map<String, String> environment = new LinkedHashMap<>();
     settings.forEach(
-        (key, value) ->
-            environment.put("TERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT), value));
+        (key, value) -> environment.put(BrokerConfigLoader.environmentVariable(key), value));
     return environment;
   }
 

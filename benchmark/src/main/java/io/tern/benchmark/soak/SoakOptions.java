@@ -1,12 +1,12 @@
 package io.tern.benchmark.soak;
 
 import io.tern.benchmark.common.CommandLines;
+import io.tern.engine.broker.BrokerConfigLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -181,9 +181,7 @@ final class SoakOptions {
     config.forEach(
         (key, value) ->
             environment.put(
-                key.startsWith("TERN_")
-                    ? key
-                    : "TERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT),
+                key.startsWith("TERN_") ? key : BrokerConfigLoader.environmentVariable(key),
                 value));
     return environment;
   }

@@ -281,4 +281,9 @@ public final class BrokerConfigLoader {
       problems.add(text);
     }
   }
+
+  /** The environment variable that sets {@code key}: {@code TERN_} and the key in upper case. */
+  public static String environmentVariable(String key) {
+    return ENV_PREFIX + key.replace('.', '_').toUpperCase(Locale.ROOT);
+  }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -47,7 +46,7 @@ public final class ConfigReference {
 
   /** The environment variable that sets {@code key}. */
   static String environmentVariable(String key) {
-    return "TERN_" + key.replace('.', '_').toUpperCase(Locale.ROOT);
+    return BrokerConfigLoader.environmentVariable(key);
   }
 
   static String markdown() {

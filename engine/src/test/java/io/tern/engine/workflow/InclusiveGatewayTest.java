@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.processor.TestMember.Answer;
-import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
@@ -16,7 +14,10 @@ import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-/** Forking inclusive gateways: every flow whose condition holds, else the default flow. */
+/**
+ * Forking inclusive gateways: every flow whose condition holds, else the default flow. Joining ones
+ * are {@link InclusiveJoinTest}'s.
+ */
 class InclusiveGatewayTest extends WorkflowTestBase {
   /** An inclusive fork to tasks "small" (x > 1), "large" (x > 5), or by default "none". */
   private static BpmnModelInstance fork(boolean withDefault) {
@@ -85,24 +86,5 @@ class InclusiveGatewayTest extends WorkflowTestBase {
     setVariables(leader, instance, "{\"x\": 6}", false);
     resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
     await(() -> countOf(ValueTypes.JOB, ValueTypes.JobIntent.CREATED) == 2, "both jobs");
-  }
-
-  @Test
-  void aJoiningInclusiveGatewayIsRejectedNamingIt() {
-    TestMember leader = leader();
-    BpmnModelInstance model =
-        Bpmn.createExecutableProcess("join")
-            .startEvent("start")
-            .parallelGateway("fork")
-            .serviceTask("a", t -> t.zeebeJobType("a"))
-            .inclusiveGateway("merge")
-            .endEvent("end")
-            .moveToNode("fork")
-            .serviceTask("b", t -> t.zeebeJobType("b"))
-            .connectTo("merge")
-            .done();
-    Answer answer = deploy(leader, "join.bpmn", xml(model));
-    assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(answer.reason()).contains("'merge'").contains("joining inclusive gateways");
   }
 }

@@ -109,7 +109,8 @@ public final class BpmnTransformer {
         start,
         Map.copyOf(messageStarts),
         Map.copyOf(flowTargets),
-        Map.copyOf(eventStarts));
+        Map.copyOf(eventStarts),
+        InclusiveJoin.of(elements));
   }
 
   /**

@@ -245,14 +245,7 @@ final class ElementTransformer {
       return EventGatewayCheck.check(gateway, problems)
           ? BpmnElementType.EVENT_BASED_GATEWAY
           : null;
-    } else if (element instanceof InclusiveGateway gateway) {
-      if (gateway.getIncoming().size() > 1) {
-        problems.add(
-            describe(element)
-                + ": joining inclusive gateways (more than one incoming flow) are not supported"
-                + " yet; an inclusive gateway may fork only");
-        return null;
-      }
+    } else if (element instanceof InclusiveGateway) {
       return BpmnElementType.INCLUSIVE_GATEWAY;
     } else if (element instanceof io.camunda.zeebe.model.bpmn.instance.AdHocSubProcess
         || element instanceof io.camunda.zeebe.model.bpmn.instance.Transaction) {

@@ -7,7 +7,7 @@ import java.util.Map;
  * A deployed process as the engine runs it: its elements by id, where it starts (its none start
  * event, null if it has none, and its message start events by message name), where each sequence
  * flow leads (flow id to target element id), and the start events of each scope's event
- * subprocesses.
+ * subprocesses, and what its joining inclusive gateways wait for ({@link InclusiveJoin}).
  */
 public record ExecutableProcess(
     String bpmnProcessId,
@@ -15,7 +15,20 @@ public record ExecutableProcess(
     String noneStartEventId,
     Map<String, String> messageStartEvents,
     Map<String, String> flowTargets,
-    Map<String, List<String>> eventSubprocessStarts) {
+    Map<String, List<String>> eventSubprocessStarts,
+    List<InclusiveJoin> inclusiveJoins) {
+
+  /**
+   * The joining inclusive gateway {@code gatewayId}'s reachability, or null if it does not join.
+   */
+  public InclusiveJoin inclusiveJoin(String gatewayId) {
+    for (InclusiveJoin join : inclusiveJoins) {
+      if (join.gatewayId().equals(gatewayId)) {
+        return join;
+      }
+    }
+    return null;
+  }
 
   /**
    * The start events of the event subprocesses directly inside scope {@code scopeId} (the process

@@ -8,8 +8,8 @@ import io.tern.engine.state.DbString;
 import io.tern.engine.state.PartitionState;
 
 /**
- * Tokens waiting at joining parallel gateways: per flow scope, gateway and incoming flow, how many
- * times the flow was taken and not yet joined.
+ * Tokens waiting at joining gateways (parallel, and inclusive with more than one incoming flow):
+ * per flow scope, gateway and incoming flow, how many times the flow was taken and not yet joined.
  */
 public final class TakenFlowState {
   private final ColumnFamily<DbCompositeKey<DbLong, DbCompositeKey<DbString, DbString>>, DbLong>
@@ -40,6 +40,24 @@ public final class TakenFlowState {
   public long count(long scopeKey, String gatewayId, String flowId) {
     set(scopeKey, gatewayId, flowId);
     return taken.get(key, count) ? count.get() : 0;
+  }
+
+  /** What a scope's tokens wait at: each gateway and incoming flow with its count. */
+  public interface WaitingVisitor {
+    void visit(String gatewayId, String flowId, long count);
+  }
+
+  /** Visits the scope's waiting tokens, by gateway id then flow id. */
+  public void forEachWaiting(long scopeKey, WaitingVisitor visitor) {
+    if (!scopes.exists(marked.set(scopeKey))) {
+      return;
+    }
+    taken.forEachWithPrefix(
+        new DbLong(scopeKey),
+        (k, v) -> {
+          visitor.visit(k.second().first().get(), k.second().second().get(), v.get());
+          return true;
+        });
   }
 
   /** Applier: adds {@code delta} to the flow's waiting tokens. */

@@ -8,6 +8,7 @@ import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.model.InclusiveJoin;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
@@ -197,7 +198,9 @@ final class ElementLifecycle {
   /**
    * The element completed: it takes its outgoing flows ({@code taken}, or all), or, with none,
    * completes its flow scope once that has no active child. A flow's target is activated in the
-   * same flow scope; a parallel gateway only once each of its incoming flows brought a token.
+   * same flow scope; a parallel gateway only once each of its incoming flows brought a token; a
+   * joining inclusive gateway once no other token may still reach it ({@link
+   * InclusiveJoinBehavior}).
    */
   void leave(ElementStep step, List<ExecutableElement.Flow> taken) {
     ProcessingResult result = step.result();
@@ -221,6 +224,9 @@ final class ElementLifecycle {
           ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
           next);
       ExecutableElement target = step.process().element(flow.targetId());
+      if (InclusiveJoin.joins(target)) {
+        continue; // ElementProcessor activates it once no other token may still reach it
+      }
       if (target.type() != BpmnElementType.PARALLEL_GATEWAY || joined(target, flowScopeKey)) {
         activateChild(step, flow.targetId(), flowScopeKey);
       }

@@ -5,6 +5,7 @@ import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.model.InclusiveJoin;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
@@ -31,6 +32,7 @@ public final class ElementProcessor {
   private final EventSubprocessBehavior eventSubprocesses;
   private final TerminateEndBehavior terminateEnds;
   private final ElementLifecycle lifecycle;
+  private final InclusiveJoinBehavior inclusiveJoins;
   private final Map<BpmnElementType, ElementKind> kinds = new EnumMap<>(BpmnElementType.class);
   private final ProcessInstanceValue value = new ProcessInstanceValue();
   private final ElementInstance instance = new ElementInstance();
@@ -47,6 +49,7 @@ public final class ElementProcessor {
     CallActivityBehavior callActivities =
         new CallActivityBehavior(context, state, behaviors.variables(), behaviors.incidents());
     this.lifecycle = new ElementLifecycle(context, state, behaviors, multiInstance);
+    this.inclusiveJoins = new InclusiveJoinBehavior(state);
     register(new ContainerKind(context, lifecycle, behaviors, callActivities));
     JobBehavior jobs = new JobBehavior(context, lifecycle, behaviors);
     register(
@@ -90,16 +93,36 @@ public final class ElementProcessor {
       throw new IllegalStateException("cannot activate a " + value.elementType + " element");
     }
     ElementStep step = lifecycle.step(result, key, value);
+    boolean known = instances.get(key, instance);
+    if (!known
+        && step.element() != null
+        && InclusiveJoin.joins(step.element())
+        && !inclusiveJoins.mayJoin(
+            value.flowScopeKey, step.process().inclusiveJoin(step.element().id()))) {
+      return; // an activation before this one joined the tokens, or another may still come
+    }
     // An element whose activation raised an incident is still ACTIVATING, and is activated again
     // once the incident is resolved.
     boolean again =
         (kind.mayFailToActivate(step) || lifecycle.mayFailToEnter(step))
-            && instances.get(key, instance)
+            && known
             && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING;
     if (!again) {
       lifecycle.append(step, ProcessInstanceIntent.ELEMENT_ACTIVATING);
     }
     kind.activate(step);
+    activateReadyJoins(step);
+  }
+
+  /**
+   * After any step of an element, its scope's joining inclusive gateways that no other token may
+   * reach any more activate: the step may have placed, moved or ended the last such token.
+   */
+  private void activateReadyJoins(ElementStep step) {
+    long scopeKey = step.value().flowScopeKey;
+    for (String gatewayId : inclusiveJoins.readyToJoin(scopeKey, step.process())) {
+      lifecycle.activateChild(step, gatewayId, scopeKey);
+    }
   }
 
   public void complete(LoggedRecord command, ProcessingResult result) {
@@ -116,6 +139,8 @@ public final class ElementProcessor {
     if (kind == null) {
       throw new IllegalStateException("cannot complete a " + value.elementType + " element");
     }
-    kind.complete(lifecycle.step(result, key, value), instance);
+    ElementStep step = lifecycle.step(result, key, value);
+    kind.complete(step, instance);
+    activateReadyJoins(step);
   }
 }

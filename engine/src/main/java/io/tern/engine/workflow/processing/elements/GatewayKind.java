@@ -24,8 +24,9 @@ import java.util.Set;
  * exclusive gateway the first whose condition holds, an inclusive one every one whose condition
  * holds (either falls back to its default flow; without one, a CONDITION_ERROR incident holds it),
  * a parallel one all of them. A parallel gateway is only activated once each of its incoming flows
- * brought a token ({@link ElementLifecycle#leave}). An event-based gateway waits for the first of
- * the events after it, then takes the flow to that one ({@link EventBasedGatewayBehavior}).
+ * brought a token ({@link ElementLifecycle#leave}), a joining inclusive one once no other token may
+ * still reach it ({@link InclusiveJoinBehavior}). An event-based gateway waits for the first of the
+ * events after it, then takes the flow to that one ({@link EventBasedGatewayBehavior}).
  */
 final class GatewayKind implements ElementKind {
   private final ElementLifecycle lifecycle;

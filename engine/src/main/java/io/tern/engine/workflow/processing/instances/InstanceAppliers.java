@@ -9,6 +9,7 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.InclusiveJoin;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -124,8 +125,9 @@ public final class InstanceAppliers {
 
   /**
    * How many tokens an activating element consumes: none for the process and start events, one per
-   * incoming flow for a joining parallel gateway, else the one that brought it (a sequence flow's,
-   * or a boundary event's trigger).
+   * incoming flow for a joining parallel gateway, one per incoming flow that brought one for a
+   * joining inclusive gateway, else the one that brought it (a sequence flow's, or a boundary
+   * event's trigger).
    */
   private int consumedTokens(ProcessInstanceValue element) {
     switch (element.elementType) {
@@ -138,6 +140,20 @@ public final class InstanceAppliers {
           state.takenFlows().add(element.flowScopeKey, gateway.id(), incoming, -1);
         }
         return gateway.incoming().size();
+      case INCLUSIVE_GATEWAY:
+        ExecutableElement inclusive =
+            state.process(element.processDefinitionKey).element(element.elementId);
+        if (!InclusiveJoin.joins(inclusive)) {
+          return 1;
+        }
+        int consumed = 0;
+        for (String incoming : inclusive.incoming()) {
+          if (state.takenFlows().count(element.flowScopeKey, inclusive.id(), incoming) > 0) {
+            state.takenFlows().add(element.flowScopeKey, inclusive.id(), incoming, -1);
+            consumed++;
+          }
+        }
+        return consumed;
       default:
         return 1;
     }
@@ -149,7 +165,7 @@ public final class InstanceAppliers {
     addToken(flowScopeKey);
     ExecutableElement target =
         state.process(flowValue.processDefinitionKey).target(flowValue.elementId);
-    if (target.type() == BpmnElementType.PARALLEL_GATEWAY) {
+    if (target.type() == BpmnElementType.PARALLEL_GATEWAY || InclusiveJoin.joins(target)) {
       state.takenFlows().add(flowScopeKey, target.id(), flowValue.elementId, 1);
     }
   }

@@ -80,7 +80,9 @@ final class ConfigKeys {
           new Key(
               "processing.subscriptionRetryInterval",
               "10s",
-              "how long a message subscription command waits for its acknowledgement"),
+              "how long a command to another partition (a message subscription's step, a"
+                  + " deployment's or a signal's copy) waits for its acknowledgement before it is"
+                  + " sent again"),
           new Key(
               "processing.resultAwaitLimit",
               "1h",

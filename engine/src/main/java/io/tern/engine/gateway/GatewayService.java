@@ -4,6 +4,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayGrpc;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivateJobsRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivateJobsResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivatedJob;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BroadcastSignalRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BroadcastSignalResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CancelProcessInstanceRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CancelProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CompleteJobRequest;
@@ -40,8 +42,8 @@ import java.util.function.Supplier;
 /**
  * Zeebe's gateway API over Tern's partitions: each request becomes a command on the partition it
  * belongs to (deployments on partition 1, new instances in turn, key-based commands by the key's
- * partition, messages by their correlation key), answered once the partition's answer is committed.
- * Requests Tern does not run answer UNIMPLEMENTED.
+ * partition, messages by their correlation key, signals from partition 1), answered once the
+ * partition's answer is committed. Requests Tern does not run answer UNIMPLEMENTED.
  *
  * <p>Each RPC is handed to the handler of its feature, on the calling gRPC thread: {@link
  * DeploymentRequests}, {@link InstanceRequests}, {@link JobRequests}, {@link MessageRequests} and
@@ -148,6 +150,12 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
   public void publishMessage(
       PublishMessageRequest request, StreamObserver<PublishMessageResponse> observer) {
     messages.publishMessage(request, observer);
+  }
+
+  @Override
+  public void broadcastSignal(
+      BroadcastSignalRequest request, StreamObserver<BroadcastSignalResponse> observer) {
+    messages.broadcastSignal(request, observer);
   }
 
   @Override

@@ -1,18 +1,27 @@
 package io.tern.engine.gateway;
 
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BroadcastSignalRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BroadcastSignalResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageResponse;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.workflow.Partitions;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
+import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.value.MessageValue;
+import io.tern.engine.workflow.value.SignalValue;
 
 /**
- * The gateway's message request: publishing a message on the partition its correlation key belongs
- * to, where it waits (up to its time to live) for subscriptions to correlate with.
+ * The gateway's message and signal requests: publishing a message on the partition its correlation
+ * key belongs to, where it waits (up to its time to live) for subscriptions to correlate with; and
+ * broadcasting a signal from partition 1 (which starts the instances of signal start events and
+ * sends the signal on to every other partition).
  */
 final class MessageRequests {
+  /** Signal start events start instances there; the broadcast reaches the others from it. */
+  private static final int SIGNAL_PARTITION = 1;
+
   private final GatewayCommands commands;
 
   MessageRequests(GatewayCommands commands) {
@@ -37,6 +46,26 @@ final class MessageRequests {
         observer,
         answer ->
             PublishMessageResponse.newBuilder()
+                .setKey(answer.key())
+                .setTenantId(Conversions.DEFAULT_TENANT)
+                .build());
+  }
+
+  void broadcastSignal(
+      BroadcastSignalRequest request, StreamObserver<BroadcastSignalResponse> observer) {
+    SignalValue signal = new SignalValue();
+    signal.signalName = request.getSignalName();
+    signal.variables = Conversions.json(request.getVariables());
+    commands.unary(
+        "BroadcastSignal",
+        SIGNAL_PARTITION,
+        ValueTypes.SIGNAL,
+        SignalIntent.BROADCAST,
+        -1,
+        signal,
+        observer,
+        answer ->
+            BroadcastSignalResponse.newBuilder()
                 .setKey(answer.key())
                 .setTenantId(Conversions.DEFAULT_TENANT)
                 .build());

@@ -36,6 +36,12 @@ public final class ValueTypes {
   /** A decision evaluated for the gateway's EvaluateDecision. */
   public static final int DECISION_EVALUATION = 30;
 
+  /** A signal broadcast to every partition: its subscriptions there are triggered. */
+  public static final int SIGNAL = 31;
+
+  /** An element instance, or a signal start event, waiting for a signal. */
+  public static final int SIGNAL_SUBSCRIPTION = 32;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -263,6 +269,32 @@ public final class ValueTypes {
     public static final int FAILED = 2;
 
     private DecisionEvaluationIntent() {}
+  }
+
+  /** {@link #SIGNAL}. */
+  public static final class SignalIntent {
+    /** From the gateway, a signal throw event, or (as a copy) another partition. */
+    public static final int BROADCAST = 0;
+
+    public static final int BROADCASTED = 1;
+
+    /** On the origin partition: another partition took its copy. */
+    public static final int ACKNOWLEDGE = 2;
+
+    public static final int ACKNOWLEDGED = 3;
+
+    private SignalIntent() {}
+  }
+
+  /** {@link #SIGNAL_SUBSCRIPTION}. */
+  public static final class SignalSubscriptionIntent {
+    public static final int CREATED = 0;
+    public static final int DELETED = 1;
+
+    /** A signal came: the subscription's event is triggered (a start event starts an instance). */
+    public static final int TRIGGERED = 2;
+
+    private SignalSubscriptionIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

@@ -16,6 +16,8 @@ import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.SignalIntent;
+import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
@@ -233,5 +235,96 @@ class CrossPartitionTest extends WorkflowTestBase {
     assertThat(cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED))
         .as("a CREATE sent again does not create twice")
         .isEqualTo(1);
+  }
+
+  /** A process waiting for signal "go", and one started by it; deployed to every partition. */
+  private void deploySignalProcesses() {
+    deployed(
+        deploy(
+            cluster.leader(1),
+            "listener.bpmn",
+            xml(
+                io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("listener")
+                    .startEvent("start")
+                    .intermediateCatchEvent("wait")
+                    .signal("go")
+                    .serviceTask("heard", t -> t.zeebeJobType("heard"))
+                    .done())));
+    deployed(
+        deploy(
+            cluster.leader(1),
+            "started.bpmn",
+            xml(
+                io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("started")
+                    .startEvent("go")
+                    .signal("go")
+                    .serviceTask("begin", t -> t.zeebeJobType("started"))
+                    .done())));
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        "both deployments to reach every partition");
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      create(cluster.leader(partition), "listener", "{}");
+      int p = partition;
+      await(
+          () ->
+              cluster.count(p, ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.CREATED)
+                  == 1,
+          "the listener's subscription on partition " + p);
+    }
+  }
+
+  @Test
+  void aSignalReachesEveryPartitionOnceEvenIfACopyIsLostAndStartsOneInstance() {
+    start();
+    deploySignalProcesses();
+
+    cluster.dropNext.set(1); // the copy to partition 2
+    assertThat(SignalEventsTest.broadcast(cluster.leader(1), "go", "{}").intent())
+        .isEqualTo(SignalIntent.BROADCASTED);
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      awaitJob(cluster.leader(partition), "heard");
+    }
+    await(
+        () -> cluster.count(1, ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED) == 2,
+        "both copies acknowledged");
+    assertThat(cluster.dropped.get()).isEqualTo(1);
+    awaitJob(cluster.leader(1), "started");
+    for (int partition = 2; partition <= PARTITIONS; partition++) {
+      assertThat(cluster.count(partition, ValueTypes.SIGNAL, SignalIntent.BROADCASTED))
+          .as("partition %d took its copy once", partition)
+          .isEqualTo(1);
+      assertThat(activate(cluster.leader(partition), "started", 1).jobs)
+          .as("signal start events start instances on partition 1 only")
+          .isEmpty();
+    }
+    assertThat(activate(cluster.leader(1), "started", 10).jobs).isEmpty();
+  }
+
+  @Test
+  void aSignalThrownOnAnotherPartitionStartsAnInstanceOnPartitionOne() {
+    start();
+    deploySignalProcesses();
+    deployed(
+        deploy(
+            cluster.leader(1),
+            "thrower.bpmn",
+            xml(
+                io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("thrower")
+                    .startEvent("start")
+                    .endEvent("shout", e -> e.signal("go"))
+                    .done())));
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 3,
+        "the thrower to reach every partition");
+
+    create(cluster.leader(3), "thrower", "{}");
+    awaitJob(cluster.leader(1), "started");
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      awaitJob(cluster.leader(partition), "heard");
+    }
+    await(
+        () -> cluster.count(3, ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED) == 2,
+        "the thrower's partition to hear from both others");
   }
 }

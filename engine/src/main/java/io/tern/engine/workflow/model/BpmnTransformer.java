@@ -32,7 +32,7 @@ import org.camunda.bpm.model.xml.validation.ValidationResultType;
  */
 public final class BpmnTransformer {
   /** What {@code transformScope} returns for a process with timer start events and no none one. */
-  private static final String TIMER_STARTS_ONLY = new String("<timer starts only>");
+  private static final String EVENT_STARTS_ONLY = new String("<timer or signal starts only>");
 
   private BpmnTransformer() {}
 
@@ -97,11 +97,25 @@ public final class BpmnTransformer {
             problems);
     if (start == null && messageStarts.isEmpty()) {
       problems.add(
-          describe(process) + ": it needs a none start event, a message or a timer start event");
+          describe(process)
+              + ": it needs a none start event, or a message, timer or signal start event");
       return null;
     }
-    if (start == TIMER_STARTS_ONLY) {
+    if (start == EVENT_STARTS_ONLY) {
       start = null;
+    }
+    java.util.Set<String> signalNames = new java.util.HashSet<>();
+    for (ExecutableElement element : elements.values()) {
+      if (element.type() == BpmnElementType.START_EVENT
+          && element.event() instanceof EventDefinition.Signal signal
+          && !isEventSubprocessStart(element.id(), eventStarts)
+          && !signalNames.add(signal.name())) {
+        problems.add(
+            describe(process)
+                + ": two of its start events wait for signal '"
+                + signal.name()
+                + "'; one per signal name");
+      }
     }
     return new ExecutableProcess(
         process.getId(),
@@ -111,6 +125,15 @@ public final class BpmnTransformer {
         Map.copyOf(flowTargets),
         Map.copyOf(eventStarts),
         InclusiveJoin.of(elements));
+  }
+
+  private static boolean isEventSubprocessStart(String id, Map<String, List<String>> eventStarts) {
+    for (List<String> starts : eventStarts.values()) {
+      if (starts.contains(id)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -128,7 +151,7 @@ public final class BpmnTransformer {
       List<String> problems) {
     boolean eventScope = scope instanceof SubProcess sub && sub.triggeredByEvent();
     String start = null;
-    boolean timerStart = false;
+    boolean eventStart = false; // a timer or signal start event
     List<String> scopeElements = new ArrayList<>();
     Map<String, List<String>> boundaries = new LinkedHashMap<>();
     for (FlowElement element : flowElements) {
@@ -155,17 +178,22 @@ public final class BpmnTransformer {
           if (executable.event() == null) {
             problems.add(
                 describe(element)
-                    + ": the start event of an event subprocess needs a timer, message or error");
+                    + ": the start event of an event subprocess needs a timer, message, signal or"
+                    + " error");
           }
           start = executable.id();
-        } else if (executable.event() instanceof EventDefinition.Timer) {
+        } else if (executable.event() instanceof EventDefinition.Timer
+            || executable.event() instanceof EventDefinition.Signal) {
+          String kind = executable.event() instanceof EventDefinition.Timer ? "timer" : "signal";
           if (!(scope instanceof Process)) {
             problems.add(
                 describe(element)
-                    + ": timer start events are supported on processes and in event subprocesses"
+                    + ": "
+                    + kind
+                    + " start events are supported on processes and in event subprocesses"
                     + " only, not in subprocesses");
           } else {
-            timerStart = true;
+            eventStart = true;
           }
         } else if (executable.event() != null
             && !(executable.event() instanceof EventDefinition.Message)) {
@@ -213,8 +241,8 @@ public final class BpmnTransformer {
     if (start == null && !(scope instanceof Process)) {
       problems.add(describe(scope) + ": it needs a none start event");
     }
-    if (start == null && timerStart) {
-      return TIMER_STARTS_ONLY;
+    if (start == null && eventStart) {
+      return EVENT_STARTS_ONLY;
     }
     return start;
   }

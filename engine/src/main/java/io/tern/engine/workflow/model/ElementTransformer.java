@@ -25,6 +25,7 @@ import io.camunda.zeebe.model.bpmn.instance.ScriptTask;
 import io.camunda.zeebe.model.bpmn.instance.SendTask;
 import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
 import io.camunda.zeebe.model.bpmn.instance.ServiceTask;
+import io.camunda.zeebe.model.bpmn.instance.SignalEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.StartEvent;
 import io.camunda.zeebe.model.bpmn.instance.SubProcess;
 import io.camunda.zeebe.model.bpmn.instance.Task;
@@ -35,6 +36,7 @@ import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeCalledElement;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeInput;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeIoMapping;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeOutput;
+import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.ExecutableElement.Flow;
 import io.tern.engine.workflow.model.ExecutableElement.JobDefinition;
 import io.tern.engine.workflow.model.ExecutableElement.Mapping;
@@ -42,6 +44,7 @@ import io.tern.engine.workflow.value.BpmnElementType;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns one BPMN flow node into an {@link ExecutableElement}, or reports (into {@code problems})
@@ -49,15 +52,16 @@ import java.util.List;
  */
 final class ElementTransformer {
   static final String SUPPORTED =
-      "Tern runs none, message and timer start events, none, error, terminate and message"
-          + " (job-based) end events, none, link and message (job-based) intermediate throw events,"
+      "Tern runs none, message, timer and signal start events, none, error, terminate, signal and"
+          + " message (job-based) end events, none, link, signal and message (job-based)"
+          + " intermediate throw events,"
           + " service tasks, receive tasks, undefined and manual tasks, job-based user tasks,"
           + " script tasks (FEEL or job-based), send tasks, business rule tasks (called decision or"
           + " job-based), call activities and embedded subprocesses (every task and these two also"
-          + " multi-instance), event subprocesses (timer, message or error start, interrupting or"
-          + " not), timer, message and link intermediate catch events, timer, message and error"
-          + " boundary events, parallel, exclusive and event-based gateways, forking inclusive"
-          + " gateways, and sequence flows";
+          + " multi-instance), event subprocesses (timer, message, signal or error start,"
+          + " interrupting or not), timer, message, signal and link intermediate catch events,"
+          + " timer, message, signal and error boundary events, parallel, exclusive, inclusive and"
+          + " event-based gateways, and sequence flows";
 
   private ElementTransformer() {}
 
@@ -205,20 +209,23 @@ final class ElementTransformer {
       if (start.getEventDefinitions().isEmpty()
           || only(start, MessageEventDefinition.class)
           || only(start, TimerEventDefinition.class)
-          || only(start, ErrorEventDefinition.class)) {
-        return BpmnElementType.START_EVENT; // timers and errors: checked by the scope
+          || only(start, ErrorEventDefinition.class)
+          || only(start, SignalEventDefinition.class)) {
+        return BpmnElementType.START_EVENT; // timers, errors, signals: checked by the scope
       }
     } else if (element instanceof EndEvent end) {
       if (end.getEventDefinitions().isEmpty()
           || only(end, ErrorEventDefinition.class)
           || only(end, MessageEventDefinition.class)
-          || only(end, TerminateEventDefinition.class)) {
+          || only(end, TerminateEventDefinition.class)
+          || only(end, SignalEventDefinition.class)) {
         return BpmnElementType.END_EVENT;
       }
     } else if (element instanceof IntermediateThrowEvent throwEvent) {
       if (throwEvent.getEventDefinitions().isEmpty()
           || only(throwEvent, MessageEventDefinition.class)
-          || only(throwEvent, LinkEventDefinition.class)) {
+          || only(throwEvent, LinkEventDefinition.class)
+          || only(throwEvent, SignalEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_THROW_EVENT;
       }
     } else if (element instanceof ServiceTask) {
@@ -259,13 +266,15 @@ final class ElementTransformer {
     } else if (element instanceof IntermediateCatchEvent catchEvent) {
       if (only(catchEvent, TimerEventDefinition.class)
           || only(catchEvent, MessageEventDefinition.class)
-          || only(catchEvent, LinkEventDefinition.class)) {
+          || only(catchEvent, LinkEventDefinition.class)
+          || only(catchEvent, SignalEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_CATCH_EVENT;
       }
     } else if (element instanceof BoundaryEvent boundary) {
       if (only(boundary, TimerEventDefinition.class)
           || only(boundary, ErrorEventDefinition.class)
-          || only(boundary, MessageEventDefinition.class)) {
+          || only(boundary, MessageEventDefinition.class)
+          || only(boundary, SignalEventDefinition.class)) {
         return BpmnElementType.BOUNDARY_EVENT;
       }
     }
@@ -334,9 +343,43 @@ final class ElementTransformer {
           ? MessageTransformer.transformStart(node, message.getMessage(), problems)
           : MessageTransformer.transform(node, message.getMessage(), problems);
     }
+    if (definition instanceof SignalEventDefinition signal) {
+      return signalOf(node, signal, problems);
+    }
     problems.add(
         describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");
     return null;
+  }
+
+  /**
+   * A signal event's signal name: a process's start event's is evaluated now (its subscription
+   * opens at deployment, without variables); others may be FEEL, evaluated on entering.
+   */
+  private static io.tern.engine.workflow.model.EventDefinition.Signal signalOf(
+      FlowNode node, SignalEventDefinition definition, List<String> problems) {
+    String name = definition.getSignal() == null ? null : definition.getSignal().getName();
+    if (name == null || name.isBlank()) {
+      problems.add(describe(node) + ": it needs a signal with a name");
+      return null;
+    }
+    name = name.strip();
+    if (node instanceof StartEvent && !inEventSubprocess(node)) {
+      try {
+        name = new FeelStrings().evaluate(name, Map::of);
+      } catch (FeelStrings.EvaluationException e) {
+        problems.add(
+            describe(node)
+                + ": the signal name of a start event is evaluated at deployment, without"
+                + " variables, and '"
+                + name
+                + "' fails: "
+                + e.getMessage());
+        return null;
+      }
+    } else {
+      MappingChecks.checkFeel(node, name, problems);
+    }
+    return new io.tern.engine.workflow.model.EventDefinition.Signal(name);
   }
 
   private static boolean inEventSubprocess(FlowNode node) {

@@ -40,6 +40,13 @@ public sealed interface EventDefinition {
   record Terminate() implements EventDefinition {}
 
   /**
+   * A signal, caught by name or broadcast by a throw event. A process's start event has a static
+   * name (its subscription opens at deployment); other events' names may be FEEL after a leading
+   * '=', evaluated when the element is entered.
+   */
+  record Signal(String name) implements EventDefinition {}
+
+  /**
    * A link: a throw event goes on at the catch event of the same name in the same scope.
    *
    * @param catchEventId for a throw event, the id of the catch event it goes on at; null for a

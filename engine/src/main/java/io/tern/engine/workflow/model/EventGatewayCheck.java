@@ -7,6 +7,7 @@ import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
 import io.camunda.zeebe.model.bpmn.instance.MessageEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
+import io.camunda.zeebe.model.bpmn.instance.SignalEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
 import java.util.List;
 
@@ -14,18 +15,19 @@ import java.util.List;
 final class EventGatewayCheck {
   private EventGatewayCheck() {}
 
-  /** An event-based gateway leads to timer and message catch events only (as Zeebe's). */
+  /** An event-based gateway leads to timer, message and signal catch events only (as Zeebe's). */
   static boolean check(EventBasedGateway gateway, List<String> problems) {
     boolean valid = true;
     for (SequenceFlow flow : gateway.getOutgoing()) {
       FlowNode target = flow.getTarget();
       if (!(target instanceof IntermediateCatchEvent catchEvent)
           || !(ElementTransformer.only(catchEvent, TimerEventDefinition.class)
-              || ElementTransformer.only(catchEvent, MessageEventDefinition.class))) {
+              || ElementTransformer.only(catchEvent, MessageEventDefinition.class)
+              || ElementTransformer.only(catchEvent, SignalEventDefinition.class))) {
         problems.add(
             describe(gateway)
-                + ": an event-based gateway may lead to timer and message intermediate catch"
-                + " events only, but its flow '"
+                + ": an event-based gateway may lead to timer, message and signal intermediate"
+                + " catch events only, but its flow '"
                 + flow.getId()
                 + "' leads to "
                 + describe(target));

@@ -54,6 +54,22 @@ public record ExecutableProcess(
     return starts;
   }
 
+  /** The process's own signal start events (not those of its event subprocesses), by id. */
+  public List<ExecutableElement> signalStartEvents() {
+    java.util.Set<String> inEventSubprocesses = new java.util.HashSet<>();
+    eventSubprocessStarts.values().forEach(inEventSubprocesses::addAll);
+    List<ExecutableElement> starts = new java.util.ArrayList<>();
+    for (ExecutableElement element : elements.values()) {
+      if (element.type() == io.tern.engine.workflow.value.BpmnElementType.START_EVENT
+          && element.event() instanceof EventDefinition.Signal
+          && !inEventSubprocesses.contains(element.id())) {
+        starts.add(element);
+      }
+    }
+    starts.sort(java.util.Comparator.comparing(ExecutableElement::id)); // the same on replay
+    return starts;
+  }
+
   /**
    * Whether {@code catchEvent} is one of the events after an event-based gateway: the gateway waits
    * for its trigger, and it completes as soon as it is activated.

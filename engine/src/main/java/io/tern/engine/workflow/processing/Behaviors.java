@@ -15,6 +15,7 @@ import io.tern.engine.workflow.processing.instances.TerminationProcessor;
 import io.tern.engine.workflow.processing.jobs.JobPushBehavior;
 import io.tern.engine.workflow.processing.messages.MessageStartBehavior;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.signals.SignalBehavior;
 import io.tern.engine.workflow.processing.timers.TimerBehavior;
 import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.value.JobValue;
@@ -31,7 +32,9 @@ import io.tern.engine.workflow.value.JobValue;
  * @param incidents raising incidents
  * @param timers creating and canceling timers
  * @param subscriptions opening and closing message subscriptions, on the process instance's side
- * @param catchEvents an element's timers and message subscriptions, created and canceled together
+ * @param signals signal subscriptions of element instances, and signals thrown by events
+ * @param catchEvents an element's timers, message and signal subscriptions, created and canceled
+ *     together
  * @param messageStarts processes started by messages, and the correlation keys they hold
  * @param awaiters clients waiting for the result of an instance they created
  * @param triggeredEvents starting the boundary event or event subprocess that a trigger runs
@@ -49,6 +52,7 @@ public record Behaviors(
     IncidentBehavior incidents,
     TimerBehavior timers,
     ProcessMessageSubscriptions subscriptions,
+    SignalBehavior signals,
     CatchEventBehavior catchEvents,
     MessageStartBehavior messageStarts,
     ResultAwaiters awaiters,
@@ -70,8 +74,9 @@ public record Behaviors(
     TimerBehavior timers = new TimerBehavior(context, state, variables);
     ProcessMessageSubscriptions subscriptions =
         new ProcessMessageSubscriptions(context, state, sender);
+    SignalBehavior signals = new SignalBehavior(context, state);
     CatchEventBehavior catchEvents =
-        new CatchEventBehavior(timers, subscriptions, incidents, variables);
+        new CatchEventBehavior(timers, subscriptions, signals, incidents, variables);
     MessageStartBehavior messageStarts = new MessageStartBehavior(context, state, variables);
     ResultAwaiters awaiters =
         new ResultAwaiters(variables, context, config.resultAwaitLimit().toMillis());
@@ -81,7 +86,7 @@ public record Behaviors(
             state, catchEvents, awaiters, messageStarts, triggeredEvents, metrics);
     EventSubprocessBehavior eventSubprocesses =
         new EventSubprocessBehavior(
-            context, state, termination, timers, subscriptions, triggeredEvents);
+            context, state, termination, timers, subscriptions, signals, triggeredEvents);
     BoundaryBehavior boundaries =
         new BoundaryBehavior(context, state, termination, eventSubprocesses, triggeredEvents);
     EventBasedGatewayBehavior eventGateways = new EventBasedGatewayBehavior(context, state);
@@ -101,6 +106,7 @@ public record Behaviors(
         incidents,
         timers,
         subscriptions,
+        signals,
         catchEvents,
         messageStarts,
         awaiters,

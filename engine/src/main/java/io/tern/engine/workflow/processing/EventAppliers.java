@@ -12,6 +12,7 @@ import io.tern.engine.workflow.processing.incidents.IncidentAppliers;
 import io.tern.engine.workflow.processing.instances.InstanceAppliers;
 import io.tern.engine.workflow.processing.jobs.JobAppliers;
 import io.tern.engine.workflow.processing.messages.MessageAppliers;
+import io.tern.engine.workflow.processing.signals.SignalAppliers;
 import io.tern.engine.workflow.processing.timers.TimerAppliers;
 import io.tern.engine.workflow.processing.variables.VariableAppliers;
 import io.tern.engine.workflow.state.ProcessState;
@@ -74,6 +75,7 @@ final class EventAppliers {
     IncidentAppliers.register(on, state);
     TimerAppliers.register(on, state);
     MessageAppliers.register(on, state);
+    SignalAppliers.register(on, state, partitionCount);
     DecisionAppliers.register(on);
   }
 
@@ -92,6 +94,7 @@ final class EventAppliers {
         state.processes().put(process, resource);
         if (previous == null || process.version() > previous.version()) {
           subscribeMessageStarts(previous, process);
+          SignalAppliers.deployed(state, previous, process);
         }
       }
     }

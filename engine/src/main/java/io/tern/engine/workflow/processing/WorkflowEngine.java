@@ -16,6 +16,7 @@ import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.WorkflowConfig;
@@ -30,6 +31,7 @@ import io.tern.engine.workflow.processing.jobs.JobProcessors;
 import io.tern.engine.workflow.processing.messages.MessageProcessors;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.signals.SignalBroadcastProcessor;
 import io.tern.engine.workflow.processing.timers.TimerProcessor;
 import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
 import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
@@ -41,8 +43,8 @@ import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
  *
  * <p>This class is the table of contents: which processor takes which command. The processors live
  * in one subpackage per feature ({@code deployment}, {@code instances}, {@code elements}, {@code
- * events}, {@code jobs}, {@code timers}, {@code messages}, {@code variables}, {@code incidents});
- * what several of them share is built once, before them, as {@link Behaviors}.
+ * events}, {@code jobs}, {@code timers}, {@code messages}, {@code signals}, {@code variables},
+ * {@code incidents}); what several of them share is built once, before them, as {@link Behaviors}.
  */
 public final class WorkflowEngine {
   private WorkflowEngine() {}
@@ -70,6 +72,7 @@ public final class WorkflowEngine {
     MessageProcessors messages = new MessageProcessors(context, state, behaviors);
     ProcessMessageSubscriptionProcessors subscriptions =
         new ProcessMessageSubscriptionProcessors(context, state, behaviors);
+    SignalBroadcastProcessor signals = new SignalBroadcastProcessor(context, state, behaviors);
     long retryMs = config.subscriptionRetryInterval().toMillis();
 
     RecordProcessors processors =
@@ -82,7 +85,12 @@ public final class WorkflowEngine {
                   behaviors.awaiters().clear();
                   behaviors.metrics().clear();
                   scheduleRetries(
-                      scheduler, retryMs, behaviors.subscriptions(), messages, distribution);
+                      scheduler,
+                      retryMs,
+                      behaviors.subscriptions(),
+                      messages,
+                      distribution,
+                      signals);
                 })
             .onCommand(
                 ValueTypes.DEPLOYMENT,
@@ -122,6 +130,8 @@ public final class WorkflowEngine {
                 ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.TERMINATE_ELEMENT,
                 termination::terminateElement)
+            .onCommand(ValueTypes.SIGNAL, SignalIntent.BROADCAST, signals::broadcast)
+            .onCommand(ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGE, signals::acknowledge)
             .onCommand(ValueTypes.JOB, JobIntent.COMPLETE, jobs::complete)
             .onCommand(ValueTypes.JOB, JobIntent.FAIL, jobs::fail)
             .onCommand(ValueTypes.JOB, JobIntent.THROW_ERROR, jobs::throwError)
@@ -179,14 +189,16 @@ public final class WorkflowEngine {
       long intervalMs,
       ProcessMessageSubscriptions subscriptions,
       MessageProcessors messages,
-      DeploymentDistribution distribution) {
+      DeploymentDistribution distribution,
+      SignalBroadcastProcessor signals) {
     scheduler.runDelayed(
         intervalMs,
         commands -> {
           subscriptions.retryPending();
           messages.retryPending();
           distribution.retryPending();
-          scheduleRetries(scheduler, intervalMs, subscriptions, messages, distribution);
+          signals.retryPending();
+          scheduleRetries(scheduler, intervalMs, subscriptions, messages, distribution, signals);
         });
   }
 }

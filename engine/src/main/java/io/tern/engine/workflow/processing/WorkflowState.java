@@ -13,6 +13,7 @@ import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.SignalState;
 import io.tern.engine.workflow.state.StartEventState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.state.TimerState;
@@ -34,7 +35,8 @@ public record WorkflowState(
     DistributionState distribution,
     MessageStartState messageStarts,
     DecisionState decisions,
-    StartEventState startEvents) {
+    StartEventState startEvents,
+    SignalState signals) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -52,7 +54,8 @@ public record WorkflowState(
         new DistributionState(state),
         new MessageStartState(state),
         new DecisionState(state),
-        new StartEventState(state));
+        new StartEventState(state),
+        new SignalState(state));
   }
 
   /**

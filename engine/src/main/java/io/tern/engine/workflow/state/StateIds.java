@@ -42,6 +42,12 @@ final class StateIds {
   static final short DECISION_BY_ID_AND_VERSION = 53;
   static final short DECISION_LATEST_VERSION = 54;
   static final short INSTANCE_START_EVENTS = 55;
+  static final short SIGNAL_SUBSCRIPTIONS = 56;
+  static final short SIGNAL_SUBSCRIPTIONS_BY_ELEMENT = 57;
+  static final short SIGNAL_START_SUBSCRIPTIONS = 58;
+  static final short SIGNALS_TO_DISTRIBUTE = 59;
+  static final short PENDING_SIGNAL_DISTRIBUTIONS = 60;
+  static final short RECEIVED_SIGNALS = 61;
 
   private StateIds() {}
 }

@@ -56,7 +56,7 @@ public final class ElementProcessor {
         new TaskKind(
             lifecycle, behaviors, jobs, new DecisionBehavior(lifecycle, state, behaviors)));
     register(new GatewayKind(lifecycle, behaviors));
-    register(new EventKind(lifecycle, behaviors, jobs, terminateEnds));
+    register(new EventKind(lifecycle, behaviors, jobs, terminateEnds, state.variables()));
     register(new MultiInstanceKind(lifecycle, multiInstance));
     Set<BpmnElementType> missing = EnumSet.allOf(BpmnElementType.class);
     missing.removeAll(kinds.keySet());

@@ -8,10 +8,13 @@ import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
 import io.tern.engine.workflow.processing.events.TriggeredEvents;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
+import io.tern.engine.workflow.processing.signals.SignalBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.VariableState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
+import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -23,7 +26,8 @@ import java.util.Set;
  * event does not complete: it throws its error, which terminates the catching activity (and the end
  * event with it); an UNHANDLED_ERROR_EVENT incident holds it if nothing catches the error. A
  * terminate end event completes and ends its scope ({@link TerminateEndBehavior}); a link throw
- * event goes on at its link catch event.
+ * event goes on at its link catch event. A signal throw or end event broadcasts its signal, with
+ * its input mappings' variables, and completes.
  */
 final class EventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
@@ -32,18 +36,23 @@ final class EventKind implements ElementKind {
   private final JobBehavior jobs;
   private final TriggeredEvents triggeredEvents;
   private final TerminateEndBehavior terminateEnds;
+  private final SignalBehavior signals;
+  private final VariableState variables;
 
   EventKind(
       ElementLifecycle lifecycle,
       Behaviors behaviors,
       JobBehavior jobs,
-      TerminateEndBehavior terminateEnds) {
+      TerminateEndBehavior terminateEnds,
+      VariableState variables) {
     this.lifecycle = lifecycle;
     this.jobs = jobs;
     this.terminateEnds = terminateEnds;
     this.incidents = behaviors.incidents();
     this.boundaries = behaviors.boundaries();
     this.triggeredEvents = behaviors.triggeredEvents();
+    this.signals = behaviors.signals();
+    this.variables = variables;
   }
 
   @Override
@@ -96,6 +105,18 @@ final class EventKind implements ElementKind {
       }
       return;
     }
+    if (step.element().event() instanceof EventDefinition.Signal signal
+        && step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
+        && step.type() != BpmnElementType.BOUNDARY_EVENT
+        && step.type() != BpmnElementType.START_EVENT) {
+      String name = signalNameOf(step, signal.name());
+      if (name == null) {
+        return; // an incident holds the event until it is resolved
+      }
+      signals.broadcast(step.result(), name, JsonDocuments.document(variables.ofScope(step.key())));
+      lifecycle.complete(step, null);
+      return;
+    }
     if (step.element().event() instanceof EventDefinition.Terminate) {
       if (lifecycle.completeInPlace(step)) {
         terminateEnds.endScope(step.result(), step.value());
@@ -103,6 +124,29 @@ final class EventKind implements ElementKind {
       return;
     }
     lifecycle.complete(step, null);
+  }
+
+  /** A thrown signal's name: static, or FEEL evaluated now; null after raising an incident. */
+  private String signalNameOf(ElementStep step, String name) {
+    if (!name.startsWith("=")) {
+      return name;
+    }
+    try {
+      return lifecycle.evaluateText(name, step.key());
+    } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {
+      incidents.raise(
+          step.result(),
+          ErrorType.EXTRACT_VALUE_ERROR,
+          step.key(),
+          step.value(),
+          "the signal name '"
+              + name
+              + "' of '"
+              + step.element().id()
+              + "' cannot be evaluated: "
+              + e.getMessage());
+      return null;
+    }
   }
 
   /** The error code: static, or FEEL evaluated now; null after raising an incident. */

@@ -7,6 +7,7 @@ import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.signals.SignalBehavior;
 import io.tern.engine.workflow.processing.timers.TimerBehavior;
 import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.timer.TimerSchedule;
@@ -25,6 +26,7 @@ import java.util.List;
 public final class CatchEventBehavior {
   private final TimerBehavior timers;
   private final ProcessMessageSubscriptions messages;
+  private final SignalBehavior signals;
   private final IncidentBehavior incidents;
   private final VariableBehavior variables;
   private final FeelStrings strings = new FeelStrings();
@@ -32,10 +34,12 @@ public final class CatchEventBehavior {
   public CatchEventBehavior(
       TimerBehavior timers,
       ProcessMessageSubscriptions messages,
+      SignalBehavior signals,
       IncidentBehavior incidents,
       VariableBehavior variables) {
     this.timers = timers;
     this.messages = messages;
+    this.signals = signals;
     this.incidents = incidents;
     this.variables = variables;
   }
@@ -93,12 +97,16 @@ public final class CatchEventBehavior {
         && !(element.event() instanceof EventDefinition.Link); // its throw event activates it
   }
 
-  /** A catch event's evaluated trigger: a timer's schedule, or a message's name and key. */
+  /**
+   * A catch event's evaluated trigger: a timer's schedule, a message's name and key, or a signal's
+   * name.
+   */
   private record Evaluated(
       ExecutableElement target,
       TimerSchedule.Schedule schedule,
       String messageName,
-      String correlationKey) {}
+      String correlationKey,
+      String signalName) {}
 
   /**
    * Subscribes element instance {@code key} (entered now) to what it waits for. Returns false,
@@ -142,17 +150,15 @@ public final class CatchEventBehavior {
             ErrorType.EXTRACT_VALUE_ERROR,
             key,
             element,
-            (target.event() instanceof EventDefinition.Timer ? "the timer" : "the message")
-                + " of '"
-                + target.id()
-                + "' cannot be evaluated: "
-                + e.getMessage());
+            kindOf(target) + " of '" + target.id() + "' cannot be evaluated: " + e.getMessage());
         return false;
       }
     }
     for (Evaluated each : evaluated) {
       if (each.schedule() != null) {
         timers.create(result, key, element, each.target(), each.schedule());
+      } else if (each.signalName() != null) {
+        signals.open(result, key, element, each.target(), each.signalName());
       } else {
         messages.open(
             result, key, element, each.target(), each.messageName(), each.correlationKey());
@@ -163,18 +169,30 @@ public final class CatchEventBehavior {
 
   private Evaluated evaluate(ExecutableElement target, long key) {
     if (target.event() instanceof EventDefinition.Timer timer) {
-      return new Evaluated(target, timers.schedule(timer, key), null, null);
+      return new Evaluated(target, timers.schedule(timer, key), null, null, null);
+    }
+    if (target.event() instanceof EventDefinition.Signal signal) {
+      String name = strings.evaluate(signal.name(), () -> variables.visible(key, List.of()));
+      return new Evaluated(target, null, null, null, name);
     }
     EventDefinition.Message message = (EventDefinition.Message) target.event();
     String name = strings.evaluate(message.name(), () -> variables.visible(key, List.of()));
     String correlationKey =
         strings.evaluate(message.correlationKey(), () -> variables.visible(key, List.of()));
-    return new Evaluated(target, null, name, correlationKey);
+    return new Evaluated(target, null, name, correlationKey, null);
+  }
+
+  private static String kindOf(ExecutableElement target) {
+    if (target.event() instanceof EventDefinition.Timer) {
+      return "the timer";
+    }
+    return target.event() instanceof EventDefinition.Signal ? "the signal" : "the message";
   }
 
   /** Element instance {@code key} is left: what it waited for is canceled. */
   public void unsubscribe(ProcessingResult result, long key) {
     timers.cancelAll(result, key);
     messages.closeAll(result, key);
+    signals.closeAll(result, key);
   }
 }

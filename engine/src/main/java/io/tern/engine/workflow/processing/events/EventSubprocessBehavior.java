@@ -11,6 +11,7 @@ import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.instances.TerminationProcessor;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.signals.SignalBehavior;
 import io.tern.engine.workflow.processing.timers.TimerBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -32,6 +33,7 @@ public final class EventSubprocessBehavior {
   private final TerminationProcessor termination;
   private final TimerBehavior timers;
   private final ProcessMessageSubscriptions subscriptions;
+  private final SignalBehavior signals;
   private final TriggeredEvents triggeredEvents;
   private final ProcessEventValue trigger = new ProcessEventValue();
   private final ProcessEventValue pending = new ProcessEventValue();
@@ -42,12 +44,14 @@ public final class EventSubprocessBehavior {
       TerminationProcessor termination,
       TimerBehavior timers,
       ProcessMessageSubscriptions subscriptions,
+      SignalBehavior signals,
       TriggeredEvents triggeredEvents) {
     this.context = context;
     this.state = state;
     this.termination = termination;
     this.timers = timers;
     this.subscriptions = subscriptions;
+    this.signals = signals;
     this.triggeredEvents = triggeredEvents;
   }
 
@@ -121,6 +125,7 @@ public final class EventSubprocessBehavior {
     List<String> otherStarts = process.eventSubprocessStartsOf(scopeIdOf(process, scope.value));
     timers.cancelAll(result, scopeKey, otherStarts::contains);
     subscriptions.closeAll(result, scopeKey, otherStarts::contains);
+    signals.closeAll(result, scopeKey, otherStarts::contains);
     List<Long> children = new ArrayList<>(state.instances().children(scopeKey));
     if (children.isEmpty()) {
       triggeredEvents.activateEventSubprocess(result, scopeKey, scope.value, trigger);

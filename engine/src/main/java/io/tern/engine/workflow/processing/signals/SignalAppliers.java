@@ -1,0 +1,109 @@
+package io.tern.engine.workflow.processing.signals;
+
+import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.SignalIntent;
+import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
+import io.tern.engine.workflow.model.EventDefinition;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.SignalSubscriptionValue;
+import io.tern.engine.workflow.value.SignalValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The appliers of signal and signal subscription events. */
+public final class SignalAppliers {
+  private final WorkflowState state;
+  private final int partitionCount;
+  private final SignalValue signal = new SignalValue();
+  private final SignalSubscriptionValue subscription = new SignalSubscriptionValue();
+
+  private SignalAppliers(WorkflowState state, int partitionCount) {
+    this.state = state;
+    this.partitionCount = partitionCount;
+  }
+
+  /**
+   * @param partitionCount the cluster's: a signal broadcast here is remembered until every other
+   *     partition took its copy
+   */
+  public static void register(RecordProcessors on, WorkflowState state, int partitionCount) {
+    new SignalAppliers(state, partitionCount).registerAll(on);
+  }
+
+  private void registerAll(RecordProcessors on) {
+    on.onEvent(
+            ValueTypes.SIGNAL,
+            SignalIntent.BROADCASTED,
+            event -> {
+              signal.readFrom(event.value());
+              if (signal.partitionId < 0) {
+                state.signals().distribute(event.key(), signal, others(signal.originPartitionId));
+              } else {
+                state.signals().received(event.key()); // a copy, taken here
+              }
+            })
+        .onEvent(
+            ValueTypes.SIGNAL,
+            SignalIntent.ACKNOWLEDGED,
+            event ->
+                state
+                    .signals()
+                    .acknowledged(
+                        event.key(), signal.<SignalValue>readFrom(event.value()).partitionId))
+        .onEvent(
+            ValueTypes.SIGNAL_SUBSCRIPTION,
+            SignalSubscriptionIntent.CREATED,
+            event -> state.signals().subscribe(subscription.readFrom(event.value())))
+        .onEvent(
+            ValueTypes.SIGNAL_SUBSCRIPTION,
+            SignalSubscriptionIntent.DELETED,
+            event -> state.signals().unsubscribe(subscription.readFrom(event.value())))
+        .onEvent(
+            ValueTypes.SIGNAL_SUBSCRIPTION,
+            SignalSubscriptionIntent.TRIGGERED,
+            event -> {
+              subscription.readFrom(event.value());
+              // A start event's: the new instance begins there.
+              state.startEvents().put(subscription.processInstanceKey, subscription.elementId);
+            });
+  }
+
+  private List<Integer> others(int origin) {
+    List<Integer> others = new ArrayList<>();
+    for (int partition = 1; partition <= partitionCount; partition++) {
+      if (partition != origin) {
+        others.add(partition);
+      }
+    }
+    return others;
+  }
+
+  /**
+   * The latest version of a process is the one that starts on its signals: the previous latest
+   * version's signal start events close, the new one's open. Applied with the deployment.
+   */
+  public static void deployed(
+      WorkflowState state, ProcessState.Deployed previous, DeploymentValue.Process latest) {
+    String processId = latest.bpmnProcessId();
+    if (previous != null) {
+      for (ExecutableElement start : previous.process().signalStartEvents()) {
+        state
+            .signals()
+            .unsubscribeStart(((EventDefinition.Signal) start.event()).name(), processId);
+      }
+    }
+    for (ExecutableElement start :
+        state.process(latest.processDefinitionKey()).signalStartEvents()) {
+      SignalSubscriptionValue subscription = new SignalSubscriptionValue();
+      subscription.processDefinitionKey = latest.processDefinitionKey();
+      subscription.bpmnProcessId = processId;
+      subscription.elementId = start.id();
+      subscription.signalName = ((EventDefinition.Signal) start.event()).name();
+      state.signals().subscribeStart(subscription);
+    }
+  }
+}

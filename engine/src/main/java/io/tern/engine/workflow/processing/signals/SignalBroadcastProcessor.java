@@ -1,0 +1,248 @@
+package io.tern.engine.workflow.processing.signals;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.SignalIntent;
+import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.PartitionSender;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.events.BoundaryBehavior;
+import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
+import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
+import io.tern.engine.workflow.processing.variables.VariableBehavior;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.SignalState;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.value.SignalSubscriptionValue;
+import io.tern.engine.workflow.value.SignalValue;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
+import io.tern.engine.workflow.variables.JsonDocuments;
+import java.util.Map;
+
+/**
+ * BROADCAST and ACKNOWLEDGE of signals. A signal is broadcast on one partition (the gateway's
+ * choice, or a throw event's own): BROADCASTED answers the client, the partition triggers what
+ * waits for the signal there, and sends a copy with the same key to every other partition, again
+ * until each acknowledges it. A partition takes a copy once (it remembers the keys it took), so a
+ * copy sent twice triggers nothing twice. Signal start events open on every partition but start
+ * instances only on the deployment partition, so that a broadcast starts one instance per process.
+ */
+public final class SignalBroadcastProcessor {
+  /** Where signal start events start instances: the partition that has every deployment first. */
+  static final int START_PARTITION = 1;
+
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final SignalState signals;
+  private final PartitionSender sender;
+  private final SignalBehavior subscriptions;
+  private final VariableBehavior variables;
+  private final BoundaryBehavior boundaries;
+  private final EventSubprocessBehavior eventSubprocesses;
+  private final EventBasedGatewayBehavior eventGateways;
+  private final SignalValue signal = new SignalValue();
+  private final ElementInstance instance = new ElementInstance();
+  private final ProcessInstanceValue activation = new ProcessInstanceValue();
+  private final SignalSubscriptionValue started = new SignalSubscriptionValue();
+
+  public SignalBroadcastProcessor(
+      ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+    this.context = context;
+    this.state = state;
+    this.signals = state.signals();
+    this.sender = behaviors.sender();
+    this.subscriptions = behaviors.signals();
+    this.variables = behaviors.variables();
+    this.boundaries = behaviors.boundaries();
+    this.eventSubprocesses = behaviors.eventSubprocesses();
+    this.eventGateways = behaviors.eventGateways();
+  }
+
+  /** BROADCAST: from the gateway or a throw event (broadcast here), or a copy from another. */
+  public void broadcast(LoggedRecord command, ProcessingResult result) {
+    signal.readFrom(command.value());
+    if (signal.originPartitionId >= 0 && signal.originPartitionId != context.partitionId()) {
+      takeCopy(command.key(), result);
+      return;
+    }
+    if (signal.signalName.isBlank()) {
+      result.reject(RejectionType.INVALID_ARGUMENT, "a signal needs a name");
+      return;
+    }
+    try {
+      JsonDocuments.variables(signal.variables);
+    } catch (InvalidVariablesException e) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT, "signal '" + signal.signalName + "': " + e.getMessage());
+      return;
+    }
+    long key = command.key() >= 0 ? command.key() : context.nextKey();
+    signal.originPartitionId = context.partitionId();
+    signal.partitionId = -1;
+    result.appendEvent(key, ValueTypes.SIGNAL, SignalIntent.BROADCASTED, signal);
+    result.respondWithLastEvent();
+    trigger(result, signal);
+    for (int partition = 1; partition <= sender.partitionCount(); partition++) {
+      if (partition != context.partitionId()) {
+        sender.sendAfterCommit(
+            result,
+            partition,
+            ValueTypes.SIGNAL,
+            SignalIntent.BROADCAST,
+            key,
+            new SignalValue().copyFrom(signal));
+      }
+    }
+  }
+
+  /** A copy from the signal's partition: taken once, acknowledged every time. */
+  private void takeCopy(long key, ProcessingResult result) {
+    int origin = signal.originPartitionId;
+    if (!signals.wasReceived(key)) {
+      signal.partitionId = context.partitionId();
+      result.appendEvent(key, ValueTypes.SIGNAL, SignalIntent.BROADCASTED, signal);
+      trigger(result, signal);
+    }
+    SignalValue ack = new SignalValue();
+    ack.originPartitionId = origin;
+    ack.partitionId = context.partitionId();
+    ack.signalName = signal.signalName;
+    sender.sendAfterCommit(result, origin, ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGE, key, ack);
+  }
+
+  /** ACKNOWLEDGE, on the signal's partition: one more partition took its copy. */
+  public void acknowledge(LoggedRecord command, ProcessingResult result) {
+    signal.readFrom(command.value());
+    if (!signals.isPending(command.key(), signal.partitionId)) {
+      return; // acknowledged twice
+    }
+    result.appendEvent(command.key(), ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED, signal);
+  }
+
+  /** Sends again every copy not acknowledged yet. */
+  public void retryPending() {
+    for (SignalState.Pending pending : signals.pending()) {
+      SignalValue copy = new SignalValue();
+      if (signals.toDistribute(pending.signalKey(), copy)) {
+        sender.send(
+            pending.partitionId(),
+            ValueTypes.SIGNAL,
+            SignalIntent.BROADCAST,
+            pending.signalKey(),
+            copy);
+      }
+    }
+  }
+
+  /** Triggers everything on this partition that waits for the signal. */
+  private void trigger(ProcessingResult result, SignalValue broadcast) {
+    for (SignalSubscriptionValue waiting : signals.waitingFor(broadcast.signalName)) {
+      triggerElement(result, waiting, broadcast.variables);
+    }
+    if (context.partitionId() == START_PARTITION) {
+      for (SignalSubscriptionValue start : signals.startsOn(broadcast.signalName)) {
+        startInstance(result, start, broadcast.variables);
+      }
+    }
+  }
+
+  /**
+   * The signal triggers the event of an element instance: a catch event completes (with the
+   * signal's variables), an event-based gateway takes the flow to it, a boundary event or an event
+   * subprocess is triggered. A subscription that can trigger only once is closed at once.
+   */
+  private void triggerElement(
+      ProcessingResult result, SignalSubscriptionValue waiting, byte[] variablesJson) {
+    long key = waiting.elementInstanceKey;
+    if (!state.instances().get(key, instance)
+        || instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+      return; // it is being left: its subscriptions are closing
+    }
+    ExecutableElement target =
+        state.process(instance.value.processDefinitionKey).element(waiting.elementId);
+    if (instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY) {
+      if (eventGateways.trigger(result, key, instance, target, variablesJson)) {
+        subscriptions.close(result, waiting);
+      }
+      return;
+    }
+    if (target.type() == BpmnElementType.BOUNDARY_EVENT) {
+      if (boundaries.trigger(result, key, instance, target, variablesJson)
+          && target.interrupting()) {
+        subscriptions.close(result, waiting);
+      }
+      return;
+    }
+    if (target.type() == BpmnElementType.START_EVENT) {
+      if (eventSubprocesses.trigger(result, key, instance, target, variablesJson)
+          && target.interrupting()) {
+        subscriptions.close(result, waiting);
+      }
+      return;
+    }
+    subscriptions.close(result, waiting);
+    if (variablesJson.length > 0) {
+      Map<String, byte[]> values = JsonDocuments.variables(variablesJson);
+      long processInstanceKey = instance.value.processInstanceKey;
+      long processDefinitionKey = instance.value.processDefinitionKey;
+      if (target.outputs().isEmpty()) {
+        variables.setPropagating(result, key, processInstanceKey, processDefinitionKey, values);
+      } else {
+        // With output mappings, the signal's variables are the element's own, for them to read.
+        variables.setLocal(result, key, processInstanceKey, processDefinitionKey, values);
+      }
+    }
+    activation.copyFrom(instance.value);
+    result.appendCommand(
+        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, activation);
+  }
+
+  /**
+   * A signal start event starts an instance of its process (the latest version), with the signal's
+   * variables; TRIGGERED records which start event it begins at.
+   */
+  private void startInstance(
+      ProcessingResult result, SignalSubscriptionValue start, byte[] variablesJson) {
+    ProcessState.Deployed deployed = state.processes().byKey(start.processDefinitionKey);
+    if (deployed == null) {
+      return;
+    }
+    long processInstanceKey = context.nextKey();
+    started.copyFrom(start);
+    started.processInstanceKey = processInstanceKey;
+    result.appendEvent(
+        context.nextKey(),
+        ValueTypes.SIGNAL_SUBSCRIPTION,
+        SignalSubscriptionIntent.TRIGGERED,
+        started);
+    if (variablesJson.length > 0) {
+      variables.createLocal(
+          result,
+          processInstanceKey,
+          processInstanceKey,
+          deployed.key(),
+          JsonDocuments.variables(variablesJson));
+    }
+    activation.processInstanceKey = processInstanceKey;
+    activation.processDefinitionKey = deployed.key();
+    activation.flowScopeKey = -1;
+    activation.parentElementInstanceKey = -1;
+    activation.version = deployed.version();
+    activation.elementType = BpmnElementType.PROCESS;
+    activation.bpmnProcessId = deployed.bpmnProcessId();
+    activation.elementId = deployed.bpmnProcessId();
+    result.appendCommand(
+        processInstanceKey,
+        ValueTypes.PROCESS_INSTANCE,
+        ProcessInstanceIntent.ACTIVATE_ELEMENT,
+        activation);
+  }
+}

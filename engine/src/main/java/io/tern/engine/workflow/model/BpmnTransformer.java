@@ -178,8 +178,8 @@ public final class BpmnTransformer {
           if (executable.event() == null) {
             problems.add(
                 describe(element)
-                    + ": the start event of an event subprocess needs a timer, message, signal or"
-                    + " error");
+                    + ": the start event of an event subprocess needs a timer, message, signal,"
+                    + " error or escalation");
           }
           start = executable.id();
         } else if (executable.event() instanceof EventDefinition.Timer
@@ -197,8 +197,13 @@ public final class BpmnTransformer {
           }
         } else if (executable.event() != null
             && !(executable.event() instanceof EventDefinition.Message)) {
+          String kind =
+              executable.event() instanceof EventDefinition.Escalation ? "escalation" : "error";
           problems.add(
-              describe(element) + ": error start events are supported in event subprocesses only");
+              describe(element)
+                  + ": "
+                  + kind
+                  + " start events are supported in event subprocesses only");
         } else if (executable.event() instanceof EventDefinition.Message message) {
           if (!(scope instanceof Process)) {
             problems.add(

@@ -8,6 +8,7 @@ import io.camunda.zeebe.model.bpmn.instance.BusinessRuleTask;
 import io.camunda.zeebe.model.bpmn.instance.CallActivity;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
+import io.camunda.zeebe.model.bpmn.instance.EscalationEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.EventBasedGateway;
 import io.camunda.zeebe.model.bpmn.instance.EventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
@@ -54,13 +55,14 @@ final class ElementTransformer {
   static final String SUPPORTED =
       "Tern runs none, message, timer and signal start events, none, error, terminate, signal and"
           + " message (job-based) end events, none, link, signal and message (job-based)"
-          + " intermediate throw events,"
+          + " intermediate throw events, escalation intermediate throw and end events,"
           + " service tasks, receive tasks, undefined and manual tasks, job-based user tasks,"
           + " script tasks (FEEL or job-based), send tasks, business rule tasks (called decision or"
           + " job-based), call activities and embedded subprocesses (every task and these two also"
-          + " multi-instance), event subprocesses (timer, message, signal or error start,"
+          + " multi-instance), event subprocesses (timer, message, signal, error or escalation start,"
           + " interrupting or not), timer, message, signal and link intermediate catch events,"
-          + " timer, message, signal and error boundary events, parallel, exclusive, inclusive and"
+          + " timer, message, signal and error boundary events, escalation boundary events on"
+          + " subprocesses and call activities, parallel, exclusive, inclusive and"
           + " event-based gateways, and sequence flows";
 
   private ElementTransformer() {}
@@ -210,7 +212,8 @@ final class ElementTransformer {
           || only(start, MessageEventDefinition.class)
           || only(start, TimerEventDefinition.class)
           || only(start, ErrorEventDefinition.class)
-          || only(start, SignalEventDefinition.class)) {
+          || only(start, SignalEventDefinition.class)
+          || only(start, EscalationEventDefinition.class)) {
         return BpmnElementType.START_EVENT; // timers, errors, signals: checked by the scope
       }
     } else if (element instanceof EndEvent end) {
@@ -218,14 +221,16 @@ final class ElementTransformer {
           || only(end, ErrorEventDefinition.class)
           || only(end, MessageEventDefinition.class)
           || only(end, TerminateEventDefinition.class)
-          || only(end, SignalEventDefinition.class)) {
+          || only(end, SignalEventDefinition.class)
+          || only(end, EscalationEventDefinition.class)) {
         return BpmnElementType.END_EVENT;
       }
     } else if (element instanceof IntermediateThrowEvent throwEvent) {
       if (throwEvent.getEventDefinitions().isEmpty()
           || only(throwEvent, MessageEventDefinition.class)
           || only(throwEvent, LinkEventDefinition.class)
-          || only(throwEvent, SignalEventDefinition.class)) {
+          || only(throwEvent, SignalEventDefinition.class)
+          || only(throwEvent, EscalationEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_THROW_EVENT;
       }
     } else if (element instanceof ServiceTask) {
@@ -276,6 +281,17 @@ final class ElementTransformer {
           || only(boundary, MessageEventDefinition.class)
           || only(boundary, SignalEventDefinition.class)) {
         return BpmnElementType.BOUNDARY_EVENT;
+      }
+      if (only(boundary, EscalationEventDefinition.class)) {
+        if (boundary.getAttachedTo() instanceof SubProcess
+            || boundary.getAttachedTo() instanceof CallActivity) {
+          return BpmnElementType.BOUNDARY_EVENT;
+        }
+        problems.add(
+            describe(element)
+                + ": an escalation boundary event must be attached to a subprocess or a call"
+                + " activity (nothing else throws escalations)");
+        return null;
       }
     }
     problems.add(describe(element) + ": this element is not supported yet (" + SUPPORTED + ")");
@@ -346,6 +362,9 @@ final class ElementTransformer {
     if (definition instanceof SignalEventDefinition signal) {
       return signalOf(node, signal, problems);
     }
+    if (definition instanceof EscalationEventDefinition escalation) {
+      return escalationOf(node, escalation, problems);
+    }
     problems.add(
         describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");
     return null;
@@ -380,6 +399,35 @@ final class ElementTransformer {
       MappingChecks.checkFeel(node, name, problems);
     }
     return new io.tern.engine.workflow.model.EventDefinition.Signal(name);
+  }
+
+  /**
+   * An escalation event's code: a throw event needs one (static, or FEEL evaluated when it is
+   * reached); a catch event's is static, and without one it catches every escalation.
+   */
+  private static io.tern.engine.workflow.model.EventDefinition.Escalation escalationOf(
+      FlowNode node, EscalationEventDefinition definition, List<String> problems) {
+    String code =
+        definition.getEscalation() == null ? null : definition.getEscalation().getEscalationCode();
+    code = code == null || code.isBlank() ? null : code.strip();
+    boolean thrown =
+        node instanceof EndEvent
+            || node instanceof io.camunda.zeebe.model.bpmn.instance.IntermediateThrowEvent;
+    if (thrown && code == null) {
+      problems.add(describe(node) + ": an escalation throw event needs an escalation code");
+      return null;
+    }
+    if (code != null && code.startsWith("=")) {
+      if (!thrown) {
+        problems.add(
+            describe(node)
+                + ": a catching escalation event needs a static escalation code (expressions are"
+                + " for throw events)");
+        return null;
+      }
+      MappingChecks.checkFeel(node, code, problems); // evaluated when the event is reached
+    }
+    return new io.tern.engine.workflow.model.EventDefinition.Escalation(code);
   }
 
   private static boolean inEventSubprocess(FlowNode node) {

@@ -3,12 +3,41 @@ package io.tern.engine.workflow.model;
 /** The trigger of a catch event, or the result of a throw event. */
 public sealed interface EventDefinition {
   /**
-   * An error: thrown by an error end event (code set), caught by an error boundary event whose code
-   * matches, or by one without a code, which catches every error.
+   * An error or an escalation: thrown with a code (static, or FEEL after a leading '=' on a throw
+   * event), caught by the innermost boundary event or event subprocess on the way up whose code
+   * matches, or that has no code and so catches every code of its kind. Nothing subscribes to it.
+   */
+  sealed interface Thrown extends EventDefinition {
+    /** The code, or null for a catch-all catch event. */
+    String code();
+  }
+
+  /**
+   * An error: thrown by an error end event or a job, caught by an interrupting catch event; an
+   * uncaught one raises an incident.
    *
    * @param errorCode the code, or null for a catch-all boundary event
    */
-  record Error(String errorCode) implements EventDefinition {}
+  record Error(String errorCode) implements Thrown {
+    @Override
+    public String code() {
+      return errorCode;
+    }
+  }
+
+  /**
+   * An escalation: thrown by an escalation intermediate throw or end event, caught by a boundary
+   * event of a subprocess or call activity or by an event subprocess, interrupting or not; an
+   * uncaught one changes nothing (the thrower goes on).
+   *
+   * @param escalationCode the code, or null for a catch-all catch event
+   */
+  record Escalation(String escalationCode) implements Thrown {
+    @Override
+    public String code() {
+      return escalationCode;
+    }
+  }
 
   /** How a timer's expression is read. */
   enum TimerKind {

@@ -3,6 +3,7 @@ package io.tern.engine.workflow.processing.elements;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.EventDefinition;
+import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
@@ -27,7 +28,9 @@ import java.util.Set;
  * event with it); an UNHANDLED_ERROR_EVENT incident holds it if nothing catches the error. A
  * terminate end event completes and ends its scope ({@link TerminateEndBehavior}); a link throw
  * event goes on at its link catch event. A signal throw or end event broadcasts its signal, with
- * its input mappings' variables, and completes.
+ * its input mappings' variables, and completes. An escalation throw or end event throws its
+ * escalation ({@link BoundaryBehavior#throwEscalation}) and completes, unless an interrupting event
+ * caught it (which terminates the event with its scope).
  */
 final class EventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
@@ -92,7 +95,7 @@ final class EventKind implements ElementKind {
   public void complete(ElementStep step, ElementInstance stored) {
     if (step.type() == BpmnElementType.END_EVENT
         && step.element().event() instanceof EventDefinition.Error error) {
-      String code = errorCodeOf(step, error.errorCode());
+      String code = codeOf(step, error.errorCode(), "error code");
       if (code != null) {
         throwError(step, code);
       }
@@ -109,12 +112,25 @@ final class EventKind implements ElementKind {
         && step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
         && step.type() != BpmnElementType.BOUNDARY_EVENT
         && step.type() != BpmnElementType.START_EVENT) {
-      String name = signalNameOf(step, signal.name());
+      String name = codeOf(step, signal.name(), "signal name");
       if (name == null) {
         return; // an incident holds the event until it is resolved
       }
       signals.broadcast(step.result(), name, JsonDocuments.document(variables.ofScope(step.key())));
       lifecycle.complete(step, null);
+      return;
+    }
+    if (step.element().event() instanceof EventDefinition.Escalation escalation
+        && (step.type() == BpmnElementType.INTERMEDIATE_THROW_EVENT
+            || step.type() == BpmnElementType.END_EVENT)) {
+      String code = codeOf(step, escalation.escalationCode(), "escalation code");
+      if (code == null) {
+        return; // an incident holds the event until it is resolved
+      }
+      ExecutableElement catcher = boundaries.throwEscalation(step.result(), step.key(), code);
+      if (catcher == null || !catcher.interrupting()) {
+        lifecycle.complete(step, null); // uncaught, or caught next to it: it goes on
+      } // else the catcher terminates its scope, and this event with it
       return;
     }
     if (step.element().event() instanceof EventDefinition.Terminate) {
@@ -126,31 +142,11 @@ final class EventKind implements ElementKind {
     lifecycle.complete(step, null);
   }
 
-  /** A thrown signal's name: static, or FEEL evaluated now; null after raising an incident. */
-  private String signalNameOf(ElementStep step, String name) {
-    if (!name.startsWith("=")) {
-      return name;
-    }
-    try {
-      return lifecycle.evaluateText(name, step.key());
-    } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {
-      incidents.raise(
-          step.result(),
-          ErrorType.EXTRACT_VALUE_ERROR,
-          step.key(),
-          step.value(),
-          "the signal name '"
-              + name
-              + "' of '"
-              + step.element().id()
-              + "' cannot be evaluated: "
-              + e.getMessage());
-      return null;
-    }
-  }
-
-  /** The error code: static, or FEEL evaluated now; null after raising an incident. */
-  private String errorCodeOf(ElementStep step, String code) {
+  /**
+   * A thrown error code, escalation code or signal name ({@code what}): static, or FEEL evaluated
+   * now; null after raising an incident.
+   */
+  private String codeOf(ElementStep step, String code, String what) {
     if (!code.startsWith("=")) {
       return code;
     }
@@ -162,7 +158,9 @@ final class EventKind implements ElementKind {
           ErrorType.EXTRACT_VALUE_ERROR,
           step.key(),
           step.value(),
-          "the error code '"
+          "the "
+              + what
+              + " '"
               + code
               + "' of '"
               + step.element().id()

@@ -13,11 +13,12 @@ import io.tern.engine.workflow.processing.instances.TerminationProcessor;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessEventValue;
+import java.util.List;
 
 /**
  * Boundary events: triggering one on its activity (a non-interrupting one is activated next to the
  * activity; an interrupting one terminates the activity and is activated once it is gone), and
- * finding the boundary event, or the error event subprocess, that catches a thrown error.
+ * finding the boundary event, or the event subprocess, that catches a thrown error or escalation.
  */
 public final class BoundaryBehavior {
   private final ProcessingContext context;
@@ -83,22 +84,44 @@ public final class BoundaryBehavior {
    */
   public boolean throwError(
       ProcessingResult result, long key, String errorCode, byte[] variablesJson) {
+    return throwCode(result, key, EventDefinition.Error.class, errorCode, variablesJson) != null;
+  }
+
+  /**
+   * Throws escalation {@code escalationCode} from element instance {@code key}, as errors are
+   * thrown; returns the event that caught it (interrupting or not), or null if none did, in which
+   * case the thrower goes on.
+   */
+  public ExecutableElement throwEscalation(ProcessingResult result, long key, String code) {
+    return throwCode(result, key, EventDefinition.Escalation.class, code, new byte[0]);
+  }
+
+  /**
+   * Finds the catcher of {@code code} of {@code kind} on the way up from element instance {@code
+   * key}: in each scope, its event subprocesses first, then the boundary events of the activity; a
+   * called process's throw goes on to its call activity. Triggers it and returns it, or null.
+   */
+  private ExecutableElement throwCode(
+      ProcessingResult result,
+      long key,
+      Class<? extends EventDefinition.Thrown> kind,
+      String code,
+      byte[] variablesJson) {
     long at = key;
     while (at >= 0) {
       if (!state.instances().get(at, scope)) {
-        return false;
+        return null;
       }
       ExecutableProcess process = state.process(scope.value.processDefinitionKey);
       if (isScope(scope.value.elementType)) {
         // An event subprocess inside the scope catches before the scope's boundary events.
-        ExecutableElement start =
-            EventSubprocessBehavior.errorCatcher(process, scope.value, errorCode);
+        ExecutableElement start = EventSubprocessBehavior.catcher(process, scope.value, kind, code);
         if (start != null) {
-          return eventSubprocesses.trigger(result, at, scope, start, variablesJson);
+          return eventSubprocesses.trigger(result, at, scope, start, variablesJson) ? start : null;
         }
       }
       if (scope.value.elementType == BpmnElementType.PROCESS) {
-        // A called process's error goes on to the call activity that called it.
+        // A called process's throw goes on to the call activity that called it.
         at = scope.value.parentElementInstanceKey;
         continue;
       }
@@ -106,13 +129,14 @@ public final class BoundaryBehavior {
       // The boundary events of a multi-instance activity are its body's, not its inner instances'.
       boolean inner =
           activity.loop() != null && scope.value.elementType != BpmnElementType.MULTI_INSTANCE_BODY;
-      ExecutableElement catcher = inner ? null : catcher(process, activity, errorCode);
+      ExecutableElement catcher =
+          inner ? null : catcherAmong(process, activity.boundaryEventIds(), kind, code);
       if (catcher != null) {
-        return trigger(result, at, scope, catcher, variablesJson);
+        return trigger(result, at, scope, catcher, variablesJson) ? catcher : null;
       }
       at = scope.value.flowScopeKey;
     }
-    return false;
+    return null;
   }
 
   private static boolean isScope(BpmnElementType type) {
@@ -121,16 +145,24 @@ public final class BoundaryBehavior {
         || type == BpmnElementType.EVENT_SUB_PROCESS;
   }
 
-  private static ExecutableElement catcher(
-      ExecutableProcess process, ExecutableElement activity, String errorCode) {
+  /**
+   * Among the events {@code ids}, the one of {@code kind} whose code is {@code code}, else the
+   * first of that kind without a code (which catches every code), else null.
+   */
+  static ExecutableElement catcherAmong(
+      ExecutableProcess process,
+      List<String> ids,
+      Class<? extends EventDefinition.Thrown> kind,
+      String code) {
     ExecutableElement catchAll = null;
-    for (String id : activity.boundaryEventIds()) {
+    for (String id : ids) {
       ExecutableElement event = process.element(id);
-      if (event.event() instanceof EventDefinition.Error error) {
-        if (errorCode.equals(error.errorCode())) {
+      if (kind.isInstance(event.event())) {
+        String caught = ((EventDefinition.Thrown) event.event()).code();
+        if (code.equals(caught)) {
           return event;
         }
-        if (error.errorCode() == null && catchAll == null) {
+        if (caught == null && catchAll == null) {
           catchAll = event;
         }
       }

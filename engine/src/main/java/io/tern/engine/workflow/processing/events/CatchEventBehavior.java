@@ -72,7 +72,7 @@ public final class CatchEventBehavior {
       return false;
     }
     for (String id : element.boundaryEventIds()) {
-      if (!(process.element(id).event() instanceof EventDefinition.Error)) {
+      if (!(process.element(id).event() instanceof EventDefinition.Thrown)) {
         return true;
       }
     }
@@ -136,7 +136,7 @@ public final class CatchEventBehavior {
         executable == null || part == Part.OWN ? List.of() : executable.boundaryEventIds();
     for (String id : boundaryIds) {
       ExecutableElement boundary = process.element(id);
-      if (!(boundary.event() instanceof EventDefinition.Error)) {
+      if (!(boundary.event() instanceof EventDefinition.Thrown)) {
         targets.add(boundary);
       }
     }

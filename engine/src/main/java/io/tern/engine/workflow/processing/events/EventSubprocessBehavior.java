@@ -66,29 +66,24 @@ public final class EventSubprocessBehavior {
     List<ExecutableElement> starts = new ArrayList<>();
     for (String id : process.eventSubprocessStartsOf(scopeIdOf(process, scope))) {
       ExecutableElement start = process.element(id);
-      if (!(start.event() instanceof EventDefinition.Error)) {
+      if (!(start.event() instanceof EventDefinition.Thrown)) {
         starts.add(start);
       }
     }
     return starts;
   }
 
-  /** The error start event in {@code scope} that catches {@code errorCode}, or null. */
-  static ExecutableElement errorCatcher(
-      ExecutableProcess process, ProcessInstanceValue scope, String errorCode) {
-    ExecutableElement catchAll = null;
-    for (String id : process.eventSubprocessStartsOf(scopeIdOf(process, scope))) {
-      ExecutableElement start = process.element(id);
-      if (start.event() instanceof EventDefinition.Error error) {
-        if (errorCode.equals(error.errorCode())) {
-          return start;
-        }
-        if (error.errorCode() == null && catchAll == null) {
-          catchAll = start;
-        }
-      }
-    }
-    return catchAll;
+  /**
+   * The start event in {@code scope} that catches {@code code} of {@code kind} (error or
+   * escalation), or null.
+   */
+  static ExecutableElement catcher(
+      ExecutableProcess process,
+      ProcessInstanceValue scope,
+      Class<? extends EventDefinition.Thrown> kind,
+      String code) {
+    List<String> starts = process.eventSubprocessStartsOf(scopeIdOf(process, scope));
+    return BoundaryBehavior.catcherAmong(process, starts, kind, code);
   }
 
   /**

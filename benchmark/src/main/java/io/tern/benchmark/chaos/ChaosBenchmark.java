@@ -75,7 +75,8 @@ public final class ChaosBenchmark {
       deploy(clients.get(0));
       ClusterProbe probe = new ClusterProbe(cluster.managementAddresses(), options.partitions);
       FaultInjector injector =
-          new FaultInjector(cluster, probe, options.partitions, new Random(options.seed));
+          new FaultInjector(
+              cluster, probe, options.partitions, new Random(options.seed), options.slowLinkDelay);
       try (ChaosWorkload workload =
           new ChaosWorkload(clients, injector::usable, history, options.rate)) {
         workload.start();

@@ -43,11 +43,20 @@ final class ChaosOptions {
   @Option(
       names = "--faults",
       paramLabel = "NAME,...",
-      defaultValue = "kill-random,kill-leader,pause,partition,torn-tail,kill-all",
+      defaultValue = "kill-random,kill-leader,pause,partition,split,slow,torn-tail,kill-all",
       description =
           "the faults, taken in turn in an order the seed shuffles: kill-random, kill-leader,"
-              + " kill-all, pause, torn-tail, partition (default ${DEFAULT-VALUE})")
+              + " kill-all, pause, torn-tail, partition, split, slow (default ${DEFAULT-VALUE})")
   String faults;
+
+  @Option(
+      names = "--slow-link-delay",
+      paramLabel = "DUR",
+      converter = DurationConverter.class,
+      defaultValue = "300ms",
+      description =
+          "the slow fault's delay of each Raft message, one way (default ${DEFAULT-VALUE})")
+  Duration slowLinkDelay;
 
   @Option(
       names = "--seed",
@@ -140,6 +149,10 @@ final class ChaosOptions {
     if (rate <= 0) {
       throw new IllegalArgumentException("--rate must be positive, got " + rate);
     }
+    if (slowLinkDelay.toMillis() < 1 || slowLinkDelay.toSeconds() > 10) {
+      throw new IllegalArgumentException(
+          "--slow-link-delay must be 1 ms to 10 s, got " + slowLinkDelay.toMillis() + " ms");
+    }
     for (var each : Map.of("--duration", duration, "--hold", hold, "--settle", settle).entrySet()) {
       if (each.getValue().isZero() || each.getValue().isNegative()) {
         throw new IllegalArgumentException(each.getKey() + " must be positive");
@@ -154,12 +167,14 @@ final class ChaosOptions {
   }
 
   /**
-   * --config as the brokers' {@code TERN_*} environment, with fault injection on when the partition
-   * fault needs it.
+   * --config as the brokers' {@code TERN_*} environment, with fault injection on when the
+   * partition, split or slow fault needs it.
    */
   Map<String, String> environment() {
     Map<String, String> environment = new LinkedHashMap<>();
-    if (faultList.contains(Fault.PARTITION)) {
+    if (faultList.contains(Fault.PARTITION)
+        || faultList.contains(Fault.SPLIT)
+        || faultList.contains(Fault.SLOW)) {
       environment.put("TERN_EXPERIMENTAL_FAULTINJECTION_ENABLED", "true");
     }
     config.forEach(

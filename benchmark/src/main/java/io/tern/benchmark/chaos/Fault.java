@@ -21,7 +21,17 @@ enum Fault {
    * A partition leader's Raft links to every other broker cut both ways (a minority of one), by the
    * brokers' fault injection ({@code experimental.faultInjection.enabled}), healed at the end.
    */
-  PARTITION("partition", true);
+  PARTITION("partition", true),
+  /**
+   * A majority/minority split: a minority of the brokers (one of three, two of five), a partition
+   * leader among them, cut from the majority both ways; the minority still reach each other.
+   */
+  SPLIT("split", true),
+  /**
+   * Slow links: every Raft message between a partition leader and the other brokers delayed by
+   * {@code --slow-link-delay}, both ways; nothing is lost and no election is needed.
+   */
+  SLOW("slow", true);
 
   private final String label;
   private final boolean majorityStaysUp;

@@ -20,8 +20,16 @@ final class FaultInjector {
   private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
   private final Set<Integer> paused = ConcurrentHashMap.newKeySet();
   private final Set<Integer> isolated = ConcurrentHashMap.newKeySet();
+  private final java.time.Duration slowLinkDelay;
+  private boolean linksFaulted;
 
-  FaultInjector(LocalCluster cluster, ClusterProbe probe, int partitions, Random random) {
+  FaultInjector(
+      LocalCluster cluster,
+      ClusterProbe probe,
+      int partitions,
+      Random random,
+      java.time.Duration slowLinkDelay) {
+    this.slowLinkDelay = slowLinkDelay;
     this.cluster = cluster;
     this.probe = probe;
     this.partitions = partitions;
@@ -85,20 +93,66 @@ final class FaultInjector {
         int node = leaderOr(partition);
         List<Integer> others =
             IntStream.range(0, cluster.size()).filter(other -> other != node).boxed().toList();
-        isolated.add(node);
-        probe.post(node, "/actuator/faults/isolate/" + join(others));
-        for (int other : others) {
-          probe.post(other, "/actuator/faults/isolate/" + node);
-        }
+        cut(List.of(node), others);
         return "Raft links of broker " + node + " (leader of partition " + partition + ") cut";
+      }
+      case SPLIT -> {
+        int partition = 1 + random.nextInt(partitions);
+        int leader = leaderOr(partition);
+        List<Integer> minority = new java.util.ArrayList<>(List.of(leader));
+        List<Integer> rest = new java.util.ArrayList<>(allNodes());
+        rest.remove(Integer.valueOf(leader));
+        java.util.Collections.shuffle(rest, random);
+        while (minority.size() < (cluster.size() - 1) / 2) {
+          minority.add(rest.remove(0));
+        }
+        cut(minority, rest);
+        return "split: brokers "
+            + join(minority)
+            + " (with the leader of partition "
+            + partition
+            + ") cut from brokers "
+            + join(rest);
+      }
+      case SLOW -> {
+        int partition = 1 + random.nextInt(partitions);
+        int node = leaderOr(partition);
+        List<Integer> others =
+            IntStream.range(0, cluster.size()).filter(other -> other != node).boxed().toList();
+        long delayMs = slowLinkDelay.toMillis();
+        linksFaulted = true;
+        probe.post(node, "/actuator/faults/delay/" + join(others) + "/" + delayMs);
+        for (int other : others) {
+          probe.post(other, "/actuator/faults/delay/" + node + "/" + delayMs);
+        }
+        return "Raft links of broker "
+            + node
+            + " (leader of partition "
+            + partition
+            + ") slowed by "
+            + delayMs
+            + " ms each way";
       }
       default -> throw new IllegalArgumentException("unknown fault " + fault);
     }
   }
 
-  /** Continues the paused broker and restarts the killed ones. */
+  /** Cuts the Raft links between {@code side} and {@code others}, both ways. */
+  private void cut(List<Integer> side, List<Integer> others)
+      throws IOException, InterruptedException {
+    isolated.addAll(side);
+    linksFaulted = true;
+    for (int node : side) {
+      probe.post(node, "/actuator/faults/isolate/" + join(others));
+    }
+    for (int other : others) {
+      probe.post(other, "/actuator/faults/isolate/" + join(side));
+    }
+  }
+
+  /** Continues the paused broker, restarts the killed ones, and mends cut and slow links. */
   void heal() throws IOException, InterruptedException {
-    if (!isolated.isEmpty()) {
+    if (linksFaulted) {
       IOException failed = null;
       for (int node = 0; node < cluster.size(); node++) {
         try {
@@ -111,6 +165,7 @@ final class FaultInjector {
         throw failed;
       }
       isolated.clear();
+      linksFaulted = false;
     }
     for (int node : List.copyOf(paused)) {
       signal(node, "CONT");

@@ -225,9 +225,9 @@ final class ConfigKeys {
               "experimental.faultInjection.enabled",
               "false",
               "for chaos tests only, never in production: POST /actuator/faults/isolate/{nodes}"
-                  + " drops every Raft message between this broker and those node ids (the"
-                  + " command API still connects them) until POST /actuator/faults/heal; off, both"
-                  + " answer 404"),
+                  + " drops every Raft message this broker sends to those node ids (the command"
+                  + " API still connects them), POST /actuator/faults/delay/{nodes}/{ms} delays"
+                  + " each, until POST /actuator/faults/heal; off, they answer 404"),
           new Key(
               "logging.level",
               "info",

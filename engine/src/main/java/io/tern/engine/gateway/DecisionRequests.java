@@ -32,6 +32,10 @@ final class DecisionRequests {
 
   void evaluateDecision(
       EvaluateDecisionRequest request, StreamObserver<EvaluateDecisionResponse> observer) {
+    if (RequestTexts.tooLong(
+        observer, "EvaluateDecision", "the decision id", request.getDecisionId())) {
+      return;
+    }
     DecisionEvaluationValue evaluation = new DecisionEvaluationValue();
     evaluation.decisionKey = request.getDecisionKey() > 0 ? request.getDecisionKey() : -1;
     evaluation.decisionId = request.getDecisionId();

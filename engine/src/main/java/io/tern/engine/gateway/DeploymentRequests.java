@@ -68,6 +68,11 @@ final class DeploymentRequests {
 
   void deployResource(
       DeployResourceRequest request, StreamObserver<DeployResourceResponse> observer) {
+    for (var resource : request.getResourcesList()) {
+      if (RequestTexts.tooLong(observer, "DeployResource", "a resource name", resource.getName())) {
+        return;
+      }
+    }
     DeploymentValue deployment = new DeploymentValue();
     request
         .getResourcesList()

@@ -45,6 +45,10 @@ final class InstanceRequests {
   void createProcessInstance(
       CreateProcessInstanceRequest request,
       StreamObserver<CreateProcessInstanceResponse> observer) {
+    if (RequestTexts.tooLong(
+        observer, "CreateProcessInstance", "the process id", request.getBpmnProcessId())) {
+      return;
+    }
     commands.unary(
         "CreateProcessInstance",
         nextCreationPartition(),
@@ -68,6 +72,19 @@ final class InstanceRequests {
   void createProcessInstanceWithResult(
       CreateProcessInstanceWithResultRequest request,
       StreamObserver<CreateProcessInstanceWithResultResponse> observer) {
+    if (RequestTexts.tooLong(
+        observer,
+        "CreateProcessInstanceWithResult",
+        "the process id",
+        request.getRequest().getBpmnProcessId())) {
+      return;
+    }
+    for (String name : request.getFetchVariablesList()) {
+      if (RequestTexts.tooLong(
+          observer, "CreateProcessInstanceWithResult", "a variable to fetch", name)) {
+        return;
+      }
+    }
     ProcessInstanceCreationValue creation = creation(request.getRequest());
     creation.fetchVariables.addAll(request.getFetchVariablesList());
     long timeoutMs =

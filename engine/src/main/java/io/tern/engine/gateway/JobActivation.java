@@ -42,6 +42,10 @@ final class JobActivation {
 
   void activate(
       ActivateJobsRequest request, ServerCallStreamObserver<ActivateJobsResponse> observer) {
+    if (RequestTexts.tooLong(observer, "ActivateJobs", "the type", request.getType())
+        || RequestTexts.tooLong(observer, "ActivateJobs", "the worker", request.getWorker())) {
+      return;
+    }
     if (request.getType().isBlank()
         || request.getMaxJobsToActivate() < 1
         || request.getTimeout() < 1) {

@@ -52,6 +52,11 @@ final class JobRequests {
 
   void streamActivatedJobs(
       StreamActivatedJobsRequest request, StreamObserver<ActivatedJob> observer) {
+    if (RequestTexts.tooLong(observer, "StreamActivatedJobs", "the type", request.getType())
+        || RequestTexts.tooLong(
+            observer, "StreamActivatedJobs", "the worker", request.getWorker())) {
+      return;
+    }
     if (request.getType().isBlank() || request.getTimeout() < 1) {
       observer.onError(
           Status.INVALID_ARGUMENT
@@ -91,7 +96,7 @@ final class JobRequests {
   void failJob(FailJobRequest request, StreamObserver<FailJobResponse> observer) {
     JobValue failure = new JobValue();
     failure.retries = request.getRetries();
-    failure.errorMessage = request.getErrorMessage();
+    failure.errorMessage = RequestTexts.cut(request.getErrorMessage());
     failure.retryBackoffMs = request.getRetryBackOff();
     failure.variables = Conversions.json(request.getVariables());
     commands.byKey(
@@ -105,9 +110,12 @@ final class JobRequests {
   }
 
   void throwError(ThrowErrorRequest request, StreamObserver<ThrowErrorResponse> observer) {
+    if (RequestTexts.tooLong(observer, "ThrowError", "the error code", request.getErrorCode())) {
+      return;
+    }
     JobValue error = new JobValue();
     error.errorCode = request.getErrorCode();
-    error.errorMessage = request.getErrorMessage();
+    error.errorMessage = RequestTexts.cut(request.getErrorMessage());
     error.variables = Conversions.json(request.getVariables());
     commands.byKey(
         "ThrowError",

@@ -30,6 +30,13 @@ final class MessageRequests {
 
   void publishMessage(
       PublishMessageRequest request, StreamObserver<PublishMessageResponse> observer) {
+    if (RequestTexts.tooLong(observer, "PublishMessage", "the name", request.getName())
+        || RequestTexts.tooLong(
+            observer, "PublishMessage", "the correlation key", request.getCorrelationKey())
+        || RequestTexts.tooLong(
+            observer, "PublishMessage", "the message id", request.getMessageId())) {
+      return;
+    }
     MessageValue message = new MessageValue();
     message.name = request.getName();
     message.correlationKey = request.getCorrelationKey();
@@ -53,6 +60,10 @@ final class MessageRequests {
 
   void broadcastSignal(
       BroadcastSignalRequest request, StreamObserver<BroadcastSignalResponse> observer) {
+    if (RequestTexts.tooLong(
+        observer, "BroadcastSignal", "the signal name", request.getSignalName())) {
+      return;
+    }
     SignalValue signal = new SignalValue();
     signal.signalName = request.getSignalName();
     signal.variables = Conversions.json(request.getVariables());

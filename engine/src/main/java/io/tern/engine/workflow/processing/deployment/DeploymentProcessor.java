@@ -69,6 +69,17 @@ public final class DeploymentProcessor implements CommandProcessor {
       result.reject(RejectionType.INVALID_ARGUMENT, "a deployment needs at least one resource");
       return;
     }
+    for (DeploymentValue.Resource resource : command.resources) {
+      if (!DmnResources.isDmn(resource.name()) && !isBpmn(resource.name())) {
+        result.reject(
+            RejectionType.INVALID_ARGUMENT,
+            "'"
+                + resource.name()
+                + "' cannot be deployed: Tern deploys BPMN processes (names ending in .bpmn or"
+                + " .xml) and DMN decisions (.dmn), and tells them apart by that ending");
+        return;
+      }
+    }
     DeploymentValue deployed = new DeploymentValue();
     Map<String, String> resourceOfProcess = new HashMap<>();
     DecisionDeployment.Seen seenDecisions = new DecisionDeployment.Seen();
@@ -141,5 +152,10 @@ public final class DeploymentProcessor implements CommandProcessor {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }
+  }
+
+  private static boolean isBpmn(String resourceName) {
+    String name = resourceName.toLowerCase(java.util.Locale.ROOT);
+    return name.endsWith(".bpmn") || name.endsWith(".xml");
   }
 }

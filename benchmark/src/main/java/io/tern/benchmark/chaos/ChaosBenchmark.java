@@ -10,6 +10,7 @@ import io.tern.engine.record.Keys;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,6 +59,16 @@ public final class ChaosBenchmark {
         "chaos: seed %d, faults %s, %s of faults, then a settle of at most %s",
         options.seed, options.faults, options.duration, options.settle);
     Map<String, String> environment = options.environment();
+    if (options.diskFullDir != null) {
+      // The last broker keeps its data on the small file system that the disk-full fault fills.
+      Path clusterDir = options.dir.resolve("cluster");
+      Files.createDirectories(clusterDir);
+      String name = "broker-" + (options.brokers - 1);
+      Path onSmallDisk = Files.createDirectories(options.diskFullDir.resolve(name));
+      if (!Files.exists(clusterDir.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        Files.createSymbolicLink(clusterDir.resolve(name), onSmallDisk);
+      }
+    }
     List<CamundaClient> clients = new ArrayList<>();
     try (LocalCluster cluster =
             LocalCluster.start(
@@ -76,7 +87,12 @@ public final class ChaosBenchmark {
       ClusterProbe probe = new ClusterProbe(cluster.managementAddresses(), options.partitions);
       FaultInjector injector =
           new FaultInjector(
-              cluster, probe, options.partitions, new Random(options.seed), options.slowLinkDelay);
+              cluster,
+              probe,
+              options.partitions,
+              new Random(options.seed),
+              options.slowLinkDelay,
+              options.diskFullDir);
       try (ChaosWorkload workload =
           new ChaosWorkload(clients, injector::usable, history, options.rate)) {
         workload.start();
@@ -152,7 +168,10 @@ public final class ChaosBenchmark {
         Thread.sleep(POLL.toMillis());
       }
       long healed = history.now();
-      injector.heal();
+      String found = injector.heal();
+      if (found != null) {
+        what = what + "; " + found;
+      }
       String problem = awaitRecovery(cluster, probe);
       long recoveredMs = history.now() - healed;
       injector.recovered();

@@ -46,8 +46,18 @@ final class ChaosOptions {
       defaultValue = "kill-random,kill-leader,pause,partition,split,slow,torn-tail,kill-all",
       description =
           "the faults, taken in turn in an order the seed shuffles: kill-random, kill-leader,"
-              + " kill-all, pause, torn-tail, partition, split, slow (default ${DEFAULT-VALUE})")
+              + " kill-all, pause, torn-tail, partition, split, slow, disk-full (default"
+              + " ${DEFAULT-VALUE}; disk-full needs --disk-full-dir)")
   String faults;
+
+  @Option(
+      names = "--disk-full-dir",
+      paramLabel = "DIR",
+      description =
+          "for the disk-full fault: an empty directory on a small file system of its own (at most"
+              + " 32 GiB; a loop-mounted ext4 of 2 GiB made with -m 0, say) where the last broker"
+              + " keeps its data, and which the fault fills")
+  Path diskFullDir;
 
   @Option(
       names = "--slow-link-delay",
@@ -160,6 +170,22 @@ final class ChaosOptions {
     }
     faultList =
         CommandLines.names("--faults", faults, Fault.labels()).stream().map(Fault::of).toList();
+    if (faultList.contains(Fault.DISK_FULL)) {
+      if (diskFullDir == null) {
+        throw new IllegalArgumentException(
+            "the disk-full fault needs --disk-full-dir DIR: an empty directory on a small file"
+                + " system of its own, where one broker keeps its data");
+      }
+      String unusable;
+      try {
+        unusable = DiskFiller.unusable(diskFullDir, dir);
+      } catch (java.io.IOException e) {
+        unusable = "cannot be read: " + e.getMessage();
+      }
+      if (unusable != null) {
+        throw new IllegalArgumentException("--disk-full-dir: " + unusable);
+      }
+    }
     if (seed == null) {
       seed = new java.util.Random().nextLong();
     }
@@ -176,6 +202,11 @@ final class ChaosOptions {
         || faultList.contains(Fault.SPLIT)
         || faultList.contains(Fault.SLOW)) {
       environment.put("TERN_EXPERIMENTAL_FAULTINJECTION_ENABLED", "true");
+    }
+    if (faultList.contains(Fault.DISK_FULL)) {
+      // The small file system is far below the default watermark: keep the broker taking work
+      // until the fault fills it.
+      environment.put("TERN_DATA_DISK_MINFREEBYTES", "64MB");
     }
     config.forEach(
         (key, value) ->

@@ -31,7 +31,12 @@ enum Fault {
    * Slow links: every Raft message between a partition leader and the other brokers delayed by
    * {@code --slow-link-delay}, both ways; nothing is lost and no election is needed.
    */
-  SLOW("slow", true);
+  SLOW("slow", true),
+  /**
+   * Disk full: the file system of one broker's data ({@code --disk-full-dir}, the last broker's)
+   * filled to the last byte for the hold, then emptied again.
+   */
+  DISK_FULL("disk-full", true);
 
   private final String label;
   private final boolean majorityStaysUp;

@@ -21,15 +21,19 @@ final class FaultInjector {
   private final Set<Integer> paused = ConcurrentHashMap.newKeySet();
   private final Set<Integer> isolated = ConcurrentHashMap.newKeySet();
   private final java.time.Duration slowLinkDelay;
+  private final java.nio.file.Path diskFullDir;
   private boolean linksFaulted;
+  private boolean diskFilled;
 
   FaultInjector(
       LocalCluster cluster,
       ClusterProbe probe,
       int partitions,
       Random random,
-      java.time.Duration slowLinkDelay) {
+      java.time.Duration slowLinkDelay,
+      java.nio.file.Path diskFullDir) {
     this.slowLinkDelay = slowLinkDelay;
+    this.diskFullDir = diskFullDir;
     this.cluster = cluster;
     this.probe = probe;
     this.partitions = partitions;
@@ -133,6 +137,18 @@ final class FaultInjector {
             + delayMs
             + " ms each way";
       }
+      case DISK_FULL -> {
+        diskFilled = true;
+        long written = DiskFiller.fill(diskFullDir);
+        long left = java.nio.file.Files.getFileStore(diskFullDir).getUsableSpace();
+        return "disk of broker "
+            + diskNode()
+            + " filled ("
+            + (written >> 20)
+            + " MiB written, "
+            + left
+            + " bytes left)";
+      }
       default -> throw new IllegalArgumentException("unknown fault " + fault);
     }
   }
@@ -150,8 +166,26 @@ final class FaultInjector {
     }
   }
 
-  /** Continues the paused broker, restarts the killed ones, and mends cut and slow links. */
-  void heal() throws IOException, InterruptedException {
+  /** The broker whose data the disk-full fault fills: the last one. */
+  int diskNode() {
+    return cluster.size() - 1;
+  }
+
+  /**
+   * Continues the paused broker, restarts the killed ones, mends cut and slow links, and empties
+   * the full disk. Returns what the heal found beyond the fault (a broker that exited while its
+   * disk was full, restarted), or null.
+   */
+  String heal() throws IOException, InterruptedException {
+    String found = null;
+    if (diskFilled) {
+      DiskFiller.release(diskFullDir);
+      diskFilled = false;
+      if (!cluster.isAlive(diskNode()) && !killed.contains(diskNode())) {
+        found = "broker " + diskNode() + " exited while its disk was full; restarted";
+        killed.add(diskNode());
+      }
+    }
     if (linksFaulted) {
       IOException failed = null;
       for (int node = 0; node < cluster.size(); node++) {
@@ -174,6 +208,7 @@ final class FaultInjector {
     for (int node : List.copyOf(killed)) {
       cluster.restart(node);
     }
+    return found;
   }
 
   /** After the heal, once the cluster recovered: the restarted brokers take requests again. */

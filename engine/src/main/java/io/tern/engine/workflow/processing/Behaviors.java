@@ -6,6 +6,7 @@ import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
+import io.tern.engine.workflow.processing.events.CaughtEvents;
 import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.processing.events.TriggeredEvents;
@@ -42,6 +43,7 @@ import io.tern.engine.workflow.value.JobValue;
  * @param eventSubprocesses triggering event subprocesses in their scope
  * @param boundaries triggering boundary events, and finding the catcher of a thrown error
  * @param eventGateways the first event after an event-based gateway winning
+ * @param caughtEvents a message or signal triggering the event of an element that waits for it
  * @param jobDeadlines times activated jobs out
  * @param jobPush pushing jobs that become activatable to job streams
  */
@@ -61,6 +63,7 @@ public record Behaviors(
     EventSubprocessBehavior eventSubprocesses,
     BoundaryBehavior boundaries,
     EventBasedGatewayBehavior eventGateways,
+    CaughtEvents caughtEvents,
     DueDateChecker jobDeadlines,
     JobPushBehavior jobPush) {
 
@@ -90,6 +93,8 @@ public record Behaviors(
     BoundaryBehavior boundaries =
         new BoundaryBehavior(context, state, termination, eventSubprocesses, triggeredEvents);
     EventBasedGatewayBehavior eventGateways = new EventBasedGatewayBehavior(context, state);
+    CaughtEvents caughtEvents =
+        new CaughtEvents(variables, boundaries, eventSubprocesses, eventGateways);
     DueDateChecker jobDeadlines =
         new DueDateChecker(
             context,
@@ -115,6 +120,7 @@ public record Behaviors(
         eventSubprocesses,
         boundaries,
         eventGateways,
+        caughtEvents,
         jobDeadlines,
         jobPush);
   }

@@ -7,12 +7,10 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ProcessState;
-import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
@@ -94,18 +92,7 @@ public final class CreationProcessor implements CommandProcessor {
     variableBehavior.createLocal(
         result, processInstanceKey, processInstanceKey, process.key(), variables);
 
-    instance.processInstanceKey = processInstanceKey;
-    instance.processDefinitionKey = process.key();
-    instance.flowScopeKey = -1;
-    instance.version = process.version();
-    instance.elementType = BpmnElementType.PROCESS;
-    instance.bpmnProcessId = process.bpmnProcessId();
-    instance.elementId = process.bpmnProcessId();
-    result.appendCommand(
-        processInstanceKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        instance);
+    ProcessActivation.append(result, processInstanceKey, process, instance);
   }
 
   private String notFound() {

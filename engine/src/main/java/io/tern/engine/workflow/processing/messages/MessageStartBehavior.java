@@ -4,12 +4,11 @@ import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.instances.ProcessActivation;
 import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ProcessState;
-import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
@@ -125,18 +124,6 @@ public final class MessageStartBehavior {
         processInstanceKey,
         deployed.key(),
         JsonDocuments.variables(message.variables));
-    process.processInstanceKey = processInstanceKey;
-    process.processDefinitionKey = deployed.key();
-    process.flowScopeKey = -1;
-    process.parentElementInstanceKey = -1;
-    process.version = deployed.version();
-    process.elementType = BpmnElementType.PROCESS;
-    process.bpmnProcessId = deployed.bpmnProcessId();
-    process.elementId = deployed.bpmnProcessId();
-    result.appendCommand(
-        processInstanceKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        process);
+    ProcessActivation.append(result, processInstanceKey, deployed, process);
   }
 }

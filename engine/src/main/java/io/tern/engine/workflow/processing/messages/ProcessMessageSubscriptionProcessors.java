@@ -12,18 +12,11 @@ import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.PartitionSender;
 import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.events.BoundaryBehavior;
-import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
-import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
-import io.tern.engine.workflow.processing.variables.VariableBehavior;
+import io.tern.engine.workflow.processing.events.CaughtEvents;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
-import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
-import io.tern.engine.workflow.value.ProcessInstanceValue;
-import io.tern.engine.workflow.variables.JsonDocuments;
-import java.util.Map;
 
 /**
  * The commands the message partition sends to the process instance partition about a subscription
@@ -36,24 +29,17 @@ public final class ProcessMessageSubscriptionProcessors {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final PartitionSender sender;
-  private final VariableBehavior variables;
-  private final BoundaryBehavior boundaries;
-  private final EventSubprocessBehavior eventSubprocesses;
-  private final EventBasedGatewayBehavior eventGateways;
+  private final CaughtEvents caughtEvents;
   private final Subscription subscription = new Subscription();
   private final MessageSubscriptionValue request = new MessageSubscriptionValue();
   private final ElementInstance instance = new ElementInstance();
-  private final ProcessInstanceValue completion = new ProcessInstanceValue();
 
   public ProcessMessageSubscriptionProcessors(
       ProcessingContext context, WorkflowState state, Behaviors behaviors) {
     this.context = context;
     this.state = state;
     this.sender = behaviors.sender();
-    this.variables = behaviors.variables();
-    this.boundaries = behaviors.boundaries();
-    this.eventSubprocesses = behaviors.eventSubprocesses();
-    this.eventGateways = behaviors.eventGateways();
+    this.caughtEvents = behaviors.caughtEvents();
   }
 
   /** CREATE: the message partition created its side. */
@@ -120,32 +106,7 @@ public final class ProcessMessageSubscriptionProcessors {
         message);
     ExecutableElement target =
         state.process(instance.value.processDefinitionKey).element(subscription.value.elementId);
-    if (instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY) {
-      eventGateways.trigger(result, key, instance, target, message.variables);
-      return;
-    }
-    if (target.type() == BpmnElementType.BOUNDARY_EVENT) {
-      boundaries.trigger(result, key, instance, target, message.variables);
-      return;
-    }
-    if (target.type() == BpmnElementType.START_EVENT) {
-      eventSubprocesses.trigger(result, key, instance, target, message.variables);
-      return;
-    }
-    if (message.variables.length > 0) {
-      Map<String, byte[]> values = JsonDocuments.variables(message.variables);
-      long processInstanceKey = instance.value.processInstanceKey;
-      long processDefinitionKey = instance.value.processDefinitionKey;
-      if (target.outputs().isEmpty()) {
-        variables.setPropagating(result, key, processInstanceKey, processDefinitionKey, values);
-      } else {
-        // With output mappings, the message's variables are the element's own, for them to read.
-        variables.setLocal(result, key, processInstanceKey, processDefinitionKey, values);
-      }
-    }
-    completion.copyFrom(instance.value);
-    result.appendCommand(
-        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, completion);
+    caughtEvents.trigger(result, key, instance, target, message.variables);
   }
 
   /** Why the message cannot be taken now, or null (with the subscription and instance loaded). */

@@ -12,9 +12,8 @@ import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.PartitionSender;
 import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.events.BoundaryBehavior;
-import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
-import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
+import io.tern.engine.workflow.processing.events.CaughtEvents;
+import io.tern.engine.workflow.processing.instances.ProcessActivation;
 import io.tern.engine.workflow.processing.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ProcessState;
@@ -25,7 +24,6 @@ import io.tern.engine.workflow.value.SignalSubscriptionValue;
 import io.tern.engine.workflow.value.SignalValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
 import io.tern.engine.workflow.variables.JsonDocuments;
-import java.util.Map;
 
 /**
  * BROADCAST and ACKNOWLEDGE of signals. A signal is broadcast on one partition (the gateway's
@@ -45,9 +43,7 @@ public final class SignalBroadcastProcessor {
   private final PartitionSender sender;
   private final SignalBehavior subscriptions;
   private final VariableBehavior variables;
-  private final BoundaryBehavior boundaries;
-  private final EventSubprocessBehavior eventSubprocesses;
-  private final EventBasedGatewayBehavior eventGateways;
+  private final CaughtEvents caughtEvents;
   private final SignalValue signal = new SignalValue();
   private final ElementInstance instance = new ElementInstance();
   private final ProcessInstanceValue activation = new ProcessInstanceValue();
@@ -61,9 +57,7 @@ public final class SignalBroadcastProcessor {
     this.sender = behaviors.sender();
     this.subscriptions = behaviors.signals();
     this.variables = behaviors.variables();
-    this.boundaries = behaviors.boundaries();
-    this.eventSubprocesses = behaviors.eventSubprocesses();
-    this.eventGateways = behaviors.eventGateways();
+    this.caughtEvents = behaviors.caughtEvents();
   }
 
   /** BROADCAST: from the gateway or a throw event (broadcast here), or a copy from another. */
@@ -168,41 +162,16 @@ public final class SignalBroadcastProcessor {
     }
     ExecutableElement target =
         state.process(instance.value.processDefinitionKey).element(waiting.elementId);
-    if (instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY) {
-      if (eventGateways.trigger(result, key, instance, target, variablesJson)) {
-        subscriptions.close(result, waiting);
-      }
-      return;
+    // A subscription that can trigger only once closes with its trigger; a non-interrupting
+    // boundary event or event subprocess start stays open for the next signal.
+    boolean once =
+        instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY
+            || target.interrupting()
+            || target.type() != BpmnElementType.BOUNDARY_EVENT
+                && target.type() != BpmnElementType.START_EVENT;
+    if (caughtEvents.trigger(result, key, instance, target, variablesJson) && once) {
+      subscriptions.close(result, waiting);
     }
-    if (target.type() == BpmnElementType.BOUNDARY_EVENT) {
-      if (boundaries.trigger(result, key, instance, target, variablesJson)
-          && target.interrupting()) {
-        subscriptions.close(result, waiting);
-      }
-      return;
-    }
-    if (target.type() == BpmnElementType.START_EVENT) {
-      if (eventSubprocesses.trigger(result, key, instance, target, variablesJson)
-          && target.interrupting()) {
-        subscriptions.close(result, waiting);
-      }
-      return;
-    }
-    subscriptions.close(result, waiting);
-    if (variablesJson.length > 0) {
-      Map<String, byte[]> values = JsonDocuments.variables(variablesJson);
-      long processInstanceKey = instance.value.processInstanceKey;
-      long processDefinitionKey = instance.value.processDefinitionKey;
-      if (target.outputs().isEmpty()) {
-        variables.setPropagating(result, key, processInstanceKey, processDefinitionKey, values);
-      } else {
-        // With output mappings, the signal's variables are the element's own, for them to read.
-        variables.setLocal(result, key, processInstanceKey, processDefinitionKey, values);
-      }
-    }
-    activation.copyFrom(instance.value);
-    result.appendCommand(
-        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, activation);
   }
 
   /**
@@ -231,18 +200,6 @@ public final class SignalBroadcastProcessor {
           deployed.key(),
           JsonDocuments.variables(variablesJson));
     }
-    activation.processInstanceKey = processInstanceKey;
-    activation.processDefinitionKey = deployed.key();
-    activation.flowScopeKey = -1;
-    activation.parentElementInstanceKey = -1;
-    activation.version = deployed.version();
-    activation.elementType = BpmnElementType.PROCESS;
-    activation.bpmnProcessId = deployed.bpmnProcessId();
-    activation.elementId = deployed.bpmnProcessId();
-    result.appendCommand(
-        processInstanceKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        activation);
+    ProcessActivation.append(result, processInstanceKey, deployed, activation);
   }
 }

@@ -3,15 +3,14 @@ package io.tern.engine.workflow.processing.timers;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.instances.ProcessActivation;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.timer.TimerSchedule;
-import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
 import java.util.ArrayList;
@@ -103,19 +102,7 @@ public final class TimerStartBehavior {
     long processInstanceKey = context.nextKey();
     due.processInstanceKey = processInstanceKey;
     result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.TRIGGERED, due);
-    instance.processInstanceKey = processInstanceKey;
-    instance.processDefinitionKey = deployed.key();
-    instance.flowScopeKey = -1;
-    instance.parentElementInstanceKey = -1;
-    instance.version = deployed.version();
-    instance.elementType = BpmnElementType.PROCESS;
-    instance.bpmnProcessId = deployed.bpmnProcessId();
-    instance.elementId = deployed.bpmnProcessId();
-    result.appendCommand(
-        processInstanceKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        instance);
+    ProcessActivation.append(result, processInstanceKey, deployed, instance);
     if (due.repetitions == TimerValue.UNBOUNDED || due.repetitions > 1) {
       next.copyFrom(due);
       next.processInstanceKey = -1;

@@ -46,6 +46,11 @@ final class JobActivation {
         || RequestTexts.tooLong(observer, "ActivateJobs", "the worker", request.getWorker())) {
       return;
     }
+    for (String name : request.getFetchVariableList()) {
+      if (RequestTexts.tooLong(observer, "ActivateJobs", "a variable to fetch", name)) {
+        return;
+      }
+    }
     if (request.getType().isBlank()
         || request.getMaxJobsToActivate() < 1
         || request.getTimeout() < 1) {

@@ -251,10 +251,24 @@ class HostileRequestsTest {
                                 + url
                                 + "\">]><definitions>&e;</definitions>")
                             .getBytes(StandardCharsets.UTF_8)));
+    Arbitrary<Hostile> longId =
+        Arbitraries.integers()
+            .between(4097, 70_000)
+            .map(
+                length ->
+                    deploy(
+                        "a process id of " + length + " characters",
+                        "long-id.bpmn",
+                        Bpmn.convertToString(
+                                Bpmn.createExecutableProcess("p".repeat(length))
+                                    .startEvent("start")
+                                    .endEvent("end")
+                                    .done())
+                            .getBytes(StandardCharsets.UTF_8)));
     Arbitrary<Hostile> unknownType =
         Arbitraries.of("x.txt", "x.exe", "", "x.bpmn.zip")
             .map(name -> deploy("a resource named '" + name + "'", name, validBpmn()));
-    return Arbitraries.oneOf(garbage, truncated, bomb, external, unknownType);
+    return Arbitraries.oneOf(garbage, truncated, bomb, external, longId, unknownType);
   }
 
   private static Arbitrary<Hostile> badVariables() {
@@ -486,6 +500,22 @@ class HostileRequestsTest {
                                         .setType("t".repeat(length))
                                         .setMaxJobsToActivate(1)
                                         .setTimeout(1000)
+                                        .build())
+                                .forEachRemaining(response -> {}),
+                        INVALID)),
+        Arbitraries.integers()
+            .between(RequestTextsLimit.ID + 1, 200_000)
+            .map(
+                length ->
+                    new Hostile(
+                        "activate jobs fetching a variable of " + length + " characters",
+                        stub ->
+                            stub.activateJobs(
+                                    ActivateJobsRequest.newBuilder()
+                                        .setType("hostile")
+                                        .setMaxJobsToActivate(1)
+                                        .setTimeout(1000)
+                                        .addFetchVariable("v".repeat(length))
                                         .build())
                                 .forEachRemaining(response -> {}),
                         INVALID)),

@@ -109,6 +109,23 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
   }
 
   @Test
+  void anUncaughtErrorWithAHugeCodeAndMessageStillRaisesItsIncidentCut() {
+    TestMember leader = leader();
+    deployed(deploy(leader, "p.bpmn", xml(oneTask("p", "work"))));
+    create(leader, "p");
+    long job = awaitJob(leader, "work");
+
+    // Each fits a record's text field alone; the incident's message quotes both.
+    Answer thrown = throwError(leader, job, "C".repeat(32_000), "m".repeat(32_000), "");
+    assertThat(thrown.rejection()).isEqualTo(RejectionType.NONE);
+    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    IncidentValue incident = incident(0);
+    assertThat(incident.errorType).isEqualTo(ErrorType.UNHANDLED_ERROR_EVENT);
+    assertThat(incident.errorMessage).startsWith("error 'CCC").contains("(cut: ");
+    assertThat(incident.errorMessage.length()).isLessThan(17 * 1024);
+  }
+
+  @Test
   void anUncaughtJobErrorRaisesAnIncidentAndResolvingItMakesTheJobActivatableAgain() {
     TestMember leader = leader();
     deployed(deploy(leader, "p.bpmn", xml(oneTask("p", "work"))));

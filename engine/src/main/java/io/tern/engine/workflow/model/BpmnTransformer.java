@@ -32,6 +32,9 @@ import org.camunda.bpm.model.xml.validation.ValidationResultType;
  */
 public final class BpmnTransformer {
   /** What {@code transformScope} returns for a process with timer start events and no none one. */
+  /** The longest id of a process or element: records keep ids in at most 64 KiB of text. */
+  static final int MAX_ID_CHARS = 4096;
+
   private static final String EVENT_STARTS_ONLY = new String("<timer or signal starts only>");
 
   private BpmnTransformer() {}
@@ -62,6 +65,19 @@ public final class BpmnTransformer {
                 }
               }
             });
+    for (BaseElement element : model.getModelElementsByType(BaseElement.class)) {
+      String id = element.getId();
+      if (id != null && id.length() > MAX_ID_CHARS) {
+        problems.add(
+            "an id of "
+                + id.length()
+                + " characters ('"
+                + id.substring(0, 40)
+                + "...'); ids are at most "
+                + MAX_ID_CHARS
+                + " characters long");
+      }
+    }
     List<ExecutableProcess> processes = new ArrayList<>();
     for (Process process : model.getModelElementsByType(Process.class)) {
       if (process.isExecutable()) {

@@ -381,7 +381,9 @@ final class ElementTransformer {
       problems.add(describe(node) + ": it needs a signal with a name");
       return null;
     }
-    name = name.strip();
+    if (name.strip().startsWith("=")) {
+      name = name.strip(); // an expression; a static name is matched exactly as written
+    }
     if (node instanceof StartEvent && !inEventSubprocess(node)) {
       try {
         name = new FeelStrings().evaluate(name, Map::of);

@@ -18,6 +18,21 @@ public final class IncidentBehavior {
   }
 
   /** An incident on element instance {@code key} (not raised by a job). */
+  /** The longest incident message kept, in characters; a record keeps 64 KiB of text at most. */
+  static final int MAX_MESSAGE_CHARS = 16 * 1024;
+
+  /** {@code message}, cut to {@link #MAX_MESSAGE_CHARS} (saying so) if longer. */
+  static String cut(String message) {
+    if (message.length() <= MAX_MESSAGE_CHARS) {
+      return message;
+    }
+    int end = MAX_MESSAGE_CHARS;
+    if (Character.isHighSurrogate(message.charAt(end - 1))) {
+      end--; // not half a character
+    }
+    return message.substring(0, end) + "... (cut: " + message.length() + " characters)";
+  }
+
   public void raise(
       ProcessingResult result,
       ErrorType type,
@@ -53,7 +68,7 @@ public final class IncidentBehavior {
     incident.jobKey = jobKey;
     incident.bpmnProcessId = bpmnProcessId;
     incident.elementId = elementId;
-    incident.errorMessage = message;
+    incident.errorMessage = cut(message);
     result.appendEvent(context.nextKey(), ValueTypes.INCIDENT, IncidentIntent.CREATED, incident);
   }
 }

@@ -169,9 +169,10 @@ public final class SignalBroadcastProcessor {
             || target.interrupting()
             || target.type() != BpmnElementType.BOUNDARY_EVENT
                 && target.type() != BpmnElementType.START_EVENT;
-    if (caughtEvents.trigger(result, key, instance, target, variablesJson) && once) {
-      subscriptions.close(result, waiting);
+    if (once) {
+      subscriptions.close(result, waiting); // first: an interrupting trigger closes the others
     }
+    caughtEvents.trigger(result, key, instance, target, variablesJson);
   }
 
   /**

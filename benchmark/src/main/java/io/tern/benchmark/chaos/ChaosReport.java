@@ -45,9 +45,11 @@ final class ChaosReport {
             result.refused(),
             result.lost(),
             result.duplicated()));
-    out.append("| # | fault | failover ms | recovered ms after heal | outcome |\n");
-    out.append("|---:|---|---:|---:|---|\n");
+    out.append(
+        "| # | fault | failover ms | processing again ms | recovered ms after heal | outcome |\n");
+    out.append("|---:|---|---:|---:|---:|---|\n");
     List<Long> failovers = new ArrayList<>();
+    List<Long> processing = new ArrayList<>();
     List<Long> recoveries = new ArrayList<>();
     int n = 0;
     for (Op fault : faults) {
@@ -59,19 +61,29 @@ final class ChaosReport {
       if (!recovered.equals("-")) {
         recoveries.add(Long.parseLong(recovered));
       }
+      Long again = processingAgainMs(fault, history, options.partitions);
+      if (again != null) {
+        processing.add(again);
+      }
       out.append(
           String.format(
               Locale.ROOT,
-              "| %d | %s | %s | %s | %s |%n",
+              "| %d | %s | %s | %s | %s | %s |%n",
               ++n,
               fault.detail(),
               failover,
+              again == null ? "-" : Long.toString(again),
               recovered,
               fault.error() == null ? "recovered" : "NOT recovered: " + fault.error()));
     }
     out.append('\n');
     out.append("failover (a leader for every partition among the brokers left up): ")
         .append(distribution(failovers))
+        .append('\n');
+    out.append(
+            "processing again (every partition acknowledged a creation or completion sent after"
+                + " the injection): ")
+        .append(distribution(processing))
         .append('\n');
     out.append("recovery (all brokers ready, one leader per partition, after the heal): ")
         .append(distribution(recoveries))
@@ -94,6 +106,41 @@ final class ChaosReport {
           .append("ms\n");
     }
     return out.toString();
+  }
+
+  /**
+   * How long after {@code fault}'s injection every partition had acknowledged a creation or a job
+   * completion sent after it (a partition's first answer, measured at that answer); null if one
+   * partition answered none before the run ended. Partitions the fault did not touch answer within
+   * their usual latency, so this is the slowest partition's way back to processing.
+   */
+  static Long processingAgainMs(Op fault, List<Op> history, int partitions) {
+    long[] first = new long[partitions + 1];
+    java.util.Arrays.fill(first, Long.MAX_VALUE);
+    for (Op op : history) {
+      if (op.outcome() != Op.Outcome.OK || op.start() < fault.start()) {
+        continue;
+      }
+      long key =
+          op.kind() == Kind.CREATE
+              ? op.instanceKey()
+              : op.kind() == Kind.COMPLETE ? op.jobKey() : 0;
+      if (key <= 0) {
+        continue;
+      }
+      int partition = io.tern.engine.record.Keys.partitionOf(key);
+      if (partition >= 1 && partition <= partitions) {
+        first[partition] = Math.min(first[partition], op.end());
+      }
+    }
+    long slowest = 0;
+    for (int partition = 1; partition <= partitions; partition++) {
+      if (first[partition] == Long.MAX_VALUE) {
+        return null;
+      }
+      slowest = Math.max(slowest, first[partition] - fault.start());
+    }
+    return slowest;
   }
 
   /** min, median, max of {@code millis}, or "none". */

@@ -81,8 +81,8 @@ final class ConfigKeys {
               "processing.subscriptionRetryInterval",
               "10s",
               "how long a command to another partition (a message subscription's step, a"
-                  + " deployment's or a signal's copy) waits for its acknowledgement before it is"
-                  + " sent again"),
+                  + " deployment's, a deletion's or a signal's copy) waits for its acknowledgement"
+                  + " before it is sent again"),
           new Key(
               "processing.resultAwaitLimit",
               "1h",

@@ -4,6 +4,8 @@ import static io.tern.engine.gateway.GatewayCommands.read;
 
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DecisionMetadata;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DecisionRequirementsMetadata;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeleteResourceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeleteResourceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.Deployment;
@@ -11,7 +13,9 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ProcessMetadata;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.ResourceDeletionValue;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -64,6 +68,24 @@ final class DeploymentRequests {
                       .setDecisionRequirementsKey(decision.decisionRequirementsKey())
                       .setTenantId(Conversions.DEFAULT_TENANT)));
     }
+  }
+
+  void deleteResource(
+      DeleteResourceRequest request, StreamObserver<DeleteResourceResponse> observer) {
+    ResourceDeletionValue deletion = new ResourceDeletionValue();
+    deletion.resourceKey = request.getResourceKey();
+    commands.unary(
+        "DeleteResource",
+        DEPLOYMENT_PARTITION,
+        ValueTypes.RESOURCE_DELETION,
+        ResourceDeletionIntent.DELETE,
+        -1,
+        deletion,
+        observer,
+        answer ->
+            DeleteResourceResponse.newBuilder()
+                .setResourceKey(Long.toString(request.getResourceKey()))
+                .build());
   }
 
   void deployResource(

@@ -14,6 +14,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstance
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeleteResourceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeleteResourceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluateDecisionRequest;
@@ -150,6 +152,12 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
   public void publishMessage(
       PublishMessageRequest request, StreamObserver<PublishMessageResponse> observer) {
     messages.publishMessage(request, observer);
+  }
+
+  @Override
+  public void deleteResource(
+      DeleteResourceRequest request, StreamObserver<DeleteResourceResponse> observer) {
+    deployments.deleteResource(request, observer);
   }
 
   @Override

@@ -42,6 +42,9 @@ public final class ValueTypes {
   /** An element instance, or a signal start event, waiting for a signal. */
   public static final int SIGNAL_SUBSCRIPTION = 32;
 
+  /** A deployed process deleted (DeleteResource), on every partition. */
+  public static final int RESOURCE_DELETION = 33;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -295,6 +298,21 @@ public final class ValueTypes {
     public static final int TRIGGERED = 2;
 
     private SignalSubscriptionIntent() {}
+  }
+
+  /** {@link #RESOURCE_DELETION}. */
+  public static final class ResourceDeletionIntent {
+    /** From the gateway (on partition 1), or as a copy to another partition. */
+    public static final int DELETE = 0;
+
+    public static final int DELETED = 1;
+
+    /** On partition 1: another partition took the deletion's copy. */
+    public static final int ACKNOWLEDGE = 2;
+
+    public static final int ACKNOWLEDGED = 3;
+
+    private ResourceDeletionIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

@@ -477,4 +477,31 @@ class GatewayClientTest {
     }
     return -1;
   }
+
+  @Test
+  void deleteResourceRemovesAProcessVersionAndThePreviousOneIsTheLatestAgain() {
+    DeploymentEvent first = deploy(oneTask("deletable", "deletable-1"), "deletable.bpmn");
+    DeploymentEvent second = deploy(oneTask("deletable", "deletable-2"), "deletable.bpmn");
+    long v1 = first.getProcesses().get(0).getProcessDefinitionKey();
+    long v2 = second.getProcesses().get(0).getProcessDefinitionKey();
+
+    client.newDeleteResourceCommand(v2).send().join();
+
+    ProcessInstanceEvent created =
+        client.newCreateInstanceCommand().bpmnProcessId("deletable").latestVersion().send().join();
+    assertThat(created.getProcessDefinitionKey()).isEqualTo(v1);
+    assertThat(created.getVersion()).isEqualTo(1);
+    assertThatThrownBy(() -> client.newDeleteResourceCommand(v2).send().join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+              assertThat(e.getMessage()).contains(Long.toString(v2));
+            });
+    assertThatThrownBy(
+            () -> client.newCreateInstanceCommand().processDefinitionKey(v2).send().join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+  }
 }

@@ -327,4 +327,37 @@ class CrossPartitionTest extends WorkflowTestBase {
         () -> cluster.count(3, ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED) == 2,
         "the thrower's partition to hear from both others");
   }
+
+  @Test
+  void aDeletionReachesEveryPartitionEvenIfACopyIsLost() {
+    start();
+    deployEverywhere(); // version 1 of "order"
+    DeploymentValue.Process v2 =
+        deployed(deploy(cluster.leader(1), "order.bpmn", xml(oneTask("order", "second-version"))));
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        "version 2 on every partition");
+
+    cluster.dropNext.set(1); // the copy to partition 2
+    assertThat(DeleteResourceTest.delete(cluster.leader(1), v2.processDefinitionKey()).rejection())
+        .isEqualTo(RejectionType.NONE);
+    await(
+        () ->
+            cluster.count(
+                    1, ValueTypes.RESOURCE_DELETION, ValueTypes.ResourceDeletionIntent.ACKNOWLEDGED)
+                == 2,
+        "both copies acknowledged");
+    for (int partition = 1; partition <= PARTITIONS; partition++) {
+      Answer created = create(cluster.leader(partition), "order", "{\"orderId\": \"x\"}");
+      assertThat(
+              new ProcessInstanceCreationValue()
+                  .<ProcessInstanceCreationValue>readFrom(new UnsafeBuffer(created.value()))
+                  .version)
+          .as("partition %d creates version 1 again", partition)
+          .isEqualTo(1);
+    }
+    Answer elsewhere = DeleteResourceTest.delete(cluster.leader(2), v2.processDefinitionKey());
+    assertThat(elsewhere.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(elsewhere.reason()).contains("partition 1");
+  }
 }

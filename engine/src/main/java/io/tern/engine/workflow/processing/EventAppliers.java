@@ -8,6 +8,7 @@ import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.decisions.DecisionAppliers;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
+import io.tern.engine.workflow.processing.deployment.ResourceDeletionAppliers;
 import io.tern.engine.workflow.processing.incidents.IncidentAppliers;
 import io.tern.engine.workflow.processing.instances.InstanceAppliers;
 import io.tern.engine.workflow.processing.jobs.JobAppliers;
@@ -76,6 +77,7 @@ final class EventAppliers {
     TimerAppliers.register(on, state);
     MessageAppliers.register(on, state);
     SignalAppliers.register(on, state, partitionCount);
+    ResourceDeletionAppliers.register(on, state, partitionCount);
     DecisionAppliers.register(on);
   }
 
@@ -83,7 +85,9 @@ final class EventAppliers {
     deployment.readFrom(event.value());
     DecisionAppliers.deployed(state, deployment);
     for (DeploymentValue.Process process : deployment.processes) {
-      if (!process.duplicate() && state.processes().byKey(process.processDefinitionKey()) == null) {
+      if (!process.duplicate()
+          && state.processes().byKey(process.processDefinitionKey()) == null
+          && !state.processes().isDeleted(process.processDefinitionKey())) {
         DeploymentValue.Resource resource =
             deployment.resources.stream()
                 .filter(r -> r.name().equals(process.resourceName()))

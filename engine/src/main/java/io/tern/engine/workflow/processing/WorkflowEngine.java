@@ -16,6 +16,7 @@ import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
 import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
@@ -23,6 +24,7 @@ import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.decisions.DecisionEvaluationProcessor;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
 import io.tern.engine.workflow.processing.deployment.DeploymentProcessor;
+import io.tern.engine.workflow.processing.deployment.ResourceDeletionProcessor;
 import io.tern.engine.workflow.processing.elements.ElementProcessor;
 import io.tern.engine.workflow.processing.incidents.IncidentProcessor;
 import io.tern.engine.workflow.processing.instances.CreationProcessor;
@@ -73,6 +75,8 @@ public final class WorkflowEngine {
     ProcessMessageSubscriptionProcessors subscriptions =
         new ProcessMessageSubscriptionProcessors(context, state, behaviors);
     SignalBroadcastProcessor signals = new SignalBroadcastProcessor(context, state, behaviors);
+    ResourceDeletionProcessor deletions =
+        new ResourceDeletionProcessor(context, state, behaviors, timerStarts);
     long retryMs = config.subscriptionRetryInterval().toMillis();
 
     RecordProcessors processors =
@@ -90,7 +94,8 @@ public final class WorkflowEngine {
                       behaviors.subscriptions(),
                       messages,
                       distribution,
-                      signals);
+                      signals,
+                      deletions);
                 })
             .onCommand(
                 ValueTypes.DEPLOYMENT,
@@ -130,6 +135,12 @@ public final class WorkflowEngine {
                 ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.TERMINATE_ELEMENT,
                 termination::terminateElement)
+            .onCommand(
+                ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETE, deletions::delete)
+            .onCommand(
+                ValueTypes.RESOURCE_DELETION,
+                ResourceDeletionIntent.ACKNOWLEDGE,
+                deletions::acknowledge)
             .onCommand(ValueTypes.SIGNAL, SignalIntent.BROADCAST, signals::broadcast)
             .onCommand(ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGE, signals::acknowledge)
             .onCommand(ValueTypes.JOB, JobIntent.COMPLETE, jobs::complete)
@@ -190,7 +201,8 @@ public final class WorkflowEngine {
       ProcessMessageSubscriptions subscriptions,
       MessageProcessors messages,
       DeploymentDistribution distribution,
-      SignalBroadcastProcessor signals) {
+      SignalBroadcastProcessor signals,
+      ResourceDeletionProcessor deletions) {
     scheduler.runDelayed(
         intervalMs,
         commands -> {
@@ -198,7 +210,9 @@ public final class WorkflowEngine {
           messages.retryPending();
           distribution.retryPending();
           signals.retryPending();
-          scheduleRetries(scheduler, intervalMs, subscriptions, messages, distribution, signals);
+          deletions.retryPending();
+          scheduleRetries(
+              scheduler, intervalMs, subscriptions, messages, distribution, signals, deletions);
         });
   }
 }

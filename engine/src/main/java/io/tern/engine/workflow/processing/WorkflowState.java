@@ -3,6 +3,7 @@ package io.tern.engine.workflow.processing;
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.DecisionState;
+import io.tern.engine.workflow.state.DeletionDistributionState;
 import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
@@ -36,7 +37,8 @@ public record WorkflowState(
     MessageStartState messageStarts,
     DecisionState decisions,
     StartEventState startEvents,
-    SignalState signals) {
+    SignalState signals,
+    DeletionDistributionState deletions) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -55,7 +57,8 @@ public record WorkflowState(
         new MessageStartState(state),
         new DecisionState(state),
         new StartEventState(state),
-        new SignalState(state));
+        new SignalState(state),
+        new DeletionDistributionState(state));
   }
 
   /**

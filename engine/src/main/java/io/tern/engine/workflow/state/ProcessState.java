@@ -3,6 +3,7 @@ package io.tern.engine.workflow.state;
 import io.tern.engine.state.ColumnFamily;
 import io.tern.engine.state.DbCompositeKey;
 import io.tern.engine.state.DbLong;
+import io.tern.engine.state.DbNil;
 import io.tern.engine.state.DbString;
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.model.BpmnTransformer;
@@ -25,6 +26,10 @@ public final class ProcessState {
   private final ColumnFamily<DbLong, DeploymentValue> byKey;
   private final ColumnFamily<DbCompositeKey<DbString, DbLong>, DbLong> byIdAndVersion;
   private final ColumnFamily<DbString, DbLong> latestVersion;
+  private final ColumnFamily<DbLong, DbNil> deleted;
+  private final ColumnFamily<DbLong, DbLong> runningInstances;
+  private final DbNil nil = new DbNil();
+  private final DbLong count = new DbLong();
   private final DbLong key = new DbLong();
   private final DbLong number = new DbLong();
   private final DbString id = new DbString();
@@ -41,6 +46,9 @@ public final class ProcessState {
             new DbLong());
     latestVersion =
         state.columnFamily(StateIds.PROCESS_LATEST_VERSION, new DbString(), new DbLong());
+    deleted = state.columnFamily(StateIds.DELETED_PROCESSES, new DbLong(), nil);
+    runningInstances =
+        state.columnFamily(StateIds.PROCESS_INSTANCE_COUNTS, new DbLong(), new DbLong());
   }
 
   /** Applier: stores one new process version (the resource holding it, its metadata). */
@@ -86,20 +94,83 @@ public final class ProcessState {
     return deployed;
   }
 
-  /** The latest version's number, or 0 if none is deployed. */
+  /**
+   * The highest version ever deployed, or 0: the next deployment gets the one after it, even if
+   * this one was deleted (versions are never reused).
+   */
   public int latestVersion(String bpmnProcessId) {
     return latestVersion.get(id.set(bpmnProcessId), number) ? (int) number.get() : 0;
   }
 
-  /** The given version ({@code -1}: the latest) of the process, or null. */
+  /**
+   * The given version ({@code -1}: the latest that is not deleted) of the process, or null if it is
+   * not deployed or was deleted.
+   */
   public Deployed byIdAndVersion(String bpmnProcessId, int version) {
-    int wanted = version < 0 ? latestVersion(bpmnProcessId) : version;
-    if (wanted == 0) {
-      return null;
-    }
-    id.set(bpmnProcessId);
-    number.set(wanted);
+    int from = version < 0 ? latestVersion(bpmnProcessId) : version;
+    int to = version < 0 ? 1 : version;
     DbLong found = new DbLong();
-    return byIdAndVersion.get(idAndVersion, found) ? byKey(found.get()) : null;
+    for (int wanted = from; wanted >= to; wanted--) {
+      id.set(bpmnProcessId);
+      number.set(wanted);
+      if (byIdAndVersion.get(idAndVersion, found)) {
+        return byKey(found.get());
+      }
+    }
+    return null;
+  }
+
+  /** Whether the process with this definition key was deleted (its instances may still run). */
+  public boolean isDeleted(long processDefinitionKey) {
+    return deleted.exists(key.set(processDefinitionKey));
+  }
+
+  /**
+   * Applier: the process is deleted: no new instance, not found by id and version any more; it is
+   * forgotten at once if no instance of it runs here, else when the last one ends. Its key stays
+   * marked, so that a copy of its deployment arriving late (or after the deletion's copy) does not
+   * bring it back.
+   */
+  public void delete(long processDefinitionKey) {
+    Deployed process = byKey(processDefinitionKey);
+    if (process == null || isDeleted(processDefinitionKey)) {
+      deleted.put(key.set(processDefinitionKey), nil);
+      return;
+    }
+    id.set(process.bpmnProcessId());
+    number.set(process.version());
+    byIdAndVersion.delete(idAndVersion);
+    deleted.put(key.set(processDefinitionKey), nil);
+    if (running(processDefinitionKey) == 0) {
+      forget(processDefinitionKey);
+    }
+  }
+
+  /** Applier: an instance of the process started here. */
+  public void instanceStarted(long processDefinitionKey) {
+    runningInstances.put(
+        key.set(processDefinitionKey), count.set(running(processDefinitionKey) + 1));
+  }
+
+  /** Applier: an instance of the process ended here; the last of a deleted process forgets it. */
+  public void instanceEnded(long processDefinitionKey) {
+    long left = running(processDefinitionKey) - 1;
+    if (left > 0) {
+      runningInstances.put(key.set(processDefinitionKey), count.set(left));
+      return;
+    }
+    runningInstances.delete(key.set(processDefinitionKey));
+    if (isDeleted(processDefinitionKey)) {
+      forget(processDefinitionKey);
+    }
+  }
+
+  private long running(long processDefinitionKey) {
+    return runningInstances.get(key.set(processDefinitionKey), count) ? count.get() : 0;
+  }
+
+  private void forget(long processDefinitionKey) {
+    byKey.delete(key.set(processDefinitionKey));
+    cache.remove(processDefinitionKey);
   }
 }

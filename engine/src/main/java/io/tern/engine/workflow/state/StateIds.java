@@ -48,6 +48,10 @@ final class StateIds {
   static final short SIGNALS_TO_DISTRIBUTE = 59;
   static final short PENDING_SIGNAL_DISTRIBUTIONS = 60;
   static final short RECEIVED_SIGNALS = 61;
+  static final short DELETED_PROCESSES = 62;
+  static final short PROCESS_INSTANCE_COUNTS = 63;
+  static final short DELETIONS_TO_DISTRIBUTE = 64;
+  static final short PENDING_DELETION_DISTRIBUTIONS = 65;
 
   private StateIds() {}
 }

@@ -64,7 +64,9 @@ public final class DeploymentDistribution {
     copy.readFrom(command.value());
     boolean missing = false;
     for (DeploymentValue.Process process : copy.processes) {
-      if (!process.duplicate() && state.processes().byKey(process.processDefinitionKey()) == null) {
+      if (!process.duplicate()
+          && state.processes().byKey(process.processDefinitionKey()) == null
+          && !state.processes().isDeleted(process.processDefinitionKey())) {
         missing = true;
       }
     }

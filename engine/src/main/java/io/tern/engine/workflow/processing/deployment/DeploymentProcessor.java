@@ -114,7 +114,8 @@ public final class DeploymentProcessor implements CommandProcessor {
                 new DeploymentValue.Process(
                     latest.key(), latest.version(), true, id, resource.name(), checksum));
           } else {
-            int version = latest == null ? 1 : latest.version() + 1;
+            // After the highest version ever deployed: a deleted one's number is not reused.
+            int version = processes.latestVersion(id) + 1;
             deployed.processes.add(
                 new DeploymentValue.Process(
                     context.nextKey(), version, false, id, resource.name(), checksum));

@@ -46,7 +46,7 @@ public final class CreationProcessor implements CommandProcessor {
         creation.processDefinitionKey >= 0
             ? processes.byKey(creation.processDefinitionKey)
             : processes.byIdAndVersion(creation.bpmnProcessId, creation.version);
-    if (process == null) {
+    if (process == null || processes.isDeleted(process.key())) {
       result.reject(RejectionType.NOT_FOUND, notFound());
       return;
     }

@@ -88,7 +88,19 @@ public final class SignalAppliers {
    */
   public static void deployed(
       WorkflowState state, ProcessState.Deployed previous, DeploymentValue.Process latest) {
-    String processId = latest.bpmnProcessId();
+    replaced(state, previous, state.processes().byKey(latest.processDefinitionKey()));
+  }
+
+  /**
+   * The signal start events of {@code previous} (the latest version until now, or null) close,
+   * those of {@code latest} (the latest from now on, or null) open.
+   */
+  public static void replaced(
+      WorkflowState state, ProcessState.Deployed previous, ProcessState.Deployed latest) {
+    if (previous == null && latest == null) {
+      return;
+    }
+    String processId = previous != null ? previous.bpmnProcessId() : latest.bpmnProcessId();
     if (previous != null) {
       for (ExecutableElement start : previous.process().signalStartEvents()) {
         state
@@ -96,10 +108,12 @@ public final class SignalAppliers {
             .unsubscribeStart(((EventDefinition.Signal) start.event()).name(), processId);
       }
     }
-    for (ExecutableElement start :
-        state.process(latest.processDefinitionKey()).signalStartEvents()) {
+    if (latest == null) {
+      return;
+    }
+    for (ExecutableElement start : latest.process().signalStartEvents()) {
       SignalSubscriptionValue subscription = new SignalSubscriptionValue();
-      subscription.processDefinitionKey = latest.processDefinitionKey();
+      subscription.processDefinitionKey = latest.key();
       subscription.bpmnProcessId = processId;
       subscription.elementId = start.id();
       subscription.signalName = ((EventDefinition.Signal) start.event()).name();

@@ -1,0 +1,167 @@
+package io.tern.engine.workflow.processing.deployment;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
+import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.PartitionSender;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
+import io.tern.engine.workflow.state.DeletionDistributionState;
+import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.timer.TimerSchedule;
+import io.tern.engine.workflow.value.ResourceDeletionValue;
+import io.tern.engine.workflow.value.TimerValue;
+
+/**
+ * DeleteResource of a deployed process, made on partition 1 and copied to every other partition
+ * (sent again until each acknowledges; taking a copy twice changes nothing). A deleted process
+ * starts no new instance (by key, by id, by its start events) and is no longer the latest version:
+ * the previous version is, with its message, signal and timer start events; its running instances
+ * go on, and each partition forgets the process once the last of them there ends.
+ */
+public final class ResourceDeletionProcessor {
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final PartitionSender sender;
+  private final TimerStartBehavior timerStarts;
+  private final ResourceDeletionValue deletion = new ResourceDeletionValue();
+  private final TimerValue timer = new TimerValue();
+
+  public ResourceDeletionProcessor(
+      ProcessingContext context,
+      WorkflowState state,
+      Behaviors behaviors,
+      TimerStartBehavior timerStarts) {
+    this.context = context;
+    this.state = state;
+    this.sender = behaviors.sender();
+    this.timerStarts = timerStarts;
+  }
+
+  /** DELETE: from the gateway on partition 1, or a copy from partition 1 elsewhere. */
+  public void delete(LoggedRecord command, ProcessingResult result) {
+    deletion.readFrom(command.value());
+    boolean copy =
+        deletion.originPartitionId >= 0 && deletion.originPartitionId != context.partitionId();
+    if (copy) {
+      takeCopy(command.key(), result);
+      return;
+    }
+    if (context.partitionId() != DeploymentDistribution.DEPLOYMENT_PARTITION) {
+      result.reject(
+          RejectionType.INVALID_ARGUMENT,
+          "resources are deleted on partition "
+              + DeploymentDistribution.DEPLOYMENT_PARTITION
+              + ", not on partition "
+              + context.partitionId());
+      return;
+    }
+    long key = deletion.resourceKey;
+    ProcessState processes = state.processes();
+    ProcessState.Deployed deployed = processes.byKey(key);
+    if (deployed == null || processes.isDeleted(key)) {
+      result.reject(
+          RejectionType.NOT_FOUND,
+          state.decisions().isGraph(key)
+              ? "resource "
+                  + key
+                  + " is a decision requirements graph: Tern deletes deployed processes only (so"
+                  + " far)"
+              : "no deployed process has the key " + key);
+      return;
+    }
+    ProcessState.Deployed latest = processes.byIdAndVersion(deployed.bpmnProcessId(), -1);
+    boolean wasLatest = latest != null && latest.key() == key;
+    long deletionKey = context.nextKey();
+    deletion.originPartitionId = context.partitionId();
+    deletion.partitionId = -1;
+    deletion.bpmnProcessId = deployed.bpmnProcessId();
+    deletion.version = deployed.version();
+    result.appendEvent(
+        deletionKey, ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETED, deletion);
+    result.respondWithLastEvent();
+    replaceStartTimers(result, deployed, wasLatest);
+    for (int partition : DeploymentDistribution.otherPartitions(sender.partitionCount())) {
+      sender.sendAfterCommit(
+          result,
+          partition,
+          ValueTypes.RESOURCE_DELETION,
+          ResourceDeletionIntent.DELETE,
+          deletionKey,
+          new ResourceDeletionValue().copyFrom(deletion));
+    }
+  }
+
+  /** A copy from partition 1: applied once (a repeat finds the process deleted), acknowledged. */
+  private void takeCopy(long deletionKey, ProcessingResult result) {
+    if (!state.processes().isDeleted(deletion.resourceKey)) {
+      deletion.partitionId = context.partitionId();
+      result.appendEvent(
+          deletionKey, ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETED, deletion);
+    }
+    ResourceDeletionValue ack = new ResourceDeletionValue().copyFrom(deletion);
+    ack.partitionId = context.partitionId();
+    sender.sendAfterCommit(
+        result,
+        deletion.originPartitionId,
+        ValueTypes.RESOURCE_DELETION,
+        ResourceDeletionIntent.ACKNOWLEDGE,
+        deletionKey,
+        ack);
+  }
+
+  /**
+   * The deleted process's timer start events are canceled (they live on this partition); if it was
+   * the latest version, the new latest version's are created.
+   */
+  private void replaceStartTimers(
+      ProcessingResult result, ProcessState.Deployed deleted, boolean wasLatest) {
+    for (long timerKey : state.timers().ofElement(-1)) {
+      if (state.timers().get(timerKey, timer) && timer.processDefinitionKey == deleted.key()) {
+        result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.CANCELED, timer);
+      }
+    }
+    if (!wasLatest) {
+      return;
+    }
+    ProcessState.Deployed next = state.processes().byIdAndVersion(deleted.bpmnProcessId(), -1);
+    if (next == null) {
+      return;
+    }
+    try {
+      timerStarts.replace(result, next, timerStarts.schedule(next.process()));
+    } catch (TimerSchedule.TimerException e) {
+      // Evaluated when that version was deployed; a date now past fires at once instead.
+    }
+  }
+
+  /** ACKNOWLEDGE, on partition 1: one more partition took the deletion. */
+  public void acknowledge(LoggedRecord command, ProcessingResult result) {
+    deletion.readFrom(command.value());
+    if (!state.deletions().isPending(command.key(), deletion.partitionId)) {
+      return; // acknowledged twice
+    }
+    result.appendEvent(
+        command.key(), ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.ACKNOWLEDGED, deletion);
+  }
+
+  /** Sends again every copy not acknowledged yet. */
+  public void retryPending() {
+    for (DeletionDistributionState.Pending pending : state.deletions().pending()) {
+      ResourceDeletionValue copy = new ResourceDeletionValue();
+      if (state.deletions().deletion(pending.deletionKey(), copy)) {
+        sender.send(
+            pending.partitionId(),
+            ValueTypes.RESOURCE_DELETION,
+            ResourceDeletionIntent.DELETE,
+            pending.deletionKey(),
+            copy);
+      }
+    }
+  }
+}

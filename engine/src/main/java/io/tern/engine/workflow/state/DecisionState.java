@@ -81,12 +81,12 @@ public final class DecisionState {
     }
   }
 
-  /** The latest version of the graph with this id (its decisions), or null. */
   /** Whether {@code key} is the key of a deployed decision requirements graph. */
   public boolean isGraph(long key) {
     return graphs.exists(this.key.set(key));
   }
 
+  /** The latest version of the graph with this id (its decisions), or null. */
   public DeploymentValue latestGraph(String decisionRequirementsId) {
     if (!latestGraph.get(id.set(decisionRequirementsId), key)) {
       return null;

@@ -64,9 +64,29 @@ public final class ChaosBenchmark {
       Path clusterDir = options.dir.resolve("cluster");
       Files.createDirectories(clusterDir);
       String name = "broker-" + (options.brokers - 1);
-      Path onSmallDisk = Files.createDirectories(options.diskFullDir.resolve(name));
-      if (!Files.exists(clusterDir.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-        Files.createSymbolicLink(clusterDir.resolve(name), onSmallDisk);
+      Path link = clusterDir.resolve(name);
+      Path onSmallDisk = options.diskFullDir.resolve(name);
+      DiskFiller.release(options.diskFullDir); // a filler an aborted run left behind
+      if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isSymbolicLink(link)
+            || !Files.exists(onSmallDisk)
+            || !link.toRealPath().equals(onSmallDisk.toRealPath())) {
+          throw new IllegalStateException(
+              link
+                  + " exists but is not a link to "
+                  + onSmallDisk
+                  + ": use a new --dir, or the --disk-full-dir of that earlier run");
+        }
+      } else {
+        if (Files.exists(onSmallDisk)) {
+          throw new IllegalStateException(
+              onSmallDisk
+                  + " holds an earlier run's broker data: empty "
+                  + options.diskFullDir
+                  + " first, so that no broker joins with another cluster's log");
+        }
+        Files.createDirectories(onSmallDisk);
+        Files.createSymbolicLink(link, onSmallDisk);
       }
     }
     List<CamundaClient> clients = new ArrayList<>();
@@ -156,6 +176,7 @@ public final class ChaosBenchmark {
       Fault fault = round.remove(0);
       long start = history.now();
       String what = injector.inject(fault);
+      long injectedMs = history.now() - start;
       progress.log("fault %s: %s", fault.label(), what);
       Long failoverMs = null;
       long healAt = System.nanoTime() + options.hold.toNanos();
@@ -177,6 +198,7 @@ public final class ChaosBenchmark {
       injector.recovered();
       Map<String, String> times = new HashMap<>();
       times.put("recoveredMs", Long.toString(recoveredMs));
+      times.put("injectedMs", Long.toString(injectedMs));
       if (failoverMs != null) {
         times.put("failoverMs", Long.toString(failoverMs));
       }

@@ -159,7 +159,7 @@ final class ChaosOptions {
     if (rate <= 0) {
       throw new IllegalArgumentException("--rate must be positive, got " + rate);
     }
-    if (slowLinkDelay.toMillis() < 1 || slowLinkDelay.toSeconds() > 10) {
+    if (slowLinkDelay.toMillis() < 1 || slowLinkDelay.toMillis() > 10_000) {
       throw new IllegalArgumentException(
           "--slow-link-delay must be 1 ms to 10 s, got " + slowLinkDelay.toMillis() + " ms");
     }

@@ -52,7 +52,9 @@ final class ChaosReport {
     List<Long> processing = new ArrayList<>();
     List<Long> recoveries = new ArrayList<>();
     int n = 0;
-    for (Op fault : faults) {
+    for (int i = 0; i < faults.size(); i++) {
+      Op fault = faults.get(i);
+      Long nextStart = i + 1 < faults.size() ? faults.get(i + 1).start() : null;
       String failover = fault.vars().getOrDefault("failoverMs", "-");
       String recovered = fault.vars().getOrDefault("recoveredMs", "-");
       if (!failover.equals("-")) {
@@ -61,7 +63,7 @@ final class ChaosReport {
       if (!recovered.equals("-")) {
         recoveries.add(Long.parseLong(recovered));
       }
-      Long again = processingAgainMs(fault, history, options.partitions);
+      Long again = processingAgainMs(fault, nextStart, history, options.partitions);
       if (again != null) {
         processing.add(again);
       }
@@ -109,16 +111,20 @@ final class ChaosReport {
   }
 
   /**
-   * How long after {@code fault}'s injection every partition had acknowledged a creation or a job
-   * completion sent after it (a partition's first answer, measured at that answer); null if one
-   * partition answered none before the run ended. Partitions the fault did not touch answer within
-   * their usual latency, so this is the slowest partition's way back to processing.
+   * How long after {@code fault} was in place (its injection done) every partition had acknowledged
+   * a creation or a job completion sent after that (a partition's first answer, measured at that
+   * answer, before {@code nextFaultStart} if there is a next fault); null if one partition answered
+   * none in that time. Partitions the fault did not touch answer within their usual latency, so
+   * this is the slowest partition's way back to processing.
    */
-  static Long processingAgainMs(Op fault, List<Op> history, int partitions) {
+  static Long processingAgainMs(Op fault, Long nextFaultStart, List<Op> history, int partitions) {
+    long from = fault.start() + Long.parseLong(fault.vars().getOrDefault("injectedMs", "0"));
     long[] first = new long[partitions + 1];
     java.util.Arrays.fill(first, Long.MAX_VALUE);
     for (Op op : history) {
-      if (op.outcome() != Op.Outcome.OK || op.start() < fault.start()) {
+      if (op.outcome() != Op.Outcome.OK
+          || op.start() < from
+          || nextFaultStart != null && op.end() > nextFaultStart) {
         continue;
       }
       long key =
@@ -138,7 +144,7 @@ final class ChaosReport {
       if (first[partition] == Long.MAX_VALUE) {
         return null;
       }
-      slowest = Math.max(slowest, first[partition] - fault.start());
+      slowest = Math.max(slowest, first[partition] - from);
     }
     return slowest;
   }

@@ -22,6 +22,7 @@ final class FaultInjector {
   private final Set<Integer> isolated = ConcurrentHashMap.newKeySet();
   private final java.time.Duration slowLinkDelay;
   private final java.nio.file.Path diskFullDir;
+  private final java.nio.file.FileStore diskFullStore;
   private boolean linksFaulted;
   private boolean diskFilled;
 
@@ -34,6 +35,12 @@ final class FaultInjector {
       java.nio.file.Path diskFullDir) {
     this.slowLinkDelay = slowLinkDelay;
     this.diskFullDir = diskFullDir;
+    try {
+      this.diskFullStore =
+          diskFullDir == null ? null : java.nio.file.Files.getFileStore(diskFullDir);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     this.cluster = cluster;
     this.probe = probe;
     this.partitions = partitions;
@@ -139,7 +146,7 @@ final class FaultInjector {
       }
       case DISK_FULL -> {
         diskFilled = true;
-        long written = DiskFiller.fill(diskFullDir);
+        long written = DiskFiller.fill(diskFullDir, diskFullStore);
         long left = java.nio.file.Files.getFileStore(diskFullDir).getUsableSpace();
         return "disk of broker "
             + diskNode()
@@ -186,17 +193,21 @@ final class FaultInjector {
         killed.add(diskNode());
       }
     }
+    List<String> problems = new java.util.ArrayList<>();
     if (linksFaulted) {
-      IOException failed = null;
       for (int node = 0; node < cluster.size(); node++) {
+        if (!cluster.isAlive(node)) {
+          if (!killed.contains(node)) {
+            problems.add("broker " + node + " exited while its links were faulted; restarted");
+            killed.add(node); // a restarted broker starts with its links whole
+          }
+          continue;
+        }
         try {
           probe.post(node, "/actuator/faults/heal");
         } catch (IOException e) {
-          failed = e; // heal the others all the same
+          problems.add("broker " + node + " did not heal its links: " + e.getMessage());
         }
-      }
-      if (failed != null) {
-        throw failed;
       }
       isolated.clear();
       linksFaulted = false;
@@ -207,6 +218,9 @@ final class FaultInjector {
     }
     for (int node : List.copyOf(killed)) {
       cluster.restart(node);
+    }
+    if (!problems.isEmpty()) {
+      found = (found == null ? "" : found + "; ") + String.join("; ", problems);
     }
     return found;
   }

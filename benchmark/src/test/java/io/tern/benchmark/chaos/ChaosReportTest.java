@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
  * history: the slowest partition's first acknowledged creation or completion sent after the fault.
  */
 class ChaosReportTest {
-  private static final Op FAULT = Op.of(Kind.FAULT, Outcome.OK, null).withTimes(1_000, 9_000);
+  private static final Op FAULT =
+      Op.of(Kind.FAULT, Outcome.OK, null)
+          .withTimes(1_000, 9_000)
+          .withVars(java.util.Map.of("injectedMs", "50"));
 
   private static Op create(int partition, long start, long end, Outcome outcome) {
     return Op.of(Kind.CREATE, outcome, "b")
@@ -27,6 +30,7 @@ class ChaosReportTest {
         List.of(
             FAULT,
             create(1, 900, 1_100, Outcome.OK), // sent before the fault: not counted
+            create(1, 1_020, 1_060, Outcome.OK), // sent while it was being injected: not counted
             create(1, 1_100, 1_150, Outcome.OK),
             create(2, 1_200, 2_500, Outcome.UNKNOWN), // no answer: not counted
             Op.of(Kind.COMPLETE, Outcome.OK, "b")
@@ -34,13 +38,16 @@ class ChaosReportTest {
                 .withJob(Keys.encode(2, 9), "first"),
             create(2, 1_400, 4_200, Outcome.OK));
 
-    assertThat(ChaosReport.processingAgainMs(FAULT, history, 2)).isEqualTo(3_000);
+    assertThat(ChaosReport.processingAgainMs(FAULT, null, history, 2)).isEqualTo(2_950);
+    assertThat(ChaosReport.processingAgainMs(FAULT, 3_900L, history, 2))
+        .as("partition 2 answered only after the next fault began")
+        .isNull();
   }
 
   @Test
   void aPartitionThatNeverAnsweredAgainHasNoFigure() {
     List<Op> history = List.of(FAULT, create(1, 1_100, 1_150, Outcome.OK));
 
-    assertThat(ChaosReport.processingAgainMs(FAULT, history, 2)).isNull();
+    assertThat(ChaosReport.processingAgainMs(FAULT, null, history, 2)).isNull();
   }
 }

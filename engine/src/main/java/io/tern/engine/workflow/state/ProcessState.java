@@ -27,9 +27,8 @@ public final class ProcessState {
   private final ColumnFamily<DbCompositeKey<DbString, DbLong>, DbLong> byIdAndVersion;
   private final ColumnFamily<DbString, DbLong> latestVersion;
   private final ColumnFamily<DbLong, DbNil> deleted;
-  private final ColumnFamily<DbLong, DbLong> runningInstances;
+  private final ColumnFamily<DbString, DbLong> latestLiveVersion;
   private final DbNil nil = new DbNil();
-  private final DbLong count = new DbLong();
   private final DbLong key = new DbLong();
   private final DbLong number = new DbLong();
   private final DbString id = new DbString();
@@ -47,8 +46,8 @@ public final class ProcessState {
     latestVersion =
         state.columnFamily(StateIds.PROCESS_LATEST_VERSION, new DbString(), new DbLong());
     deleted = state.columnFamily(StateIds.DELETED_PROCESSES, new DbLong(), nil);
-    runningInstances =
-        state.columnFamily(StateIds.PROCESS_INSTANCE_COUNTS, new DbLong(), new DbLong());
+    latestLiveVersion =
+        state.columnFamily(StateIds.PROCESS_LATEST_LIVE_VERSION, new DbString(), new DbLong());
   }
 
   /** Applier: stores one new process version (the resource holding it, its metadata). */
@@ -63,6 +62,9 @@ public final class ProcessState {
     // Distributed deployments may arrive out of order: the latest is the highest seen.
     if (process.version() > latestVersion(process.bpmnProcessId())) {
       latestVersion.put(id.set(process.bpmnProcessId()), number.set(process.version()));
+    }
+    if (process.version() > latestLive(process.bpmnProcessId())) {
+      latestLiveVersion.put(id.set(process.bpmnProcessId()), number.set(process.version()));
     }
   }
 
@@ -107,17 +109,24 @@ public final class ProcessState {
    * not deployed or was deleted.
    */
   public Deployed byIdAndVersion(String bpmnProcessId, int version) {
-    int from = version < 0 ? latestVersion(bpmnProcessId) : version;
-    int to = version < 0 ? 1 : version;
-    DbLong found = new DbLong();
-    for (int wanted = from; wanted >= to; wanted--) {
-      id.set(bpmnProcessId);
-      number.set(wanted);
-      if (byIdAndVersion.get(idAndVersion, found)) {
-        return byKey(found.get());
-      }
+    int wanted = version < 0 ? latestLive(bpmnProcessId) : version;
+    if (wanted <= 0) {
+      return null;
     }
-    return null;
+    id.set(bpmnProcessId);
+    number.set(wanted);
+    DbLong found = new DbLong();
+    return byIdAndVersion.get(idAndVersion, found) ? byKey(found.get()) : null;
+  }
+
+  /**
+   * The latest version not deleted, 0 if none: kept beside the highest version, which it equals
+   * until a latest version is deleted (a state from before deletions has only the highest).
+   */
+  private int latestLive(String bpmnProcessId) {
+    return latestLiveVersion.get(id.set(bpmnProcessId), number)
+        ? (int) number.get()
+        : latestVersion(bpmnProcessId);
   }
 
   /** Whether the process with this definition key was deleted (its instances may still run). */
@@ -126,51 +135,34 @@ public final class ProcessState {
   }
 
   /**
-   * Applier: the process is deleted: no new instance, not found by id and version any more; it is
-   * forgotten at once if no instance of it runs here, else when the last one ends. Its key stays
-   * marked, so that a copy of its deployment arriving late (or after the deletion's copy) does not
-   * bring it back.
+   * Applier: the process is deleted: no new instance, not found by id and version any more, and the
+   * latest version is the one before it that is not deleted. It stays stored, hidden, so that
+   * instances created before the deletion (running, or whose activation is still on its way) run to
+   * their end; its key stays marked, so that a copy of its deployment arriving late (or after the
+   * deletion's copy) does not bring it back.
    */
   public void delete(long processDefinitionKey) {
     Deployed process = byKey(processDefinitionKey);
-    if (process == null || isDeleted(processDefinitionKey)) {
-      deleted.put(key.set(processDefinitionKey), nil);
-      return;
+    deleted.put(key.set(processDefinitionKey), nil);
+    if (process == null) {
+      return; // not here yet: the mark keeps its deployment's copy out
     }
-    id.set(process.bpmnProcessId());
+    String processId = process.bpmnProcessId();
+    id.set(processId);
     number.set(process.version());
     byIdAndVersion.delete(idAndVersion);
-    deleted.put(key.set(processDefinitionKey), nil);
-    if (running(processDefinitionKey) == 0) {
-      forget(processDefinitionKey);
+    int live = latestLive(processId);
+    if (process.version() == live) {
+      DbLong found = new DbLong();
+      int previous = live - 1;
+      for (; previous > 0; previous--) { // once per deletion of a latest version
+        id.set(processId);
+        number.set(previous);
+        if (byIdAndVersion.get(idAndVersion, found)) {
+          break;
+        }
+      }
+      latestLiveVersion.put(id.set(processId), number.set(previous));
     }
-  }
-
-  /** Applier: an instance of the process started here. */
-  public void instanceStarted(long processDefinitionKey) {
-    runningInstances.put(
-        key.set(processDefinitionKey), count.set(running(processDefinitionKey) + 1));
-  }
-
-  /** Applier: an instance of the process ended here; the last of a deleted process forgets it. */
-  public void instanceEnded(long processDefinitionKey) {
-    long left = running(processDefinitionKey) - 1;
-    if (left > 0) {
-      runningInstances.put(key.set(processDefinitionKey), count.set(left));
-      return;
-    }
-    runningInstances.delete(key.set(processDefinitionKey));
-    if (isDeleted(processDefinitionKey)) {
-      forget(processDefinitionKey);
-    }
-  }
-
-  private long running(long processDefinitionKey) {
-    return runningInstances.get(key.set(processDefinitionKey), count) ? count.get() : 0;
-  }
-
-  private void forget(long processDefinitionKey) {
-    byKey.delete(key.set(processDefinitionKey));
-    cache.remove(processDefinitionKey);
   }
 }

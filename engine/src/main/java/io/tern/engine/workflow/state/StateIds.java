@@ -49,7 +49,7 @@ final class StateIds {
   static final short PENDING_SIGNAL_DISTRIBUTIONS = 60;
   static final short RECEIVED_SIGNALS = 61;
   static final short DELETED_PROCESSES = 62;
-  static final short PROCESS_INSTANCE_COUNTS = 63;
+  static final short PROCESS_LATEST_LIVE_VERSION = 63;
   static final short DELETIONS_TO_DISTRIBUTE = 64;
   static final short PENDING_DELETION_DISTRIBUTIONS = 65;
 

@@ -21,8 +21,9 @@ import io.tern.engine.workflow.value.TimerValue;
  * DeleteResource of a deployed process, made on partition 1 and copied to every other partition
  * (sent again until each acknowledges; taking a copy twice changes nothing). A deleted process
  * starts no new instance (by key, by id, by its start events) and is no longer the latest version:
- * the previous version is, with its message, signal and timer start events; its running instances
- * go on, and each partition forgets the process once the last of them there ends.
+ * the previous version is, with its message, signal and timer start events (its timers scheduled
+ * afresh); instances created before the deletion run to their end (the process stays stored,
+ * hidden).
  */
 public final class ResourceDeletionProcessor {
   private final ProcessingContext context;
@@ -134,9 +135,13 @@ public final class ResourceDeletionProcessor {
       return;
     }
     try {
+      // Scheduled afresh from now, as when that version was deployed: a date already past fires
+      // at once, a cycle starts over.
       timerStarts.replace(result, next, timerStarts.schedule(next.process()));
     } catch (TimerSchedule.TimerException e) {
-      // Evaluated when that version was deployed; a date now past fires at once instead.
+      // A timer that no longer evaluates (it did at its deployment): that version gets no start
+      // timers, and its other start events still open.
+      timerStarts.replace(result, next, java.util.List.of());
     }
   }
 

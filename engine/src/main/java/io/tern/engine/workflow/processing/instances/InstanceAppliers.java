@@ -84,9 +84,6 @@ public final class InstanceAppliers {
     instance.calledInstanceKey = -1;
     instance.loopCounter = 0;
     state.instances().put(event.key(), instance);
-    if (instance.value.elementType == BpmnElementType.PROCESS) {
-      state.processes().instanceStarted(instance.value.processDefinitionKey);
-    }
     long callerKey = instance.value.parentElementInstanceKey;
     if (instance.value.flowScopeKey < 0
         && callerKey >= 0
@@ -211,7 +208,6 @@ public final class InstanceAppliers {
     if (instance.value.flowScopeKey < 0) {
       state.messageStarts().ended(key);
       state.startEvents().remove(key);
-      state.processes().instanceEnded(instance.value.processDefinitionKey);
     }
     long callerKey = instance.value.parentElementInstanceKey;
     if (instance.value.flowScopeKey < 0

@@ -83,8 +83,8 @@ final class ChaosReport {
         .append(distribution(failovers))
         .append('\n');
     out.append(
-            "processing again (every partition acknowledged a creation or completion sent after"
-                + " the injection): ")
+            "processing again (every partition acknowledged a creation or completion sent once"
+                + " the fault was in place): ")
         .append(distribution(processing))
         .append('\n');
     out.append("recovery (all brokers ready, one leader per partition, after the heal): ")

@@ -55,7 +55,7 @@ final class EventAppliers {
               deployed(event);
               List<Integer> others = DeploymentDistribution.otherPartitions(partitionCount);
               if (!others.isEmpty()) {
-                state.distribution().distribute(event.key(), deployment, others);
+                state.deploymentCopies().distribute(event.key(), deployment, others);
               }
             })
         .onEvent(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED, this::deployed)
@@ -65,8 +65,8 @@ final class EventAppliers {
             DeploymentDistributionIntent.COMPLETED,
             event ->
                 state
-                    .distribution()
-                    .completed(
+                    .deploymentCopies()
+                    .acknowledged(
                         event.key(),
                         distribution.<DeploymentDistributionValue>readFrom(event.value())
                             .partitionId));

@@ -3,8 +3,6 @@ package io.tern.engine.workflow.processing;
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.state.DecisionState;
-import io.tern.engine.workflow.state.DeletionDistributionState;
-import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
@@ -12,6 +10,7 @@ import io.tern.engine.workflow.state.MessageStartState;
 import io.tern.engine.workflow.state.MessageState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
+import io.tern.engine.workflow.state.PendingCopies;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.state.SignalState;
@@ -19,6 +18,9 @@ import io.tern.engine.workflow.state.StartEventState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.state.TimerState;
 import io.tern.engine.workflow.state.VariableState;
+import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.ResourceDeletionValue;
+import io.tern.engine.workflow.value.SignalValue;
 
 /** The workflow engine's column families over one partition's state, opened together. */
 public record WorkflowState(
@@ -33,12 +35,13 @@ public record WorkflowState(
     MessageState messages,
     MessageSubscriptionState messageSubscriptions,
     ProcessMessageSubscriptionState processMessageSubscriptions,
-    DistributionState distribution,
+    PendingCopies<DeploymentValue> deploymentCopies,
     MessageStartState messageStarts,
     DecisionState decisions,
     StartEventState startEvents,
     SignalState signals,
-    DeletionDistributionState deletions) {
+    PendingCopies<SignalValue> signalCopies,
+    PendingCopies<ResourceDeletionValue> deletionCopies) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -53,12 +56,13 @@ public record WorkflowState(
         new MessageState(state),
         new MessageSubscriptionState(state),
         new ProcessMessageSubscriptionState(state),
-        new DistributionState(state),
+        PendingCopies.deployments(state),
         new MessageStartState(state),
         new DecisionState(state),
         new StartEventState(state),
         new SignalState(state),
-        new DeletionDistributionState(state));
+        PendingCopies.signals(state),
+        PendingCopies.deletions(state));
   }
 
   /**

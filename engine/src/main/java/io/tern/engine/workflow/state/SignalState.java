@@ -7,28 +7,22 @@ import io.tern.engine.state.DbNil;
 import io.tern.engine.state.DbString;
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
-import io.tern.engine.workflow.value.SignalValue;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Signals on one partition: the element instances waiting for one (by signal name, and by element
- * instance to close them), the signal start events of the latest process versions, the signals
- * broadcast here whose copies other partitions have not acknowledged yet, and the keys of the
- * copies taken here (so a copy sent again triggers nothing twice).
+ * instance to close them), the signal start events of the latest process versions, and the keys of
+ * the copies of signals taken here (so a copy sent again triggers nothing twice). The copies a
+ * broadcast here still owes other partitions are in {@link PendingCopies#signals}.
  */
 public final class SignalState {
-  /** A signal broadcast here that a partition has not acknowledged yet. */
-  public record Pending(long signalKey, int partitionId) {}
-
   private final ColumnFamily<
           DbCompositeKey<DbString, DbCompositeKey<DbLong, DbString>>, SignalSubscriptionValue>
       subscriptions;
   private final ColumnFamily<DbCompositeKey<DbLong, DbCompositeKey<DbString, DbString>>, DbNil>
       byElement;
   private final ColumnFamily<DbCompositeKey<DbString, DbString>, SignalSubscriptionValue> starts;
-  private final ColumnFamily<DbLong, SignalValue> toDistribute;
-  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, DbNil> pending;
   private final ColumnFamily<DbLong, DbNil> received;
 
   private final DbString name = new DbString();
@@ -41,9 +35,6 @@ public final class SignalState {
   private final DbString processId = new DbString();
   private final DbCompositeKey<DbString, DbString> startKey = new DbCompositeKey<>(name, processId);
   private final DbLong signal = new DbLong();
-  private final DbLong partition = new DbLong();
-  private final DbCompositeKey<DbLong, DbLong> signalAndPartition =
-      new DbCompositeKey<>(signal, partition);
   private final DbNil nil = new DbNil();
 
   public SignalState(PartitionState state) {
@@ -64,13 +55,6 @@ public final class SignalState {
             StateIds.SIGNAL_START_SUBSCRIPTIONS,
             new DbCompositeKey<>(new DbString(), new DbString()),
             new SignalSubscriptionValue());
-    toDistribute =
-        state.columnFamily(StateIds.SIGNALS_TO_DISTRIBUTE, new DbLong(), new SignalValue());
-    pending =
-        state.columnFamily(
-            StateIds.PENDING_SIGNAL_DISTRIBUTIONS,
-            new DbCompositeKey<>(new DbLong(), new DbLong()),
-            nil);
     received = state.columnFamily(StateIds.RECEIVED_SIGNALS, new DbLong(), nil);
   }
 
@@ -138,58 +122,6 @@ public final class SignalState {
           return true;
         });
     return found;
-  }
-
-  /** Applier: a signal broadcast here is to be taken by {@code partitionIds}. */
-  public void distribute(long signalKey, SignalValue value, List<Integer> partitionIds) {
-    if (partitionIds.isEmpty()) {
-      return;
-    }
-    toDistribute.put(signal.set(signalKey), value);
-    for (int partitionId : partitionIds) {
-      signal.set(signalKey);
-      partition.set(partitionId);
-      pending.put(signalAndPartition, nil);
-    }
-  }
-
-  public boolean isPending(long signalKey, int partitionId) {
-    signal.set(signalKey);
-    partition.set(partitionId);
-    return pending.exists(signalAndPartition);
-  }
-
-  /** Applier: partition {@code partitionId} took the copy; the last one forgets the signal. */
-  public void acknowledged(long signalKey, int partitionId) {
-    signal.set(signalKey);
-    partition.set(partitionId);
-    pending.delete(signalAndPartition);
-    boolean[] left = {false};
-    pending.forEachWithPrefix(
-        new DbLong(signalKey),
-        (k, v) -> {
-          left[0] = true;
-          return false;
-        });
-    if (!left[0]) {
-      toDistribute.delete(signal.set(signalKey));
-    }
-  }
-
-  /** The copies still to be acknowledged, oldest signal first. */
-  public List<Pending> pending() {
-    List<Pending> found = new ArrayList<>();
-    pending.forEach(
-        (k, v) -> {
-          found.add(new Pending(k.first().get(), (int) k.second().get()));
-          return true;
-        });
-    return found;
-  }
-
-  /** The signal {@code signalKey} broadcast here, for its copies; false once all were taken. */
-  public boolean toDistribute(long signalKey, SignalValue into) {
-    return toDistribute.get(signal.set(signalKey), into);
   }
 
   /** Applier: the copy of signal {@code signalKey} was taken here. */

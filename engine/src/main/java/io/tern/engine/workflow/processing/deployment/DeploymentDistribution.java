@@ -9,7 +9,6 @@ import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.PartitionSender;
 import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.state.DistributionState;
 import io.tern.engine.workflow.value.DeploymentDistributionValue;
 import io.tern.engine.workflow.value.DeploymentValue;
 import java.util.ArrayList;
@@ -88,17 +87,17 @@ public final class DeploymentDistribution {
   public void completed(LoggedRecord command, ProcessingResult result) {
     long deploymentKey = command.key();
     completion.readFrom(command.value());
-    if (!state.distribution().isPending(deploymentKey, completion.partitionId)) {
+    if (!state.deploymentCopies().isPending(deploymentKey, completion.partitionId)) {
       return; // acknowledged twice
     }
     DeploymentValue deployment = new DeploymentValue();
-    state.distribution().deployment(deploymentKey, deployment);
+    state.deploymentCopies().value(deploymentKey, deployment);
     result.appendEvent(
         deploymentKey,
         ValueTypes.DEPLOYMENT_DISTRIBUTION,
         DeploymentDistributionIntent.COMPLETED,
         completion);
-    if (state.distribution().partitionsLeft(deploymentKey) == 0) {
+    if (state.deploymentCopies().partitionsLeft(deploymentKey) == 0) {
       result.appendEvent(
           deploymentKey, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED, deployment);
     }
@@ -106,17 +105,15 @@ public final class DeploymentDistribution {
 
   /** Sends again every copy not acknowledged yet. */
   public void retryPending() {
-    DeploymentValue deployment = new DeploymentValue();
-    for (DistributionState.Pending pending : state.distribution().pending()) {
-      if (state.distribution().deployment(pending.deploymentKey(), deployment)) {
-        sender.send(
-            pending.partitionId(),
-            ValueTypes.DEPLOYMENT,
-            DeploymentIntent.DISTRIBUTE,
-            pending.deploymentKey(),
-            deployment);
-        deployment = new DeploymentValue();
-      }
-    }
+    state
+        .deploymentCopies()
+        .forEachPending(
+            (partitionId, deploymentKey, deployment) ->
+                sender.send(
+                    partitionId,
+                    ValueTypes.DEPLOYMENT,
+                    DeploymentIntent.DISTRIBUTE,
+                    deploymentKey,
+                    deployment));
   }
 }

@@ -38,7 +38,7 @@ public final class ResourceDeletionAppliers {
               deleted(deletion.resourceKey);
               if (deletion.partitionId < 0) {
                 state
-                    .deletions()
+                    .deletionCopies()
                     .distribute(
                         event.key(),
                         deletion,
@@ -50,7 +50,7 @@ public final class ResourceDeletionAppliers {
             ResourceDeletionIntent.ACKNOWLEDGED,
             event ->
                 state
-                    .deletions()
+                    .deletionCopies()
                     .acknowledged(
                         event.key(),
                         deletion.<ResourceDeletionValue>readFrom(event.value()).partitionId));

@@ -11,7 +11,6 @@ import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.PartitionSender;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
-import io.tern.engine.workflow.state.DeletionDistributionState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.ResourceDeletionValue;
@@ -148,7 +147,7 @@ public final class ResourceDeletionProcessor {
   /** ACKNOWLEDGE, on partition 1: one more partition took the deletion. */
   public void acknowledge(LoggedRecord command, ProcessingResult result) {
     deletion.readFrom(command.value());
-    if (!state.deletions().isPending(command.key(), deletion.partitionId)) {
+    if (!state.deletionCopies().isPending(command.key(), deletion.partitionId)) {
       return; // acknowledged twice
     }
     result.appendEvent(
@@ -157,16 +156,15 @@ public final class ResourceDeletionProcessor {
 
   /** Sends again every copy not acknowledged yet. */
   public void retryPending() {
-    for (DeletionDistributionState.Pending pending : state.deletions().pending()) {
-      ResourceDeletionValue copy = new ResourceDeletionValue();
-      if (state.deletions().deletion(pending.deletionKey(), copy)) {
-        sender.send(
-            pending.partitionId(),
-            ValueTypes.RESOURCE_DELETION,
-            ResourceDeletionIntent.DELETE,
-            pending.deletionKey(),
-            copy);
-      }
-    }
+    state
+        .deletionCopies()
+        .forEachPending(
+            (partitionId, deletionKey, copy) ->
+                sender.send(
+                    partitionId,
+                    ValueTypes.RESOURCE_DELETION,
+                    ResourceDeletionIntent.DELETE,
+                    deletionKey,
+                    copy));
   }
 }

@@ -41,7 +41,9 @@ public final class SignalAppliers {
             event -> {
               signal.readFrom(event.value());
               if (signal.partitionId < 0) {
-                state.signals().distribute(event.key(), signal, others(signal.originPartitionId));
+                state
+                    .signalCopies()
+                    .distribute(event.key(), signal, others(signal.originPartitionId));
               } else {
                 state.signals().received(event.key()); // a copy, taken here
               }
@@ -51,7 +53,7 @@ public final class SignalAppliers {
             SignalIntent.ACKNOWLEDGED,
             event ->
                 state
-                    .signals()
+                    .signalCopies()
                     .acknowledged(
                         event.key(), signal.<SignalValue>readFrom(event.value()).partitionId))
         .onEvent(

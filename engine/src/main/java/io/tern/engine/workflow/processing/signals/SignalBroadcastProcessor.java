@@ -115,7 +115,7 @@ public final class SignalBroadcastProcessor {
   /** ACKNOWLEDGE, on the signal's partition: one more partition took its copy. */
   public void acknowledge(LoggedRecord command, ProcessingResult result) {
     signal.readFrom(command.value());
-    if (!signals.isPending(command.key(), signal.partitionId)) {
+    if (!state.signalCopies().isPending(command.key(), signal.partitionId)) {
       return; // acknowledged twice
     }
     result.appendEvent(command.key(), ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED, signal);
@@ -123,17 +123,12 @@ public final class SignalBroadcastProcessor {
 
   /** Sends again every copy not acknowledged yet. */
   public void retryPending() {
-    for (SignalState.Pending pending : signals.pending()) {
-      SignalValue copy = new SignalValue();
-      if (signals.toDistribute(pending.signalKey(), copy)) {
-        sender.send(
-            pending.partitionId(),
-            ValueTypes.SIGNAL,
-            SignalIntent.BROADCAST,
-            pending.signalKey(),
-            copy);
-      }
-    }
+    state
+        .signalCopies()
+        .forEachPending(
+            (partitionId, signalKey, copy) ->
+                sender.send(
+                    partitionId, ValueTypes.SIGNAL, SignalIntent.BROADCAST, signalKey, copy));
   }
 
   /** Triggers everything on this partition that waits for the signal. */

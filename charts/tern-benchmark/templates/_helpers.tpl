@@ -95,6 +95,14 @@ tolerations:
 {{- end -}}
 {{- end -}}
 
+{{/* A duration checked by bench.checkDuration, in seconds (a float). */}}
+{{- define "bench.durationSeconds" -}}
+{{- $value := toString . -}}
+{{- $unit := regexFind "(ns|us|ms|s|m|h|d)$" $value -}}
+{{- $perUnit := dict "ns" 0.000000001 "us" 0.000001 "ms" 0.001 "s" 1.0 "m" 60.0 "h" 3600.0 "d" 86400.0 -}}
+{{- mulf (float64 (trimSuffix $unit $value)) (get $perUnit $unit) -}}
+{{- end -}}
+
 {{/* A Chaos Mesh selector of brokers by node id (pod names), or of every broker when none. */}}
 {{- define "bench.brokerSelector" -}}
 {{- if .brokers -}}

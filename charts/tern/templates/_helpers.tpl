@@ -94,13 +94,15 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/*
 The broker configuration file: the chart's defaults (topology, contact points, data directories,
-disk watermark) with .Values.config layered over them, the user's keys winning.
+disk watermarks) with .Values.config layered over them, the user's keys winning.
 */}}
 {{- define "tern.config" -}}
 {{- $minFree := div (mul (int64 (include "tern.mebibytes" .Values.persistence.size)) (int64 .Values.persistence.minFreePercent)) 100 -}}
 {{- $data := dict "directory" "/usr/local/tern/data" "disk" (dict "minFreeBytes" (printf "%dMB" (max 1 $minFree))) -}}
 {{- if .Values.runtimeDirectory.tmpfs -}}
 {{- $_ := set $data "runtimeDirectory" .Values.runtimeDirectory.path -}}
+{{- $runtimeMinFree := div (mul (int64 (include "tern.mebibytes" .Values.runtimeDirectory.size)) (int64 .Values.runtimeDirectory.minFreePercent)) 100 -}}
+{{- $_ := set $data.disk "runtimeMinFreeBytes" (printf "%dMB" (max 1 $runtimeMinFree)) -}}
 {{- end -}}
 {{- $defaults := dict
   "cluster" (dict

@@ -2,14 +2,22 @@ package io.tern.deploy;
 
 import static io.tern.deploy.Manifests.at;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -56,6 +64,81 @@ class BenchmarkChartTest {
         .containsSequence("--gateway", "bench-tern-gateway:26500");
   }
 
+  /**
+   * Every tern-benchmark command line the chart renders (starter, each worker, the soak's script)
+   * with every scenario file is read by that command's own parser (in benchmark/target's jar, one
+   * JVM for all): an option renamed in the benchmark fails here, not in a user's cluster.
+   */
+  @Test
+  void everyRenderedCommandLineIsOneTheBenchmarkReads(@TempDir Path dir) throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (String file : valuesFiles().toList()) {
+      Manifests manifests =
+          Charts.render(Charts.BENCHMARK)
+              .release("bench")
+              .values(Charts.BENCHMARK.resolve(file))
+              .set("soak.enabled", true)
+              .set("soak.baseline", "/reports/baseline")
+              .manifests();
+      List<List<String>> commandLines = new ArrayList<>();
+      for (Map<String, Object> deployment : manifests.ofKind("Deployment")) {
+        List<?> command = at(deployment, "spec.template.spec.containers.0.command");
+        if ("tern-benchmark".equals(String.valueOf(command.get(0)))) {
+          commandLines.add(command.stream().map(String::valueOf).toList());
+        }
+      }
+      Map<String, Object> cronJob = manifests.named("CronJob", "bench-soak");
+      List<?> shell = at(cronJob, "spec.jobTemplate.spec.template.spec.containers.0.command");
+      commandLines.add(soakCommandLine(String.valueOf(shell.get(2))));
+      assertThat(commandLines.stream().map(c -> c.get(1)))
+          .as("the commands %s renders", file)
+          .contains("starter", "worker", "soak");
+      commandLines.forEach(c -> lines.add(String.join("\t", c)));
+    }
+    // The check itself must fail on an option no command has.
+    lines.add("tern-benchmark\tsoak\t--rates\t100");
+    Path file = dir.resolve("command-lines.tsv");
+    Files.write(file, lines);
+    Podman.Result checked =
+        Podman.run(
+            Duration.ofMinutes(1),
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            Podman.ROOT.resolve("benchmark/target/tern-benchmark.jar").toString(),
+            "io.tern.benchmark.soak.SoakCommandLines",
+            file.toString());
+    List<String> failed = checked.output().lines().filter(l -> l.startsWith("FAILED: ")).toList();
+    assertThat(failed)
+        .as("command lines the benchmark does not read:\n%s", checked.output())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("FAILED: tern-benchmark soak --rates 100:")
+        .contains("--rates");
+    assertThat(checked.output().lines().filter(l -> l.startsWith("ok: ")))
+        .hasSize(lines.size() - 1);
+  }
+
+  /** The words of the soak script's exec line, its variables given example values. */
+  private static List<String> soakCommandLine(String script) {
+    String line =
+        script
+            .replace("\\\n", " ")
+            .lines()
+            .filter(l -> l.strip().startsWith("exec "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no exec line in " + script))
+            .strip()
+            .substring("exec ".length())
+            .replace("$GATEWAY", "gateway:26500")
+            .replace("$MANAGEMENT", "broker-0:9600")
+            .replace("$dir", "/reports/run");
+    List<String> words = new ArrayList<>();
+    Matcher word = Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(line);
+    while (word.find()) {
+      words.add(word.group(1) != null ? word.group(1) : word.group(2));
+    }
+    return words;
+  }
+
   @Test
   void theLatencyScenarioIsOneInstancePerSecondAndOneWorker() {
     Manifests manifests =
@@ -85,7 +168,9 @@ class BenchmarkChartTest {
             "--capacity",
             "10",
             "--completion-delay",
-            "0ms");
+            "0ms",
+            "--workload",
+            "one-task");
   }
 
   @Test
@@ -111,7 +196,8 @@ class BenchmarkChartTest {
         .doesNotContain("--polling");
     assertThat(arguments(manifests, "tern-worker-slow"))
         .containsSequence("--job-type", "slow")
-        .endsWith("--polling");
+        .contains("--polling")
+        .endsWith("--workload", "typical");
     assertThatThrownBy(
             () ->
                 Charts.render(Charts.BENCHMARK)
@@ -231,7 +317,7 @@ class BenchmarkChartTest {
     String script = ((List<?>) container.get("command")).get(2).toString();
     assertThat(script)
         .contains("exec tern-benchmark soak --gateway \"$GATEWAY\" --management \"$MANAGEMENT\"")
-        .contains("--rate 100 --workers 3 --duration 7d")
+        .contains("--rate 100 --workers 3 --duration 164h")
         .contains("--dir \"$dir\"")
         .contains("--baseline \"/reports/baseline\"");
     Map<String, String> env = TernChartTest.env(at(cronJob, "spec.jobTemplate.spec.template.spec"));
@@ -254,6 +340,31 @@ class BenchmarkChartTest {
                     "spec.jobTemplate.spec.template.spec.volumes.0.persistentVolumeClaim.claimName")
                 .toString())
         .isEqualTo(Charts.name(claim));
+  }
+
+  @Test
+  void aSoakAsLongAsTheWeekBetweenRunsIsRefused() {
+    assertThatThrownBy(
+            () ->
+                Charts.render(Charts.BENCHMARK)
+                    .set("soak.enabled", true)
+                    .set("soak.duration", "7d")
+                    .manifests())
+        .hasMessageContaining("soak.duration: 7d is a week or more");
+    assertThatThrownBy(
+            () ->
+                Charts.render(Charts.BENCHMARK)
+                    .set("soak.enabled", true)
+                    .set("soak.duration", "168.5h")
+                    .manifests())
+        .hasMessageContaining("soak.duration: 168.5h is a week or more");
+    assertThatCode(
+            () ->
+                Charts.render(Charts.BENCHMARK)
+                    .set("soak.enabled", true)
+                    .set("soak.duration", "6.9d")
+                    .manifests())
+        .doesNotThrowAnyException();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.tern.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -9,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -17,11 +20,18 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * docker/compose.yaml describes three brokers that name each other, a gateway, a starter, a worker,
  * Prometheus scraping every management port and Grafana provisioned with dashboards/tern.json; and
  * its three brokers form a cluster when podman-compose brings them up with the image from
- * docker/Dockerfile (skipped, loudly, where podman or podman-compose is not installed).
+ * docker/Dockerfile, and its starter's instances go through its gateway to its worker (skipped,
+ * loudly, where podman or podman-compose is not installed).
  */
 class ComposeTest {
   private static final Path COMPOSE = Podman.ROOT.resolve("docker/compose.yaml");
   private static final List<String> BROKERS = List.of("broker-0", "broker-1", "broker-2");
+
+  /** What compose runs on the Tern image; Prometheus and Grafana need a registry to pull from. */
+  private static final List<String> CLIENTS = List.of("gateway", "starter", "worker");
+
+  private static final Pattern ENDED =
+      Pattern.compile("instances ended by their last task ([0-9][0-9,.]*)/s");
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> load(Path file) throws Exception {
@@ -121,6 +131,7 @@ class ComposeTest {
         new ArrayList<>(List.of("env", "TERN_IMAGE=" + Podman.IMAGE, "podman-compose"));
     up.addAll(List.of("-p", project, "-f", COMPOSE.toString(), "up", "-d", "--no-build"));
     up.addAll(BROKERS);
+    up.addAll(CLIENTS);
     try {
       Podman.Result started = Podman.run(Duration.ofMinutes(3), up.toArray(String[]::new));
       assertThat(started.code()).as("%s:\n%s", up, started.output()).isZero();
@@ -141,6 +152,11 @@ class ComposeTest {
       assertThat(health.code())
           .as("the image's health check in compose:\n%s", health.output())
           .isZero();
+      // The starter deploys and starts instances through the gateway; the worker completes them.
+      await("compose's worker ends the starter's instances")
+          .atMost(Duration.ofMinutes(3))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(() -> instancesEnded(project + "_worker_1"), rate -> rate > 0);
     } finally {
       Podman.run(
           Duration.ofMinutes(2),
@@ -155,5 +171,15 @@ class ComposeTest {
           "-v");
       Podman.podman("network", "rm", "-f", project + "_default");
     }
+  }
+
+  /** The highest rate of ended instances a worker container's progress lines report so far. */
+  private static double instancesEnded(String container) throws Exception {
+    Matcher matcher = ENDED.matcher(Podman.podman("logs", container).output());
+    double highest = 0;
+    while (matcher.find()) {
+      highest = Math.max(highest, Double.parseDouble(matcher.group(1).replace(",", "")));
+    }
+    return highest;
   }
 }

@@ -40,6 +40,8 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
  * container ports and probes are left out (see {@link #pod}). The official client then sees three
  * brokers under their advertised names, deploys a process and completes an instance; the rendered
  * rebalance Job's command rebalances the leaders. Skipped (loudly) where podman is not installed.
+ * The client goes through the chart's standalone gateway (its Deployment's pod, played the same
+ * way), and the rebalance CronJob's command runs too.
  */
 class RenderedClusterBootsTest {
   private static final int BROKERS = 3;
@@ -48,15 +50,19 @@ class RenderedClusterBootsTest {
 
   private final String network = "tern-boot-" + ProcessHandle.current().pid();
   private final String subnet = "10.213." + (ProcessHandle.current().pid() % 200 + 20);
-  private final List<String> pods = new ArrayList<>();
+
+  /** Each played pod's name and its container's. */
+  private final Map<String, String> pods = new LinkedHashMap<>();
+
   @TempDir Path dir;
 
   @AfterEach
   void removePodsAndNetwork() throws Exception {
-    for (String pod : pods) {
+    for (String pod : pods.keySet()) {
+      String container = pod + "-" + pods.get(pod);
       System.out.printf(
           "--- last lines of %s:%n%s%n",
-          pod, Podman.podman("logs", "--tail", "40", pod + "-broker").output());
+          container, Podman.podman("logs", "--tail", "40", container).output());
       Podman.podman("pod", "rm", "-f", "-t", "0", pod);
       for (String volume : List.of("data", "runtime", "tmp")) {
         Podman.podman("volume", "rm", "-f", pod + "-" + volume);
@@ -88,6 +94,11 @@ class RenderedClusterBootsTest {
             .set("broker.resources.limits.cpu", "2")
             .set("broker.resources.limits.memory", "1536Mi")
             .set("config.state.rocksdb.memoryLimitMb", 128)
+            .set("gateway.enabled", true)
+            .set("gateway.replicas", 1)
+            .set("gateway.resources.requests.cpu", "250m")
+            .set("gateway.resources.requests.memory", "256Mi")
+            .set("gateway.resources.limits.memory", "768Mi")
             .manifests();
     Map<String, Object> statefulSet = manifests.one("StatefulSet");
     Map<String, Object> configMap = manifests.named("ConfigMap", "tern-config");
@@ -107,14 +118,24 @@ class RenderedClusterBootsTest {
       Path file = dir.resolve(broker.getKey() + ".yaml");
       Dump dump = new Dump(DumpSettings.builder().build());
       Files.writeString(file, dump.dumpAllToString(List.of(configMap, pod).iterator()));
-      pods.add(broker.getKey());
-      Podman.Result play =
-          Podman.podman(
-              "kube", "play", "--network", network, "--ip", broker.getValue(), file.toString());
-      assertThat(play.code()).as("podman kube play %s:\n%s", file, play.output()).isZero();
+      play(file, broker.getKey(), "broker", broker.getValue());
     }
+    Map<String, Object> deployment = manifests.one("Deployment");
+    String gatewayPod = Charts.name(deployment) + "-0";
+    String gateway = subnet + ".9";
+    Map<String, Object> gatewayPodManifest =
+        gatewayPod(deployment, gatewayPod, headless, addresses);
+    Charts.validate(gatewayPodManifest);
+    Path gatewayFile = dir.resolve(gatewayPod + ".yaml");
+    Files.writeString(
+        gatewayFile,
+        new Dump(DumpSettings.builder().build())
+            .dumpAllToString(List.of(configMap, gatewayPodManifest).iterator()));
+    play(gatewayFile, gatewayPod, "gateway", gateway);
 
-    for (Map.Entry<String, String> broker : addresses.entrySet()) {
+    Map<String, String> everyPod = new LinkedHashMap<>(addresses);
+    everyPod.put(gatewayPod, gateway);
+    for (Map.Entry<String, String> broker : everyPod.entrySet()) {
       String readiness = "http://" + broker.getValue() + ":9600/actuator/health/readiness";
       await(broker.getKey() + " ready")
           .atMost(Duration.ofMinutes(3))
@@ -123,10 +144,9 @@ class RenderedClusterBootsTest {
           .until(() -> status(readiness) == 200);
     }
     System.out.printf(
-        "Rendered cluster of %d brokers ready %d s after rendering%n",
+        "Rendered cluster of %d brokers and a gateway ready %d s after rendering%n",
         BROKERS, (System.nanoTime() - start) / 1_000_000_000);
 
-    String gateway = addresses.values().iterator().next();
     try (CamundaClient client =
         CamundaClient.newClientBuilder()
             .grpcAddress(URI.create("http://" + gateway + ":26500"))
@@ -202,6 +222,19 @@ class RenderedClusterBootsTest {
     Podman.Result rebalanced = Podman.podman(rebalance.toArray(String[]::new));
     assertThat(rebalanced.code()).as("%s:\n%s", rebalance, rebalanced.output()).isZero();
     assertThat(rebalanced.output()).contains("rebalanced");
+    // The CronJob's command afterwards: every partition is led by its primary already.
+    List<String> scheduled =
+        new ArrayList<>(List.of("exec", Charts.name(statefulSet) + "-0-broker"));
+    List<?> cronCommand =
+        at(manifests.one("CronJob"), "spec.jobTemplate.spec.template.spec.containers.0.command");
+    cronCommand.forEach(c -> scheduled.add(c.toString()));
+    Podman.Result again = Podman.podman(scheduled.toArray(String[]::new));
+    assertThat(again.code()).as("%s:\n%s", scheduled, again.output()).isZero();
+    assertThat(again.output())
+        .as("the scheduled rebalance finds each partition led by its primary")
+        .contains("\"1\":\"already led by its primary")
+        .contains("\"2\":\"already led by its primary")
+        .contains("\"3\":\"already led by its primary");
     System.out.printf(
         "Rendered cluster test done %d s after rendering%n",
         (System.nanoTime() - start) / 1_000_000_000);
@@ -212,7 +245,6 @@ class RenderedClusterBootsTest {
    * controller and the kubelet add. Annotations are left out: podman 4.3 applies the 63-character
    * label limit to annotation values and rejects the config checksum.
    */
-  @SuppressWarnings("unchecked")
   private static Map<String, Object> pod(
       Map<String, Object> statefulSet,
       String name,
@@ -226,6 +258,38 @@ class RenderedClusterBootsTest {
     Map<String, Object> spec = at(template, "spec");
     spec.put("hostname", name);
     spec.put("subdomain", headless);
+    asPlayable(spec, name, headless, addresses);
+    return asPod(name, labels, spec);
+  }
+
+  /** Pod {@code name} of the standalone gateway's Deployment, as its ReplicaSet would make it. */
+  private static Map<String, Object> gatewayPod(
+      Map<String, Object> deployment, String name, String headless, Map<String, String> addresses) {
+    Map<String, Object> template = deepCopy(at(deployment, "spec.template"));
+    Map<String, Object> labels = new LinkedHashMap<>(at(template, "metadata.labels"));
+    Map<String, Object> spec = at(template, "spec");
+    spec.put("hostname", name);
+    asPlayable(spec, name, headless, addresses);
+    return asPod(name, labels, spec);
+  }
+
+  private static Map<String, Object> asPod(
+      String name, Map<String, Object> labels, Map<String, Object> spec) {
+    Map<String, Object> pod = new LinkedHashMap<>();
+    pod.put("apiVersion", "v1");
+    pod.put("kind", "Pod");
+    pod.put("metadata", new LinkedHashMap<>(Map.of("name", name, "labels", labels)));
+    pod.put("spec", spec);
+    return pod;
+  }
+
+  /**
+   * What Kubernetes adds to pod {@code name}'s spec and what podman 4.3 needs: the brokers'
+   * headless DNS names, per-pod emptyDir names, $(VAR) expansion, no ports, probes or affinity.
+   */
+  @SuppressWarnings("unchecked")
+  private static void asPlayable(
+      Map<String, Object> spec, String name, String headless, Map<String, String> addresses) {
     List<Map<String, Object>> aliases = new ArrayList<>();
     addresses.forEach(
         (pod, ip) ->
@@ -265,12 +329,13 @@ class RenderedClusterBootsTest {
         rendered.remove(key);
       }
     }
-    Map<String, Object> pod = new LinkedHashMap<>();
-    pod.put("apiVersion", "v1");
-    pod.put("kind", "Pod");
-    pod.put("metadata", new LinkedHashMap<>(Map.of("name", name, "labels", labels)));
-    pod.put("spec", spec);
-    return pod;
+  }
+
+  private void play(Path file, String pod, String container, String ip) throws Exception {
+    pods.put(pod, container);
+    Podman.Result play =
+        Podman.podman("kube", "play", "--network", network, "--ip", ip, file.toString());
+    assertThat(play.code()).as("podman kube play %s:\n%s", file, play.output()).isZero();
   }
 
   /** Kubernetes' $(VAR) expansion of env values from the variables defined before them. */

@@ -187,6 +187,11 @@ class TernChartTest {
         .isEqualTo("10Gi");
     assertThat(at(statefulSet, "spec.volumeClaimTemplates.0.spec.storageClassName").toString())
         .isEqualTo("ssd");
+    Map<String, Object> claimLabels =
+        at(statefulSet, "spec.volumeClaimTemplates.0.metadata.labels");
+    assertThat(claimLabels)
+        .as("docs/deploy.md removes the brokers' claims by this label after helm uninstall")
+        .containsEntry("app.kubernetes.io/component", "broker");
     List<Map<String, Object>> volumes = at(statefulSet, "spec.template.spec.volumes");
     assertThat(volumes).extracting(v -> v.get("name")).containsExactly("config", "tmp");
     assertThat(volumes.toString()).doesNotContain("Memory");
@@ -224,7 +229,7 @@ class TernChartTest {
     assertThat(data)
         .containsEntry("runtimeDirectory", "/usr/local/tern/runtime")
         .containsEntry("directory", "/usr/local/tern/data")
-        .containsEntry("disk", Map.of("minFreeBytes", "204MB"));
+        .containsEntry("disk", Map.of("minFreeBytes", "204MB", "runtimeMinFreeBytes", "102MB"));
 
     Map<String, Map<String, Object>> local =
         volumes(

@@ -179,7 +179,7 @@ public final class LoadCommands {
       progress.log(
           "starter: %s at %s/s against %s",
           options.resolved.name(), Format.number(options.rate), options.gateway);
-      report(progress, stats, options.every, options.duration);
+      report(progress, stats, null, options.every, options.duration);
     }
     return 0;
   }
@@ -204,31 +204,51 @@ public final class LoadCommands {
       progress.log(
           "worker: jobs of %s from %s, capacity %d",
           options.jobType, options.gateway, options.capacity);
-      report(progress, stats, options.every, Duration.ZERO);
+      report(progress, stats, worker::jobsCompleted, options.every, Duration.ZERO);
     }
     return 0;
   }
 
-  /** Prints the rates every {@code every} until {@code duration} (0: until stopped). */
+  /**
+   * Prints the rates every {@code every} until {@code duration} (0: until stopped): a starter's
+   * instances, or ({@code jobs} given) a worker's jobs and the instances its last task ended.
+   */
   private static void report(
-      Progress progress, ClientStats stats, Duration every, Duration duration)
+      Progress progress,
+      ClientStats stats,
+      java.util.function.LongSupplier jobs,
+      Duration every,
+      Duration duration)
       throws InterruptedException {
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "load-stop"));
     long startNs = System.nanoTime();
     long lastNs = startNs;
+    long lastJobs = 0;
     while (!stop.await(every.toNanos(), TimeUnit.NANOSECONDS)) {
       long nowNs = System.nanoTime();
-      Map<String, Double> rates = stats.interval((nowNs - lastNs) / 1e9);
+      double seconds = (nowNs - lastNs) / 1e9;
+      Map<String, Double> rates = stats.interval(seconds);
       lastNs = nowNs;
-      progress.log(
-          "sent %s/s, started %s/s, completed %s/s, rejected %s/s, failed %s/s, PEL p99 %s ms",
-          Format.number(rates.get(Signals.SENT)),
-          Format.number(rates.get(Signals.STARTED)),
-          Format.number(rates.get(Signals.COMPLETED)),
-          Format.number(rates.get(Signals.REJECTED)),
-          Format.number(rates.get(Signals.FAILED)),
-          Format.number(rates.get(Signals.PEL_P99)));
+      if (jobs != null) {
+        long jobsNow = jobs.getAsLong();
+        progress.log(
+            "jobs completed %s/s, instances ended by their last task %s/s, failed %s/s, PEL p99"
+                + " %s ms",
+            Format.number((jobsNow - lastJobs) / seconds),
+            Format.number(rates.get(Signals.COMPLETED)),
+            Format.number(rates.get(Signals.FAILED)),
+            Format.number(rates.get(Signals.PEL_P99)));
+        lastJobs = jobsNow;
+      } else {
+        progress.log(
+            "sent %s/s, started %s/s, rejected %s/s, failed %s/s (the workers report the"
+                + " completions)",
+            Format.number(rates.get(Signals.SENT)),
+            Format.number(rates.get(Signals.STARTED)),
+            Format.number(rates.get(Signals.REJECTED)),
+            Format.number(rates.get(Signals.FAILED)));
+      }
       if (!duration.isZero() && nowNs - startNs >= duration.toNanos()) {
         return;
       }

@@ -27,6 +27,8 @@ final class Worker implements AutoCloseable {
   private final Consumer<String> errors;
   private final ScheduledExecutorService delays;
   private final List<JobWorker> workers = new ArrayList<>();
+  private final java.util.concurrent.atomic.LongAdder jobsCompleted =
+      new java.util.concurrent.atomic.LongAdder();
 
   /** How the workers take and complete jobs. */
   record Settings(int count, int capacity, Duration completionDelay, boolean polling) {}
@@ -89,6 +91,9 @@ final class Worker implements AutoCloseable {
         .send()
         .whenComplete(
             (done, error) -> {
+              if (error == null) {
+                jobsCompleted.increment();
+              }
               if (error != null) {
                 errors.accept("job completion failed: " + Starter.rootMessage(error));
                 if (ends) {
@@ -98,6 +103,11 @@ final class Worker implements AutoCloseable {
                 stats.completed(System.currentTimeMillis() - sentAtMs.longValue());
               }
             });
+  }
+
+  /** Jobs completed so far (of every task, not only the last). */
+  long jobsCompleted() {
+    return jobsCompleted.sum();
   }
 
   @Override

@@ -247,6 +247,7 @@ public final class Broker implements AutoCloseable {
         EnginePartitionConfig.defaults(config.dataDirectory().resolve("partition-" + partitionId))
             .withSnapshotPeriod(config.snapshotPeriod())
             .withDiskWatermark(config.minFreeDiskBytes(), config.diskCheckInterval())
+            .withRuntimeWatermark(config.minFreeRuntimeBytes())
             .withProcessor(
                 ProcessorConfig.defaults()
                     .withMaxCommandsInBatch(config.maxCommandsInBatch())

@@ -66,6 +66,11 @@ final class ConfigKeys {
               "data.disk.minFreeBytes",
               "2GB",
               "below this much free disk space new commands are refused; 0 disables"),
+          new Key(
+              "data.disk.runtimeMinFreeBytes",
+              "256MB",
+              "the same for data.runtimeDirectory when it is outside data.directory (a tmpfs, say):"
+                  + " RocksDB fails on a full one; 0 disables"),
           new Key("data.disk.checkInterval", "1s", "how often free disk space is measured"),
           new Key(
               "processing.maxCommandsInBatch",

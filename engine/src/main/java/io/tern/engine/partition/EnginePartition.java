@@ -77,6 +77,7 @@ public final class EnginePartition implements AutoCloseable {
         responses,
         clockMs,
         DiskSpaceGuard.usableSpaceOf(config.dataDirectory()),
+        DiskSpaceGuard.usableSpaceOf(config.runtimeDirectory()),
         registry);
   }
 
@@ -91,6 +92,7 @@ public final class EnginePartition implements AutoCloseable {
       CommandResponseSink responses,
       LongSupplier clockMs,
       LongSupplier freeDiskBytes,
+      LongSupplier freeRuntimeBytes,
       MeterRegistry registry) {
     RaftLogStorage storage = new RaftLogStorage();
     LogStreamWriter writer =
@@ -130,6 +132,9 @@ public final class EnginePartition implements AutoCloseable {
     processor.start();
     DiskSpaceGuard disk =
         new DiskSpaceGuard(config.dataDirectory(), config.minFreeDiskBytes(), freeDiskBytes);
+    if (!config.runtimeDirectory().normalize().startsWith(config.dataDirectory().normalize())) {
+      disk.watchRuntime(config.runtimeDirectory(), config.minFreeRuntimeBytes(), freeRuntimeBytes);
+    }
     disk.registerMetrics(registry, Tags.of("partition", Integer.toString(partitionId)));
     disk.check();
     ScheduledExecutorService timer =

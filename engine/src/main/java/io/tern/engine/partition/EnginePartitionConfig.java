@@ -18,6 +18,9 @@ import java.time.Duration;
  * @param minFreeDiskBytes {@code data.disk.minFreeBytes}: below this much free space under the data
  *     directory, new client commands are refused (replication and processing go on); default 2 GiB,
  *     0 disables
+ * @param minFreeRuntimeBytes {@code data.disk.runtimeMinFreeBytes}: the same for a runtime
+ *     directory outside the data directory (on a file system of its own, such as tmpfs); default
+ *     256 MiB, 0 disables
  * @param diskCheckInterval {@code data.disk.checkInterval}: how often free space is measured
  * @param processor the stream processor's settings
  */
@@ -26,6 +29,7 @@ public record EnginePartitionConfig(
     Path runtimeDirectory,
     Duration snapshotPeriod,
     long minFreeDiskBytes,
+    long minFreeRuntimeBytes,
     Duration diskCheckInterval,
     ProcessorConfig processor) {
   public static final Duration DEFAULT_SNAPSHOT_PERIOD = Duration.ofMinutes(5);
@@ -41,6 +45,11 @@ public record EnginePartitionConfig(
           "data.disk.minFreeBytes must be >= 0 (0 disables the watermark), got "
               + minFreeDiskBytes);
     }
+    if (minFreeRuntimeBytes < 0) {
+      throw new IllegalArgumentException(
+          "data.disk.runtimeMinFreeBytes must be >= 0 (0 disables the watermark), got "
+              + minFreeRuntimeBytes);
+    }
     if (diskCheckInterval.isNegative() || diskCheckInterval.isZero()) {
       throw new IllegalArgumentException(
           "data.disk.checkInterval must be positive, got " + diskCheckInterval);
@@ -53,23 +62,54 @@ public record EnginePartitionConfig(
         dataDirectory.resolve("runtime"),
         DEFAULT_SNAPSHOT_PERIOD,
         DiskSpaceGuard.DEFAULT_MIN_FREE_BYTES,
+        DiskSpaceGuard.DEFAULT_RUNTIME_MIN_FREE_BYTES,
         DEFAULT_DISK_CHECK_INTERVAL,
         ProcessorConfig.defaults());
   }
 
   public EnginePartitionConfig withRuntimeDirectory(Path directory) {
     return new EnginePartitionConfig(
-        dataDirectory, directory, snapshotPeriod, minFreeDiskBytes, diskCheckInterval, processor);
+        dataDirectory,
+        directory,
+        snapshotPeriod,
+        minFreeDiskBytes,
+        minFreeRuntimeBytes,
+        diskCheckInterval,
+        processor);
   }
 
   public EnginePartitionConfig withSnapshotPeriod(Duration period) {
     return new EnginePartitionConfig(
-        dataDirectory, runtimeDirectory, period, minFreeDiskBytes, diskCheckInterval, processor);
+        dataDirectory,
+        runtimeDirectory,
+        period,
+        minFreeDiskBytes,
+        minFreeRuntimeBytes,
+        diskCheckInterval,
+        processor);
   }
 
   public EnginePartitionConfig withDiskWatermark(long minFreeBytes, Duration checkInterval) {
     return new EnginePartitionConfig(
-        dataDirectory, runtimeDirectory, snapshotPeriod, minFreeBytes, checkInterval, processor);
+        dataDirectory,
+        runtimeDirectory,
+        snapshotPeriod,
+        minFreeBytes,
+        minFreeRuntimeBytes,
+        checkInterval,
+        processor);
+  }
+
+  /** The watermark of a runtime directory outside the data directory (0 disables it). */
+  public EnginePartitionConfig withRuntimeWatermark(long minFreeBytes) {
+    return new EnginePartitionConfig(
+        dataDirectory,
+        runtimeDirectory,
+        snapshotPeriod,
+        minFreeDiskBytes,
+        minFreeBytes,
+        diskCheckInterval,
+        processor);
   }
 
   public EnginePartitionConfig withProcessor(ProcessorConfig config) {
@@ -78,6 +118,7 @@ public record EnginePartitionConfig(
         runtimeDirectory,
         snapshotPeriod,
         minFreeDiskBytes,
+        minFreeRuntimeBytes,
         diskCheckInterval,
         config);
   }

@@ -55,6 +55,10 @@ final class EngineCluster implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicLong freeDiskBytes =
         new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
 
+    /** The free space its runtime directory's file system has (broker 2's is elsewhere). */
+    final java.util.concurrent.atomic.AtomicLong freeRuntimeBytes =
+        new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+
     /** Answers this broker sent: request id -> the answering record's key. */
     final Map<Long, Long> answers = new ConcurrentHashMap<>();
 
@@ -108,6 +112,7 @@ final class EngineCluster implements AutoCloseable {
               (streamId, requestId, answer) -> answers.put(requestId, answer.key()),
               System::currentTimeMillis,
               freeDiskBytes::get,
+              freeRuntimeBytes::get,
               registry);
     }
 

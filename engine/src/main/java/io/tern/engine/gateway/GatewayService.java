@@ -22,6 +22,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluateDecisionReque
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluateDecisionResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.FailJobRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.FailJobResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ResolveIncidentRequest;
@@ -106,6 +108,13 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
       CancelProcessInstanceRequest request,
       StreamObserver<CancelProcessInstanceResponse> observer) {
     instances.cancelProcessInstance(request, observer);
+  }
+
+  @Override
+  public void modifyProcessInstance(
+      ModifyProcessInstanceRequest request,
+      StreamObserver<ModifyProcessInstanceResponse> observer) {
+    instances.modifyProcessInstance(request, observer);
   }
 
   @Override

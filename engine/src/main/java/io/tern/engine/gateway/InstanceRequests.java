@@ -8,6 +8,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstance
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ResolveIncidentRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ResolveIncidentResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.SetVariablesRequest;
@@ -17,11 +19,13 @@ import io.grpc.stub.StreamObserver;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.ValueTypes.ModificationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.VariableDocumentValue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -145,6 +149,51 @@ final class InstanceRequests {
         new ProcessInstanceValue(),
         observer,
         answer -> CancelProcessInstanceResponse.getDefaultInstance());
+  }
+
+  /**
+   * Elements activated and element instances terminated, on the partition of the process instance;
+   * an ancestor key of 0 (unset) means none, as -1 does.
+   */
+  void modifyProcessInstance(
+      ModifyProcessInstanceRequest request,
+      StreamObserver<ModifyProcessInstanceResponse> observer) {
+    ProcessInstanceModificationValue modification = new ProcessInstanceModificationValue();
+    modification.processInstanceKey = request.getProcessInstanceKey();
+    for (int i = 0; i < request.getActivateInstructionsCount(); i++) {
+      ModifyProcessInstanceRequest.ActivateInstruction activate =
+          request.getActivateInstructions(i);
+      if (RequestTexts.tooLong(
+          observer, "ModifyProcessInstance", "an element id", activate.getElementId())) {
+        return;
+      }
+      long ancestor = activate.getAncestorElementInstanceKey();
+      modification.activations.add(
+          new ProcessInstanceModificationValue.Activation(
+              activate.getElementId(), ancestor > 0 ? ancestor : -1, -1));
+      for (ModifyProcessInstanceRequest.VariableInstruction variables :
+          activate.getVariableInstructionsList()) {
+        if (RequestTexts.tooLong(
+            observer, "ModifyProcessInstance", "a variable scope id", variables.getScopeId())) {
+          return;
+        }
+        modification.variables.add(
+            new ProcessInstanceModificationValue.Variables(
+                i, variables.getScopeId(), Conversions.json(variables.getVariables())));
+      }
+    }
+    for (ModifyProcessInstanceRequest.TerminateInstruction terminate :
+        request.getTerminateInstructionsList()) {
+      modification.terminations.add(terminate.getElementInstanceKey());
+    }
+    commands.byKey(
+        "ModifyProcessInstance",
+        request.getProcessInstanceKey(),
+        ValueTypes.PROCESS_INSTANCE_MODIFICATION,
+        ModificationIntent.MODIFY,
+        modification,
+        observer,
+        answer -> ModifyProcessInstanceResponse.getDefaultInstance());
   }
 
   void setVariables(SetVariablesRequest request, StreamObserver<SetVariablesResponse> observer) {

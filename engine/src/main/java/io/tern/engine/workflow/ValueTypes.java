@@ -45,6 +45,9 @@ public final class ValueTypes {
   /** A deployed process deleted (DeleteResource), on every partition. */
   public static final int RESOURCE_DELETION = 33;
 
+  /** A process instance modified (ModifyProcessInstance): elements activated and terminated. */
+  public static final int PROCESS_INSTANCE_MODIFICATION = 34;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -313,6 +316,15 @@ public final class ValueTypes {
     public static final int ACKNOWLEDGED = 3;
 
     private ResourceDeletionIntent() {}
+  }
+
+  /** {@link #PROCESS_INSTANCE_MODIFICATION}. */
+  public static final class ModificationIntent {
+    public static final int MODIFY = 0;
+
+    public static final int MODIFIED = 1;
+
+    private ModificationIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

@@ -504,4 +504,81 @@ class GatewayClientTest {
             ClientStatusException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
   }
+
+  @Test
+  void modifyProcessInstanceMovesATokenThroughTheOfficialClient() {
+    deploy(
+        Bpmn.createExecutableProcess("stuck")
+            .startEvent()
+            .serviceTask("call-partner", t -> t.zeebeJobType("partner"))
+            .serviceTask("ship", t -> t.zeebeJobType("ship"))
+            .endEvent()
+            .done(),
+        "stuck.bpmn");
+    ProcessInstanceResult[] result = new ProcessInstanceResult[1];
+    CompletableFuture<ProcessInstanceResult> ended =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("stuck")
+            .latestVersion()
+            .withResult()
+            .requestTimeout(Duration.ofSeconds(60))
+            .send()
+            .toCompletableFuture();
+    ActivatedJob partner =
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    client
+                        .newActivateJobsCommand()
+                        .jobType("partner")
+                        .maxJobsToActivate(1)
+                        .send()
+                        .join()
+                        .getJobs(),
+                jobs -> !jobs.isEmpty())
+            .get(0);
+
+    assertThatThrownBy(
+            () ->
+                client
+                    .newModifyProcessInstanceCommand(partner.getProcessInstanceKey())
+                    .activateElement("no-such-task")
+                    .send()
+                    .join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getMessage()).contains("no-such-task");
+            });
+
+    client
+        .newModifyProcessInstanceCommand(partner.getProcessInstanceKey())
+        .terminateElement(partner.getElementInstanceKey())
+        .and()
+        .activateElement("ship")
+        .withVariables(Map.of("skipped", "partner"))
+        .send()
+        .join();
+    ActivatedJob ship =
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    client
+                        .newActivateJobsCommand()
+                        .jobType("ship")
+                        .maxJobsToActivate(1)
+                        .send()
+                        .join()
+                        .getJobs(),
+                jobs -> !jobs.isEmpty())
+            .get(0);
+    assertThat(ship.getVariablesAsMap()).containsEntry("skipped", "partner");
+    client.newCompleteCommand(ship).send().join();
+    result[0] = ended.join();
+    assertThat(result[0].getVariablesAsMap()).containsEntry("skipped", "partner");
+  }
 }

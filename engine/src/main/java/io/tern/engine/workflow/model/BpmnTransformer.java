@@ -102,6 +102,7 @@ public final class BpmnTransformer {
     Map<String, String> flowTargets = new LinkedHashMap<>();
     Map<String, String> messageStarts = new LinkedHashMap<>();
     Map<String, List<String>> eventStarts = new LinkedHashMap<>();
+    Map<String, String> flowScopes = new LinkedHashMap<>();
     String start =
         transformScope(
             process,
@@ -110,6 +111,7 @@ public final class BpmnTransformer {
             flowTargets,
             messageStarts,
             eventStarts,
+            flowScopes,
             problems);
     if (start == null && messageStarts.isEmpty()) {
       problems.add(
@@ -140,7 +142,8 @@ public final class BpmnTransformer {
         Map.copyOf(messageStarts),
         Map.copyOf(flowTargets),
         Map.copyOf(eventStarts),
-        InclusiveJoin.of(elements));
+        InclusiveJoin.of(elements),
+        Map.copyOf(flowScopes));
   }
 
   private static boolean isEventSubprocessStart(String id, Map<String, List<String>> eventStarts) {
@@ -164,6 +167,7 @@ public final class BpmnTransformer {
       Map<String, String> flowTargets,
       Map<String, String> messageStarts,
       Map<String, List<String>> eventStarts,
+      Map<String, String> flowScopes,
       List<String> problems) {
     boolean eventScope = scope instanceof SubProcess sub && sub.triggeredByEvent();
     String start = null;
@@ -248,6 +252,7 @@ public final class BpmnTransformer {
                 flowTargets,
                 messageStarts,
                 eventStarts,
+                flowScopes,
                 problems);
         if (executable.type() == BpmnElementType.EVENT_SUB_PROCESS && subStart != null) {
           String scopeId = ((BaseElement) scope).getId();
@@ -256,6 +261,7 @@ public final class BpmnTransformer {
         executable = ElementTransformer.withStartEvent(executable, subStart);
       }
       elements.put(executable.id(), executable);
+      flowScopes.put(executable.id(), scope.getId());
       scopeElements.add(executable.id());
     }
     LinkResolver.resolve(scope, scopeElements, elements, problems);

@@ -37,7 +37,6 @@ import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeCalledElement;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeInput;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeIoMapping;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeOutput;
-import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.ExecutableElement.Flow;
 import io.tern.engine.workflow.model.ExecutableElement.JobDefinition;
 import io.tern.engine.workflow.model.ExecutableElement.Mapping;
@@ -45,7 +44,6 @@ import io.tern.engine.workflow.value.BpmnElementType;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Turns one BPMN flow node into an {@link ExecutableElement}, or reports (into {@code problems})
@@ -131,14 +129,14 @@ final class ElementTransformer {
       interrupting = start.isInterrupting(); // meaningful in event subprocesses
     }
     io.tern.engine.workflow.model.EventDefinition event = null;
-    Collection<EventDefinition> definitions = eventDefinitions(node);
+    Collection<EventDefinition> definitions = EventDefinitions.of(node);
     if (node instanceof ReceiveTask receiveTask) {
       event = MessageTransformer.transform(node, receiveTask.getMessage(), problems);
       if (event == null) {
         return null;
       }
     } else if (!definitions.isEmpty() && job == null) {
-      event = eventOf(node, definitions.iterator().next(), problems);
+      event = EventDefinitions.transform(node, definitions.iterator().next(), problems);
       if (event == null) {
         return null;
       }
@@ -201,7 +199,8 @@ final class ElementTransformer {
   private static boolean isJobBased(BpmnElementType type, FlowNode node) {
     return switch (type) {
       case SERVICE_TASK, SEND_TASK, SCRIPT_TASK, BUSINESS_RULE_TASK -> true;
-      case END_EVENT, INTERMEDIATE_THROW_EVENT -> only(node, MessageEventDefinition.class);
+      case END_EVENT, INTERMEDIATE_THROW_EVENT ->
+          EventDefinitions.only(node, MessageEventDefinition.class);
       default -> false;
     };
   }
@@ -209,28 +208,28 @@ final class ElementTransformer {
   private static BpmnElementType typeOf(FlowElement element, List<String> problems) {
     if (element instanceof StartEvent start) {
       if (start.getEventDefinitions().isEmpty()
-          || only(start, MessageEventDefinition.class)
-          || only(start, TimerEventDefinition.class)
-          || only(start, ErrorEventDefinition.class)
-          || only(start, SignalEventDefinition.class)
-          || only(start, EscalationEventDefinition.class)) {
+          || EventDefinitions.only(start, MessageEventDefinition.class)
+          || EventDefinitions.only(start, TimerEventDefinition.class)
+          || EventDefinitions.only(start, ErrorEventDefinition.class)
+          || EventDefinitions.only(start, SignalEventDefinition.class)
+          || EventDefinitions.only(start, EscalationEventDefinition.class)) {
         return BpmnElementType.START_EVENT; // timers, errors, signals: checked by the scope
       }
     } else if (element instanceof EndEvent end) {
       if (end.getEventDefinitions().isEmpty()
-          || only(end, ErrorEventDefinition.class)
-          || only(end, MessageEventDefinition.class)
-          || only(end, TerminateEventDefinition.class)
-          || only(end, SignalEventDefinition.class)
-          || only(end, EscalationEventDefinition.class)) {
+          || EventDefinitions.only(end, ErrorEventDefinition.class)
+          || EventDefinitions.only(end, MessageEventDefinition.class)
+          || EventDefinitions.only(end, TerminateEventDefinition.class)
+          || EventDefinitions.only(end, SignalEventDefinition.class)
+          || EventDefinitions.only(end, EscalationEventDefinition.class)) {
         return BpmnElementType.END_EVENT;
       }
     } else if (element instanceof IntermediateThrowEvent throwEvent) {
       if (throwEvent.getEventDefinitions().isEmpty()
-          || only(throwEvent, MessageEventDefinition.class)
-          || only(throwEvent, LinkEventDefinition.class)
-          || only(throwEvent, SignalEventDefinition.class)
-          || only(throwEvent, EscalationEventDefinition.class)) {
+          || EventDefinitions.only(throwEvent, MessageEventDefinition.class)
+          || EventDefinitions.only(throwEvent, LinkEventDefinition.class)
+          || EventDefinitions.only(throwEvent, SignalEventDefinition.class)
+          || EventDefinitions.only(throwEvent, EscalationEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_THROW_EVENT;
       }
     } else if (element instanceof ServiceTask) {
@@ -269,20 +268,20 @@ final class ElementTransformer {
     } else if (element instanceof Task task && isUndefinedTask(task)) {
       return BpmnElementType.TASK;
     } else if (element instanceof IntermediateCatchEvent catchEvent) {
-      if (only(catchEvent, TimerEventDefinition.class)
-          || only(catchEvent, MessageEventDefinition.class)
-          || only(catchEvent, LinkEventDefinition.class)
-          || only(catchEvent, SignalEventDefinition.class)) {
+      if (EventDefinitions.only(catchEvent, TimerEventDefinition.class)
+          || EventDefinitions.only(catchEvent, MessageEventDefinition.class)
+          || EventDefinitions.only(catchEvent, LinkEventDefinition.class)
+          || EventDefinitions.only(catchEvent, SignalEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_CATCH_EVENT;
       }
     } else if (element instanceof BoundaryEvent boundary) {
-      if (only(boundary, TimerEventDefinition.class)
-          || only(boundary, ErrorEventDefinition.class)
-          || only(boundary, MessageEventDefinition.class)
-          || only(boundary, SignalEventDefinition.class)) {
+      if (EventDefinitions.only(boundary, TimerEventDefinition.class)
+          || EventDefinitions.only(boundary, ErrorEventDefinition.class)
+          || EventDefinitions.only(boundary, MessageEventDefinition.class)
+          || EventDefinitions.only(boundary, SignalEventDefinition.class)) {
         return BpmnElementType.BOUNDARY_EVENT;
       }
-      if (only(boundary, EscalationEventDefinition.class)) {
+      if (EventDefinitions.only(boundary, EscalationEventDefinition.class)) {
         if (boundary.getAttachedTo() instanceof SubProcess
             || boundary.getAttachedTo() instanceof CallActivity) {
           return BpmnElementType.BOUNDARY_EVENT;
@@ -301,140 +300,6 @@ final class ElementTransformer {
   /** A plain {@code bpmn:task}, not one of the task kinds above that Tern does not run. */
   private static boolean isUndefinedTask(Task task) {
     return "task".equals(task.getElementType().getTypeName());
-  }
-
-  static boolean only(FlowNode node, Class<? extends EventDefinition> kind) {
-    Collection<EventDefinition> definitions = eventDefinitions(node);
-    return definitions.size() == 1 && kind.isInstance(definitions.iterator().next());
-  }
-
-  private static Collection<EventDefinition> eventDefinitions(FlowNode node) {
-    if (node instanceof io.camunda.zeebe.model.bpmn.instance.CatchEvent catchEvent) {
-      return catchEvent.getEventDefinitions();
-    }
-    if (node instanceof io.camunda.zeebe.model.bpmn.instance.ThrowEvent throwEvent) {
-      return throwEvent.getEventDefinitions();
-    }
-    return List.of();
-  }
-
-  private static io.tern.engine.workflow.model.EventDefinition eventOf(
-      FlowNode node, EventDefinition definition, List<String> problems) {
-    if (definition instanceof ErrorEventDefinition error) {
-      String code = error.getError() == null ? null : error.getError().getErrorCode();
-      if (code != null && code.strip().startsWith("=")) {
-        if (!(node instanceof EndEvent)) {
-          problems.add(
-              describe(node)
-                  + ": a catching error event needs a static error code (expressions are for"
-                  + " error end events)");
-          return null;
-        }
-        code = code.strip();
-        MappingChecks.checkFeel(node, code, problems); // evaluated when the end event is reached
-      }
-      if (code == null && node instanceof EndEvent) {
-        problems.add(describe(node) + ": an error end event needs an error with an error code");
-        return null;
-      }
-      return new io.tern.engine.workflow.model.EventDefinition.Error(code);
-    }
-    if (definition instanceof LinkEventDefinition link) {
-      String name = link.getName();
-      if (name == null || name.isBlank()) {
-        problems.add(describe(node) + ": a link event needs a name");
-        return null;
-      }
-      return new io.tern.engine.workflow.model.EventDefinition.Link(name.strip(), null);
-    }
-    if (definition instanceof TerminateEventDefinition) {
-      return new io.tern.engine.workflow.model.EventDefinition.Terminate();
-    }
-    if (definition instanceof TimerEventDefinition timer) {
-      return TimerTransformer.transform(node, timer, problems);
-    }
-    if (definition instanceof MessageEventDefinition message) {
-      // A process's message start needs no correlation key; an event subprocess's does.
-      return node instanceof StartEvent && !inEventSubprocess(node)
-          ? MessageTransformer.transformStart(node, message.getMessage(), problems)
-          : MessageTransformer.transform(node, message.getMessage(), problems);
-    }
-    if (definition instanceof SignalEventDefinition signal) {
-      return signalOf(node, signal, problems);
-    }
-    if (definition instanceof EscalationEventDefinition escalation) {
-      return escalationOf(node, escalation, problems);
-    }
-    problems.add(
-        describe(node) + ": this event definition is not supported yet (" + SUPPORTED + ")");
-    return null;
-  }
-
-  /**
-   * A signal event's signal name: a process's start event's is evaluated now (its subscription
-   * opens at deployment, without variables); others may be FEEL, evaluated on entering.
-   */
-  private static io.tern.engine.workflow.model.EventDefinition.Signal signalOf(
-      FlowNode node, SignalEventDefinition definition, List<String> problems) {
-    String name = definition.getSignal() == null ? null : definition.getSignal().getName();
-    if (name == null || name.isBlank()) {
-      problems.add(describe(node) + ": it needs a signal with a name");
-      return null;
-    }
-    if (name.strip().startsWith("=")) {
-      name = name.strip(); // an expression; a static name is matched exactly as written
-    }
-    if (node instanceof StartEvent && !inEventSubprocess(node)) {
-      try {
-        name = new FeelStrings().evaluate(name, Map::of);
-      } catch (FeelStrings.EvaluationException e) {
-        problems.add(
-            describe(node)
-                + ": the signal name of a start event is evaluated at deployment, without"
-                + " variables, and '"
-                + name
-                + "' fails: "
-                + e.getMessage());
-        return null;
-      }
-    } else {
-      MappingChecks.checkFeel(node, name, problems);
-    }
-    return new io.tern.engine.workflow.model.EventDefinition.Signal(name);
-  }
-
-  /**
-   * An escalation event's code: a throw event needs one (static, or FEEL evaluated when it is
-   * reached); a catch event's is static, and without one it catches every escalation.
-   */
-  private static io.tern.engine.workflow.model.EventDefinition.Escalation escalationOf(
-      FlowNode node, EscalationEventDefinition definition, List<String> problems) {
-    String code =
-        definition.getEscalation() == null ? null : definition.getEscalation().getEscalationCode();
-    code = code == null || code.isBlank() ? null : code.strip();
-    boolean thrown =
-        node instanceof EndEvent
-            || node instanceof io.camunda.zeebe.model.bpmn.instance.IntermediateThrowEvent;
-    if (thrown && code == null) {
-      problems.add(describe(node) + ": an escalation throw event needs an escalation code");
-      return null;
-    }
-    if (code != null && code.startsWith("=")) {
-      if (!thrown) {
-        problems.add(
-            describe(node)
-                + ": a catching escalation event needs a static escalation code (expressions are"
-                + " for throw events)");
-        return null;
-      }
-      MappingChecks.checkFeel(node, code, problems); // evaluated when the event is reached
-    }
-    return new io.tern.engine.workflow.model.EventDefinition.Escalation(code);
-  }
-
-  private static boolean inEventSubprocess(FlowNode node) {
-    return node.getParentElement() instanceof SubProcess subprocess
-        && subprocess.triggeredByEvent();
   }
 
   private static ExecutableElement.CallDefinition callOf(FlowNode node, List<String> problems) {

@@ -21,9 +21,9 @@ final class EventGatewayCheck {
     for (SequenceFlow flow : gateway.getOutgoing()) {
       FlowNode target = flow.getTarget();
       if (!(target instanceof IntermediateCatchEvent catchEvent)
-          || !(ElementTransformer.only(catchEvent, TimerEventDefinition.class)
-              || ElementTransformer.only(catchEvent, MessageEventDefinition.class)
-              || ElementTransformer.only(catchEvent, SignalEventDefinition.class))) {
+          || !(EventDefinitions.only(catchEvent, TimerEventDefinition.class)
+              || EventDefinitions.only(catchEvent, MessageEventDefinition.class)
+              || EventDefinitions.only(catchEvent, SignalEventDefinition.class))) {
         problems.add(
             describe(gateway)
                 + ": an event-based gateway may lead to timer, message and signal intermediate"

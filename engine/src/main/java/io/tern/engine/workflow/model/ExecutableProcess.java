@@ -7,7 +7,8 @@ import java.util.Map;
  * A deployed process as the engine runs it: its elements by id, where it starts (its none start
  * event, null if it has none, and its message start events by message name), where each sequence
  * flow leads (flow id to target element id), and the start events of each scope's event
- * subprocesses, and what its joining inclusive gateways wait for ({@link InclusiveJoin}).
+ * subprocesses, what its joining inclusive gateways wait for ({@link InclusiveJoin}), and the scope
+ * (the process or a subprocess) each element lies in.
  */
 public record ExecutableProcess(
     String bpmnProcessId,
@@ -16,7 +17,22 @@ public record ExecutableProcess(
     Map<String, String> messageStartEvents,
     Map<String, String> flowTargets,
     Map<String, List<String>> eventSubprocessStarts,
-    List<InclusiveJoin> inclusiveJoins) {
+    List<InclusiveJoin> inclusiveJoins,
+    Map<String, String> flowScopes) {
+
+  /**
+   * The ids of the scopes element {@code elementId} lies in, outermost (the process's id) first,
+   * its own flow scope last.
+   */
+  public List<String> flowScopesOf(String elementId) {
+    java.util.ArrayDeque<String> scopes = new java.util.ArrayDeque<>();
+    String scope = flowScopes.get(elementId);
+    while (scope != null) {
+      scopes.addFirst(scope);
+      scope = flowScopes.get(scope);
+    }
+    return List.copyOf(scopes);
+  }
 
   /**
    * The joining inclusive gateway {@code gatewayId}'s reachability, or null if it does not join.

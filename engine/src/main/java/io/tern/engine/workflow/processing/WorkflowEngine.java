@@ -14,6 +14,7 @@ import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.ModificationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
@@ -28,6 +29,7 @@ import io.tern.engine.workflow.processing.deployment.ResourceDeletionProcessor;
 import io.tern.engine.workflow.processing.elements.ElementProcessor;
 import io.tern.engine.workflow.processing.incidents.IncidentProcessor;
 import io.tern.engine.workflow.processing.instances.CreationProcessor;
+import io.tern.engine.workflow.processing.instances.ModificationProcessor;
 import io.tern.engine.workflow.processing.instances.TerminationProcessor;
 import io.tern.engine.workflow.processing.jobs.JobProcessors;
 import io.tern.engine.workflow.processing.messages.MessageProcessors;
@@ -131,6 +133,10 @@ public final class WorkflowEngine {
                 elements::complete)
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.CANCEL, termination::cancel)
+            .onCommand(
+                ValueTypes.PROCESS_INSTANCE_MODIFICATION,
+                ModificationIntent.MODIFY,
+                new ModificationProcessor(context, state, behaviors))
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.TERMINATE_ELEMENT,

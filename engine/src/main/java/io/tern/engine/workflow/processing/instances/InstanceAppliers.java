@@ -4,16 +4,19 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.ModificationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.InclusiveJoin;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 
 /**
@@ -27,6 +30,8 @@ public final class InstanceAppliers {
   private final ProcessInstanceValue flowValue = new ProcessInstanceValue();
   private final ProcessEventValue processEvent = new ProcessEventValue();
   private final ProcessEventValue pendingTrigger = new ProcessEventValue();
+  private final ProcessInstanceModificationValue modification =
+      new ProcessInstanceModificationValue();
 
   private InstanceAppliers(WorkflowState state) {
     this.state = state;
@@ -71,6 +76,8 @@ public final class InstanceAppliers {
             ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
             this::sequenceFlowTaken)
         .onEvent(ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, this::boundaryTriggered)
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE_MODIFICATION, ModificationIntent.MODIFIED, this::modified)
         // Answers to clients only; the instance's own events change the state.
         .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.COMPLETED, event -> {})
         .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.TERMINATED, event -> {});
@@ -187,6 +194,34 @@ public final class InstanceAppliers {
     }
     if (processEvent.interrupting) {
       state.pendingBoundaries().put(processEvent.scopeKey, processEvent);
+    }
+  }
+
+  /**
+   * MODIFIED: each scope the modification created, and each scope it activates an element in, gets
+   * the token that element takes on activating (a parallel gateway one per incoming flow, as if
+   * each had brought one).
+   */
+  private void modified(LoggedRecord event) {
+    modification.readFrom(event.value());
+    for (ProcessInstanceModificationValue.CreatedScope created : modification.createdScopes) {
+      addToken(created.flowScopeKey());
+    }
+    if (modification.activations.isEmpty()
+        || !state.instances().get(modification.processInstanceKey, instance)) {
+      return; // nothing activated, or the process instance was terminated by it
+    }
+    ExecutableProcess process = state.process(instance.value.processDefinitionKey);
+    for (ProcessInstanceModificationValue.Activation activation : modification.activations) {
+      ExecutableElement element = process.element(activation.elementId());
+      if (element.type() == BpmnElementType.PARALLEL_GATEWAY) {
+        for (String incoming : element.incoming()) {
+          state.takenFlows().add(activation.flowScopeKey(), element.id(), incoming, 1);
+          addToken(activation.flowScopeKey());
+        }
+      } else {
+        addToken(activation.flowScopeKey());
+      }
     }
   }
 

@@ -1,0 +1,409 @@
+package io.tern.engine.workflow.processing.instances;
+
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.model.InclusiveJoin;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.ElementInstanceState;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
+import io.tern.engine.workflow.value.ProcessInstanceModificationValue.Activation;
+import io.tern.engine.workflow.value.ProcessInstanceModificationValue.CreatedScope;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * What a ModifyProcessInstance command will do, worked out from the state before anything is
+ * written, so that a command that cannot be carried out is rejected whole.
+ *
+ * <p>Where each element goes: in the instances of its scopes, from the process down. With no
+ * ancestor key, each scope's one active instance (an error if it has several: the caller picks one
+ * with an ancestor key), or a new one if it has none. With an ancestor key, the ancestor's instance
+ * and those above it, and new instances for every scope below it. A scope created by an earlier
+ * activation of the same command counts as active. A multi-instance activity's inner instance can
+ * be used (named as the ancestor, or the only one), never created.
+ *
+ * <p>What terminates: the instances named, and every scope left with nothing active by them (no
+ * child that stays, no token on a flow, not used by an activation), up to the process instance,
+ * unless a call activity called it.
+ */
+final class ModificationPlan {
+  /** Where activation {@code i} puts its element. */
+  record Placed(String elementId, List<String> scopeIds, List<Long> scopeKeys, Set<Long> created) {
+    long flowScopeKey() {
+      return scopeKeys.get(scopeKeys.size() - 1);
+    }
+  }
+
+  private final ElementInstanceState instances;
+  private final ExecutableProcess process;
+  private final ElementInstance root;
+  private final ProcessInstanceModificationValue modification;
+  private final LongSupplier nextKey;
+  private final List<Placed> placed = new ArrayList<>();
+  private final List<CreatedScope> createdScopes = new ArrayList<>();
+  private final List<Long> terminations = new ArrayList<>();
+  private final ElementInstance instance = new ElementInstance();
+
+  ModificationPlan(
+      ElementInstanceState instances,
+      ExecutableProcess process,
+      ElementInstance root,
+      ProcessInstanceModificationValue modification,
+      LongSupplier nextKey) {
+    this.instances = instances;
+    this.process = process;
+    this.root = root;
+    this.modification = modification;
+    this.nextKey = nextKey;
+  }
+
+  Placed placed(int activation) {
+    return placed.get(activation);
+  }
+
+  List<CreatedScope> createdScopes() {
+    return createdScopes;
+  }
+
+  /** The instances to terminate, none inside another. */
+  List<Long> terminations() {
+    return terminations;
+  }
+
+  /** Null if the command can be carried out, else why not (every element or key at fault). */
+  String check() {
+    String problem = checkElements();
+    if (problem == null) {
+      problem = checkTerminations();
+    }
+    if (problem == null) {
+      problem = checkVariables();
+    }
+    if (problem == null) {
+      problem = checkAncestors();
+    }
+    if (problem == null) {
+      problem = place();
+    }
+    if (problem == null) {
+      problem = planTerminations();
+    }
+    return problem;
+  }
+
+  private String checkElements() {
+    Set<String> unknown = new LinkedHashSet<>();
+    Set<String> unsupported = new LinkedHashSet<>();
+    for (Activation activation : modification.activations) {
+      String id = activation.elementId();
+      ExecutableElement element = process.elements().get(id);
+      if (element == null) {
+        unknown.add(id);
+      } else if (element.type() == BpmnElementType.START_EVENT
+          || element.type() == BpmnElementType.BOUNDARY_EVENT
+          || process.followsEventBasedGateway(element)
+          || InclusiveJoin.joins(element)) {
+        unsupported.add(id + " (" + kindOf(element) + ")");
+      }
+    }
+    if (!unknown.isEmpty()) {
+      return "process '"
+          + process.bpmnProcessId()
+          + "' has no element "
+          + quoted(unknown)
+          + " to activate (sequence flows cannot be activated)";
+    }
+    if (!unsupported.isEmpty()) {
+      return "these elements cannot be activated by a modification: "
+          + String.join(", ", unsupported)
+          + "; activate the element before or after them instead";
+    }
+    return null;
+  }
+
+  private String kindOf(ExecutableElement element) {
+    if (element.type() == BpmnElementType.START_EVENT) {
+      return "a start event";
+    }
+    if (element.type() == BpmnElementType.BOUNDARY_EVENT) {
+      return "a boundary event";
+    }
+    if (InclusiveJoin.joins(element)) {
+      return "a joining inclusive gateway";
+    }
+    return "an event after an event-based gateway";
+  }
+
+  private String checkTerminations() {
+    Set<String> unknown = new LinkedHashSet<>();
+    Set<String> inactive = new LinkedHashSet<>();
+    for (long key : modification.terminations) {
+      if (!instances.get(key, instance) || instance.value.processInstanceKey != rootKey()) {
+        unknown.add(Long.toString(key));
+      } else if (instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED
+          && instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATING) {
+        inactive.add(Long.toString(key));
+      }
+    }
+    if (!unknown.isEmpty()) {
+      return "process instance "
+          + rootKey()
+          + " has no element instance "
+          + quoted(unknown)
+          + " to terminate";
+    }
+    if (!inactive.isEmpty()) {
+      return "element instance "
+          + quoted(inactive)
+          + " of process instance "
+          + rootKey()
+          + " is completing or terminating already, so it cannot be terminated";
+    }
+    return null;
+  }
+
+  private String checkVariables() {
+    Set<String> unknown = new LinkedHashSet<>();
+    Set<String> outside = new LinkedHashSet<>();
+    for (ProcessInstanceModificationValue.Variables instruction : modification.variables) {
+      String scopeId = instruction.scopeId();
+      if (scopeId.isEmpty() || scopeId.equals(process.bpmnProcessId())) {
+        continue;
+      }
+      String elementId = modification.activations.get(instruction.activation()).elementId();
+      if (!process.elements().containsKey(scopeId)) {
+        unknown.add(scopeId);
+      } else if (!scopeId.equals(elementId) && !process.flowScopesOf(elementId).contains(scopeId)) {
+        outside.add(scopeId + " (activating " + elementId + ")");
+      }
+    }
+    if (!unknown.isEmpty()) {
+      return "the variables name scope " + quoted(unknown) + ", which the process does not have";
+    }
+    if (!outside.isEmpty()) {
+      return "the variables name scope "
+          + String.join(", ", outside)
+          + ", which is neither the element activated nor one of its scopes: set them before or"
+          + " after the modification";
+    }
+    return null;
+  }
+
+  private String checkAncestors() {
+    Set<String> unknown = new LinkedHashSet<>();
+    Set<String> notAncestors = new LinkedHashSet<>();
+    for (Activation activation : modification.activations) {
+      long ancestor = activation.ancestorScopeKey();
+      if (ancestor <= 0) {
+        continue;
+      }
+      if (!instances.get(ancestor, instance)
+          || instance.value.processInstanceKey != rootKey()
+          || instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+        unknown.add(Long.toString(ancestor));
+        continue;
+      }
+      boolean isScope =
+          ancestor == rootKey()
+              || instance.value.elementType != BpmnElementType.MULTI_INSTANCE_BODY
+                  && process
+                      .flowScopesOf(activation.elementId())
+                      .contains(instance.value.elementId);
+      if (!isScope) {
+        notAncestors.add(
+            "instance "
+                + ancestor
+                + " of "
+                + instance.value.elementId
+                + " is not one of the scopes of "
+                + activation.elementId());
+      }
+    }
+    if (!unknown.isEmpty()) {
+      return "ancestor element instance "
+          + quoted(unknown)
+          + " is not an active element instance of process instance "
+          + rootKey();
+    }
+    if (!notAncestors.isEmpty()) {
+      return String.join("; ", notAncestors);
+    }
+    return null;
+  }
+
+  /** Places every activation, creating scopes where needed; null, or why one cannot be placed. */
+  private String place() {
+    List<Scope> createdSoFar = new ArrayList<>();
+    for (Activation activation : modification.activations) {
+      List<String> scopeIds = process.flowScopesOf(activation.elementId());
+      List<Long> keys = new ArrayList<>();
+      Set<Long> created = new HashSet<>();
+      keys.add(rootKey());
+      int from = 1;
+      long ancestor = activation.ancestorScopeKey();
+      if (ancestor > 0 && ancestor != rootKey()) {
+        instances.get(ancestor, instance);
+        int level = scopeIds.indexOf(instance.value.elementId);
+        List<Long> path = pathTo(ancestor);
+        keys.clear();
+        for (int i = 0; i <= level; i++) {
+          keys.add(path.get(i));
+        }
+        from = level + 1;
+      }
+      for (int level = from; level < scopeIds.size(); level++) {
+        String scopeId = scopeIds.get(level);
+        long parent = keys.get(level - 1);
+        ExecutableElement scope = process.element(scopeId);
+        List<Long> candidates = ancestor > 0 ? List.of() : active(parent, scope, createdSoFar);
+        if (candidates.size() > 1) {
+          return "'"
+              + scopeId
+              + "' has more than one active instance "
+              + candidates
+              + ", so where to activate '"
+              + activation.elementId()
+              + "' is not clear: give one of them as the ancestor element instance key";
+        }
+        if (candidates.size() == 1) {
+          keys.add(candidates.get(0));
+          continue;
+        }
+        if (scope.loop() != null) {
+          return "activating '"
+              + activation.elementId()
+              + "' would create an instance of multi-instance activity '"
+              + scopeId
+              + "', which a modification cannot do: give an active inner instance of it as the"
+              + " ancestor element instance key";
+        }
+        long key = nextKey.getAsLong();
+        keys.add(key);
+        created.add(key);
+        createdSoFar.add(new Scope(key, scopeId, parent));
+        createdScopes.add(new CreatedScope(key, parent));
+      }
+      placed.add(new Placed(activation.elementId(), scopeIds, List.copyOf(keys), created));
+    }
+    return null;
+  }
+
+  /** A scope created by an activation of this command. */
+  private record Scope(long key, String elementId, long flowScopeKey) {}
+
+  /** The active instances of {@code scope} directly in instance {@code parent}. */
+  private List<Long> active(long parent, ExecutableElement scope, List<Scope> createdSoFar) {
+    List<Long> found = new ArrayList<>();
+    for (long child : instances.children(parent)) {
+      if (!instances.get(child, instance) || !instance.value.elementId.equals(scope.id())) {
+        continue;
+      }
+      if (instance.value.elementType == BpmnElementType.MULTI_INSTANCE_BODY) {
+        for (long inner : instances.children(child)) {
+          if (instances.get(inner, instance)
+              && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+            found.add(inner);
+          }
+        }
+      } else if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+        found.add(child);
+      }
+    }
+    for (Scope created : createdSoFar) {
+      if (created.flowScopeKey() == parent && created.elementId().equals(scope.id())) {
+        found.add(created.key());
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The keys from the process instance down to {@code key}, one per scope level: a multi-instance
+   * body is skipped (its inner instance stands for the activity's level).
+   */
+  private List<Long> pathTo(long key) {
+    List<Long> path = new ArrayList<>();
+    long current = key;
+    while (current >= 0 && instances.get(current, instance)) {
+      if (instance.value.elementType != BpmnElementType.MULTI_INSTANCE_BODY) {
+        path.add(0, current);
+      }
+      current = instance.value.flowScopeKey;
+    }
+    return path;
+  }
+
+  /**
+   * The named instances, and the scopes they leave with nothing active, up to the process instance;
+   * none inside another. Null, or why the process instance cannot end so.
+   */
+  private String planTerminations() {
+    if (modification.terminations.isEmpty()) {
+      return null;
+    }
+    Set<Long> used = new HashSet<>();
+    for (Placed activation : placed) {
+      used.addAll(activation.scopeKeys());
+    }
+    Set<Long> ending = new LinkedHashSet<>(modification.terminations);
+    // A scope all of whose active children end, with no token on its flows, ends as well.
+    Map<Long, Integer> endingChildren = new HashMap<>();
+    List<Long> toVisit = new ArrayList<>(ending);
+    while (!toVisit.isEmpty()) {
+      long key = toVisit.remove(0);
+      if (!instances.get(key, instance) || instance.value.flowScopeKey < 0) {
+        continue;
+      }
+      long scopeKey = instance.value.flowScopeKey;
+      if (used.contains(scopeKey) || ending.contains(scopeKey)) {
+        continue;
+      }
+      int endingHere = endingChildren.merge(scopeKey, 1, Integer::sum);
+      if (instances.get(scopeKey, instance) && instance.activeChildren - endingHere <= 0) {
+        ending.add(scopeKey);
+        toVisit.add(scopeKey);
+      }
+    }
+    if (ending.contains(rootKey()) && root.value.parentElementInstanceKey >= 0) {
+      return "the modification would end process instance "
+          + rootKey()
+          + ", which call activity instance "
+          + root.value.parentElementInstanceKey
+          + " called: modify the calling process instance instead";
+    }
+    for (long key : ending) {
+      if (!coveredBy(key, ending)) {
+        terminations.add(key);
+      }
+    }
+    return null;
+  }
+
+  /** Whether an ancestor of {@code key} is among {@code keys}. */
+  private boolean coveredBy(long key, Set<Long> keys) {
+    long scope = instances.get(key, instance) ? instance.value.flowScopeKey : -1;
+    while (scope >= 0) {
+      if (keys.contains(scope)) {
+        return true;
+      }
+      scope = instances.get(scope, instance) ? instance.value.flowScopeKey : -1;
+    }
+    return false;
+  }
+
+  private long rootKey() {
+    return modification.processInstanceKey;
+  }
+
+  private static String quoted(Set<String> items) {
+    return "'" + String.join("', '", items) + "'";
+  }
+}

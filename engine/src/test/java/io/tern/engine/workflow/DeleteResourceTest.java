@@ -9,14 +9,19 @@ import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.ErrorType;
+import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ResourceDeletionValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -122,18 +127,22 @@ class DeleteResourceTest extends WorkflowTestBase {
   }
 
   @Test
-  void anUnknownKeyOrADecisionGraphIsRefusedSayingWhat() throws java.io.IOException {
+  void anUnknownKeyIsRefusedSayingWhat() throws java.io.IOException {
     TestMember leader = leader();
     Answer unknown = delete(leader, 123_456);
     assertThat(unknown.rejection()).isEqualTo(RejectionType.NOT_FOUND);
-    assertThat(unknown.reason()).contains("no deployed process has the key 123456");
+    assertThat(unknown.reason())
+        .contains("no deployed process or decision requirements graph has the key 123456");
 
     Answer graph =
         deploy(leader, "order-discount.dmn", DecisionsTest.resource("order-discount.dmn"));
     long graphKey = deployedGraphKey(graph);
-    Answer refused = delete(leader, graphKey);
-    assertThat(refused.rejection()).isEqualTo(RejectionType.NOT_FOUND);
-    assertThat(refused.reason()).contains("decision requirements graph");
+    long decisionKey = DecisionsTest.deployedValue(graph).decisions.get(0).decisionKey();
+    Answer aDecision = delete(leader, decisionKey);
+    assertThat(aDecision.rejection())
+        .as("a decision is deleted with its graph, not alone (as in Zeebe)")
+        .isEqualTo(RejectionType.NOT_FOUND);
+    assertThat(delete(leader, graphKey).rejection()).isEqualTo(RejectionType.NONE);
   }
 
   /** How many timers of the process's start events were created or canceled ({@code intent}). */
@@ -165,5 +174,67 @@ class DeleteResourceTest extends WorkflowTestBase {
     DeploymentValue deployment =
         new DeploymentValue().readFrom(new org.agrona.concurrent.UnsafeBuffer(answer.value()));
     return deployment.decisions.get(0).decisionRequirementsKey();
+  }
+
+  @Test
+  void deletingADecisionGraphFallsBackToThePreviousVersionAndNeverGivesItsVersionAgain() {
+    TestMember leader = leader();
+    DeploymentValue v1 =
+        DecisionsTest.deployedValue(deploy(leader, "checks.dmn", DecisionsTest.literal("2")));
+    DeploymentValue v2 =
+        DecisionsTest.deployedValue(deploy(leader, "checks.dmn", DecisionsTest.literal("3")));
+    long graph2 = v2.decisions.get(0).decisionRequirementsKey();
+    deployed(
+        deploy(
+            leader,
+            "p.bpmn",
+            xml(
+                Bpmn.createExecutableProcess("p")
+                    .startEvent()
+                    .businessRuleTask(
+                        "rules",
+                        t -> t.zeebeCalledDecisionId("doubled").zeebeResultVariable("result"))
+                    .serviceTask("after", t -> t.zeebeJobType("after"))
+                    .endEvent()
+                    .done())));
+
+    Answer deleted = delete(leader, graph2);
+    assertThat(deleted.rejection()).as("%s", deleted.reason()).isEqualTo(RejectionType.NONE);
+    assertThat(deleted.intent()).isEqualTo(ResourceDeletionIntent.DELETED);
+    assertThat(delete(leader, graph2).rejection())
+        .as("deleted once")
+        .isEqualTo(RejectionType.NOT_FOUND);
+
+    create(leader, "p", "{\"amount\": 5}");
+    JobBatchValue after = activateWhenAvailable(leader, "after", List.of("result"));
+    assertThat(new String(after.jobs.get(0).variables, StandardCharsets.UTF_8))
+        .as("the business rule task took version 1 (x 2), not the deleted version 2 (x 3)")
+        .contains("\"result\":10");
+
+    DeploymentValue v3 =
+        DecisionsTest.deployedValue(deploy(leader, "checks.dmn", DecisionsTest.literal("3")));
+    assertThat(v3.decisions.get(0).duplicate()).isFalse();
+    assertThat(v3.decisions.get(0).version()).as("versions are never given again").isEqualTo(3);
+    assertThat(v3.decisions.get(0).decisionRequirementsVersion()).isEqualTo(3);
+
+    long graph4 =
+        DecisionsTest.deployedValue(deploy(leader, "checks.dmn", DecisionsTest.literal("2")))
+            .decisions
+            .get(0)
+            .decisionRequirementsKey();
+    for (long graph : List.of(v3.decisions.get(0).decisionRequirementsKey(), graph4)) {
+      assertThat(delete(leader, graph).rejection()).isEqualTo(RejectionType.NONE);
+    }
+    assertThat(delete(leader, v1.decisions.get(0).decisionRequirementsKey()).rejection())
+        .isEqualTo(RejectionType.NONE);
+    create(leader, "p", "{\"amount\": 5}");
+    await(
+        () -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1,
+        "an incident: no version of the decision is left");
+    IncidentValue incident =
+        new IncidentValue()
+            .readFrom(
+                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+    assertThat(incident.errorType).isEqualTo(ErrorType.CALLED_DECISION_ERROR);
   }
 }

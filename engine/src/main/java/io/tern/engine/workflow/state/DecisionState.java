@@ -17,7 +17,10 @@ import org.camunda.dmn.parser.ParsedDmn;
  * Deployed decisions and their decision requirements graphs (DMN files): each graph version is
  * stored with its resource and decisions under its key; each decision version points to its graph
  * and is found by key, or by id and version; the latest version of each graph and decision id is
- * kept. The parsed graph is derived from the resource on first use and cached (parsing is pure).
+ * kept, and the highest version each id ever had (a deleted graph's versions are never given
+ * again). Deleting a graph removes it and its decisions; the latest versions fall back to the
+ * highest left. The parsed graph is derived from the resource on first use and cached (parsing is
+ * pure).
  */
 public final class DecisionState {
   /** A deployed decision version, with its graph's decisions and the graph parsed. */
@@ -31,6 +34,8 @@ public final class DecisionState {
   private final ColumnFamily<DbLong, DbLong> graphOfDecision;
   private final ColumnFamily<DbCompositeKey<DbString, DbLong>, DbLong> byIdAndVersion;
   private final ColumnFamily<DbString, DbLong> latestVersion;
+  private final ColumnFamily<DbString, DbLong> highestGraphVersion;
+  private final ColumnFamily<DbString, DbLong> highestVersion;
   private final DbLong key = new DbLong();
   private final DbLong number = new DbLong();
   private final DbString id = new DbString();
@@ -52,6 +57,11 @@ public final class DecisionState {
             new DbLong());
     latestVersion =
         state.columnFamily(StateIds.DECISION_LATEST_VERSION, new DbString(), new DbLong());
+    highestGraphVersion =
+        state.columnFamily(
+            StateIds.DECISION_REQUIREMENTS_HIGHEST_VERSION, new DbString(), new DbLong());
+    highestVersion =
+        state.columnFamily(StateIds.DECISION_HIGHEST_VERSION, new DbString(), new DbLong());
   }
 
   /**
@@ -69,6 +79,7 @@ public final class DecisionState {
     if (first.decisionRequirementsVersion() > latestGraphVersion(first.decisionRequirementsId())) {
       latestGraph.put(id.set(first.decisionRequirementsId()), key.set(graphKey));
     }
+    raise(highestGraphVersion, first.decisionRequirementsId(), first.decisionRequirementsVersion());
     DbLong graph = new DbLong().set(graphKey);
     for (DeploymentValue.Decision decision : decisions) {
       graphOfDecision.put(key.set(decision.decisionKey()), graph);
@@ -77,6 +88,90 @@ public final class DecisionState {
       byIdAndVersion.put(idAndVersion, key.set(decision.decisionKey()));
       if (decision.version() > latestVersion(decision.decisionId())) {
         latestVersion.put(id.set(decision.decisionId()), number.set(decision.version()));
+      }
+      raise(highestVersion, decision.decisionId(), decision.version());
+    }
+  }
+
+  private void raise(ColumnFamily<DbString, DbLong> highest, String ofId, int version) {
+    DbLong known = new DbLong();
+    if (!highest.get(id.set(ofId), known) || known.get() < version) {
+      highest.put(id.set(ofId), known.set(version));
+    }
+  }
+
+  private int highest(ColumnFamily<DbString, DbLong> highest, String ofId) {
+    DbLong known = new DbLong();
+    return highest.get(id.set(ofId), known) ? (int) known.get() : 0;
+  }
+
+  /** The version a new graph with this id gets: one above any it ever had, deleted or not. */
+  public int nextGraphVersion(String decisionRequirementsId) {
+    return Math.max(
+            highest(highestGraphVersion, decisionRequirementsId),
+            latestGraphVersion(decisionRequirementsId))
+        + 1;
+  }
+
+  /** The version a new decision with this id gets: one above any it ever had, deleted or not. */
+  public int nextVersion(String decisionId) {
+    return Math.max(highest(highestVersion, decisionId), latestVersion(decisionId)) + 1;
+  }
+
+  /** The graph with this key (its resource and decisions), or null. */
+  public DeploymentValue graph(long graphKey) {
+    DeploymentValue graph = new DeploymentValue();
+    return graphs.get(key.set(graphKey), graph) ? graph : null;
+  }
+
+  /**
+   * Applier: deletes graph {@code graphKey} and its decisions; the latest graph and decision
+   * versions of its ids fall back to the highest versions left (none: none deployed).
+   */
+  public void delete(long graphKey) {
+    DeploymentValue graph = graph(graphKey);
+    if (graph == null) {
+      return;
+    }
+    String graphId = graph.decisions.get(0).decisionRequirementsId();
+    raise(highestGraphVersion, graphId, graph.decisions.get(0).decisionRequirementsVersion());
+    graphs.delete(key.set(graphKey));
+    parsed.remove(graphKey);
+    for (DeploymentValue.Decision decision : graph.decisions) {
+      raise(highestVersion, decision.decisionId(), decision.version());
+      graphOfDecision.delete(key.set(decision.decisionKey()));
+      id.set(decision.decisionId());
+      number.set(decision.version());
+      byIdAndVersion.delete(idAndVersion);
+    }
+    long[] best = {-1, 0};
+    graphs.forEach(
+        (k, v) -> {
+          DeploymentValue.Decision first = v.decisions.get(0);
+          if (first.decisionRequirementsId().equals(graphId)
+              && first.decisionRequirementsVersion() > best[1]) {
+            best[0] = k.get();
+            best[1] = first.decisionRequirementsVersion();
+          }
+          return true;
+        });
+    if (best[0] >= 0) {
+      latestGraph.put(id.set(graphId), key.set(best[0]));
+    } else {
+      latestGraph.delete(id.set(graphId));
+    }
+    for (DeploymentValue.Decision decision : graph.decisions) {
+      long[] left = {0};
+      byIdAndVersion.forEachWithPrefix(
+          new DbString(decision.decisionId()),
+          (k, v) -> {
+            left[0] = Math.max(left[0], k.second().get());
+            return true;
+          });
+      if (left[0] > 0) {
+        latestVersion.put(id.set(decision.decisionId()), number.set(left[0]));
+      } else {
+        latestVersion.delete(id.set(decision.decisionId()));
       }
     }
   }

@@ -52,6 +52,8 @@ final class StateIds {
   static final short PROCESS_LATEST_LIVE_VERSION = 63;
   static final short DELETIONS_TO_DISTRIBUTE = 64;
   static final short PENDING_DELETION_DISTRIBUTIONS = 65;
+  static final short DECISION_REQUIREMENTS_HIGHEST_VERSION = 66;
+  static final short DECISION_HIGHEST_VERSION = 67;
 
   private StateIds() {}
 }

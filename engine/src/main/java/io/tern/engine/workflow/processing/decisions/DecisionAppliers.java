@@ -24,7 +24,10 @@ public final class DecisionAppliers {
   public static void deployed(WorkflowState state, DeploymentValue deployment) {
     Map<Long, List<DeploymentValue.Decision>> byGraph = new LinkedHashMap<>();
     for (DeploymentValue.Decision decision : deployment.decisions) {
-      if (!decision.duplicate() && state.decisions().byKey(decision.decisionKey()) == null) {
+      if (!decision.duplicate()
+          && state.decisions().byKey(decision.decisionKey()) == null
+          // A graph deleted before its copy came: kept out.
+          && !state.processes().isDeleted(decision.decisionRequirementsKey())) {
         byGraph
             .computeIfAbsent(decision.decisionRequirementsKey(), k -> new ArrayList<>())
             .add(decision);

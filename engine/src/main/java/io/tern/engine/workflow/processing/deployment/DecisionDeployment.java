@@ -77,8 +77,7 @@ final class DecisionDeployment {
       }
       return;
     }
-    int graphVersion =
-        latest == null ? 1 : latest.decisions.get(0).decisionRequirementsVersion() + 1;
+    int graphVersion = decisions.nextGraphVersion(graph.id());
     long graphKey = context.nextKey();
     for (DmnResources.Decision decision : graph.decisions()) {
       deployed.decisions.add(
@@ -86,7 +85,7 @@ final class DecisionDeployment {
               context.nextKey(),
               decision.id(),
               decision.name() == null ? decision.id() : decision.name(),
-              decisions.latestVersion(decision.id()) + 1,
+              decisions.nextVersion(decision.id()),
               false,
               graphKey,
               graph.id(),

@@ -62,6 +62,11 @@ public final class ResourceDeletionAppliers {
    */
   private void deleted(long processDefinitionKey) {
     ProcessState processes = state.processes();
+    if (state.decisions().isGraph(processDefinitionKey)) {
+      state.decisions().delete(processDefinitionKey);
+      processes.delete(processDefinitionKey); // the key stays marked: a late copy stays out
+      return;
+    }
     ProcessState.Deployed process = processes.byKey(processDefinitionKey);
     if (process == null || processes.isDeleted(processDefinitionKey)) {
       processes.delete(processDefinitionKey); // unknown here yet: keeps a late copy out

@@ -13,16 +13,17 @@ import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.timer.TimerSchedule;
+import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.ResourceDeletionValue;
 import io.tern.engine.workflow.value.TimerValue;
 
 /**
- * DeleteResource of a deployed process, made on partition 1 and copied to every other partition
- * (sent again until each acknowledges; taking a copy twice changes nothing). A deleted process
- * starts no new instance (by key, by id, by its start events) and is no longer the latest version:
- * the previous version is, with its message, signal and timer start events (its timers scheduled
- * afresh); instances created before the deletion run to their end (the process stays stored,
- * hidden).
+ * DeleteResource of a deployed process or decision requirements graph, made on partition 1 and
+ * copied to every other partition (sent again until each acknowledges; taking a copy twice changes
+ * nothing). A deleted process starts no new instance (by key, by id, by its start events) and is no
+ * longer the latest version: the previous version is, with its message, signal and timer start
+ * events (its timers scheduled afresh); instances created before the deletion run to their end (the
+ * process stays stored, hidden).
  */
 public final class ResourceDeletionProcessor {
   private final ProcessingContext context;
@@ -65,14 +66,14 @@ public final class ResourceDeletionProcessor {
     ProcessState processes = state.processes();
     ProcessState.Deployed deployed = processes.byKey(key);
     if (deployed == null || processes.isDeleted(key)) {
-      result.reject(
-          RejectionType.NOT_FOUND,
-          state.decisions().isGraph(key)
-              ? "resource "
-                  + key
-                  + " is a decision requirements graph: Tern deletes deployed processes only (so"
-                  + " far)"
-              : "no deployed process has the key " + key);
+      DeploymentValue graph = state.decisions().graph(key);
+      if (graph == null) {
+        result.reject(
+            RejectionType.NOT_FOUND,
+            "no deployed process or decision requirements graph has the key " + key);
+        return;
+      }
+      deleteGraph(graph, result);
       return;
     }
     ProcessState.Deployed latest = processes.byIdAndVersion(deployed.bpmnProcessId(), -1);
@@ -86,6 +87,27 @@ public final class ResourceDeletionProcessor {
         deletionKey, ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETED, deletion);
     result.respondWithLastEvent();
     replaceStartTimers(result, deployed, wasLatest);
+    sendCopies(result, deletionKey);
+  }
+
+  /**
+   * A decision requirements graph and its decisions: evaluations by id and business rule tasks take
+   * the previous version from now on; the deletion's value carries the graph's id and version.
+   */
+  private void deleteGraph(DeploymentValue graph, ProcessingResult result) {
+    long deletionKey = context.nextKey();
+    deletion.originPartitionId = context.partitionId();
+    deletion.partitionId = -1;
+    deletion.bpmnProcessId = graph.decisions.get(0).decisionRequirementsId();
+    deletion.version = graph.decisions.get(0).decisionRequirementsVersion();
+    result.appendEvent(
+        deletionKey, ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETED, deletion);
+    result.respondWithLastEvent();
+    sendCopies(result, deletionKey);
+  }
+
+  /** Sends the deletion in {@link #deletion} to every other partition once committed. */
+  private void sendCopies(ProcessingResult result, long deletionKey) {
     for (int partition : DeploymentDistribution.otherPartitions(sender.partitionCount())) {
       sender.sendAfterCommit(
           result,

@@ -170,7 +170,7 @@ final class InstanceRequests {
       long ancestor = activate.getAncestorElementInstanceKey();
       modification.activations.add(
           new ProcessInstanceModificationValue.Activation(
-              activate.getElementId(), ancestor > 0 ? ancestor : -1, -1));
+              activate.getElementId(), ancestor > 0 ? ancestor : -1));
       for (ModifyProcessInstanceRequest.VariableInstruction variables :
           activate.getVariableInstructionsList()) {
         if (RequestTexts.tooLong(

@@ -53,7 +53,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
   }
 
   private static void activate(ProcessInstanceModificationValue m, String elementId) {
-    m.activations.add(new Activation(elementId, -1, -1));
+    m.activations.add(new Activation(elementId, -1));
   }
 
   private static void variables(
@@ -192,7 +192,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
     assertThat(modify(leader, instance, m -> activate(m, "x")).rejection())
         .isEqualTo(RejectionType.NONE);
     assertThat(
-            modify(leader, instance, m -> m.activations.add(new Activation("x", instance, -1)))
+            modify(leader, instance, m -> m.activations.add(new Activation("x", instance)))
                 .rejection())
         .isEqualTo(RejectionType.NONE);
     await(() -> count("sub " + ProcessInstanceIntent.ELEMENT_ACTIVATED) == 2, "two subprocesses");
@@ -204,7 +204,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
         .contains("ancestor element instance key");
     long oneSub = elementKey("sub", ProcessInstanceIntent.ELEMENT_ACTIVATED);
     assertThat(
-            modify(leader, instance, m -> m.activations.add(new Activation("x", oneSub, -1)))
+            modify(leader, instance, m -> m.activations.add(new Activation("x", oneSub)))
                 .rejection())
         .isEqualTo(RejectionType.NONE);
     await(() -> count("x " + ProcessInstanceIntent.ELEMENT_ACTIVATED) == 3, "a third x");
@@ -255,8 +255,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
         .contains("sub (activating b)")
         .contains("neither the element activated nor one of its scopes");
 
-    Answer notAnAncestor =
-        modify(leader, instance, m -> m.activations.add(new Activation("b", a, -1)));
+    Answer notAnAncestor = modify(leader, instance, m -> m.activations.add(new Activation("b", a)));
     assertThat(notAnAncestor.reason())
         .contains("instance " + a + " of a is not one of the scopes of b");
 
@@ -272,5 +271,149 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
     assertThat(badJson.reason()).contains("not a JSON object");
 
     assertThat(lifecycle()).as("nothing was written for a rejected command").isEqualTo(before);
+  }
+
+  @Test
+  void restartingASubprocessTerminatesItAndActivatesTheElementInANewInstance() {
+    TestMember leader = leader();
+    deployed(deploy(leader, "repair.bpmn", xml(TWO_TASKS)));
+    long instance = create(leader, "repair").key();
+    completeJob(leader, awaitJob(leader, "a"));
+    completeJob(leader, awaitJob(leader, "b"));
+    awaitJob(leader, "x");
+    long sub = elementKey("sub", ProcessInstanceIntent.ELEMENT_ACTIVATED);
+
+    Answer modified =
+        modify(
+            leader,
+            instance,
+            m -> {
+              m.terminations.add(sub);
+              activate(m, "x");
+            });
+    assertThat(modified.rejection()).as("%s", modified.reason()).isEqualTo(RejectionType.NONE);
+    await(() -> count("sub " + ProcessInstanceIntent.ELEMENT_TERMINATED) == 1, "the old sub gone");
+    assertThat(count("sub " + ProcessInstanceIntent.ELEMENT_ACTIVATED))
+        .as("x is activated in a new instance, not in the one being terminated")
+        .isEqualTo(2);
+    completeJob(leader, awaitJob(leader, "x"));
+    await(
+        () -> count("repair " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1,
+        "the instance to complete through the new sub");
+  }
+
+  @Test
+  void aScopeWhoseLastElementIsTerminatedWhileItsNewElementEndsCompletes() {
+    TestMember leader = leader();
+    deployed(deploy(leader, "repair.bpmn", xml(TWO_TASKS)));
+    long instance = create(leader, "repair").key();
+    completeJob(leader, awaitJob(leader, "a"));
+    completeJob(leader, awaitJob(leader, "b"));
+    awaitJob(leader, "x");
+    long sub = elementKey("sub", ProcessInstanceIntent.ELEMENT_ACTIVATED);
+
+    Answer modified =
+        modify(
+            leader,
+            instance,
+            m -> {
+              activate(m, "end");
+              m.terminations.add(sub);
+            });
+    assertThat(modified.rejection()).as("%s", modified.reason()).isEqualTo(RejectionType.NONE);
+    await(
+        () -> count("repair " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1,
+        "the process to complete once its end event and the terminated sub are both done");
+  }
+
+  @Test
+  void aJoinActivatedByAModificationTakesTheTokenWaitingThere() {
+    TestMember leader = leader();
+    BpmnModelInstance fork =
+        Bpmn.createExecutableProcess("fork")
+            .startEvent()
+            .parallelGateway("split")
+            .serviceTask("left", t -> t.zeebeJobType("left"))
+            .parallelGateway("join")
+            .endEvent("done")
+            .moveToNode("split")
+            .serviceTask("right", t -> t.zeebeJobType("right"))
+            .connectTo("join")
+            .done();
+    deployed(deploy(leader, "fork.bpmn", xml(fork)));
+    long instance = create(leader, "fork").key();
+    completeJob(leader, awaitJob(leader, "left")); // its token waits at the join
+    awaitJob(leader, "right");
+    long right = elementKey("right", ProcessInstanceIntent.ELEMENT_ACTIVATED);
+
+    Answer modified =
+        modify(
+            leader,
+            instance,
+            m -> {
+              m.terminations.add(right);
+              activate(m, "join");
+            });
+    assertThat(modified.rejection()).as("%s", modified.reason()).isEqualTo(RejectionType.NONE);
+    await(
+        () -> count("fork " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1,
+        "the join to take the waiting token and the instance to complete");
+    assertThat(count("join " + ProcessInstanceIntent.ELEMENT_ACTIVATED)).isEqualTo(1);
+  }
+
+  @Test
+  void aScopeCreatedByAModificationMayNotNeedExpressionsAndAnAncestorBeingTerminatedIsRefused() {
+    TestMember leader = leader();
+    BpmnModelInstance guarded =
+        Bpmn.createExecutableProcess("guarded")
+            .startEvent()
+            .serviceTask("a", t -> t.zeebeJobType("ga"))
+            .subProcess(
+                "sub",
+                s ->
+                    s.embeddedSubProcess()
+                        .startEvent()
+                        .serviceTask("x", t -> t.zeebeJobType("gx"))
+                        .endEvent())
+            .boundaryEvent("late", b -> b.timerWithDurationExpression("limit"))
+            .endEvent()
+            .moveToActivity("sub")
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "guarded.bpmn", xml(guarded)));
+    long instance = create(leader, "guarded", "{\"limit\":\"PT1H\"}").key();
+    awaitJob(leader, "ga");
+    long a = elementKey("a", ProcessInstanceIntent.ELEMENT_ACTIVATED);
+
+    Answer needsExpression = modify(leader, instance, m -> activate(m, "x"));
+    assertThat(needsExpression.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(needsExpression.reason())
+        .contains("would create an instance of 'sub'")
+        .contains("event 'late'")
+        .contains("activate 'sub' itself");
+
+    Answer terminatedAncestor =
+        modify(
+            leader,
+            instance,
+            m -> {
+              m.terminations.add(a);
+              m.activations.add(new Activation("b", a));
+            });
+    assertThat(terminatedAncestor.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+
+    Answer subItself =
+        modify(
+            leader,
+            instance,
+            m -> {
+              m.terminations.add(a);
+              activate(m, "sub");
+            });
+    assertThat(subItself.rejection()).as("%s", subItself.reason()).isEqualTo(RejectionType.NONE);
+    completeJob(leader, awaitJob(leader, "gx"));
+    await(
+        () -> count("guarded " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1,
+        "the sub, activated as if a flow brought it (its timer evaluated), to complete");
   }
 }

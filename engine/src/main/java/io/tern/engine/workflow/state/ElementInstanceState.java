@@ -9,6 +9,8 @@ import io.tern.engine.state.PartitionState;
 public final class ElementInstanceState {
   private final ColumnFamily<DbLong, ElementInstance> instances;
   private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, DbLong> children;
+  private final ColumnFamily<DbLong, io.tern.engine.state.DbNil> modificationActivations;
+  private final io.tern.engine.state.DbNil nil = new io.tern.engine.state.DbNil();
   private final DbLong key = new DbLong();
   private final DbLong parent = new DbLong();
   private final DbLong child = new DbLong();
@@ -33,6 +35,8 @@ public final class ElementInstanceState {
             StateIds.CHILDREN,
             new DbCompositeKey<>(new DbLong(), new DbLong()),
             new DbLong());
+    modificationActivations =
+        family(state, view, StateIds.MODIFICATION_ACTIVATIONS, new DbLong(), nil);
   }
 
   public void addChild(long scopeKey, long childKey) {
@@ -57,6 +61,23 @@ public final class ElementInstanceState {
           return true;
         });
     return keys;
+  }
+
+  /**
+   * Applier: element instance {@code key} is to be activated by a modification, which put the token
+   * it takes in its scope (so a joining gateway takes one, not one per incoming flow).
+   */
+  public void markActivatedByModification(long elementInstanceKey) {
+    modificationActivations.put(key.set(elementInstanceKey), nil);
+  }
+
+  /** Applier: whether {@link #markActivatedByModification} marked it; the mark goes. */
+  public boolean takeActivatedByModification(long elementInstanceKey) {
+    if (!modificationActivations.exists(key.set(elementInstanceKey))) {
+      return false;
+    }
+    modificationActivations.delete(key.set(elementInstanceKey));
+    return true;
   }
 
   /** Reads the instance into {@code into}; false if there is none. */

@@ -54,6 +54,7 @@ final class StateIds {
   static final short PENDING_DELETION_DISTRIBUTIONS = 65;
   static final short DECISION_REQUIREMENTS_HIGHEST_VERSION = 66;
   static final short DECISION_HIGHEST_VERSION = 67;
+  static final short MODIFICATION_ACTIVATIONS = 68;
 
   private StateIds() {}
 }

@@ -16,9 +16,15 @@ import org.agrona.MutableDirectBuffer;
 public final class ProcessInstanceModificationValue extends WorkflowValue {
   /**
    * Activate {@code elementId}; within ancestor instance {@code ancestorScopeKey} (-1: wherever its
-   * scopes have one active instance each). {@code flowScopeKey}: MODIFIED's, else -1.
+   * scopes have one active instance each). MODIFIED's {@code flowScopeKey} and {@code
+   * elementInstanceKey}: where and as what it is activated; else -1.
    */
-  public record Activation(String elementId, long ancestorScopeKey, long flowScopeKey) {}
+  public record Activation(
+      String elementId, long ancestorScopeKey, long flowScopeKey, long elementInstanceKey) {
+    public Activation(String elementId, long ancestorScopeKey) {
+      this(elementId, ancestorScopeKey, -1, -1);
+    }
+  }
 
   /**
    * Variables for activation {@code activation} (an index): the process instance's ({@code scopeId}
@@ -61,6 +67,7 @@ public final class ProcessInstanceModificationValue extends WorkflowValue {
           .next()
           .ancestorScopeKey(activation.ancestorScopeKey())
           .flowScopeKey(activation.flowScopeKey())
+          .elementInstanceKey(activation.elementInstanceKey())
           .elementId(activation.elementId());
     }
     ProcessInstanceModificationValueEncoder.VariablesEncoder variableGroup =
@@ -99,7 +106,8 @@ public final class ProcessInstanceModificationValue extends WorkflowValue {
         decoder.activations()) {
       long ancestor = activation.ancestorScopeKey();
       long flowScope = activation.flowScopeKey();
-      activations.add(new Activation(activation.elementId(), ancestor, flowScope));
+      long elementKey = activation.elementInstanceKey();
+      activations.add(new Activation(activation.elementId(), ancestor, flowScope, elementKey));
     }
     for (ProcessInstanceModificationValueDecoder.VariablesDecoder instruction :
         decoder.variables()) {

@@ -112,7 +112,7 @@ public final class InstanceAppliers {
         state.takenFlows().removeScope(flowScopeKey);
         state.pendingBoundaries().remove(flowScopeKey);
       } else {
-        scope.activeChildren += 1 - consumedTokens(instance.value);
+        scope.activeChildren += 1 - consumedTokens(event.key(), instance.value);
       }
       state.instances().put(flowScopeKey, scope);
       state.instances().addChild(flowScopeKey, event.key());
@@ -136,11 +136,14 @@ public final class InstanceAppliers {
    * joining inclusive gateway, else the one that brought it (a sequence flow's, or a boundary
    * event's trigger).
    */
-  private int consumedTokens(ProcessInstanceValue element) {
+  private int consumedTokens(long key, ProcessInstanceValue element) {
     switch (element.elementType) {
       case PROCESS, START_EVENT:
         return 0;
       case PARALLEL_GATEWAY:
+        if (state.instances().takeActivatedByModification(key)) {
+          return 1; // the token MODIFIED put in the scope for it, on none of its flows
+        }
         ExecutableElement gateway =
             state.process(element.processDefinitionKey).element(element.elementId);
         for (String incoming : gateway.incoming()) {
@@ -199,8 +202,9 @@ public final class InstanceAppliers {
 
   /**
    * MODIFIED: each scope the modification created, and each scope it activates an element in, gets
-   * the token that element takes on activating (a parallel gateway one per incoming flow, as if
-   * each had brought one).
+   * the token that element takes on activating. A parallel gateway takes the tokens waiting on its
+   * incoming flows at once and is marked so that it takes only that one token on activating: a
+   * token arriving in between waits for a later join.
    */
   private void modified(LoggedRecord event) {
     modification.readFrom(event.value());
@@ -213,21 +217,30 @@ public final class InstanceAppliers {
     }
     ExecutableProcess process = state.process(instance.value.processDefinitionKey);
     for (ProcessInstanceModificationValue.Activation activation : modification.activations) {
+      long scopeKey = activation.flowScopeKey();
       ExecutableElement element = process.element(activation.elementId());
       if (element.type() == BpmnElementType.PARALLEL_GATEWAY) {
+        // The gateway takes the tokens waiting on its incoming flows now, as if each had brought
+        // one; a token arriving before it activates waits for the next join.
         for (String incoming : element.incoming()) {
-          state.takenFlows().add(activation.flowScopeKey(), element.id(), incoming, 1);
-          addToken(activation.flowScopeKey());
+          if (state.takenFlows().count(scopeKey, element.id(), incoming) > 0) {
+            state.takenFlows().add(scopeKey, element.id(), incoming, -1);
+            addToken(scopeKey, -1);
+          }
         }
-      } else {
-        addToken(activation.flowScopeKey());
+        state.instances().markActivatedByModification(activation.elementInstanceKey());
       }
+      addToken(scopeKey, 1);
     }
   }
 
   private void addToken(long flowScopeKey) {
+    addToken(flowScopeKey, 1);
+  }
+
+  private void addToken(long flowScopeKey, int tokens) {
     if (state.instances().get(flowScopeKey, scope)) {
-      scope.activeChildren++;
+      scope.activeChildren += tokens;
       state.instances().put(flowScopeKey, scope);
     }
   }

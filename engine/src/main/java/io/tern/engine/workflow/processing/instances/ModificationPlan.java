@@ -1,9 +1,11 @@
 package io.tern.engine.workflow.processing.instances;
 
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.InclusiveJoin;
+import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -42,6 +44,7 @@ final class ModificationPlan {
     }
   }
 
+  private final WorkflowState state;
   private final ElementInstanceState instances;
   private final ExecutableProcess process;
   private final ElementInstance root;
@@ -53,12 +56,13 @@ final class ModificationPlan {
   private final ElementInstance instance = new ElementInstance();
 
   ModificationPlan(
-      ElementInstanceState instances,
+      WorkflowState state,
       ExecutableProcess process,
       ElementInstance root,
       ProcessInstanceModificationValue modification,
       LongSupplier nextKey) {
-    this.instances = instances;
+    this.state = state;
+    this.instances = state.instances();
     this.process = process;
     this.root = root;
     this.modification = modification;
@@ -249,6 +253,13 @@ final class ModificationPlan {
       keys.add(rootKey());
       int from = 1;
       long ancestor = activation.ancestorScopeKey();
+      if (ancestor > 0 && terminatedWith(ancestor)) {
+        return "ancestor element instance "
+            + ancestor
+            + " is terminated by the same command, so '"
+            + activation.elementId()
+            + "' cannot be activated in it";
+      }
       if (ancestor > 0 && ancestor != rootKey()) {
         instances.get(ancestor, instance);
         int level = scopeIds.indexOf(instance.value.elementId);
@@ -277,6 +288,19 @@ final class ModificationPlan {
           keys.add(candidates.get(0));
           continue;
         }
+        String evaluated = evaluatedOnEntry(scope);
+        if (evaluated != null) {
+          return "activating '"
+              + activation.elementId()
+              + "' would create an instance of '"
+              + scopeId
+              + "', whose "
+              + evaluated
+              + " needs an expression evaluated on entering it, which a modification does not do:"
+              + " activate '"
+              + scopeId
+              + "' itself, or the element in an active instance of it";
+        }
         if (scope.loop() != null) {
           return "activating '"
               + activation.elementId()
@@ -290,6 +314,16 @@ final class ModificationPlan {
         created.add(key);
         createdSoFar.add(new Scope(key, scopeId, parent));
         createdScopes.add(new CreatedScope(key, parent));
+      }
+      for (long key : keys) {
+        if (!created.contains(key) && state.pendingBoundaries().has(key)) {
+          return "element instance "
+              + key
+              + " is being interrupted or ended (an interrupting event or a terminate end event is"
+              + " under way), so '"
+              + activation.elementId()
+              + "' cannot be activated in it";
+        }
       }
       placed.add(new Placed(activation.elementId(), scopeIds, List.copyOf(keys), created));
     }
@@ -309,11 +343,13 @@ final class ModificationPlan {
       if (instance.value.elementType == BpmnElementType.MULTI_INSTANCE_BODY) {
         for (long inner : instances.children(child)) {
           if (instances.get(inner, instance)
-              && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+              && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED
+              && !terminatedWith(inner)) {
             found.add(inner);
           }
         }
-      } else if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+      } else if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED
+          && !terminatedWith(child)) {
         found.add(child);
       }
     }
@@ -372,6 +408,12 @@ final class ModificationPlan {
         toVisit.add(scopeKey);
       }
     }
+    for (long key : modification.terminations) {
+      String waiting = joinLeftWaiting(key, ending);
+      if (waiting != null) {
+        return waiting;
+      }
+    }
     if (ending.contains(rootKey()) && root.value.parentElementInstanceKey >= 0) {
       return "the modification would end process instance "
           + rootKey()
@@ -397,6 +439,74 @@ final class ModificationPlan {
       scope = instances.get(scope, instance) ? instance.value.flowScopeKey : -1;
     }
     return false;
+  }
+
+  /** Whether {@code key} or one of its scopes is named by a terminate instruction. */
+  private boolean terminatedWith(long key) {
+    ElementInstance at = new ElementInstance();
+    long current = key;
+    while (current >= 0) {
+      if (modification.terminations.contains(current)) {
+        return true;
+      }
+      current = instances.get(current, at) ? at.value.flowScopeKey : -1;
+    }
+    return false;
+  }
+
+  /**
+   * Which of the catch events a new instance of {@code scope} subscribes to on entering (its
+   * boundary events, its event subprocesses' start events) needs an expression evaluated, or null.
+   */
+  private String evaluatedOnEntry(ExecutableElement scope) {
+    List<String> events = new ArrayList<>(scope.boundaryEventIds());
+    events.addAll(process.eventSubprocessStartsOf(scope.id()));
+    for (String id : events) {
+      EventDefinition event = process.element(id).event();
+      boolean expression =
+          event instanceof EventDefinition.Message
+              || event instanceof EventDefinition.Timer timer
+                  && timer.expression().strip().startsWith("=")
+              || event instanceof EventDefinition.Signal signal
+                  && signal.name().strip().startsWith("=");
+      if (expression) {
+        return "event '" + id + "'";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Null, or why terminating {@code key} would leave a joining inclusive gateway of a scope that
+   * goes on waiting for a token that no longer comes (it is checked again only when an element of
+   * its scope moves).
+   */
+  private String joinLeftWaiting(long key, Set<Long> ending) {
+    ElementInstance at = new ElementInstance();
+    if (!instances.get(key, at) || at.value.flowScopeKey < 0) {
+      return null;
+    }
+    long scopeKey = at.value.flowScopeKey;
+    if (ending.contains(scopeKey) || !instances.get(scopeKey, at)) {
+      return null;
+    }
+    String scopeId = at.value.flowScopeKey < 0 ? process.bpmnProcessId() : at.value.elementId;
+    for (InclusiveJoin join : process.inclusiveJoins()) {
+      List<String> scopes = process.flowScopesOf(join.gatewayId());
+      if (scopes.isEmpty() || !scopes.get(scopes.size() - 1).equals(scopeId)) {
+        continue;
+      }
+      for (String incoming : process.element(join.gatewayId()).incoming()) {
+        if (state.takenFlows().count(scopeKey, join.gatewayId(), incoming) > 0) {
+          return "terminating element instance "
+              + key
+              + " would leave joining inclusive gateway '"
+              + join.gatewayId()
+              + "' waiting for a token that no longer comes; terminate what waits there as well";
+        }
+      }
+    }
+    return null;
   }
 
   private long rootKey() {

@@ -41,10 +41,10 @@ import java.util.Map;
  * of the process instance, of the element's new instance, or of the instance of the scope they
  * name.
  *
- * <p>Terminations come next, each as a cancellation terminates an element instance with its
- * children, the scopes the plan found left with nothing active included. The MODIFIED event comes
- * last: its applier puts in each scope that receives an element the token the element takes on
- * activating ({@link InstanceAppliers}).
+ * <p>The MODIFIED event comes next: its applier puts in each scope that receives an element the
+ * token the element takes on activating ({@link InstanceAppliers}). Terminations come last, each as
+ * a cancellation terminates an element instance with its children, the scopes the plan found left
+ * with nothing active included.
  */
 public final class ModificationProcessor implements CommandProcessor {
   private final ProcessingContext context;
@@ -86,7 +86,7 @@ public final class ModificationProcessor implements CommandProcessor {
     }
     ExecutableProcess process = state.process(root.value.processDefinitionKey);
     ModificationPlan plan =
-        new ModificationPlan(instances, process, root, modification, context::nextKey);
+        new ModificationPlan(state, process, root, modification, context::nextKey);
     String problem = plan.check();
     if (problem != null) {
       result.reject(RejectionType.INVALID_ARGUMENT, problem);
@@ -110,29 +110,35 @@ public final class ModificationProcessor implements CommandProcessor {
     List<Activation> activations = new ArrayList<>();
     for (int i = 0; i < modification.activations.size(); i++) {
       ModificationPlan.Placed placed = plan.placed(i);
-      activate(result, process, i, placed, documents);
+      long elementKey = activate(result, process, i, placed, documents);
       Activation asked = modification.activations.get(i);
       activations.add(
-          new Activation(asked.elementId(), asked.ancestorScopeKey(), placed.flowScopeKey()));
-    }
-    for (long key : plan.terminations()) {
-      termination.terminate(key, result);
+          new Activation(
+              asked.elementId(), asked.ancestorScopeKey(), placed.flowScopeKey(), elementKey));
     }
     modification.activations.clear();
     modification.activations.addAll(activations);
     modification.createdScopes.clear();
     modification.createdScopes.addAll(plan.createdScopes());
     modification.variables.clear(); // set as VARIABLE events above
+    // Before the terminations: a scope that receives an element holds its token when the last of
+    // its other elements is terminated, so it does not complete in between.
     result.appendEvent(
         processInstanceKey,
         ValueTypes.PROCESS_INSTANCE_MODIFICATION,
         ModificationIntent.MODIFIED,
         modification);
     result.respondWithLastEvent();
+    for (long key : plan.terminations()) {
+      termination.terminate(key, result);
+    }
   }
 
-  /** Writes activation {@code index}: the scopes it creates, its variables, the element. */
-  private void activate(
+  /**
+   * Writes activation {@code index}: the scopes it creates, its variables, the element; returns the
+   * element's new key.
+   */
+  private long activate(
       ProcessingResult result,
       ExecutableProcess process,
       int index,
@@ -170,6 +176,7 @@ public final class ModificationProcessor implements CommandProcessor {
     }
     result.appendCommand(
         elementKey, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ACTIVATE_ELEMENT, value);
+    return elementKey;
   }
 
   /** The variables of activation {@code index} for the instance of {@code scopeId}. */

@@ -17,6 +17,7 @@ import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
+import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessEventValue;
@@ -207,6 +208,17 @@ public final class TerminationProcessor {
         && pendingBoundaries.get(flowScopeKey, pending)
         && triggeredEvents.endsScope(pending)) {
       // The last of what a terminate end event terminated is gone: its scope completes.
+      result.appendCommand(
+          flowScopeKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.COMPLETE_ELEMENT,
+          parent.value);
+    } else if (parent.state == ProcessInstanceIntent.ELEMENT_ACTIVATED
+        && parent.activeChildren == 0
+        && parent.value.elementType != BpmnElementType.MULTI_INSTANCE_BODY
+        && !pendingBoundaries.has(flowScopeKey)) {
+      // A modification terminated the last of an active scope's elements while others of the
+      // same command completed: nothing is left to complete it, so it completes now.
       result.appendCommand(
           flowScopeKey,
           ValueTypes.PROCESS_INSTANCE,

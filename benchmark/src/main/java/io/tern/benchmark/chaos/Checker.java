@@ -56,10 +56,23 @@ final class Checker {
   }
 
   private final List<Op> ops;
+
+  /** The operations of each business id: looked up per instance, so a long run stays linear. */
+  private final Map<String, List<Op>> byBiz = new java.util.HashMap<>();
+
   private final List<Violation> violations = new ArrayList<>();
 
   private Checker(List<Op> ops) {
     this.ops = ops;
+    for (Op op : ops) {
+      if (op.biz() != null) {
+        byBiz.computeIfAbsent(op.biz(), biz -> new ArrayList<>()).add(op);
+      }
+    }
+  }
+
+  private List<Op> opsOf(String biz) {
+    return byBiz.getOrDefault(biz, List.of());
   }
 
   static Result check(List<Op> history) {
@@ -119,7 +132,7 @@ final class Checker {
         }
       }
       boolean taskBCompleted =
-          ops.stream()
+          opsOf(each.getKey()).stream()
               .anyMatch(
                   op ->
                       op.kind() == Kind.COMPLETE
@@ -158,7 +171,7 @@ final class Checker {
    * duplicate of an earlier one.
    */
   private boolean published(String biz) {
-    return ops.stream()
+    return opsOf(biz).stream()
         .anyMatch(
             op ->
                 op.kind() == Kind.PUBLISH
@@ -204,7 +217,7 @@ final class Checker {
   }
 
   private List<Op> creates(String biz) {
-    return ops.stream().filter(op -> op.kind() == Kind.CREATE && biz.equals(op.biz())).toList();
+    return opsOf(biz).stream().filter(op -> op.kind() == Kind.CREATE).toList();
   }
 
   private int duplicatedJobs(Map<String, List<Op>> activations) {

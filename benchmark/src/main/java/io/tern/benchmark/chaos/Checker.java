@@ -288,8 +288,8 @@ final class Checker {
       String biz = each.getKey();
       Set<String> written = new HashSet<>();
       Set<String> published = new HashSet<>();
-      for (Op op : ops) {
-        if (!biz.equals(op.biz()) || op.outcome() == Outcome.FAIL) {
+      for (Op op : opsOf(biz)) {
+        if (op.outcome() == Outcome.FAIL) {
           continue;
         }
         if (op.kind() == Kind.COMPLETE && ChaosProcess.TASK_A.equals(op.task())) {

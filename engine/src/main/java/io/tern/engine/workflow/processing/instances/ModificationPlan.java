@@ -23,7 +23,8 @@ import java.util.function.LongSupplier;
 
 /**
  * What a ModifyProcessInstance command will do, worked out from the state before anything is
- * written, so that a command that cannot be carried out is rejected whole.
+ * written, so that a command that cannot be carried out is rejected whole: after {@link
+ * ModificationChecks}, where each element goes and what terminates.
  *
  * <p>Where each element goes: in the instances of its scopes, from the process down. With no
  * ancestor key, each scope's one active instance (an error if it has several: the caller picks one
@@ -84,16 +85,7 @@ final class ModificationPlan {
 
   /** Null if the command can be carried out, else why not (every element or key at fault). */
   String check() {
-    String problem = checkElements();
-    if (problem == null) {
-      problem = checkTerminations();
-    }
-    if (problem == null) {
-      problem = checkVariables();
-    }
-    if (problem == null) {
-      problem = checkAncestors();
-    }
+    String problem = new ModificationChecks(instances, process, modification).check();
     if (problem == null) {
       problem = place();
     }
@@ -101,146 +93,6 @@ final class ModificationPlan {
       problem = planTerminations();
     }
     return problem;
-  }
-
-  private String checkElements() {
-    Set<String> unknown = new LinkedHashSet<>();
-    Set<String> unsupported = new LinkedHashSet<>();
-    for (Activation activation : modification.activations) {
-      String id = activation.elementId();
-      ExecutableElement element = process.elements().get(id);
-      if (element == null) {
-        unknown.add(id);
-      } else if (element.type() == BpmnElementType.START_EVENT
-          || element.type() == BpmnElementType.BOUNDARY_EVENT
-          || process.followsEventBasedGateway(element)
-          || InclusiveJoin.joins(element)) {
-        unsupported.add(id + " (" + kindOf(element) + ")");
-      }
-    }
-    if (!unknown.isEmpty()) {
-      return "process '"
-          + process.bpmnProcessId()
-          + "' has no element "
-          + quoted(unknown)
-          + " to activate (sequence flows cannot be activated)";
-    }
-    if (!unsupported.isEmpty()) {
-      return "these elements cannot be activated by a modification: "
-          + String.join(", ", unsupported)
-          + "; activate the element before or after them instead";
-    }
-    return null;
-  }
-
-  private String kindOf(ExecutableElement element) {
-    if (element.type() == BpmnElementType.START_EVENT) {
-      return "a start event";
-    }
-    if (element.type() == BpmnElementType.BOUNDARY_EVENT) {
-      return "a boundary event";
-    }
-    if (InclusiveJoin.joins(element)) {
-      return "a joining inclusive gateway";
-    }
-    return "an event after an event-based gateway";
-  }
-
-  private String checkTerminations() {
-    Set<String> unknown = new LinkedHashSet<>();
-    Set<String> inactive = new LinkedHashSet<>();
-    for (long key : modification.terminations) {
-      if (!instances.get(key, instance) || instance.value.processInstanceKey != rootKey()) {
-        unknown.add(Long.toString(key));
-      } else if (instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED
-          && instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATING) {
-        inactive.add(Long.toString(key));
-      }
-    }
-    if (!unknown.isEmpty()) {
-      return "process instance "
-          + rootKey()
-          + " has no element instance "
-          + quoted(unknown)
-          + " to terminate";
-    }
-    if (!inactive.isEmpty()) {
-      return "element instance "
-          + quoted(inactive)
-          + " of process instance "
-          + rootKey()
-          + " is completing or terminating already, so it cannot be terminated";
-    }
-    return null;
-  }
-
-  private String checkVariables() {
-    Set<String> unknown = new LinkedHashSet<>();
-    Set<String> outside = new LinkedHashSet<>();
-    for (ProcessInstanceModificationValue.Variables instruction : modification.variables) {
-      String scopeId = instruction.scopeId();
-      if (scopeId.isEmpty() || scopeId.equals(process.bpmnProcessId())) {
-        continue;
-      }
-      String elementId = modification.activations.get(instruction.activation()).elementId();
-      if (!process.elements().containsKey(scopeId)) {
-        unknown.add(scopeId);
-      } else if (!scopeId.equals(elementId) && !process.flowScopesOf(elementId).contains(scopeId)) {
-        outside.add(scopeId + " (activating " + elementId + ")");
-      }
-    }
-    if (!unknown.isEmpty()) {
-      return "the variables name scope " + quoted(unknown) + ", which the process does not have";
-    }
-    if (!outside.isEmpty()) {
-      return "the variables name scope "
-          + String.join(", ", outside)
-          + ", which is neither the element activated nor one of its scopes: set them before or"
-          + " after the modification";
-    }
-    return null;
-  }
-
-  private String checkAncestors() {
-    Set<String> unknown = new LinkedHashSet<>();
-    Set<String> notAncestors = new LinkedHashSet<>();
-    for (Activation activation : modification.activations) {
-      long ancestor = activation.ancestorScopeKey();
-      if (ancestor <= 0) {
-        continue;
-      }
-      if (!instances.get(ancestor, instance)
-          || instance.value.processInstanceKey != rootKey()
-          || instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED) {
-        unknown.add(Long.toString(ancestor));
-        continue;
-      }
-      boolean isScope =
-          ancestor == rootKey()
-              || instance.value.elementType != BpmnElementType.MULTI_INSTANCE_BODY
-                  && process
-                      .flowScopesOf(activation.elementId())
-                      .contains(instance.value.elementId);
-      if (!isScope) {
-        notAncestors.add(
-            "instance "
-                + ancestor
-                + " of "
-                + instance.value.elementId
-                + " is not one of the scopes of "
-                + activation.elementId());
-      }
-    }
-    if (!unknown.isEmpty()) {
-      return "ancestor element instance "
-          + quoted(unknown)
-          + " is not an active element instance of process instance "
-          + rootKey();
-    }
-    if (!notAncestors.isEmpty()) {
-      return String.join("; ", notAncestors);
-    }
-    return null;
   }
 
   /** Places every activation, creating scopes where needed; null, or why one cannot be placed. */
@@ -511,9 +363,5 @@ final class ModificationPlan {
 
   private long rootKey() {
     return modification.processInstanceKey;
-  }
-
-  private static String quoted(Set<String> items) {
-    return "'" + String.join("', '", items) + "'";
   }
 }

@@ -84,7 +84,7 @@ final class Checker {
     Map<String, List<Op>> activations = group(Kind.ACTIVATE, Op::biz);
     int lost = lost(creates, activations);
     unrequested(creates, activations);
-    int duplicated = duplicatedInstances(activations) + duplicatedJobs(activations);
+    int duplicated = duplicatedInstances(creates, activations) + duplicatedJobs(activations);
     duplicated += reactivated();
     variables(activations);
     messages();
@@ -197,12 +197,13 @@ final class Checker {
     }
   }
 
-  private int duplicatedInstances(Map<String, List<Op>> activations) {
+  private int duplicatedInstances(
+      Map<String, List<Op>> creates, Map<String, List<Op>> activations) {
     int duplicated = 0;
     for (Map.Entry<String, List<Op>> each : activations.entrySet()) {
       Set<Long> instances = new TreeSet<>();
       each.getValue().forEach(op -> instances.add(op.instanceKey()));
-      creates(each.getKey()).stream()
+      creates.getOrDefault(each.getKey(), List.of()).stream()
           .filter(op -> op.outcome() == Outcome.OK)
           .forEach(op -> instances.add(op.instanceKey()));
       if (instances.size() > 1) {
@@ -214,10 +215,6 @@ final class Checker {
       }
     }
     return duplicated;
-  }
-
-  private List<Op> creates(String biz) {
-    return opsOf(biz).stream().filter(op -> op.kind() == Kind.CREATE).toList();
   }
 
   private int duplicatedJobs(Map<String, List<Op>> activations) {

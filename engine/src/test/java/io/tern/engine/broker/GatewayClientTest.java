@@ -515,7 +515,6 @@ class GatewayClientTest {
             .endEvent()
             .done(),
         "stuck.bpmn");
-    ProcessInstanceResult[] result = new ProcessInstanceResult[1];
     CompletableFuture<ProcessInstanceResult> ended =
         client
             .newCreateInstanceCommand()
@@ -525,20 +524,7 @@ class GatewayClientTest {
             .requestTimeout(Duration.ofSeconds(60))
             .send()
             .toCompletableFuture();
-    ActivatedJob partner =
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(20))
-            .until(
-                () ->
-                    client
-                        .newActivateJobsCommand()
-                        .jobType("partner")
-                        .maxJobsToActivate(1)
-                        .send()
-                        .join()
-                        .getJobs(),
-                jobs -> !jobs.isEmpty())
-            .get(0);
+    ActivatedJob partner = activateOne("partner");
 
     assertThatThrownBy(
             () ->
@@ -562,23 +548,9 @@ class GatewayClientTest {
         .withVariables(Map.of("skipped", "partner"))
         .send()
         .join();
-    ActivatedJob ship =
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(20))
-            .until(
-                () ->
-                    client
-                        .newActivateJobsCommand()
-                        .jobType("ship")
-                        .maxJobsToActivate(1)
-                        .send()
-                        .join()
-                        .getJobs(),
-                jobs -> !jobs.isEmpty())
-            .get(0);
+    ActivatedJob ship = activateOne("ship");
     assertThat(ship.getVariablesAsMap()).containsEntry("skipped", "partner");
     client.newCompleteCommand(ship).send().join();
-    result[0] = ended.join();
-    assertThat(result[0].getVariablesAsMap()).containsEntry("skipped", "partner");
+    assertThat(ended.join().getVariablesAsMap()).containsEntry("skipped", "partner");
   }
 }

@@ -4,6 +4,7 @@ import static io.tern.engine.processor.TestMember.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.sbe.RejectionType;
@@ -39,6 +40,16 @@ class DecisionsTest extends WorkflowTestBase {
         </decision>
       </definitions>
       """;
+
+  /** Process "p": a business rule task ("rules") setting doubled's result, then job "after". */
+  static final BpmnModelInstance RULES_THEN_AFTER =
+      Bpmn.createExecutableProcess("p")
+          .startEvent()
+          .businessRuleTask(
+              "rules", t -> t.zeebeCalledDecisionId("doubled").zeebeResultVariable("result"))
+          .serviceTask("after", t -> t.zeebeJobType("after"))
+          .endEvent()
+          .done();
 
   static byte[] resource(String name) throws IOException {
     try (InputStream in = DecisionsTest.class.getResourceAsStream("/bpmn/" + name)) {
@@ -126,19 +137,7 @@ class DecisionsTest extends WorkflowTestBase {
   void aBusinessRuleTaskSetsTheDecisionsOutputAsItsResultVariable() {
     TestMember leader = leader();
     deployedValue(deploy(leader, "checks.dmn", literal("2")));
-    deployed(
-        deploy(
-            leader,
-            "p.bpmn",
-            xml(
-                Bpmn.createExecutableProcess("p")
-                    .startEvent()
-                    .businessRuleTask(
-                        "rules",
-                        t -> t.zeebeCalledDecisionId("doubled").zeebeResultVariable("result"))
-                    .serviceTask("after", t -> t.zeebeJobType("after"))
-                    .endEvent()
-                    .done())));
+    deployed(deploy(leader, "p.bpmn", xml(RULES_THEN_AFTER)));
     create(leader, "p", "{\"amount\": 21}");
     JobBatchValue after = activateWhenAvailable(leader, "after", List.of("result"));
     assertThat(JsonDocuments.toJava(after.jobs.get(0).variables)).isEqualTo(Map.of("result", 42L));
@@ -147,19 +146,7 @@ class DecisionsTest extends WorkflowTestBase {
   @Test
   void aMissingDecisionRaisesAnIncidentThatDeployingItResolves() {
     TestMember leader = leader();
-    deployed(
-        deploy(
-            leader,
-            "p.bpmn",
-            xml(
-                Bpmn.createExecutableProcess("p")
-                    .startEvent()
-                    .businessRuleTask(
-                        "rules",
-                        t -> t.zeebeCalledDecisionId("doubled").zeebeResultVariable("result"))
-                    .serviceTask("after", t -> t.zeebeJobType("after"))
-                    .endEvent()
-                    .done())));
+    deployed(deploy(leader, "p.bpmn", xml(RULES_THEN_AFTER)));
     create(leader, "p", "{\"amount\": 5}");
     IncidentValue missing = onlyIncident();
     assertThat(missing.errorType).isEqualTo(ErrorType.CALLED_DECISION_ERROR);

@@ -184,19 +184,7 @@ class DeleteResourceTest extends WorkflowTestBase {
     DeploymentValue v2 =
         DecisionsTest.deployedValue(deploy(leader, "checks.dmn", DecisionsTest.literal("3")));
     long graph2 = v2.decisions.get(0).decisionRequirementsKey();
-    deployed(
-        deploy(
-            leader,
-            "p.bpmn",
-            xml(
-                Bpmn.createExecutableProcess("p")
-                    .startEvent()
-                    .businessRuleTask(
-                        "rules",
-                        t -> t.zeebeCalledDecisionId("doubled").zeebeResultVariable("result"))
-                    .serviceTask("after", t -> t.zeebeJobType("after"))
-                    .endEvent()
-                    .done())));
+    deployed(deploy(leader, "p.bpmn", xml(DecisionsTest.RULES_THEN_AFTER)));
 
     Answer deleted = delete(leader, graph2);
     assertThat(deleted.rejection()).as("%s", deleted.reason()).isEqualTo(RejectionType.NONE);

@@ -40,6 +40,18 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
           .endEvent("end")
           .done();
 
+  private static final BpmnModelInstance FORK =
+      Bpmn.createExecutableProcess("fork")
+          .startEvent()
+          .parallelGateway("split")
+          .serviceTask("left", t -> t.zeebeJobType("left"))
+          .parallelGateway("join")
+          .endEvent("done")
+          .moveToNode("split")
+          .serviceTask("right", t -> t.zeebeJobType("right"))
+          .connectTo("join")
+          .done();
+
   private static Answer modify(
       TestMember member, long processInstanceKey, Consumer<ProcessInstanceModificationValue> how) {
     ProcessInstanceModificationValue modification = new ProcessInstanceModificationValue();
@@ -138,18 +150,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
   @Test
   void aParallelJoinActivatedByAModificationGoesOn() {
     TestMember leader = leader();
-    BpmnModelInstance fork =
-        Bpmn.createExecutableProcess("fork")
-            .startEvent()
-            .parallelGateway("split")
-            .serviceTask("left", t -> t.zeebeJobType("left"))
-            .parallelGateway("join")
-            .endEvent("done")
-            .moveToNode("split")
-            .serviceTask("right", t -> t.zeebeJobType("right"))
-            .connectTo("join")
-            .done();
-    deployed(deploy(leader, "fork.bpmn", xml(fork)));
+    deployed(deploy(leader, "fork.bpmn", xml(FORK)));
     long instance = create(leader, "fork").key();
     awaitJob(leader, "left");
     long left = elementKey("left", ProcessInstanceIntent.ELEMENT_ACTIVATED);
@@ -329,18 +330,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
   @Test
   void aJoinActivatedByAModificationTakesTheTokenWaitingThere() {
     TestMember leader = leader();
-    BpmnModelInstance fork =
-        Bpmn.createExecutableProcess("fork")
-            .startEvent()
-            .parallelGateway("split")
-            .serviceTask("left", t -> t.zeebeJobType("left"))
-            .parallelGateway("join")
-            .endEvent("done")
-            .moveToNode("split")
-            .serviceTask("right", t -> t.zeebeJobType("right"))
-            .connectTo("join")
-            .done();
-    deployed(deploy(leader, "fork.bpmn", xml(fork)));
+    deployed(deploy(leader, "fork.bpmn", xml(FORK)));
     long instance = create(leader, "fork").key();
     completeJob(leader, awaitJob(leader, "left")); // its token waits at the join
     awaitJob(leader, "right");

@@ -22,6 +22,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluateDecisionReque
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluateDecisionResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.FailJobRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.FailJobResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.MigrateProcessInstanceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.MigrateProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageRequest;
@@ -115,6 +117,13 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
       ModifyProcessInstanceRequest request,
       StreamObserver<ModifyProcessInstanceResponse> observer) {
     instances.modifyProcessInstance(request, observer);
+  }
+
+  @Override
+  public void migrateProcessInstance(
+      MigrateProcessInstanceRequest request,
+      StreamObserver<MigrateProcessInstanceResponse> observer) {
+    instances.migrateProcessInstance(request, observer);
   }
 
   @Override

@@ -8,6 +8,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstance
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.MigrateProcessInstanceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.MigrateProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ResolveIncidentRequest;
@@ -19,12 +21,14 @@ import io.grpc.stub.StreamObserver;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.ValueTypes.MigrationIntent;
 import io.tern.engine.workflow.ValueTypes.ModificationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.VariableDocumentValue;
@@ -194,6 +198,45 @@ final class InstanceRequests {
         modification,
         observer,
         answer -> ModifyProcessInstanceResponse.getDefaultInstance());
+  }
+
+  /**
+   * A process instance moved to another process definition, on the partition of the process
+   * instance.
+   */
+  void migrateProcessInstance(
+      MigrateProcessInstanceRequest request,
+      StreamObserver<MigrateProcessInstanceResponse> observer) {
+    ProcessInstanceMigrationValue migration = new ProcessInstanceMigrationValue();
+    migration.processInstanceKey = request.getProcessInstanceKey();
+    MigrateProcessInstanceRequest.MigrationPlan plan = request.getMigrationPlan();
+    migration.targetProcessDefinitionKey = plan.getTargetProcessDefinitionKey();
+    for (MigrateProcessInstanceRequest.MappingInstruction mapping :
+        plan.getMappingInstructionsList()) {
+      if (RequestTexts.tooLong(
+              observer,
+              "MigrateProcessInstance",
+              "a source element id",
+              mapping.getSourceElementId())
+          || RequestTexts.tooLong(
+              observer,
+              "MigrateProcessInstance",
+              "a target element id",
+              mapping.getTargetElementId())) {
+        return;
+      }
+      migration.mappings.add(
+          new ProcessInstanceMigrationValue.Mapping(
+              mapping.getSourceElementId(), mapping.getTargetElementId()));
+    }
+    commands.byKey(
+        "MigrateProcessInstance",
+        request.getProcessInstanceKey(),
+        ValueTypes.PROCESS_INSTANCE_MIGRATION,
+        MigrationIntent.MIGRATE,
+        migration,
+        observer,
+        answer -> MigrateProcessInstanceResponse.getDefaultInstance());
   }
 
   void setVariables(SetVariablesRequest request, StreamObserver<SetVariablesResponse> observer) {

@@ -48,6 +48,9 @@ public final class ValueTypes {
   /** A process instance modified (ModifyProcessInstance): elements activated and terminated. */
   public static final int PROCESS_INSTANCE_MODIFICATION = 34;
 
+  /** A process instance moved to another process definition (MigrateProcessInstance). */
+  public static final int PROCESS_INSTANCE_MIGRATION = 35;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -94,6 +97,9 @@ public final class ValueTypes {
     public static final int ELEMENT_TERMINATED = 15;
     public static final int SEQUENCE_FLOW_TAKEN = 16;
 
+    /** The element instance now runs as an element of another process definition. */
+    public static final int ELEMENT_MIGRATED = 17;
+
     private ProcessInstanceIntent() {}
   }
 
@@ -124,6 +130,9 @@ public final class ValueTypes {
 
     public static final int YIELDED = 18;
 
+    /** Its element instance was migrated: the job names the target definition and element. */
+    public static final int MIGRATED = 19;
+
     private JobIntent() {}
   }
 
@@ -141,6 +150,9 @@ public final class ValueTypes {
     public static final int RESOLVE = 1;
     public static final int RESOLVED = 2;
 
+    /** Its element instance was migrated: the incident names the target definition and element. */
+    public static final int MIGRATED = 3;
+
     private IncidentIntent() {}
   }
 
@@ -155,6 +167,9 @@ public final class ValueTypes {
 
     /** Its element was left before it fired. */
     public static final int CANCELED = 3;
+
+    /** Its element instance was migrated; the due date stays. */
+    public static final int MIGRATED = 4;
 
     private TimerIntent() {}
   }
@@ -243,6 +258,9 @@ public final class ValueTypes {
 
     public static final int DELETED = 7;
 
+    /** Its element instance was migrated: the subscription triggers the target's event. */
+    public static final int MIGRATED = 8;
+
     private ProcessMessageSubscriptionIntent() {}
   }
 
@@ -325,6 +343,14 @@ public final class ValueTypes {
     public static final int MODIFIED = 1;
 
     private ModificationIntent() {}
+  }
+
+  /** {@link #PROCESS_INSTANCE_MIGRATION}. */
+  public static final class MigrationIntent {
+    public static final int MIGRATE = 0;
+    public static final int MIGRATED = 1;
+
+    private MigrationIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

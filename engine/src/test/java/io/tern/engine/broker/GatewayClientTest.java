@@ -553,4 +553,57 @@ class GatewayClientTest {
     client.newCompleteCommand(ship).send().join();
     assertThat(ended.join().getVariablesAsMap()).containsEntry("skipped", "partner");
   }
+
+  @Test
+  void migrateProcessInstanceMovesAWaitingInstanceToTheNextVersion() {
+    deploy(
+        Bpmn.createExecutableProcess("billing")
+            .startEvent()
+            .serviceTask("invoice", t -> t.zeebeJobType("invoice"))
+            .endEvent()
+            .done(),
+        "billing.bpmn");
+    long v2 =
+        deploy(
+                Bpmn.createExecutableProcess("billing")
+                    .startEvent()
+                    .serviceTask("invoice-v2", t -> t.zeebeJobType("invoice"))
+                    .serviceTask("archive", t -> t.zeebeJobType("archive"))
+                    .endEvent()
+                    .done(),
+                "billing.bpmn")
+            .getProcesses()
+            .get(0)
+            .getProcessDefinitionKey();
+    client.newCreateInstanceCommand().bpmnProcessId("billing").version(1).send().join();
+    ActivatedJob invoice = activateOne("invoice");
+
+    assertThatThrownBy(
+            () ->
+                client
+                    .newMigrateProcessInstanceCommand(invoice.getProcessInstanceKey())
+                    .migrationPlan(v2)
+                    .addMappingInstruction("start-nowhere", "invoice-v2")
+                    .send()
+                    .join())
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getMessage()).contains("non-existing source element id 'start-nowhere'");
+            });
+
+    client
+        .newMigrateProcessInstanceCommand(invoice.getProcessInstanceKey())
+        .migrationPlan(v2)
+        .addMappingInstruction("invoice", "invoice-v2")
+        .send()
+        .join();
+    // The job activated before keeps its key: its worker completes it, and v2's path follows.
+    client.newCompleteCommand(invoice).send().join();
+    ActivatedJob archive = activateOne("archive");
+    assertThat(archive.getProcessDefinitionKey()).isEqualTo(v2);
+    assertThat(archive.getProcessInstanceKey()).isEqualTo(invoice.getProcessInstanceKey());
+    client.newCompleteCommand(archive).send().join();
+  }
 }

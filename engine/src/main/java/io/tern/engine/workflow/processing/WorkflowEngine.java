@@ -14,6 +14,7 @@ import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.MigrationIntent;
 import io.tern.engine.workflow.ValueTypes.ModificationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
@@ -29,6 +30,7 @@ import io.tern.engine.workflow.processing.deployment.ResourceDeletionProcessor;
 import io.tern.engine.workflow.processing.elements.ElementProcessor;
 import io.tern.engine.workflow.processing.incidents.IncidentProcessor;
 import io.tern.engine.workflow.processing.instances.CreationProcessor;
+import io.tern.engine.workflow.processing.instances.MigrationProcessor;
 import io.tern.engine.workflow.processing.instances.ModificationProcessor;
 import io.tern.engine.workflow.processing.instances.TerminationProcessor;
 import io.tern.engine.workflow.processing.jobs.JobProcessors;
@@ -137,6 +139,10 @@ public final class WorkflowEngine {
                 ValueTypes.PROCESS_INSTANCE_MODIFICATION,
                 ModificationIntent.MODIFY,
                 new ModificationProcessor(context, state, behaviors))
+            .onCommand(
+                ValueTypes.PROCESS_INSTANCE_MIGRATION,
+                MigrationIntent.MIGRATE,
+                new MigrationProcessor(context, state, behaviors))
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.TERMINATE_ELEMENT,

@@ -82,6 +82,16 @@ public final class ElementProcessor {
             || scope.state == ProcessInstanceIntent.ELEMENT_TERMINATING)) {
       return; // its scope is being terminated, or is gone: nothing starts in it any more
     }
+    if (value.flowScopeKey >= 0
+        && scope.value.elementType == BpmnElementType.MULTI_INSTANCE_BODY
+        && scope.value.processDefinitionKey != value.processDefinitionKey) {
+      // The body was migrated after it asked for this inner instance: the instance is one of the
+      // body's target element (MigrationPlan lets no other activation be on its way).
+      value.processDefinitionKey = scope.value.processDefinitionKey;
+      value.bpmnProcessId = scope.value.bpmnProcessId;
+      value.version = scope.value.version;
+      value.elementId = scope.value.elementId;
+    }
     if (value.flowScopeKey >= 0 && eventSubprocesses.blocks(value.flowScopeKey, value)) {
       return; // an interrupting event subprocess is taking over the scope: nothing else starts
     }

@@ -101,7 +101,7 @@ public final class CatchEventBehavior {
    * A catch event's evaluated trigger: a timer's schedule, a message's name and key, or a signal's
    * name.
    */
-  private record Evaluated(
+  public record Evaluated(
       ExecutableElement target,
       TimerSchedule.Schedule schedule,
       String messageName,
@@ -122,38 +122,69 @@ public final class CatchEventBehavior {
       ExecutableElement executable,
       Part part,
       List<ExecutableElement> eventSubprocessStarts) {
+    List<Evaluated> evaluated = new ArrayList<>();
+    String failure =
+        evaluateAll(targets(process, executable, part, eventSubprocessStarts), key, evaluated);
+    if (failure != null) {
+      incidents.raise(result, ErrorType.EXTRACT_VALUE_ERROR, key, element, failure);
+      return false;
+    }
+    open(result, key, element, evaluated);
+    return true;
+  }
+
+  /**
+   * The catch events an instance of {@code executable} (null: the process itself) waits for, with
+   * {@code eventSubprocessStarts}, the timer and message start events of the event subprocesses in
+   * it.
+   */
+  public static List<ExecutableElement> targets(
+      ExecutableProcess process,
+      ExecutableElement executable,
+      Part part,
+      List<ExecutableElement> eventSubprocessStarts) {
     List<ExecutableElement> targets = new ArrayList<>(eventSubprocessStarts);
     if (executable == null) {
-      // The process itself: only its event subprocesses' start events.
-    } else if (executable.type() == BpmnElementType.EVENT_BASED_GATEWAY) {
+      return targets; // the process itself: only its event subprocesses' start events
+    }
+    if (executable.type() == BpmnElementType.EVENT_BASED_GATEWAY) {
       for (ExecutableElement.Flow flow : executable.outgoing()) {
         targets.add(process.element(flow.targetId())); // the gateway waits for them all
       }
     } else if (part != Part.BOUNDARIES && waitsItself(process, executable)) {
       targets.add(executable);
     }
-    List<String> boundaryIds =
-        executable == null || part == Part.OWN ? List.of() : executable.boundaryEventIds();
-    for (String id : boundaryIds) {
-      ExecutableElement boundary = process.element(id);
-      if (!(boundary.event() instanceof EventDefinition.Thrown)) {
-        targets.add(boundary);
+    if (part != Part.OWN) {
+      for (String id : executable.boundaryEventIds()) {
+        ExecutableElement boundary = process.element(id);
+        if (!(boundary.event() instanceof EventDefinition.Thrown)) {
+          targets.add(boundary);
+        }
       }
     }
-    List<Evaluated> evaluated = new ArrayList<>(targets.size());
+    return targets;
+  }
+
+  /**
+   * Evaluates the triggers of {@code targets} for element instance {@code key} into {@code into};
+   * returns null, or what could not be evaluated (and then {@code into} is incomplete).
+   */
+  public String evaluateAll(List<ExecutableElement> targets, long key, List<Evaluated> into) {
     for (ExecutableElement target : targets) {
       try {
-        evaluated.add(evaluate(target, key));
+        into.add(evaluate(target, key));
       } catch (TimerSchedule.TimerException | FeelStrings.EvaluationException e) {
-        incidents.raise(
-            result,
-            ErrorType.EXTRACT_VALUE_ERROR,
-            key,
-            element,
-            kindOf(target) + " of '" + target.id() + "' cannot be evaluated: " + e.getMessage());
-        return false;
+        return kindOf(target) + " of '" + target.id() + "' cannot be evaluated: " + e.getMessage();
       }
     }
+    return null;
+  }
+
+  /**
+   * Opens the subscriptions of element instance {@code key} ({@code element}) to {@code evaluated}.
+   */
+  public void open(
+      ProcessingResult result, long key, ProcessInstanceValue element, List<Evaluated> evaluated) {
     for (Evaluated each : evaluated) {
       if (each.schedule() != null) {
         timers.create(result, key, element, each.target(), each.schedule());
@@ -164,7 +195,6 @@ public final class CatchEventBehavior {
             result, key, element, each.target(), each.messageName(), each.correlationKey());
       }
     }
-    return true;
   }
 
   private Evaluated evaluate(ExecutableElement target, long key) {

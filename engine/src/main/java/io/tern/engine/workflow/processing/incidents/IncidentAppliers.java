@@ -28,7 +28,12 @@ public final class IncidentAppliers {
             ValueTypes.INCIDENT,
             IncidentIntent.CREATED,
             event -> state.incidents().create(event.key(), incident.readFrom(event.value())))
-        .onEvent(ValueTypes.INCIDENT, IncidentIntent.RESOLVED, this::incidentResolved);
+        .onEvent(ValueTypes.INCIDENT, IncidentIntent.RESOLVED, this::incidentResolved)
+        // Same key, same job or element: only the definition and element it names change.
+        .onEvent(
+            ValueTypes.INCIDENT,
+            IncidentIntent.MIGRATED,
+            event -> state.incidents().create(event.key(), incident.readFrom(event.value())));
   }
 
   private void incidentResolved(LoggedRecord event) {

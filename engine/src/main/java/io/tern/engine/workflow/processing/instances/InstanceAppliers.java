@@ -4,6 +4,7 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.workflow.ValueTypes.MigrationIntent;
 import io.tern.engine.workflow.ValueTypes.ModificationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
@@ -78,9 +79,22 @@ public final class InstanceAppliers {
         .onEvent(ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, this::boundaryTriggered)
         .onEvent(
             ValueTypes.PROCESS_INSTANCE_MODIFICATION, ModificationIntent.MODIFIED, this::modified)
+        .onEvent(
+            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED, this::migrated)
+        // Its element instances' own events moved them.
+        .onEvent(ValueTypes.PROCESS_INSTANCE_MIGRATION, MigrationIntent.MIGRATED, event -> {})
         // Answers to clients only; the instance's own events change the state.
         .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.COMPLETED, event -> {})
         .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.TERMINATED, event -> {});
+  }
+
+  /** The instance runs on as an element of the target definition: lifecycle and tokens stay. */
+  private void migrated(LoggedRecord event) {
+    if (!state.instances().get(event.key(), instance)) {
+      throw new IllegalStateException("no element instance " + event.key() + " to migrate");
+    }
+    instance.value.readFrom(event.value());
+    state.instances().put(event.key(), instance);
   }
 
   private void activating(LoggedRecord event) {

@@ -64,6 +64,7 @@ public final class JobAppliers {
             ValueTypes.JOB,
             JobIntent.TIMEOUT_UPDATED,
             event -> changeJob(event, v -> JobState.ACTIVATED))
+        .onEvent(ValueTypes.JOB, JobIntent.MIGRATED, event -> changeJob(event, v -> previous.state))
         .onEvent(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, this::jobsActivated);
   }
 

@@ -70,6 +70,10 @@ public final class MessageAppliers {
             appliers::correlatedOnProcessSide)
         .onEvent(
             ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.MIGRATED,
+            appliers::migratedOnProcessSide)
+        .onEvent(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.DELETING,
             event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.CLOSING))
         .onEvent(
@@ -143,6 +147,17 @@ public final class MessageAppliers {
     subscription.value.readFrom(event.value());
     subscription.state = subscriptionState;
     state.processMessageSubscriptions().put(subscription);
+  }
+
+  /** Its element instance was migrated: same element instance and name, where it stands stays. */
+  private void migratedOnProcessSide(LoggedRecord event) {
+    value.readFrom(event.value());
+    if (state
+        .processMessageSubscriptions()
+        .get(value.elementInstanceKey, value.messageName, subscription)) {
+      subscription.value.readFrom(event.value());
+      state.processMessageSubscriptions().put(subscription);
+    }
   }
 
   private void correlatedOnProcessSide(LoggedRecord event) {

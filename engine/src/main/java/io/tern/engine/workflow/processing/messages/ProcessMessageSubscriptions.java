@@ -46,12 +46,7 @@ public final class ProcessMessageSubscriptions {
     opened.processInstanceKey = element.processInstanceKey;
     opened.elementInstanceKey = key;
     opened.processDefinitionKey = element.processDefinitionKey;
-    // Boundary events and event subprocess starts may stay open for the next message; a catch
-    // event or receive task is done with its first.
-    boolean staysOpenCapable =
-        target.type() == BpmnElementType.BOUNDARY_EVENT
-            || target.type() == BpmnElementType.START_EVENT;
-    opened.interrupting = !staysOpenCapable || target.interrupting();
+    opened.interrupting = interrupting(target);
     opened.bpmnProcessId = element.bpmnProcessId;
     opened.messageName = messageName;
     opened.correlationKey = correlationKey;
@@ -68,6 +63,18 @@ public final class ProcessMessageSubscriptions {
         MessageSubscriptionIntent.CREATE,
         -1,
         opened);
+  }
+
+  /**
+   * Whether a message for {@code target} ends its subscription. Boundary events and event
+   * subprocess starts that do not interrupt stay open for the next message; a catch event or
+   * receive task is done with its first.
+   */
+  public static boolean interrupting(ExecutableElement target) {
+    boolean staysOpenCapable =
+        target.type() == BpmnElementType.BOUNDARY_EVENT
+            || target.type() == BpmnElementType.START_EVENT;
+    return !staysOpenCapable || target.interrupting();
   }
 
   /** Closes the subscriptions of element instance {@code key}, which is left. */

@@ -36,7 +36,12 @@ public final class TimerAppliers {
                 state.startEvents().put(timer.processInstanceKey, timer.targetElementId);
               }
             })
-        .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer);
+        .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer)
+        // Same due date and element instance: the stored value is replaced, the indexes stay.
+        .onEvent(
+            ValueTypes.TIMER,
+            TimerIntent.MIGRATED,
+            event -> state.timers().put(event.key(), timer.readFrom(event.value())));
   }
 
   private void removeTimer(LoggedRecord event) {

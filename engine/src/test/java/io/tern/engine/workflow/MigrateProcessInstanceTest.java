@@ -1,0 +1,432 @@
+package io.tern.engine.workflow;
+
+import static io.tern.engine.processor.TestMember.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.tern.engine.processor.TestMember;
+import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.MigrationIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
+import io.tern.engine.workflow.value.TimerValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MigrateProcessInstance: a waiting instance moves to another version and goes on along the
+ * target's flow, with its job, incident, timers, messages and signals; each of Zeebe 8.6's refusals
+ * rejects the whole command and writes nothing. Each test's log is replayed by a new member
+ * afterwards.
+ */
+class MigrateProcessInstanceTest extends WorkflowTestBase {
+  private static final BpmnModelInstance V1 =
+      Bpmn.createExecutableProcess("order")
+          .startEvent("start")
+          .serviceTask("a", t -> t.zeebeJobType("a").zeebeJobRetries("1"))
+          .endEvent("end")
+          .done();
+
+  private static final BpmnModelInstance V2 =
+      Bpmn.createExecutableProcess("order")
+          .startEvent("start")
+          .serviceTask("a2", t -> t.zeebeJobType("a"))
+          .serviceTask("b", t -> t.zeebeJobType("b"))
+          .endEvent("end")
+          .done();
+
+  private static Answer migrate(
+      TestMember member, long processInstanceKey, long target, String... sourceAndTarget) {
+    ProcessInstanceMigrationValue migration = new ProcessInstanceMigrationValue();
+    migration.targetProcessDefinitionKey = target;
+    for (int i = 0; i < sourceAndTarget.length; i += 2) {
+      migration.mappings.add(
+          new ProcessInstanceMigrationValue.Mapping(sourceAndTarget[i], sourceAndTarget[i + 1]));
+    }
+    return member.awaitAnswer(
+        member.send(
+            ValueTypes.PROCESS_INSTANCE_MIGRATION,
+            MigrationIntent.MIGRATE,
+            processInstanceKey,
+            migration));
+  }
+
+  private static void assertMigrated(Answer answer) {
+    assertThat(answer.rejection()).as("%s", answer.reason()).isEqualTo(RejectionType.NONE);
+    assertThat(answer.intent()).isEqualTo(MigrationIntent.MIGRATED);
+  }
+
+  /** An instance of the version with {@code processDefinitionKey}, not the latest. */
+  private static long createOf(TestMember member, long processDefinitionKey, String variables) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.processDefinitionKey = processDefinitionKey;
+    creation.variables = variables.getBytes(StandardCharsets.UTF_8);
+    Answer created =
+        member.awaitAnswer(
+            member.send(
+                ValueTypes.PROCESS_INSTANCE_CREATION,
+                ValueTypes.CreationIntent.CREATE,
+                -1,
+                creation));
+    assertThat(created.rejection()).as("%s", created.reason()).isEqualTo(RejectionType.NONE);
+    return created.key();
+  }
+
+  private int count(String line) {
+    return Collections.frequency(lifecycle(), line);
+  }
+
+  private long deployKey(TestMember leader, String name, BpmnModelInstance model) {
+    return deployed(deploy(leader, name, xml(model))).processDefinitionKey();
+  }
+
+  @Test
+  void aWaitingJobMovesToTheNextVersionAndTheInstanceFollowsItsFlow() {
+    TestMember leader = leader();
+    long v1 = deployKey(leader, "order.bpmn", V1);
+    long v2 = deployKey(leader, "order.bpmn", V2);
+    long instance = createOf(leader, v1, "{}");
+    long job = awaitJob(leader, "a");
+
+    assertMigrated(migrate(leader, instance, v2, "a", "a2"));
+    assertThat(count("order " + ProcessInstanceIntent.ELEMENT_MIGRATED)).isEqualTo(1);
+    assertThat(count("a2 " + ProcessInstanceIntent.ELEMENT_MIGRATED)).isEqualTo(1);
+    JobValue migrated =
+        new JobValue()
+            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.JOB, JobIntent.MIGRATED).get(0)));
+    assertThat(migrated.elementId).isEqualTo("a2");
+    assertThat(migrated.processDefinitionKey).isEqualTo(v2);
+    assertThat(migrated.processDefinitionVersion).isEqualTo(2);
+    assertThat(migrated.type).as("a job keeps its type").isEqualTo("a");
+
+    assertThat(completeJob(leader, job).rejection()).isEqualTo(RejectionType.NONE);
+    completeJob(leader, awaitJob(leader, "b"));
+    await(() -> count("order " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+    assertThat(count("a " + ProcessInstanceIntent.ELEMENT_COMPLETED)).isZero();
+    assertThat(count("a2 " + ProcessInstanceIntent.ELEMENT_COMPLETED)).isEqualTo(1);
+  }
+
+  @Test
+  void eachRefusalNamesWhatIsWrongAndWritesNothing() {
+    TestMember leader = leader();
+    long v1 = deployKey(leader, "order.bpmn", V1);
+    long v2 = deployKey(leader, "order.bpmn", V2);
+    long userTask =
+        deployKey(
+            leader,
+            "human.bpmn",
+            Bpmn.createExecutableProcess("human").startEvent().userTask("a").endEvent().done());
+    long nested =
+        deployKey(
+            leader,
+            "nested.bpmn",
+            Bpmn.createExecutableProcess("nested")
+                .startEvent()
+                .subProcess(
+                    "sub",
+                    s ->
+                        s.embeddedSubProcess()
+                            .startEvent()
+                            .serviceTask("a", t -> t.zeebeJobType("a"))
+                            .endEvent())
+                .endEvent()
+                .done());
+    long instance = createOf(leader, v1, "{}");
+    long job = awaitJob(leader, "a");
+
+    Answer unknownInstance = migrate(leader, instance + 1000, v2, "a", "a2");
+    assertThat(unknownInstance.rejection()).isEqualTo(RejectionType.NOT_FOUND);
+    assertThat(unknownInstance.reason()).contains("no process instance found with key");
+    Answer unknownTarget = migrate(leader, instance, v2 + 1000, "a", "a2");
+    assertThat(unknownTarget.rejection()).isEqualTo(RejectionType.NOT_FOUND);
+    assertThat(unknownTarget.reason()).contains("no process definition found with key");
+    Answer duplicate = migrate(leader, instance, v2, "a", "a2", "a", "b");
+    assertThat(duplicate.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(duplicate.reason()).contains("duplicate source element ids 'a'");
+    Answer noSource = migrate(leader, instance, v2, "nope", "a2");
+    assertThat(noSource.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(noSource.reason()).contains("non-existing source element id 'nope'");
+    Answer noTarget = migrate(leader, instance, v2, "a", "nope");
+    assertThat(noTarget.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(noTarget.reason()).contains("non-existing target element id 'nope'");
+    Answer unmapped = migrate(leader, instance, v2, "end", "end");
+    assertThat(unmapped.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(unmapped.reason())
+        .contains("no mapping instruction defined for active element with id 'a'");
+    Answer otherType = migrate(leader, instance, userTask, "a", "a");
+    assertThat(otherType.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(otherType.reason())
+        .contains("type 'service task' is mapped to an element with id 'a' and different type")
+        .contains("'user task'");
+    Answer otherScope = migrate(leader, instance, nested, "a", "a");
+    assertThat(otherScope.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(otherScope.reason()).contains("the flow scope of active element with id 'a'");
+
+    assertThat(countOf(ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED))
+        .isZero();
+    completeJob(leader, job);
+    await(() -> count("order " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v1's end");
+    assertThat(v1).isNotEqualTo(v2);
+  }
+
+  @Test
+  void anIncidentMovesWithItsJobAndIsResolvedOnTheTarget() {
+    TestMember leader = leader();
+    long v1 = deployKey(leader, "order.bpmn", V1);
+    long v2 = deployKey(leader, "order.bpmn", V2);
+    long instance = createOf(leader, v1, "{}");
+    long job = awaitJob(leader, "a");
+    failJob(leader, job, 0, 0, "out of paper");
+    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "the incident");
+    long incidentKey = firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED);
+
+    assertMigrated(migrate(leader, instance, v2, "a", "a2"));
+    IncidentValue incident =
+        new IncidentValue()
+            .readFrom(
+                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.MIGRATED).get(0)));
+    assertThat(incident.elementId).isEqualTo("a2");
+    assertThat(incident.processDefinitionKey).isEqualTo(v2);
+    assertThat(incident.jobKey).isEqualTo(job);
+
+    updateRetries(leader, job, 1);
+    assertThat(resolveIncident(leader, incidentKey).rejection()).isEqualTo(RejectionType.NONE);
+    completeJob(leader, awaitJob(leader, "a"));
+    completeJob(leader, awaitJob(leader, "b"));
+    await(() -> count("order " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+  }
+
+  @Test
+  void aMappedTimerKeepsItsDueDateUnmappedEventsCloseAndTheTargetsNewOnesOpen() {
+    TestMember leader = leader();
+    long v1 =
+        deployKey(
+            leader,
+            "guarded.bpmn",
+            Bpmn.createExecutableProcess("guarded")
+                .startEvent()
+                .serviceTask("work", t -> t.zeebeJobType("work"))
+                .boundaryEvent("late", b -> b.timerWithDuration("PT1H").endEvent("gaveUp"))
+                .moveToActivity("work")
+                .boundaryEvent(
+                    "cancel",
+                    b -> b.message(m -> m.name("cancel").zeebeCorrelationKeyExpression("id")))
+                .endEvent("canceled")
+                .moveToActivity("work")
+                .endEvent("done")
+                .done());
+    BpmnModelInstance target =
+        Bpmn.createExecutableProcess("guarded")
+            .startEvent()
+            .serviceTask("work", t -> t.zeebeJobType("work"))
+            .boundaryEvent("too-late", b -> b.timerWithDuration("PT2H").endEvent("gaveUp"))
+            .moveToActivity("work")
+            .boundaryEvent("stop", b -> b.signal("stop"))
+            .endEvent("stopped")
+            .moveToActivity("work")
+            .endEvent("done")
+            .done();
+    long v2 = deployKey(leader, "guarded.bpmn", target);
+    long instance = createOf(leader, v1, "{\"id\":\"o-1\"}");
+    awaitJob(leader, "work");
+    long timerKey = firstKeyOf(ValueTypes.TIMER, TimerIntent.CREATED);
+
+    Answer detached = migrate(leader, instance, v2, "work", "work", "late", "done");
+    assertThat(detached.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(detached.reason()).contains("detach the catch event");
+    Answer otherKind = migrate(leader, instance, v2, "work", "work", "late", "stop");
+    assertThat(otherKind.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(otherKind.reason()).contains("different event types: 'timer' and 'signal'");
+
+    assertMigrated(migrate(leader, instance, v2, "work", "work", "late", "too-late"));
+    assertThat(lastKeyOf(ValueTypes.TIMER, TimerIntent.MIGRATED)).isEqualTo(timerKey);
+    TimerValue timer =
+        new TimerValue()
+            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, TimerIntent.MIGRATED).get(0)));
+    TimerValue created =
+        new TimerValue()
+            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, TimerIntent.CREATED).get(0)));
+    assertThat(timer.targetElementId).isEqualTo("too-late");
+    assertThat(timer.dueDateMs).as("the due date stays").isEqualTo(created.dueDateMs);
+    assertThat(
+            countOf(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, ProcessMessageSubscriptionIntent.DELETING))
+        .as("the unmapped message boundary event closes")
+        .isEqualTo(1);
+    assertThat(countOf(ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.CREATED))
+        .as("the target's new signal boundary event opens")
+        .isEqualTo(1);
+
+    SignalEventsTest.broadcast(leader, "stop", "{}");
+    await(() -> count("stopped " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the signal");
+    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED))
+        .as("the migrated timer is canceled with its element")
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aMessageCatchEventAndASignalCatchEventKeepTheirSubscriptions() {
+    TestMember leader = leader();
+    long v1 =
+        deployKey(
+            leader,
+            "wait.bpmn",
+            Bpmn.createExecutableProcess("wait")
+                .startEvent()
+                .intermediateCatchEvent(
+                    "paid", c -> c.message(m -> m.name("paid").zeebeCorrelationKeyExpression("id")))
+                .intermediateCatchEvent("go", c -> c.signal("go"))
+                .endEvent()
+                .done());
+    long v2 =
+        deployKey(
+            leader,
+            "wait.bpmn",
+            Bpmn.createExecutableProcess("wait")
+                .startEvent()
+                .intermediateCatchEvent(
+                    "paid-v2",
+                    c -> c.message(m -> m.name("paid").zeebeCorrelationKeyExpression("id")))
+                .intermediateCatchEvent("go-v2", c -> c.signal("go"))
+                .serviceTask("ship", t -> t.zeebeJobType("ship"))
+                .endEvent()
+                .done());
+    long instance = createOf(leader, v1, "{\"id\":\"o-7\"}");
+    await(
+        () ->
+            countOf(
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CREATED)
+                == 1,
+        "the subscription");
+
+    Answer unmapped = migrate(leader, instance, v2, "paid", "go-v2");
+    assertThat(unmapped.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(unmapped.reason()).contains("different event types: 'message' and 'signal'");
+    assertMigrated(migrate(leader, instance, v2, "paid", "paid-v2", "go", "go-v2"));
+    assertThat(
+            countOf(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, ProcessMessageSubscriptionIntent.MIGRATED))
+        .isEqualTo(1);
+
+    publish(leader, "paid", "o-7", 60_000, "", "{}");
+    await(() -> count("paid-v2 " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the message");
+    await(
+        () -> countOf(ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.CREATED) == 1,
+        "the signal subscription of go-v2");
+    SignalEventsTest.broadcast(leader, "go", "{}");
+    completeJob(leader, awaitJob(leader, "ship"));
+    await(() -> count("wait " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+  }
+
+  @Test
+  void aParallelMultiInstanceBodyMovesWithItsInnerInstances() {
+    TestMember leader = leader();
+    long v1 =
+        deployKey(
+            leader,
+            "many.bpmn",
+            Bpmn.createExecutableProcess("many")
+                .startEvent()
+                .serviceTask(
+                    "each",
+                    t ->
+                        t.zeebeJobType("each")
+                            .multiInstance(
+                                m -> m.parallel().zeebeInputCollectionExpression("[1,2,3]")))
+                .endEvent()
+                .done());
+    long v2 =
+        deployKey(
+            leader,
+            "many.bpmn",
+            Bpmn.createExecutableProcess("many")
+                .startEvent()
+                .serviceTask(
+                    "each-v2",
+                    t ->
+                        t.zeebeJobType("each")
+                            .multiInstance(
+                                m -> m.parallel().zeebeInputCollectionExpression("[1,2,3]")))
+                .serviceTask("after", t -> t.zeebeJobType("after"))
+                .endEvent()
+                .done());
+    long sequential =
+        deployKey(
+            leader,
+            "one-by-one.bpmn",
+            Bpmn.createExecutableProcess("one-by-one")
+                .startEvent()
+                .serviceTask(
+                    "each",
+                    t ->
+                        t.zeebeJobType("each")
+                            .multiInstance(
+                                m -> m.sequential().zeebeInputCollectionExpression("[1,2,3]")))
+                .endEvent()
+                .done());
+    long instance = createOf(leader, v1, "{}");
+    List<Long> jobs = new ArrayList<>();
+    await(
+        () -> {
+          jobs.addAll(activate(leader, "each", 3).jobKeys);
+          return jobs.size() == 3;
+        },
+        "three inner jobs");
+
+    Answer otherLoop = migrate(leader, instance, sequential, "each", "each");
+    assertThat(otherLoop.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(otherLoop.reason()).contains("different loop characteristics");
+    assertMigrated(migrate(leader, instance, v2, "each", "each-v2"));
+    assertThat(count("each-v2 " + ProcessInstanceIntent.ELEMENT_MIGRATED))
+        .as("the body and its three inner instances")
+        .isEqualTo(4);
+
+    jobs.forEach(job -> completeJob(leader, job));
+    completeJob(leader, awaitJob(leader, "after"));
+    await(() -> count("many " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+  }
+
+  @Test
+  void aTokenWaitingAtAJoinIsWorkOnItsWaySoTheMigrationIsRefused() {
+    TestMember leader = leader();
+    long fork =
+        deployKey(
+            leader,
+            "fork.bpmn",
+            Bpmn.createExecutableProcess("fork")
+                .startEvent()
+                .parallelGateway("split")
+                .serviceTask("left", t -> t.zeebeJobType("left"))
+                .parallelGateway("join")
+                .endEvent()
+                .moveToNode("split")
+                .serviceTask("right", t -> t.zeebeJobType("right"))
+                .connectTo("join")
+                .done());
+    long instance = create(leader, "fork").key();
+    completeJob(leader, awaitJob(leader, "left"));
+    long right = awaitJob(leader, "right");
+    await(() -> count("left " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "left's end");
+
+    Answer refused = migrate(leader, instance, fork, "right", "right");
+    assertThat(refused.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(refused.reason()).contains("concurrent command").contains("retry");
+    completeJob(leader, right);
+    await(() -> count("fork " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the join");
+  }
+}

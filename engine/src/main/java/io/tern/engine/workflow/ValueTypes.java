@@ -51,6 +51,9 @@ public final class ValueTypes {
   /** A process instance moved to another process definition (MigrateProcessInstance). */
   public static final int PROCESS_INSTANCE_MIGRATION = 35;
 
+  /** A completed activity that a compensation throw event can compensate. */
+  public static final int COMPENSATION_SUBSCRIPTION = 36;
+
   private ValueTypes() {}
 
   /** {@link #DEPLOYMENT}. */
@@ -351,6 +354,26 @@ public final class ValueTypes {
     public static final int MIGRATED = 1;
 
     private MigrationIntent() {}
+  }
+
+  /** {@link #COMPENSATION_SUBSCRIPTION}. */
+  public static final class CompensationIntent {
+    /** The activity completed: it can be compensated. */
+    public static final int CREATED = 0;
+
+    /** A throw event compensates it: its handler runs. */
+    public static final int TRIGGERED = 1;
+
+    /**
+     * Its handler completed (or, for a subprocess holding compensable activities, it was gone
+     * through).
+     */
+    public static final int COMPLETED = 2;
+
+    /** Its process instance ended: it can no longer be compensated. */
+    public static final int DELETED = 3;
+
+    private CompensationIntent() {}
   }
 
   /** {@link #JOB_BATCH}. */

@@ -97,4 +97,23 @@ class ModelerFilesTest extends WorkflowTestBase {
     await(() -> lifecycle().contains("order-fulfilment " + COMPLETED), "the order to complete");
     assertThat(lifecycle()).containsSubsequence("join " + COMPLETED, "shipping " + COMPLETED);
   }
+
+  @Test
+  void aDeclinedCardUndoesTheBookingsOfTheCompletedSubprocess() throws IOException {
+    TestMember leader = leader();
+    deployed(deploy(leader, "trip-booking.bpmn", resource("trip-booking.bpmn")));
+    create(leader, "trip-booking");
+    completeJob(leader, awaitJob(leader, "book-hotel"), "{\"hotelBooking\": \"H-3\"}");
+    completeJob(leader, awaitJob(leader, "book-flight"));
+    throwError(leader, awaitJob(leader, "charge-card"), "card-declined", "declined", "{}");
+
+    JobBatchValue hotel = activateWhenAvailable(leader, "cancel-hotel", List.of("booking"));
+    assertThat(variablesOf(hotel, 0)).isEqualTo(Map.of("booking", "H-3"));
+    completeJob(leader, hotel.jobKeys.get(0));
+    completeJob(leader, awaitJob(leader, "cancel-flight"));
+    await(() -> lifecycle().contains("trip-booking " + COMPLETED), "the trip to end");
+    assertThat(lifecycle())
+        .contains("undo-bookings " + COMPLETED, "trip-failed " + COMPLETED)
+        .doesNotContain("trip-booked " + COMPLETED);
+  }
 }

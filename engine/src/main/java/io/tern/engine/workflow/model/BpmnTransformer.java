@@ -135,6 +135,8 @@ public final class BpmnTransformer {
                 + "'; one per signal name");
       }
     }
+    Map<String, String> compensationHandlers =
+        CompensationCheck.handlers(process, elements, flowScopes, problems);
     return new ExecutableProcess(
         process.getId(),
         Map.copyOf(elements),
@@ -143,7 +145,8 @@ public final class BpmnTransformer {
         Map.copyOf(flowTargets),
         Map.copyOf(eventStarts),
         InclusiveJoin.of(elements),
-        Map.copyOf(flowScopes));
+        Map.copyOf(flowScopes),
+        Map.copyOf(compensationHandlers));
   }
 
   private static boolean isEventSubprocessStart(String id, Map<String, List<String>> eventStarts) {

@@ -6,6 +6,7 @@ import io.camunda.zeebe.model.bpmn.instance.Activity;
 import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
 import io.camunda.zeebe.model.bpmn.instance.BusinessRuleTask;
 import io.camunda.zeebe.model.bpmn.instance.CallActivity;
+import io.camunda.zeebe.model.bpmn.instance.CompensateEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.EscalationEventDefinition;
@@ -53,13 +54,15 @@ final class ElementTransformer {
   static final String SUPPORTED =
       "Tern runs none, message, timer and signal start events, none, error, terminate, signal and"
           + " message (job-based) end events, none, link, signal and message (job-based)"
-          + " intermediate throw events, escalation intermediate throw and end events,"
+          + " intermediate throw events, escalation and compensation intermediate throw and end"
+          + " events,"
           + " service tasks, receive tasks, undefined and manual tasks, job-based user tasks,"
           + " script tasks (FEEL or job-based), send tasks, business rule tasks (called decision or"
           + " job-based), call activities and embedded subprocesses (every task and these two also"
           + " multi-instance), event subprocesses (timer, message, signal, error or escalation start,"
           + " interrupting or not), timer, message, signal and link intermediate catch events,"
-          + " timer, message, signal and error boundary events, escalation boundary events on"
+          + " timer, message, signal, error and compensation boundary events (a compensation"
+          + " handler: an activity marked isForCompensation), escalation boundary events on"
           + " subprocesses and call activities, parallel, exclusive, inclusive and"
           + " event-based gateways, and sequence flows";
 
@@ -221,7 +224,8 @@ final class ElementTransformer {
           || EventDefinitions.only(end, MessageEventDefinition.class)
           || EventDefinitions.only(end, TerminateEventDefinition.class)
           || EventDefinitions.only(end, SignalEventDefinition.class)
-          || EventDefinitions.only(end, EscalationEventDefinition.class)) {
+          || EventDefinitions.only(end, EscalationEventDefinition.class)
+          || EventDefinitions.only(end, CompensateEventDefinition.class)) {
         return BpmnElementType.END_EVENT;
       }
     } else if (element instanceof IntermediateThrowEvent throwEvent) {
@@ -229,7 +233,8 @@ final class ElementTransformer {
           || EventDefinitions.only(throwEvent, MessageEventDefinition.class)
           || EventDefinitions.only(throwEvent, LinkEventDefinition.class)
           || EventDefinitions.only(throwEvent, SignalEventDefinition.class)
-          || EventDefinitions.only(throwEvent, EscalationEventDefinition.class)) {
+          || EventDefinitions.only(throwEvent, EscalationEventDefinition.class)
+          || EventDefinitions.only(throwEvent, CompensateEventDefinition.class)) {
         return BpmnElementType.INTERMEDIATE_THROW_EVENT;
       }
     } else if (element instanceof ServiceTask) {
@@ -278,7 +283,8 @@ final class ElementTransformer {
       if (EventDefinitions.only(boundary, TimerEventDefinition.class)
           || EventDefinitions.only(boundary, ErrorEventDefinition.class)
           || EventDefinitions.only(boundary, MessageEventDefinition.class)
-          || EventDefinitions.only(boundary, SignalEventDefinition.class)) {
+          || EventDefinitions.only(boundary, SignalEventDefinition.class)
+          || EventDefinitions.only(boundary, CompensateEventDefinition.class)) {
         return BpmnElementType.BOUNDARY_EVENT;
       }
       if (EventDefinitions.only(boundary, EscalationEventDefinition.class)) {

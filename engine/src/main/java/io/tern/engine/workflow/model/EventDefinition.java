@@ -82,4 +82,19 @@ public sealed interface EventDefinition {
    *     catch event
    */
   record Link(String name, String catchEventId) implements EventDefinition {}
+
+  /**
+   * Compensation. On a boundary event it ties its activity to the activity's compensation handler
+   * (nothing subscribes to it); a throw event compensates the activities of its scope that
+   * completed, and waits for their handlers.
+   *
+   * @param activityRef for a throw event, the one activity to compensate (null: all); null for a
+   *     boundary event
+   */
+  record Compensation(String activityRef) implements EventDefinition {}
+
+  /** Whether an element entered waits for this event: not for a thrown or compensation one. */
+  static boolean isSubscribed(EventDefinition event) {
+    return !(event instanceof Thrown) && !(event instanceof Compensation);
+  }
 }

@@ -2,6 +2,8 @@ package io.tern.engine.workflow.model;
 
 import static io.tern.engine.workflow.model.BpmnTransformer.describe;
 
+import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
+import io.camunda.zeebe.model.bpmn.instance.CompensateEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.EndEvent;
 import io.camunda.zeebe.model.bpmn.instance.ErrorEventDefinition;
 import io.camunda.zeebe.model.bpmn.instance.EscalationEventDefinition;
@@ -92,6 +94,9 @@ final class EventDefinitions {
     if (definition instanceof EscalationEventDefinition escalation) {
       return escalationOf(node, escalation, problems);
     }
+    if (definition instanceof CompensateEventDefinition compensate) {
+      return compensationOf(node, compensate, problems);
+    }
     problems.add(
         describe(node)
             + ": this event definition is not supported yet ("
@@ -160,6 +165,28 @@ final class EventDefinitions {
       MappingChecks.checkFeel(node, code, problems); // evaluated when the event is reached
     }
     return new io.tern.engine.workflow.model.EventDefinition.Escalation(code);
+  }
+
+  /**
+   * A compensation event: a throw event's activity to compensate, if it names one; it always waits
+   * for the handlers (as Zeebe, which refuses waitForCompletion="false").
+   */
+  private static io.tern.engine.workflow.model.EventDefinition.Compensation compensationOf(
+      FlowNode node, CompensateEventDefinition definition, List<String> problems) {
+    if (node instanceof BoundaryEvent) {
+      return new io.tern.engine.workflow.model.EventDefinition.Compensation(null);
+    }
+    // The model reads an absent attribute as false; only one written "false" is refused.
+    String waitForCompletion = definition.getAttributeValue("waitForCompletion");
+    if (waitForCompletion != null && !Boolean.parseBoolean(waitForCompletion.strip())) {
+      problems.add(
+          describe(node)
+              + ": a compensation throw event waits for the compensation handlers;"
+              + " waitForCompletion must be true or absent");
+      return null;
+    }
+    String activity = definition.getActivity() == null ? null : definition.getActivity().getId();
+    return new io.tern.engine.workflow.model.EventDefinition.Compensation(activity);
   }
 
   private static boolean inEventSubprocess(FlowNode node) {

@@ -8,7 +8,7 @@ import java.util.Map;
  * event, null if it has none, and its message start events by message name), where each sequence
  * flow leads (flow id to target element id), and the start events of each scope's event
  * subprocesses, what its joining inclusive gateways wait for ({@link InclusiveJoin}), and the scope
- * (the process or a subprocess) each element lies in.
+ * (the process or a subprocess) each element lies in, and each activity's compensation handler.
  */
 public record ExecutableProcess(
     String bpmnProcessId,
@@ -18,7 +18,23 @@ public record ExecutableProcess(
     Map<String, String> flowTargets,
     Map<String, List<String>> eventSubprocessStarts,
     List<InclusiveJoin> inclusiveJoins,
-    Map<String, String> flowScopes) {
+    Map<String, String> flowScopes,
+    Map<String, String> compensationHandlers) {
+
+  /** The compensation handler of activity {@code activityId}, or null if it has none. */
+  public String compensationHandlerOf(String activityId) {
+    return compensationHandlers.get(activityId);
+  }
+
+  /** Whether element {@code elementId} is an activity's compensation handler. */
+  public boolean isCompensationHandler(String elementId) {
+    return compensationHandlers.containsValue(elementId);
+  }
+
+  /** Whether any activity has a compensation handler (else nothing is ever compensated). */
+  public boolean hasCompensation() {
+    return !compensationHandlers.isEmpty();
+  }
 
   /**
    * The ids of the scopes element {@code elementId} lies in, outermost (the process's id) first,

@@ -4,6 +4,7 @@ import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.WorkflowConfig;
+import io.tern.engine.workflow.processing.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.events.CaughtEvents;
@@ -65,7 +66,8 @@ public record Behaviors(
     EventBasedGatewayBehavior eventGateways,
     CaughtEvents caughtEvents,
     DueDateChecker jobDeadlines,
-    JobPushBehavior jobPush) {
+    JobPushBehavior jobPush,
+    CompensationBehavior compensations) {
 
   /** The behaviours of the partition of {@code context}, over its {@code state}. */
   static Behaviors create(ProcessingContext context, WorkflowConfig config, WorkflowState state) {
@@ -84,9 +86,10 @@ public record Behaviors(
     ResultAwaiters awaiters =
         new ResultAwaiters(variables, context, config.resultAwaitLimit().toMillis());
     TriggeredEvents triggeredEvents = new TriggeredEvents(context, state, variables);
+    CompensationBehavior compensations = new CompensationBehavior(context, state);
     TerminationProcessor termination =
         new TerminationProcessor(
-            state, catchEvents, awaiters, messageStarts, triggeredEvents, metrics);
+            state, catchEvents, awaiters, messageStarts, triggeredEvents, metrics, compensations);
     EventSubprocessBehavior eventSubprocesses =
         new EventSubprocessBehavior(
             context, state, termination, timers, subscriptions, signals, triggeredEvents);
@@ -122,6 +125,7 @@ public record Behaviors(
         eventGateways,
         caughtEvents,
         jobDeadlines,
-        jobPush);
+        jobPush,
+        compensations);
   }
 }

@@ -6,6 +6,7 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.compensation.CompensationAppliers;
 import io.tern.engine.workflow.processing.decisions.DecisionAppliers;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
 import io.tern.engine.workflow.processing.deployment.ResourceDeletionAppliers;
@@ -79,6 +80,7 @@ final class EventAppliers {
     SignalAppliers.register(on, state, partitionCount);
     ResourceDeletionAppliers.register(on, state, partitionCount);
     DecisionAppliers.register(on);
+    CompensationAppliers.register(on, state);
   }
 
   private void deployed(LoggedRecord event) {

@@ -2,6 +2,7 @@ package io.tern.engine.workflow.processing;
 
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.state.CompensationState;
 import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
@@ -41,7 +42,8 @@ public record WorkflowState(
     StartEventState startEvents,
     SignalState signals,
     PendingCopies<SignalValue> signalCopies,
-    PendingCopies<ResourceDeletionValue> deletionCopies) {
+    PendingCopies<ResourceDeletionValue> deletionCopies,
+    CompensationState compensations) {
 
   static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -62,7 +64,8 @@ public record WorkflowState(
         new StartEventState(state),
         new SignalState(state),
         PendingCopies.signals(state),
-        PendingCopies.deletions(state));
+        PendingCopies.deletions(state),
+        new CompensationState(state));
   }
 
   /**

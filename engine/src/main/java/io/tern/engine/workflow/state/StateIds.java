@@ -55,6 +55,7 @@ final class StateIds {
   static final short DECISION_REQUIREMENTS_HIGHEST_VERSION = 66;
   static final short DECISION_HIGHEST_VERSION = 67;
   static final short MODIFICATION_ACTIVATIONS = 68;
+  static final short COMPENSATION_SUBSCRIPTIONS = 69;
 
   private StateIds() {}
 }

@@ -121,6 +121,7 @@ final class ContainerKind implements ElementKind {
       callActivities.childCompleted(result, key, value);
     }
     MessageSubscriptionValue heldBy = messageStarts.heldBy(key);
+    lifecycle.instanceEnds(step);
     lifecycle.append(step, ProcessInstanceIntent.ELEMENT_COMPLETED);
     metrics.processInstanceCompleted(result, key, context.nowMs());
     if (heldBy != null) {

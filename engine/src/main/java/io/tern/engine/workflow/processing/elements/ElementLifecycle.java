@@ -11,6 +11,7 @@ import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.InclusiveJoin;
 import io.tern.engine.workflow.processing.Behaviors;
 import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
@@ -40,6 +41,7 @@ final class ElementLifecycle {
   private final IncidentBehavior incidents;
   private final CatchEventBehavior catchEvents;
   private final MultiInstanceBehavior multiInstance;
+  private final CompensationBehavior compensations;
   private final IoMappings ioMappings = new IoMappings();
   private final FeelStrings strings = new FeelStrings();
   private final ProcessInstanceValue next = new ProcessInstanceValue();
@@ -58,6 +60,7 @@ final class ElementLifecycle {
     this.incidents = behaviors.incidents();
     this.catchEvents = behaviors.catchEvents();
     this.multiInstance = multiInstance;
+    this.compensations = behaviors.compensations();
   }
 
   /** The step of element instance {@code key}, whose value is {@code value}. */
@@ -139,6 +142,16 @@ final class ElementLifecycle {
     }
   }
 
+  /** The instance completes (COMPLETED comes next): compensation records it if it must. */
+  void completing(ElementStep step) {
+    compensations.completing(step.result(), step.key(), step.value(), step.process());
+  }
+
+  /** The process instance completes: nothing in it is compensated any more. */
+  void instanceEnds(ElementStep step) {
+    compensations.instanceEnds(step.result(), step.key(), step.process());
+  }
+
   void activated(ElementStep step) {
     append(step, ProcessInstanceIntent.ELEMENT_ACTIVATED);
   }
@@ -187,6 +200,7 @@ final class ElementLifecycle {
           value.processDefinitionKey,
           outputs);
     }
+    compensations.completing(result, key, value, step.process());
     append(step, ProcessInstanceIntent.ELEMENT_COMPLETED);
     if (inner) {
       multiInstance.innerCompleted(result, value.flowScopeKey);

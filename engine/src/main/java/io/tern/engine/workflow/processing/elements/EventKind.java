@@ -5,6 +5,7 @@ import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.Behaviors;
+import io.tern.engine.workflow.processing.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.events.BoundaryBehavior;
 import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
 import io.tern.engine.workflow.processing.events.TriggeredEvents;
@@ -40,6 +41,7 @@ final class EventKind implements ElementKind {
   private final TriggeredEvents triggeredEvents;
   private final TerminateEndBehavior terminateEnds;
   private final SignalBehavior signals;
+  private final CompensationBehavior compensations;
   private final VariableState variables;
 
   EventKind(
@@ -55,6 +57,7 @@ final class EventKind implements ElementKind {
     this.boundaries = behaviors.boundaries();
     this.triggeredEvents = behaviors.triggeredEvents();
     this.signals = behaviors.signals();
+    this.compensations = behaviors.compensations();
     this.variables = variables;
   }
 
@@ -84,6 +87,11 @@ final class EventKind implements ElementKind {
       return;
     }
     lifecycle.activated(step);
+    if (step.element().event() instanceof EventDefinition.Compensation compensation
+        && compensations.compensate(
+            step.result(), step.key(), step.value(), step.process(), compensation.activityRef())) {
+      return; // a compensation throw event waits for the handlers: the last one completes it
+    }
     if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
         || step.element().event() instanceof EventDefinition.Link
         || step.process().followsEventBasedGateway(step.element())) {

@@ -71,6 +71,7 @@ final class MultiInstanceKind implements ElementKind {
     lifecycle.unsubscribe(step);
     lifecycle.append(step, ProcessInstanceIntent.ELEMENT_COMPLETING);
     multiInstance.completeBody(result, key, value, element);
+    lifecycle.completing(step);
     lifecycle.append(step, ProcessInstanceIntent.ELEMENT_COMPLETED);
     lifecycle.leave(step, null);
   }

@@ -72,7 +72,7 @@ public final class CatchEventBehavior {
       return false;
     }
     for (String id : element.boundaryEventIds()) {
-      if (!(process.element(id).event() instanceof EventDefinition.Thrown)) {
+      if (EventDefinition.isSubscribed(process.element(id).event())) {
         return true;
       }
     }
@@ -157,7 +157,7 @@ public final class CatchEventBehavior {
     if (part != Part.OWN) {
       for (String id : executable.boundaryEventIds()) {
         ExecutableElement boundary = process.element(id);
-        if (!(boundary.event() instanceof EventDefinition.Thrown)) {
+        if (EventDefinition.isSubscribed(boundary.event())) {
           targets.add(boundary);
         }
       }

@@ -66,7 +66,7 @@ public final class EventSubprocessBehavior {
     List<ExecutableElement> starts = new ArrayList<>();
     for (String id : process.eventSubprocessStartsOf(scopeIdOf(process, scope))) {
       ExecutableElement start = process.element(id);
-      if (!(start.event() instanceof EventDefinition.Thrown)) {
+      if (EventDefinition.isSubscribed(start.event())) {
         starts.add(start);
       }
     }

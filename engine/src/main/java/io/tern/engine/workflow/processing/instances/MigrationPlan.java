@@ -109,6 +109,11 @@ final class MigrationPlan {
         return unknown;
       }
     }
+    if (!state.compensations().ofInstance(migration.processInstanceKey).isEmpty()) {
+      return refusal(
+          "activities of it completed that can be compensated, and Tern cannot migrate what"
+              + " compensation recorded yet");
+    }
     // The process instance runs as the target process, whatever the instructions say of it.
     mappings.put(source.bpmnProcessId(), target.bpmnProcessId());
     return walk();

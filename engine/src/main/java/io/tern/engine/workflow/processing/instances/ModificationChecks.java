@@ -60,7 +60,8 @@ final class ModificationChecks {
       } else if (element.type() == BpmnElementType.START_EVENT
           || element.type() == BpmnElementType.BOUNDARY_EVENT
           || process.followsEventBasedGateway(element)
-          || InclusiveJoin.joins(element)) {
+          || InclusiveJoin.joins(element)
+          || process.isCompensationHandler(id)) {
         unsupported.add(id + " (" + kindOf(element) + ")");
       }
     }
@@ -88,6 +89,9 @@ final class ModificationChecks {
     }
     if (InclusiveJoin.joins(element)) {
       return "a joining inclusive gateway";
+    }
+    if (process.isCompensationHandler(element.id())) {
+      return "a compensation handler, which runs when compensation is thrown";
     }
     return "an event after an event-based gateway";
   }

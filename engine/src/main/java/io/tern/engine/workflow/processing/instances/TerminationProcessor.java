@@ -9,6 +9,7 @@ import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.WorkflowMetrics;
 import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.events.TriggeredEvents;
 import io.tern.engine.workflow.processing.messages.MessageStartBehavior;
@@ -34,6 +35,8 @@ import java.util.List;
  * gone; a scope whose children a terminate end event terminated completes once they are gone.
  */
 public final class TerminationProcessor {
+  private final WorkflowState state;
+  private final CompensationBehavior compensations;
   private final ElementInstanceState instances;
   private final JobState jobs;
   private final IncidentState incidents;
@@ -55,7 +58,10 @@ public final class TerminationProcessor {
       ResultAwaiters awaiters,
       MessageStartBehavior messageStarts,
       TriggeredEvents triggeredEvents,
-      WorkflowMetrics metrics) {
+      WorkflowMetrics metrics,
+      CompensationBehavior compensations) {
+    this.state = state;
+    this.compensations = compensations;
     this.instances = state.instances();
     this.jobs = state.jobs();
     this.incidents = state.incidents();
@@ -160,6 +166,7 @@ public final class TerminationProcessor {
     if (flowScopeKey < 0) {
       awaiters.instanceEnds(result, key, instance.value, false);
       metrics.processInstanceTerminated(result, key);
+      compensations.instanceEnds(result, key, state.process(instance.value.processDefinitionKey));
     }
     // A pending trigger on this element: its own interrupting boundary event (not an event
     // subprocess of its own, which goes with it).

@@ -1,0 +1,52 @@
+package io.tern.engine.workflow.processing.compensation;
+
+import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CompensationIntent;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.value.CompensationSubscriptionValue;
+
+/** The appliers of compensation subscription events. */
+public final class CompensationAppliers {
+  private final WorkflowState state;
+  private final CompensationSubscriptionValue subscription = new CompensationSubscriptionValue();
+  private final ElementInstance scope = new ElementInstance();
+
+  private CompensationAppliers(WorkflowState state) {
+    this.state = state;
+  }
+
+  public static void register(RecordProcessors on, WorkflowState state) {
+    new CompensationAppliers(state).registerAll(on);
+  }
+
+  private void registerAll(RecordProcessors on) {
+    on.onEvent(
+            ValueTypes.COMPENSATION_SUBSCRIPTION,
+            CompensationIntent.CREATED,
+            event -> state.compensations().put(event.key(), subscription.readFrom(event.value())))
+        .onEvent(
+            ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.TRIGGERED, this::triggered)
+        .onEvent(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.COMPLETED, this::remove)
+        .onEvent(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.DELETED, this::remove);
+  }
+
+  /**
+   * Its handler is on its way: the scope it runs in holds a token for it, as for a flow's target.
+   */
+  private void triggered(LoggedRecord event) {
+    subscription.readFrom(event.value());
+    state.compensations().put(event.key(), subscription);
+    if (subscription.hasHandler() && state.instances().get(subscription.handlerScopeKey, scope)) {
+      scope.activeChildren++;
+      state.instances().put(subscription.handlerScopeKey, scope);
+    }
+  }
+
+  private void remove(LoggedRecord event) {
+    subscription.readFrom(event.value());
+    state.compensations().remove(subscription.processInstanceKey, event.key());
+  }
+}

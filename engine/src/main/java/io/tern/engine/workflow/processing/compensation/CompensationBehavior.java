@@ -1,0 +1,233 @@
+package io.tern.engine.workflow.processing.compensation;
+
+import io.tern.engine.processor.ProcessingContext;
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CompensationIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.state.CompensationState;
+import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.CompensationSubscriptionValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Compensation, as in Zeebe 8.6. An activity with a compensation handler that completes is recorded
+ * (CREATED), once for a multi-instance activity (its body); so is a subprocess, or a multi-instance
+ * body, in which such activities completed, so that they are found through it. A compensation throw
+ * event compensates what was recorded in its scope (for one in an event subprocess, also in the
+ * scope the event subprocess runs in), only {@code activityRef}'s if it names one, and through the
+ * recorded subprocesses what completed inside them: each handler is activated (TRIGGERED) next to
+ * the throw event, all at once, and the throw event waits until the last one completed (COMPLETED).
+ * What is compensated once is not again. Local variables of the compensated activity are gone; a
+ * handler sees its scope's. When the process instance ends, what is left is DELETED.
+ */
+public final class CompensationBehavior {
+  private final ProcessingContext context;
+  private final WorkflowState state;
+  private final ElementInstance instance = new ElementInstance();
+
+  public CompensationBehavior(ProcessingContext context, WorkflowState state) {
+    this.context = context;
+    this.state = state;
+  }
+
+  /**
+   * Element instance {@code key} ({@code value}) completes: it is recorded if it can be
+   * compensated; a compensation handler's completion may let its throw event go on.
+   */
+  public void completing(
+      ProcessingResult result, long key, ProcessInstanceValue value, ExecutableProcess process) {
+    if (!process.hasCompensation()) {
+      return;
+    }
+    if (process.isCompensationHandler(value.elementId)) {
+      handlerCompleting(result, key, value);
+      return;
+    }
+    ExecutableElement element = process.element(value.elementId);
+    boolean inner =
+        element.loop() != null && value.elementType != BpmnElementType.MULTI_INSTANCE_BODY;
+    String handler = process.compensationHandlerOf(value.elementId);
+    if (handler != null && !inner) {
+      record(result, key, value, handler);
+    } else if ((value.elementType == BpmnElementType.SUB_PROCESS
+            || value.elementType == BpmnElementType.MULTI_INSTANCE_BODY)
+        && holdsCompensable(key, value.processInstanceKey)) {
+      record(result, key, value, "");
+    }
+  }
+
+  /**
+   * Compensation throw event {@code throwKey} ({@code throwValue}) compensates; true if handlers
+   * run (the event waits for them), false if there is nothing to compensate.
+   */
+  public boolean compensate(
+      ProcessingResult result,
+      long throwKey,
+      ProcessInstanceValue throwValue,
+      ExecutableProcess process,
+      String activityRef) {
+    if (!process.hasCompensation()) {
+      return false;
+    }
+    Set<Long> scopes = new HashSet<>();
+    scopes.add(throwValue.flowScopeKey);
+    if (state.instances().get(throwValue.flowScopeKey, instance)
+        && instance.value.elementType == BpmnElementType.EVENT_SUB_PROCESS) {
+      scopes.add(instance.value.flowScopeKey);
+    }
+    List<CompensationState.Entry> recorded =
+        state.compensations().ofInstance(throwValue.processInstanceKey);
+    boolean handlers = false;
+    for (CompensationState.Entry entry : recorded) {
+      CompensationSubscriptionValue subscription = entry.value();
+      if (!subscription.isTriggered()
+          && scopes.contains(subscription.scopeKey)
+          && (activityRef == null || activityRef.equals(subscription.activityId))) {
+        handlers |= trigger(result, entry, recorded, throwKey, throwValue, process);
+      }
+    }
+    return handlers;
+  }
+
+  /**
+   * The process instance {@code processInstanceKey} ends: nothing in it is compensated any more.
+   */
+  public void instanceEnds(
+      ProcessingResult result, long processInstanceKey, ExecutableProcess process) {
+    if (!process.hasCompensation()) {
+      return;
+    }
+    for (CompensationState.Entry entry : state.compensations().ofInstance(processInstanceKey)) {
+      result.appendEvent(
+          entry.key(),
+          ValueTypes.COMPENSATION_SUBSCRIPTION,
+          CompensationIntent.DELETED,
+          entry.value());
+    }
+  }
+
+  private void record(
+      ProcessingResult result, long key, ProcessInstanceValue value, String handlerId) {
+    CompensationSubscriptionValue subscription = new CompensationSubscriptionValue();
+    subscription.processInstanceKey = value.processInstanceKey;
+    subscription.processDefinitionKey = value.processDefinitionKey;
+    subscription.activityInstanceKey = key;
+    subscription.scopeKey = value.flowScopeKey;
+    subscription.activityId = value.elementId;
+    subscription.handlerId = handlerId;
+    result.appendEvent(
+        context.nextKey(),
+        ValueTypes.COMPENSATION_SUBSCRIPTION,
+        CompensationIntent.CREATED,
+        subscription);
+  }
+
+  /** Whether compensable activities completed in scope instance {@code scopeKey}. */
+  private boolean holdsCompensable(long scopeKey, long processInstanceKey) {
+    for (CompensationState.Entry entry : state.compensations().ofInstance(processInstanceKey)) {
+      if (entry.value().scopeKey == scopeKey && !entry.value().isTriggered()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Triggers {@code entry} and what completed inside it; true if a handler runs. A subprocess
+   * recorded without a handler is gone through at once.
+   */
+  private boolean trigger(
+      ProcessingResult result,
+      CompensationState.Entry entry,
+      List<CompensationState.Entry> recorded,
+      long throwKey,
+      ProcessInstanceValue throwValue,
+      ExecutableProcess process) {
+    CompensationSubscriptionValue subscription =
+        new CompensationSubscriptionValue().copyFrom(entry.value());
+    subscription.throwEventInstanceKey = throwKey;
+    subscription.throwEventId = throwValue.elementId;
+    boolean handlers = false;
+    if (subscription.hasHandler()) {
+      long handlerKey = context.nextKey();
+      subscription.handlerInstanceKey = handlerKey;
+      subscription.handlerScopeKey = throwValue.flowScopeKey;
+      result.appendEvent(
+          entry.key(),
+          ValueTypes.COMPENSATION_SUBSCRIPTION,
+          CompensationIntent.TRIGGERED,
+          subscription);
+      ExecutableElement handler = process.element(subscription.handlerId);
+      ProcessInstanceValue activation = new ProcessInstanceValue();
+      activation.copyFrom(throwValue);
+      activation.parentElementInstanceKey = -1;
+      activation.elementId = handler.id();
+      activation.elementType =
+          handler.loop() != null ? BpmnElementType.MULTI_INSTANCE_BODY : handler.type();
+      result.appendCommand(
+          handlerKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.ACTIVATE_ELEMENT,
+          activation);
+      handlers = true;
+    } else {
+      result.appendEvent(
+          entry.key(),
+          ValueTypes.COMPENSATION_SUBSCRIPTION,
+          CompensationIntent.COMPLETED,
+          subscription);
+    }
+    for (CompensationState.Entry inside : recorded) {
+      if (inside.value().scopeKey == subscription.activityInstanceKey
+          && !inside.value().isTriggered()) {
+        handlers |= trigger(result, inside, recorded, throwKey, throwValue, process);
+      }
+    }
+    return handlers;
+  }
+
+  /**
+   * Handler instance {@code key} completes (an inner instance of a multi-instance handler is not
+   * the handler instance): its subscription is done, and the throw event goes on after the last.
+   */
+  private void handlerCompleting(ProcessingResult result, long key, ProcessInstanceValue value) {
+    List<CompensationState.Entry> recorded =
+        state.compensations().ofInstance(value.processInstanceKey);
+    CompensationState.Entry done = null;
+    for (CompensationState.Entry entry : recorded) {
+      if (entry.value().handlerInstanceKey == key) {
+        done = entry;
+      }
+    }
+    if (done == null) {
+      return;
+    }
+    result.appendEvent(
+        done.key(),
+        ValueTypes.COMPENSATION_SUBSCRIPTION,
+        CompensationIntent.COMPLETED,
+        done.value());
+    long throwKey = done.value().throwEventInstanceKey;
+    for (CompensationState.Entry entry : recorded) {
+      if (entry != done && entry.value().throwEventInstanceKey == throwKey) {
+        return; // another handler of the same throw event still runs
+      }
+    }
+    if (state.instances().get(throwKey, instance)
+        && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
+      result.appendCommand(
+          throwKey,
+          ValueTypes.PROCESS_INSTANCE,
+          ProcessInstanceIntent.COMPLETE_ELEMENT,
+          instance.value);
+    }
+  }
+}

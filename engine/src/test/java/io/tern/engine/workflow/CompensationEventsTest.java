@@ -1,0 +1,271 @@
+package io.tern.engine.workflow;
+
+import static io.tern.engine.processor.TestMember.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.camunda.zeebe.model.bpmn.builder.AbstractFlowNodeBuilder;
+import io.camunda.zeebe.model.bpmn.builder.IntermediateThrowEventBuilder;
+import io.tern.engine.processor.TestMember;
+import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.CompensationIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.value.JobBatchValue;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Compensation: a throw event runs the handlers of the activities that completed in its scope
+ * (through completed subprocesses too) and waits for them; an activity is compensated once, a
+ * multi-instance activity once for all its instances; an activityRef picks one activity; what is
+ * left is deleted when the instance ends; wrong models are refused at deployment naming the
+ * element. Each test's log is replayed by a new member afterwards.
+ */
+class CompensationEventsTest extends WorkflowTestBase {
+  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+
+  private int count(String line) {
+    return Collections.frequency(lifecycle(), line);
+  }
+
+  private long subscriptions(int intent) {
+    return countOf(ValueTypes.COMPENSATION_SUBSCRIPTION, intent);
+  }
+
+  /**
+   * Task {@code id} (job type = id) with a compensation handler "undo-{id}" (job type likewise).
+   */
+  private static AbstractFlowNodeBuilder<?, ?> compensable(
+      AbstractFlowNodeBuilder<?, ?> before, String id) {
+    return before
+        .serviceTask(id, t -> t.zeebeJobType(id))
+        .boundaryEvent()
+        .compensation(c -> c.serviceTask("undo-" + id).zeebeJobType("undo-" + id))
+        .moveToActivity(id);
+  }
+
+  @Test
+  void aThrowEventRunsTheHandlerOfACompletedTaskAndWaitsForIt() {
+    TestMember leader = leader();
+    BpmnModelInstance trip =
+        compensable(Bpmn.createExecutableProcess("trip").startEvent(), "book")
+            .serviceTask("pay", t -> t.zeebeJobType("pay"))
+            .intermediateThrowEvent("undo")
+            .compensateEventDefinition()
+            .compensateEventDefinitionDone()
+            .endEvent("end")
+            .done();
+    deployed(deploy(leader, "trip.bpmn", xml(trip)));
+    create(leader, "trip");
+    completeJob(leader, awaitJob(leader, "book"), "{\"booking\":\"B-17\"}");
+    completeJob(leader, awaitJob(leader, "pay"));
+
+    JobBatchValue undo = activateWhenAvailable(leader, "undo-book", List.of("booking"));
+    assertThat(new String(undo.jobs.get(0).variables, StandardCharsets.UTF_8))
+        .as("the handler sees the process's variables")
+        .contains("B-17");
+    assertThat(subscriptions(CompensationIntent.TRIGGERED)).isEqualTo(1);
+    assertThat(count("undo " + COMPLETED)).as("the throw event waits for the handler").isZero();
+    completeJob(leader, undo.jobKeys.get(0));
+    await(() -> count("trip " + COMPLETED) == 1, "the instance to complete");
+    List<String> lines = lifecycle();
+    assertThat(lines.indexOf("undo-book " + COMPLETED))
+        .isLessThan(lines.indexOf("undo " + COMPLETED));
+    assertThat(subscriptions(CompensationIntent.COMPLETED)).isEqualTo(1);
+    assertThat(subscriptions(CompensationIntent.DELETED)).isZero();
+  }
+
+  @Test
+  void nothingCompletedMeansNothingToWaitForAndAnUnusedRecordIsDeletedAtTheEnd() {
+    TestMember leader = leader();
+    BpmnModelInstance early =
+        compensable(
+                Bpmn.createExecutableProcess("early")
+                    .startEvent()
+                    .intermediateThrowEvent("too-soon")
+                    .compensateEventDefinition()
+                    .compensateEventDefinitionDone(),
+                "work")
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "early.bpmn", xml(early)));
+    create(leader, "early");
+    completeJob(leader, awaitJob(leader, "work"));
+    await(() -> count("early " + COMPLETED) == 1, "the instance to complete");
+    assertThat(count("too-soon " + COMPLETED)).isEqualTo(1);
+    assertThat(subscriptions(CompensationIntent.CREATED)).isEqualTo(1);
+    assertThat(subscriptions(CompensationIntent.TRIGGERED)).isZero();
+    assertThat(subscriptions(CompensationIntent.DELETED))
+        .as("what was never compensated goes with the instance")
+        .isEqualTo(1);
+  }
+
+  @Test
+  void anActivityRefCompensatesOneActivityAndEachActivityOnlyOnce() {
+    TestMember leader = leader();
+    BpmnModelInstance two =
+        compensable(compensable(Bpmn.createExecutableProcess("two").startEvent(), "a"), "b")
+            .intermediateThrowEvent("only-a")
+            .compensateEventDefinition()
+            .activityRef("a")
+            .<IntermediateThrowEventBuilder>compensateEventDefinitionDone()
+            .serviceTask("between", t -> t.zeebeJobType("between"))
+            .endEvent("all")
+            .compensateEventDefinition()
+            .compensateEventDefinitionDone()
+            .done();
+    deployed(deploy(leader, "two.bpmn", xml(two)));
+    create(leader, "two");
+    completeJob(leader, awaitJob(leader, "a"));
+    completeJob(leader, awaitJob(leader, "b"));
+
+    completeJob(leader, awaitJob(leader, "undo-a"));
+    completeJob(leader, awaitJob(leader, "between"));
+    completeJob(leader, awaitJob(leader, "undo-b"));
+    await(() -> count("two " + COMPLETED) == 1, "the instance to complete");
+    assertThat(count("undo-a " + COMPLETED)).as("a, compensated once").isEqualTo(1);
+    assertThat(count("undo-b " + COMPLETED)).isEqualTo(1);
+  }
+
+  @Test
+  void aThrowAfterACompletedSubprocessCompensatesWhatCompletedInsideIt() {
+    TestMember leader = leader();
+    BpmnModelInstance nested =
+        Bpmn.createExecutableProcess("nested")
+            .startEvent()
+            .subProcess(
+                "sub",
+                s -> {
+                  AbstractFlowNodeBuilder<?, ?> inside =
+                      compensable(s.embeddedSubProcess().startEvent(), "reserve");
+                  inside.endEvent();
+                })
+            .intermediateThrowEvent("undo-all")
+            .compensateEventDefinition()
+            .compensateEventDefinitionDone()
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "nested.bpmn", xml(nested)));
+    create(leader, "nested");
+    completeJob(leader, awaitJob(leader, "reserve"));
+    completeJob(leader, awaitJob(leader, "undo-reserve"));
+    await(() -> count("nested " + COMPLETED) == 1, "the instance to complete");
+    assertThat(subscriptions(CompensationIntent.CREATED))
+        .as("the task, and the subprocess that holds it")
+        .isEqualTo(2);
+    assertThat(subscriptions(CompensationIntent.COMPLETED)).isEqualTo(2);
+  }
+
+  @Test
+  void aMultiInstanceActivityIsCompensatedOnceForAllItsInstances() {
+    TestMember leader = leader();
+    BpmnModelInstance many =
+        Bpmn.createExecutableProcess("many")
+            .startEvent()
+            .serviceTask(
+                "pay",
+                t ->
+                    t.zeebeJobType("pay")
+                        .multiInstance(m -> m.parallel().zeebeInputCollectionExpression("[1,2,3]")))
+            .boundaryEvent()
+            .compensation(c -> c.serviceTask("refund").zeebeJobType("refund"))
+            .moveToActivity("pay")
+            .endEvent("refund-all")
+            .compensateEventDefinition()
+            .compensateEventDefinitionDone()
+            .done();
+    deployed(deploy(leader, "many.bpmn", xml(many)));
+    create(leader, "many");
+    for (int i = 0; i < 3; i++) {
+      completeJob(leader, awaitJob(leader, "pay"));
+    }
+    completeJob(leader, awaitJob(leader, "refund"));
+    await(() -> count("many " + COMPLETED) == 1, "the instance to complete");
+    assertThat(count("refund " + COMPLETED)).isEqualTo(1);
+  }
+
+  @Test
+  void canceledInstancesDropWhatTheyRecorded() {
+    TestMember leader = leader();
+    BpmnModelInstance stays =
+        compensable(Bpmn.createExecutableProcess("stays").startEvent(), "first")
+            .serviceTask("second", t -> t.zeebeJobType("second"))
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "stays.bpmn", xml(stays)));
+    long instance = create(leader, "stays").key();
+    completeJob(leader, awaitJob(leader, "first"));
+    awaitJob(leader, "second");
+    assertThat(
+            leader
+                .awaitAnswer(
+                    leader.send(
+                        ValueTypes.PROCESS_INSTANCE,
+                        ProcessInstanceIntent.CANCEL,
+                        instance,
+                        new io.tern.engine.workflow.value.ProcessInstanceValue()))
+                .rejection())
+        .isEqualTo(RejectionType.NONE);
+    await(
+        () -> subscriptions(CompensationIntent.DELETED) == 1,
+        "the record of 'first' to be deleted with the instance");
+  }
+
+  @Test
+  void wrongModelsAreRefusedNamingTheElement() {
+    TestMember leader = leader();
+    BpmnModelInstance handlerWithFlow =
+        compensable(Bpmn.createExecutableProcess("p1").startEvent(), "a").endEvent().done();
+    handlerWithFlow
+        .<io.camunda.zeebe.model.bpmn.instance.ServiceTask>getModelElementById("undo-a")
+        .builder()
+        .endEvent("after-undo");
+    assertRefused(leader, handlerWithFlow, "'undo-a': a compensation handler has no incoming");
+
+    BpmnModelInstance noHandler =
+        Bpmn.createExecutableProcess("p2")
+            .startEvent()
+            .serviceTask("a", t -> t.zeebeJobType("a"))
+            .boundaryEvent("lonely")
+            .compensateEventDefinition()
+            .compensateEventDefinitionDone()
+            .moveToActivity("a")
+            .endEvent()
+            .done();
+    assertRefused(
+        leader, noHandler, "'lonely' (compensation boundary event): it needs an association");
+
+    BpmnModelInstance refToPlainTask =
+        Bpmn.createExecutableProcess("p3")
+            .startEvent()
+            .serviceTask("plain", t -> t.zeebeJobType("plain"))
+            .intermediateThrowEvent("undo-plain")
+            .compensateEventDefinition()
+            .activityRef("plain")
+            .compensateEventDefinitionDone()
+            .endEvent()
+            .done();
+    assertRefused(
+        leader, refToPlainTask, "needs a compensation boundary event or must be a subprocess");
+
+    BpmnModelInstance noWait =
+        compensable(Bpmn.createExecutableProcess("p4").startEvent(), "a")
+            .intermediateThrowEvent("hasty")
+            .compensateEventDefinition()
+            .waitForCompletion(false)
+            .compensateEventDefinitionDone()
+            .endEvent()
+            .done();
+    assertRefused(leader, noWait, "waitForCompletion must be true or absent");
+  }
+
+  private void assertRefused(TestMember leader, BpmnModelInstance model, String problem) {
+    Answer answer = deploy(leader, "bad.bpmn", xml(model));
+    assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(answer.reason()).contains(problem);
+  }
+}

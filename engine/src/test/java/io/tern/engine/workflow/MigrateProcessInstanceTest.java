@@ -172,6 +172,9 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     assertThat(otherType.reason())
         .contains("type 'service task' is mapped to an element with id 'a' and different type")
         .contains("'user task'");
+    Answer toTheProcess = migrate(leader, instance, v2, "a", "order");
+    assertThat(toTheProcess.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(toTheProcess.reason()).contains("different type 'process'");
     Answer otherScope = migrate(leader, instance, nested, "a", "a");
     assertThat(otherScope.rejection()).isEqualTo(RejectionType.INVALID_STATE);
     assertThat(otherScope.reason()).contains("the flow scope of active element with id 'a'");
@@ -428,5 +431,149 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     assertThat(refused.reason()).contains("concurrent command").contains("retry");
     completeJob(leader, right);
     await(() -> count("fork " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the join");
+  }
+
+  @Test
+  void anInstanceHeldByAnIncidentDropsWhatItSubscribedToAndEntersTheTargetWhenResolved() {
+    TestMember leader = leader();
+    long v1 =
+        deployKey(
+            leader,
+            "held.bpmn",
+            Bpmn.createExecutableProcess("held")
+                .startEvent()
+                .serviceTask("a", t -> t.zeebeJobType("=jobType"))
+                .boundaryEvent("t", b -> b.timerWithDuration("PT1H").endEvent())
+                .moveToActivity("a")
+                .endEvent()
+                .done());
+    long v2 =
+        deployKey(
+            leader,
+            "held.bpmn",
+            Bpmn.createExecutableProcess("held")
+                .startEvent()
+                .serviceTask("a2", t -> t.zeebeJobType("=jobType"))
+                .boundaryEvent("t2", b -> b.timerWithDuration("PT2H").endEvent())
+                .moveToActivity("a2")
+                .endEvent()
+                .done());
+    long instance = createOf(leader, v1, "{}");
+    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "the job type incident");
+    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED))
+        .as("the boundary timer came before the job type failed")
+        .isEqualTo(1);
+
+    assertMigrated(migrate(leader, instance, v2, "a", "a2"));
+    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED))
+        .as("the source's timer closes with the migration")
+        .isEqualTo(1);
+    setVariables(leader, instance, "{\"jobType\":\"work\"}", false);
+    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    long job = awaitJob(leader, "work");
+    TimerValue timer =
+        new TimerValue()
+            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, TimerIntent.CREATED).get(1)));
+    assertThat(timer.targetElementId).as("entered again: the target's timer").isEqualTo("t2");
+    assertThat(count("a2 " + ProcessInstanceIntent.ELEMENT_ACTIVATING))
+        .as("entered again, not activated twice")
+        .isZero();
+    completeJob(leader, job);
+    await(() -> count("held " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+  }
+
+  @Test
+  void aRunningInterruptingEventSubprocessKeepsItsScopesStartsClosed() {
+    TestMember leader = leader();
+    java.util.function.Function<Boolean, BpmnModelInstance> guard =
+        notify -> {
+          var builder =
+              Bpmn.createExecutableProcess("guard")
+                  .eventSubProcess(
+                      "on-cancel",
+                      e -> {
+                        var flow =
+                            e.startEvent("cancel")
+                                .message(m -> m.name("cancel").zeebeCorrelationKeyExpression("id"))
+                                .serviceTask("cleanup", t -> t.zeebeJobType("cleanup"));
+                        if (notify) {
+                          flow = flow.serviceTask("notify", t -> t.zeebeJobType("notify"));
+                        }
+                        flow.endEvent();
+                      })
+                  .startEvent()
+                  .serviceTask("work", t -> t.zeebeJobType("work"))
+                  .endEvent();
+          return builder.done();
+        };
+    long v1 = deployKey(leader, "guard.bpmn", guard.apply(false));
+    long v2 = deployKey(leader, "guard.bpmn", guard.apply(true));
+    long instance = createOf(leader, v1, "{\"id\":\"g-1\"}");
+    awaitJob(leader, "work");
+    await(
+        () ->
+            countOf(
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CREATED)
+                == 1,
+        "the event subprocess's subscription");
+    publish(leader, "cancel", "g-1", 60_000, "", "{}");
+    long cleanup = awaitJob(leader, "cleanup");
+
+    assertMigrated(migrate(leader, instance, v2, "on-cancel", "on-cancel", "cleanup", "cleanup"));
+    assertThat(
+            countOf(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, ProcessMessageSubscriptionIntent.CREATING))
+        .as("the interrupting event subprocess that runs is not armed again")
+        .isEqualTo(1);
+    completeJob(leader, cleanup);
+    completeJob(leader, awaitJob(leader, "notify"));
+    await(() -> count("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+  }
+
+  @Test
+  void keptSignalSubscriptionsKeepTheirNamesAndMoveToTheirTargets() {
+    TestMember leader = leader();
+    long v1 =
+        deployKey(
+            leader,
+            "chain.bpmn",
+            Bpmn.createExecutableProcess("chain")
+                .startEvent()
+                .serviceTask("a", t -> t.zeebeJobType("a"))
+                .boundaryEvent("s1", b -> b.cancelActivity(false).signal("ping").endEvent("e1"))
+                .moveToActivity("a")
+                .boundaryEvent("s2", b -> b.cancelActivity(false).signal("pong").endEvent("e2"))
+                .moveToActivity("a")
+                .endEvent()
+                .done());
+    long v2 =
+        deployKey(
+            leader,
+            "chain.bpmn",
+            Bpmn.createExecutableProcess("chain")
+                .startEvent()
+                .serviceTask("a", t -> t.zeebeJobType("a"))
+                .boundaryEvent("s2", b -> b.cancelActivity(false).signal("new-2").endEvent("e2"))
+                .moveToActivity("a")
+                .boundaryEvent("s3", b -> b.cancelActivity(false).signal("new-3").endEvent("e3"))
+                .moveToActivity("a")
+                .endEvent()
+                .done());
+    long instance = createOf(leader, v1, "{}");
+    long job = awaitJob(leader, "a");
+
+    assertMigrated(migrate(leader, instance, v2, "a", "a", "s1", "s2", "s2", "s3"));
+    // A kept subscription keeps its signal name and triggers the catch event it moved to.
+    SignalEventsTest.broadcast(leader, "ping", "{}");
+    await(() -> count("e2 " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "s1's move to s2");
+    SignalEventsTest.broadcast(leader, "pong", "{}");
+    await(() -> count("e3 " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "s2's move to s3");
+    SignalEventsTest.broadcast(leader, "new-2", "{}");
+    assertThat(count("e2 " + ProcessInstanceIntent.ELEMENT_COMPLETED))
+        .as("a catch event a subscription moved to opens no subscription of its own")
+        .isEqualTo(1);
+    completeJob(leader, job);
+    await(() -> count("chain " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
   }
 }

@@ -55,12 +55,6 @@ final class ContainerKind implements ElementKind {
         BpmnElementType.CALL_ACTIVITY);
   }
 
-  /** A call activity's called process may not evaluate, or not be deployed. */
-  @Override
-  public boolean mayFailToActivate(ElementStep step) {
-    return step.type() == BpmnElementType.CALL_ACTIVITY;
-  }
-
   @Override
   public void activate(ElementStep step) {
     switch (step.type()) {

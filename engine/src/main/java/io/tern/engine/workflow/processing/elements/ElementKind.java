@@ -16,16 +16,6 @@ interface ElementKind {
   Set<BpmnElementType> types();
 
   /**
-   * Whether activating may raise an incident for a reason of this kind's own (input mappings and
-   * catch events, which any element may have, are {@link ElementLifecycle#mayFailToEnter}'s): an
-   * instance whose activation raised one is still ACTIVATING, and is activated again once the
-   * incident is resolved.
-   */
-  default boolean mayFailToActivate(ElementStep step) {
-    return false;
-  }
-
-  /**
    * ACTIVATE_ELEMENT: ELEMENT_ACTIVATING is written (or was, by the attempt that raised an
    * incident). Either activates the element or, raising an incident, leaves it ACTIVATING.
    */

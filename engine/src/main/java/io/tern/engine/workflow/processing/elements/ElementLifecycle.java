@@ -81,14 +81,6 @@ final class ElementLifecycle {
   }
 
   /**
-   * Whether entering the element may raise an incident, whatever its kind: its input mappings or
-   * the catch events it subscribes to may not evaluate.
-   */
-  boolean mayFailToEnter(ElementStep step) {
-    return subscribes(step) || step.element() != null && !step.element().inputs().isEmpty();
-  }
-
-  /**
    * Whether the instance subscribes to catch events while it is active: its own timer or message,
    * its boundary events', its event subprocesses' start events'.
    */
@@ -133,6 +125,11 @@ final class ElementLifecycle {
             step.element(),
             step.part(),
             step.eventSubprocessStarts());
+  }
+
+  /** Whatever the instance waits for is canceled, whatever its element (it may have changed). */
+  void unsubscribeAll(ElementStep step) {
+    catchEvents.unsubscribe(step.result(), step.key());
   }
 
   /** The instance is left: what it waited for is canceled. */

@@ -84,7 +84,8 @@ public final class ElementProcessor {
     }
     if (value.flowScopeKey >= 0
         && scope.value.elementType == BpmnElementType.MULTI_INSTANCE_BODY
-        && scope.value.processDefinitionKey != value.processDefinitionKey) {
+        && (scope.value.processDefinitionKey != value.processDefinitionKey
+            || !scope.value.elementId.equals(value.elementId))) {
       // The body was migrated after it asked for this inner instance: the instance is one of the
       // body's target element (MigrationPlan lets no other activation be on its way).
       value.processDefinitionKey = scope.value.processDefinitionKey;
@@ -102,8 +103,14 @@ public final class ElementProcessor {
     if (kind == null) {
       throw new IllegalStateException("cannot activate a " + value.elementType + " element");
     }
-    ElementStep step = lifecycle.step(result, key, value);
     boolean known = instances.get(key, instance);
+    // An element whose activation raised an incident is still ACTIVATING, and is activated again
+    // once the incident is resolved: as it is stored (a migration may have moved it since).
+    boolean again = known && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING;
+    if (again) {
+      value.copyFrom(instance.value);
+    }
+    ElementStep step = lifecycle.step(result, key, value);
     if (!known
         && step.element() != null
         && InclusiveJoin.joins(step.element())
@@ -111,13 +118,9 @@ public final class ElementProcessor {
             value.flowScopeKey, step.process().inclusiveJoin(step.element().id()))) {
       return; // an activation before this one joined the tokens, or another may still come
     }
-    // An element whose activation raised an incident is still ACTIVATING, and is activated again
-    // once the incident is resolved.
-    boolean again =
-        (kind.mayFailToActivate(step) || lifecycle.mayFailToEnter(step))
-            && known
-            && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING;
-    if (!again) {
+    if (again) {
+      lifecycle.unsubscribeAll(step); // what the failed attempt subscribed to, before it failed
+    } else {
       lifecycle.append(step, ProcessInstanceIntent.ELEMENT_ACTIVATING);
     }
     kind.activate(step);

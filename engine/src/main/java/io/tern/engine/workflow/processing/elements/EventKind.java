@@ -71,12 +71,6 @@ final class EventKind implements ElementKind {
         BpmnElementType.BOUNDARY_EVENT);
   }
 
-  /** A message throw event's job type or retries may be FEEL that does not evaluate. */
-  @Override
-  public boolean mayFailToActivate(ElementStep step) {
-    return step.element().job() != null && step.element().job().hasExpressions();
-  }
-
   @Override
   public void activate(ElementStep step) {
     if (!lifecycle.applyInputs(step) || !lifecycle.subscribe(step)) {

@@ -31,12 +31,6 @@ final class MultiInstanceKind implements ElementKind {
     return Set.of(BpmnElementType.MULTI_INSTANCE_BODY);
   }
 
-  /** The input collection may not evaluate to a list. */
-  @Override
-  public boolean mayFailToActivate(ElementStep step) {
-    return true;
-  }
-
   @Override
   public void activate(ElementStep step) {
     List<byte[]> items =

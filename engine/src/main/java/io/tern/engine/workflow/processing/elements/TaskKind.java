@@ -60,13 +60,6 @@ final class TaskKind implements ElementKind {
         BpmnElementType.BUSINESS_RULE_TASK);
   }
 
-  /** A job's type, retries or headers, a script or a decision may fail to evaluate. */
-  @Override
-  public boolean mayFailToActivate(ElementStep step) {
-    ExecutableElement element = step.element();
-    return element.job() != null && element.job().hasExpressions() || element.evaluation() != null;
-  }
-
   @Override
   public void activate(ElementStep step) {
     if (!lifecycle.applyInputs(step) || !lifecycle.subscribe(step)) {

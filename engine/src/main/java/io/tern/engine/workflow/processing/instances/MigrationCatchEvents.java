@@ -59,6 +59,19 @@ final class MigrationCatchEvents {
     this.refusal = refusal;
   }
 
+  /** Everything element instance {@code key} subscribed to closes; nothing opens. */
+  Moved closeAll(long key) {
+    Set<String> closed = new LinkedHashSet<>();
+    for (long timerKey : state.timers().ofElement(key)) {
+      TimerValue timer = new TimerValue();
+      state.timers().get(timerKey, timer);
+      closed.add(timer.targetElementId);
+    }
+    state.processMessageSubscriptions().ofElement(key).forEach(m -> closed.add(m.value.elementId));
+    state.signals().ofElement(key).forEach(signal -> closed.add(signal.elementId));
+    return new Moved(List.of(), List.of(), List.of(), closed, List.of(), null);
+  }
+
   /**
    * Plans the subscriptions of element instance {@code key} (of {@code elementId} in {@code
    * source}), which becomes {@code after}, waiting for {@code targets} in the target process.
@@ -246,6 +259,18 @@ final class MigrationCatchEvents {
         }
         String name = evaluated.get(0).messageName();
         for (Subscription existing : subscriptions) {
+          if (name != null
+              && existing.value.messageName.equals(name)
+              && existing.state == ProcessMessageSubscriptionState.CLOSING) {
+            return refusal.apply(
+                "active element with id '"
+                    + elementId
+                    + "' is still closing its subscription to message '"
+                    + name
+                    + "', which the target's catch event '"
+                    + target.id()
+                    + "' subscribes to. Please retry the migration.");
+          }
           if (name != null && existing.value.messageName.equals(name)) {
             return refusal.apply(
                 "active element with id '"

@@ -9,13 +9,19 @@ import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
+import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessState;
+import io.tern.engine.workflow.state.Subscription;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.value.SignalSubscriptionValue;
+import io.tern.engine.workflow.value.TimerValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -183,6 +189,17 @@ final class MigrationPlan {
               + value.elementId
               + "'. Elements cannot be migrated without a mapping.");
     }
+    if (!isProcess && targetId.equals(target.bpmnProcessId())) {
+      return refusal(
+          "active element with id '"
+              + value.elementId
+              + "' and type '"
+              + kind(value.elementType)
+              + "' is mapped to an element with id '"
+              + targetId
+              + "' and different type 'process'. Elements must be mapped to elements of the same"
+              + " type.");
+    }
     ExecutableElement targetElement = isProcess ? null : target.process().element(targetId);
     if (!isProcess) {
       Refusal changed = changed(instance, element, targetElement, targetIds);
@@ -190,7 +207,7 @@ final class MigrationPlan {
         return changed;
       }
     }
-    if (!atRest(key, instance, children)) {
+    if (!atRest(key, instance, element, children)) {
       return refusal(
           "a concurrent command was executed on the process instance (element '"
               + value.elementId
@@ -203,26 +220,49 @@ final class MigrationPlan {
     after.bpmnProcessId = target.bpmnProcessId();
     after.version = target.version();
     after.elementId = targetId;
-    MigrationCatchEvents.Moved events = null;
+    MigrationCatchEvents.Moved events;
     if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
-      // An instance still ACTIVATING (held by an incident) subscribes when it is entered again.
       CatchEventBehavior.Part part =
           isProcess
               ? CatchEventBehavior.Part.ALL
               : CatchEventBehavior.partOf(targetElement, value.elementType);
       List<ExecutableElement> targets =
           CatchEventBehavior.targets(
-              target.process(),
-              targetElement,
-              part,
-              EventSubprocessBehavior.waitingStarts(target.process(), after));
+              target.process(), targetElement, part, eventSubprocessStarts(after, children));
       events = catchEvents.plan(key, source, value.elementId, after, targets, mappings);
       if (events.refusal() != null) {
         return events.refusal();
       }
+    } else {
+      // Held by an incident: what it subscribed to before failing closes, and it subscribes to the
+      // target's catch events when it is entered again.
+      events = catchEvents.closeAll(key);
     }
     moves.add(new Move(key, instance, after, targetElement, events));
     return null;
+  }
+
+  /**
+   * The event subprocess start events the instance waits for on the target: none for a
+   * multi-instance body (its inner instances wait for those inside them), none while an
+   * interrupting event subprocess runs in it (it closed them when it started).
+   */
+  private List<ExecutableElement> eventSubprocessStarts(
+      ProcessInstanceValue after, List<Long> children) {
+    if (after.elementType == BpmnElementType.MULTI_INSTANCE_BODY) {
+      return List.of();
+    }
+    ElementInstance child = new ElementInstance();
+    for (long childKey : children) {
+      if (state.instances().get(childKey, child)
+          && child.value.elementType == BpmnElementType.EVENT_SUB_PROCESS) {
+        ExecutableElement eventSubprocess = source.element(child.value.elementId);
+        if (source.element(eventSubprocess.startEventId()).interrupting()) {
+          return List.of();
+        }
+      }
+    }
+    return EventSubprocessBehavior.waitingStarts(target.process(), after);
   }
 
   /** Whether an element of this kind may be active while its instance is migrated. */
@@ -335,9 +375,10 @@ final class MigrationPlan {
    * command. Inner instances of a parallel multi-instance body still on their way are not seen
    * here: they take the body's definition when they arrive ({@code ElementProcessor}).
    */
-  private boolean atRest(long key, ElementInstance instance, List<Long> children) {
+  private boolean atRest(
+      long key, ElementInstance instance, ExecutableElement element, List<Long> children) {
     if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING) {
-      return true; // held by an incident until it is resolved
+      return state.incidents().ofElement(key) >= 0; // held by an incident until it is resolved
     }
     if (instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED
         || state.pendingBoundaries().has(key)
@@ -349,7 +390,65 @@ final class MigrationPlan {
           case PROCESS, SUB_PROCESS, EVENT_SUB_PROCESS, MULTI_INSTANCE_BODY -> true;
           default -> false;
         };
-    return !container || !children.isEmpty();
+    if (container) {
+      return !children.isEmpty();
+    }
+    return !completionOnItsWay(key, instance, element);
+  }
+
+  /**
+   * Whether what the instance waited for came and its completion is on its way: its job completed,
+   * its own timer, message or signal fired (the event-based gateway's: one of them), the process it
+   * called ended. The completion carries what came (variables, the path to take) for the source's
+   * element.
+   */
+  private boolean completionOnItsWay(
+      long key, ElementInstance instance, ExecutableElement element) {
+    if (instance.jobKey >= 0) {
+      return !state.jobs().get(instance.jobKey, new JobState.Job());
+    }
+    BpmnElementType type = instance.value.elementType;
+    if (type == BpmnElementType.CALL_ACTIVITY) {
+      return instance.calledInstanceKey < 0;
+    }
+    boolean waitsForItsOwn =
+        type == BpmnElementType.EVENT_BASED_GATEWAY
+            || type == BpmnElementType.RECEIVE_TASK
+            || type == BpmnElementType.INTERMEDIATE_CATCH_EVENT;
+    if (!waitsForItsOwn) {
+      return false;
+    }
+    Set<String> own = new HashSet<>();
+    if (type == BpmnElementType.EVENT_BASED_GATEWAY) {
+      element.outgoing().forEach(flow -> own.add(source.target(flow.id()).id()));
+    } else {
+      own.add(element.id());
+    }
+    return !subscribedTo(key, own);
+  }
+
+  /**
+   * Whether instance {@code key} still has a subscription for one of the catch events {@code ids}.
+   */
+  private boolean subscribedTo(long key, Set<String> ids) {
+    for (long timerKey : state.timers().ofElement(key)) {
+      TimerValue timer = new TimerValue();
+      if (state.timers().get(timerKey, timer) && ids.contains(timer.targetElementId)) {
+        return true;
+      }
+    }
+    for (Subscription message : state.processMessageSubscriptions().ofElement(key)) {
+      if (message.state != ProcessMessageSubscriptionState.CLOSING
+          && ids.contains(message.value.elementId)) {
+        return true;
+      }
+    }
+    for (SignalSubscriptionValue signal : state.signals().ofElement(key)) {
+      if (ids.contains(signal.elementId)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** An INVALID_STATE refusal: "Expected to migrate process instance 'key' but {@code why}". */

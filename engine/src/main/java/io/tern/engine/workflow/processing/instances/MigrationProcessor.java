@@ -142,14 +142,17 @@ public final class MigrationProcessor implements CommandProcessor {
           ProcessMessageSubscriptionIntent.MIGRATED,
           subscription);
     }
+    // Stored by catch event id: the old entries go, then the new ones come, in this one batch (one
+    // by one, a move to an id another kept signal leaves would be deleted with it).
     for (MigrationCatchEvents.KeptSignal kept : events.signals()) {
-      // Stored by catch event id: the old entry goes, the new one comes, in this one batch.
-      SignalSubscriptionValue signal = kept.subscription();
       result.appendEvent(
           context.nextKey(),
           ValueTypes.SIGNAL_SUBSCRIPTION,
           SignalSubscriptionIntent.DELETED,
-          signal);
+          kept.subscription());
+    }
+    for (MigrationCatchEvents.KeptSignal kept : events.signals()) {
+      SignalSubscriptionValue signal = kept.subscription();
       signal.processDefinitionKey = after.processDefinitionKey;
       signal.bpmnProcessId = after.bpmnProcessId;
       signal.elementId = kept.targetId();

@@ -606,4 +606,40 @@ class GatewayClientTest {
     assertThat(archive.getProcessInstanceKey()).isEqualTo(invoice.getProcessInstanceKey());
     client.newCompleteCommand(archive).send().join();
   }
+
+  @Test
+  void aDeclinedCardCompensatesTheBookingsThroughTheOfficialClient() throws Exception {
+    byte[] saga;
+    try (java.io.InputStream in = getClass().getResourceAsStream("/bpmn/trip-booking.bpmn")) {
+      saga = in.readAllBytes();
+    }
+    client.newDeployResourceCommand().addResourceBytes(saga, "trip-booking.bpmn").send().join();
+    CompletableFuture<ProcessInstanceResult> ended =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("trip-booking")
+            .latestVersion()
+            .withResult()
+            .requestTimeout(Duration.ofSeconds(60))
+            .send()
+            .toCompletableFuture();
+    client
+        .newCompleteCommand(activateOne("book-hotel"))
+        .variables(Map.of("hotelBooking", "H-9"))
+        .send()
+        .join();
+    client.newCompleteCommand(activateOne("book-flight")).send().join();
+    client
+        .newThrowErrorCommand(activateOne("charge-card"))
+        .errorCode("card-declined")
+        .send()
+        .join();
+
+    ActivatedJob cancelHotel = activateOne("cancel-hotel");
+    assertThat(cancelHotel.getVariablesAsMap()).containsEntry("booking", "H-9");
+    assertThat(ended).as("the throw event waits for every handler").isNotDone();
+    client.newCompleteCommand(cancelHotel).send().join();
+    client.newCompleteCommand(activateOne("cancel-flight")).send().join();
+    assertThat(ended.join().getVariablesAsMap()).containsEntry("hotelBooking", "H-9");
+  }
 }

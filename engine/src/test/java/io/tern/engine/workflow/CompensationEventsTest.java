@@ -13,6 +13,7 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.CompensationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
+import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
@@ -77,6 +78,10 @@ class CompensationEventsTest extends WorkflowTestBase {
         .isLessThan(lines.indexOf("undo " + COMPLETED));
     assertThat(subscriptions(CompensationIntent.COMPLETED)).isEqualTo(1);
     assertThat(subscriptions(CompensationIntent.DELETED)).isZero();
+    assertThat(count("end " + COMPLETED))
+        .as("the throw event went on to the end event: the handler's token did not end the scope")
+        .isEqualTo(1);
+    assertThat(lines.indexOf("end " + COMPLETED)).isLessThan(lines.indexOf("trip " + COMPLETED));
   }
 
   @Test
@@ -186,6 +191,7 @@ class CompensationEventsTest extends WorkflowTestBase {
     completeJob(leader, awaitJob(leader, "refund"));
     await(() -> count("many " + COMPLETED) == 1, "the instance to complete");
     assertThat(count("refund " + COMPLETED)).isEqualTo(1);
+    assertThat(subscriptions(CompensationIntent.CREATED)).as("the body's, once").isEqualTo(1);
   }
 
   @Test
@@ -261,6 +267,111 @@ class CompensationEventsTest extends WorkflowTestBase {
             .endEvent()
             .done();
     assertRefused(leader, noWait, "waitForCompletion must be true or absent");
+  }
+
+  @Test
+  void aThrowInAnEventSubprocessCompensatesTheScopeItRunsIn() {
+    TestMember leader = leader();
+    BpmnModelInstance failing =
+        compensable(
+                Bpmn.createExecutableProcess("failing")
+                    .eventSubProcess(
+                        "on-failure",
+                        e ->
+                            e.startEvent("failed")
+                                .error("fail")
+                                .intermediateThrowEvent("undo")
+                                .compensateEventDefinition()
+                                .compensateEventDefinitionDone()
+                                .endEvent("gave-up"))
+                    .startEvent(),
+                "book")
+            .serviceTask("pay", t -> t.zeebeJobType("pay"))
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "failing.bpmn", xml(failing)));
+    create(leader, "failing");
+    completeJob(leader, awaitJob(leader, "book"));
+    throwError(leader, awaitJob(leader, "pay"), "fail", "no money", "{}");
+    completeJob(leader, awaitJob(leader, "undo-book"));
+    await(() -> count("failing " + COMPLETED) == 1, "the instance to complete");
+    assertThat(count("gave-up " + COMPLETED)).isEqualTo(1);
+  }
+
+  @Test
+  void aHandlerTerminatedByAModificationLetsItsThrowEventGoOn() {
+    TestMember leader = leader();
+    BpmnModelInstance trip =
+        compensable(Bpmn.createExecutableProcess("skip").startEvent(), "book")
+            .intermediateThrowEvent("undo")
+            .compensateEventDefinition()
+            .compensateEventDefinitionDone()
+            .endEvent("end")
+            .done();
+    deployed(deploy(leader, "skip.bpmn", xml(trip)));
+    long instance = create(leader, "skip").key();
+    completeJob(leader, awaitJob(leader, "book"));
+    awaitJob(leader, "undo-book");
+    long handler = elementKey("undo-book", ProcessInstanceIntent.ELEMENT_ACTIVATED);
+
+    ProcessInstanceModificationValue activateHandler = new ProcessInstanceModificationValue();
+    activateHandler.activations.add(
+        new ProcessInstanceModificationValue.Activation("undo-book", -1));
+    Answer refused =
+        leader.awaitAnswer(
+            leader.send(
+                ValueTypes.PROCESS_INSTANCE_MODIFICATION,
+                ValueTypes.ModificationIntent.MODIFY,
+                instance,
+                activateHandler));
+    assertThat(refused.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(refused.reason()).contains("compensation handler");
+
+    ProcessInstanceModificationValue terminate = new ProcessInstanceModificationValue();
+    terminate.terminations.add(handler);
+    assertThat(
+            leader
+                .awaitAnswer(
+                    leader.send(
+                        ValueTypes.PROCESS_INSTANCE_MODIFICATION,
+                        ValueTypes.ModificationIntent.MODIFY,
+                        instance,
+                        terminate))
+                .rejection())
+        .isEqualTo(RejectionType.NONE);
+    await(() -> count("skip " + COMPLETED) == 1, "the throw event, then the instance, to go on");
+    assertThat(count("end " + COMPLETED)).isEqualTo(1);
+    assertThat(subscriptions(CompensationIntent.DELETED))
+        .as("the terminated handler compensated nothing")
+        .isEqualTo(1);
+  }
+
+  @Test
+  void whatCompletedInATerminatedSubprocessIsDeletedAtOnce() {
+    TestMember leader = leader();
+    BpmnModelInstance interrupted =
+        Bpmn.createExecutableProcess("interrupted")
+            .startEvent()
+            .subProcess(
+                "sub",
+                s ->
+                    compensable(s.embeddedSubProcess().startEvent(), "a")
+                        .serviceTask("b", t -> t.zeebeJobType("b"))
+                        .endEvent())
+            .boundaryEvent("boom", b -> b.error("boom"))
+            .serviceTask("after", t -> t.zeebeJobType("after"))
+            .endEvent()
+            .done();
+    deployed(deploy(leader, "interrupted.bpmn", xml(interrupted)));
+    create(leader, "interrupted");
+    completeJob(leader, awaitJob(leader, "a"));
+    throwError(leader, awaitJob(leader, "b"), "boom", "", "{}");
+    long after = awaitJob(leader, "after");
+    assertThat(subscriptions(CompensationIntent.DELETED))
+        .as("'a' can no longer be compensated once its subprocess is terminated")
+        .isEqualTo(1);
+    completeJob(leader, after);
+    await(() -> count("interrupted " + COMPLETED) == 1, "the instance to complete");
   }
 
   private void assertRefused(TestMember leader, BpmnModelInstance model, String problem) {

@@ -1,14 +1,14 @@
 package io.tern.engine.workflow.model;
 
-import static io.tern.engine.workflow.model.BpmnTransformer.describe;
-
 import io.camunda.zeebe.model.bpmn.instance.Activity;
 import io.camunda.zeebe.model.bpmn.instance.Association;
 import io.camunda.zeebe.model.bpmn.instance.Process;
+import io.camunda.zeebe.model.bpmn.instance.SubProcess;
 import io.tern.engine.workflow.value.BpmnElementType;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.camunda.bpm.model.xml.instance.ModelElementInstance;
 
 /**
  * A process's compensation, checked at deployment as Zeebe does: each compensation boundary event
@@ -78,20 +78,29 @@ final class CompensationCheck {
               + " handler");
       return null;
     }
+    // Other associations (a text annotation's, say) may start at the boundary event too.
     for (Association association :
         process.getModelInstance().getModelElementsByType(Association.class)) {
       if (association.getSource() != null
-          && boundary.id().equals(association.getSource().getId())) {
-        if (association.getTarget() instanceof Activity handler && handler.isForCompensation()) {
-          return handler.getId();
+          && boundary.id().equals(association.getSource().getId())
+          && association.getTarget() instanceof Activity handler) {
+        String problem = null;
+        if (!handler.isForCompensation()) {
+          problem =
+              "its compensation handler '" + handler.getId() + "' must be marked isForCompensation";
+        } else if (handler instanceof SubProcess subprocess && subprocess.triggeredByEvent()) {
+          problem =
+              "an event subprocess cannot be a compensation handler ('" + handler.getId() + "')";
+        } else if (processOf(handler) == null
+            || !process.getId().equals(processOf(handler).getId())) {
+          problem =
+              "its compensation handler '" + handler.getId() + "' must be in the same process";
         }
-        problems.add(
-            where
-                + ": its association must lead to an activity marked isForCompensation, not to "
-                + (association.getTarget() == null
-                    ? "nothing"
-                    : describe(association.getTarget())));
-        return null;
+        if (problem != null) {
+          problems.add(where + ": " + problem);
+          return null;
+        }
+        return handler.getId();
       }
     }
     problems.add(
@@ -99,6 +108,14 @@ final class CompensationCheck {
             + ": it needs an association to its compensation handler (an activity marked"
             + " isForCompensation)");
     return null;
+  }
+
+  private static Process processOf(ModelElementInstance element) {
+    ModelElementInstance parent = element.getParentElement();
+    while (parent != null && !(parent instanceof Process)) {
+      parent = parent.getParentElement();
+    }
+    return (Process) parent;
   }
 
   private static void checkActivityRef(

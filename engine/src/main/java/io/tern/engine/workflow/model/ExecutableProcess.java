@@ -31,6 +31,19 @@ public record ExecutableProcess(
     return compensationHandlers.containsValue(elementId);
   }
 
+  /** Whether element {@code elementId} is a compensation handler or lies inside one. */
+  public boolean inCompensationHandler(String elementId) {
+    if (isCompensationHandler(elementId)) {
+      return true;
+    }
+    for (String scope : flowScopesOf(elementId)) {
+      if (isCompensationHandler(scope)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether any activity has a compensation handler (else nothing is ever compensated). */
   public boolean hasCompensation() {
     return !compensationHandlers.isEmpty();

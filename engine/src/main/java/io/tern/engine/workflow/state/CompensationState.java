@@ -3,15 +3,16 @@ package io.tern.engine.workflow.state;
 import io.tern.engine.state.ColumnFamily;
 import io.tern.engine.state.DbCompositeKey;
 import io.tern.engine.state.DbLong;
+import io.tern.engine.state.DbNil;
 import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The compensation subscriptions of each process instance, by subscription key: few per instance
- * (one per completed compensable activity), so they are read whole when compensation is thrown, a
- * handler completes or the instance ends.
+ * The compensation subscriptions of each process instance, by subscription key, read whole when
+ * compensation is thrown or the instance ends; and by the scope instance they completed in, so that
+ * a subprocess completing asks cheaply whether it holds any.
  */
 public final class CompensationState {
   /** A subscription and its key. */
@@ -19,9 +20,12 @@ public final class CompensationState {
 
   private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, CompensationSubscriptionValue>
       subscriptions;
-  private final DbLong instance = new DbLong();
-  private final DbLong subscription = new DbLong();
-  private final DbCompositeKey<DbLong, DbLong> key = new DbCompositeKey<>(instance, subscription);
+  private final ColumnFamily<DbCompositeKey<DbLong, DbLong>, DbNil> byScope;
+  private final DbLong first = new DbLong();
+  private final DbLong second = new DbLong();
+  private final DbCompositeKey<DbLong, DbLong> key = new DbCompositeKey<>(first, second);
+  private final DbNil nil = new DbNil();
+  private final CompensationSubscriptionValue stored = new CompensationSubscriptionValue();
 
   public CompensationState(PartitionState state) {
     subscriptions =
@@ -29,20 +33,43 @@ public final class CompensationState {
             StateIds.COMPENSATION_SUBSCRIPTIONS,
             new DbCompositeKey<>(new DbLong(), new DbLong()),
             new CompensationSubscriptionValue());
+    byScope =
+        state.columnFamily(
+            StateIds.COMPENSATION_SUBSCRIPTIONS_BY_SCOPE,
+            new DbCompositeKey<>(new DbLong(), new DbLong()),
+            nil);
   }
 
   /** Applier: stores (or replaces) subscription {@code subscriptionKey}. */
   public void put(long subscriptionKey, CompensationSubscriptionValue value) {
-    instance.set(value.processInstanceKey);
-    subscription.set(subscriptionKey);
+    first.set(value.processInstanceKey);
+    second.set(subscriptionKey);
     subscriptions.put(key, value);
+    first.set(value.scopeKey);
+    byScope.put(key, nil);
   }
 
   /** Applier: the subscription is gone. */
   public void remove(long processInstanceKey, long subscriptionKey) {
-    instance.set(processInstanceKey);
-    subscription.set(subscriptionKey);
-    subscriptions.delete(key);
+    first.set(processInstanceKey);
+    second.set(subscriptionKey);
+    if (subscriptions.get(key, stored)) {
+      subscriptions.delete(key);
+      first.set(stored.scopeKey);
+      byScope.delete(key);
+    }
+  }
+
+  /** Whether something that can be compensated completed in scope instance {@code scopeKey}. */
+  public boolean holdsAny(long scopeKey) {
+    boolean[] found = {false};
+    byScope.forEachWithPrefix(
+        new DbLong(scopeKey),
+        (k, v) -> {
+          found[0] = true;
+          return false;
+        });
+    return found[0];
   }
 
   /** The subscriptions of a process instance, in key order, copied. */
@@ -50,10 +77,9 @@ public final class CompensationState {
     List<Entry> found = new ArrayList<>();
     subscriptions.forEachWithPrefix(
         new DbLong(processInstanceKey),
-        (k, v) -> {
-          found.add(new Entry(k.second().get(), new CompensationSubscriptionValue().copyFrom(v)));
-          return true;
-        });
+        (k, v) ->
+            found.add(
+                new Entry(k.second().get(), new CompensationSubscriptionValue().copyFrom(v))));
     return found;
   }
 }

@@ -56,6 +56,7 @@ final class StateIds {
   static final short DECISION_HIGHEST_VERSION = 67;
   static final short MODIFICATION_ACTIVATIONS = 68;
   static final short COMPENSATION_SUBSCRIPTIONS = 69;
+  static final short COMPENSATION_SUBSCRIPTIONS_BY_SCOPE = 70;
 
   private StateIds() {}
 }

@@ -13,8 +13,12 @@ import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -40,27 +44,53 @@ public final class CompensationBehavior {
 
   /**
    * Element instance {@code key} ({@code value}) completes: it is recorded if it can be
-   * compensated; a compensation handler's completion may let its throw event go on.
+   * compensated; a compensation handler's completion may let its throw event go on; what completed
+   * in a scope that is not recorded (an event subprocess, a handler) can no longer be reached.
    */
   public void completing(
       ProcessingResult result, long key, ProcessInstanceValue value, ExecutableProcess process) {
     if (!process.hasCompensation()) {
       return;
     }
-    if (process.isCompensationHandler(value.elementId)) {
-      handlerCompleting(result, key, value);
-      return;
-    }
     ExecutableElement element = process.element(value.elementId);
     boolean inner =
         element.loop() != null && value.elementType != BpmnElementType.MULTI_INSTANCE_BODY;
+    boolean scope =
+        value.elementType == BpmnElementType.SUB_PROCESS
+            || value.elementType == BpmnElementType.MULTI_INSTANCE_BODY;
+    if (process.isCompensationHandler(value.elementId)) {
+      if (!inner) {
+        handlerDone(result, key, value.processInstanceKey, false);
+      }
+      deleteScoped(result, key, value.processInstanceKey);
+      return;
+    }
     String handler = process.compensationHandlerOf(value.elementId);
     if (handler != null && !inner) {
       record(result, key, value, handler);
-    } else if ((value.elementType == BpmnElementType.SUB_PROCESS
-            || value.elementType == BpmnElementType.MULTI_INSTANCE_BODY)
-        && holdsCompensable(key, value.processInstanceKey)) {
+    } else if (scope && state.compensations().holdsAny(key)) {
       record(result, key, value, "");
+    } else if (value.elementType == BpmnElementType.EVENT_SUB_PROCESS) {
+      deleteScoped(result, key, value.processInstanceKey);
+    }
+  }
+
+  /**
+   * Element instance {@code key} ({@code value}) is terminated: a handler no longer holds its throw
+   * event back, and what completed inside a terminated scope can no longer be compensated.
+   */
+  public void terminated(
+      ProcessingResult result, long key, ProcessInstanceValue value, ExecutableProcess process) {
+    if (!process.hasCompensation() || value.elementType == BpmnElementType.PROCESS) {
+      return;
+    }
+    if (process.isCompensationHandler(value.elementId)
+        && !(process.element(value.elementId).loop() != null
+            && value.elementType != BpmnElementType.MULTI_INSTANCE_BODY)) {
+      handlerDone(result, key, value.processInstanceKey, true);
+    }
+    if (state.compensations().holdsAny(key)) {
+      deleteScoped(result, key, value.processInstanceKey);
     }
   }
 
@@ -83,18 +113,29 @@ public final class CompensationBehavior {
         && instance.value.elementType == BpmnElementType.EVENT_SUB_PROCESS) {
       scopes.add(instance.value.flowScopeKey);
     }
-    List<CompensationState.Entry> recorded =
-        state.compensations().ofInstance(throwValue.processInstanceKey);
+    Map<Long, List<CompensationState.Entry>> byScope =
+        byScope(state.compensations().ofInstance(throwValue.processInstanceKey));
     boolean handlers = false;
-    for (CompensationState.Entry entry : recorded) {
-      CompensationSubscriptionValue subscription = entry.value();
-      if (!subscription.isTriggered()
-          && scopes.contains(subscription.scopeKey)
-          && (activityRef == null || activityRef.equals(subscription.activityId))) {
-        handlers |= trigger(result, entry, recorded, throwKey, throwValue, process);
+    for (long scopeKey : scopes) {
+      for (CompensationState.Entry entry : byScope.getOrDefault(scopeKey, List.of())) {
+        if (activityRef == null || activityRef.equals(entry.value().activityId)) {
+          handlers |= trigger(result, entry, byScope, throwKey, throwValue, process);
+        }
       }
     }
     return handlers;
+  }
+
+  /** The untriggered subscriptions by the scope instance they completed in. */
+  private static Map<Long, List<CompensationState.Entry>> byScope(
+      List<CompensationState.Entry> recorded) {
+    Map<Long, List<CompensationState.Entry>> byScope = new HashMap<>();
+    for (CompensationState.Entry entry : recorded) {
+      if (!entry.value().isTriggered()) {
+        byScope.computeIfAbsent(entry.value().scopeKey, scope -> new ArrayList<>()).add(entry);
+      }
+    }
+    return byScope;
   }
 
   /**
@@ -130,16 +171,6 @@ public final class CompensationBehavior {
         subscription);
   }
 
-  /** Whether compensable activities completed in scope instance {@code scopeKey}. */
-  private boolean holdsCompensable(long scopeKey, long processInstanceKey) {
-    for (CompensationState.Entry entry : state.compensations().ofInstance(processInstanceKey)) {
-      if (entry.value().scopeKey == scopeKey && !entry.value().isTriggered()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /**
    * Triggers {@code entry} and what completed inside it; true if a handler runs. A subprocess
    * recorded without a handler is gone through at once.
@@ -147,7 +178,7 @@ public final class CompensationBehavior {
   private boolean trigger(
       ProcessingResult result,
       CompensationState.Entry entry,
-      List<CompensationState.Entry> recorded,
+      Map<Long, List<CompensationState.Entry>> byScope,
       long throwKey,
       ProcessInstanceValue throwValue,
       ExecutableProcess process) {
@@ -185,22 +216,20 @@ public final class CompensationBehavior {
           CompensationIntent.COMPLETED,
           subscription);
     }
-    for (CompensationState.Entry inside : recorded) {
-      if (inside.value().scopeKey == subscription.activityInstanceKey
-          && !inside.value().isTriggered()) {
-        handlers |= trigger(result, inside, recorded, throwKey, throwValue, process);
-      }
+    for (CompensationState.Entry inside :
+        byScope.getOrDefault(subscription.activityInstanceKey, List.of())) {
+      handlers |= trigger(result, inside, byScope, throwKey, throwValue, process);
     }
     return handlers;
   }
 
   /**
-   * Handler instance {@code key} completes (an inner instance of a multi-instance handler is not
-   * the handler instance): its subscription is done, and the throw event goes on after the last.
+   * Handler instance {@code key} completed (or was terminated: its subscription is deleted, as it
+   * compensated nothing): its throw event goes on once no other handler of it is left.
    */
-  private void handlerCompleting(ProcessingResult result, long key, ProcessInstanceValue value) {
-    List<CompensationState.Entry> recorded =
-        state.compensations().ofInstance(value.processInstanceKey);
+  private void handlerDone(
+      ProcessingResult result, long key, long processInstanceKey, boolean terminated) {
+    List<CompensationState.Entry> recorded = state.compensations().ofInstance(processInstanceKey);
     CompensationState.Entry done = null;
     for (CompensationState.Entry entry : recorded) {
       if (entry.value().handlerInstanceKey == key) {
@@ -213,7 +242,7 @@ public final class CompensationBehavior {
     result.appendEvent(
         done.key(),
         ValueTypes.COMPENSATION_SUBSCRIPTION,
-        CompensationIntent.COMPLETED,
+        terminated ? CompensationIntent.DELETED : CompensationIntent.COMPLETED,
         done.value());
     long throwKey = done.value().throwEventInstanceKey;
     for (CompensationState.Entry entry : recorded) {
@@ -228,6 +257,32 @@ public final class CompensationBehavior {
           ValueTypes.PROCESS_INSTANCE,
           ProcessInstanceIntent.COMPLETE_ELEMENT,
           instance.value);
+    }
+  }
+
+  /**
+   * Deletes what completed in scope instance {@code scopeKey} and, through the subprocesses
+   * recorded there, inside them: nothing can reach it any more.
+   */
+  private void deleteScoped(ProcessingResult result, long scopeKey, long processInstanceKey) {
+    if (!state.compensations().holdsAny(scopeKey)) {
+      return;
+    }
+    Map<Long, List<CompensationState.Entry>> byScope = new HashMap<>();
+    for (CompensationState.Entry entry : state.compensations().ofInstance(processInstanceKey)) {
+      byScope.computeIfAbsent(entry.value().scopeKey, scope -> new ArrayList<>()).add(entry);
+    }
+    ArrayDeque<Long> scopes = new ArrayDeque<>();
+    scopes.add(scopeKey);
+    while (!scopes.isEmpty()) {
+      for (CompensationState.Entry entry : byScope.getOrDefault(scopes.poll(), List.of())) {
+        result.appendEvent(
+            entry.key(),
+            ValueTypes.COMPENSATION_SUBSCRIPTION,
+            CompensationIntent.DELETED,
+            entry.value());
+        scopes.add(entry.value().activityInstanceKey);
+      }
     }
   }
 }

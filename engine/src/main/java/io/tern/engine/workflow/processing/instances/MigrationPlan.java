@@ -9,19 +9,13 @@ import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
-import io.tern.engine.workflow.state.JobState;
-import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessState;
-import io.tern.engine.workflow.state.Subscription;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
-import io.tern.engine.workflow.value.SignalSubscriptionValue;
-import io.tern.engine.workflow.value.TimerValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,6 +52,7 @@ final class MigrationPlan {
   private final ElementInstance root;
   private final ProcessInstanceMigrationValue migration;
   private final MigrationCatchEvents catchEvents;
+  private InstanceAtRest atRest;
   private final Map<String, String> mappings = new LinkedHashMap<>();
   private final List<Move> moves = new ArrayList<>();
   private ExecutableProcess source;
@@ -86,6 +81,7 @@ final class MigrationPlan {
   /** Null if the migration can be carried out (then {@link #moves()} says how), else why not. */
   Refusal check() {
     source = state.process(root.value.processDefinitionKey);
+    atRest = new InstanceAtRest(state, source);
     Set<String> duplicates = new LinkedHashSet<>();
     for (ProcessInstanceMigrationValue.Mapping mapping : migration.mappings) {
       if (mappings.put(mapping.sourceElementId(), mapping.targetElementId()) != null) {
@@ -200,6 +196,15 @@ final class MigrationPlan {
               + "' and different type 'process'. Elements must be mapped to elements of the same"
               + " type.");
     }
+    if (!isProcess && target.process().inCompensationHandler(targetId)) {
+      return refusal(
+          "active element with id '"
+              + value.elementId
+              + "' is mapped to '"
+              + targetId
+              + "', a compensation handler or an element in one, which runs only when"
+              + " compensation is thrown.");
+    }
     ExecutableElement targetElement = isProcess ? null : target.process().element(targetId);
     if (!isProcess) {
       Refusal changed = changed(instance, element, targetElement, targetIds);
@@ -207,7 +212,7 @@ final class MigrationPlan {
         return changed;
       }
     }
-    if (!atRest(key, instance, element, children)) {
+    if (!atRest.check(key, instance, element, children)) {
       return refusal(
           "a concurrent command was executed on the process instance (element '"
               + value.elementId
@@ -365,90 +370,6 @@ final class MigrationPlan {
               + " characteristics.");
     }
     return null;
-  }
-
-  /**
-   * Whether nothing is on its way to or in the instance: a command written before the migration and
-   * processed after it would name the source definition. Tokens on flows (and at a joining
-   * gateway), a triggered event not yet taken, an element being left, or a scope with nothing in it
-   * (its start event, its first inner instance or its completion is on its way) all wait for that
-   * command. Inner instances of a parallel multi-instance body still on their way are not seen
-   * here: they take the body's definition when they arrive ({@code ElementProcessor}).
-   */
-  private boolean atRest(
-      long key, ElementInstance instance, ExecutableElement element, List<Long> children) {
-    if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING) {
-      return state.incidents().ofElement(key) >= 0; // held by an incident until it is resolved
-    }
-    if (instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED
-        || state.pendingBoundaries().has(key)
-        || instance.activeChildren != children.size()) {
-      return false;
-    }
-    boolean container =
-        switch (instance.value.elementType) {
-          case PROCESS, SUB_PROCESS, EVENT_SUB_PROCESS, MULTI_INSTANCE_BODY -> true;
-          default -> false;
-        };
-    if (container) {
-      return !children.isEmpty();
-    }
-    return !completionOnItsWay(key, instance, element);
-  }
-
-  /**
-   * Whether what the instance waited for came and its completion is on its way: its job completed,
-   * its own timer, message or signal fired (the event-based gateway's: one of them), the process it
-   * called ended. The completion carries what came (variables, the path to take) for the source's
-   * element.
-   */
-  private boolean completionOnItsWay(
-      long key, ElementInstance instance, ExecutableElement element) {
-    if (instance.jobKey >= 0) {
-      return !state.jobs().get(instance.jobKey, new JobState.Job());
-    }
-    BpmnElementType type = instance.value.elementType;
-    if (type == BpmnElementType.CALL_ACTIVITY) {
-      return instance.calledInstanceKey < 0;
-    }
-    boolean waitsForItsOwn =
-        type == BpmnElementType.EVENT_BASED_GATEWAY
-            || type == BpmnElementType.RECEIVE_TASK
-            || type == BpmnElementType.INTERMEDIATE_CATCH_EVENT;
-    if (!waitsForItsOwn) {
-      return false;
-    }
-    Set<String> own = new HashSet<>();
-    if (type == BpmnElementType.EVENT_BASED_GATEWAY) {
-      element.outgoing().forEach(flow -> own.add(source.target(flow.id()).id()));
-    } else {
-      own.add(element.id());
-    }
-    return !subscribedTo(key, own);
-  }
-
-  /**
-   * Whether instance {@code key} still has a subscription for one of the catch events {@code ids}.
-   */
-  private boolean subscribedTo(long key, Set<String> ids) {
-    for (long timerKey : state.timers().ofElement(key)) {
-      TimerValue timer = new TimerValue();
-      if (state.timers().get(timerKey, timer) && ids.contains(timer.targetElementId)) {
-        return true;
-      }
-    }
-    for (Subscription message : state.processMessageSubscriptions().ofElement(key)) {
-      if (message.state != ProcessMessageSubscriptionState.CLOSING
-          && ids.contains(message.value.elementId)) {
-        return true;
-      }
-    }
-    for (SignalSubscriptionValue signal : state.signals().ofElement(key)) {
-      if (ids.contains(signal.elementId)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** An INVALID_STATE refusal: "Expected to migrate process instance 'key' but {@code why}". */

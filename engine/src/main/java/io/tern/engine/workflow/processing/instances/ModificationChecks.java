@@ -61,7 +61,7 @@ final class ModificationChecks {
           || element.type() == BpmnElementType.BOUNDARY_EVENT
           || process.followsEventBasedGateway(element)
           || InclusiveJoin.joins(element)
-          || process.isCompensationHandler(id)) {
+          || process.inCompensationHandler(id)) {
         unsupported.add(id + " (" + kindOf(element) + ")");
       }
     }
@@ -90,8 +90,8 @@ final class ModificationChecks {
     if (InclusiveJoin.joins(element)) {
       return "a joining inclusive gateway";
     }
-    if (process.isCompensationHandler(element.id())) {
-      return "a compensation handler, which runs when compensation is thrown";
+    if (process.inCompensationHandler(element.id())) {
+      return "a compensation handler or in one, which runs when compensation is thrown";
     }
     return "an event after an event-based gateway";
   }

@@ -167,6 +167,9 @@ public final class TerminationProcessor {
       awaiters.instanceEnds(result, key, instance.value, false);
       metrics.processInstanceTerminated(result, key);
       compensations.instanceEnds(result, key, state.process(instance.value.processDefinitionKey));
+    } else {
+      compensations.terminated(
+          result, key, instance.value, state.process(instance.value.processDefinitionKey));
     }
     // A pending trigger on this element: its own interrupting boundary event (not an event
     // subprocess of its own, which goes with it).

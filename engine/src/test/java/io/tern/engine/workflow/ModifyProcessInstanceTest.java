@@ -13,10 +13,13 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue.Activation;
+import io.tern.engine.workflow.value.TimerValue;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -352,7 +355,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
   }
 
   @Test
-  void aScopeCreatedByAModificationMayNotNeedExpressionsAndAnAncestorBeingTerminatedIsRefused() {
+  void aCreatedScopesEventsAreEvaluatedWithTheGivenVariablesAndATerminatedAncestorIsRefused() {
     TestMember leader = leader();
     BpmnModelInstance guarded =
         Bpmn.createExecutableProcess("guarded")
@@ -365,22 +368,21 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
                         .startEvent()
                         .serviceTask("x", t -> t.zeebeJobType("gx"))
                         .endEvent())
-            .boundaryEvent("late", b -> b.timerWithDurationExpression("limit"))
+            .boundaryEvent("late", b -> b.timerWithDurationExpression("subLimit"))
             .endEvent()
             .moveToActivity("sub")
             .endEvent()
             .done();
     deployed(deploy(leader, "guarded.bpmn", xml(guarded)));
-    long instance = create(leader, "guarded", "{\"limit\":\"PT1H\"}").key();
+    long instance = create(leader, "guarded", "{}").key();
     awaitJob(leader, "ga");
     long a = elementKey("a", ProcessInstanceIntent.ELEMENT_ACTIVATED);
 
-    Answer needsExpression = modify(leader, instance, m -> activate(m, "x"));
-    assertThat(needsExpression.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(needsExpression.reason())
-        .contains("would create an instance of 'sub'")
-        .contains("event 'late'")
-        .contains("activate 'sub' itself");
+    Answer missing = modify(leader, instance, m -> activate(m, "x"));
+    assertThat(missing.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(missing.reason())
+        .contains("would create an instance of 'sub' whose catch events cannot be subscribed to")
+        .contains("'late'");
 
     Answer terminatedAncestor =
         modify(
@@ -392,18 +394,30 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
             });
     assertThat(terminatedAncestor.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
 
-    Answer subItself =
+    Answer withVariables =
         modify(
             leader,
             instance,
             m -> {
               m.terminations.add(a);
-              activate(m, "sub");
+              activate(m, "x");
+              variables(m, 0, "sub", "{\"subLimit\":\"PT2H\"}");
             });
-    assertThat(subItself.rejection()).as("%s", subItself.reason()).isEqualTo(RejectionType.NONE);
+    assertThat(withVariables.rejection())
+        .as("%s", withVariables.reason())
+        .isEqualTo(RejectionType.NONE);
+    TimerValue timer =
+        new TimerValue()
+            .readFrom(
+                new UnsafeBuffer(
+                    eventValues(ValueTypes.TIMER, ValueTypes.TimerIntent.CREATED).get(0)));
+    assertThat(timer.targetElementId).isEqualTo("late");
+    assertThat(timer.dueDateMs - System.currentTimeMillis())
+        .as("evaluated with the variable given for the new scope")
+        .isGreaterThan(Duration.ofMinutes(90).toMillis());
     completeJob(leader, awaitJob(leader, "gx"));
     await(
         () -> count("guarded " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1,
-        "the sub, activated as if a flow brought it (its timer evaluated), to complete");
+        "the created sub, then the instance, to complete");
   }
 }

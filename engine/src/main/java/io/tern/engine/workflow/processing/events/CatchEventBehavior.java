@@ -16,6 +16,8 @@ import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What an element waits for while it is active: its own timer or message (a catch event, a receive
@@ -170,9 +172,17 @@ public final class CatchEventBehavior {
    * returns null, or what could not be evaluated (and then {@code into} is incomplete).
    */
   public String evaluateAll(List<ExecutableElement> targets, long key, List<Evaluated> into) {
+    return evaluateAll(targets, () -> variables.visible(key, List.of()), into);
+  }
+
+  /** As {@link #evaluateAll(List, long, List)}, with the variables an instance would see. */
+  public String evaluateAll(
+      List<ExecutableElement> targets,
+      Supplier<Map<String, byte[]>> visible,
+      List<Evaluated> into) {
     for (ExecutableElement target : targets) {
       try {
-        into.add(evaluate(target, key));
+        into.add(evaluate(target, visible));
       } catch (TimerSchedule.TimerException | FeelStrings.EvaluationException e) {
         return kindOf(target) + " of '" + target.id() + "' cannot be evaluated: " + e.getMessage();
       }
@@ -197,18 +207,17 @@ public final class CatchEventBehavior {
     }
   }
 
-  private Evaluated evaluate(ExecutableElement target, long key) {
+  private Evaluated evaluate(ExecutableElement target, Supplier<Map<String, byte[]>> visible) {
     if (target.event() instanceof EventDefinition.Timer timer) {
-      return new Evaluated(target, timers.schedule(timer, key), null, null, null);
+      return new Evaluated(target, timers.schedule(timer, visible), null, null, null);
     }
     if (target.event() instanceof EventDefinition.Signal signal) {
-      String name = strings.evaluate(signal.name(), () -> variables.visible(key, List.of()));
+      String name = strings.evaluate(signal.name(), visible);
       return new Evaluated(target, null, null, null, name);
     }
     EventDefinition.Message message = (EventDefinition.Message) target.event();
-    String name = strings.evaluate(message.name(), () -> variables.visible(key, List.of()));
-    String correlationKey =
-        strings.evaluate(message.correlationKey(), () -> variables.visible(key, List.of()));
+    String name = strings.evaluate(message.name(), visible);
+    String correlationKey = strings.evaluate(message.correlationKey(), visible);
     return new Evaluated(target, null, name, correlationKey, null);
   }
 

@@ -1,20 +1,25 @@
 package io.tern.engine.workflow.processing.instances;
 
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.InclusiveJoin;
 import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.events.CatchEventBehavior;
+import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue.Activation;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue.CreatedScope;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
+import io.tern.engine.workflow.variables.InvalidVariablesException;
+import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +56,7 @@ final class ModificationPlan {
   private final ElementInstance root;
   private final ProcessInstanceModificationValue modification;
   private final LongSupplier nextKey;
+  private final CatchEventBehavior catchEvents;
   private final List<Placed> placed = new ArrayList<>();
   private final List<CreatedScope> createdScopes = new ArrayList<>();
   private final List<Long> terminations = new ArrayList<>();
@@ -61,7 +67,9 @@ final class ModificationPlan {
       ExecutableProcess process,
       ElementInstance root,
       ProcessInstanceModificationValue modification,
-      LongSupplier nextKey) {
+      LongSupplier nextKey,
+      CatchEventBehavior catchEvents) {
+    this.catchEvents = catchEvents;
     this.state = state;
     this.instances = state.instances();
     this.process = process;
@@ -98,7 +106,8 @@ final class ModificationPlan {
   /** Places every activation, creating scopes where needed; null, or why one cannot be placed. */
   private String place() {
     List<Scope> createdSoFar = new ArrayList<>();
-    for (Activation activation : modification.activations) {
+    for (int index = 0; index < modification.activations.size(); index++) {
+      Activation activation = modification.activations.get(index);
       List<String> scopeIds = process.flowScopesOf(activation.elementId());
       List<Long> keys = new ArrayList<>();
       Set<Long> created = new HashSet<>();
@@ -140,18 +149,14 @@ final class ModificationPlan {
           keys.add(candidates.get(0));
           continue;
         }
-        String evaluated = evaluatedOnEntry(scope);
-        if (evaluated != null) {
+        String failure = evaluateOnEntry(scope, index, scopeIds, keys, created);
+        if (failure != null) {
           return "activating '"
               + activation.elementId()
               + "' would create an instance of '"
               + scopeId
-              + "', whose "
-              + evaluated
-              + " needs an expression evaluated on entering it, which a modification does not do:"
-              + " activate '"
-              + scopeId
-              + "' itself, or the element in an active instance of it";
+              + "' whose catch events cannot be subscribed to with the variables it would see: "
+              + failure;
         }
         if (scope.loop() != null) {
           return "activating '"
@@ -307,25 +312,65 @@ final class ModificationPlan {
   }
 
   /**
-   * Which of the catch events a new instance of {@code scope} subscribes to on entering (its
-   * boundary events, its event subprocesses' start events) needs an expression evaluated, or null.
+   * Evaluates what a new instance of {@code scope} subscribes to on entering (its boundary events,
+   * its event subprocesses' start events) with the variables it would see: those activation {@code
+   * index} gives it and the scopes created above it, then those of the instances above (the process
+   * instance's after the activation's own for it). Null, or what fails.
    */
-  private String evaluatedOnEntry(ExecutableElement scope) {
-    List<String> events = new ArrayList<>(scope.boundaryEventIds());
-    events.addAll(process.eventSubprocessStartsOf(scope.id()));
-    for (String id : events) {
-      EventDefinition event = process.element(id).event();
-      boolean expression =
-          event instanceof EventDefinition.Message
-              || event instanceof EventDefinition.Timer timer
-                  && timer.expression().strip().startsWith("=")
-              || event instanceof EventDefinition.Signal signal
-                  && signal.name().strip().startsWith("=");
-      if (expression) {
-        return "event '" + id + "'";
+  private String evaluateOnEntry(
+      ExecutableElement scope,
+      int index,
+      List<String> scopeIds,
+      List<Long> keys,
+      Set<Long> created) {
+    ProcessInstanceValue value = new ProcessInstanceValue();
+    value.elementId = scope.id();
+    value.elementType = scope.type();
+    List<ExecutableElement> targets =
+        CatchEventBehavior.targets(
+            process,
+            scope,
+            CatchEventBehavior.partOf(scope, scope.type()),
+            EventSubprocessBehavior.waitingStarts(process, value));
+    if (targets.isEmpty()) {
+      return null;
+    }
+    Map<String, byte[]> visible = new LinkedHashMap<>();
+    putAbsent(visible, given(index, scope.id()));
+    for (int level = keys.size() - 1; level >= 1; level--) {
+      long key = keys.get(level);
+      putAbsent(
+          visible,
+          created.contains(key)
+              ? given(index, scopeIds.get(level))
+              : state.variables().ofScope(key));
+    }
+    putAbsent(visible, given(index, ""));
+    putAbsent(visible, state.variables().ofScope(rootKey()));
+    return catchEvents.evaluateAll(targets, () -> visible, new ArrayList<>());
+  }
+
+  /** The variables activation {@code index} gives scope {@code scopeId} ("" for the process). */
+  private Map<String, byte[]> given(int index, String scopeId) {
+    Map<String, byte[]> given = new LinkedHashMap<>();
+    for (ProcessInstanceModificationValue.Variables instruction : modification.variables) {
+      boolean forProcess =
+          instruction.scopeId().isEmpty() || instruction.scopeId().equals(process.bpmnProcessId());
+      boolean matches =
+          scopeId.isEmpty() ? forProcess : !forProcess && instruction.scopeId().equals(scopeId);
+      if (instruction.activation() == index && matches) {
+        try {
+          given.putAll(JsonDocuments.variables(instruction.document()));
+        } catch (InvalidVariablesException e) {
+          // The processor refuses the command for it, naming the scope.
+        }
       }
     }
-    return null;
+    return given;
+  }
+
+  private static void putAbsent(Map<String, byte[]> into, Map<String, byte[]> variables) {
+    variables.forEach(into::putIfAbsent);
   }
 
   /**

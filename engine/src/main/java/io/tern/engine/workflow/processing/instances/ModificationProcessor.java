@@ -86,7 +86,7 @@ public final class ModificationProcessor implements CommandProcessor {
     }
     ExecutableProcess process = state.process(root.value.processDefinitionKey);
     ModificationPlan plan =
-        new ModificationPlan(state, process, root, modification, context::nextKey);
+        new ModificationPlan(state, process, root, modification, context::nextKey, catchEvents);
     String problem = plan.check();
     if (problem != null) {
       result.reject(RejectionType.INVALID_ARGUMENT, problem);

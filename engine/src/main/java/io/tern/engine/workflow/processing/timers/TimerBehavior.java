@@ -14,7 +14,9 @@ import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Timers of timer catch events, timer boundary events and timer start events of event subprocesses:
@@ -54,11 +56,17 @@ public final class TimerBehavior {
    * @throws TimerSchedule.TimerException if it cannot be evaluated
    */
   public TimerSchedule.Schedule schedule(EventDefinition.Timer definition, long key) {
-    return schedules.evaluate(
-        definition.kind(),
-        definition.expression(),
-        () -> variables.visible(key, List.of()),
-        context.nowMs());
+    return schedule(definition, () -> variables.visible(key, List.of()));
+  }
+
+  /**
+   * When {@code definition}'s timer fires, entered now with {@code visible} variables.
+   *
+   * @throws TimerSchedule.TimerException if it cannot be evaluated
+   */
+  public TimerSchedule.Schedule schedule(
+      EventDefinition.Timer definition, Supplier<Map<String, byte[]>> visible) {
+    return schedules.evaluate(definition.kind(), definition.expression(), visible, context.nowMs());
   }
 
   /** Creates the timer of element instance {@code key} that triggers {@code target}. */

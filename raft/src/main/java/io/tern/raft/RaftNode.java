@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The Raft core of one member of one group, as a pure state machine (etcd-raft's design): no
@@ -39,6 +40,13 @@ public final class RaftNode {
   private final int priorityRank;
 
   private final boolean distinctPriorities;
+
+  /**
+   * True while this member could not serve soon if it won (its state machine is far behind): then
+   * it campaigns after every member that can. Timing only; votes never look at it.
+   */
+  private BooleanSupplier electionDeferred = () -> false;
+
   private final RaftLog log;
   private final SnapshotStore snapshots;
   private final Random random;
@@ -131,7 +139,7 @@ public final class RaftNode {
 
   private void tickElection() {
     electionElapsed++;
-    if (electionElapsed < randomizedElectionTimeout) {
+    if (electionElapsed < randomizedElectionTimeout + deferralTicks()) {
       return;
     }
     resetElectionTimer();
@@ -162,6 +170,32 @@ public final class RaftNode {
         }
       }
     }
+  }
+
+  /**
+   * While {@code deferred} answers true, this member gives up its election priority: it times out
+   * in a slot after every other member's (plain Raft: one election timeout later), so that a member
+   * that can serve at once wins first. For a state machine still replaying a long log after a
+   * restart, which as leader would hold up processing until it caught up. Only when it campaigns
+   * changes, never how anyone votes: safety and liveness (it still campaigns, only later) are
+   * Raft's. Read on every tick, so the deferral ends as soon as the member has caught up.
+   */
+  public void deferElectionWhile(BooleanSupplier deferred) {
+    this.electionDeferred = deferred;
+  }
+
+  /** Extra ticks before a deferred member campaigns: past the last priority slot. */
+  private int deferralTicks() {
+    if (!electionDeferred.getAsBoolean()) {
+      return 0;
+    }
+    int timeout = config.electionTimeoutTicks();
+    if (config.priorityElection() && distinctPriorities) {
+      // The lowest priority times out in slot peers.length at the latest: campaign one slot later.
+      int slot = Math.max(1, timeout / 4);
+      return (peers.length + 1 - priorityRank) * slot;
+    }
+    return timeout; // plain Raft: after [T, 2T), where every other member times out
   }
 
   /** Feeds one message from a peer. */

@@ -11,6 +11,9 @@ import java.util.Locale;
  * same schedule again.
  */
 final class ChaosReport {
+  /** A fault's failoverMs when no failover came within the hold. */
+  static final String OVER_HOLD = ">hold";
+
   private ChaosReport() {}
 
   static String render(ChaosOptions options, Checker.Result result, List<Op> history) {
@@ -57,7 +60,10 @@ final class ChaosReport {
       Long nextStart = i + 1 < faults.size() ? faults.get(i + 1).start() : null;
       String failover = fault.vars().getOrDefault("failoverMs", "-");
       String recovered = fault.vars().getOrDefault("recoveredMs", "-");
-      if (!failover.equals("-")) {
+      if (failover.equals(OVER_HOLD)) {
+        failovers.add(Long.MAX_VALUE);
+        failover = ">" + options.hold.toMillis();
+      } else if (!failover.equals("-")) {
         failovers.add(Long.parseLong(failover));
       }
       if (!recovered.equals("-")) {
@@ -80,7 +86,7 @@ final class ChaosReport {
     }
     out.append('\n');
     out.append("failover (a leader for every partition among the brokers left up): ")
-        .append(distribution(failovers))
+        .append(distribution(failovers, options.hold.toMillis()))
         .append('\n');
     out.append(
             "processing again (every partition acknowledged a creation or completion sent once"
@@ -151,16 +157,30 @@ final class ChaosReport {
 
   /** min, median, max of {@code millis}, or "none". */
   static String distribution(List<Long> millis) {
+    return distribution(millis, 0);
+  }
+
+  /**
+   * min, median, max of {@code millis}, or "none"; {@link Long#MAX_VALUE} stands for a time over
+   * the hold, shown as "&gt;hold" and counted (it is the slowest, not a missing one).
+   */
+  static String distribution(List<Long> millis, long holdMs) {
     if (millis.isEmpty()) {
       return "none";
     }
     List<Long> sorted = millis.stream().sorted().toList();
+    long overHold = sorted.stream().filter(ms -> ms == Long.MAX_VALUE).count();
     return String.format(
         Locale.ROOT,
-        "n=%d, min %d ms, median %d ms, max %d ms",
+        "n=%d%s, min %s ms, median %s ms, max %s ms",
         sorted.size(),
-        sorted.get(0),
-        sorted.get(sorted.size() / 2),
-        sorted.get(sorted.size() - 1));
+        overHold == 0 ? "" : " (" + overHold + " over the " + holdMs + " ms hold)",
+        millis(sorted.get(0), holdMs),
+        millis(sorted.get(sorted.size() / 2), holdMs),
+        millis(sorted.get(sorted.size() - 1), holdMs));
+  }
+
+  private static String millis(long ms, long holdMs) {
+    return ms == Long.MAX_VALUE ? ">" + holdMs : Long.toString(ms);
   }
 }

@@ -25,8 +25,13 @@ final class ClusterProbe {
   private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(5);
   private static final JsonFactory JSON = new JsonFactory();
 
-  /** A broker's view of one of its partitions. */
-  record Replica(int node, int partition, String role, long term) {}
+  /**
+   * A broker's view of one of its partitions; {@code replayLag} is how many entries its processor
+   * is behind the commit index (-1 from a broker that does not say), {@code replaying} whether the
+   * broker counts that as replaying.
+   */
+  record Replica(
+      int node, int partition, String role, long term, long replayLag, boolean replaying) {}
 
   private final List<String> management;
   private final int partitions;
@@ -41,36 +46,88 @@ final class ClusterProbe {
   }
 
   /**
-   * Null when each of {@code nodes} is ready and every partition has exactly one leader among them;
-   * else what is missing.
+   * Null when each of {@code nodes} is ready, every replica on them has replayed up to its commit
+   * index, and every partition has exactly one leader among them; else what is missing. A replica
+   * still replaying would, as the next leader, hold processing up until it caught up: the next
+   * fault waits for it.
    */
   String notRecovered(Collection<Integer> nodes) {
     List<String> problems = new ArrayList<>();
-    Map<Integer, List<Integer>> leaders = new TreeMap<>();
-    for (int partition = 1; partition <= partitions; partition++) {
-      leaders.put(partition, new ArrayList<>());
-    }
+    List<Replica> replicas = new ArrayList<>();
     for (int node : nodes) {
       try {
         HttpResponse<String> ready = get(node, "/actuator/health/readiness");
         if (ready.statusCode() != 200) {
           problems.add("broker " + node + " not ready: " + ready.body());
         }
-        for (Replica replica : replicas(node)) {
-          if (replica.role().equals("LEADER")) {
-            leaders.computeIfAbsent(replica.partition(), p -> new ArrayList<>()).add(node);
-          }
-        }
+        replicas.addAll(replicas(node));
       } catch (IOException e) {
         problems.add("broker " + node + " does not answer: " + e);
       }
     }
+    String replaying = replaying(replicas);
+    if (replaying != null) {
+      problems.add(replaying);
+    }
+    String leaders = leaderProblems(partitions, replicas);
+    if (leaders != null) {
+      problems.add(leaders);
+    }
+    return problems.isEmpty() ? null : String.join("; ", problems);
+  }
+
+  /**
+   * Null when every partition has exactly one leader among {@code nodes} by their roles alone
+   * (whether it processes yet or not, whether the others are ready or not): what failover means.
+   */
+  String noLeader(Collection<Integer> nodes) {
+    List<Replica> replicas = new ArrayList<>();
+    for (int node : nodes) {
+      try {
+        replicas.addAll(replicas(node));
+      } catch (IOException e) {
+        // one that does not answer leads nothing we can reach
+      }
+    }
+    return leaderProblems(partitions, replicas);
+  }
+
+  /** Null when each of {@code partitions} has exactly one leader among {@code replicas}. */
+  static String leaderProblems(int partitions, List<Replica> replicas) {
+    Map<Integer, List<Integer>> leaders = new TreeMap<>();
+    for (int partition = 1; partition <= partitions; partition++) {
+      leaders.put(partition, new ArrayList<>());
+    }
+    for (Replica replica : replicas) {
+      if ("LEADER".equals(replica.role())) {
+        leaders.computeIfAbsent(replica.partition(), p -> new ArrayList<>()).add(replica.node());
+      }
+    }
+    List<String> problems = new ArrayList<>();
     leaders.forEach(
         (partition, nodesLeading) -> {
           if (nodesLeading.size() != 1) {
             problems.add("partition " + partition + " has leaders " + nodesLeading);
           }
         });
+    return problems.isEmpty() ? null : String.join("; ", problems);
+  }
+
+  /** Null when no replica says it is replaying; else which are, and how far behind. */
+  static String replaying(List<Replica> replicas) {
+    List<String> problems = new ArrayList<>();
+    for (Replica replica : replicas) {
+      if (replica.replaying()) {
+        problems.add(
+            "broker "
+                + replica.node()
+                + " partition "
+                + replica.partition()
+                + " replaying: "
+                + replica.replayLag()
+                + " entries behind");
+      }
+    }
     return problems.isEmpty() ? null : String.join("; ", problems);
   }
 
@@ -141,26 +198,37 @@ final class ClusterProbe {
     if (answer.statusCode() != 200) {
       throw new IOException("broker " + node + " answered " + answer.statusCode());
     }
+    return parseReplicas(node, answer.body());
+  }
+
+  /** The replicas in a broker's {@code GET /actuator/partitions} answer. */
+  static List<Replica> parseReplicas(int node, String body) throws IOException {
     List<Replica> replicas = new ArrayList<>();
-    try (JsonParser json = JSON.createParser(answer.body())) {
+    try (JsonParser json = JSON.createParser(body)) {
       json.nextToken(); // {
       while (json.nextToken() == JsonToken.FIELD_NAME) {
         int partition = Integer.parseInt(json.getCurrentName());
         json.nextToken(); // {
         String role = null;
         long term = 0;
+        long replayLag = -1;
+        boolean replaying = false;
         while (json.nextToken() == JsonToken.FIELD_NAME) {
           String field = json.getCurrentName();
           JsonToken value = json.nextToken();
-          if (field.equals("role")) {
-            role = json.getText();
-          } else if (field.equals("term")) {
-            term = json.getLongValue();
-          } else if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
-            json.skipChildren();
+          switch (field) {
+            case "role" -> role = json.getText();
+            case "term" -> term = json.getLongValue();
+            case "replayLag" -> replayLag = json.getLongValue();
+            case "replaying" -> replaying = json.getBooleanValue();
+            default -> {
+              if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+                json.skipChildren();
+              }
+            }
           }
         }
-        replicas.add(new Replica(node, partition, role, term));
+        replicas.add(new Replica(node, partition, role, term, replayLag, replaying));
       }
     }
     return replicas;

@@ -58,6 +58,7 @@ public final class SingleMemberPartition implements AutoCloseable {
             List.of(new Member(1, 1)),
             EnginePartitionConfig.defaults(root.resolve("engine"))
                 .withSnapshotPeriod(Duration.ofDays(1))
+                .withSnapshotEveryRecords(0)
                 .withDiskWatermark(0, Duration.ofSeconds(10))
                 .withProcessor(processor),
             resources,

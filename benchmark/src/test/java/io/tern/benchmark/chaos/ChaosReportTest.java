@@ -50,4 +50,45 @@ class ChaosReportTest {
 
     assertThat(ChaosReport.processingAgainMs(FAULT, null, history, 2)).isNull();
   }
+
+  @Test
+  void aFailoverOverTheHoldCountsAsTheSlowestNotAsMissing() {
+    List<Long> failovers = new java.util.ArrayList<>(List.of(900L, 1_200L));
+    failovers.add(Long.MAX_VALUE);
+    failovers.add(Long.MAX_VALUE);
+
+    assertThat(ChaosReport.distribution(failovers, 8_000))
+        .isEqualTo("n=4 (2 over the 8000 ms hold), min 900 ms, median >8000 ms, max >8000 ms");
+    assertThat(ChaosReport.distribution(List.of(900L, 1_200L)))
+        .isEqualTo("n=2, min 900 ms, median 1200 ms, max 1200 ms");
+  }
+
+  @Test
+  void theSummaryListsAFaultWithoutFailoverWithinTheHoldAsOverTheHold(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    ChaosOptions options =
+        ChaosOptions.parse(new String[] {"--dir", dir.toString(), "--hold", "8s"});
+    Op slow =
+        Op.of(Kind.FAULT, Outcome.OK, null)
+            .withTimes(1_000, 9_000)
+            .withVars(
+                java.util.Map.of(
+                    "injectedMs", "50", "recoveredMs", "700", "failoverMs", ChaosReport.OVER_HOLD))
+            .withDetail("kill-leader: kill -9 broker 1");
+    Op quick =
+        Op.of(Kind.FAULT, Outcome.OK, null)
+            .withTimes(20_000, 28_000)
+            .withVars(
+                java.util.Map.of("injectedMs", "50", "recoveredMs", "600", "failoverMs", "1100"))
+            .withDetail("pause: SIGSTOP broker 2");
+    List<Op> history = List.of(slow, quick);
+
+    String summary = ChaosReport.render(options, Checker.check(history), history);
+
+    assertThat(summary)
+        .contains("| kill-leader: kill -9 broker 1 | >8000 |")
+        .contains(
+            "failover (a leader for every partition among the brokers left up): n=2 (1 over the"
+                + " 8000 ms hold), min 1100 ms, median >8000 ms, max >8000 ms");
+  }
 }

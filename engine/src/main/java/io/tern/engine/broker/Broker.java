@@ -246,6 +246,7 @@ public final class Broker implements AutoCloseable {
     EnginePartitionConfig partitionConfig =
         EnginePartitionConfig.defaults(config.dataDirectory().resolve("partition-" + partitionId))
             .withSnapshotPeriod(config.snapshotPeriod())
+            .withSnapshotEveryRecords(config.snapshotEveryRecords())
             .withDiskWatermark(config.minFreeDiskBytes(), config.diskCheckInterval())
             .withRuntimeWatermark(config.minFreeRuntimeBytes())
             .withProcessor(

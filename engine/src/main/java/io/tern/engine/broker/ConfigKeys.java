@@ -63,6 +63,12 @@ final class ConfigKeys {
                   + " partition's data directory); may be tmpfs"),
           new Key("data.snapshotPeriod", "5m", "how often each partition takes a snapshot"),
           new Key(
+              "data.snapshotEveryRecords",
+              "100000",
+              "a partition also takes a snapshot after this many records since its last one, and"
+                  + " once it caught up after start, so that a restart replays little; 0 disables"
+                  + " both"),
+          new Key(
               "data.disk.minFreeBytes",
               "2GB",
               "below this much free disk space new commands are refused; 0 disables"),

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.raft.Member;
-import io.tern.raft.RaftRole;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -168,26 +167,23 @@ final class ManagementApi implements ManagementServer.Routes {
     return health(failed);
   }
 
-  /** Ready when every local partition has a role and works (a leader processes). */
+  /**
+   * Ready when every local partition has a role and works: a leader processes, a follower is not
+   * replaying far behind its commit index ({@link PartitionReadiness}).
+   */
   private Answer readiness() {
     List<String> problems = new ArrayList<>();
     for (Hosted hosted : partitions) {
       EnginePartition partition = hosted.partition();
-      RaftRole role = partition.raft().role();
-      ProcessorPhase phase = partition.processor().phase();
-      if (phase == ProcessorPhase.FAILED || partition.raft().failure() != null) {
-        problems.add("partition " + partition.partitionId() + " failed");
-      } else if (role != RaftRole.LEADER && role != RaftRole.FOLLOWER) {
-        problems.add("partition " + partition.partitionId() + " has no role yet (" + role + ")");
-      } else if (role == RaftRole.LEADER
-          && phase != ProcessorPhase.PROCESSING
-          && phase != ProcessorPhase.PAUSED) {
-        problems.add(
-            "partition "
-                + partition.partitionId()
-                + " leads but does not process yet ("
-                + phase
-                + ")");
+      String problem =
+          PartitionReadiness.problem(
+              partition.partitionId(),
+              partition.raft().role(),
+              partition.processor().phase(),
+              partition.raft().failure() != null,
+              partition.replayLag().entries());
+      if (problem != null) {
+        problems.add(problem);
       }
     }
     if (problems.isEmpty()) {
@@ -238,6 +234,11 @@ final class ManagementApi implements ManagementServer.Routes {
             json.writeNumberField("lastIndex", partition.raft().lastIndex());
             json.writeNumberField(
                 "processedPosition", partition.processor().lastProcessedPosition());
+            // Entries between the processor's last read one and the commit index: a replica
+            // with a large lag is replaying (and not ready), whatever its role.
+            json.writeNumberField("readIndex", partition.processor().lastReadIndex());
+            json.writeNumberField("replayLag", partition.replayLag().entries());
+            json.writeBooleanField("replaying", partition.replayLag().replaying());
             Path snapshot = partition.raft().latestSnapshotDirectory();
             if (snapshot == null) {
               json.writeNullField("snapshotId");

@@ -42,18 +42,21 @@ public final class EnginePartition implements AutoCloseable {
   private final StreamProcessor processor;
   private final CommandIntake intake;
   private final ScheduledExecutorService snapshotTimer;
+  private final ReplayLag replayLag;
 
   private EnginePartition(
       int partitionId,
       RaftPartition raft,
       StreamProcessor processor,
       CommandIntake intake,
-      ScheduledExecutorService snapshotTimer) {
+      ScheduledExecutorService snapshotTimer,
+      ReplayLag replayLag) {
     this.partitionId = partitionId;
     this.raft = raft;
     this.processor = processor;
     this.intake = intake;
     this.snapshotTimer = snapshotTimer;
+    this.replayLag = replayLag;
   }
 
   /** Opens the partition on {@code server} and starts processing (or replaying). */
@@ -144,19 +147,22 @@ public final class EnginePartition implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
+    ReplayLag lag =
+        new ReplayLag(raft.lastIndex(), () -> raft.commitIndex(), processor::lastReadIndex);
+    SnapshotTrigger snapshots =
+        new SnapshotTrigger(
+            partitionId,
+            config.snapshotEveryRecords(),
+            processor::lastProcessedPosition,
+            processor::recoveredPosition,
+            () -> !lag.replaying() && processor.lastReadIndex() >= 0,
+            processor::takeSnapshot);
     long periodMs = config.snapshotPeriod().toMillis();
-    timer.scheduleAtFixedRate(
-        () ->
-            processor
-                .takeSnapshot()
-                .whenComplete(
-                    (meta, error) -> {
-                      if (error != null) {
-                        LOG.debug("Partition {}: periodic snapshot skipped", partitionId, error);
-                      }
-                    }),
-        periodMs,
-        periodMs,
+    timer.scheduleAtFixedRate(snapshots::periodic, periodMs, periodMs, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        snapshots::check,
+        SnapshotTrigger.CHECK_INTERVAL_MS,
+        SnapshotTrigger.CHECK_INTERVAL_MS,
         TimeUnit.MILLISECONDS);
     long diskCheckMs = config.diskCheckInterval().toMillis();
     timer.scheduleWithFixedDelay(
@@ -175,7 +181,8 @@ public final class EnginePartition implements AutoCloseable {
         raft,
         processor,
         new CommandIntake(partitionId, writer, clockMs, disk::refusal),
-        timer);
+        timer,
+        lag);
   }
 
   private static void moveFiles(Path from, Path to) throws IOException {
@@ -210,6 +217,11 @@ public final class EnginePartition implements AutoCloseable {
 
   public StreamProcessor processor() {
     return processor;
+  }
+
+  /** How far the processor is behind the log (readiness, elections). */
+  public ReplayLag replayLag() {
+    return replayLag;
   }
 
   /** Writes client commands; refuses them unless this member leads and processes. */

@@ -51,6 +51,8 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
   private volatile ProcessorPhase phase = ProcessorPhase.REPLAYING;
   private volatile Throwable failure;
   private volatile long publishedLastProcessedPosition = -1;
+  private volatile long publishedLastReadIndex = -1;
+  private volatile long publishedRecoveredPosition = -1;
 
   // Processor thread only.
   private final RecordBatch logBatch = new RecordBatch();
@@ -127,6 +129,20 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
 
   public long lastProcessedPosition() {
     return publishedLastProcessedPosition;
+  }
+
+  /** The last processed position of the state as last recovered (its snapshot's), or -1. */
+  public long recoveredPosition() {
+    return publishedRecoveredPosition;
+  }
+
+  /**
+   * The index of the last log entry the processor replayed or processed (-1 until its state is
+   * recovered): against Raft's commit index, how far it is behind. Entries, not positions, because
+   * the positions of entries not read yet are unknown.
+   */
+  public long lastReadIndex() {
+    return publishedLastReadIndex;
   }
 
   /** Holds back command processing (persisted: a restarted member stays paused). */
@@ -360,6 +376,8 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
     snapshotter.recovered(lastConsumedIndex);
     lastSeenPosition = Math.max(recovered.lastLogPosition(), meta.lastProcessedPosition());
     publishedLastProcessedPosition = meta.lastProcessedPosition();
+    publishedLastReadIndex = lastConsumedIndex;
+    publishedRecoveredPosition = meta.lastProcessedPosition();
     needsRecovery = false;
     if (phase != ProcessorPhase.FAILED) {
       phase = ProcessorPhase.REPLAYING;
@@ -407,6 +425,9 @@ public final class StreamProcessor implements RaftLogStorage.Listener, AutoClose
       lastConsumedIndex = entry.index();
     }
     publishedLastProcessedPosition = meta.lastProcessedPosition();
+    if (entries > 0) {
+      publishedLastReadIndex = lastConsumedIndex;
+    }
     return entries;
   }
 

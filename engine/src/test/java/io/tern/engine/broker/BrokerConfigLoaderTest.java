@@ -94,6 +94,18 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
+  void snapshotsOnProgressDefaultToEveryHundredThousandRecordsAndZeroDisablesThem() {
+    assertThat(BrokerConfig.defaults().snapshotEveryRecords()).isEqualTo(100_000);
+    assertThat(
+            BrokerConfigLoader.load(null, Map.of("TERN_DATA_SNAPSHOTEVERYRECORDS", "0"))
+                .snapshotEveryRecords())
+        .isZero();
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_DATA_SNAPSHOTEVERYRECORDS", "-1")))
+        .hasMessageContaining("'data.snapshotEveryRecords' = '-1'");
+  }
+
+  @Test
   void aKeyFarFromEveryKnownOneGetsNoSuggestion() {
     assertThatThrownBy(() -> BrokerConfigLoader.load(null, Map.of("TERN_FOO", "1")))
         .hasMessageContaining("TERN_FOO names no configuration key (foo)")

@@ -114,6 +114,7 @@ class ManagementApiTest {
         .contains("\"1\":{\"role\":\"LEADER\"")
         .contains("\"leaderNodeId\":0")
         .contains("\"processorPhase\":\"PROCESSING\"")
+        .contains("\"replaying\":false")
         .contains("\"backpressure\":{\"enabled\":true,\"limit\":100,\"inFlight\":0,\"refused\":0}");
 
     assertThat(call("POST", "/actuator/partitions/pauseProcessing").body())

@@ -96,6 +96,7 @@ final class EngineCluster implements AutoCloseable {
       EnginePartitionConfig config =
           EnginePartitionConfig.defaults(directory.resolve("engine"))
               .withSnapshotPeriod(Duration.ofHours(1))
+              .withSnapshotEveryRecords(snapshotEveryRecords)
               .withDiskWatermark(MIN_FREE_DISK_BYTES, Duration.ofMillis(10))
               .withProcessor(ProcessorConfig.defaults().withMaxBatchBytes(MAX_BATCH_BYTES));
       if (id == 2) {
@@ -182,9 +183,17 @@ final class EngineCluster implements AutoCloseable {
   private final Path root;
   private final int size;
 
+  /** data.snapshotEveryRecords of every broker: off unless a test turns it on. */
+  private final long snapshotEveryRecords;
+
   EngineCluster(Path root, int size) {
+    this(root, size, 0);
+  }
+
+  EngineCluster(Path root, int size, long snapshotEveryRecords) {
     this.root = root;
     this.size = size;
+    this.snapshotEveryRecords = snapshotEveryRecords;
     int[] ports = BrokerProcess.freePorts(size);
     for (int id = 1; id <= size; id++) {
       addresses.put(id, new InetSocketAddress("127.0.0.1", ports[id - 1]));

@@ -100,6 +100,45 @@ class EngineClusterTest {
     assertThat(restarted.partition.processor().failure()).isNull();
   }
 
+  /**
+   * Without waiting for the snapshot period (an hour here), every member snapshots after {@code
+   * data.snapshotEveryRecords} records, so a restart replays at most that many.
+   */
+  @Test
+  void everyMemberSnapshotsAfterTheConfiguredNumberOfRecords() {
+    cluster = new EngineCluster(root, 3, 200);
+    cluster.awaitLeader();
+    sendWhileOneIsAway(300);
+    for (Broker broker : cluster.brokers.values()) {
+      await(
+          () -> broker.partition.raft().latestSnapshotDirectory() != null,
+          "broker " + broker.id + " to snapshot");
+    }
+  }
+
+  /**
+   * A member that restarts and replays takes a snapshot once it caught up, so that its next restart
+   * does not replay the same again (the first periodic snapshot would come a period later).
+   */
+  @Test
+  void aRestartedMemberSnapshotsOnceItCaughtUp() {
+    cluster = new EngineCluster(root, 3, 1_000_000);
+    Broker leader = cluster.awaitLeader();
+    int offline = leader.id == 3 ? 2 : 3;
+    sendWhileOneIsAway(100);
+    cluster.kill(offline);
+    for (int i = 100; i < 200; i++) {
+      cluster.send(i, "while away " + i);
+    }
+    await(() -> cluster.answers().size() == 200, "200 answers");
+
+    Broker returning = cluster.start(offline);
+    awaitCaughtUp(returning, leader);
+    await(
+        () -> returning.partition.raft().latestSnapshotDirectory() != null,
+        "the returning broker to snapshot after catching up");
+  }
+
   /** Sends {@code count} commands of about 1 KiB and waits for their answers. */
   private void sendWhileOneIsAway(int count) {
     String payload = "x".repeat(1000);

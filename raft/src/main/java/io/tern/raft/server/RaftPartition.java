@@ -179,6 +179,21 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   }
 
   /**
+   * Defers this member's elections while {@code deferred} answers true (see {@link
+   * RaftNode#deferElectionWhile}); {@code deferred} is called on the Raft thread on every tick and
+   * must be cheap and thread-safe.
+   */
+  public void deferElectionWhile(java.util.function.BooleanSupplier deferred) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    inbox.submit(
+        () -> {
+          node.deferElectionWhile(deferred);
+          done.complete(null);
+        },
+        done);
+  }
+
+  /**
    * The core's view of replication (see {@link RaftNode#describeReplication()}), read on the Raft
    * thread; for diagnosing stalls, not for parsing.
    */

@@ -531,35 +531,29 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     await(() -> count("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
   }
 
+  /** Task "a" with non-interrupting signal boundary events {@code first} and {@code second}. */
+  private static BpmnModelInstance twoSignalBoundaries(
+      String first, String firstSignal, String second, String secondSignal) {
+    return Bpmn.createExecutableProcess("chain")
+        .startEvent()
+        .serviceTask("a", t -> t.zeebeJobType("a"))
+        .boundaryEvent(
+            first,
+            b -> b.cancelActivity(false).signal(firstSignal).endEvent("e" + first.substring(1)))
+        .moveToActivity("a")
+        .boundaryEvent(
+            second,
+            b -> b.cancelActivity(false).signal(secondSignal).endEvent("e" + second.substring(1)))
+        .moveToActivity("a")
+        .endEvent()
+        .done();
+  }
+
   @Test
   void keptSignalSubscriptionsKeepTheirNamesAndMoveToTheirTargets() {
     TestMember leader = leader();
-    long v1 =
-        deployKey(
-            leader,
-            "chain.bpmn",
-            Bpmn.createExecutableProcess("chain")
-                .startEvent()
-                .serviceTask("a", t -> t.zeebeJobType("a"))
-                .boundaryEvent("s1", b -> b.cancelActivity(false).signal("ping").endEvent("e1"))
-                .moveToActivity("a")
-                .boundaryEvent("s2", b -> b.cancelActivity(false).signal("pong").endEvent("e2"))
-                .moveToActivity("a")
-                .endEvent()
-                .done());
-    long v2 =
-        deployKey(
-            leader,
-            "chain.bpmn",
-            Bpmn.createExecutableProcess("chain")
-                .startEvent()
-                .serviceTask("a", t -> t.zeebeJobType("a"))
-                .boundaryEvent("s2", b -> b.cancelActivity(false).signal("new-2").endEvent("e2"))
-                .moveToActivity("a")
-                .boundaryEvent("s3", b -> b.cancelActivity(false).signal("new-3").endEvent("e3"))
-                .moveToActivity("a")
-                .endEvent()
-                .done());
+    long v1 = deployKey(leader, "chain.bpmn", twoSignalBoundaries("s1", "ping", "s2", "pong"));
+    long v2 = deployKey(leader, "chain.bpmn", twoSignalBoundaries("s2", "new-2", "s3", "new-3"));
     long instance = createOf(leader, v1, "{}");
     long job = awaitJob(leader, "a");
 

@@ -113,16 +113,20 @@ public final class MessageAppliers {
         .setCorrelatedTo(subscription.value.messageKey, subscription.value.bpmnProcessId, true);
   }
 
-  /** The message was taken: done, unless a non-interrupting event waits for the next one. */
+  /**
+   * The message was taken: done, unless a non-interrupting event waits for the next one (the
+   * event's value says, as the process instance partition answered).
+   */
   private void correlatedOnMessageSide(LoggedRecord event) {
     value.readFrom(event.value());
     if (!state.messageSubscriptions().get(value, subscription)) {
       return;
     }
-    if (subscription.value.interrupting) {
+    if (value.interrupting) {
       state.messageSubscriptions().remove(value);
     } else {
       subscription.state = MessageSubscriptionState.OPEN;
+      subscription.value.interrupting = false;
       subscription.value.messageKey = -1;
       subscription.value.variables = new byte[0];
       state.messageSubscriptions().put(subscription);

@@ -202,13 +202,17 @@ public final class MessageProcessors {
     sendToProcess(result, ProcessMessageSubscriptionIntent.CREATE, created);
   }
 
-  /** CORRELATE: the process instance's partition took the message. */
+  /**
+   * CORRELATE: the process instance's partition took the message. It says whether its subscription
+   * stays open: a migration may have changed that, and its MIGRATE may not be here yet.
+   */
   public void correlated(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue taken = new MessageSubscriptionValue();
     taken.readFrom(command.value());
     if (!isCorrelating(taken)) {
       return;
     }
+    subscription.value.interrupting = taken.interrupting;
     result.appendEvent(
         context.nextKey(),
         ValueTypes.MESSAGE_SUBSCRIPTION,

@@ -92,6 +92,9 @@ public final class ProcessMessageSubscriptionProcessors {
           message);
       return;
     }
+    // Whether the subscription stays open is this side's to say: after a migration the message
+    // partition's copy may not know yet.
+    message.interrupting = subscription.value.interrupting;
     result.appendEvent(
         context.nextKey(),
         ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,

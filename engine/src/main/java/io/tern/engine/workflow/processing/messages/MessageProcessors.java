@@ -259,6 +259,32 @@ public final class MessageProcessors {
     sendToProcess(result, ProcessMessageSubscriptionIntent.DELETE, deleted);
   }
 
+  /**
+   * MIGRATE: the subscription's element instance was migrated. The copy takes the new process id,
+   * catch event and whether a message ends it, and stays OPEN or CORRELATING; no message is offered
+   * to it now (under a new process id, the instance may have had the buffered ones already). Always
+   * answered, also when the copy is gone (deleted, or ended by a message), so the process instance
+   * partition stops asking.
+   */
+  public void migrate(LoggedRecord command, ProcessingResult result) {
+    MessageSubscriptionValue migrated = new MessageSubscriptionValue();
+    migrated.readFrom(command.value());
+    if (state.messageSubscriptions().get(migrated, subscription)
+        && !ProcessMessageSubscriptions.sameTarget(subscription.value, migrated)) {
+      MessageSubscriptionValue moved = new MessageSubscriptionValue().copyFrom(subscription.value);
+      moved.processDefinitionKey = migrated.processDefinitionKey;
+      moved.bpmnProcessId = migrated.bpmnProcessId;
+      moved.elementId = migrated.elementId;
+      moved.interrupting = migrated.interrupting;
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.MESSAGE_SUBSCRIPTION,
+          MessageSubscriptionIntent.MIGRATED,
+          moved);
+    }
+    sendToProcess(result, ProcessMessageSubscriptionIntent.MIGRATE, migrated);
+  }
+
   private boolean isCorrelating(MessageSubscriptionValue answer) {
     return state.messageSubscriptions().get(answer, subscription)
         && subscription.state == MessageSubscriptionState.CORRELATING

@@ -20,10 +20,10 @@ import io.tern.engine.workflow.value.MessageSubscriptionValue;
 
 /**
  * The commands the message partition sends to the process instance partition about a subscription
- * that {@link ProcessMessageSubscriptions} opened or closed: its side was created or deleted, or a
- * message is offered to it. A message taken triggers the element the subscription was opened for: a
- * catch event or receive task completes, a boundary event or an event subprocess's start event is
- * triggered on its activity or scope.
+ * that {@link ProcessMessageSubscriptions} opened, closed or migrated: its side was created,
+ * deleted or migrated, or a message is offered to it. A message taken triggers the element the
+ * subscription was opened for: a catch event or receive task completes, a boundary event or an
+ * event subprocess's start event is triggered on its activity or scope.
  */
 public final class ProcessMessageSubscriptionProcessors {
   private final ProcessingContext context;
@@ -68,6 +68,26 @@ public final class ProcessMessageSubscriptionProcessors {
           context.nextKey(),
           ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
           ProcessMessageSubscriptionIntent.DELETED,
+          subscription.value);
+    }
+  }
+
+  /**
+   * MIGRATE: the message partition updated its side (or had none left). Acknowledges the migration
+   * only if the values it answers for are the subscription's: an answer to an earlier migration's
+   * request, sent again, must not end a later one's.
+   */
+  public void migrated(LoggedRecord command, ProcessingResult result) {
+    request.readFrom(command.value());
+    if (state
+            .processMessageSubscriptions()
+            .get(request.elementInstanceKey, request.messageName, subscription)
+        && subscription.state == ProcessMessageSubscriptionState.MIGRATING
+        && ProcessMessageSubscriptions.sameTarget(subscription.value, request)) {
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+          ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED,
           subscription.value);
     }
   }

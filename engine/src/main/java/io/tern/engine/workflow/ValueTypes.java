@@ -235,6 +235,11 @@ public final class ValueTypes {
     public static final int DELETE = 7;
     public static final int DELETED = 8;
 
+    /** Its process instance was migrated: the copy takes the new process id, event and the like. */
+    public static final int MIGRATE = 9;
+
+    public static final int MIGRATED = 10;
+
     private MessageSubscriptionIntent() {}
   }
 
@@ -261,8 +266,17 @@ public final class ValueTypes {
 
     public static final int DELETED = 7;
 
-    /** Its element instance was migrated: the subscription triggers the target's event. */
+    /**
+     * Its element instance was migrated: the subscription triggers the target's event. If the
+     * message partition's copy must follow (another process id, or the event interrupts otherwise),
+     * it is asked to.
+     */
     public static final int MIGRATED = 8;
+
+    /** The message partition's acknowledgement of a migration. */
+    public static final int MIGRATE = 9;
+
+    public static final int MIGRATION_ACKNOWLEDGED = 10;
 
     private ProcessMessageSubscriptionIntent() {}
   }

@@ -608,6 +608,69 @@ class GatewayClientTest {
   }
 
   @Test
+  void migrateProcessInstanceMovesAMessageSubscriptionToAnotherProcessId() throws Exception {
+    deploy(
+        Bpmn.createExecutableProcess("refund")
+            .startEvent()
+            .intermediateCatchEvent(
+                "claimed",
+                e -> e.message(m -> m.name("claimed").zeebeCorrelationKeyExpression("c")))
+            .endEvent()
+            .done(),
+        "refund.bpmn");
+    long target =
+        deploy(
+                Bpmn.createExecutableProcess("payout")
+                    .startEvent()
+                    .intermediateCatchEvent(
+                        "claimed-payout",
+                        e -> e.message(m -> m.name("claimed").zeebeCorrelationKeyExpression("c")))
+                    .serviceTask("pay", t -> t.zeebeJobType("pay"))
+                    .endEvent()
+                    .done(),
+                "payout.bpmn")
+            .getProcesses()
+            .get(0)
+            .getProcessDefinitionKey();
+    long instance =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("refund")
+            .latestVersion()
+            .variables(Map.of("c", "claim-1"))
+            .send()
+            .join()
+            .getProcessInstanceKey();
+
+    // Refused (FAILED_PRECONDITION, "retry") until the subscription is open on the message side.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        client
+            .newMigrateProcessInstanceCommand(instance)
+            .migrationPlan(target)
+            .addMappingInstruction("claimed", "claimed-payout")
+            .send()
+            .join();
+        break;
+      } catch (ClientStatusException e) {
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+        assertThat(attempt).as("%s", e.getMessage()).isLessThan(100);
+        Thread.sleep(50);
+      }
+    }
+    client
+        .newPublishMessageCommand()
+        .messageName("claimed")
+        .correlationKey("claim-1")
+        .send()
+        .join();
+    ActivatedJob pay = activateOne("pay");
+    assertThat(pay.getProcessInstanceKey()).isEqualTo(instance);
+    assertThat(pay.getBpmnProcessId()).isEqualTo("payout");
+    client.newCompleteCommand(pay).send().join();
+  }
+
+  @Test
   void aDeclinedCardCompensatesTheBookingsThroughTheOfficialClient() throws Exception {
     byte[] saga;
     try (java.io.InputStream in = getClass().getResourceAsStream("/bpmn/trip-booking.bpmn")) {

@@ -16,13 +16,17 @@ import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -44,6 +48,11 @@ class CrossPartitionTest extends WorkflowTestBase {
     final AtomicInteger dropNext = new AtomicInteger();
     final AtomicInteger dropped = new AtomicInteger();
 
+    /** Commands of this value type and intent are lost while it is set (-1: none). */
+    volatile int heldType = -1;
+
+    volatile int heldIntent = -1;
+
     @Override
     public int count() {
       return PARTITIONS;
@@ -51,7 +60,8 @@ class CrossPartitionTest extends WorkflowTestBase {
 
     @Override
     public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
-      if (dropNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      if ((valueType == heldType && intent == heldIntent)
+          || dropNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         dropped.incrementAndGet();
         return;
       }
@@ -235,6 +245,193 @@ class CrossPartitionTest extends WorkflowTestBase {
     assertThat(cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED))
         .as("a CREATE sent again does not create twice")
         .isEqualTo(1);
+  }
+
+  @Test
+  void aSubscriptionMovedToAnotherProcessIdWaitsUntilOpenAndTheMessagesPartitionFollows() {
+    start();
+    TestMember instances = cluster.leader(2);
+    String key = keyOnPartition(1);
+    deployEverywhere();
+    long settle =
+        deployed(
+                deploy(
+                    cluster.leader(1),
+                    "settle.bpmn",
+                    xml(
+                        io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("settle")
+                            .startEvent()
+                            .intermediateCatchEvent(
+                                "payment-b",
+                                e ->
+                                    e.message(
+                                        m ->
+                                            m.name("paid")
+                                                .zeebeCorrelationKeyExpression("orderId")))
+                            .serviceTask("settle-task", t -> t.zeebeJobType("settle"))
+                            .endEvent()
+                            .done())))
+            .processDefinitionKey();
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        "settle on every partition");
+
+    cluster.dropNext.set(Integer.MAX_VALUE); // nothing reaches another partition until released
+    long instance = create(instances, "order", "{\"orderId\": \"" + key + "\"}").key();
+    await(
+        () ->
+            cluster.count(
+                    2,
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CREATING)
+                == 1,
+        "the subscription's CREATE, held");
+    Answer opening =
+        MigrateProcessInstanceTest.migrate(instances, instance, settle, "payment", "payment-b");
+    assertThat(opening.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(opening.reason()).contains("still being opened").contains("retry");
+    cluster.dropNext.set(0);
+    await(
+        () ->
+            cluster.count(
+                    2,
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CREATED)
+                == 1,
+        "the subscription to open");
+
+    cluster.dropNext.set(Integer.MAX_VALUE); // the MIGRATE, and its retries
+    MigrateProcessInstanceTest.assertMigrated(
+        MigrateProcessInstanceTest.migrate(instances, instance, settle, "payment", "payment-b"));
+    Answer again =
+        MigrateProcessInstanceTest.migrate(instances, instance, settle, "payment-b", "payment-b");
+    assertThat(again.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(again.reason()).contains("not yet moved").contains("retry");
+    cluster.dropNext.set(0);
+    await(
+        () ->
+            cluster.count(
+                    2,
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED)
+                == 1,
+        "the message partition's acknowledgement");
+    List<byte[]> moved =
+        eventValues(
+            cluster.logs.get(0),
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.MIGRATED);
+    assertThat(moved).as("a MIGRATE sent again changes nothing again").hasSize(1);
+    MessageSubscriptionValue copy =
+        new MessageSubscriptionValue().readFrom(new UnsafeBuffer(moved.get(0)));
+    assertThat(copy.bpmnProcessId).isEqualTo("settle");
+    assertThat(copy.elementId).isEqualTo("payment-b");
+
+    publish(cluster.leader(1), "paid", key, 0, "", "");
+    awaitJob(instances, "settle");
+  }
+
+  /** Task "work" with message boundary event {@code boundaryId} for "ping" keyed by "id". */
+  private static io.camunda.zeebe.model.bpmn.BpmnModelInstance pinged(
+      String boundaryId, boolean interrupting) {
+    return io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("guard")
+        .startEvent()
+        .serviceTask("work", t -> t.zeebeJobType("work"))
+        .boundaryEvent(
+            boundaryId,
+            b ->
+                b.cancelActivity(interrupting)
+                    .message(m -> m.name("ping").zeebeCorrelationKeyExpression("id"))
+                    .endEvent("after-" + boundaryId))
+        .moveToActivity("work")
+        .endEvent()
+        .done();
+  }
+
+  @Test
+  void aBoundaryEventMadeNonInterruptingStaysOpenWhileItsMigrateIsLost() {
+    start();
+    TestMember instances = cluster.leader(2);
+    String key = keyOnPartition(1);
+    long v1 =
+        deployed(deploy(cluster.leader(1), "guard.bpmn", xml(pinged("ping", true))))
+            .processDefinitionKey();
+    long v2 =
+        deployed(deploy(cluster.leader(1), "guard.bpmn", xml(pinged("ping2", false))))
+            .processDefinitionKey();
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        "both versions on every partition");
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.processDefinitionKey = v1;
+    creation.variables = ("{\"id\": \"" + key + "\"}").getBytes(StandardCharsets.UTF_8);
+    long instance =
+        instances
+            .awaitAnswer(
+                instances.send(
+                    ValueTypes.PROCESS_INSTANCE_CREATION,
+                    ValueTypes.CreationIntent.CREATE,
+                    -1,
+                    creation))
+            .key();
+    long job = awaitJob(instances, "work");
+    await(
+        () ->
+            cluster.count(
+                    2,
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CREATED)
+                == 1,
+        "the subscription to open");
+
+    // The message partition's copy still says the first message ends the subscription; the process
+    // instance partition's answer to each message says it stays open.
+    cluster.heldType = ValueTypes.MESSAGE_SUBSCRIPTION;
+    cluster.heldIntent = MessageSubscriptionIntent.MIGRATE;
+    MigrateProcessInstanceTest.assertMigrated(
+        MigrateProcessInstanceTest.migrate(
+            instances, instance, v2, "work", "work", "ping", "ping2"));
+    publish(cluster.leader(1), "ping", key, 60_000, "", "");
+    await(
+        () ->
+            cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
+                == 1,
+        "the first message taken");
+    publish(cluster.leader(1), "ping", key, 60_000, "", "");
+    await(
+        () ->
+            WorkflowTestBase.count(
+                    cluster.logs.get(1),
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CORRELATED)
+                == 2,
+        "the second message taken");
+
+    cluster.heldType = -1;
+    await(
+        () ->
+            cluster.count(
+                    2,
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED)
+                == 1,
+        "the MIGRATE sent again, and acknowledged");
+    assertThat(lifecycle(cluster.logs.get(1)))
+        .containsOnlyOnce("work " + ProcessInstanceIntent.ELEMENT_ACTIVATED)
+        .doesNotContain("work " + ProcessInstanceIntent.ELEMENT_TERMINATED);
+    await(
+        () ->
+            Collections.frequency(
+                    lifecycle(cluster.logs.get(1)),
+                    "after-ping2 " + ProcessInstanceIntent.ELEMENT_COMPLETED)
+                == 2,
+        "both messages' paths");
+    completeJob(instances, job);
+    await(
+        () ->
+            lifecycle(cluster.logs.get(1))
+                .contains("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED),
+        "the instance's end");
   }
 
   /** A process waiting for signal "go", and one started by it; deployed to every partition. */

@@ -10,6 +10,7 @@ import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.MigrationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
@@ -17,6 +18,7 @@ import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.TimerValue;
@@ -49,7 +51,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
           .endEvent("end")
           .done();
 
-  private static Answer migrate(
+  static Answer migrate(
       TestMember member, long processInstanceKey, long target, String... sourceAndTarget) {
     ProcessInstanceMigrationValue migration = new ProcessInstanceMigrationValue();
     migration.targetProcessDefinitionKey = target;
@@ -65,7 +67,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
             migration));
   }
 
-  private static void assertMigrated(Answer answer) {
+  static void assertMigrated(Answer answer) {
     assertThat(answer.rejection()).as("%s", answer.reason()).isEqualTo(RejectionType.NONE);
     assertThat(answer.intent()).isEqualTo(MigrationIntent.MIGRATED);
   }
@@ -571,5 +573,200 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
         .isEqualTo(2);
     completeJob(leader, job);
     await(() -> count("chain " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+  }
+
+  /** Process {@code processId} waiting at catch event {@code catchId} for "paid" keyed by "id". */
+  private static BpmnModelInstance waitsForPaid(String processId, String catchId) {
+    return Bpmn.createExecutableProcess(processId)
+        .startEvent()
+        .intermediateCatchEvent(
+            catchId, c -> c.message(m -> m.name("paid").zeebeCorrelationKeyExpression("id")))
+        .endEvent()
+        .done();
+  }
+
+  /** The message partition's copies, as MESSAGE_SUBSCRIPTION MIGRATED wrote them. */
+  private List<MessageSubscriptionValue> messagePartitionMoves() {
+    List<MessageSubscriptionValue> moves = new ArrayList<>();
+    for (byte[] value :
+        eventValues(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.MIGRATED)) {
+      moves.add(new MessageSubscriptionValue().readFrom(new UnsafeBuffer(value)));
+    }
+    return moves;
+  }
+
+  private void awaitAcknowledgedMigrations(int count) {
+    await(
+        () ->
+            countOf(
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED)
+                == count,
+        "the message partition to acknowledge the migration");
+  }
+
+  private void awaitSubscriptionsOpened(int count) {
+    await(
+        () ->
+            countOf(
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CREATED)
+                == count,
+        "the subscriptions to open");
+  }
+
+  @Test
+  void aMessageSubscriptionMovesToAnotherProcessIdAndTheMessagePartitionFollows() {
+    TestMember leader = leader();
+    long source = deployKey(leader, "wait.bpmn", waitsForPaid("wait", "paid"));
+    long target =
+        deployKey(
+            leader,
+            "settle.bpmn",
+            Bpmn.createExecutableProcess("settle")
+                .startEvent()
+                .intermediateCatchEvent(
+                    "paid-b",
+                    c -> c.message(m -> m.name("paid").zeebeCorrelationKeyExpression("id")))
+                .serviceTask("ship", t -> t.zeebeJobType("ship"))
+                .endEvent()
+                .done());
+    long instance = createOf(leader, source, "{\"id\":\"o-9\"}");
+    awaitSubscriptionsOpened(1);
+
+    assertMigrated(migrate(leader, instance, target, "paid", "paid-b"));
+    awaitAcknowledgedMigrations(1);
+    MessageSubscriptionValue copy = messagePartitionMoves().get(0);
+    assertThat(copy.bpmnProcessId).isEqualTo("settle");
+    assertThat(copy.elementId).isEqualTo("paid-b");
+    assertThat(copy.processDefinitionKey).isEqualTo(target);
+    assertThat(copy.elementInstanceKey)
+        .isEqualTo(elementKey("paid-b", ProcessInstanceIntent.ELEMENT_MIGRATED));
+
+    publish(leader, "paid", "o-9", 0, "", "{}");
+    completeJob(leader, awaitJob(leader, "ship"));
+    await(() -> count("settle " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "settle's end");
+    assertThat(count("wait " + ProcessInstanceIntent.ELEMENT_COMPLETED)).isZero();
+  }
+
+  @Test
+  void afterMovingToAnotherProcessIdAMessageGoesToOneInstanceOfEachProcessAsBefore() {
+    TestMember leader = leader();
+    long waitKey = deployKey(leader, "wait.bpmn", waitsForPaid("wait", "paid"));
+    long settleKey = deployKey(leader, "settle.bpmn", waitsForPaid("settle", "paid-b"));
+    createOf(leader, waitKey, "{\"id\":\"o-5\"}");
+    long moved = createOf(leader, waitKey, "{\"id\":\"o-5\"}");
+    createOf(leader, settleKey, "{\"id\":\"o-5\"}");
+    awaitSubscriptionsOpened(3);
+    assertMigrated(migrate(leader, moved, settleKey, "paid", "paid-b"));
+    awaitAcknowledgedMigrations(1);
+
+    // Offered in the publishing batch: to the instance of "wait", and to one of the two of
+    // "settle".
+    publish(leader, "paid", "o-5", 60_000, "", "{}");
+    assertThat(countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATING))
+        .isEqualTo(2);
+    await(() -> count("wait " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "wait's end");
+    await(() -> count("settle " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "one settle");
+    await(
+        () -> countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED) == 2,
+        "both correlations acknowledged");
+    assertThat(countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATING))
+        .as("the other instance of settle does not get the same message")
+        .isEqualTo(2);
+
+    publish(leader, "paid", "o-5", 60_000, "", "{}");
+    await(() -> count("settle " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 2, "both settle");
+    assertThat(count("wait " + ProcessInstanceIntent.ELEMENT_COMPLETED)).isEqualTo(1);
+  }
+
+  /** Task "work" with message boundary event {@code boundaryId} for "ping" keyed by "id". */
+  private static BpmnModelInstance pinged(
+      String processId, String boundaryId, boolean interrupting) {
+    return Bpmn.createExecutableProcess(processId)
+        .startEvent()
+        .serviceTask("work", t -> t.zeebeJobType("work"))
+        .boundaryEvent(
+            boundaryId,
+            b ->
+                b.cancelActivity(interrupting)
+                    .message(m -> m.name("ping").zeebeCorrelationKeyExpression("id"))
+                    .endEvent("after-" + boundaryId))
+        .moveToActivity("work")
+        .endEvent()
+        .done();
+  }
+
+  private long correlations(int intent) {
+    return countOf(ValueTypes.MESSAGE_SUBSCRIPTION, intent);
+  }
+
+  @Test
+  void underAnotherProcessIdANonInterruptingEventIsNotOfferedTheMessagesItHadAgain() {
+    TestMember leader = leader();
+    long watch = deployKey(leader, "watch.bpmn", pinged("watch", "ping", false));
+    long observe = deployKey(leader, "observe.bpmn", pinged("observe", "ping-b", false));
+    long instance = createOf(leader, watch, "{\"id\":\"w-1\"}");
+    long job = awaitJob(leader, "work");
+    awaitSubscriptionsOpened(1);
+    publish(leader, "ping", "w-1", 60_000, "", "{}");
+    await(() -> correlations(MessageSubscriptionIntent.CORRELATED) == 1, "the first message");
+    await(() -> count("after-ping " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "its path");
+
+    assertMigrated(migrate(leader, instance, observe, "work", "work", "ping", "ping-b"));
+    awaitAcknowledgedMigrations(1);
+    publish(leader, "ping", "w-1", 60_000, "", "{}");
+    await(() -> correlations(MessageSubscriptionIntent.CORRELATED) == 2, "the second message");
+    // After a correlation the next message not had is offered in the same batch: not the first.
+    assertThat(correlations(MessageSubscriptionIntent.CORRELATING)).isEqualTo(2);
+    await(() -> count("after-ping-b " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "ping-b");
+
+    completeJob(leader, job);
+    await(() -> count("observe " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the end");
+  }
+
+  @Test
+  void aNonInterruptingBoundaryEventMovedToAnInterruptingOneEndsAtTheFirstMessage() {
+    TestMember leader = leader();
+    long v1 = deployKey(leader, "guard.bpmn", pinged("guard", "ping", false));
+    long v2 = deployKey(leader, "guard.bpmn", pinged("guard", "ping2", true));
+    long instance = createOf(leader, v1, "{\"id\":\"g-1\"}");
+    awaitJob(leader, "work");
+    awaitSubscriptionsOpened(1);
+
+    assertMigrated(migrate(leader, instance, v2, "work", "work", "ping", "ping2"));
+    awaitAcknowledgedMigrations(1);
+    assertThat(messagePartitionMoves().get(0).interrupting).isTrue();
+    publish(leader, "ping", "g-1", 60_000, "", "{}");
+    await(() -> count("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the interruption");
+    assertThat(count("work " + ProcessInstanceIntent.ELEMENT_TERMINATED)).isEqualTo(1);
+    await(() -> correlations(MessageSubscriptionIntent.CORRELATED) == 1, "the message taken");
+
+    // Offered in the publishing batch if a subscription were left.
+    publish(leader, "ping", "g-1", 60_000, "", "{}");
+    assertThat(correlations(MessageSubscriptionIntent.CORRELATING)).isEqualTo(1);
+    assertThat(count("after-ping2 " + ProcessInstanceIntent.ELEMENT_COMPLETED)).isEqualTo(1);
+  }
+
+  @Test
+  void anInterruptingBoundaryEventMovedToANonInterruptingOneStaysOpenForTheNextMessage() {
+    TestMember leader = leader();
+    long v1 = deployKey(leader, "guard.bpmn", pinged("guard", "ping", true));
+    long v2 = deployKey(leader, "guard.bpmn", pinged("guard", "ping2", false));
+    long instance = createOf(leader, v1, "{\"id\":\"g-2\"}");
+    long job = awaitJob(leader, "work");
+    awaitSubscriptionsOpened(1);
+
+    assertMigrated(migrate(leader, instance, v2, "work", "work", "ping", "ping2"));
+    awaitAcknowledgedMigrations(1);
+    assertThat(messagePartitionMoves().get(0).interrupting).isFalse();
+    publish(leader, "ping", "g-2", 60_000, "", "{}");
+    await(() -> count("after-ping2 " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "first");
+    publish(leader, "ping", "g-2", 60_000, "", "{}");
+    await(() -> count("after-ping2 " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 2, "second");
+    assertThat(count("work " + ProcessInstanceIntent.ELEMENT_TERMINATED)).isZero();
+
+    completeJob(leader, job);
+    await(() -> count("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the end");
   }
 }

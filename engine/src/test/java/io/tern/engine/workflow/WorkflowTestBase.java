@@ -314,6 +314,10 @@ abstract class WorkflowTestBase {
 
   /** The values of the committed events of one type and intent, oldest first. */
   List<byte[]> eventValues(int valueType, int intent) {
+    return eventValues(log, valueType, intent);
+  }
+
+  static List<byte[]> eventValues(InMemoryLogStorage log, int valueType, int intent) {
     List<byte[]> values = new ArrayList<>();
     RecordBatch batch = new RecordBatch();
     for (byte[] entry : log.committedBatches()) {

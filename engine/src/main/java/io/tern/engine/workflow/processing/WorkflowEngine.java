@@ -188,6 +188,10 @@ public final class WorkflowEngine {
             .onCommand(
                 ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETE, messages::delete)
             .onCommand(
+                ValueTypes.MESSAGE_SUBSCRIPTION,
+                MessageSubscriptionIntent.MIGRATE,
+                messages::migrate)
+            .onCommand(
                 ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
                 ProcessMessageSubscriptionIntent.CREATE,
                 subscriptions::created)
@@ -198,7 +202,11 @@ public final class WorkflowEngine {
             .onCommand(
                 ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
                 ProcessMessageSubscriptionIntent.DELETE,
-                subscriptions::deleted);
+                subscriptions::deleted)
+            .onCommand(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                ProcessMessageSubscriptionIntent.MIGRATE,
+                subscriptions::migrated);
     EventAppliers.register(processors, state, config.partitions().count());
     return processors;
   }

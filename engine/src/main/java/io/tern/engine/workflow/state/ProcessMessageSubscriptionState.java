@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * The process instance partition's side of subscriptions, by element instance and message name;
- * those being opened or closed are also indexed, to ask the message partition again until it
- * acknowledges.
+ * those being opened, closed or migrated are also indexed, to ask the message partition again until
+ * it acknowledges.
  */
 public final class ProcessMessageSubscriptionState {
   /** The message partition was asked to create its side. */
@@ -22,6 +22,12 @@ public final class ProcessMessageSubscriptionState {
 
   /** The message partition was asked to delete its side. */
   public static final int CLOSING = 3;
+
+  /**
+   * The element instance was migrated and the message partition was asked to update its side (the
+   * process id, whether a message ends it). Open meanwhile: it takes messages as OPENED does.
+   */
+  public static final int MIGRATING = 4;
 
   private final ColumnFamily<DbCompositeKey<DbLong, DbString>, Subscription> subscriptions;
   private final ColumnFamily<DbCompositeKey<DbLong, DbString>, DbNil> pending;
@@ -85,7 +91,7 @@ public final class ProcessMessageSubscriptionState {
     return found;
   }
 
-  /** The subscriptions being opened or closed. */
+  /** The subscriptions being opened, closed or migrated. */
   public List<Subscription> pending() {
     List<Subscription> found = new ArrayList<>();
     pending.forEach(

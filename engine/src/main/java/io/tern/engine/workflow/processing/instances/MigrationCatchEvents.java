@@ -30,7 +30,7 @@ import java.util.function.Function;
 final class MigrationCatchEvents {
   record KeptTimer(long timerKey, TimerValue timer, String targetId) {}
 
-  record KeptMessage(Subscription subscription, String targetId) {}
+  record KeptMessage(Subscription subscription, ExecutableElement target) {}
 
   record KeptSignal(SignalSubscriptionValue subscription, String targetId) {}
 
@@ -140,6 +140,15 @@ final class MigrationCatchEvents {
         if (subscription.state == ProcessMessageSubscriptionState.CLOSING) {
           continue; // on its way out: the message partition's acknowledgement removes it
         }
+        if (subscription.state == ProcessMessageSubscriptionState.MIGRATING) {
+          return refusal.apply(
+              "active element with id '"
+                  + elementId
+                  + "' has a message subscription for catch event '"
+                  + subscription.value.elementId
+                  + "' that the message partition has not yet moved for an earlier migration."
+                  + " Please retry the migration.");
+        }
         String from = subscription.value.elementId;
         String to = mappings.get(from);
         if (to == null) {
@@ -153,7 +162,7 @@ final class MigrationCatchEvents {
         if (refused != null) {
           return refused;
         }
-        messages.add(new KeptMessage(subscription, to));
+        messages.add(new KeptMessage(subscription, targets.get(to)));
       }
       for (SignalSubscriptionValue signal : state.signals().ofElement(key)) {
         String to = mappings.get(signal.elementId);
@@ -218,14 +227,17 @@ final class MigrationCatchEvents {
 
     /**
      * The message partition holds its own copy of a subscription: the process id (a message goes to
-     * one instance of each process) and whether it ends at the first message. Tern does not send it
-     * a change yet, so neither may change.
+     * one instance of each process) and whether it ends at the first message. An open subscription
+     * asks it to follow ({@link ProcessMessageSubscriptions#migrate}); one still being opened
+     * cannot, as its CREATE, on its way, carries the old values.
      */
     private MigrationPlan.Refusal messagePartitionFollows(
         Subscription subscription, ExecutableElement target) {
-      boolean interrupting = ProcessMessageSubscriptions.interrupting(target);
-      if (subscription.value.bpmnProcessId.equals(after.bpmnProcessId)
-          && subscription.value.interrupting == interrupting) {
+      if (subscription.state != ProcessMessageSubscriptionState.OPENING
+          || !ProcessMessageSubscriptions.changesMessageSide(
+              subscription.value,
+              after.bpmnProcessId,
+              ProcessMessageSubscriptions.interrupting(target))) {
         return null;
       }
       return refusal.apply(
@@ -233,11 +245,10 @@ final class MigrationCatchEvents {
               + elementId
               + "' has a message subscription for catch event '"
               + subscription.value.elementId
-              + "' that would move to a process with another id or change whether the event"
-              + " interrupts ('"
+              + "' that is still being opened on the message partition, and its move to '"
               + target.id()
-              + "'). Tern cannot migrate such a message subscription yet: map the element to"
-              + " a process with the same id and an event that interrupts alike.");
+              + "' changes the process id or whether the event interrupts. Please retry the"
+              + " migration.");
     }
 
     /** Evaluates the target catch events no subscription moves to; checks message names. */

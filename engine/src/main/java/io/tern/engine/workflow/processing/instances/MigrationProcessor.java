@@ -10,7 +10,6 @@ import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.MigrationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.processing.Behaviors;
@@ -18,7 +17,6 @@ import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.value.IncidentValue;
-import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
@@ -133,14 +131,7 @@ public final class MigrationProcessor implements CommandProcessor {
       result.appendEvent(kept.timerKey(), ValueTypes.TIMER, TimerIntent.MIGRATED, timer);
     }
     for (MigrationCatchEvents.KeptMessage kept : events.messages()) {
-      MessageSubscriptionValue subscription = kept.subscription().value;
-      subscription.processDefinitionKey = after.processDefinitionKey;
-      subscription.elementId = kept.targetId();
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-          ProcessMessageSubscriptionIntent.MIGRATED,
-          subscription);
+      behaviors.subscriptions().migrate(result, kept.subscription(), after, kept.target());
     }
     // Stored by catch event id: the old entries go, then the new ones come, in this one batch (one
     // by one, a move to an id another kept signal leaves would be deleted with it).

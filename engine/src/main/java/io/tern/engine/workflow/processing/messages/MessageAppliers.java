@@ -53,6 +53,10 @@ public final class MessageAppliers {
             MessageSubscriptionIntent.DELETED,
             appliers::removeMessageSide)
         .onEvent(
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.MIGRATED,
+            appliers::migratedOnMessageSide)
+        .onEvent(
             ValueTypes.MESSAGE_START_EVENT_SUBSCRIPTION,
             MessageStartEventSubscriptionIntent.CORRELATED,
             appliers::startedInstance)
@@ -72,6 +76,10 @@ public final class MessageAppliers {
             ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.MIGRATED,
             appliers::migratedOnProcessSide)
+        .onEvent(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED,
+            event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.OPENED))
         .onEvent(
             ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.DELETING,
@@ -113,20 +121,55 @@ public final class MessageAppliers {
         .setCorrelatedTo(subscription.value.messageKey, subscription.value.bpmnProcessId, true);
   }
 
-  /** The message was taken: done, unless a non-interrupting event waits for the next one. */
+  /**
+   * The message was taken: done, unless a non-interrupting event waits for the next one (the
+   * event's value says, as the process instance partition answered).
+   */
   private void correlatedOnMessageSide(LoggedRecord event) {
     value.readFrom(event.value());
     if (!state.messageSubscriptions().get(value, subscription)) {
       return;
     }
-    if (subscription.value.interrupting) {
+    if (value.interrupting) {
       state.messageSubscriptions().remove(value);
     } else {
       subscription.state = MessageSubscriptionState.OPEN;
+      subscription.value.interrupting = false;
       subscription.value.messageKey = -1;
       subscription.value.variables = new byte[0];
       state.messageSubscriptions().put(subscription);
     }
+  }
+
+  /**
+   * Its element instance was migrated: the copy takes the new values and stays where it stood.
+   * Under another process id, the message it is being offered now counts for the new process only,
+   * so that a REJECTED or DELETED frees it for the right one. A non-interrupting subscription may
+   * have had earlier messages, and is offered the next one it has not had after each: the messages
+   * of its name and correlation key that went to the old process count as gone to the new one too.
+   */
+  private void migratedOnMessageSide(LoggedRecord event) {
+    value.readFrom(event.value());
+    if (!state.messageSubscriptions().get(value, subscription)) {
+      return;
+    }
+    String before = subscription.value.bpmnProcessId;
+    if (!before.equals(value.bpmnProcessId)) {
+      if (!subscription.value.interrupting) {
+        for (long messageKey :
+            state.messages().withNameAndKey(value.messageName, value.correlationKey)) {
+          if (state.messages().isCorrelatedTo(messageKey, before)) {
+            state.messages().setCorrelatedTo(messageKey, value.bpmnProcessId, true);
+          }
+        }
+      }
+      if (subscription.state == MessageSubscriptionState.CORRELATING) {
+        state.messages().setCorrelatedTo(subscription.value.messageKey, value.bpmnProcessId, true);
+        state.messages().setCorrelatedTo(subscription.value.messageKey, before, false);
+      }
+    }
+    subscription.value.copyFrom(value);
+    state.messageSubscriptions().put(subscription);
   }
 
   /** REJECTED and DELETED: a message it was being offered may go to another process instance. */
@@ -149,12 +192,21 @@ public final class MessageAppliers {
     state.processMessageSubscriptions().put(subscription);
   }
 
-  /** Its element instance was migrated: same element instance and name, where it stands stays. */
+  /**
+   * Its element instance was migrated: same element instance and name. An open subscription whose
+   * message partition's copy must follow is MIGRATING until that partition acknowledges; otherwise
+   * where it stands stays.
+   */
   private void migratedOnProcessSide(LoggedRecord event) {
     value.readFrom(event.value());
     if (state
         .processMessageSubscriptions()
         .get(value.elementInstanceKey, value.messageName, subscription)) {
+      if (subscription.state == ProcessMessageSubscriptionState.OPENED
+          && ProcessMessageSubscriptions.changesMessageSide(
+              subscription.value, value.bpmnProcessId, value.interrupting)) {
+        subscription.state = ProcessMessageSubscriptionState.MIGRATING;
+      }
       subscription.value.readFrom(event.value());
       state.processMessageSubscriptions().put(subscription);
     }

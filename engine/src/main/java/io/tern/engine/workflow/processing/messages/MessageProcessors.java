@@ -202,13 +202,17 @@ public final class MessageProcessors {
     sendToProcess(result, ProcessMessageSubscriptionIntent.CREATE, created);
   }
 
-  /** CORRELATE: the process instance's partition took the message. */
+  /**
+   * CORRELATE: the process instance's partition took the message. It says whether its subscription
+   * stays open: a migration may have changed that, and its MIGRATE may not be here yet.
+   */
   public void correlated(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue taken = new MessageSubscriptionValue();
     taken.readFrom(command.value());
     if (!isCorrelating(taken)) {
       return;
     }
+    subscription.value.interrupting = taken.interrupting;
     result.appendEvent(
         context.nextKey(),
         ValueTypes.MESSAGE_SUBSCRIPTION,
@@ -253,6 +257,32 @@ public final class MessageProcessors {
       }
     }
     sendToProcess(result, ProcessMessageSubscriptionIntent.DELETE, deleted);
+  }
+
+  /**
+   * MIGRATE: the subscription's element instance was migrated. The copy takes the new process id,
+   * catch event and whether a message ends it, and stays OPEN or CORRELATING; no message is offered
+   * to it now (under a new process id, the instance may have had the buffered ones already). Always
+   * answered, also when the copy is gone (deleted, or ended by a message), so the process instance
+   * partition stops asking.
+   */
+  public void migrate(LoggedRecord command, ProcessingResult result) {
+    MessageSubscriptionValue migrated = new MessageSubscriptionValue();
+    migrated.readFrom(command.value());
+    if (state.messageSubscriptions().get(migrated, subscription)
+        && !ProcessMessageSubscriptions.sameTarget(subscription.value, migrated)) {
+      MessageSubscriptionValue moved = new MessageSubscriptionValue().copyFrom(subscription.value);
+      moved.processDefinitionKey = migrated.processDefinitionKey;
+      moved.bpmnProcessId = migrated.bpmnProcessId;
+      moved.elementId = migrated.elementId;
+      moved.interrupting = migrated.interrupting;
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.MESSAGE_SUBSCRIPTION,
+          MessageSubscriptionIntent.MIGRATED,
+          moved);
+    }
+    sendToProcess(result, ProcessMessageSubscriptionIntent.MIGRATE, migrated);
   }
 
   private boolean isCorrelating(MessageSubscriptionValue answer) {

@@ -20,10 +20,10 @@ import io.tern.engine.workflow.value.MessageSubscriptionValue;
 
 /**
  * The commands the message partition sends to the process instance partition about a subscription
- * that {@link ProcessMessageSubscriptions} opened or closed: its side was created or deleted, or a
- * message is offered to it. A message taken triggers the element the subscription was opened for: a
- * catch event or receive task completes, a boundary event or an event subprocess's start event is
- * triggered on its activity or scope.
+ * that {@link ProcessMessageSubscriptions} opened, closed or migrated: its side was created,
+ * deleted or migrated, or a message is offered to it. A message taken triggers the element the
+ * subscription was opened for: a catch event or receive task completes, a boundary event or an
+ * event subprocess's start event is triggered on its activity or scope.
  */
 public final class ProcessMessageSubscriptionProcessors {
   private final ProcessingContext context;
@@ -73,6 +73,26 @@ public final class ProcessMessageSubscriptionProcessors {
   }
 
   /**
+   * MIGRATE: the message partition updated its side (or had none left). Acknowledges the migration
+   * only if the values it answers for are the subscription's: an answer to an earlier migration's
+   * request, sent again, must not end a later one's.
+   */
+  public void migrated(LoggedRecord command, ProcessingResult result) {
+    request.readFrom(command.value());
+    if (state
+            .processMessageSubscriptions()
+            .get(request.elementInstanceKey, request.messageName, subscription)
+        && subscription.state == ProcessMessageSubscriptionState.MIGRATING
+        && ProcessMessageSubscriptions.sameTarget(subscription.value, request)) {
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+          ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED,
+          subscription.value);
+    }
+  }
+
+  /**
    * CORRELATE: a message for a subscription. Taken (and acknowledged) if its element still waits;
    * else rejected, so the message partition can offer the message to another subscription.
    */
@@ -92,6 +112,9 @@ public final class ProcessMessageSubscriptionProcessors {
           message);
       return;
     }
+    // Whether the subscription stays open is this side's to say: after a migration the message
+    // partition's copy may not know yet.
+    message.interrupting = subscription.value.interrupting;
     result.appendEvent(
         context.nextKey(),
         ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,

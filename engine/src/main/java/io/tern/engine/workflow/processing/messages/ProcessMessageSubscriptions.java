@@ -18,9 +18,9 @@ import java.util.function.Predicate;
 /**
  * The process instance partition's side of message subscriptions: opened when a message catch
  * event, receive task, activity with message boundary events or scope with message event
- * subprocesses is entered, closed when it is left. Each step asks the message partition (the
- * correlation key's) to follow, and is acknowledged by it ({@link
- * ProcessMessageSubscriptionProcessors}, which also takes the messages it sends).
+ * subprocesses is entered, closed when it is left, moved when its element instance is migrated.
+ * Each step asks the message partition (the correlation key's) to follow, and is acknowledged by it
+ * ({@link ProcessMessageSubscriptionProcessors}, which also takes the messages it sends).
  */
 public final class ProcessMessageSubscriptions {
   private final ProcessingContext context;
@@ -77,6 +77,61 @@ public final class ProcessMessageSubscriptions {
     return !staysOpenCapable || target.interrupting();
   }
 
+  /**
+   * Moves {@code subscription}, of an element instance migrated to {@code after}, to catch event
+   * {@code target}; it keeps its message name and correlation key. The message partition keeps the
+   * process id (a message goes to one instance of each process) and whether a message ends the
+   * subscription: if either changes, an open subscription asks it to follow, and is MIGRATING until
+   * it acknowledges. One still being opened must not change them ({@code MigrationCatchEvents}
+   * refuses): its CREATE, on its way, carries the old ones.
+   */
+  public void migrate(
+      ProcessingResult result,
+      Subscription subscription,
+      ProcessInstanceValue after,
+      ExecutableElement target) {
+    MessageSubscriptionValue migrated = new MessageSubscriptionValue().copyFrom(subscription.value);
+    migrated.processDefinitionKey = after.processDefinitionKey;
+    migrated.bpmnProcessId = after.bpmnProcessId;
+    migrated.elementId = target.id();
+    migrated.interrupting = interrupting(target);
+    boolean follow =
+        subscription.state == ProcessMessageSubscriptionState.OPENED
+            && changesMessageSide(
+                subscription.value, migrated.bpmnProcessId, migrated.interrupting);
+    result.appendEvent(
+        context.nextKey(),
+        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+        ProcessMessageSubscriptionIntent.MIGRATED,
+        migrated);
+    if (follow) {
+      sender.sendAfterCommit(
+          result,
+          sender.ofCorrelationKey(migrated.correlationKey),
+          ValueTypes.MESSAGE_SUBSCRIPTION,
+          MessageSubscriptionIntent.MIGRATE,
+          -1,
+          migrated);
+    }
+  }
+
+  /**
+   * Whether moving subscription {@code before} to process {@code bpmnProcessId} and a catch event
+   * that is {@code interrupting} or not changes what the message partition decides by.
+   */
+  public static boolean changesMessageSide(
+      MessageSubscriptionValue before, String bpmnProcessId, boolean interrupting) {
+    return !before.bpmnProcessId.equals(bpmnProcessId) || before.interrupting != interrupting;
+  }
+
+  /** Whether two values of a subscription name the same process, catch event and interrupting. */
+  static boolean sameTarget(MessageSubscriptionValue a, MessageSubscriptionValue b) {
+    return a.processDefinitionKey == b.processDefinitionKey
+        && a.bpmnProcessId.equals(b.bpmnProcessId)
+        && a.elementId.equals(b.elementId)
+        && a.interrupting == b.interrupting;
+  }
+
   /** Closes the subscriptions of element instance {@code key}, which is left. */
   public void closeAll(ProcessingResult result, long key) {
     closeAll(result, key, target -> true);
@@ -103,15 +158,19 @@ public final class ProcessMessageSubscriptions {
     }
   }
 
-  /** Asks the message partition again for every subscription still being opened or closed. */
+  /**
+   * Asks the message partition again for every subscription still being opened, closed or migrated.
+   */
   public void retryPending() {
     for (Subscription pending : state.processMessageSubscriptions().pending()) {
       sender.send(
           sender.ofCorrelationKey(pending.value.correlationKey),
           ValueTypes.MESSAGE_SUBSCRIPTION,
-          pending.state == ProcessMessageSubscriptionState.OPENING
-              ? MessageSubscriptionIntent.CREATE
-              : MessageSubscriptionIntent.DELETE,
+          switch (pending.state) {
+            case ProcessMessageSubscriptionState.OPENING -> MessageSubscriptionIntent.CREATE;
+            case ProcessMessageSubscriptionState.MIGRATING -> MessageSubscriptionIntent.MIGRATE;
+            default -> MessageSubscriptionIntent.DELETE;
+          },
           -1,
           pending.value);
     }

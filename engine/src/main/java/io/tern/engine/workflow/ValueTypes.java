@@ -375,17 +375,23 @@ public final class ValueTypes {
     /** The activity completed: it can be compensated. */
     public static final int CREATED = 0;
 
-    /** A throw event compensates it: its handler runs. */
+    /** A throw event compensates it: its handler runs (and what completed inside it is next). */
     public static final int TRIGGERED = 1;
 
     /**
-     * Its handler completed (or, for a subprocess holding compensable activities, it was gone
-     * through).
+     * Its handler completed (or, for a subprocess holding compensable activities without a handler
+     * of its own, the last of them was compensated).
      */
     public static final int COMPLETED = 2;
 
     /** Its process instance ended: it can no longer be compensated. */
     public static final int DELETED = 3;
+
+    /**
+     * Its process instance was migrated: it names the target definition, the activity its activity
+     * is mapped to and that activity's compensation handler; its keys stay.
+     */
+    public static final int MIGRATED = 4;
 
     private CompensationIntent() {}
   }

@@ -9,14 +9,21 @@ import io.camunda.zeebe.model.bpmn.builder.AbstractFlowNodeBuilder;
 import io.camunda.zeebe.model.bpmn.builder.IntermediateThrowEventBuilder;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.CompensationIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.workflow.value.BpmnElementType;
+import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
+import io.tern.engine.workflow.value.ProcessInstanceValue;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,13 +45,91 @@ class CompensationEventsTest extends WorkflowTestBase {
   }
 
   /**
-   * Task {@code id} (job type = id) with a compensation handler "undo-{id}" (job type likewise).
+   * The committed records compensation is about, in log order: process instance events as
+   * "elementId intent" (as {@link #lifecycle()}), the commands activating a compensation handler as
+   * "elementId activate", and compensation subscription events as "activityId NAME".
+   */
+  private List<String> stream() {
+    List<String> lines = new ArrayList<>();
+    RecordBatch batch = new RecordBatch();
+    ProcessInstanceValue element = new ProcessInstanceValue();
+    CompensationSubscriptionValue subscription = new CompensationSubscriptionValue();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.valueType() == ValueTypes.PROCESS_INSTANCE) {
+          element.readFrom(record.value());
+          if (record.isEvent()) {
+            lines.add(element.elementId + " " + record.intent());
+          } else if (record.isCommand()
+              && record.intent() == ProcessInstanceIntent.ACTIVATE_ELEMENT
+              && element.elementId.startsWith("undo-")) {
+            lines.add(element.elementId + " activate");
+          }
+        } else if (record.valueType() == ValueTypes.COMPENSATION_SUBSCRIPTION && record.isEvent()) {
+          subscription.readFrom(record.value());
+          lines.add(subscription.activityId + " " + SUBSCRIPTION_INTENTS[record.intent()]);
+        }
+      }
+    }
+    return lines;
+  }
+
+  private static final String[] SUBSCRIPTION_INTENTS = {
+    "CREATED", "TRIGGERED", "COMPLETED", "DELETED", "MIGRATED"
+  };
+
+  /** Element {@code elementId}'s four lifecycle events, in the order Zeebe writes them. */
+  private static List<String> passes(String elementId) {
+    return List.of(
+        elementId + " " + ProcessInstanceIntent.ELEMENT_ACTIVATING,
+        elementId + " " + ProcessInstanceIntent.ELEMENT_ACTIVATED,
+        elementId + " " + ProcessInstanceIntent.ELEMENT_COMPLETING,
+        elementId + " " + ProcessInstanceIntent.ELEMENT_COMPLETED);
+  }
+
+  /** Zeebe's records for compensating {@code activity}: its boundary, its handler, TRIGGERED. */
+  private static List<String> compensates(String activity) {
+    List<String> lines = new ArrayList<>(passes("comp-" + activity));
+    lines.add("undo-" + activity + " activate");
+    lines.add(activity + " TRIGGERED");
+    return lines;
+  }
+
+  /** The values of the events of {@code elementId}'s element instances with {@code intent}. */
+  private List<ProcessInstanceValue> elementEvents(String elementId, int intent) {
+    List<ProcessInstanceValue> found = new ArrayList<>();
+    for (byte[] value : eventValues(ValueTypes.PROCESS_INSTANCE, intent)) {
+      ProcessInstanceValue event = new ProcessInstanceValue().readFrom(new UnsafeBuffer(value));
+      if (event.elementId.equals(elementId)) {
+        found.add(event);
+      }
+    }
+    return found;
+  }
+
+  /** No element instance, token or compensation subscription is left in the leader's state. */
+  private void assertNothingLeft(TestMember leader) {
+    assertThat(workflowState(leader).keySet())
+        .as("element instances, their children, compensation subscriptions")
+        .noneMatch(
+            key ->
+                key.startsWith("0013")
+                    || key.startsWith("001c")
+                    || key.startsWith("0045")
+                    || key.startsWith("0046"));
+  }
+
+  /**
+   * Task {@code id} (job type = id) with compensation boundary event "comp-{id}" and handler
+   * "undo-{id}" (job type likewise).
    */
   private static AbstractFlowNodeBuilder<?, ?> compensable(
       AbstractFlowNodeBuilder<?, ?> before, String id) {
     return before
         .serviceTask(id, t -> t.zeebeJobType(id))
-        .boundaryEvent()
+        .boundaryEvent("comp-" + id)
         .compensation(c -> c.serviceTask("undo-" + id).zeebeJobType("undo-" + id))
         .moveToActivity(id);
   }
@@ -82,6 +167,27 @@ class CompensationEventsTest extends WorkflowTestBase {
         .as("the throw event went on to the end event: the handler's token did not end the scope")
         .isEqualTo(1);
     assertThat(lines.indexOf("end " + COMPLETED)).isLessThan(lines.indexOf("trip " + COMPLETED));
+
+    List<String> stream = stream();
+    assertThat(stream)
+        .as("as in Zeebe: the boundary event passes, the handler is activated, then TRIGGERED")
+        .containsSequence(compensates("book"))
+        .containsSubsequence(
+            "undo " + ProcessInstanceIntent.ELEMENT_ACTIVATED,
+            "comp-book " + ProcessInstanceIntent.ELEMENT_ACTIVATING,
+            "undo-book " + ProcessInstanceIntent.ELEMENT_ACTIVATING,
+            "undo-book " + COMPLETED,
+            "book COMPLETED",
+            "undo " + COMPLETED);
+    assertThat(Collections.frequency(stream, "comp-book " + COMPLETED)).isEqualTo(1);
+    long instance = elementKey("trip", ProcessInstanceIntent.ELEMENT_ACTIVATED);
+    ProcessInstanceValue boundary =
+        elementEvents("comp-book", ProcessInstanceIntent.ELEMENT_ACTIVATING).get(0);
+    assertThat(boundary.elementType).isEqualTo(BpmnElementType.BOUNDARY_EVENT);
+    assertThat(boundary.flowScopeKey).as("the throw event's flow scope").isEqualTo(instance);
+    assertThat(elementKey("comp-book", COMPLETED))
+        .isEqualTo(elementKey("comp-book", ProcessInstanceIntent.ELEMENT_ACTIVATING));
+    assertNothingLeft(leader);
   }
 
   @Test
@@ -146,7 +252,8 @@ class CompensationEventsTest extends WorkflowTestBase {
                 "sub",
                 s -> {
                   AbstractFlowNodeBuilder<?, ?> inside =
-                      compensable(s.embeddedSubProcess().startEvent(), "reserve");
+                      compensable(
+                          compensable(s.embeddedSubProcess().startEvent(), "reserve"), "notify");
                   inside.endEvent();
                 })
             .intermediateThrowEvent("undo-all")
@@ -155,14 +262,37 @@ class CompensationEventsTest extends WorkflowTestBase {
             .endEvent()
             .done();
     deployed(deploy(leader, "nested.bpmn", xml(nested)));
-    create(leader, "nested");
+    long instance = create(leader, "nested").key();
     completeJob(leader, awaitJob(leader, "reserve"));
+    completeJob(leader, awaitJob(leader, "notify"));
     completeJob(leader, awaitJob(leader, "undo-reserve"));
+    long undoNotify = awaitJob(leader, "undo-notify");
+    assertThat(stream())
+        .as("the subprocess, without a handler, is TRIGGERED first and waits for what is inside")
+        .containsSubsequence("sub TRIGGERED", "reserve TRIGGERED", "notify TRIGGERED")
+        .containsSequence(compensates("reserve"))
+        .containsSequence(compensates("notify"))
+        .doesNotContain("sub COMPLETED");
+    completeJob(leader, undoNotify);
     await(() -> count("nested " + COMPLETED) == 1, "the instance to complete");
     assertThat(subscriptions(CompensationIntent.CREATED))
-        .as("the task, and the subprocess that holds it")
-        .isEqualTo(2);
-    assertThat(subscriptions(CompensationIntent.COMPLETED)).isEqualTo(2);
+        .as("the tasks, and the subprocess that holds them")
+        .isEqualTo(3);
+    assertThat(subscriptions(CompensationIntent.TRIGGERED)).isEqualTo(3);
+    assertThat(subscriptions(CompensationIntent.COMPLETED)).isEqualTo(3);
+    assertThat(stream())
+        .as("bottom up: the subprocess completes after the last handler inside it, then the throw")
+        .containsSubsequence(
+            "undo-notify " + COMPLETED,
+            "notify COMPLETED",
+            "sub COMPLETED",
+            "undo-all " + COMPLETED);
+    assertThat(elementEvents("comp-notify", ProcessInstanceIntent.ELEMENT_ACTIVATING))
+        .as("the boundary passes in the throw event's scope, not in the completed subprocess")
+        .singleElement()
+        .extracting(boundary -> boundary.flowScopeKey)
+        .isEqualTo(instance);
+    assertNothingLeft(leader);
   }
 
   @Test
@@ -176,7 +306,7 @@ class CompensationEventsTest extends WorkflowTestBase {
                 t ->
                     t.zeebeJobType("pay")
                         .multiInstance(m -> m.parallel().zeebeInputCollectionExpression("[1,2,3]")))
-            .boundaryEvent()
+            .boundaryEvent("comp-pay")
             .compensation(c -> c.serviceTask("refund").zeebeJobType("refund"))
             .moveToActivity("pay")
             .endEvent("refund-all")
@@ -192,6 +322,8 @@ class CompensationEventsTest extends WorkflowTestBase {
     await(() -> count("many " + COMPLETED) == 1, "the instance to complete");
     assertThat(count("refund " + COMPLETED)).isEqualTo(1);
     assertThat(subscriptions(CompensationIntent.CREATED)).as("the body's, once").isEqualTo(1);
+    assertThat(count("comp-pay " + COMPLETED)).as("its boundary event passes once").isEqualTo(1);
+    assertNothingLeft(leader);
   }
 
   @Test

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.camunda.zeebe.model.bpmn.builder.AbstractFlowNodeBuilder;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.CompensationIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
@@ -16,6 +18,7 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
@@ -768,5 +771,151 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
 
     completeJob(leader, job);
     await(() -> count("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the end");
+  }
+
+  /**
+   * Task {@code id} (job type = id) with compensation boundary event "comp-{id}" and handler
+   * "undo-{id}" of job type {@code undoType}.
+   */
+  private static AbstractFlowNodeBuilder<?, ?> compensable(
+      AbstractFlowNodeBuilder<?, ?> before, String id, String undoType) {
+    return before
+        .serviceTask(id, t -> t.zeebeJobType(id))
+        .boundaryEvent("comp-" + id)
+        .compensation(c -> c.serviceTask("undo-" + id).zeebeJobType(undoType))
+        .moveToActivity(id);
+  }
+
+  /** After {@code before}: task "pay", then throw event "undo" compensating everything, an end. */
+  private static BpmnModelInstance payThenUndo(AbstractFlowNodeBuilder<?, ?> before) {
+    return before
+        .serviceTask("pay", t -> t.zeebeJobType("pay"))
+        .intermediateThrowEvent("undo")
+        .compensateEventDefinition()
+        .compensateEventDefinitionDone()
+        .endEvent("end")
+        .done();
+  }
+
+  private static CompensationSubscriptionValue subscription(byte[] value) {
+    return new CompensationSubscriptionValue().readFrom(new UnsafeBuffer(value));
+  }
+
+  @Test
+  void recordedCompensationFollowsItsActivitysMappingAndTheTargetsHandlerRuns() {
+    TestMember leader = leader();
+    long v1 =
+        deployKey(
+            leader,
+            "saga.bpmn",
+            payThenUndo(
+                compensable(Bpmn.createExecutableProcess("saga").startEvent(), "book", "undo-v1")));
+    long v2 =
+        deployKey(
+            leader,
+            "saga.bpmn",
+            payThenUndo(
+                compensable(
+                    Bpmn.createExecutableProcess("saga").startEvent(), "book2", "undo-v2")));
+    long instance = createOf(leader, v1, "{}");
+    completeJob(leader, awaitJob(leader, "book"));
+    long pay = awaitJob(leader, "pay");
+
+    Answer unmapped = migrate(leader, instance, v2, "pay", "pay");
+    assertThat(unmapped.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(unmapped.reason())
+        .contains("completed activity 'book' can be compensated and no mapping instruction")
+        .contains("Add a mapping instruction from 'book'");
+    Answer noHandler = migrate(leader, instance, v2, "pay", "pay", "book", "pay");
+    assertThat(noHandler.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(noHandler.reason())
+        .contains("completed activity 'book' can be compensated and is mapped to 'pay'")
+        .contains("has no compensation boundary event with a handler");
+    assertThat(countOf(ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED))
+        .as("a refusal writes nothing")
+        .isZero();
+
+    assertMigrated(migrate(leader, instance, v2, "pay", "pay", "book", "book2"));
+    List<byte[]> migrated =
+        eventValues(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.MIGRATED);
+    assertThat(migrated).hasSize(1);
+    CompensationSubscriptionValue moved = subscription(migrated.get(0));
+    assertThat(moved.processDefinitionKey).isEqualTo(v2);
+    assertThat(moved.activityId).isEqualTo("book2");
+    assertThat(moved.handlerId).isEqualTo("undo-book2");
+    assertThat(lastKeyOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.MIGRATED))
+        .as("it keeps its key")
+        .isEqualTo(firstKeyOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.CREATED));
+
+    completeJob(leader, pay);
+    long undo = awaitJob(leader, "undo-v2");
+    assertThat(activate(leader, "undo-v1", 1).jobKeys).as("the source's handler").isEmpty();
+    assertThat(count("comp-book2 " + ProcessInstanceIntent.ELEMENT_COMPLETED))
+        .as("the target's compensation boundary event passes")
+        .isEqualTo(1);
+    Answer underWay = migrate(leader, instance, v2, "book2", "book2");
+    assertThat(underWay.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(underWay.reason())
+        .contains("compensation of completed activity 'book2'")
+        .contains("retry");
+    completeJob(leader, undo);
+    await(() -> count("saga " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+    assertThat(countOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.COMPLETED))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aCompletedSubprocessAndWhatCompletedInItFollowTheirMappingsInTheirScope() {
+    TestMember leader = leader();
+    long v1 =
+        deployKey(
+            leader,
+            "trip.bpmn",
+            payThenUndo(
+                Bpmn.createExecutableProcess("trip")
+                    .startEvent()
+                    .subProcess(
+                        "sub",
+                        s ->
+                            compensable(s.embeddedSubProcess().startEvent(), "reserve", "undo-v1")
+                                .endEvent())));
+    long v2 =
+        deployKey(
+            leader,
+            "trip.bpmn",
+            payThenUndo(
+                compensable(Bpmn.createExecutableProcess("trip").startEvent(), "top", "undo-top")
+                    .subProcess(
+                        "sub2",
+                        s ->
+                            compensable(s.embeddedSubProcess().startEvent(), "reserve2", "undo-v2")
+                                .endEvent())));
+    long instance = createOf(leader, v1, "{}");
+    completeJob(leader, awaitJob(leader, "reserve"));
+    long pay = awaitJob(leader, "pay");
+
+    Answer noSubprocess = migrate(leader, instance, v2, "pay", "pay", "reserve", "reserve2");
+    assertThat(noSubprocess.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(noSubprocess.reason())
+        .as("the subprocess was recorded: what completed in it is found through it")
+        .contains("completed activity 'sub' can be compensated and no mapping instruction");
+    Answer otherScope =
+        migrate(leader, instance, v2, "pay", "pay", "sub", "sub2", "reserve", "top");
+    assertThat(otherScope.rejection()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(otherScope.reason())
+        .contains("the flow scope of completed activity 'reserve' is changed")
+        .contains("mapped to 'sub2'");
+
+    assertMigrated(
+        migrate(leader, instance, v2, "pay", "pay", "sub", "sub2", "reserve", "reserve2"));
+    assertThat(eventValues(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.MIGRATED))
+        .extracting(value -> subscription(value).activityId + ":" + subscription(value).handlerId)
+        .containsExactly("reserve2:undo-reserve2", "sub2:");
+    completeJob(leader, pay);
+    completeJob(leader, awaitJob(leader, "undo-v2"));
+    await(() -> count("trip " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
+    assertThat(countOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.COMPLETED))
+        .as("the handler's, then the subprocess's")
+        .isEqualTo(2);
   }
 }

@@ -26,6 +26,23 @@ public record ExecutableProcess(
     return compensationHandlers.get(activityId);
   }
 
+  /**
+   * The id of the compensation boundary event attached to activity {@code activityId} (for a
+   * multi-instance activity, to its body, which has its id), or null if it has none.
+   */
+  public String compensationBoundaryOf(String activityId) {
+    ExecutableElement activity = elements.get(activityId);
+    if (activity == null) {
+      return null;
+    }
+    for (String boundaryId : activity.boundaryEventIds()) {
+      if (element(boundaryId).event() instanceof EventDefinition.Compensation) {
+        return boundaryId;
+      }
+    }
+    return null;
+  }
+
   /** Whether element {@code elementId} is an activity's compensation handler. */
   public boolean isCompensationHandler(String elementId) {
     return compensationHandlers.containsValue(elementId);

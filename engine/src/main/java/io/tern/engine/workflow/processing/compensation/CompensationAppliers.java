@@ -30,7 +30,12 @@ public final class CompensationAppliers {
         .onEvent(
             ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.TRIGGERED, this::triggered)
         .onEvent(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.COMPLETED, this::remove)
-        .onEvent(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.DELETED, this::remove);
+        .onEvent(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.DELETED, this::remove)
+        // Replaced whole: its process instance, scope and keys stay, so does its place by scope.
+        .onEvent(
+            ValueTypes.COMPENSATION_SUBSCRIPTION,
+            CompensationIntent.MIGRATED,
+            event -> state.compensations().put(event.key(), subscription.readFrom(event.value())));
   }
 
   /**

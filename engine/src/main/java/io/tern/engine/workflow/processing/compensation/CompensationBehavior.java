@@ -4,7 +4,6 @@ import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CompensationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.WorkflowState;
@@ -28,24 +27,27 @@ import java.util.Set;
  * event compensates what was recorded in its scope (for one in an event subprocess, also in the
  * scope the event subprocess runs in), only {@code activityRef}'s if it names one, and through the
  * recorded subprocesses what completed inside them: each handler is activated (TRIGGERED) next to
- * the throw event, all at once, and the throw event waits until the last one completed (COMPLETED).
- * What is compensated once is not again. Local variables of the compensated activity are gone; a
- * handler sees its scope's. When the process instance ends, what is left is DELETED.
+ * the throw event, all at once, and the throw event waits until the last one completed (COMPLETED;
+ * see {@link CompensationThrow} for the records). What is compensated once is not again. Local
+ * variables of the compensated activity are gone; a handler sees its scope's. When the process
+ * instance ends, what is left is DELETED.
  */
 public final class CompensationBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final ElementInstance instance = new ElementInstance();
+  private final CompensationThrow throwing;
 
   public CompensationBehavior(ProcessingContext context, WorkflowState state) {
     this.context = context;
     this.state = state;
+    this.throwing = new CompensationThrow(context, state);
   }
 
   /**
-   * Element instance {@code key} ({@code value}) completes: it is recorded if it can be
-   * compensated; a compensation handler's completion may let its throw event go on; what completed
-   * in a scope that is not recorded (an event subprocess, a handler) can no longer be reached.
+   * Element instance {@code key} ({@code value}) completes (COMPLETED comes next): it is recorded
+   * if it can be compensated; what completed in a scope that is not recorded (an event subprocess,
+   * a handler) can no longer be reached.
    */
   public void completing(
       ProcessingResult result, long key, ProcessInstanceValue value, ExecutableProcess process) {
@@ -53,15 +55,11 @@ public final class CompensationBehavior {
       return;
     }
     ExecutableElement element = process.element(value.elementId);
-    boolean inner =
-        element.loop() != null && value.elementType != BpmnElementType.MULTI_INSTANCE_BODY;
+    boolean inner = isInner(element, value);
     boolean scope =
         value.elementType == BpmnElementType.SUB_PROCESS
             || value.elementType == BpmnElementType.MULTI_INSTANCE_BODY;
     if (process.isCompensationHandler(value.elementId)) {
-      if (!inner) {
-        handlerDone(result, key, value.processInstanceKey, false);
-      }
       deleteScoped(result, key, value.processInstanceKey);
       return;
     }
@@ -76,6 +74,25 @@ public final class CompensationBehavior {
   }
 
   /**
+   * Element instance {@code key} ({@code value}) is COMPLETED: a compensation handler's
+   * subscription is done, which may let its throw event go on (after the handler's COMPLETED, as in
+   * Zeebe).
+   */
+  public void completed(
+      ProcessingResult result, long key, ProcessInstanceValue value, ExecutableProcess process) {
+    if (process.hasCompensation()
+        && process.isCompensationHandler(value.elementId)
+        && !isInner(process.element(value.elementId), value)) {
+      throwing.handlerDone(result, key, value.processInstanceKey, false);
+    }
+  }
+
+  /** Whether the instance is an inner instance of a multi-instance activity (not its body). */
+  private static boolean isInner(ExecutableElement element, ProcessInstanceValue value) {
+    return element.loop() != null && value.elementType != BpmnElementType.MULTI_INSTANCE_BODY;
+  }
+
+  /**
    * Element instance {@code key} ({@code value}) is terminated: a handler no longer holds its throw
    * event back, and what completed inside a terminated scope can no longer be compensated.
    */
@@ -85,9 +102,8 @@ public final class CompensationBehavior {
       return;
     }
     if (process.isCompensationHandler(value.elementId)
-        && !(process.element(value.elementId).loop() != null
-            && value.elementType != BpmnElementType.MULTI_INSTANCE_BODY)) {
-      handlerDone(result, key, value.processInstanceKey, true);
+        && !isInner(process.element(value.elementId), value)) {
+      throwing.handlerDone(result, key, value.processInstanceKey, true);
     }
     if (state.compensations().holdsAny(key)) {
       deleteScoped(result, key, value.processInstanceKey);
@@ -119,7 +135,7 @@ public final class CompensationBehavior {
     for (long scopeKey : scopes) {
       for (CompensationState.Entry entry : byScope.getOrDefault(scopeKey, List.of())) {
         if (activityRef == null || activityRef.equals(entry.value().activityId)) {
-          handlers |= trigger(result, entry, byScope, throwKey, throwValue, process);
+          handlers |= throwing.trigger(result, entry, byScope, throwKey, throwValue, process);
         }
       }
     }
@@ -169,95 +185,6 @@ public final class CompensationBehavior {
         ValueTypes.COMPENSATION_SUBSCRIPTION,
         CompensationIntent.CREATED,
         subscription);
-  }
-
-  /**
-   * Triggers {@code entry} and what completed inside it; true if a handler runs. A subprocess
-   * recorded without a handler is gone through at once.
-   */
-  private boolean trigger(
-      ProcessingResult result,
-      CompensationState.Entry entry,
-      Map<Long, List<CompensationState.Entry>> byScope,
-      long throwKey,
-      ProcessInstanceValue throwValue,
-      ExecutableProcess process) {
-    CompensationSubscriptionValue subscription =
-        new CompensationSubscriptionValue().copyFrom(entry.value());
-    subscription.throwEventInstanceKey = throwKey;
-    subscription.throwEventId = throwValue.elementId;
-    boolean handlers = false;
-    if (subscription.hasHandler()) {
-      long handlerKey = context.nextKey();
-      subscription.handlerInstanceKey = handlerKey;
-      subscription.handlerScopeKey = throwValue.flowScopeKey;
-      result.appendEvent(
-          entry.key(),
-          ValueTypes.COMPENSATION_SUBSCRIPTION,
-          CompensationIntent.TRIGGERED,
-          subscription);
-      ExecutableElement handler = process.element(subscription.handlerId);
-      ProcessInstanceValue activation = new ProcessInstanceValue();
-      activation.copyFrom(throwValue);
-      activation.parentElementInstanceKey = -1;
-      activation.elementId = handler.id();
-      activation.elementType =
-          handler.loop() != null ? BpmnElementType.MULTI_INSTANCE_BODY : handler.type();
-      result.appendCommand(
-          handlerKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.ACTIVATE_ELEMENT,
-          activation);
-      handlers = true;
-    } else {
-      result.appendEvent(
-          entry.key(),
-          ValueTypes.COMPENSATION_SUBSCRIPTION,
-          CompensationIntent.COMPLETED,
-          subscription);
-    }
-    for (CompensationState.Entry inside :
-        byScope.getOrDefault(subscription.activityInstanceKey, List.of())) {
-      handlers |= trigger(result, inside, byScope, throwKey, throwValue, process);
-    }
-    return handlers;
-  }
-
-  /**
-   * Handler instance {@code key} completed (or was terminated: its subscription is deleted, as it
-   * compensated nothing): its throw event goes on once no other handler of it is left.
-   */
-  private void handlerDone(
-      ProcessingResult result, long key, long processInstanceKey, boolean terminated) {
-    List<CompensationState.Entry> recorded = state.compensations().ofInstance(processInstanceKey);
-    CompensationState.Entry done = null;
-    for (CompensationState.Entry entry : recorded) {
-      if (entry.value().handlerInstanceKey == key) {
-        done = entry;
-      }
-    }
-    if (done == null) {
-      return;
-    }
-    result.appendEvent(
-        done.key(),
-        ValueTypes.COMPENSATION_SUBSCRIPTION,
-        terminated ? CompensationIntent.DELETED : CompensationIntent.COMPLETED,
-        done.value());
-    long throwKey = done.value().throwEventInstanceKey;
-    for (CompensationState.Entry entry : recorded) {
-      if (entry != done && entry.value().throwEventInstanceKey == throwKey) {
-        return; // another handler of the same throw event still runs
-      }
-    }
-    if (state.instances().get(throwKey, instance)
-        && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
-      result.appendCommand(
-          throwKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.COMPLETE_ELEMENT,
-          instance.value);
-    }
   }
 
   /**

@@ -144,6 +144,11 @@ final class ElementLifecycle {
     compensations.completing(step.result(), step.key(), step.value(), step.process());
   }
 
+  /** The instance is COMPLETED: a compensation handler's throw event may go on. */
+  void completed(ElementStep step) {
+    compensations.completed(step.result(), step.key(), step.value(), step.process());
+  }
+
   /** The process instance completes: nothing in it is compensated any more. */
   void instanceEnds(ElementStep step) {
     compensations.instanceEnds(step.result(), step.key(), step.process());
@@ -199,6 +204,7 @@ final class ElementLifecycle {
     }
     compensations.completing(result, key, value, step.process());
     append(step, ProcessInstanceIntent.ELEMENT_COMPLETED);
+    completed(step);
     if (inner) {
       multiInstance.innerCompleted(result, value.flowScopeKey);
       return false; // the body takes the outgoing flows once all inner instances are done

@@ -67,6 +67,7 @@ final class MultiInstanceKind implements ElementKind {
     multiInstance.completeBody(result, key, value, element);
     lifecycle.completing(step);
     lifecycle.append(step, ProcessInstanceIntent.ELEMENT_COMPLETED);
+    lifecycle.completed(step);
     lifecycle.leave(step, null);
   }
 }

@@ -145,15 +145,22 @@ public final class InstanceAppliers {
   }
 
   /**
-   * How many tokens an activating element consumes: none for the process and start events, one per
-   * incoming flow for a joining parallel gateway, one per incoming flow that brought one for a
-   * joining inclusive gateway, else the one that brought it (a sequence flow's, or a boundary
-   * event's trigger).
+   * How many tokens an activating element consumes: none for the process, start events and
+   * compensation boundary events, one per incoming flow for a joining parallel gateway, one per
+   * incoming flow that brought one for a joining inclusive gateway, else the one that brought it (a
+   * sequence flow's, or a boundary event's trigger).
    */
   private int consumedTokens(long key, ProcessInstanceValue element) {
     switch (element.elementType) {
       case PROCESS, START_EVENT:
         return 0;
+      case BOUNDARY_EVENT:
+        // A compensation boundary event is brought by no trigger: the throw event that compensates
+        // its activity activates and completes it in passing, in its own scope.
+        return state.process(element.processDefinitionKey).element(element.elementId).event()
+                instanceof EventDefinition.Compensation
+            ? 0
+            : 1;
       case PARALLEL_GATEWAY:
         if (state.instances().takeActivatedByModification(key)) {
           return 1; // the token MODIFIED put in the scope for it, on none of its flows

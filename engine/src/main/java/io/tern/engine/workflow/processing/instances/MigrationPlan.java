@@ -8,6 +8,7 @@ import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.WorkflowState;
 import io.tern.engine.workflow.processing.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
+import io.tern.engine.workflow.state.CompensationState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -30,7 +31,9 @@ import java.util.Set;
  * element of the same type in the same flow scope, and is at rest (no token on a flow, nothing on
  * its way to it). The process instance itself needs no mapping.
  *
- * <p>What each element instance waits for follows it ({@link MigrationCatchEvents}).
+ * <p>What each element instance waits for follows it ({@link MigrationCatchEvents}), and so does
+ * what compensation recorded of the activities that completed ({@link MigrationCompensations}),
+ * unless compensation is under way.
  */
 final class MigrationPlan {
   /** Why the command is refused. */
@@ -52,6 +55,7 @@ final class MigrationPlan {
   private final ElementInstance root;
   private final ProcessInstanceMigrationValue migration;
   private final MigrationCatchEvents catchEvents;
+  private final MigrationCompensations compensations;
   private InstanceAtRest atRest;
   private final Map<String, String> mappings = new LinkedHashMap<>();
   private final List<Move> moves = new ArrayList<>();
@@ -67,6 +71,7 @@ final class MigrationPlan {
     this.root = root;
     this.migration = migration;
     this.catchEvents = new MigrationCatchEvents(state, catchEventBehavior, this::refusal);
+    this.compensations = new MigrationCompensations(this::refusal);
   }
 
   /** Every element instance of the process instance, the process instance first. */
@@ -76,6 +81,11 @@ final class MigrationPlan {
 
   ProcessState.Deployed target() {
     return target;
+  }
+
+  /** What compensation recorded in the instance becomes. */
+  List<MigrationCompensations.Moved> compensations() {
+    return compensations.moved();
   }
 
   /** Null if the migration can be carried out (then {@link #moves()} says how), else why not. */
@@ -111,14 +121,19 @@ final class MigrationPlan {
         return unknown;
       }
     }
-    if (!state.compensations().ofInstance(migration.processInstanceKey).isEmpty()) {
-      return refusal(
-          "activities of it completed that can be compensated, and Tern cannot migrate what"
-              + " compensation recorded yet");
+    List<CompensationState.Entry> recorded =
+        state.compensations().ofInstance(migration.processInstanceKey);
+    Refusal underWay = compensations.underWay(recorded);
+    if (underWay != null) {
+      return underWay;
     }
     // The process instance runs as the target process, whatever the instructions say of it.
     mappings.put(source.bpmnProcessId(), target.bpmnProcessId());
-    return walk();
+    Refusal refusal = walk();
+    if (refusal != null) {
+      return refusal;
+    }
+    return compensations.plan(recorded, target, mappings, moves);
   }
 
   private Refusal unknownElement(ProcessInstanceMigrationValue.Mapping mapping) {

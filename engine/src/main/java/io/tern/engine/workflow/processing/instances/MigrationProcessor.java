@@ -6,6 +6,7 @@ import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.ValueTypes.CompensationIntent;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.ValueTypes.MigrationIntent;
@@ -21,13 +22,15 @@ import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
 import io.tern.engine.workflow.value.TimerValue;
+import java.util.List;
 
 /**
  * MigrateProcessInstance (MIGRATE): a running process instance moves to another process definition,
  * as in Zeebe 8.6. Everything is checked first ({@link MigrationPlan}); then each element instance,
  * scopes first, is ELEMENT_MIGRATED to its target element, its job and incidents are MIGRATED (a
  * job keeps its type, retries and deadline), and what it waits for follows ({@link
- * MigrationCatchEvents}). Nothing is evaluated again (input mappings, job headers) but the catch
+ * MigrationCatchEvents}); with the process instance, what compensation recorded is MIGRATED ({@link
+ * MigrationCompensations}). Nothing is evaluated again (input mappings, job headers) but the catch
  * events the target adds. MIGRATED, with the command's value, answers the client.
  *
  * <p>Only the state changes: no element is activated, completed or terminated, so the instance goes
@@ -68,7 +71,7 @@ public final class MigrationProcessor implements CommandProcessor {
       return;
     }
     for (MigrationPlan.Move move : plan.moves()) {
-      migrate(result, move);
+      migrate(result, move, plan.compensations());
     }
     result.appendEvent(
         processInstanceKey,
@@ -78,11 +81,19 @@ public final class MigrationProcessor implements CommandProcessor {
     result.respondWithLastEvent();
   }
 
-  private void migrate(ProcessingResult result, MigrationPlan.Move move) {
+  private void migrate(
+      ProcessingResult result,
+      MigrationPlan.Move move,
+      List<MigrationCompensations.Moved> compensations) {
     long key = move.key();
     ProcessInstanceValue after = move.after();
     result.appendEvent(
         key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED, after);
+    if (move.target() == null) {
+      // What compensation recorded goes with the process instance, first, as later Zeebe
+      // versions write it.
+      migrateCompensations(result, compensations);
+    }
     long jobKey = move.before().jobKey;
     if (jobKey >= 0 && state.jobs().get(jobKey, job)) {
       job.value.processDefinitionKey = after.processDefinitionKey;
@@ -96,6 +107,18 @@ public final class MigrationProcessor implements CommandProcessor {
     MigrationCatchEvents.Moved events = move.events();
     if (events != null) {
       migrateCatchEvents(result, key, after, events);
+    }
+  }
+
+  /** Keys, instance and scope keys stay: only the definition, activity and handler change. */
+  private void migrateCompensations(
+      ProcessingResult result, List<MigrationCompensations.Moved> compensations) {
+    for (MigrationCompensations.Moved moved : compensations) {
+      result.appendEvent(
+          moved.key(),
+          ValueTypes.COMPENSATION_SUBSCRIPTION,
+          CompensationIntent.MIGRATED,
+          moved.after());
     }
   }
 

@@ -434,6 +434,83 @@ class CrossPartitionTest extends WorkflowTestBase {
         "the instance's end");
   }
 
+  @Test
+  void aSubscriptionThatStaysOpenTakesAMessageOnceThoughItIsOfferedAgain() {
+    start();
+    TestMember instances = cluster.leader(2);
+    String key = keyOnPartition(1);
+    long definition =
+        deployed(deploy(cluster.leader(1), "guard.bpmn", xml(pinged("ping", false))))
+            .processDefinitionKey();
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        "the process on every partition");
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.processDefinitionKey = definition;
+    creation.variables = ("{\"id\": \"" + key + "\"}").getBytes(StandardCharsets.UTF_8);
+    instances.awaitAnswer(
+        instances.send(
+            ValueTypes.PROCESS_INSTANCE_CREATION, ValueTypes.CreationIntent.CREATE, -1, creation));
+    long job = awaitJob(instances, "work");
+    await(
+        () ->
+            cluster.count(
+                    2,
+                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                    ProcessMessageSubscriptionIntent.CREATED)
+                == 1,
+        "the subscription to open");
+
+    // The answer "taken" is lost: the message partition offers the message again, every retry.
+    cluster.heldType = ValueTypes.MESSAGE_SUBSCRIPTION;
+    cluster.heldIntent = MessageSubscriptionIntent.CORRELATE;
+    publish(cluster.leader(1), "ping", key, 60_000, "", "");
+    await(
+        () ->
+            WorkflowTestBase.count(
+                        cluster.logs.get(1),
+                        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                        ProcessMessageSubscriptionIntent.CORRELATED)
+                    + rejections(cluster.logs.get(1), ProcessMessageSubscriptionIntent.CORRELATE)
+                >= 3,
+        "the message offered, then offered again twice");
+    cluster.heldType = -1;
+    await(
+        () ->
+            cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
+                == 1,
+        "the message partition told that it was taken");
+    assertThat(
+            WorkflowTestBase.count(
+                cluster.logs.get(1),
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                ProcessMessageSubscriptionIntent.CORRELATED))
+        .as("taken once")
+        .isEqualTo(1);
+    await(
+        () ->
+            lifecycle(cluster.logs.get(1))
+                .contains("after-ping " + ProcessInstanceIntent.ELEMENT_COMPLETED),
+        "the message's path");
+    completeJob(instances, job);
+    await(
+        () ->
+            lifecycle(cluster.logs.get(1))
+                .contains("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED),
+        "the instance's end");
+    assertThat(
+            Collections.frequency(
+                lifecycle(cluster.logs.get(1)),
+                "after-ping " + ProcessInstanceIntent.ELEMENT_COMPLETED))
+        .as("one message, one trigger")
+        .isEqualTo(1);
+  }
+
+  /** Rejected commands of {@code intent} on the process message subscription, in {@code log}. */
+  private static long rejections(InMemoryLogStorage log, int intent) {
+    return WorkflowTestBase.rejectedCount(log, ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, intent);
+  }
+
   /** A process waiting for signal "go", and one started by it; deployed to every partition. */
   private void deploySignalProcesses() {
     deployed(

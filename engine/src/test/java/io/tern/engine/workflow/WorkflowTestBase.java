@@ -230,6 +230,24 @@ abstract class WorkflowTestBase {
     return count;
   }
 
+  /** Committed rejections of commands of {@code valueType} and {@code intent}. */
+  static long rejectedCount(InMemoryLogStorage log, int valueType, int intent) {
+    long count = 0;
+    RecordBatch batch = new RecordBatch();
+    for (byte[] entry : log.committedBatches()) {
+      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
+      while (batch.hasNext()) {
+        LoggedRecord record = batch.next();
+        if (record.recordType() == io.tern.engine.record.sbe.RecordType.COMMAND_REJECTION
+            && record.valueType() == valueType
+            && record.intent() == intent) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
   /** The workflow engine's column families (ids from 16), hex key -> hex value. */
   static Map<String, String> workflowState(TestMember member) {
     Map<String, String> state = new TreeMap<>();

@@ -212,13 +212,22 @@ public final class MessageAppliers {
     }
   }
 
+  /**
+   * Taken: an interrupting subscription is done; one that stays open remembers the message, so that
+   * the message partition's retry of it is acknowledged rather than taken again.
+   */
   private void correlatedOnProcessSide(LoggedRecord event) {
     value.readFrom(event.value());
-    if (state
-            .processMessageSubscriptions()
-            .get(value.elementInstanceKey, value.messageName, subscription)
-        && subscription.value.interrupting) {
+    if (!state
+        .processMessageSubscriptions()
+        .get(value.elementInstanceKey, value.messageName, subscription)) {
+      return;
+    }
+    if (subscription.value.interrupting) {
       state.processMessageSubscriptions().remove(value.elementInstanceKey, value.messageName);
+    } else {
+      subscription.value.messageKey = value.messageKey;
+      state.processMessageSubscriptions().put(subscription);
     }
   }
 }

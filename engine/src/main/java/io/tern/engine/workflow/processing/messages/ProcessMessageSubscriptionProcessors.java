@@ -115,11 +115,29 @@ public final class ProcessMessageSubscriptionProcessors {
     // Whether the subscription stays open is this side's to say: after a migration the message
     // partition's copy may not know yet.
     message.interrupting = subscription.value.interrupting;
+    if (message.messageKey >= 0 && subscription.value.messageKey == message.messageKey) {
+      // The message partition asks again until it hears that the message was taken, and its
+      // retries do not wait for an answer on its way: a subscription that stays open must not
+      // take the same message twice. Acknowledge again instead.
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "element instance " + key + " took message " + message.messageKey + " already");
+      sendTaken(result, message);
+      return;
+    }
     result.appendEvent(
         context.nextKey(),
         ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
         ProcessMessageSubscriptionIntent.CORRELATED,
         message);
+    sendTaken(result, message);
+    ExecutableElement target =
+        state.process(instance.value.processDefinitionKey).element(subscription.value.elementId);
+    caughtEvents.trigger(result, key, instance, target, message.variables);
+  }
+
+  /** Tells the message partition that {@code message} was taken, once this result commits. */
+  private void sendTaken(ProcessingResult result, MessageSubscriptionValue message) {
     sender.sendAfterCommit(
         result,
         sender.ofCorrelationKey(message.correlationKey),
@@ -127,9 +145,6 @@ public final class ProcessMessageSubscriptionProcessors {
         MessageSubscriptionIntent.CORRELATE,
         -1,
         message);
-    ExecutableElement target =
-        state.process(instance.value.processDefinitionKey).element(subscription.value.elementId);
-    caughtEvents.trigger(result, key, instance, target, message.variables);
   }
 
   /** Why the message cannot be taken now, or null (with the subscription and instance loaded). */

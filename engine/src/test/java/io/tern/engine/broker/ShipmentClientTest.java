@@ -1,0 +1,131 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.CamundaFuture;
+import io.camunda.client.api.response.ActivatedJob;
+import io.camunda.client.api.response.ProcessInstanceResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The official client runs three processes as the Camunda Modeler saved them, covering the elements
+ * the other Modeler-file tests do not: an undefined task and a none intermediate throw event with
+ * their mappings, an escalation intermediate throw event caught by a non-interrupting escalation
+ * event subprocess, message intermediate and end throw events (job-based), a signal intermediate
+ * throw event waking a signal intermediate catch event in another instance, and a signal end event
+ * starting a third process.
+ */
+class ShipmentClientTest {
+  @TempDir Path dir;
+
+  private static byte[] resource(String name) throws IOException {
+    try (InputStream in = ShipmentClientTest.class.getResourceAsStream("/bpmn/" + name)) {
+      assertThat(in).as(name).isNotNull();
+      return in.readAllBytes();
+    }
+  }
+
+  /** The one job of {@code type}, once there is one. */
+  private static ActivatedJob awaitJob(CamundaClient client, String type) {
+    ActivatedJob[] found = new ActivatedJob[1];
+    Awaitility.await("a job of type " + type)
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              List<ActivatedJob> jobs =
+                  client
+                      .newActivateJobsCommand()
+                      .jobType(type)
+                      .maxJobsToActivate(1)
+                      .requestTimeout(Duration.ofSeconds(1))
+                      .send()
+                      .join()
+                      .getJobs();
+              found[0] = jobs.isEmpty() ? null : jobs.get(0);
+              return found[0] != null;
+            });
+    return found[0];
+  }
+
+  private static void complete(CamundaClient client, ActivatedJob job) {
+    client.newCompleteCommand(job.getKey()).send().join();
+  }
+
+  @Test
+  void aDelayedShipmentInformsTheCustomerSignalsTrackingAndIsInvoiced() throws Exception {
+    try (Broker broker = Broker.start(TestBrokers.config(dir, Map.of()))) {
+      assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
+      try (CamundaClient client = TestBrokers.client(broker)) {
+        client
+            .newDeployResourceCommand()
+            .addResourceBytes(resource("shipment-dispatch.bpmn"), "shipment-dispatch.bpmn")
+            .addResourceBytes(resource("shipment-tracking.bpmn"), "shipment-tracking.bpmn")
+            .addResourceBytes(resource("tracking-welcome.bpmn"), "tracking-welcome.bpmn")
+            .send()
+            .join();
+        CamundaFuture<ProcessInstanceResult> tracking =
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("shipment-tracking")
+                .latestVersion()
+                .withResult()
+                .requestTimeout(Duration.ofSeconds(60))
+                .send();
+        CamundaFuture<ProcessInstanceResult> dispatch =
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("shipment-dispatch")
+                .latestVersion()
+                .variables(Map.of("shipmentId", "s-7", "delayMinutes", 30))
+                .withResult()
+                .requestTimeout(Duration.ofSeconds(60))
+                .send();
+
+        // The undefined task and the none throw event passed with their mappings.
+        ActivatedJob load = awaitJob(client, "load-truck");
+        assertThat(load.getVariablesAsMap())
+            .containsEntry("paperwork", "paperwork of s-7")
+            .containsEntry("paperworkChecked", true)
+            .doesNotContainKey("paperworkFor");
+        complete(client, load);
+
+        // The delay escalates to the event subprocess, and loading goes on beside it.
+        ActivatedJob inform = awaitJob(client, "inform-customer");
+        assertThat(inform.getElementId()).isEqualTo("inform-customer");
+        ActivatedJob carrier = awaitJob(client, "notify-carrier");
+        assertThat(carrier.getElementId()).isEqualTo("notify-carrier");
+        assertThat(tracking.toCompletableFuture()).as("tracking waits for the signal").isNotDone();
+        complete(client, carrier);
+
+        // The signal throw event wakes the tracking instance; the invoice is a message end event.
+        ActivatedJob track = awaitJob(client, "track-shipment");
+        ActivatedJob invoice = awaitJob(client, "send-invoice");
+        assertThat(invoice.getElementId()).isEqualTo("invoice-sent");
+        complete(client, invoice);
+        assertThat(dispatch.toCompletableFuture())
+            .as("the customer is still being informed")
+            .isNotDone();
+        complete(client, inform);
+        ProcessInstanceResult dispatched = dispatch.join();
+        assertThat(dispatched.getVariablesAsMap()).containsEntry("paperworkChecked", true);
+
+        // Tracking ends with a signal end event, which starts the welcome process.
+        complete(client, track);
+        assertThat(tracking.join().getProcessInstanceKey())
+            .isEqualTo(track.getProcessInstanceKey());
+        ActivatedJob welcome = awaitJob(client, "welcome-customer");
+        assertThat(welcome.getBpmnProcessId()).isEqualTo("tracking-welcome");
+        complete(client, welcome);
+      }
+    }
+  }
+}

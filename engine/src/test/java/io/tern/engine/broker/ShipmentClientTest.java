@@ -128,4 +128,55 @@ class ShipmentClientTest {
       }
     }
   }
+
+  @Test
+  void aCancelledOrderReleasesItsStockThroughACompensationEndEvent() throws Exception {
+    try (Broker broker = Broker.start(TestBrokers.config(dir, Map.of()))) {
+      assertThat(broker.awaitReady(Duration.ofSeconds(30))).isTrue();
+      try (CamundaClient client = TestBrokers.client(broker)) {
+        client
+            .newDeployResourceCommand()
+            .addResourceBytes(resource("order-cancellation.bpmn"), "order-cancellation.bpmn")
+            .send()
+            .join();
+        CamundaFuture<ProcessInstanceResult> kept = order(client, "kept", false);
+        CamundaFuture<ProcessInstanceResult> cancelled = order(client, "cancelled", true);
+        for (int reserved = 0; reserved < 2; reserved++) {
+          complete(client, awaitJob(client, "reserve-stock"));
+        }
+        assertThat(kept.join().getVariablesAsMap()).containsEntry("orderId", "kept");
+
+        // Only the cancelled order compensates: its end event waits for the release.
+        ActivatedJob release = awaitJob(client, "release-stock");
+        assertThat(release.getVariablesAsMap()).containsEntry("orderId", "cancelled");
+        assertThat(release.getElementId()).isEqualTo("release-stock");
+        assertThat(cancelled.toCompletableFuture()).as("waits for the release").isNotDone();
+        complete(client, release);
+        assertThat(cancelled.join().getVariablesAsMap()).containsEntry("cancelled", true);
+        assertThat(
+                client
+                    .newActivateJobsCommand()
+                    .jobType("release-stock")
+                    .maxJobsToActivate(10)
+                    .requestTimeout(Duration.ofSeconds(1))
+                    .send()
+                    .join()
+                    .getJobs())
+            .as("one release, for the cancelled order only")
+            .isEmpty();
+      }
+    }
+  }
+
+  private static CamundaFuture<ProcessInstanceResult> order(
+      CamundaClient client, String id, boolean cancelled) {
+    return client
+        .newCreateInstanceCommand()
+        .bpmnProcessId("order-cancellation")
+        .latestVersion()
+        .variables(Map.of("orderId", id, "cancelled", cancelled))
+        .withResult()
+        .requestTimeout(Duration.ofSeconds(60))
+        .send();
+  }
 }

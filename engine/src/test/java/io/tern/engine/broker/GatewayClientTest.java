@@ -643,21 +643,26 @@ class GatewayClientTest {
             .getProcessInstanceKey();
 
     // Refused (FAILED_PRECONDITION, "retry") until the subscription is open on the message side.
-    for (int attempt = 1; ; attempt++) {
-      try {
-        client
-            .newMigrateProcessInstanceCommand(instance)
-            .migrationPlan(target)
-            .addMappingInstruction("claimed", "claimed-payout")
-            .send()
-            .join();
-        break;
-      } catch (ClientStatusException e) {
-        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
-        assertThat(attempt).as("%s", e.getMessage()).isLessThan(100);
-        Thread.sleep(50);
-      }
-    }
+    Awaitility.await("the migration, once the subscription is open")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              try {
+                client
+                    .newMigrateProcessInstanceCommand(instance)
+                    .migrationPlan(target)
+                    .addMappingInstruction("claimed", "claimed-payout")
+                    .send()
+                    .join();
+                return true;
+              } catch (ClientStatusException e) {
+                assertThat(e.getStatus().getCode())
+                    .as("%s", e.getMessage())
+                    .isEqualTo(Status.Code.FAILED_PRECONDITION);
+                return false;
+              }
+            });
     client
         .newPublishMessageCommand()
         .messageName("claimed")

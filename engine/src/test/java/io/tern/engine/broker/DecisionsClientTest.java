@@ -12,7 +12,6 @@ import io.camunda.client.api.response.EvaluateDecisionResponse;
 import io.camunda.client.api.response.EvaluatedDecision;
 import io.grpc.Status;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,13 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DecisionsClientTest {
   @TempDir Path dir;
-
-  private static byte[] resource(String name) throws IOException {
-    try (InputStream in = DecisionsClientTest.class.getResourceAsStream("/bpmn/" + name)) {
-      assertThat(in).as(name).isNotNull();
-      return in.readAllBytes();
-    }
-  }
 
   private static ActivatedJob awaitJob(CamundaClient client, String type) {
     ActivatedJob[] found = new ActivatedJob[1];
@@ -67,8 +59,8 @@ class DecisionsClientTest {
         DeploymentEvent deployment =
             client
                 .newDeployResourceCommand()
-                .addResourceBytes(resource("order-pricing.bpmn"), "order-pricing.bpmn")
-                .addResourceBytes(resource("order-discount.dmn"), "order-discount.dmn")
+                .addResourceBytes(TestBrokers.resource("order-pricing.bpmn"), "order-pricing.bpmn")
+                .addResourceBytes(TestBrokers.resource("order-discount.dmn"), "order-discount.dmn")
                 .send()
                 .join();
         assertThat(deployment.getProcesses()).hasSize(1);

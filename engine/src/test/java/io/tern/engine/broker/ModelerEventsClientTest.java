@@ -9,8 +9,6 @@ import io.camunda.client.api.command.ClientStatusException;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.client.api.response.ProcessInstanceResult;
 import io.grpc.Status;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,13 +29,6 @@ class ModelerEventsClientTest {
   private static final String USER_TASK = "io.camunda.zeebe:userTask";
 
   @TempDir Path dir;
-
-  private static byte[] resource(String name) throws IOException {
-    try (InputStream in = ModelerEventsClientTest.class.getResourceAsStream("/bpmn/" + name)) {
-      assertThat(in).as(name).isNotNull();
-      return in.readAllBytes();
-    }
-  }
 
   /** Waits for a job of {@code type} for claim {@code claimId} and activates it. */
   private static ActivatedJob awaitJob(CamundaClient client, String type, String claimId) {
@@ -84,8 +75,8 @@ class ModelerEventsClientTest {
       try (CamundaClient client = TestBrokers.client(broker)) {
         client
             .newDeployResourceCommand()
-            .addResourceBytes(resource("claim-handling.bpmn"), "claim-handling.bpmn")
-            .addResourceBytes(resource("claim-reminder.bpmn"), "claim-reminder.bpmn")
+            .addResourceBytes(TestBrokers.resource("claim-handling.bpmn"), "claim-handling.bpmn")
+            .addResourceBytes(TestBrokers.resource("claim-reminder.bpmn"), "claim-reminder.bpmn")
             .send()
             .join();
 

@@ -6,8 +6,6 @@ import io.camunda.client.CamundaClient;
 import io.camunda.client.api.CamundaFuture;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.client.api.response.ProcessInstanceResult;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,13 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShipmentClientTest {
   @TempDir Path dir;
-
-  private static byte[] resource(String name) throws IOException {
-    try (InputStream in = ShipmentClientTest.class.getResourceAsStream("/bpmn/" + name)) {
-      assertThat(in).as(name).isNotNull();
-      return in.readAllBytes();
-    }
-  }
 
   /** The one job of {@code type}, once there is one. */
   private static ActivatedJob awaitJob(CamundaClient client, String type) {
@@ -67,9 +58,12 @@ class ShipmentClientTest {
       try (CamundaClient client = TestBrokers.client(broker)) {
         client
             .newDeployResourceCommand()
-            .addResourceBytes(resource("shipment-dispatch.bpmn"), "shipment-dispatch.bpmn")
-            .addResourceBytes(resource("shipment-tracking.bpmn"), "shipment-tracking.bpmn")
-            .addResourceBytes(resource("tracking-welcome.bpmn"), "tracking-welcome.bpmn")
+            .addResourceBytes(
+                TestBrokers.resource("shipment-dispatch.bpmn"), "shipment-dispatch.bpmn")
+            .addResourceBytes(
+                TestBrokers.resource("shipment-tracking.bpmn"), "shipment-tracking.bpmn")
+            .addResourceBytes(
+                TestBrokers.resource("tracking-welcome.bpmn"), "tracking-welcome.bpmn")
             .send()
             .join();
         CamundaFuture<ProcessInstanceResult> tracking =
@@ -136,7 +130,8 @@ class ShipmentClientTest {
       try (CamundaClient client = TestBrokers.client(broker)) {
         client
             .newDeployResourceCommand()
-            .addResourceBytes(resource("order-cancellation.bpmn"), "order-cancellation.bpmn")
+            .addResourceBytes(
+                TestBrokers.resource("order-cancellation.bpmn"), "order-cancellation.bpmn")
             .send()
             .join();
         CamundaFuture<ProcessInstanceResult> kept = order(client, "kept", false);

@@ -10,7 +10,6 @@ import io.camunda.client.api.response.BroadcastSignalResponse;
 import io.camunda.client.api.response.ProcessInstanceEvent;
 import io.grpc.Status;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,13 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SignalsClientTest {
   @TempDir Path dir;
-
-  private static byte[] resource(String name) throws IOException {
-    try (InputStream in = SignalsClientTest.class.getResourceAsStream("/bpmn/" + name)) {
-      assertThat(in).as(name).isNotNull();
-      return in.readAllBytes();
-    }
-  }
 
   /** Activates jobs of {@code type} until {@code count} came. */
   private static List<ActivatedJob> awaitJobs(CamundaClient client, String type, int count) {
@@ -80,8 +72,8 @@ class SignalsClientTest {
       try (CamundaClient client = TestBrokers.client(broker)) {
         client
             .newDeployResourceCommand()
-            .addResourceBytes(resource("order-packing.bpmn"), "order-packing.bpmn")
-            .addResourceBytes(resource("recall-notice.bpmn"), "recall-notice.bpmn")
+            .addResourceBytes(TestBrokers.resource("order-packing.bpmn"), "order-packing.bpmn")
+            .addResourceBytes(TestBrokers.resource("recall-notice.bpmn"), "recall-notice.bpmn")
             .send()
             .join();
         Set<Integer> partitions = new HashSet<>();

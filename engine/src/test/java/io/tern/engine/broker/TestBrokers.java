@@ -2,6 +2,8 @@ package io.tern.engine.broker;
 
 import io.camunda.client.CamundaClient;
 import io.tern.engine.gateway.GatewayJobStreams;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +29,16 @@ final class TestBrokers {
     settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
     settings.putAll(extra);
     return BrokerConfigLoader.load(null, settings);
+  }
+
+  /** A test resource under /bpmn/, as the Camunda Modeler saved it. */
+  static byte[] resource(String name) throws IOException {
+    try (InputStream in = TestBrokers.class.getResourceAsStream("/bpmn/" + name)) {
+      if (in == null) {
+        throw new IllegalArgumentException("no test resource /bpmn/" + name);
+      }
+      return in.readAllBytes();
+    }
   }
 
   /** The official client, over gRPC, to {@code broker}'s gateway. */

@@ -127,10 +127,19 @@ class CompensationEventsTest extends WorkflowTestBase {
    */
   private static AbstractFlowNodeBuilder<?, ?> compensable(
       AbstractFlowNodeBuilder<?, ?> before, String id) {
+    return compensable(before, id, "undo-" + id);
+  }
+
+  /**
+   * Task {@code id} (job type = id) with compensation boundary event "comp-{id}" and handler
+   * "undo-{id}" of job type {@code undoType}.
+   */
+  static AbstractFlowNodeBuilder<?, ?> compensable(
+      AbstractFlowNodeBuilder<?, ?> before, String id, String undoType) {
     return before
         .serviceTask(id, t -> t.zeebeJobType(id))
         .boundaryEvent("comp-" + id)
-        .compensation(c -> c.serviceTask("undo-" + id).zeebeJobType("undo-" + id))
+        .compensation(c -> c.serviceTask("undo-" + id).zeebeJobType(undoType))
         .moveToActivity(id);
   }
 

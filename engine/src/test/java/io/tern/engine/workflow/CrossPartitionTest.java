@@ -331,49 +331,29 @@ class CrossPartitionTest extends WorkflowTestBase {
     awaitJob(instances, "settle");
   }
 
-  /** Task "work" with message boundary event {@code boundaryId} for "ping" keyed by "id". */
-  private static io.camunda.zeebe.model.bpmn.BpmnModelInstance pinged(
-      String boundaryId, boolean interrupting) {
-    return io.camunda.zeebe.model.bpmn.Bpmn.createExecutableProcess("guard")
-        .startEvent()
-        .serviceTask("work", t -> t.zeebeJobType("work"))
-        .boundaryEvent(
-            boundaryId,
-            b ->
-                b.cancelActivity(interrupting)
-                    .message(m -> m.name("ping").zeebeCorrelationKeyExpression("id"))
-                    .endEvent("after-" + boundaryId))
-        .moveToActivity("work")
-        .endEvent()
-        .done();
-  }
-
   @Test
   void aBoundaryEventMadeNonInterruptingStaysOpenWhileItsMigrateIsLost() {
     start();
     TestMember instances = cluster.leader(2);
     String key = keyOnPartition(1);
     long v1 =
-        deployed(deploy(cluster.leader(1), "guard.bpmn", xml(pinged("ping", true))))
+        deployed(
+                deploy(
+                    cluster.leader(1),
+                    "guard.bpmn",
+                    xml(MigrateProcessInstanceTest.pinged("guard", "ping", true))))
             .processDefinitionKey();
     long v2 =
-        deployed(deploy(cluster.leader(1), "guard.bpmn", xml(pinged("ping2", false))))
+        deployed(
+                deploy(
+                    cluster.leader(1),
+                    "guard.bpmn",
+                    xml(MigrateProcessInstanceTest.pinged("guard", "ping2", false))))
             .processDefinitionKey();
     await(
         () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
         "both versions on every partition");
-    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
-    creation.processDefinitionKey = v1;
-    creation.variables = ("{\"id\": \"" + key + "\"}").getBytes(StandardCharsets.UTF_8);
-    long instance =
-        instances
-            .awaitAnswer(
-                instances.send(
-                    ValueTypes.PROCESS_INSTANCE_CREATION,
-                    ValueTypes.CreationIntent.CREATE,
-                    -1,
-                    creation))
-            .key();
+    long instance = createGuard(instances, v1, key);
     long job = awaitJob(instances, "work");
     await(
         () ->
@@ -440,17 +420,16 @@ class CrossPartitionTest extends WorkflowTestBase {
     TestMember instances = cluster.leader(2);
     String key = keyOnPartition(1);
     long definition =
-        deployed(deploy(cluster.leader(1), "guard.bpmn", xml(pinged("ping", false))))
+        deployed(
+                deploy(
+                    cluster.leader(1),
+                    "guard.bpmn",
+                    xml(MigrateProcessInstanceTest.pinged("guard", "ping", false))))
             .processDefinitionKey();
     await(
         () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
         "the process on every partition");
-    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
-    creation.processDefinitionKey = definition;
-    creation.variables = ("{\"id\": \"" + key + "\"}").getBytes(StandardCharsets.UTF_8);
-    instances.awaitAnswer(
-        instances.send(
-            ValueTypes.PROCESS_INSTANCE_CREATION, ValueTypes.CreationIntent.CREATE, -1, creation));
+    createGuard(instances, definition, key);
     long job = awaitJob(instances, "work");
     await(
         () ->
@@ -504,6 +483,21 @@ class CrossPartitionTest extends WorkflowTestBase {
                 "after-ping " + ProcessInstanceIntent.ELEMENT_COMPLETED))
         .as("one message, one trigger")
         .isEqualTo(1);
+  }
+
+  /** Creates an instance of {@code definition} on {@code instances} with id {@code key}. */
+  private static long createGuard(TestMember instances, long definition, String key) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.processDefinitionKey = definition;
+    creation.variables = ("{\"id\": \"" + key + "\"}").getBytes(StandardCharsets.UTF_8);
+    return instances
+        .awaitAnswer(
+            instances.send(
+                ValueTypes.PROCESS_INSTANCE_CREATION,
+                ValueTypes.CreationIntent.CREATE,
+                -1,
+                creation))
+        .key();
   }
 
   /** Rejected commands of {@code intent} on the process message subscription, in {@code log}. */

@@ -684,8 +684,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
   }
 
   /** Task "work" with message boundary event {@code boundaryId} for "ping" keyed by "id". */
-  private static BpmnModelInstance pinged(
-      String processId, String boundaryId, boolean interrupting) {
+  static BpmnModelInstance pinged(String processId, String boundaryId, boolean interrupting) {
     return Bpmn.createExecutableProcess(processId)
         .startEvent()
         .serviceTask("work", t -> t.zeebeJobType("work"))
@@ -773,19 +772,6 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     await(() -> count("guard " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the end");
   }
 
-  /**
-   * Task {@code id} (job type = id) with compensation boundary event "comp-{id}" and handler
-   * "undo-{id}" of job type {@code undoType}.
-   */
-  private static AbstractFlowNodeBuilder<?, ?> compensable(
-      AbstractFlowNodeBuilder<?, ?> before, String id, String undoType) {
-    return before
-        .serviceTask(id, t -> t.zeebeJobType(id))
-        .boundaryEvent("comp-" + id)
-        .compensation(c -> c.serviceTask("undo-" + id).zeebeJobType(undoType))
-        .moveToActivity(id);
-  }
-
   /** After {@code before}: task "pay", then throw event "undo" compensating everything, an end. */
   private static BpmnModelInstance payThenUndo(AbstractFlowNodeBuilder<?, ?> before) {
     return before
@@ -809,13 +795,14 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
             leader,
             "saga.bpmn",
             payThenUndo(
-                compensable(Bpmn.createExecutableProcess("saga").startEvent(), "book", "undo-v1")));
+                CompensationEventsTest.compensable(
+                    Bpmn.createExecutableProcess("saga").startEvent(), "book", "undo-v1")));
     long v2 =
         deployKey(
             leader,
             "saga.bpmn",
             payThenUndo(
-                compensable(
+                CompensationEventsTest.compensable(
                     Bpmn.createExecutableProcess("saga").startEvent(), "book2", "undo-v2")));
     long instance = createOf(leader, v1, "{}");
     completeJob(leader, awaitJob(leader, "book"));
@@ -877,18 +864,21 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
                     .subProcess(
                         "sub",
                         s ->
-                            compensable(s.embeddedSubProcess().startEvent(), "reserve", "undo-v1")
+                            CompensationEventsTest.compensable(
+                                    s.embeddedSubProcess().startEvent(), "reserve", "undo-v1")
                                 .endEvent())));
     long v2 =
         deployKey(
             leader,
             "trip.bpmn",
             payThenUndo(
-                compensable(Bpmn.createExecutableProcess("trip").startEvent(), "top", "undo-top")
+                CompensationEventsTest.compensable(
+                        Bpmn.createExecutableProcess("trip").startEvent(), "top", "undo-top")
                     .subProcess(
                         "sub2",
                         s ->
-                            compensable(s.embeddedSubProcess().startEvent(), "reserve2", "undo-v2")
+                            CompensationEventsTest.compensable(
+                                    s.embeddedSubProcess().startEvent(), "reserve2", "undo-v2")
                                 .endEvent())));
     long instance = createOf(leader, v1, "{}");
     completeJob(leader, awaitJob(leader, "reserve"));

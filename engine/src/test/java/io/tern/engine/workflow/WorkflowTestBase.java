@@ -12,6 +12,7 @@ import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
+import io.tern.engine.record.sbe.RecordType;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
@@ -216,29 +217,23 @@ abstract class WorkflowTestBase {
   }
 
   static long count(InMemoryLogStorage log, int valueType, int intent) {
-    long count = 0;
-    RecordBatch batch = new RecordBatch();
-    for (byte[] entry : log.committedBatches()) {
-      batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
-      while (batch.hasNext()) {
-        LoggedRecord record = batch.next();
-        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
-          count++;
-        }
-      }
-    }
-    return count;
+    return countRecords(log, RecordType.EVENT, valueType, intent);
   }
 
   /** Committed rejections of commands of {@code valueType} and {@code intent}. */
   static long rejectedCount(InMemoryLogStorage log, int valueType, int intent) {
+    return countRecords(log, RecordType.COMMAND_REJECTION, valueType, intent);
+  }
+
+  private static long countRecords(
+      InMemoryLogStorage log, RecordType recordType, int valueType, int intent) {
     long count = 0;
     RecordBatch batch = new RecordBatch();
     for (byte[] entry : log.committedBatches()) {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.recordType() == io.tern.engine.record.sbe.RecordType.COMMAND_REJECTION
+        if (record.recordType() == recordType
             && record.valueType() == valueType
             && record.intent() == intent) {
           count++;

@@ -61,7 +61,7 @@ public final class InMemoryLogStorage implements LogStorage {
   }
 
   /** Leadership is lost: entries not committed are gone, as a new leader would overwrite them. */
-  void loseLeadership() {
+  public void loseLeadership() {
     List<CompletableFuture<Long>> failed = new ArrayList<>();
     long newTerm;
     synchronized (this) {

@@ -3,14 +3,10 @@ package io.tern.engine.workflow;
 import static io.tern.engine.processor.TestMember.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.processor.InMemoryLogStorage;
-import io.tern.engine.processor.ProcessorConfig;
-import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.Keys;
-import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
@@ -19,18 +15,13 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
-import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,95 +29,14 @@ import org.junit.jupiter.api.Test;
  * key's, and they correlate through commands on each other's logs, even when some of those are
  * lost.
  */
-class CrossPartitionTest extends WorkflowTestBase {
-  private static final int PARTITIONS = 3;
-
-  /** Routes commands to each partition's leader; can drop the next few, as a leader change does. */
-  private final class Cluster implements Partitions {
-    final List<InMemoryLogStorage> logs = new ArrayList<>();
-    final List<TestMember> leaders = new ArrayList<>();
-    final AtomicInteger dropNext = new AtomicInteger();
-    final AtomicInteger dropped = new AtomicInteger();
-
-    /** Commands of this value type and intent are lost while it is set (-1: none). */
-    volatile int heldType = -1;
-
-    volatile int heldIntent = -1;
-
-    @Override
-    public int count() {
-      return PARTITIONS;
-    }
-
-    @Override
-    public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
-      if ((valueType == heldType && intent == heldIntent)
-          || dropNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        dropped.incrementAndGet();
-        return;
-      }
-      try {
-        leaders.get(partitionId - 1).write(valueType, intent, key, value);
-      } catch (LogStreamWriter.NotWritableException e) {
-        // lost, as over a network: the sender asks again
-      }
-    }
-
-    TestMember leader(int partitionId) {
-      return leaders.get(partitionId - 1);
-    }
-
-    long count(int partitionId, int valueType, int intent) {
-      return WorkflowTestBase.count(logs.get(partitionId - 1), valueType, intent);
-    }
-  }
-
-  private final Cluster cluster = new Cluster();
-  private final WorkflowConfig config =
-      WorkflowConfig.defaults()
-          .withPartitions(cluster)
-          .withSubscriptionRetryInterval(Duration.ofMillis(200));
-
+class CrossPartitionTest extends PartitionsTestBase {
   private void start() {
-    for (int partition = 1; partition <= PARTITIONS; partition++) {
-      InMemoryLogStorage partitionLog = new InMemoryLogStorage();
-      TestMember leader = partitionMember(partition, partitionLog, "leader");
-      partitionLog.electLeader(leader.processor);
-      leader.awaitPhase(ProcessorPhase.PROCESSING);
-      cluster.logs.add(partitionLog);
-      cluster.leaders.add(leader);
-    }
-  }
-
-  private TestMember partitionMember(int partition, InMemoryLogStorage partitionLog, String name) {
-    TestMember member =
-        new TestMember(
-            partition,
-            partitionLog,
-            dir.resolve("p" + partition + "-" + name),
-            ProcessorConfig.defaults(),
-            WorkflowEngine.factory(config));
-    members.add(member);
-    return member;
-  }
-
-  @AfterEach
-  void everyPartitionReplaysToItsLeadersState() {
-    for (int partition = 1; partition <= cluster.leaders.size(); partition++) {
-      assertReplayReachesStateOf(
-          cluster.leader(partition),
-          partitionMember(partition, cluster.logs.get(partition - 1), "replayer"));
-    }
+    cluster.start();
   }
 
   /** A correlation key whose messages live on {@code partition}. */
-  private static String keyOnPartition(int partition) {
-    for (int i = 0; ; i++) {
-      String key = "order-" + i;
-      if (Partitions.ofCorrelationKey(key, PARTITIONS) == partition) {
-        return key;
-      }
-    }
+  private String keyOnPartition(int partition) {
+    return cluster.keyOnPartition(partition);
   }
 
   /** Deploys the order process on partition 1 and waits until every partition has it. */

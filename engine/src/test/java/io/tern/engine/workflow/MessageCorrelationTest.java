@@ -161,9 +161,11 @@ class MessageCorrelationTest extends WorkflowTestBase {
             countOf(
                     ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
                     ProcessMessageSubscriptionIntent.DELETED)
-                == 1,
-        "the non-interrupting subscription to be closed");
+                == 3,
+        "every subscription to be closed: the interrupting ones keep the message they took until"
+            + " the message partition acknowledged their DELETE");
     assertThat(countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETED))
+        .as("the message partition had ended the interrupting ones when it heard 'taken'")
         .isEqualTo(1);
   }
 

@@ -198,6 +198,8 @@ public final class MessageProcessors {
           MessageSubscriptionIntent.CREATED,
           created);
       findMessageFor(result, created);
+    } else {
+      result.reject(RejectionType.ALREADY_EXISTS, acknowledgedAgain(created, "exists"));
     }
     sendToProcess(result, ProcessMessageSubscriptionIntent.CREATE, created);
   }
@@ -240,21 +242,36 @@ public final class MessageProcessors {
     }
   }
 
-  /** DELETE: the subscription's element was left; a message it was offered goes to others. */
+  /**
+   * DELETE: the subscription's element was left, or its interrupting event took a message. It names
+   * the last message the subscription took: if that is the one being offered, the answer "taken"
+   * was lost on its way (in a leader change of this partition, say) and this says it again, so the
+   * message stays taken for the process. Otherwise a message it was offered goes to others.
+   */
   public void delete(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue deleted = new MessageSubscriptionValue();
     deleted.readFrom(command.value());
     if (state.messageSubscriptions().get(deleted, subscription)) {
       boolean wasCorrelating = subscription.state == MessageSubscriptionState.CORRELATING;
       long messageKey = subscription.value.messageKey;
+      boolean taken = wasCorrelating && messageKey >= 0 && deleted.messageKey == messageKey;
+      if (taken) {
+        result.appendEvent(
+            context.nextKey(),
+            ValueTypes.MESSAGE_SUBSCRIPTION,
+            MessageSubscriptionIntent.CORRELATED,
+            subscription.value);
+      }
       result.appendEvent(
           context.nextKey(),
           ValueTypes.MESSAGE_SUBSCRIPTION,
           MessageSubscriptionIntent.DELETED,
           subscription.value);
-      if (wasCorrelating && state.messages().get(messageKey, message)) {
+      if (wasCorrelating && !taken && state.messages().get(messageKey, message)) {
         offer(result, messageKey, message);
       }
+    } else {
+      result.reject(RejectionType.NOT_FOUND, acknowledgedAgain(deleted, "is deleted"));
     }
     sendToProcess(result, ProcessMessageSubscriptionIntent.DELETE, deleted);
   }
@@ -281,8 +298,25 @@ public final class MessageProcessors {
           ValueTypes.MESSAGE_SUBSCRIPTION,
           MessageSubscriptionIntent.MIGRATED,
           moved);
+    } else {
+      result.reject(RejectionType.INVALID_STATE, acknowledgedAgain(migrated, "is gone or moved"));
     }
     sendToProcess(result, ProcessMessageSubscriptionIntent.MIGRATE, migrated);
+  }
+
+  /**
+   * The rejection of a request this partition acknowledges again, as its first acknowledgement was
+   * lost. It is written for the acknowledgement's sake: what a command writes nothing for has no
+   * commit to send it after.
+   */
+  private static String acknowledgedAgain(MessageSubscriptionValue request, String already) {
+    return "the subscription of element instance "
+        + request.elementInstanceKey
+        + " to message '"
+        + request.messageName
+        + "' "
+        + already
+        + " already: acknowledged again";
   }
 
   private boolean isCorrelating(MessageSubscriptionValue answer) {

@@ -95,11 +95,26 @@ public final class ProcessMessageSubscriptionProcessors {
   /**
    * CORRELATE: a message for a subscription. Taken (and acknowledged) if its element still waits;
    * else rejected, so the message partition can offer the message to another subscription.
+   *
+   * <p>The message partition asks again until it hears that the message was taken, and its retries
+   * do not wait for an answer on its way, nor survive a leader change of its answer. So a message
+   * this subscription took already is acknowledged again, never taken twice nor rejected (a
+   * rejection would let the message go to another instance of the process): the subscription keeps
+   * the key of the last message it took until the message partition has deleted its side, also
+   * while it closes.
    */
   public void correlate(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue message = new MessageSubscriptionValue();
     message.readFrom(command.value());
     long key = message.elementInstanceKey;
+    if (tookAlready(message)) {
+      message.interrupting = subscription.value.interrupting;
+      result.reject(
+          RejectionType.INVALID_STATE,
+          "element instance " + key + " took message " + message.messageKey + " already");
+      sendTaken(result, message);
+      return;
+    }
     String refusal = refusal(message);
     if (refusal != null) {
       result.reject(RejectionType.INVALID_STATE, refusal);
@@ -115,25 +130,45 @@ public final class ProcessMessageSubscriptionProcessors {
     // Whether the subscription stays open is this side's to say: after a migration the message
     // partition's copy may not know yet.
     message.interrupting = subscription.value.interrupting;
-    if (message.messageKey >= 0 && subscription.value.messageKey == message.messageKey) {
-      // The message partition asks again until it hears that the message was taken, and its
-      // retries do not wait for an answer on its way: a subscription that stays open must not
-      // take the same message twice. Acknowledge again instead.
-      result.reject(
-          RejectionType.INVALID_STATE,
-          "element instance " + key + " took message " + message.messageKey + " already");
-      sendTaken(result, message);
-      return;
-    }
     result.appendEvent(
         context.nextKey(),
         ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
         ProcessMessageSubscriptionIntent.CORRELATED,
         message);
     sendTaken(result, message);
+    if (message.interrupting) {
+      // Done with its message, it still remembers it, closing, until the message partition has
+      // deleted its side: a DELETE that names the message taken is an answer no leader change of
+      // the message partition loses, as it is sent again until acknowledged.
+      MessageSubscriptionValue closing =
+          new MessageSubscriptionValue().copyFrom(subscription.value);
+      closing.messageKey = message.messageKey;
+      closing.variables = new byte[0];
+      result.appendEvent(
+          context.nextKey(),
+          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+          ProcessMessageSubscriptionIntent.DELETING,
+          closing);
+      sender.sendAfterCommit(
+          result,
+          sender.ofCorrelationKey(closing.correlationKey),
+          ValueTypes.MESSAGE_SUBSCRIPTION,
+          MessageSubscriptionIntent.DELETE,
+          -1,
+          closing);
+    }
     ExecutableElement target =
         state.process(instance.value.processDefinitionKey).element(subscription.value.elementId);
     caughtEvents.trigger(result, key, instance, target, message.variables);
+  }
+
+  /** Whether the subscription (loaded if so) took {@code message} already. */
+  private boolean tookAlready(MessageSubscriptionValue message) {
+    return message.messageKey >= 0
+        && state
+            .processMessageSubscriptions()
+            .get(message.elementInstanceKey, message.messageName, subscription)
+        && subscription.value.messageKey == message.messageKey;
   }
 
   /** Tells the message partition that {@code message} was taken, once this result commits. */

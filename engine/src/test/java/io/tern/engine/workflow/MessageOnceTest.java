@@ -1,0 +1,239 @@
+package io.tern.engine.workflow;
+
+import static io.tern.engine.processor.TestMember.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.tern.engine.processor.TestMember;
+import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
+import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
+import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.workflow.value.JobBatchValue;
+import io.tern.engine.workflow.value.MessageSubscriptionValue;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A message correlates at most once per process, whichever of the commands between the message's
+ * partition (1) and the instances' (2) is lost, and whichever partition's leader changes meanwhile.
+ * Each scenario: two instances of one process wait on one correlation key; a message is published
+ * and one instance takes it, while some of the commands are lost and a leader may change; once they
+ * flow again, a second message must go to the other instance, and each message to one only. The
+ * scenarios of one kind of waiting element run one after another on one cluster, each on a
+ * correlation key of its own.
+ */
+class MessageOnceTest extends PartitionsTestBase {
+  private static final int MESSAGES = 1;
+  private static final int INSTANCES = 2;
+
+  /** What is lost until the scenario lets commands flow again. */
+  enum Lost {
+    /** Both answers: nothing tells the message partition that the message was taken. */
+    TAKEN_AND_DELETE,
+    /** The answer "taken" (CORRELATE to the message partition). */
+    TAKEN,
+    /** The DELETE of the taker's subscription, which names the message it took. */
+    DELETE,
+    /** The message partition's offer (CORRELATE to the process instance partition). */
+    OFFER,
+    NOTHING
+  }
+
+  /** Whose leader changes while commands are lost. */
+  enum LeaderChange {
+    NONE,
+    MESSAGE_PARTITION,
+    INSTANCE_PARTITION
+  }
+
+  /** The waiting elements: what they are, and what makes the taker leave once it took. */
+  private record Waiting(
+      String process, String message, String variable, BpmnModelInstance model) {}
+
+  private final Map<Long, Long> workJobs = new HashMap<>();
+  private int scenarios;
+
+  @Test
+  void aMessageCatchEventTakesAMessageNoOtherInstanceOfItsProcessGets() {
+    everyScenario(
+        new Waiting("order", "paid", "orderId", MessageCorrelationTest.waitForPayment()), false);
+  }
+
+  @Test
+  void anInterruptingBoundaryEventTakesAMessageNoOtherInstanceOfItsProcessGets() {
+    everyScenario(
+        new Waiting(
+            "guard", "ping", "id", MigrateProcessInstanceTest.pinged("guard", "ping", true)),
+        false);
+  }
+
+  @Test
+  void aNonInterruptingBoundaryEventsMessageGoesToNoOtherInstanceWhenItsTaskEndsBeforeTheAnswer() {
+    everyScenario(
+        new Waiting(
+            "guard", "ping", "id", MigrateProcessInstanceTest.pinged("guard", "ping", false)),
+        true);
+  }
+
+  /**
+   * Every scenario for {@code waiting}; if {@code leaveAfterTaking}, the taker's task completes as
+   * soon as it took the message, before its answer can arrive.
+   */
+  private void everyScenario(Waiting waiting, boolean leaveAfterTaking) {
+    cluster.start();
+    deployed(deploy(cluster.leader(1), waiting.process + ".bpmn", xml(waiting.model)));
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        "the process on every partition");
+    for (Lost lost : Lost.values()) {
+      for (LeaderChange change : LeaderChange.values()) {
+        scenario(waiting, leaveAfterTaking, lost, change);
+      }
+    }
+  }
+
+  private void scenario(Waiting waiting, boolean leaveAfterTaking, Lost lost, LeaderChange change) {
+    String name = waiting.process + ", " + lost + " lost, leader change: " + change;
+    String key = cluster.keyOnPartition(MESSAGES, "scenario-" + (scenarios++) + "-");
+    List<Long> instances = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      instances.add(
+          create(instances(), waiting.process, "{\"" + waiting.variable + "\": \"" + key + "\"}")
+              .key());
+    }
+    await(() -> opened(key) == 2, name + ": both subscriptions to open");
+    if (leaveAfterTaking) {
+      await(() -> workJobsOf(instances), name + ": both instances' jobs");
+    }
+
+    Set<Lost> losing = lose(lost);
+    long first = publish(cluster.leader(MESSAGES), waiting.message, key, 60_000, "", "").key();
+    if (lost != Lost.OFFER) {
+      await(() -> taken(key).size() == 1, name + ": one instance to take the message");
+      if (leaveAfterTaking) {
+        completeJob(instances(), workJobs.get(taken(key).get(0).processInstanceKey));
+      }
+    }
+    long answeredBefore = offersAnsweredWithoutTaking();
+    switch (change) {
+      case MESSAGE_PARTITION -> cluster.changeLeader(MESSAGES, "leader-" + scenarios);
+      case INSTANCE_PARTITION -> cluster.changeLeader(INSTANCES, "leader-" + scenarios);
+      case NONE -> {}
+    }
+    if (losing.containsAll(EnumSet.of(Lost.TAKEN, Lost.DELETE))) {
+      // Nothing told the message partition: it must ask, and hear "taken", not "refused".
+      await(
+          () -> offersAnsweredWithoutTaking() > answeredBefore,
+          name + ": the message partition to offer the message again");
+    }
+    cluster.releaseAll();
+    if (lost == Lost.OFFER) {
+      await(() -> taken(key).size() == 1, name + ": one instance to take the message");
+      if (leaveAfterTaking) {
+        completeJob(instances(), workJobs.get(taken(key).get(0).processInstanceKey));
+      }
+    }
+    long taker = taken(key).get(0).processInstanceKey;
+    await(
+        () -> closedOnProcessSide(key) == 1 || takenPerMessage(key).containsValue(2L),
+        name + ": the taker's subscription to close (or a message taken twice)");
+
+    long second = publish(cluster.leader(MESSAGES), waiting.message, key, 60_000, "", "").key();
+    await(
+        () -> takenPerMessage(key).containsKey(second) || takenPerMessage(key).containsValue(2L),
+        name + ": the other instance's message (or a message taken twice)");
+    assertThat(takenPerMessage(key))
+        .as(name + ": each message taken by one instance of the process")
+        .containsOnlyKeys(first, second)
+        .allSatisfy((message, times) -> assertThat(times).isOne());
+    assertThat(taken(key).get(1).processInstanceKey).as(name).isNotEqualTo(taker);
+  }
+
+  private TestMember instances() {
+    return cluster.leader(INSTANCES);
+  }
+
+  /** Holds back what {@code lost} names; the kinds of commands it stands for. */
+  private Set<Lost> lose(Lost lost) {
+    Set<Lost> losing =
+        switch (lost) {
+          case TAKEN_AND_DELETE -> EnumSet.of(Lost.TAKEN, Lost.DELETE);
+          case NOTHING -> EnumSet.noneOf(Lost.class);
+          default -> EnumSet.of(lost);
+        };
+    for (Lost kind : losing) {
+      switch (kind) {
+        case OFFER ->
+            cluster.hold(
+                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+                ProcessMessageSubscriptionIntent.CORRELATE);
+        case TAKEN ->
+            cluster.hold(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATE);
+        case DELETE ->
+            cluster.hold(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETE);
+        default -> throw new IllegalArgumentException(kind.name());
+      }
+    }
+    return losing;
+  }
+
+  /** Whether the "work" jobs of {@code instances} are activated here (their keys kept). */
+  private boolean workJobsOf(List<Long> instances) {
+    JobBatchValue batch = activate(instances(), "work", 10);
+    for (int i = 0; i < batch.jobs.size(); i++) {
+      workJobs.put(batch.jobs.get(i).processInstanceKey, batch.jobKeys.get(i));
+    }
+    return workJobs.keySet().containsAll(instances);
+  }
+
+  /** Offers the process instance partition answered with no CORRELATED: refused or taken before. */
+  private long offersAnsweredWithoutTaking() {
+    return WorkflowTestBase.rejectedCount(
+        cluster.logs.get(INSTANCES - 1),
+        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+        ProcessMessageSubscriptionIntent.CORRELATE);
+  }
+
+  private long opened(String key) {
+    return ofKey(ProcessMessageSubscriptionIntent.CREATED, key).size();
+  }
+
+  private long closedOnProcessSide(String key) {
+    return ofKey(ProcessMessageSubscriptionIntent.DELETED, key).size();
+  }
+
+  /** What the subscriptions on correlation key {@code key} took, in order. */
+  private List<MessageSubscriptionValue> taken(String key) {
+    return ofKey(ProcessMessageSubscriptionIntent.CORRELATED, key);
+  }
+
+  /** How many times each message on correlation key {@code key} was taken. */
+  private Map<Long, Long> takenPerMessage(String key) {
+    return taken(key).stream()
+        .collect(Collectors.groupingBy(took -> took.messageKey, Collectors.counting()));
+  }
+
+  /**
+   * The instance partition's subscription events of {@code intent} for correlation key {@code key}.
+   */
+  private List<MessageSubscriptionValue> ofKey(int intent, String key) {
+    List<MessageSubscriptionValue> found = new ArrayList<>();
+    for (byte[] value :
+        eventValues(
+            cluster.logs.get(INSTANCES - 1), ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, intent)) {
+      MessageSubscriptionValue event = new MessageSubscriptionValue();
+      event.readFrom(new UnsafeBuffer(value));
+      if (event.correlationKey.equals(key)) {
+        found.add(event);
+      }
+    }
+    return found;
+  }
+}

@@ -193,6 +193,12 @@ final class CommandProcessing {
     long nowMs = clockMs.getAsLong();
     int commands = processWithinLimits(command, nowMs);
     RecordBatchBuilder batch = result.batch();
+    if (batch.isEmpty() && !result.sideEffects().isEmpty() && !command.hasRequest()) {
+      // Side effects run once their batch commits. A command between partitions that changes
+      // nothing (a copy taken before, its acknowledgement lost) would send its answer never: its
+      // rejection is the batch to commit.
+      result.reject(RejectionType.ALREADY_EXISTS, "nothing to change: answered again");
+    }
     if (!batch.isEmpty()) {
       long firstPosition;
       try {

@@ -8,6 +8,7 @@ import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
 import io.tern.engine.record.Keys;
 import io.tern.engine.record.sbe.RejectionType;
+import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.ValueTypes.MessageIntent;
 import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
@@ -71,6 +72,28 @@ class CrossPartitionTest extends PartitionsTestBase {
         deploy(cluster.leader(2), "order.bpmn", xml(MessageCorrelationTest.waitForPayment()));
     assertThat(elsewhere.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(elsewhere.reason()).contains("partition 1");
+  }
+
+  @Test
+  void aDeploymentIsFullyDistributedThoughAPartitionsAcknowledgementIsLost() {
+    start();
+    // Every partition takes its copy, but the acknowledgements are lost: the copies are sent
+    // again, and a partition that took its copy before changes nothing, yet must answer again.
+    cluster.hold(ValueTypes.DEPLOYMENT_DISTRIBUTION, DeploymentDistributionIntent.COMPLETE);
+    deployed(deploy(cluster.leader(1), "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
+    await(
+        () ->
+            cluster.count(2, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED) == 1
+                && cluster.count(3, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED) == 1
+                && WorkflowTestBase.rejectedCount(
+                        cluster.logs.get(1), ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE)
+                    >= 1,
+        "both copies taken, and one sent again");
+    cluster.releaseAll();
+    awaitFullDistribution();
+    assertThat(cluster.count(2, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED))
+        .as("a copy sent again is taken once")
+        .isEqualTo(1);
   }
 
   private void awaitFullDistribution() {

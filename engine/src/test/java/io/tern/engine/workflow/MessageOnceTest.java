@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A message correlates at most once per process, whichever of the commands between the message's
@@ -80,6 +82,104 @@ class MessageOnceTest extends PartitionsTestBase {
         new Waiting(
             "guard", "ping", "id", MigrateProcessInstanceTest.pinged("guard", "ping", false)),
         true);
+  }
+
+  /**
+   * Seeds for {@link #underRandomLossAndLeaderChangesEachMessageGoesToOneInstancePerProcess}: two
+   * new ones each run (printed in the test's name), or those of {@code
+   * -Dtern.messageOnce.seeds=1,2}.
+   */
+  static List<Long> seeds() {
+    String given = System.getProperty("tern.messageOnce.seeds", "");
+    if (!given.isBlank()) {
+      return java.util.Arrays.stream(given.split(","))
+          .map(String::trim)
+          .map(Long::valueOf)
+          .toList();
+    }
+    java.util.Random random = new java.util.Random();
+    return List.of(random.nextLong(), random.nextLong());
+  }
+
+  /**
+   * Three processes wait on one correlation key, three instances each, spread over partitions 2 and
+   * 3: a message catch event, an interrupting and a non-interrupting boundary event. Messages are
+   * published while 30% of the commands between partitions are lost and leaders change at random.
+   * Once healed, each instance of the catch event's and the interrupting event's process takes one
+   * message, each message goes to one instance of each process, and nothing more.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void underRandomLossAndLeaderChangesEachMessageGoesToOneInstancePerProcess(long seed) {
+    System.out.println(
+        "MessageOnceTest seed " + seed + " (again: -Dtern.messageOnce.seeds=" + seed + ")");
+    java.util.Random random = new java.util.Random(seed);
+    cluster.start();
+    List<BpmnModelInstance> models =
+        List.of(
+            MessageCorrelationTest.waitForPayment(),
+            MigrateProcessInstanceTest.pinged("stop", "ping", true),
+            MigrateProcessInstanceTest.pinged("guard", "ping", false));
+    for (int i = 0; i < models.size(); i++) {
+      deployed(deploy(cluster.leader(1), "p" + i + ".bpmn", xml(models.get(i))));
+    }
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 3,
+        "the processes on every partition");
+    String key = cluster.keyOnPartition(MESSAGES);
+    for (int i = 0; i < 3; i++) {
+      for (String process : List.of("order", "stop", "guard")) {
+        String variable = process.equals("order") ? "orderId" : "id";
+        create(cluster.leader(2 + i % 2), process, "{\"" + variable + "\": \"" + key + "\"}");
+      }
+    }
+    await(
+        () -> ofKeyEverywhere(ProcessMessageSubscriptionIntent.CREATED, key).size() == 9,
+        "nine subscriptions");
+
+    cluster.loseAtRandom(seed, 0.3);
+    for (int i = 0; i < 6; i++) {
+      publish(cluster.leader(MESSAGES), i % 2 == 0 ? "paid" : "ping", key, 60_000, "", "");
+      if (random.nextDouble() < 0.5) {
+        int partition = 1 + random.nextInt(PARTITIONS);
+        cluster.changeLeader(partition, "seeded-" + i);
+      }
+    }
+    await(
+        () -> takenBy(key, "order") == 3 && takenBy(key, "stop") == 3 && takenBy(key, "guard") == 3,
+        "seed " + seed + ": each message to one instance of each process");
+    cluster.loseAtRandom(seed, 0);
+    Map<String, Long> perProcessAndMessage =
+        ofKeyEverywhere(ProcessMessageSubscriptionIntent.CORRELATED, key).stream()
+            .collect(
+                Collectors.groupingBy(
+                    took -> took.bpmnProcessId + " took " + took.messageKey,
+                    Collectors.counting()));
+    assertThat(perProcessAndMessage)
+        .as("seed " + seed + ": each message once per process")
+        .hasSize(9)
+        .allSatisfy((taken, times) -> assertThat(times).as(taken).isOne());
+    assertThat(
+            ofKeyEverywhere(ProcessMessageSubscriptionIntent.CORRELATED, key).stream()
+                .filter(took -> !took.bpmnProcessId.equals("guard"))
+                .map(took -> took.processInstanceKey)
+                .distinct()
+                .count())
+        .as("seed " + seed + ": each waiting catch event or interrupting event took one")
+        .isEqualTo(6);
+  }
+
+  private long takenBy(String key, String process) {
+    return ofKeyEverywhere(ProcessMessageSubscriptionIntent.CORRELATED, key).stream()
+        .filter(took -> took.bpmnProcessId.equals(process))
+        .count();
+  }
+
+  /** The subscription events of {@code intent} for {@code key} on both instance partitions. */
+  private List<MessageSubscriptionValue> ofKeyEverywhere(int intent, String key) {
+    List<MessageSubscriptionValue> found = new ArrayList<>(ofKey(2, intent, key));
+    found.addAll(ofKey(3, intent, key));
+    return found;
   }
 
   /**
@@ -224,10 +324,14 @@ class MessageOnceTest extends PartitionsTestBase {
    * The instance partition's subscription events of {@code intent} for correlation key {@code key}.
    */
   private List<MessageSubscriptionValue> ofKey(int intent, String key) {
+    return ofKey(INSTANCES, intent, key);
+  }
+
+  private List<MessageSubscriptionValue> ofKey(int partition, int intent, String key) {
     List<MessageSubscriptionValue> found = new ArrayList<>();
     for (byte[] value :
         eventValues(
-            cluster.logs.get(INSTANCES - 1), ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, intent)) {
+            cluster.logs.get(partition - 1), ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, intent)) {
       MessageSubscriptionValue event = new MessageSubscriptionValue();
       event.readFrom(new UnsafeBuffer(value));
       if (event.correlationKey.equals(key)) {

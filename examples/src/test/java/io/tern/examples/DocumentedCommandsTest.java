@@ -11,8 +11,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +37,9 @@ class DocumentedCommandsTest {
 
   @AfterEach
   void stopEveryBroker() throws Exception {
-    run("for n in 0 1 2; do [ -f broker-$n.pid ] && kill -9 \"$(cat broker-$n.pid)\"; done; true");
+    run(
+        "for n in 0 1 2; do [ -f local-cluster/broker-$n.pid ]"
+            + " && kill -9 \"$(cat local-cluster/broker-$n.pid)\"; done; true");
   }
 
   @Test
@@ -53,20 +57,55 @@ class DocumentedCommandsTest {
     for (int n = 0; n < 3; n++) {
       awaitReady(9600 + 10 * n);
     }
-    String firstPid = Files.readString(dir.resolve("broker-1.pid")).strip();
+    assertWrittenFilesAreIgnoredByGit();
+    String firstPid = Files.readString(dir.resolve("local-cluster/broker-1.pid")).strip();
 
     run(start.substring(0, start.indexOf("for n in")) + restart);
 
-    assertThat(Files.readString(dir.resolve("broker-1.pid")).strip())
+    assertThat(Files.readString(dir.resolve("local-cluster/broker-1.pid")).strip())
         .as("broker 1 runs again as a new process")
         .isNotEqualTo(firstPid);
     awaitReady(9610);
-    assertThat(Files.readString(dir.resolve("broker-1.log")))
+    assertThat(Files.readString(dir.resolve("local-cluster/broker-1.log")))
         .contains("[broker-1]")
         .contains("Stopping the broker")
         .contains("Broker stopped");
     String rebalanced = post("http://127.0.0.1:9600/actuator/rebalance");
     assertThat(rebalanced).contains("\"1\":").contains("\"2\":").contains("\"3\":");
+  }
+
+  /**
+   * Run from the repository's root, the recipe must leave nothing git would offer to commit: each
+   * top-level entry the block made (beside the test's own engine/ link and shell.log) is matched by
+   * the repository's .gitignore.
+   */
+  private void assertWrittenFilesAreIgnoredByGit() throws IOException, InterruptedException {
+    Process inRepository =
+        new ProcessBuilder("git", "-C", ROOT.toString(), "rev-parse", "--is-inside-work-tree")
+            .redirectErrorStream(true)
+            .start();
+    assumeTrue(
+        inRepository.waitFor(30, TimeUnit.SECONDS) && inRepository.exitValue() == 0,
+        "git and the repository are here (a clean clone in CI)");
+    List<String> written;
+    try (Stream<Path> entries = Files.list(dir)) {
+      written =
+          entries
+              .map(entry -> entry.getFileName() + (Files.isDirectory(entry) ? "/" : ""))
+              .filter(name -> !name.equals("engine/") && !name.equals("shell.log"))
+              .toList();
+    }
+    assertThat(written).as("the block writes something").isNotEmpty();
+    for (String name : written) {
+      Process checkIgnore =
+          new ProcessBuilder("git", "-C", ROOT.toString(), "check-ignore", "--no-index", "-q", name)
+              .redirectErrorStream(true)
+              .start();
+      assertThat(checkIgnore.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(checkIgnore.exitValue())
+          .as("%s, written by the documented block in the repository's root, is git-ignored", name)
+          .isZero();
+    }
   }
 
   /** The shell code block that follows {@code marker}. */

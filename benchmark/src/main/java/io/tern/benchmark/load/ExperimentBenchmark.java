@@ -51,7 +51,7 @@ public final class ExperimentBenchmark {
     if (options == null) {
       return 0;
     }
-    List<Configuration> matrix = matrix(options);
+    List<Configuration> matrix = options.matrix;
     Progress progress = new Progress();
     String runId = Long.toString(System.currentTimeMillis(), 36);
     List<Result> results = new ArrayList<>();
@@ -90,30 +90,6 @@ public final class ExperimentBenchmark {
     System.out.println("Report: " + options.outDir.toAbsolutePath().resolve("report.md"));
     long failed = results.stream().mapToLong(Result::failed).sum();
     return failed == 0 ? 0 : 1;
-  }
-
-  private static List<Configuration> matrix(ExperimentOptions options) throws IOException {
-    List<Configuration> all =
-        options.matrixFile == null
-            ? ExperimentMatrix.defaults()
-            : ExperimentMatrix.load(options.matrixFile);
-    if (options.configs.isEmpty()) {
-      return all;
-    }
-    List<Configuration> chosen = new ArrayList<>();
-    for (String name : options.configs) {
-      Configuration found =
-          all.stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
-      if (found == null) {
-        throw new IllegalArgumentException(
-            "--configs: no configuration named "
-                + name
-                + "; the matrix has "
-                + all.stream().map(Configuration::name).toList());
-      }
-      chosen.add(found);
-    }
-    return chosen;
   }
 
   private static Map<String, Object> setup(ExperimentOptions options) {

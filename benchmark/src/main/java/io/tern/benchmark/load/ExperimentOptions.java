@@ -1,6 +1,8 @@
 package io.tern.benchmark.load;
 
 import io.tern.benchmark.common.CommandLines;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +44,9 @@ final class ExperimentOptions {
       description =
           "a YAML file of configurations, name: {broker.key: value} (replaces the default)")
   Path matrixFile;
+
+  /** The configurations to run: the matrix (default or --matrix), narrowed by --configs. */
+  List<ExperimentMatrix.Configuration> matrix;
 
   @Option(
       names = "--typical-rate",
@@ -160,6 +165,12 @@ final class ExperimentOptions {
   }
 
   private void complete() {
+    completeOptions();
+    // Here, not when the run starts: a wrong name or file is a wrong option, one line and exit 2.
+    matrix = chosenConfigurations();
+  }
+
+  private void completeOptions() {
     if (quick) {
       if (configs.isEmpty()) {
         configs =
@@ -203,5 +214,32 @@ final class ExperimentOptions {
 
   double rate(String workload) {
     return workload.equals(Workloads.TYPICAL) ? typicalRate : oneTaskRate;
+  }
+
+  private List<ExperimentMatrix.Configuration> chosenConfigurations() {
+    List<ExperimentMatrix.Configuration> all;
+    try {
+      all = matrixFile == null ? ExperimentMatrix.defaults() : ExperimentMatrix.load(matrixFile);
+    } catch (IOException e) {
+      String reason = e instanceof NoSuchFileException ? "no such file" : e.getMessage();
+      throw new IllegalArgumentException("--matrix: cannot read " + matrixFile + ": " + reason, e);
+    }
+    if (configs.isEmpty()) {
+      return all;
+    }
+    List<ExperimentMatrix.Configuration> chosen = new ArrayList<>();
+    for (String name : configs) {
+      ExperimentMatrix.Configuration found =
+          all.stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
+      if (found == null) {
+        throw new IllegalArgumentException(
+            "--configs: no configuration named "
+                + name
+                + "; the matrix has "
+                + all.stream().map(ExperimentMatrix.Configuration::name).toList());
+      }
+      chosen.add(found);
+    }
+    return List.copyOf(chosen);
   }
 }

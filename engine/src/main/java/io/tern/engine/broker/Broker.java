@@ -67,13 +67,15 @@ public final class Broker implements AutoCloseable {
   private final ResourceMetrics resourceMetrics;
   private final List<EnginePartition> opened = new ArrayList<>();
   private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
+  private final DataDirectoryLock dataLock;
   private BrokerApiServer api;
   private Gateway gateway;
   private ManagementServer management;
 
-  private Broker(BrokerConfig config, MeterRegistry registry) {
+  private Broker(BrokerConfig config, MeterRegistry registry, DataDirectoryLock dataLock) {
     this.config = config;
     this.registry = registry;
+    this.dataLock = dataLock;
     int memberId = PartitionDistribution.memberIdOf(config.nodeId());
     TransportConfig transportConfig = RaftSettings.transportConfig(config, memberId);
     RaftServerConfig raftConfig = RaftSettings.raftServerConfig(config);
@@ -137,9 +139,20 @@ public final class Broker implements AutoCloseable {
   /**
    * Opens this broker's partitions, its command API and gateway; returns at once (partitions elect
    * in the background).
+   *
+   * @throws DataDirectoryLock.InUseException when another broker holds {@code data.directory}
+   * @throws ListenFailedException when a port is taken
    */
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
-    Broker broker = new Broker(config, registry);
+    // First: a second broker on the same data is told so before it binds a port.
+    DataDirectoryLock dataLock = DataDirectoryLock.acquire(config.dataDirectory());
+    Broker broker;
+    try {
+      broker = new Broker(config, registry, dataLock);
+    } catch (RuntimeException | Error e) {
+      dataLock.close();
+      throw e;
+    }
     try {
       broker.open();
     } catch (RuntimeException | Error e) {
@@ -222,7 +235,8 @@ public final class Broker implements AutoCloseable {
                           this::rebalance,
                           config.experimentFlags(),
                           networkFaults,
-                          () -> JobStreamsEndpoint.answer(gatewayJobStreams(), jobStreams))));
+                          () -> JobStreamsEndpoint.answer(gatewayJobStreams(), jobStreams),
+                          config.partitionsCount())));
     }
     LOG.info(
         "Broker {} of {}: command API on {}:{}, Raft on {}:{}, {} of {} partition(s) here",
@@ -377,7 +391,10 @@ public final class Broker implements AutoCloseable {
     return config;
   }
 
-  /** Stops accepting requests, then closes the partitions (flushing state), Raft and RocksDB. */
+  /**
+   * Stops accepting requests, then closes the partitions (flushing state), Raft and RocksDB, and
+   * releases {@code data.directory}.
+   */
   @Override
   public void close() {
     if (gateway != null) {
@@ -398,8 +415,12 @@ public final class Broker implements AutoCloseable {
         LOG.warn("Partition {} did not close cleanly", partition.partitionId(), e);
       }
     }
-    raft.close();
-    resources.close();
-    resourceMetrics.close();
+    try {
+      raft.close();
+      resources.close();
+      resourceMetrics.close();
+    } finally {
+      dataLock.close(); // last: the data is free for another broker only once all is closed
+    }
   }
 }

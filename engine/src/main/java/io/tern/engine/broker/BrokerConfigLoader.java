@@ -17,9 +17,10 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
- * Reads the broker's configuration: defaults, then the YAML file (nested maps or dotted keys), then
- * environment variables ({@code TERN_} + the key in upper case with '_' for '.'). Unknown keys and
- * bad values are reported all at once, each naming the key and where it was set.
+ * Reads the broker's configuration: defaults, then the YAML files in order (nested maps or dotted
+ * keys; a later file's key wins), then environment variables ({@code TERN_} + the key in upper case
+ * with '_' for '.'). Unknown keys and bad values are reported all at once, each naming the key and
+ * where it was set.
  */
 public final class BrokerConfigLoader {
   /** Environment variables with the prefix that are not configuration keys. */
@@ -44,13 +45,23 @@ public final class BrokerConfigLoader {
    * @throws ConfigException naming every unknown key and bad value
    */
   public static BrokerConfig load(Path file, Map<String, String> environment) {
+    return loadFiles(file == null ? List.of() : List.of(file), environment);
+  }
+
+  /**
+   * @param files the YAML files, lowest precedence first (a key set in two takes the later one's
+   *     value)
+   * @param environment the process's environment (only {@code TERN_*} variables are read)
+   * @throws ConfigException naming every unknown key and bad value, and the file it is in
+   */
+  public static BrokerConfig loadFiles(List<Path> files, Map<String, String> environment) {
     List<String> problems = new ArrayList<>();
     Map<String, String> values = new LinkedHashMap<>();
     Map<String, String> origins = new LinkedHashMap<>();
     for (ConfigKeys.Key key : ConfigKeys.ALL) {
       values.put(key.name(), key.defaultValue()); // no origin: see Values.isDefault
     }
-    if (file != null) {
+    for (Path file : files) {
       readFile(file, values, origins, problems);
     }
     environment.forEach(

@@ -1,15 +1,16 @@
 package io.tern.engine.broker;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code bin/broker}: starts a broker with the configuration file given as the only argument, or
- * named by {@code TERN_CONFIG}, or {@code config/tern.yaml} under the working directory if it
- * exists, else with the defaults (a single broker, one partition, data under {@code ./data}); every
- * key can be overridden by a {@code TERN_*} environment variable. Stops cleanly on SIGTERM.
+ * {@code bin/broker}: starts a broker with the configuration files {@link LaunchArguments} finds
+ * (the distribution's {@code config/tern.yaml}, then the file given as the only argument, or named
+ * by {@code TERN_CONFIG}, or {@code config/tern.yaml} under the working directory), else with the
+ * defaults (a single broker, one partition, data under {@code ./data}); every key can be overridden
+ * by a {@code TERN_*} environment variable. Ctrl-C and SIGTERM stop it cleanly, exit code 0 ({@link
+ * StopSignals}).
  */
 public final class BrokerMain {
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
@@ -23,14 +24,15 @@ public final class BrokerMain {
       return;
     }
     BrokerConfig config = loaded.config();
-    Path file = loaded.file();
     Logging.configure("broker-" + config.nodeId(), config.logLevel());
     Logger log = LoggerFactory.getLogger(BrokerMain.class); // after the log setup: see Logging
+    log.info(loaded.describeFiles());
     long startNanos = System.nanoTime();
     Broker broker;
     try {
       broker = Broker.start(config);
-    } catch (ListenFailedException e) {
+    } catch (ListenFailedException | DataDirectoryLock.InUseException e) {
+      // The cause is the configuration or another process, not Tern: one line says it all.
       log.error("Tern broker {} did not start: {}", config.nodeId(), e.getMessage());
       System.exit(1);
       return;
@@ -39,25 +41,17 @@ public final class BrokerMain {
       System.exit(1);
       return;
     }
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  log.info("Stopping the broker");
-                  broker.close();
-                  log.info("Broker stopped");
-                },
-                "tern-shutdown"));
+    Runtime.getRuntime().addShutdownHook(StopSignals.shutdownHook(log, "broker", broker));
+    StopSignals.exitZeroOnStop(log);
     if (broker.awaitReady(READY_TIMEOUT)) {
       log.info(
-          "Tern broker {} ready in {} ms: gateway on {}:{}, {} partition(s), data under {}{}",
+          "Tern broker {} ready in {} ms: gateway on {}:{}, {} partition(s), data under {}",
           config.nodeId(),
           Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
           config.gateway().host(),
           broker.gatewayPort(),
           config.partitionsCount(),
-          config.dataDirectory(),
-          file == null ? "" : ", configured by " + file);
+          config.dataDirectory());
     } else {
       log.warn("Not every partition has a processing leader after {}", READY_TIMEOUT);
     }

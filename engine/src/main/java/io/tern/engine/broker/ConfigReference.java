@@ -56,16 +56,19 @@ public final class ConfigReference {
         .append(
             "     ./mvnw -q -pl engine test -Dtest=ConfigReferenceTest -Dtern.writeDocs=true -->\n\n")
         .append(
-            "A broker (`bin/broker`) and a standalone gateway (`bin/gateway`) read these keys"
-                + " from, in order of\nprecedence: `TERN_*` environment variables, the YAML file"
-                + " given as the only argument (else the\nfile `TERN_CONFIG` names, else"
-                + " `config/tern.yaml` under the working directory if it exists), and the\n"
-                + "defaults below. The YAML file takes nested maps or dotted keys; keys are"
-                + " case-insensitive. Unknown\nkeys and bad values are all reported at start, each"
-                + " naming the key and where it was set, and\nthe process exits with code 2."
-                + " Durations take `ms`, `s`, `m`, `h`, `d` or ISO-8601 (`PT10S`); sizes take"
-                + "\n`KB`/`KiB`, `MB`/`MiB`, `GB`/`GiB` (all powers of 1024). The distribution's"
-                + " `config/tern.yaml` lists\nevery key at its default, commented out.\n");
+            String.join(
+                "\n",
+                "A broker (`bin/broker`) and a standalone gateway (`bin/gateway`) read these keys from, in order of",
+                "precedence: `TERN_*` environment variables, the YAML file given as the only argument (else the",
+                "file `TERN_CONFIG` names, else `config/tern.yaml` under the working directory if it exists), the",
+                "distribution's own `config/tern.yaml` (beside `bin/`, read wherever the process is started from),",
+                "and the defaults below. At start the log says which files were read. A YAML file takes nested maps",
+                "or dotted keys; keys are case-insensitive. Unknown keys and bad values are all reported at start,",
+                "each naming the key and where it was set, and the process exits with code 2. Durations take `ms`,",
+                "`s`, `m`, `h`, `d` or ISO-8601 (`PT10S`); sizes take `KB`/`KiB`, `MB`/`MiB`, `GB`/`GiB` (all",
+                "powers of 1024). The distribution's `config/tern.yaml` lists every key at its default, commented",
+                "out.",
+                ""));
     for (Map.Entry<String, List<ConfigKeys.Key>> section : bySection().entrySet()) {
       text.append("\n## ").append(title(section.getKey())).append("\n\n");
       text.append("| key | environment variable | default | meaning |\n");
@@ -89,8 +92,9 @@ public final class ConfigReference {
     StringBuilder text = new StringBuilder();
     text.append("# Tern's configuration: every key at its default, commented out. Uncomment and\n")
         .append("# change what you need; TERN_* environment variables override this file (e.g.\n")
-        .append("# TERN_CLUSTER_NODEID=1). bin/broker reads config/tern.yaml under the working\n")
-        .append("# directory when it is given no file. Reference: docs/configuration.md.\n")
+        .append("# TERN_CLUSTER_NODEID=1). bin/broker and bin/gateway always read this file;\n")
+        .append("# a file given to them (or config/tern.yaml under the working directory) is\n")
+        .append("# read after it, and its keys win. Reference: docs/configuration.md.\n")
         .append("# Generated from ConfigKeys by ConfigReference.\n");
     for (Map.Entry<String, List<ConfigKeys.Key>> section : bySection().entrySet()) {
       text.append("\n# --- ").append(title(section.getKey())).append(" ---\n");

@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code bin/gateway}: a standalone gateway, configured like a broker (see {@link BrokerMain} for
- * where the configuration comes from). Stops cleanly on SIGTERM.
+ * where the configuration comes from). Ctrl-C and SIGTERM stop it cleanly, exit code 0.
  */
 public final class GatewayMain {
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
@@ -23,6 +23,7 @@ public final class GatewayMain {
     BrokerConfig config = loaded.config();
     Logging.configure("gateway", config.logLevel());
     Logger log = LoggerFactory.getLogger(GatewayMain.class); // after the log setup: see Logging
+    log.info(loaded.describeFiles());
     StandaloneGateway gateway;
     try {
       gateway = StandaloneGateway.start(config);
@@ -39,14 +40,8 @@ public final class GatewayMain {
       System.exit(1);
       return;
     }
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  log.info("Stopping the gateway");
-                  gateway.close();
-                },
-                "tern-shutdown"));
+    Runtime.getRuntime().addShutdownHook(StopSignals.shutdownHook(log, "gateway", gateway));
+    StopSignals.exitZeroOnStop(log);
     log.info(
         "Tern gateway serving on {}:{} for brokers {}",
         config.gateway().host(),

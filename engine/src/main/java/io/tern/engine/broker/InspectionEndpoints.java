@@ -24,9 +24,15 @@ final class InspectionEndpoints {
   static final int MAX_INCIDENTS_PER_PARTITION = 1_000;
 
   private final List<ManagementApi.Hosted> partitions;
+  private final int partitionsCount;
 
-  InspectionEndpoints(List<ManagementApi.Hosted> partitions) {
+  /**
+   * @param partitions this broker's replicas
+   * @param partitionsCount the cluster's partitions: a key of none of them is no key at all
+   */
+  InspectionEndpoints(List<ManagementApi.Hosted> partitions, int partitionsCount) {
     this.partitions = partitions;
+    this.partitionsCount = partitionsCount;
   }
 
   CompletableFuture<ManagementApi.Answer> incidents() {
@@ -99,13 +105,25 @@ final class InspectionEndpoints {
       return done(ManagementApi.Answer.error(400, "not a process instance key: " + keyText));
     }
     int partitionId = Keys.partitionOf(key);
+    if (key < 0 || partitionId < 1 || partitionId > partitionsCount) {
+      // 12345 decodes to partition 0: saying "partition 0, which this broker does not hold" would
+      // send the user looking for a broker that holds it.
+      return done(
+          ManagementApi.Answer.error(
+              404,
+              "key "
+                  + key
+                  + " is not a key of any partition (the cluster's partitions are 1 to "
+                  + partitionsCount
+                  + ")"));
+    }
     EnginePartition partition = null;
     for (ManagementApi.Hosted hosted : partitions) {
       if (hosted.partition().partitionId() == partitionId) {
         partition = hosted.partition();
       }
     }
-    if (key < 0 || partition == null) {
+    if (partition == null) {
       return done(
           ManagementApi.Answer.error(
               404,

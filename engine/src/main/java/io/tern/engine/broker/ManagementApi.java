@@ -71,6 +71,7 @@ final class ManagementApi implements ManagementServer.Routes {
    * @param flags the experiment flags as this broker runs them ({@code GET /actuator/flags})
    * @param networkFaults answers {@code POST /actuator/faults/...}
    * @param jobStreams answers {@code GET /actuator/jobstreams}
+   * @param partitionsCount the cluster's partitions
    */
   ManagementApi(
       List<Hosted> partitions,
@@ -78,9 +79,10 @@ final class ManagementApi implements ManagementServer.Routes {
       Supplier<CompletableFuture<Map<Integer, String>>> rebalancing,
       Map<String, String> flags,
       NetworkFaults networkFaults,
-      Supplier<Answer> jobStreams) {
+      Supplier<Answer> jobStreams,
+      int partitionsCount) {
     this.partitions = partitions;
-    this.inspection = new InspectionEndpoints(partitions);
+    this.inspection = new InspectionEndpoints(partitions, partitionsCount);
     this.metrics = metrics;
     this.rebalancing = rebalancing;
     this.flags = Map.copyOf(flags);

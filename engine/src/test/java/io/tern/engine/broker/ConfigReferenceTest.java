@@ -73,4 +73,20 @@ class ConfigReferenceTest {
     assertThat(uncommented.toString().lines().count()).isEqualTo(ConfigKeys.ALL.size());
     assertThat(BrokerConfigLoader.load(every, Map.of())).isEqualTo(BrokerConfig.defaults());
   }
+
+  /** The README's first commands say what a fresh broker takes; the numbers are the defaults. */
+  @Test
+  void theReadmeStatesTheDiskDefaults() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md")).replaceAll("\\s+", " ");
+    String segment = ConfigKeys.BY_LOWER_NAME.get("journal.segmentsize").defaultValue();
+    String floor = ConfigKeys.BY_LOWER_NAME.get("data.disk.minfreebytes").defaultValue();
+    assertThat(segment).as("update the README's first commands too").isEqualTo("128MB");
+    assertThat(floor).as("update the README's first commands too").isEqualTo("2GB");
+    assertThat(readme)
+        .contains("about 257 MB under `./data` before any work")
+        .contains("128 MB each")
+        .contains("below 2 GB free")
+        .contains("`data.disk.minFreeBytes`")
+        .contains("TERN_JAVA_OPTS=\"-Xmx2g\"");
+  }
 }

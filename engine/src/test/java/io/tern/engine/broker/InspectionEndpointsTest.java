@@ -97,6 +97,16 @@ class InspectionEndpointsTest {
       assertThat(missing.statusCode()).isEqualTo(404);
       assertThat(missing.body()).contains("no active process instance").contains("partition 1");
 
+      HttpResponse<String> partitionZero = get(broker, "/actuator/instances/12345");
+      assertThat(partitionZero.statusCode()).isEqualTo(404);
+      assertThat(partitionZero.body())
+          .contains("key 12345 is not a key of any partition (the cluster's partitions are 1 to 1)")
+          .doesNotContain("partition 0");
+      HttpResponse<String> pastTheLast = get(broker, "/actuator/instances/" + ((2L << 51) + 1));
+      assertThat(pastTheLast.body()).contains("is not a key of any partition");
+      assertThat(get(broker, "/actuator/instances/-5").body())
+          .contains("key -5 is not a key of any partition");
+
       HttpResponse<String> malformed = get(broker, "/actuator/instances/order-7");
       assertThat(malformed.statusCode()).isEqualTo(400);
       assertThat(malformed.body()).contains("not a process instance key: order-7");

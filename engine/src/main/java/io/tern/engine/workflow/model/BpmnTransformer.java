@@ -6,6 +6,7 @@ import io.camunda.zeebe.model.bpmn.instance.BaseElement;
 import io.camunda.zeebe.model.bpmn.instance.BoundaryEvent;
 import io.camunda.zeebe.model.bpmn.instance.ExclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.FlowElement;
+import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.InclusiveGateway;
 import io.camunda.zeebe.model.bpmn.instance.Process;
 import io.camunda.zeebe.model.bpmn.instance.SequenceFlow;
@@ -61,7 +62,7 @@ public final class BpmnTransformer {
             (element, results) -> {
               for (ValidationResult result : results) {
                 if (result.getType() == ValidationResultType.ERROR) {
-                  problems.add(describe(element) + ": " + result.getMessage());
+                  problems.add(describeWithOwner(element) + ": " + result.getMessage());
                 }
               }
             });
@@ -319,6 +320,43 @@ public final class BpmnTransformer {
     String type = element.getElementType().getTypeName();
     String id = element instanceof BaseElement base ? base.getId() : null;
     return id == null ? "<" + type + ">" : "'" + id + "' (" + type + ")";
+  }
+
+  /**
+   * An element as {@link #describe} says it; one without an id (an extension element such as
+   * zeebe:taskDefinition) named with the element it belongs to: {@code 'charge' (serviceTask)
+   * zeebe:taskDefinition}, not a bare {@code <taskDefinition>} the user cannot find.
+   */
+  static String describeWithOwner(ModelElementInstance element) {
+    if (element instanceof BaseElement base && base.getId() != null) {
+      return describe(element);
+    }
+    ModelElementInstance owner = element.getParentElement();
+    while (owner != null && !(owner instanceof BaseElement base && base.getId() != null)) {
+      owner = owner.getParentElement();
+    }
+    if (owner == null) {
+      return describe(element);
+    }
+    String prefix = element.getElementType().getTypeNamespace();
+    String namespace =
+        prefix != null && prefix.startsWith("http://camunda.org/schema/zeebe") ? "zeebe:" : "";
+    return describe(owner) + " " + namespace + element.getElementType().getTypeName();
+  }
+
+  /**
+   * Whether {@code problems} already names {@code node} with a problem that mentions {@code
+   * subject}: Zeebe's validator (run first) and Tern's own checks must not report one mistake
+   * twice.
+   */
+  static boolean alreadyReported(List<String> problems, FlowNode node, String subject) {
+    String about = describe(node);
+    for (String problem : problems) {
+      if (problem.startsWith(about) && problem.contains(subject)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String rootMessage(Throwable e) {

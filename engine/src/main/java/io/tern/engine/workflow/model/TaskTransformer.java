@@ -47,7 +47,11 @@ final class TaskTransformer {
     ZeebeTaskDefinition definition = node.getSingleExtensionElement(ZeebeTaskDefinition.class);
     String jobType = definition == null ? null : definition.getType();
     if (jobType == null || jobType.isBlank()) {
-      problems.add(describe(node) + ": it needs a zeebe:taskDefinition type");
+      // A missing element or an empty type Zeebe's validator has reported already; a blank one
+      // (" ") it lets through.
+      if (!BpmnTransformer.alreadyReported(problems, node, "taskDefinition")) {
+        problems.add(describe(node) + ": it needs a zeebe:taskDefinition type");
+      }
       return null;
     }
     if (jobType.strip().startsWith("=")) {

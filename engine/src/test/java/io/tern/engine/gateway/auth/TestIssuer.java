@@ -10,6 +10,10 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.text.ParseException;
 import java.time.Duration;
@@ -18,6 +22,7 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
@@ -25,6 +30,8 @@ import no.nav.security.mock.oauth2.OAuth2Config;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import no.nav.security.mock.oauth2.token.KeyProvider;
 import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
+import no.nav.security.mock.oauth2.token.RequestMapping;
+import no.nav.security.mock.oauth2.token.RequestMappingTokenCallback;
 import okhttp3.mockwebserver.RecordedRequest;
 
 /**
@@ -45,10 +52,43 @@ public final class TestIssuer implements AutoCloseable {
   private int jwksRequests;
 
   public TestIssuer() {
+    // The token endpoint puts the audience the client asks for into aud, as the issuers Zeebe
+    // users run do (the server's default takes it from the scope instead).
+    RequestMapping clientCredentials =
+        new RequestMapping(
+            "grant_type",
+            "client_credentials",
+            Map.of("aud", List.of("${audience}"), "sub", "${clientId}"),
+            "JWT");
     server =
         new MockOAuth2Server(
-            new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(keys)));
+            new OAuth2Config(
+                false,
+                null,
+                null,
+                false,
+                new OAuth2TokenProvider(keys),
+                Set.of(
+                    new RequestMappingTokenCallback(
+                        ISSUER_ID, List.of(clientCredentials), Duration.ofHours(1).toSeconds()))));
     server.start();
+    // Its first answers load much of the server (Kotlin, Jackson, templates): seconds on a busy
+    // machine, which the gateway's 5 s discovery time-out must not be measured against.
+    warmUp(server.wellKnownUrl(ISSUER_ID).uri());
+    warmUp(server.jwksUrl(ISSUER_ID).uri());
+  }
+
+  private static void warmUp(URI uri) {
+    try {
+      HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+      connection.setConnectTimeout(60_000);
+      connection.setReadTimeout(60_000);
+      try (InputStream in = connection.getInputStream()) {
+        in.readAllBytes();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("the test issuer does not answer at " + uri, e);
+    }
   }
 
   /** The issuer as its tokens name it (iss). */

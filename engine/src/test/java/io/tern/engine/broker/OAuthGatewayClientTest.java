@@ -65,12 +65,7 @@ class OAuthGatewayClientTest {
   }
 
   private static CamundaClient client(CredentialsProvider credentials) {
-    return CamundaClient.newClientBuilder()
-        .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
-        .preferRestOverGrpc(false)
-        .credentialsProvider(credentials)
-        .defaultRequestTimeout(Duration.ofSeconds(10))
-        .build();
+    return clientOf(broker.gatewayPort(), credentials);
   }
 
   /** The official client's own OAuth flow: client_credentials at the issuer's token endpoint. */
@@ -232,6 +227,55 @@ class OAuthGatewayClientTest {
     assertThat(registry.get("tern.gateway.auth.jwks.fetches").counter().count()).isEqualTo(1);
     assertThat(registry.get("tern.gateway.auth.verification").timer().count())
         .isGreaterThanOrEqualTo(200);
+  }
+
+  @Test
+  void aStandaloneGatewayChecksTokensToo() {
+    Map<String, String> settings =
+        Map.of(
+            "TERN_CLUSTER_CONTACTPOINTS",
+            "127.0.0.1:" + broker.commandPort(),
+            "TERN_MANAGEMENT_ENABLE",
+            "false",
+            "TERN_GATEWAY_SECURITY_AUTHENTICATION_MODE",
+            "oauth",
+            "TERN_GATEWAY_SECURITY_AUTHENTICATION_OAUTH_ISSUERURI",
+            issuer.issuer());
+    try (StandaloneGateway gateway =
+            StandaloneGateway.start(TestBrokers.config(dir.resolve("standalone"), settings));
+        CamundaClient refused = clientOf(gateway.port(), fixed(null));
+        CamundaClient allowed = clientOf(gateway.port(), fixed(issuer.token()))) {
+      assertThatThrownBy(() -> refused.newTopologyRequest().send().join())
+          .isInstanceOfSatisfying(
+              ClientStatusException.class,
+              e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+      assertThat(allowed.newTopologyRequest().send().join().getClusterSize()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anIssuerThatCannotBeReachedStopsTheStartNamingTheKey() {
+    Map<String, String> settings =
+        Map.of(
+            "TERN_CLUSTER_CONTACTPOINTS", "127.0.0.1:" + broker.commandPort(),
+            "TERN_MANAGEMENT_ENABLE", "false",
+            "TERN_GATEWAY_SECURITY_AUTHENTICATION_MODE", "oauth",
+            // Port 1: nothing listens.
+            "TERN_GATEWAY_SECURITY_AUTHENTICATION_OAUTH_ISSUERURI", "http://127.0.0.1:1/realm");
+    assertThatThrownBy(
+            () -> StandaloneGateway.start(TestBrokers.config(dir.resolve("unreachable"), settings)))
+        .isInstanceOf(IllegalArgumentException.class) // GatewayMain: printed, exit code 2
+        .hasMessageContaining("gateway.security.authentication.oauth.issuerUri")
+        .hasMessageContaining("http://127.0.0.1:1/realm/.well-known/openid-configuration");
+  }
+
+  private static CamundaClient clientOf(int port, CredentialsProvider credentials) {
+    return CamundaClient.newClientBuilder()
+        .grpcAddress(URI.create("http://127.0.0.1:" + port))
+        .preferRestOverGrpc(false)
+        .credentialsProvider(credentials)
+        .defaultRequestTimeout(Duration.ofSeconds(10))
+        .build();
   }
 
   /** Every record committed to partition 1's log so far. */

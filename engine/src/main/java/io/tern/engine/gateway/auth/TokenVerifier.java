@@ -31,17 +31,19 @@ import java.text.ParseException;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Checks an OAuth 2 access token: a JWT whose signature verifies with one of the issuer's keys (RSA
  * or EC; never a shared secret), whose iss is the issuer, whose aud holds the audience, and whose
  * exp and nbf hold now, give or take the allowed clock skew.
  *
- * <p>The issuer's key set is fetched once and cached: a call costs one signature verification with
- * a key in memory, never a network call. A token naming a key id the cache does not hold (the
- * issuer rotated its keys) fetches the set again, at most twice per {@code jwksRefreshMinInterval},
- * so that tokens with made-up key ids cannot turn the gateway into a flood of requests to the
- * issuer. Safe for concurrent use.
+ * <p>The issuer's key set is fetched once and cached: a call costs at most one signature
+ * verification with a key in memory, never a network call; a token that verified before costs a
+ * lookup until it expires ({@link VerifiedTokens}). A token naming a key id the cache does not hold
+ * (the issuer rotated its keys) fetches the set again, at most twice per {@code
+ * jwksRefreshMinInterval}, so that tokens with made-up key ids cannot turn the gateway into a flood
+ * of requests to the issuer. Safe for concurrent use.
  */
 public final class TokenVerifier {
   /** Time-outs and size limit of the discovery and key set fetches. */
@@ -52,9 +54,12 @@ public final class TokenVerifier {
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
   private final Counter jwksFetches;
   private final URI jwksUri;
+  private final VerifiedTokens verified;
+  private final LongAdder fullChecks = new LongAdder();
 
   private TokenVerifier(AuthenticationConfig.OAuth config, URI jwksUri, MeterRegistry registry) {
     this.jwksUri = jwksUri;
+    this.verified = new VerifiedTokens(config.allowedClockSkew().toMillis());
     this.jwksFetches =
         Counter.builder("tern.gateway.auth.jwks.fetches")
             .description("fetches of the OAuth issuer's key set (JWKS)")
@@ -104,6 +109,11 @@ public final class TokenVerifier {
     return jwksUri;
   }
 
+  /** How many calls had their token checked in full (the others' token had been checked). */
+  long fullChecks() {
+    return fullChecks.sum();
+  }
+
   /** How often the key set was fetched: once, then only at expiry of the cache or at rotation. */
   public long jwksFetches() {
     return (long) jwksFetches.count();
@@ -115,8 +125,15 @@ public final class TokenVerifier {
    * @throws TokenRefusal saying which check failed
    */
   public JWTClaimsSet verify(String token) throws TokenRefusal {
+    JWTClaimsSet known = verified.get(token, System.currentTimeMillis());
+    if (known != null) {
+      return known;
+    }
+    fullChecks.increment();
     try {
-      return processor.process(token, null);
+      JWTClaimsSet claims = processor.process(token, null);
+      verified.put(token, claims);
+      return claims;
     } catch (ParseException e) {
       throw new TokenRefusal(TokenRefusal.Reason.MALFORMED, "the bearer token is not a signed JWT");
     } catch (ExpiredJWTException e) {

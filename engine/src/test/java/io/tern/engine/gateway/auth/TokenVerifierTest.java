@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,40 @@ class TokenVerifierTest {
     }
     assertThat(verifier.jwksFetches()).isEqualTo(1);
     assertThat(issuer.jwksRequests() - served).as("key set requests the issuer saw").isEqualTo(1);
+  }
+
+  @Test
+  void aTokenThatVerifiedIsCheckedInFullOnceAndRefusedOnceItExpires() throws TokenRefusal {
+    TokenVerifier verifier =
+        TokenVerifier.start(
+            new AuthenticationConfig.OAuth(
+                issuer.issuer(),
+                null,
+                TestIssuer.AUDIENCE,
+                Duration.ZERO,
+                Duration.ofMinutes(5),
+                Duration.ofSeconds(30)),
+            new SimpleMeterRegistry());
+    String token = issuer.token(TestIssuer.AUDIENCE, Duration.ofSeconds(2));
+    for (int call = 0; call < 100; call++) {
+      verifier.verify(token);
+    }
+    assertThat(verifier.fullChecks()).isEqualTo(1);
+    // Another token with the same claims but a bad signature is not taken for the checked one.
+    assertRefused(
+        verifier, TestIssuer.resigned(token, issuer.keyId()), TokenRefusal.Reason.SIGNATURE);
+    Awaitility.await("the cached token expires")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              try {
+                verifier.verify(token);
+                return false;
+              } catch (TokenRefusal refusal) {
+                return refusal.reason() == TokenRefusal.Reason.EXPIRED;
+              }
+            });
   }
 
   @Test

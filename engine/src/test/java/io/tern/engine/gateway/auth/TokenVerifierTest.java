@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -194,6 +195,22 @@ class TokenVerifierTest {
         .isInstanceOf(AuthenticationSetupException.class)
         .hasMessageContaining("names the issuer '" + issuer.issuer() + "'")
         .hasMessageContaining("gateway.security.authentication.oauth.issuerUri");
+  }
+
+  @Test
+  void keysThatCannotBeFetchedAreSaidSoAndNotBlamedOnTheToken() {
+    // An explicit JWKS URI: no discovery at start. Port 1: nothing listens.
+    TokenVerifier verifier =
+        TokenVerifier.start(
+            new AuthenticationConfig.OAuth(
+                issuer.issuer(),
+                URI.create("http://127.0.0.1:1/jwks"),
+                TestIssuer.AUDIENCE,
+                Duration.ZERO,
+                Duration.ofMinutes(5),
+                Duration.ofSeconds(30)),
+            new SimpleMeterRegistry());
+    assertRefused(verifier, issuer.token(), TokenRefusal.Reason.KEYS_UNAVAILABLE);
   }
 
   @Test

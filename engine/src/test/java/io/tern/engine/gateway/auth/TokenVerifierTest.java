@@ -3,6 +3,8 @@ package io.tern.engine.gateway.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
@@ -60,7 +62,7 @@ class TokenVerifierTest {
   }
 
   @Test
-  void eachFailedCheckIsNamed() {
+  void eachFailedCheckIsNamed() throws Exception {
     TokenVerifier verifier = verifier();
     String valid = issuer.token();
     assertRefused(verifier, "not-a-jwt", TokenRefusal.Reason.MALFORMED);
@@ -84,6 +86,11 @@ class TokenVerifierTest {
         verifier, TestIssuer.resigned(valid, issuer.keyId()), TokenRefusal.Reason.SIGNATURE);
     // A shared secret is never accepted, even one an attacker could derive from the public key.
     assertRefused(verifier, issuer.hmacSigned(valid), TokenRefusal.Reason.UNKNOWN_KEY);
+    // Nor no signature at all (alg none).
+    assertRefused(
+        verifier,
+        new PlainJWT(SignedJWT.parse(valid).getJWTClaimsSet()).serialize(),
+        TokenRefusal.Reason.MALFORMED);
   }
 
   @Test

@@ -119,3 +119,27 @@ labelSelectors:
   app.kubernetes.io/component: broker
 {{- end -}}
 {{- end -}}
+
+{{/* The benchmark commands' --oauth options, when oauth.enabled (see values.yaml). */}}
+{{- define "bench.oauthArgs" -}}
+{{- if .Values.oauth.enabled }}
+- --oauth
+- {{ required "oauth.tokenUrl is required when oauth.enabled is true" .Values.oauth.tokenUrl | quote }}
+- --oauth-client-id
+- {{ .Values.oauth.clientId | quote }}
+- --oauth-audience
+- {{ .Values.oauth.audience | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* The OAuth client secret from its Secret, when oauth.enabled. */}}
+{{- define "bench.oauthEnv" -}}
+{{- if .Values.oauth.enabled }}
+env:
+  - name: TERN_OAUTH_CLIENT_SECRET
+    valueFrom:
+      secretKeyRef:
+        name: {{ required "oauth.clientSecret.secretName is required when oauth.enabled is true" .Values.oauth.clientSecret.secretName | quote }}
+        key: {{ .Values.oauth.clientSecret.key | quote }}
+{{- end }}
+{{- end -}}

@@ -381,6 +381,48 @@ class BenchmarkChartTest {
         .hasMessageContaining("gatewayAddress is required");
   }
 
+  @Test
+  void withOAuthTheStarterAndWorkersFetchTokensWithASecretFromASecret() {
+    Manifests manifests =
+        Charts.render(Charts.BENCHMARK)
+            .set("oauth.enabled", true)
+            .set("oauth.tokenUrl", "https://idp.example/token")
+            .set("oauth.clientSecret.secretName", "bench-oauth")
+            .manifests();
+    for (String deployment : List.of("tern-starter", "tern-worker-benchmark")) {
+      assertThat(arguments(manifests, deployment))
+          .as(deployment)
+          .containsSequence(
+              "--oauth",
+              "https://idp.example/token",
+              "--oauth-client-id",
+              "tern-benchmark",
+              "--oauth-audience",
+              "zeebe-api");
+      List<Object> env =
+          at(manifests.named("Deployment", deployment), "spec.template.spec.containers.0.env");
+      assertThat(env)
+          .as(deployment)
+          .containsExactly(
+              (Object)
+                  Map.of(
+                      "name",
+                      "TERN_OAUTH_CLIENT_SECRET",
+                      "valueFrom",
+                      Map.of(
+                          "secretKeyRef", Map.of("name", "bench-oauth", "key", "client-secret"))));
+    }
+    assertThat(arguments(Charts.render(Charts.BENCHMARK).manifests(), "tern-starter"))
+        .doesNotContain("--oauth");
+    assertThatThrownBy(
+            () ->
+                Charts.render(Charts.BENCHMARK)
+                    .set("oauth.enabled", true)
+                    .set("oauth.tokenUrl", "https://idp.example/token")
+                    .manifests())
+        .hasMessageContaining("oauth.clientSecret.secretName is required");
+  }
+
   private static List<String> arguments(Manifests manifests, String deployment) {
     List<?> command =
         at(manifests.named("Deployment", deployment), "spec.template.spec.containers.0.command");

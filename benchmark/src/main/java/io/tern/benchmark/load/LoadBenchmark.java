@@ -72,6 +72,7 @@ public final class LoadBenchmark {
         CamundaClient.newClientBuilder()
             .grpcAddress(URI.create("http://" + gateway))
             .preferRestOverGrpc(false)
+            .credentialsProvider(options.oauth.credentialsProvider(System.getenv()))
             .defaultRequestTimeout(Duration.ofSeconds(options.requestTimeoutSeconds))
             .numJobWorkerExecutionThreads(1)
             .build()) {

@@ -2,6 +2,7 @@ package io.tern.benchmark.load;
 
 import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.CommandLines;
+import io.tern.benchmark.common.OAuthOptions;
 import io.tern.engine.broker.BrokerConfigLoader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options of the workflow load benchmark. */
@@ -190,6 +192,8 @@ final class LoadOptions {
       description = "PNG chart of the run's seconds (default: --out with .png)")
   Path chartOut;
 
+  @Mixin OAuthOptions oauth = new OAuthOptions();
+
   @Option(
       names = {"-h", "--help"},
       usageHelp = true,
@@ -255,6 +259,8 @@ final class LoadOptions {
     if (gateway == null && !management.isEmpty()) {
       throw new IllegalArgumentException("--management goes with --gateway");
     }
+    // Read the secret now, so that a missing one is said before brokers start.
+    oauth.check(System.getenv());
   }
 
   private static boolean onOff(String option, String value) {

@@ -2,6 +2,7 @@ package io.tern.benchmark.soak;
 
 import io.camunda.client.CamundaClient;
 import io.tern.benchmark.common.CommandLines;
+import io.tern.benchmark.common.OAuthOptions;
 import io.tern.benchmark.common.Progress;
 import java.time.Duration;
 import java.util.Locale;
@@ -44,6 +45,8 @@ public final class LoadCommands {
 
     @Mixin WorkloadOptions workloadOptions;
 
+    @Mixin OAuthOptions oauth = new OAuthOptions();
+
     @Option(
         names = "--duration",
         paramLabel = "DUR",
@@ -74,6 +77,7 @@ public final class LoadCommands {
         throw new IllegalArgumentException("--rate must be positive, got " + rate);
       }
       positive("--progress", every);
+      oauth.check(System.getenv());
       resolved = workloadOptions.resolve();
       jobType = workloadOptions.jobType;
       return this;
@@ -120,6 +124,8 @@ public final class LoadCommands {
     @Option(names = "--polling", description = "poll for jobs instead of streaming them")
     boolean polling;
 
+    @Mixin OAuthOptions oauth = new OAuthOptions();
+
     @Option(
         names = "--workload",
         paramLabel = "NAME",
@@ -147,6 +153,7 @@ public final class LoadCommands {
     WorkerOptions resolve() {
       CommandLines.positive("--capacity", capacity);
       positive("--progress", every);
+      oauth.check(System.getenv());
       lastTaskId = SoakWorkload.named(workload.toLowerCase(Locale.ROOT)).lastTaskId();
       return this;
     }
@@ -166,7 +173,9 @@ public final class LoadCommands {
     }
     Progress progress = new Progress();
     ClientStats stats = new ClientStats();
-    try (CamundaClient client = SoakBenchmark.client(options.gateway, 1);
+    try (CamundaClient client =
+            SoakBenchmark.client(
+                options.gateway, 1, options.oauth.credentialsProvider(System.getenv()));
         Starter starter =
             new Starter(
                 client,
@@ -191,7 +200,9 @@ public final class LoadCommands {
     }
     Progress progress = new Progress();
     ClientStats stats = new ClientStats();
-    try (CamundaClient client = SoakBenchmark.client(options.gateway, 1);
+    try (CamundaClient client =
+            SoakBenchmark.client(
+                options.gateway, 1, options.oauth.credentialsProvider(System.getenv()));
         Worker worker =
             new Worker(
                 client,

@@ -1,6 +1,7 @@
 package io.tern.benchmark.soak;
 
 import io.camunda.client.CamundaClient;
+import io.camunda.client.CredentialsProvider;
 import io.tern.benchmark.common.Progress;
 import io.tern.benchmark.load.LocalCluster;
 import io.tern.benchmark.machine.ProcessCpu;
@@ -263,9 +264,15 @@ public final class SoakBenchmark {
   }
 
   static CamundaClient client(String gateway, int threads) {
+    return client(gateway, threads, null);
+  }
+
+  /** With {@code credentials} (an OAuth provider, or null for none) on every call. */
+  static CamundaClient client(String gateway, int threads, CredentialsProvider credentials) {
     return CamundaClient.newClientBuilder()
         .grpcAddress(URI.create("http://" + gateway))
         .preferRestOverGrpc(false)
+        .credentialsProvider(credentials)
         .defaultRequestTimeout(Duration.ofSeconds(30))
         .numJobWorkerExecutionThreads(Math.max(1, threads))
         .build();

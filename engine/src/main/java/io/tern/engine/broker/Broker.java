@@ -217,7 +217,8 @@ public final class Broker implements AutoCloseable {
                       gatewayStreams,
                       forwarding,
                       new ClusterTopology(
-                          cluster, this::state, config.clusterSize(), config.replicationFactor())));
+                          cluster, this::state, config.clusterSize(), config.replicationFactor()),
+                      registry));
     }
     if (config.managementEnabled()) {
       management =

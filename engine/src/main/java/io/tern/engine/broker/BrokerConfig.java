@@ -153,7 +153,8 @@ public record BrokerConfig(
             host,
             values.integer("gateway.port", 0, 65535),
             positive(values, "gateway.requestTimeout"),
-            positive(values, "gateway.longPollingTimeout"));
+            positive(values, "gateway.longPollingTimeout"),
+            GatewayAuthenticationSettings.from(values));
     String runtime = values.text("data.runtimeDirectory");
     return new BrokerConfig(
         nodeId,

@@ -52,6 +52,41 @@ final class ConfigKeys {
               "10s",
               "how long ActivateJobs waits for jobs when the client's requestTimeout is 0"),
           new Key(
+              "gateway.security.authentication.mode",
+              "none",
+              "none (any client that reaches the gateway may do anything; the start log says so)"
+                  + " or oauth (every call needs an OAuth 2 access token, a JWT, as the official"
+                  + " client's OAuthCredentialsProvider sends it; others get UNAUTHENTICATED)"),
+          new Key(
+              "gateway.security.authentication.oauth.issuerUri",
+              "",
+              "oauth: the token issuer, exactly as its tokens' iss claim names it (needed with"
+                  + " mode oauth); its /.well-known/openid-configuration is read at start"),
+          new Key(
+              "gateway.security.authentication.oauth.jwksUri",
+              "",
+              "oauth: where the issuer publishes its signing keys (empty: the jwks_uri of the"
+                  + " issuer's discovery document)"),
+          new Key(
+              "gateway.security.authentication.oauth.audience",
+              "zeebe-api",
+              "oauth: a token's aud claim must contain this (the official client asks for"
+                  + " zeebe-api unless told otherwise)"),
+          new Key(
+              "gateway.security.authentication.oauth.allowedClockSkew",
+              "60s",
+              "oauth: how far the issuer's clock may be from the gateway's when exp and nbf are"
+                  + " checked"),
+          new Key(
+              "gateway.security.authentication.oauth.jwksCacheTtl",
+              "5m",
+              "oauth: how long fetched keys are used before they are fetched again"),
+          new Key(
+              "gateway.security.authentication.oauth.jwksRefreshMinInterval",
+              "30s",
+              "oauth: a token signed by a key the gateway does not know fetches the key set again"
+                  + " (the issuer rotated its keys), at most twice in this interval"),
+          new Key(
               "data.directory",
               "data",
               "where partitions keep their journal, snapshots and state (relative to the"

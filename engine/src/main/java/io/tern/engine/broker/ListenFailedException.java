@@ -29,6 +29,8 @@ public final class ListenFailedException extends RuntimeException {
   static <T> T listen(String key, String host, int port, Supplier<T> start) {
     try {
       return start.get();
+    } catch (io.tern.engine.gateway.auth.AuthenticationSetupException e) {
+      throw e; // a configuration error of the gateway's authentication: it says which key
     } catch (Exception e) {
       throw new ListenFailedException(key, host, port, e);
     }

@@ -40,6 +40,9 @@ public final class StandaloneGateway implements AutoCloseable {
     GatewayJobStreams jobStreams = new GatewayJobStreams();
     cluster.onJobsAvailable(jobStreams::jobsAvailable);
     JobStreamForwarding forwarding = new JobStreamForwarding(cluster, partitions);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
     cluster.start();
     try {
       Gateway gateway =
@@ -54,12 +57,10 @@ public final class StandaloneGateway implements AutoCloseable {
                       jobStreams,
                       forwarding,
                       new ClusterTopology(
-                          cluster, null, config.clusterSize(), config.replicationFactor())));
+                          cluster, null, config.clusterSize(), config.replicationFactor()),
+                      registry));
       ManagementServer management = null;
       if (config.managementEnabled()) {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
         try {
           management =
               ListenFailedException.listen(

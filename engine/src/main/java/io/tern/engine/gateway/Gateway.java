@@ -2,8 +2,11 @@ package io.tern.engine.gateway;
 
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.gateway.auth.GatewayAuthentication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -25,19 +28,31 @@ public final class Gateway implements AutoCloseable {
     this.jobStreams = jobStreams;
   }
 
-  /** Starts serving on {@code config}'s address. */
+  /**
+   * Starts serving on {@code config}'s address, behind its authentication ({@code registry} gets
+   * the authentication's metrics).
+   */
   public static Gateway start(
       GatewayConfig config,
       PartitionCommands partitions,
       GatewayJobStreams jobStreams,
       JobStreamForwarder forwarder,
-      Supplier<TopologyResponse> topology) {
+      Supplier<TopologyResponse> topology,
+      MeterRegistry registry) {
     GatewayService service =
         new GatewayService(partitions, config, jobStreams, forwarder, topology);
+    ServerServiceDefinition guarded;
+    try {
+      guarded =
+          GatewayAuthentication.guard(service, config.authentication(), registry, config.host());
+    } catch (RuntimeException e) {
+      service.close();
+      throw e;
+    }
     Server server =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
             .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
-            .addService(service)
+            .addService(guarded)
             .build();
     try {
       server.start();

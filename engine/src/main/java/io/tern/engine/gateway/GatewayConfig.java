@@ -1,5 +1,6 @@
 package io.tern.engine.gateway;
 
+import io.tern.engine.gateway.auth.AuthenticationConfig;
 import java.time.Duration;
 
 /**
@@ -11,10 +12,21 @@ import java.time.Duration;
  *     no deadline: longer rides out longer leader elections, shorter tells clients sooner
  * @param longPollingTimeout how long an ActivateJobs request that found no job waits for one when
  *     the client's requestTimeout is 0 (a negative requestTimeout disables the wait)
+ * @param authentication what a call must present (none, or an OAuth bearer token)
  */
 public record GatewayConfig(
-    String host, int port, Duration requestTimeout, Duration longPollingTimeout) {
+    String host,
+    int port,
+    Duration requestTimeout,
+    Duration longPollingTimeout,
+    AuthenticationConfig authentication) {
   public static final int DEFAULT_PORT = 26500;
+
+  /** Without authentication. */
+  public GatewayConfig(
+      String host, int port, Duration requestTimeout, Duration longPollingTimeout) {
+    this(host, port, requestTimeout, longPollingTimeout, AuthenticationConfig.none());
+  }
 
   public GatewayConfig {
     if (port < 0 || port > 65535) {
@@ -26,6 +38,9 @@ public record GatewayConfig(
               + requestTimeout
               + " and "
               + longPollingTimeout);
+    }
+    if (authentication == null) {
+      throw new IllegalArgumentException("gateway authentication must be set (none or oauth)");
     }
   }
 

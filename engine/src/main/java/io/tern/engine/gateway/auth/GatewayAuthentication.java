@@ -1,0 +1,54 @@
+package io.tern.engine.gateway.auth;
+
+import io.grpc.BindableService;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Puts the configured authentication in front of the gateway's service, and says which it is. */
+public final class GatewayAuthentication {
+  private static final Logger LOG = LoggerFactory.getLogger(GatewayAuthentication.class);
+
+  private GatewayAuthentication() {}
+
+  /**
+   * {@code service} behind the authentication {@code config} asks for. Reads the issuer's discovery
+   * document now when it must (and throws {@link IllegalArgumentException} naming the key if it
+   * cannot).
+   */
+  public static ServerServiceDefinition guard(
+      BindableService service, AuthenticationConfig config, MeterRegistry registry, String host) {
+    if (config.mode() == AuthenticationConfig.Mode.NONE) {
+      // Today's default, so that the README's first command needs no setup; said loudly when the
+      // port is reachable from other machines.
+      String text =
+          "The gateway authenticates no one: whoever reaches it may deploy, create, cancel and"
+              + " complete (gateway.security.authentication.mode is none; see docs/security.md)";
+      if (isLoopback(host)) {
+        LOG.info(text);
+      } else {
+        LOG.warn(text);
+      }
+      return service.bindService();
+    }
+    TokenVerifier verifier = TokenVerifier.start(config.oauth(), registry);
+    LOG.info(
+        "The gateway needs OAuth bearer tokens from issuer {} for audience {} (keys from {})",
+        config.oauth().issuer(),
+        config.oauth().audience(),
+        verifier.jwksUri());
+    return ServerInterceptors.intercept(service, new BearerTokenInterceptor(verifier, registry));
+  }
+
+  private static boolean isLoopback(String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+}

@@ -10,6 +10,7 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
+import io.netty.handler.ssl.SslContext;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.Event;
 import io.tern.engine.command.PartitionCommands;
@@ -93,29 +94,33 @@ public final class ClusterClient implements AutoCloseable {
    *     gateway
    */
   public ClusterClient(List<InetSocketAddress> contactPoints, int selfNodeId, int partitionsCount) {
-    this(contactPoints, selfNodeId, partitionsCount, CallLatency.NONE);
+    this(contactPoints, selfNodeId, partitionsCount, CallLatency.NONE, null);
   }
 
   /**
    * @param latency injected on the calls to and from each broker (an experiment; {@link
    *     CallLatency#NONE} in production)
+   * @param tls cluster TLS's client context (this side's certificate presented, the broker's
+   *     checked against the contact point's host name), or null for plaintext
    */
   public ClusterClient(
       List<InetSocketAddress> contactPoints,
       int selfNodeId,
       int partitionsCount,
-      CallLatency latency) {
+      CallLatency latency,
+      SslContext tls) {
     this.selfNodeId = selfNodeId;
     this.partitionsCount = partitionsCount;
     this.leaders = new PartitionLeaders(partitionsCount);
     for (InetSocketAddress address : contactPoints) {
-      ManagedChannel channel =
+      NettyChannelBuilder builder =
           NettyChannelBuilder.forAddress(address.getHostString(), address.getPort())
-              .usePlaintext()
               .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
               .keepAliveTime(5, TimeUnit.SECONDS)
               .keepAliveTimeout(5, TimeUnit.SECONDS)
-              .keepAliveWithoutCalls(true)
+              .keepAliveWithoutCalls(true);
+      ManagedChannel channel =
+          (tls == null ? builder.usePlaintext() : builder.sslContext(tls).useTransportSecurity())
               .build();
       Connection connection = new Connection(address, channel);
       if (latency != CallLatency.NONE) {

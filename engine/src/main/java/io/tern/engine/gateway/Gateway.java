@@ -4,6 +4,7 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
 import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.tls.GatewayTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -12,17 +13,17 @@ import java.util.function.Supplier;
 
 /** The gRPC server of Zeebe's gateway API, in front of the partitions. */
 public final class Gateway implements AutoCloseable {
-  /** Zeebe's default inbound message limit: a deployment or variables up to 4 MiB. */
-  private static final int MAX_INBOUND_MESSAGE_BYTES = 4 * 1024 * 1024;
-
   private final Server server;
   private final GatewayService service;
   private final GatewayJobStreams jobStreams;
+  private final GatewayTls.Server tls;
 
-  private Gateway(Server server, GatewayService service, GatewayJobStreams jobStreams) {
+  private Gateway(
+      Server server, GatewayService service, GatewayJobStreams jobStreams, GatewayTls.Server tls) {
     this.server = server;
     this.service = service;
     this.jobStreams = jobStreams;
+    this.tls = tls;
   }
 
   /** Starts serving on {@code config}'s address. */
@@ -34,18 +35,25 @@ public final class Gateway implements AutoCloseable {
       Supplier<TopologyResponse> topology) {
     GatewayService service =
         new GatewayService(partitions, config, jobStreams, forwarder, topology);
-    Server server =
+    GatewayTls.Server tls = config.tls() == null ? null : config.tls().start();
+    NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
-            .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
-            .addService(service)
-            .build();
+            .maxInboundMessageSize(config.maxMessageBytes())
+            .addService(service);
+    if (tls != null) {
+      builder.sslContext(tls.context());
+    }
+    Server server = builder.build();
     try {
       server.start();
     } catch (IOException e) {
+      if (tls != null) {
+        tls.close();
+      }
       throw new UncheckedIOException(
           "cannot start the gateway on " + config.host() + ":" + config.port(), e);
     }
-    return new Gateway(server, service, jobStreams);
+    return new Gateway(server, service, jobStreams, tls);
   }
 
   /** Its job streams and parked ActivateJobs requests. */
@@ -70,5 +78,8 @@ public final class Gateway implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     service.close();
+    if (tls != null) {
+      tls.close();
+    }
   }
 }

@@ -55,6 +55,9 @@ public final class ClusterClient implements AutoCloseable {
 
     long backoffMs = RESUBSCRIBE_MIN_MS;
 
+    /** The TLS failure last logged for this contact point, so that a retry loop logs it once. */
+    volatile String tlsFailure;
+
     Connection(InetSocketAddress address, ManagedChannel channel) {
       this.address = address;
       this.channel = channel;
@@ -243,6 +246,7 @@ public final class ClusterClient implements AutoCloseable {
 
           @Override
           public void onError(Throwable error) {
+            logTlsFailure(connection, error);
             lost(connection);
           }
 
@@ -260,6 +264,7 @@ public final class ClusterClient implements AutoCloseable {
       return;
     }
     connection.backoffMs = RESUBSCRIBE_MIN_MS;
+    connection.tlsFailure = null;
     BrokerState previous = connection.state;
     connection.state = state;
     byNodeId.put(state.nodeId(), connection);
@@ -268,6 +273,32 @@ public final class ClusterClient implements AutoCloseable {
       LOG.info("Connected to broker {} at {}", state.nodeId(), connection.address);
     }
     listeners.forEach(listener -> listener.onState(state));
+  }
+
+  /**
+   * Cluster TLS refusals (no certificate, an untrusted or expired one, a host name the broker's
+   * certificate does not name) say why, once per contact point until it connects.
+   */
+  private static void logTlsFailure(Connection connection, Throwable error) {
+    Throwable tls = null;
+    for (Throwable t = error; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof javax.net.ssl.SSLException
+          || t instanceof java.security.cert.CertificateException) {
+        tls = t; // the innermost names the cause best
+      }
+    }
+    if (tls == null) {
+      return;
+    }
+    String failure = tls.getClass().getSimpleName() + ": " + tls.getMessage();
+    if (!failure.equals(connection.tlsFailure)) {
+      connection.tlsFailure = failure;
+      LOG.warn(
+          "cluster TLS with the command API at {} failed ({}): do both sides use"
+              + " network.security with certificates from the same CA, naming their addresses?",
+          connection.address,
+          failure);
+    }
   }
 
   private void lost(Connection connection) {

@@ -207,8 +207,17 @@ class TlsTransportTest {
     NettyRaftTransport wrongDialler = start(1, new Inbox(), elsewhere);
     NettyRaftTransport two = start(2, inbox2, cluster);
     connect(wrongDialler, two);
-    wrongDialler.send(3, new TimeoutNow(1, 2, 5));
-    await("the acceptor refuses the dialler's identity", () -> refused(two, "identity") > 0);
+    try (CapturedLog log = new CapturedLog()) {
+      wrongDialler.send(3, new TimeoutNow(1, 2, 5));
+      await("the acceptor refuses the dialler's identity", () -> refused(two, "identity") > 0);
+      await(
+          "the acceptor's log says why",
+          () ->
+              log.text()
+                  .contains(
+                      "names [DNS:broker-9.example, IP:10.9.9.9], but member 1 is known here as"
+                          + " '127.0.0.1'"));
+    }
     assertThat(inbox2.drain(Duration.ofMillis(300))).isEmpty();
 
     Inbox inbox4 = new Inbox();
@@ -235,8 +244,11 @@ class TlsTransportTest {
     NettyRaftTransport one = start(1, new Inbox(), expired);
     NettyRaftTransport two = start(2, inbox2, cluster);
     connect(one, two);
-    one.send(3, new TimeoutNow(1, 2, 5));
-    await("the acceptor refuses the expired certificate", () -> refused(two, "tls") > 0);
+    try (CapturedLog log = new CapturedLog()) {
+      one.send(3, new TimeoutNow(1, 2, 5));
+      await("the acceptor refuses the expired certificate", () -> refused(two, "tls") > 0);
+      await("the log says why", () -> log.text().contains("CertificateExpiredException"));
+    }
     assertThat(inbox2.drain(Duration.ofMillis(300))).isEmpty();
   }
 
@@ -252,5 +264,29 @@ class TlsTransportTest {
     assertThatThrownBy(() -> new TransportTls(noTrust))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("trusted certificates");
+  }
+
+  /**
+   * What the transport logs meanwhile: slf4j-simple, the tests' binding, writes to whatever
+   * System.err is at the time of each line.
+   */
+  private static final class CapturedLog implements AutoCloseable {
+    private final java.io.PrintStream original = System.err;
+    private final java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+
+    CapturedLog() {
+      System.setErr(
+          new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    synchronized String text() {
+      return captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+      System.setErr(original);
+      original.print(text());
+    }
   }
 }

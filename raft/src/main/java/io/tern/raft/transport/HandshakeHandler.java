@@ -176,6 +176,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     if (SubjectNames.matches(certificate, host)) {
       return true;
     }
+    tls.engine().getSession().invalidate(); // never resumed: the next attempt checks afresh
     List<String> names = SubjectNames.of(certificate);
     refuse(
         ctx,

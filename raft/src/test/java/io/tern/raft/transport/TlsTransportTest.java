@@ -229,6 +229,52 @@ class TlsTransportTest {
     assertThat(inbox4.drain(Duration.ofMillis(300))).isEmpty();
   }
 
+  /**
+   * cert-manager rewrites a Secret's files in place: a member whose certificate named the wrong
+   * address gets through once its files hold a right one, without restarting either transport.
+   */
+  @Test
+  void aCertificateFixedInPlaceIsUsedForTheNextConnectionWithoutARestart() throws Exception {
+    Path files = certificates.resolve("rotating");
+    java.nio.file.Files.createDirectories(files);
+    TestPki.Issued misnamed = clusterCa.issue("misnamed", "10.9.9.9");
+    TestPki.Issued right = clusterCa.issue("right", "127.0.0.1");
+    Path chain = files.resolve("tls.crt");
+    Path key = files.resolve("tls.key");
+    TestPki.replace(misnamed.chain(), chain);
+    TestPki.replace(misnamed.key(), key);
+    ReloadingCredentials credentials =
+        ReloadingCredentials.load(
+            new PemFile("chain", chain),
+            new PemFile("key", key),
+            new PemFile("trust", clusterCa.caCertificate()),
+            Duration.ofMillis(50));
+    try {
+      Inbox inbox2 = new Inbox();
+      NettyRaftTransport one = start(1, new Inbox(), new TransportTls(credentials));
+      NettyRaftTransport two = start(2, inbox2, cluster);
+      connect(one, two);
+      one.send(3, new TimeoutNow(1, 2, 5));
+      await("the misnamed certificate refused", () -> refused(two, "identity") > 0);
+
+      TestPki.replace(right.key(), key);
+      TestPki.replace(right.chain(), chain);
+      await(
+          "a message through once the right certificate is in the files",
+          () -> {
+            one.send(3, new TimeoutNow(1, 2, 6));
+            try {
+              return !inbox2.drain(Duration.ofMillis(100)).isEmpty();
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      assertThat(credentials.certificate().getSerialNumber()).isEqualTo(right.serial());
+    } finally {
+      credentials.close();
+    }
+  }
+
   @Test
   void anExpiredCertificateIsRefused() throws Exception {
     Instant now = Instant.now();

@@ -69,6 +69,7 @@ final class ManagementServer implements AutoCloseable {
               : credentials
                   .forServer(ClientAuth.NONE, ReloadingCredentials.provider())
                   .protocols("TLSv1.3", "TLSv1.2")
+                  .sessionTimeout(io.tern.engine.tls.ClusterTls.SESSION_TIMEOUT_SECONDS)
                   .build();
     } catch (SSLException e) {
       credentials.close();

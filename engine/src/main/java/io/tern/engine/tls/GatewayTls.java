@@ -17,6 +17,9 @@ import javax.net.ssl.SSLException;
  */
 public record GatewayTls(TlsFiles files, ClientAuth clientAuth) {
   /** 1.2 too: clients of every language and age connect here. */
+  /** As between brokers (see {@link ClusterTls#SESSION_TIMEOUT_SECONDS}). */
+  private static final long SESSION_TIMEOUT_SECONDS = ClusterTls.SESSION_TIMEOUT_SECONDS;
+
   private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
   public GatewayTls {
@@ -36,6 +39,7 @@ public record GatewayTls(TlsFiles files, ClientAuth clientAuth) {
                   credentials.forServer(clientAuth, ReloadingCredentials.provider()),
                   ReloadingCredentials.provider())
               .protocols(PROTOCOLS)
+              .sessionTimeout(SESSION_TIMEOUT_SECONDS)
               .build();
       return new Server(context, credentials);
     } catch (SSLException e) {

@@ -109,6 +109,9 @@ public final class Broker implements AutoCloseable {
               registry);
     } catch (RuntimeException e) {
       transport.close();
+      if (clusterTls != null) {
+        clusterTls.close();
+      }
       throw e;
     }
     this.resources =

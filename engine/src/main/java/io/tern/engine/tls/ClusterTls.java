@@ -14,6 +14,8 @@ import javax.net.ssl.SSLException;
  * checks each peer's certificate against the member id it claims).
  */
 public final class ClusterTls implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterTls.class);
+
   /** TLS 1.3 only: every party is Tern, and 1.3 saves a round trip per connection. */
   /**
    * A resumed session keeps the certificates of its first handshake: bounded, so that renewed
@@ -29,6 +31,9 @@ public final class ClusterTls implements AutoCloseable {
 
   private ClusterTls(ReloadingCredentials credentials) {
     this.credentials = credentials;
+    LOG.info(
+        "cluster TLS on the command API with {}, on Raft with JDK",
+        ReloadingCredentials.provider());
     try {
       this.server =
           GrpcSslContexts.configure(

@@ -33,6 +33,13 @@ public record GatewayTls(TlsFiles files, ClientAuth clientAuth) {
   /** The gRPC server's context on reloading credentials; close them with the server. */
   public Server start() {
     ReloadingCredentials credentials = files.load();
+    org.slf4j.LoggerFactory.getLogger(GatewayTls.class)
+        .info(
+            "gateway TLS with {}, client certificates {}",
+            ReloadingCredentials.provider(),
+            clientAuth == ClientAuth.REQUIRE
+                ? "required"
+                : clientAuth.name().toLowerCase(java.util.Locale.ROOT));
     try {
       SslContext context =
           GrpcSslContexts.configure(

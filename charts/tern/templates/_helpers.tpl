@@ -121,7 +121,101 @@ disk watermarks) with .Values.config layered over them, the user's keys winning.
 {{- end -}}
 {{- $_ := set $defaults "experimental" (dict "network" $network) -}}
 {{- end -}}
+{{- $tls := .Values.tls -}}
+{{- if $tls.cluster.enabled -}}
+{{- $dir := "/usr/local/tern/tls/cluster" -}}
+{{- $_ := set $defaults.network "security" (dict "enabled" true "certificateChainPath" (printf "%s/tls.crt" $dir) "privateKeyPath" (printf "%s/tls.key" $dir) "trustedCertificatesPath" (printf "%s/ca.crt" $dir)) -}}
+{{- end -}}
+{{- if $tls.gateway.enabled -}}
+{{- $dir := "/usr/local/tern/tls/gateway" -}}
+{{- $security := dict "enabled" true "certificateChainPath" (printf "%s/tls.crt" $dir) "privateKeyPath" (printf "%s/tls.key" $dir) "clientAuth" $tls.gateway.clientAuth -}}
+{{- if ne $tls.gateway.clientAuth "none" -}}
+{{- $_ := set $security "trustedCertificatesPath" "/usr/local/tern/tls/gateway-clients/ca.crt" -}}
+{{- end -}}
+{{- $_ := set $defaults.gateway "security" $security -}}
+{{- end -}}
+{{- if $tls.management.enabled -}}
+{{- $dir := "/usr/local/tern/tls/management" -}}
+{{- $_ := set $defaults.management "security" (dict "tls" (dict "enabled" true "certificateChainPath" (printf "%s/tls.crt" $dir) "privateKeyPath" (printf "%s/tls.key" $dir))) -}}
+{{- end -}}
 {{- toYaml (mustMergeOverwrite $defaults (deepCopy .Values.config)) -}}
+{{- end -}}
+
+{{/* Checks the tls values; fails the render with the value to fix. */}}
+{{- define "tern.tls.check" -}}
+{{- range $name := list "cluster" "gateway" "management" -}}
+{{- $part := get $.Values.tls $name -}}
+{{- if and $part.enabled (not $part.secretName) -}}
+{{- fail (printf "tls.%s.enabled needs tls.%s.secretName: a Secret with tls.crt, tls.key and ca.crt" $name $name) -}}
+{{- end -}}
+{{- end -}}
+{{- if not (has .Values.tls.gateway.clientAuth (list "none" "optional" "required")) -}}
+{{- fail (printf "tls.gateway.clientAuth must be none, optional or required, not %s" .Values.tls.gateway.clientAuth) -}}
+{{- end -}}
+{{- if and .Values.tls.management.enabled .Values.leaderBalancing.enabled -}}
+{{- fail "tls.management.enabled: the rebalance jobs speak plain HTTP to the management port; set leaderBalancing.enabled=false (rebalance by hand over https)" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The volume mounts of the TLS Secrets; pass a dict with root and gateway (whether the pod serves the gRPC gateway). */}}
+{{- define "tern.tls.mounts" -}}
+{{- $tls := .root.Values.tls -}}
+{{- if $tls.cluster.enabled }}
+- name: tls-cluster
+  mountPath: /usr/local/tern/tls/cluster
+  readOnly: true
+{{- end }}
+{{- if and $tls.gateway.enabled .gateway }}
+- name: tls-gateway
+  mountPath: /usr/local/tern/tls/gateway
+  readOnly: true
+{{- if ne $tls.gateway.clientAuth "none" }}
+- name: tls-gateway-clients
+  mountPath: /usr/local/tern/tls/gateway-clients
+  readOnly: true
+{{- end }}
+{{- end }}
+{{- if $tls.management.enabled }}
+- name: tls-management
+  mountPath: /usr/local/tern/tls/management
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{/* The TLS Secrets as volumes (whole Secrets, never subPath: a renewed Secret must reach the pod). */}}
+{{- define "tern.tls.volumes" -}}
+{{- $tls := .root.Values.tls -}}
+{{- if $tls.cluster.enabled }}
+- name: tls-cluster
+  secret:
+    secretName: {{ $tls.cluster.secretName }}
+    defaultMode: 288 # 0440: owner and group (the pods' fsGroup) read
+{{- end }}
+{{- if and $tls.gateway.enabled .gateway }}
+- name: tls-gateway
+  secret:
+    secretName: {{ $tls.gateway.secretName }}
+    defaultMode: 288 # 0440: owner and group (the pods' fsGroup) read
+{{- if ne $tls.gateway.clientAuth "none" }}
+- name: tls-gateway-clients
+  secret:
+    secretName: {{ $tls.gateway.clientCaSecretName | default $tls.gateway.secretName }}
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end }}
+{{- end }}
+{{- if $tls.management.enabled }}
+- name: tls-management
+  secret:
+    secretName: {{ $tls.management.secretName }}
+    defaultMode: 288 # 0440: owner and group (the pods' fsGroup) read
+{{- end }}
+{{- end -}}
+
+{{/* The scheme of the management port's probes. */}}
+{{- define "tern.management.scheme" -}}
+{{- if .Values.tls.management.enabled }}HTTPS{{ else }}HTTP{{ end -}}
 {{- end -}}
 
 {{/* Environment shared by brokers and gateways. */}}

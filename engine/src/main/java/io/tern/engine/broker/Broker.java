@@ -22,6 +22,7 @@ import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.state.StateConfig;
 import io.tern.engine.state.StateResources;
+import io.tern.engine.tls.ClusterTls;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.raft.Member;
@@ -57,6 +58,7 @@ public final class Broker implements AutoCloseable {
 
   private final BrokerConfig config;
   private final MeterRegistry registry;
+  private final ClusterTls clusterTls;
   private final NettyRaftTransport transport;
   private final RaftServer raft;
   private final NetworkFaults networkFaults;
@@ -77,16 +79,27 @@ public final class Broker implements AutoCloseable {
     this.registry = registry;
     this.dataLock = dataLock;
     int memberId = PartitionDistribution.memberIdOf(config.nodeId());
-    TransportConfig transportConfig = RaftSettings.transportConfig(config, memberId);
+    // Read first: bad certificate files then fail the start before any port is bound.
+    this.clusterTls = config.clusterTls() == null ? null : ClusterTls.load(config.clusterTls());
+    TransportConfig transportConfig =
+        RaftSettings.transportConfig(
+            config, memberId, clusterTls == null ? null : clusterTls.raft());
     RaftServerConfig raftConfig = RaftSettings.raftServerConfig(config);
-    // Before the transport starts: a refused configuration then leaves no port bound.
-    RaftServer.checkMessagesFitFrames(raftConfig, transportConfig.maxFrameBytes());
-    this.transport =
-        ListenFailedException.listen(
-            "network.internalPort",
-            config.host(),
-            config.internalPort(),
-            () -> new NettyRaftTransport(transportConfig, registry, Tags.empty()).start());
+    try {
+      // Before the transport starts: a refused configuration then leaves no port bound.
+      RaftServer.checkMessagesFitFrames(raftConfig, transportConfig.maxFrameBytes());
+      this.transport =
+          ListenFailedException.listen(
+              "network.internalPort",
+              config.host(),
+              config.internalPort(),
+              () -> new NettyRaftTransport(transportConfig, registry, Tags.empty()).start());
+    } catch (RuntimeException e) {
+      if (clusterTls != null) {
+        clusterTls.close();
+      }
+      throw e;
+    }
     try {
       RaftTransport latent = LatencyInjection.raftTransport(config, registry, transport);
       this.networkFaults = NetworkFaults.wrap(config, latent);
@@ -98,6 +111,9 @@ public final class Broker implements AutoCloseable {
               registry);
     } catch (RuntimeException e) {
       transport.close();
+      if (clusterTls != null) {
+        clusterTls.close();
+      }
       throw e;
     }
     this.resources =
@@ -111,7 +127,8 @@ public final class Broker implements AutoCloseable {
             config.contactPoints(),
             config.nodeId(),
             config.partitionsCount(),
-            LatencyInjection.callLatency(config));
+            LatencyInjection.callLatency(config),
+            clusterTls == null ? null : clusterTls.commandApiClient());
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     this.resourceMetrics = new ResourceMetrics(registry);
     // Raft learns where the other members listen from their command API's state.
@@ -197,7 +214,8 @@ public final class Broker implements AutoCloseable {
                 BrokerApiServer.start(
                     new CommandApiHost(partitions, jobStreams, hosted, this::state),
                     config.host(),
-                    config.commandPort()));
+                    config.commandPort(),
+                    clusterTls == null ? null : clusterTls.commandApiServer()));
     jobStreams.announceTo(api::jobsAvailable);
     if (gatewayStreams != null) {
       cluster.onJobsAvailable(gatewayStreams::jobsAvailable);
@@ -230,6 +248,7 @@ public final class Broker implements AutoCloseable {
                   ManagementServer.start(
                       config.host(),
                       config.managementPort(),
+                      config.managementTls(),
                       new ManagementApi(
                           List.copyOf(hosted),
                           this::scrape,
@@ -420,6 +439,9 @@ public final class Broker implements AutoCloseable {
       raft.close();
       resources.close();
       resourceMetrics.close();
+      if (clusterTls != null) {
+        clusterTls.close();
+      }
     } finally {
       dataLock.close(); // last: the data is free for another broker only once all is closed
     }

@@ -1,14 +1,13 @@
 package io.tern.engine.broker;
 
 import io.tern.engine.gateway.GatewayConfig;
+import io.tern.engine.tls.TlsFiles;
 import io.tern.journal.JournalConfig;
 import io.tern.raft.server.FlushMode;
 import io.tern.raft.server.RaftServerConfig;
-import io.tern.raft.transport.TransportTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +60,8 @@ public record BrokerConfig(
     int raftThreads,
     boolean raftOnTransportThread,
     int flushThreads,
-    TransportTls raftTls,
+    TlsFiles clusterTls,
+    TlsFiles managementTls,
     BackpressureConfig backpressure,
     String logLevel,
     NetworkLatency networkLatency,
@@ -154,6 +154,8 @@ public record BrokerConfig(
             values.integer("gateway.port", 0, 65535),
             positive(values, "gateway.requestTimeout"),
             positive(values, "gateway.longPollingTimeout"),
+            maxMessageBytes(values),
+            SecuritySettings.gateway(values),
             GatewayAuthenticationSettings.from(values));
     String runtime = values.text("data.runtimeDirectory");
     return new BrokerConfig(
@@ -200,7 +202,8 @@ public record BrokerConfig(
         values.integer("raft.threads", 1, 1024),
         values.bool("raft.onTransportThread"),
         values.integer("raft.flushThreads", 1, 1024),
-        raftTls(values),
+        SecuritySettings.cluster(values),
+        SecuritySettings.management(values),
         BackpressureConfig.from(values),
         logLevel(values),
         NetworkLatency.from(values, clusterSize),
@@ -218,27 +221,15 @@ public record BrokerConfig(
     return level;
   }
 
-  /** Mutual TLS on the Raft port, or null when raft.tls.enabled is false. */
-  private static TransportTls raftTls(BrokerConfigLoader.Values values) {
-    if (!values.bool("raft.tls.enabled")) {
-      return null;
+  /** gateway.maxMessageSize: what one gRPC message may hold (gRPC takes an int). */
+  private static int maxMessageBytes(BrokerConfigLoader.Values values) {
+    long bytes = values.bytes("gateway.maxMessageSize");
+    // The command API between gateway and brokers takes up to 64MB (BrokerApi).
+    if (bytes < 64 * 1024 || bytes > 64 * 1024 * 1024) {
+      values.bad("gateway.maxMessageSize", "from 64KB to 64MB");
+      return GatewayConfig.DEFAULT_MAX_MESSAGE_BYTES;
     }
-    Path chain = readableFile(values, "raft.tls.certificateChainPath");
-    Path key = readableFile(values, "raft.tls.privateKeyPath");
-    Path trust = readableFile(values, "raft.tls.trustedCertificatesPath");
-    return chain == null || key == null || trust == null
-        ? null
-        : new TransportTls(chain, key, trust);
-  }
-
-  private static Path readableFile(BrokerConfigLoader.Values values, String key) {
-    String text = values.text(key);
-    Path path = text.isEmpty() ? null : Path.of(text).toAbsolutePath();
-    if (path == null || !Files.isReadable(path)) {
-      values.bad(key, "a readable PEM file when raft.tls.enabled is true");
-      return null;
-    }
-    return path;
+    return (int) bytes;
   }
 
   /** "host:port, host:port": the brokers' command addresses. */

@@ -201,22 +201,76 @@ final class ConfigKeys {
               "threads flushing the partitions' journals, one flush at a time each (more:"
                   + " flushes of different partitions overlap, more thread switches)"),
           new Key(
-              "raft.tls.enabled",
+              "network.security.enabled",
               "false",
-              "mutual TLS 1.3 on the Raft port (network.internalPort): only brokers holding a"
-                  + " certificate trusted here connect; every broker must agree. The command API"
-                  + " is not covered"),
+              "cluster TLS: mutual TLS 1.3 on the command API (network.commandPort) and the Raft"
+                  + " port (network.internalPort); every broker and standalone gateway must agree."
+                  + " A peer's certificate must chain to the trusted certificates and name (SAN)"
+                  + " the address it is known by: a certificate issued to one broker cannot join"
+                  + " as another"),
           new Key(
-              "raft.tls.certificateChainPath",
+              "network.security.certificateChainPath",
               "",
-              "PEM certificate chain this broker presents, its own certificate first"),
+              "PEM certificate chain this broker (or standalone gateway) presents to the others,"
+                  + " its own certificate first; its SANs name network.advertisedHost"),
           new Key(
-              "raft.tls.privateKeyPath", "", "PEM private key (PKCS#8, unencrypted) of that chain"),
+              "network.security.privateKeyPath",
+              "",
+              "PEM private key (PKCS#8, unencrypted) of that chain; a secret: give the file, never"
+                  + " the key"),
           new Key(
-              "raft.tls.trustedCertificatesPath",
+              "network.security.trustedCertificatesPath",
               "",
               "PEM certificates a peer's chain must lead to: a CA for this cluster's brokers"
-                  + " only (any holder of a certificate it issued may join as any member)"),
+                  + " only"),
+          new Key(
+              "gateway.security.enabled",
+              "false",
+              "TLS on the gateway's port (gateway.port): clients connect with TLS and check the"
+                  + " gateway's certificate"),
+          new Key(
+              "gateway.security.certificateChainPath",
+              "",
+              "PEM certificate chain the gateway presents to clients, its own certificate first"),
+          new Key(
+              "gateway.security.privateKeyPath",
+              "",
+              "PEM private key (PKCS#8, unencrypted) of that chain"),
+          new Key(
+              "gateway.security.clientAuth",
+              "none",
+              "client certificates at the gateway (mTLS): none, optional (checked when sent) or"
+                  + " required (a client without a trusted certificate cannot connect); needs"
+                  + " gateway.security.enabled"),
+          new Key(
+              "gateway.security.trustedCertificatesPath",
+              "",
+              "PEM certificates a client's certificate must lead to, when"
+                  + " gateway.security.clientAuth is optional or required"),
+          new Key(
+              "gateway.maxMessageSize",
+              "4MB",
+              "the largest request the gateway accepts (a deployment, a command's variables);"
+                  + " larger ones get RESOURCE_EXHAUSTED. Zeebe's default"),
+          new Key(
+              "management.security.tls.enabled",
+              "false",
+              "HTTPS on the management port (management.port); probes and Prometheus then"
+                  + " scrape with scheme https"),
+          new Key(
+              "management.security.tls.certificateChainPath",
+              "",
+              "PEM certificate chain the management server presents"),
+          new Key(
+              "management.security.tls.privateKeyPath",
+              "",
+              "PEM private key (PKCS#8, unencrypted) of that chain"),
+          new Key(
+              "security.certificateReloadInterval",
+              "10s",
+              "how often every TLS setting's files are compared with what is in use; changed"
+                  + " files (a renewed certificate) serve new connections without a restart,"
+                  + " files that do not load are logged and the previous ones kept. 0: never"),
           new Key(
               "backpressure.enabled",
               "true",
@@ -289,6 +343,15 @@ final class ConfigKeys {
    */
   static final List<RemovedKey> REMOVED =
       List.of(
+          new RemovedKey(
+              "raft.tls.enabled",
+              "cluster TLS is network.security.enabled, which covers the command API as well as"
+                  + " Raft and checks that a peer's certificate names its address"),
+          new RemovedKey(
+              "raft.tls.certificateChainPath", "now network.security.certificateChainPath"),
+          new RemovedKey("raft.tls.privateKeyPath", "now network.security.privateKeyPath"),
+          new RemovedKey(
+              "raft.tls.trustedCertificatesPath", "now network.security.trustedCertificatesPath"),
           new RemovedKey(
               "journal.writeMode",
               "the journal always writes with pwrite(2), the former default (writes into the"

@@ -22,6 +22,7 @@ public final class ConfigReference {
           Map.entry("network", "Network"),
           Map.entry("gateway", "Gateway"),
           Map.entry("management", "Management server"),
+          Map.entry("security", "Security (all TLS settings)"),
           Map.entry("data", "Data and disk"),
           Map.entry("processing", "Processing"),
           Map.entry("log", "Log stream"),

@@ -22,9 +22,14 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.tern.engine.tls.TlsFiles;
+import io.tern.raft.tls.ReloadingCredentials;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLException;
 
 /**
  * The management HTTP server (port 9600 by default): a small Netty HTTP/1.1 server whose answers
@@ -36,10 +41,13 @@ final class ManagementServer implements AutoCloseable {
 
   private final EventLoopGroup group;
   private final Channel channel;
+  private final ReloadingCredentials credentials;
 
-  private ManagementServer(EventLoopGroup group, Channel channel) {
+  private ManagementServer(
+      EventLoopGroup group, Channel channel, ReloadingCredentials credentials) {
     this.group = group;
     this.channel = channel;
+    this.credentials = credentials;
   }
 
   /** What the server answers: a method and path to an answer. */
@@ -47,7 +55,28 @@ final class ManagementServer implements AutoCloseable {
     CompletableFuture<ManagementApi.Answer> handle(String method, String path);
   }
 
-  static ManagementServer start(String host, int port, Routes api) {
+  /**
+   * Starts serving on {@code host:port}, over HTTPS when {@code tls} is set (its files are read
+   * again when they change).
+   */
+  static ManagementServer start(String host, int port, TlsFiles tls, Routes api) {
+    ReloadingCredentials credentials = tls == null ? null : tls.load();
+    SslContext https;
+    try {
+      https =
+          credentials == null
+              ? null
+              : credentials
+                  .forServer(ClientAuth.NONE, ReloadingCredentials.provider())
+                  .protocols("TLSv1.3", "TLSv1.2")
+                  .sessionTimeout(io.tern.engine.tls.ClusterTls.SESSION_TIMEOUT_SECONDS)
+                  .build();
+    } catch (SSLException e) {
+      credentials.close();
+      throw new IllegalArgumentException(
+          "management.security.tls: cannot build TLS from " + credentials + ": " + e.getMessage(),
+          e);
+    }
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try {
       Channel channel =
@@ -58,6 +87,9 @@ final class ManagementServer implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                      if (https != null) {
+                        channel.pipeline().addLast(https.newHandler(channel.alloc()));
+                      }
                       channel
                           .pipeline()
                           .addLast(new HttpServerCodec())
@@ -68,9 +100,12 @@ final class ManagementServer implements AutoCloseable {
               .bind(new InetSocketAddress(host, port))
               .syncUninterruptibly()
               .channel();
-      return new ManagementServer(group, channel);
+      return new ManagementServer(group, channel, credentials);
     } catch (Exception e) { // Netty rethrows the checked BindException undeclared
       group.shutdownGracefully();
+      if (credentials != null) {
+        credentials.close();
+      }
       throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
     }
   }
@@ -83,6 +118,9 @@ final class ManagementServer implements AutoCloseable {
   public void close() {
     channel.close().syncUninterruptibly();
     group.shutdownGracefully().syncUninterruptibly();
+    if (credentials != null) {
+      credentials.close();
+    }
   }
 
   private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {

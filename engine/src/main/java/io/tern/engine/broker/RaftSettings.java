@@ -2,16 +2,17 @@ package io.tern.engine.broker;
 
 import io.tern.raft.server.RaftServerConfig;
 import io.tern.raft.transport.TransportConfig;
+import io.tern.raft.transport.TransportTls;
 
 /** A broker's settings as its Raft transport and Raft server take them. */
 final class RaftSettings {
   private RaftSettings() {}
 
-  /** Where member {@code memberId} listens for Raft and how (TLS). */
-  static TransportConfig transportConfig(BrokerConfig config, int memberId) {
+  /** Where member {@code memberId} listens for Raft and how ({@code tls}: null for plain TCP). */
+  static TransportConfig transportConfig(BrokerConfig config, int memberId, TransportTls tls) {
     return TransportConfig.builder(memberId)
         .bind(config.host(), config.internalPort())
-        .tls(config.raftTls())
+        .tls(tls)
         .build();
   }
 

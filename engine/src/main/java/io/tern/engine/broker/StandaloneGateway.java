@@ -4,12 +4,14 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tern.engine.cluster.CallLatency;
 import io.tern.engine.cluster.ClusterClient;
 import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
+import io.tern.engine.tls.ClusterTls;
 import java.time.Duration;
 
 /**
@@ -21,11 +23,14 @@ public final class StandaloneGateway implements AutoCloseable {
   private final ClusterClient cluster;
   private final Gateway gateway;
   private final ManagementServer management;
+  private final ClusterTls clusterTls;
 
-  private StandaloneGateway(ClusterClient cluster, Gateway gateway, ManagementServer management) {
+  private StandaloneGateway(
+      ClusterClient cluster, Gateway gateway, ManagementServer management, ClusterTls clusterTls) {
     this.cluster = cluster;
     this.gateway = gateway;
     this.management = management;
+    this.clusterTls = clusterTls;
   }
 
   /** Starts serving; throws {@link IllegalArgumentException} without contact points. */
@@ -35,7 +40,17 @@ public final class StandaloneGateway implements AutoCloseable {
           "a standalone gateway needs cluster.contactPoints: the host:port of the brokers'"
               + " command ports (network.commandPort)");
     }
-    ClusterClient cluster = new ClusterClient(config.contactPoints(), -1, config.partitionsCount());
+    // The gateway calls the brokers' command API as a member of the cluster: with cluster TLS it
+    // presents its certificate (network.security.*), as the brokers require.
+    ClusterTls clusterTls =
+        config.clusterTls() == null ? null : ClusterTls.load(config.clusterTls());
+    ClusterClient cluster =
+        new ClusterClient(
+            config.contactPoints(),
+            -1,
+            config.partitionsCount(),
+            CallLatency.NONE,
+            clusterTls == null ? null : clusterTls.commandApiClient());
     ClusterPartitions partitions = new ClusterPartitions(ClusterPartitions.Local.NONE, cluster);
     GatewayJobStreams jobStreams = new GatewayJobStreams();
     cluster.onJobsAvailable(jobStreams::jobsAvailable);
@@ -71,6 +86,7 @@ public final class StandaloneGateway implements AutoCloseable {
                       ManagementServer.start(
                           config.host(),
                           config.managementPort(),
+                          config.managementTls(),
                           new GatewayManagementApi(
                               cluster, registry::scrape, gateway.jobStreams())));
         } catch (RuntimeException e) {
@@ -78,9 +94,12 @@ public final class StandaloneGateway implements AutoCloseable {
           throw e;
         }
       }
-      return new StandaloneGateway(cluster, gateway, management);
+      return new StandaloneGateway(cluster, gateway, management, clusterTls);
     } catch (RuntimeException e) {
       cluster.close();
+      if (clusterTls != null) {
+        clusterTls.close();
+      }
       throw e;
     }
   }
@@ -118,5 +137,8 @@ public final class StandaloneGateway implements AutoCloseable {
     }
     gateway.close();
     cluster.close();
+    if (clusterTls != null) {
+      clusterTls.close();
+    }
   }
 }

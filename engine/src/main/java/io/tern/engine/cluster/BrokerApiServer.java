@@ -10,6 +10,7 @@ import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import io.netty.handler.ssl.SslContext;
 import io.tern.engine.cluster.BrokerMessages.Answered;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.Event;
@@ -82,7 +83,7 @@ public final class BrokerApiServer implements AutoCloseable {
 
   private BrokerState lastState;
 
-  private BrokerApiServer(Host host, String bindHost, int port) {
+  private BrokerApiServer(Host host, String bindHost, int port, SslContext tls) {
     this.host = host;
     ServerServiceDefinition service =
         ServerServiceDefinition.builder(BrokerApi.SERVICE)
@@ -92,19 +93,32 @@ public final class BrokerApiServer implements AutoCloseable {
                 BrokerApi.STREAM_JOBS, ServerCalls.asyncServerStreamingCall(this::streamJobs))
             .addMethod(BrokerApi.REBALANCE, ServerCalls.asyncUnaryCall(this::rebalance))
             .build();
-    this.server =
+    NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
             .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
             // Clients (ClusterClient) ping every 5 s, with or without calls, to notice a dead peer.
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
-            .addService(service)
-            .build();
+            .addService(service);
+    if (tls != null) {
+      // Cluster TLS: the context requires a client certificate from the cluster's CA, so only
+      // brokers and gateways of this cluster get to call (the SSL session names the caller).
+      builder.sslContext(tls);
+    }
+    this.server = builder.build();
   }
 
-  /** Starts serving on {@code bindHost:port} (0: a port the system picks). */
+  /** Starts serving plaintext on {@code bindHost:port} (0: a port the system picks). */
   public static BrokerApiServer start(Host host, String bindHost, int port) {
-    BrokerApiServer api = new BrokerApiServer(host, bindHost, port);
+    return start(host, bindHost, port, null);
+  }
+
+  /**
+   * Starts serving on {@code bindHost:port} (0: a port the system picks), with TLS when {@code tls}
+   * (cluster TLS's server context, client certificates required) is set.
+   */
+  public static BrokerApiServer start(Host host, String bindHost, int port, SslContext tls) {
+    BrokerApiServer api = new BrokerApiServer(host, bindHost, port, tls);
     try {
       api.server.start();
     } catch (IOException e) {

@@ -10,6 +10,7 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
+import io.netty.handler.ssl.SslContext;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.Event;
 import io.tern.engine.command.PartitionCommands;
@@ -54,6 +55,9 @@ public final class ClusterClient implements AutoCloseable {
 
     long backoffMs = RESUBSCRIBE_MIN_MS;
 
+    /** The TLS failure last logged for this contact point, so that a retry loop logs it once. */
+    volatile String tlsFailure;
+
     Connection(InetSocketAddress address, ManagedChannel channel) {
       this.address = address;
       this.channel = channel;
@@ -93,29 +97,33 @@ public final class ClusterClient implements AutoCloseable {
    *     gateway
    */
   public ClusterClient(List<InetSocketAddress> contactPoints, int selfNodeId, int partitionsCount) {
-    this(contactPoints, selfNodeId, partitionsCount, CallLatency.NONE);
+    this(contactPoints, selfNodeId, partitionsCount, CallLatency.NONE, null);
   }
 
   /**
    * @param latency injected on the calls to and from each broker (an experiment; {@link
    *     CallLatency#NONE} in production)
+   * @param tls cluster TLS's client context (this side's certificate presented, the broker's
+   *     checked against the contact point's host name), or null for plaintext
    */
   public ClusterClient(
       List<InetSocketAddress> contactPoints,
       int selfNodeId,
       int partitionsCount,
-      CallLatency latency) {
+      CallLatency latency,
+      SslContext tls) {
     this.selfNodeId = selfNodeId;
     this.partitionsCount = partitionsCount;
     this.leaders = new PartitionLeaders(partitionsCount);
     for (InetSocketAddress address : contactPoints) {
-      ManagedChannel channel =
+      NettyChannelBuilder builder =
           NettyChannelBuilder.forAddress(address.getHostString(), address.getPort())
-              .usePlaintext()
               .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
               .keepAliveTime(5, TimeUnit.SECONDS)
               .keepAliveTimeout(5, TimeUnit.SECONDS)
-              .keepAliveWithoutCalls(true)
+              .keepAliveWithoutCalls(true);
+      ManagedChannel channel =
+          (tls == null ? builder.usePlaintext() : builder.sslContext(tls).useTransportSecurity())
               .build();
       Connection connection = new Connection(address, channel);
       if (latency != CallLatency.NONE) {
@@ -238,6 +246,7 @@ public final class ClusterClient implements AutoCloseable {
 
           @Override
           public void onError(Throwable error) {
+            logTlsFailure(connection, error);
             lost(connection);
           }
 
@@ -255,6 +264,7 @@ public final class ClusterClient implements AutoCloseable {
       return;
     }
     connection.backoffMs = RESUBSCRIBE_MIN_MS;
+    connection.tlsFailure = null;
     BrokerState previous = connection.state;
     connection.state = state;
     byNodeId.put(state.nodeId(), connection);
@@ -263,6 +273,32 @@ public final class ClusterClient implements AutoCloseable {
       LOG.info("Connected to broker {} at {}", state.nodeId(), connection.address);
     }
     listeners.forEach(listener -> listener.onState(state));
+  }
+
+  /**
+   * Cluster TLS refusals (no certificate, an untrusted or expired one, a host name the broker's
+   * certificate does not name) say why, once per contact point until it connects.
+   */
+  private static void logTlsFailure(Connection connection, Throwable error) {
+    Throwable tls = null;
+    for (Throwable t = error; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof javax.net.ssl.SSLException
+          || t instanceof java.security.cert.CertificateException) {
+        tls = t; // the innermost names the cause best
+      }
+    }
+    if (tls == null) {
+      return;
+    }
+    String failure = tls.getClass().getSimpleName() + ": " + tls.getMessage();
+    if (!failure.equals(connection.tlsFailure)) {
+      connection.tlsFailure = failure;
+      LOG.warn(
+          "cluster TLS with the command API at {} failed ({}): do both sides use"
+              + " network.security with certificates from the same CA, naming their addresses?",
+          connection.address,
+          failure);
+    }
   }
 
   private void lost(Connection connection) {

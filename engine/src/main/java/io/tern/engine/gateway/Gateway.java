@@ -7,6 +7,7 @@ import io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tern.engine.command.PartitionCommands;
 import io.tern.engine.gateway.auth.GatewayAuthentication;
+import io.tern.engine.tls.GatewayTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -15,17 +16,17 @@ import java.util.function.Supplier;
 
 /** The gRPC server of Zeebe's gateway API, in front of the partitions. */
 public final class Gateway implements AutoCloseable {
-  /** Zeebe's default inbound message limit: a deployment or variables up to 4 MiB. */
-  private static final int MAX_INBOUND_MESSAGE_BYTES = 4 * 1024 * 1024;
-
   private final Server server;
   private final GatewayService service;
   private final GatewayJobStreams jobStreams;
+  private final GatewayTls.Server tls;
 
-  private Gateway(Server server, GatewayService service, GatewayJobStreams jobStreams) {
+  private Gateway(
+      Server server, GatewayService service, GatewayJobStreams jobStreams, GatewayTls.Server tls) {
     this.server = server;
     this.service = service;
     this.jobStreams = jobStreams;
+    this.tls = tls;
   }
 
   /**
@@ -49,18 +50,25 @@ public final class Gateway implements AutoCloseable {
       service.close();
       throw e;
     }
-    Server server =
+    GatewayTls.Server tls = config.tls() == null ? null : config.tls().start();
+    NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
-            .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
-            .addService(guarded)
-            .build();
+            .maxInboundMessageSize(config.maxMessageBytes())
+            .addService(guarded);
+    if (tls != null) {
+      builder.sslContext(tls.context());
+    }
+    Server server = builder.build();
     try {
       server.start();
     } catch (IOException e) {
+      if (tls != null) {
+        tls.close();
+      }
       throw new UncheckedIOException(
           "cannot start the gateway on " + config.host() + ":" + config.port(), e);
     }
-    return new Gateway(server, service, jobStreams);
+    return new Gateway(server, service, jobStreams, tls);
   }
 
   /** Its job streams and parked ActivateJobs requests. */
@@ -85,5 +93,8 @@ public final class Gateway implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     service.close();
+    if (tls != null) {
+      tls.close();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.tern.engine.gateway;
 
 import io.tern.engine.gateway.auth.AuthenticationConfig;
+import io.tern.engine.tls.GatewayTls;
 import java.time.Duration;
 
 /**
@@ -12,6 +13,8 @@ import java.time.Duration;
  *     no deadline: longer rides out longer leader elections, shorter tells clients sooner
  * @param longPollingTimeout how long an ActivateJobs request that found no job waits for one when
  *     the client's requestTimeout is 0 (a negative requestTimeout disables the wait)
+ * @param maxMessageBytes the largest request accepted (a deployment, a command's variables)
+ * @param tls TLS on the port, with or without client certificates; null for plaintext
  * @param authentication what a call must present (none, or an OAuth bearer token)
  */
 public record GatewayConfig(
@@ -19,18 +22,45 @@ public record GatewayConfig(
     int port,
     Duration requestTimeout,
     Duration longPollingTimeout,
+    int maxMessageBytes,
+    GatewayTls tls,
     AuthenticationConfig authentication) {
   public static final int DEFAULT_PORT = 26500;
 
-  /** Without authentication. */
+  /** Zeebe's default inbound message limit: a deployment or variables up to 4 MiB. */
+  public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+  /** Plaintext, without authentication, with Zeebe's message limit. */
   public GatewayConfig(
       String host, int port, Duration requestTimeout, Duration longPollingTimeout) {
-    this(host, port, requestTimeout, longPollingTimeout, AuthenticationConfig.none());
+    this(host, port, requestTimeout, longPollingTimeout, DEFAULT_MAX_MESSAGE_BYTES, null);
+  }
+
+  /** Without authentication. */
+  public GatewayConfig(
+      String host,
+      int port,
+      Duration requestTimeout,
+      Duration longPollingTimeout,
+      int maxMessageBytes,
+      GatewayTls tls) {
+    this(
+        host,
+        port,
+        requestTimeout,
+        longPollingTimeout,
+        maxMessageBytes,
+        tls,
+        AuthenticationConfig.none());
   }
 
   public GatewayConfig {
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("gateway port must be 0-65535, got " + port);
+    }
+    if (maxMessageBytes < 1) {
+      throw new IllegalArgumentException(
+          "gateway maxMessageBytes must be positive, got " + maxMessageBytes);
     }
     if (notPositive(requestTimeout) || notPositive(longPollingTimeout)) {
       throw new IllegalArgumentException(
@@ -50,6 +80,11 @@ public record GatewayConfig(
 
   public static GatewayConfig defaults() {
     return new GatewayConfig(
-        "0.0.0.0", DEFAULT_PORT, Duration.ofSeconds(15), Duration.ofSeconds(10));
+        "0.0.0.0",
+        DEFAULT_PORT,
+        Duration.ofSeconds(15),
+        Duration.ofSeconds(10),
+        DEFAULT_MAX_MESSAGE_BYTES,
+        null);
   }
 }

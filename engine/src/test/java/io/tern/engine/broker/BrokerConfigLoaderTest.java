@@ -293,26 +293,81 @@ class BrokerConfigLoaderTest {
   }
 
   @Test
-  void raftTlsIsOffByDefaultAndNeedsReadableFilesWhenOn(@TempDir Path files) throws IOException {
-    assertThat(BrokerConfig.defaults().raftTls()).isNull();
-    assertThatThrownBy(() -> BrokerConfigLoader.load(null, Map.of("TERN_RAFT_TLS_ENABLED", "true")))
-        .hasMessageContaining("'raft.tls.certificateChainPath' = ''")
-        .hasMessageContaining("'raft.tls.privateKeyPath' = ''")
-        .hasMessageContaining("'raft.tls.trustedCertificatesPath' = ''")
-        .hasMessageContaining("a readable PEM file when raft.tls.enabled is true");
+  void clusterTlsIsOffByDefaultAndNeedsReadableFilesWhenOn(@TempDir Path files) throws IOException {
+    assertThat(BrokerConfig.defaults().clusterTls()).isNull();
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_NETWORK_SECURITY_ENABLED", "true")))
+        .hasMessageContaining("'network.security.certificateChainPath' = ''")
+        .hasMessageContaining("'network.security.privateKeyPath' = ''")
+        .hasMessageContaining("'network.security.trustedCertificatesPath' = ''")
+        .hasMessageContaining("a readable PEM file when network.security.enabled is true");
     Path chain = Files.writeString(files.resolve("chain.pem"), "chain");
     Path key = Files.writeString(files.resolve("key.pem"), "key");
     BrokerConfig config =
         BrokerConfigLoader.load(
             null,
             Map.of(
-                "TERN_RAFT_TLS_ENABLED", "true",
-                "TERN_RAFT_TLS_CERTIFICATECHAINPATH", chain.toString(),
-                "TERN_RAFT_TLS_PRIVATEKEYPATH", key.toString(),
-                "TERN_RAFT_TLS_TRUSTEDCERTIFICATESPATH", chain.toString()));
-    assertThat(config.raftTls().certificateChain()).isEqualTo(chain);
-    assertThat(config.raftTls().privateKey()).isEqualTo(key);
-    assertThat(config.raftTls().trustedCertificates()).isEqualTo(chain);
+                "TERN_NETWORK_SECURITY_ENABLED", "true",
+                "TERN_NETWORK_SECURITY_CERTIFICATECHAINPATH", chain.toString(),
+                "TERN_NETWORK_SECURITY_PRIVATEKEYPATH", key.toString(),
+                "TERN_NETWORK_SECURITY_TRUSTEDCERTIFICATESPATH", chain.toString(),
+                "TERN_SECURITY_CERTIFICATERELOADINTERVAL", "2s"));
+    assertThat(config.clusterTls().certificateChain().path()).isEqualTo(chain);
+    assertThat(config.clusterTls().certificateChain().setting())
+        .isEqualTo("network.security.certificateChainPath");
+    assertThat(config.clusterTls().privateKey().path()).isEqualTo(key);
+    assertThat(config.clusterTls().trustedCertificates().path()).isEqualTo(chain);
+    assertThat(config.clusterTls().reloadInterval()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void theFormerRaftTlsKeysNameTheirReplacement() {
+    assertThatThrownBy(() -> BrokerConfigLoader.load(null, Map.of("TERN_RAFT_TLS_ENABLED", "true")))
+        .hasMessageContaining("raft.tls.enabled")
+        .hasMessageContaining("network.security.enabled");
+  }
+
+  @Test
+  void gatewayTlsAndClientCertificatesAreCheckedByKey(@TempDir Path files) throws IOException {
+    BrokerConfig defaults = BrokerConfig.defaults();
+    assertThat(defaults.gateway().tls()).isNull();
+    assertThat(defaults.gateway().maxMessageBytes()).isEqualTo(4 * 1024 * 1024);
+    assertThat(defaults.managementTls()).isNull();
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null, Map.of("TERN_GATEWAY_SECURITY_CLIENTAUTH", "required")))
+        .hasMessageContaining("'gateway.security.clientAuth' = 'required'")
+        .hasMessageContaining("client certificates need TLS");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(null, Map.of("TERN_GATEWAY_SECURITY_CLIENTAUTH", "maybe")))
+        .hasMessageContaining("none, optional or required");
+    Path chain = Files.writeString(files.resolve("chain.pem"), "chain");
+    Path key = Files.writeString(files.resolve("key.pem"), "key");
+    Map<String, String> tls =
+        Map.of(
+            "TERN_GATEWAY_SECURITY_ENABLED",
+            "true",
+            "TERN_GATEWAY_SECURITY_CERTIFICATECHAINPATH",
+            chain.toString(),
+            "TERN_GATEWAY_SECURITY_PRIVATEKEYPATH",
+            key.toString(),
+            "TERN_GATEWAY_SECURITY_CLIENTAUTH",
+            "REQUIRED");
+    assertThatThrownBy(() -> BrokerConfigLoader.load(null, tls))
+        .hasMessageContaining("'gateway.security.trustedCertificatesPath' = ''");
+    Map<String, String> withTrust = new java.util.HashMap<>(tls);
+    withTrust.put("TERN_GATEWAY_SECURITY_TRUSTEDCERTIFICATESPATH", chain.toString());
+    withTrust.put("TERN_GATEWAY_MAXMESSAGESIZE", "8MB");
+    BrokerConfig config = BrokerConfigLoader.load(null, withTrust);
+    assertThat(config.gateway().tls().clientAuth())
+        .isEqualTo(io.netty.handler.ssl.ClientAuth.REQUIRE);
+    assertThat(config.gateway().tls().files().privateKey().path()).isEqualTo(key);
+    assertThat(config.gateway().maxMessageBytes()).isEqualTo(8 * 1024 * 1024);
+    assertThatThrownBy(
+            () -> BrokerConfigLoader.load(null, Map.of("TERN_GATEWAY_MAXMESSAGESIZE", "1GB")))
+        .hasMessageContaining("from 64KB to 64MB");
   }
 
   @Test

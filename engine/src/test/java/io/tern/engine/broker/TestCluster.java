@@ -23,6 +23,7 @@ final class TestCluster implements AutoCloseable {
   private final int[] commandPorts;
   private final Broker[] brokers;
   private final Map<String, String> extraSettings;
+  private final Map<Integer, Map<String, String>> nodeSettings = new HashMap<>();
   private StandaloneGateway gateway;
 
   TestCluster(Path dir, int clusterSize, int partitionsCount, int replicationFactor) {
@@ -83,7 +84,14 @@ final class TestCluster implements AutoCloseable {
     settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[nodeId]));
     settings.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
     settings.putAll(extraSettings);
+    settings.putAll(nodeSettings.getOrDefault(nodeId, Map.of()));
     return TestBrokers.config(dir.resolve("broker-" + nodeId), settings);
+  }
+
+  /** TERN_* settings broker {@code nodeId} gets on top of everyone's; before it starts. */
+  TestCluster nodeSettings(int nodeId, Map<String, String> settings) {
+    nodeSettings.put(nodeId, Map.copyOf(settings));
+    return this;
   }
 
   private String contactPoints() {

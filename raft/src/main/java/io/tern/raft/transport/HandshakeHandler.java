@@ -5,13 +5,18 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.raft.tls.SubjectNames;
 import java.nio.channels.ClosedChannelException;
+import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +119,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
               + expected.memberId);
       return null;
     }
-    return checkTarget(ctx, remote) ? expected : null;
+    return checkTarget(ctx, remote) && checkIdentity(ctx, expected) ? expected : null;
   }
 
   /** On the accepting side: is the connecting peer one we know, and the one that should connect? */
@@ -146,7 +151,52 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
               + " connects to it");
       return null;
     }
-    return checkTarget(ctx, remote) ? link : null;
+    return checkTarget(ctx, remote) && checkIdentity(ctx, link) ? link : null;
+  }
+
+  /**
+   * With TLS: the peer's certificate must name the address this broker knows member {@code
+   * link.memberId} by. The CA vouches for the certificate; this ties it to one member, so that a
+   * certificate issued to one broker cannot join as another.
+   */
+  private boolean checkIdentity(ChannelHandlerContext ctx, PeerLink link) {
+    SslHandler tls = (SslHandler) ctx.pipeline().get("tls");
+    if (tls == null) {
+      return true;
+    }
+    String host = link.address().getHostString();
+    X509Certificate certificate;
+    try {
+      certificate = (X509Certificate) tls.engine().getSession().getPeerCertificates()[0];
+    } catch (SSLPeerUnverifiedException e) {
+      refuse(
+          ctx, "identity", "member " + link.memberId + " at " + peer(ctx) + " sent no certificate");
+      return false;
+    }
+    if (SubjectNames.matches(certificate, host)) {
+      return true;
+    }
+    tls.engine().getSession().invalidate(); // never resumed: the next attempt checks afresh
+    List<String> names = SubjectNames.of(certificate);
+    refuse(
+        ctx,
+        "identity",
+        "refusing member "
+            + link.memberId
+            + " at "
+            + peer(ctx)
+            + ": its certificate ("
+            + certificate.getSubjectX500Principal().getName()
+            + ", serial "
+            + certificate.getSerialNumber().toString(16)
+            + ") names "
+            + (names.isEmpty() ? "no subject alternative name" : names)
+            + ", but member "
+            + link.memberId
+            + " is known here as '"
+            + host
+            + "'");
+    return false;
   }
 
   private boolean checkTarget(ChannelHandlerContext ctx, Handshake remote) {

@@ -306,12 +306,13 @@ public final class NettyRaftTransport implements RaftTransport {
       @Override
       protected void initChannel(SocketChannel ch) {
         if (tls != null) {
+          // The client side is not told the peer's host and port: the JDK would then resume a
+          // cached session, whose certificates are those of the last full handshake, and a
+          // certificate renewed or fixed since would not be presented or checked until it ends.
           SslHandler handler =
               link == null
                   ? tls.server().newHandler(ch.alloc())
-                  : tls.client()
-                      .newHandler(
-                          ch.alloc(), link.address().getHostString(), link.address().getPort());
+                  : tls.client().newHandler(ch.alloc());
           handler.setHandshakeTimeoutMillis(config.connectTimeoutMs());
           // A close waits this long for TLS's goodbye to be flushed (Netty's default, 3 s,
           // would delay the dead-peer close behind a full outbound buffer).

@@ -10,8 +10,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage.AppendRequest;
 import io.tern.raft.RaftMessage.TimeoutNow;
+import io.tern.raft.tls.PemFile;
+import io.tern.raft.tls.ReloadingCredentials;
+import io.tern.raft.tls.TestPki;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Mutual TLS between brokers: only peers with a trusted certificate get through. */
 class TlsTransportTest {
   @TempDir static Path certificates;
+  private static TestPki clusterCa;
   private static TransportTls cluster;
   private static TransportTls stranger;
 
@@ -32,8 +37,20 @@ class TlsTransportTest {
 
   @BeforeAll
   static void makeCertificates() throws Exception {
-    cluster = TestCertificates.selfSigned(certificates, "cluster");
-    stranger = TestCertificates.selfSigned(certificates, "stranger");
+    clusterCa = new TestPki(certificates, "cluster");
+    cluster = tls(clusterCa.issue("broker", "127.0.0.1"), clusterCa.caCertificate());
+    TestPki strangers = new TestPki(certificates, "stranger");
+    stranger = tls(strangers.issue("stranger", "127.0.0.1"), strangers.caCertificate());
+  }
+
+  /** A broker's TLS settings: these files, trusting {@code trusted}, not reloaded. */
+  static TransportTls tls(TestPki.Issued issued, Path trusted) {
+    return new TransportTls(
+        ReloadingCredentials.load(
+            new PemFile("chain", issued.chain()),
+            new PemFile("key", issued.key()),
+            new PemFile("trust", trusted),
+            Duration.ZERO));
   }
 
   @AfterEach
@@ -127,8 +144,9 @@ class TlsTransportTest {
   void aDiallerThatTrustsTheClusterButHoldsNoClusterCertificateIsRefused() throws Exception {
     Inbox inbox2 = new Inbox();
     TransportTls impostor =
-        new TransportTls(
-            stranger.certificateChain(), stranger.privateKey(), cluster.certificateChain());
+        tls(
+            new TestPki(certificates, "impostor").issue("impostor", "127.0.0.1"),
+            clusterCa.caCertificate());
     NettyRaftTransport one = start(1, new Inbox(), impostor);
     NettyRaftTransport two = start(2, inbox2, cluster);
     connect(one, two);
@@ -175,20 +193,146 @@ class TlsTransportTest {
     assertThat(refused(secure, "timeout")).isZero();
   }
 
+  /**
+   * A certificate from the cluster's CA issued for another address cannot join as a member known at
+   * 127.0.0.1, in either role: the dialler checks whom it reached, the acceptor who dialled.
+   */
   @Test
-  void unreadableCertificateFilesAreNamedAtConstruction() {
-    TransportTls missing =
-        new TransportTls(
-            certificates.resolve("nope.crt"), cluster.privateKey(), cluster.certificateChain());
-    assertThatThrownBy(() -> start(1, new Inbox(), missing))
+  void aCertificateNamingAnotherAddressIsRefusedInEitherRole() throws Exception {
+    TransportTls elsewhere =
+        tls(
+            clusterCa.issue("elsewhere", "broker-9.example", "10.9.9.9"),
+            clusterCa.caCertificate());
+    Inbox inbox2 = new Inbox();
+    NettyRaftTransport wrongDialler = start(1, new Inbox(), elsewhere);
+    NettyRaftTransport two = start(2, inbox2, cluster);
+    connect(wrongDialler, two);
+    try (CapturedLog log = new CapturedLog()) {
+      wrongDialler.send(3, new TimeoutNow(1, 2, 5));
+      await("the acceptor refuses the dialler's identity", () -> refused(two, "identity") > 0);
+      await(
+          "the acceptor's log says why",
+          () ->
+              log.text()
+                  .contains(
+                      "names [DNS:broker-9.example, IP:10.9.9.9], but member 1 is known here as"
+                          + " '127.0.0.1'"));
+    }
+    assertThat(inbox2.drain(Duration.ofMillis(300))).isEmpty();
+
+    Inbox inbox4 = new Inbox();
+    NettyRaftTransport three = start(3, new Inbox(), cluster);
+    NettyRaftTransport wrongAcceptor = start(4, inbox4, elsewhere);
+    connect(three, wrongAcceptor);
+    three.send(3, new TimeoutNow(3, 4, 5));
+    await("the dialler refuses the acceptor's identity", () -> refused(three, "identity") > 0);
+    assertThat(inbox4.drain(Duration.ofMillis(300))).isEmpty();
+  }
+
+  /**
+   * cert-manager rewrites a Secret's files in place: a member whose certificate named the wrong
+   * address gets through once its files hold a right one, without restarting either transport.
+   */
+  @Test
+  void aCertificateFixedInPlaceIsUsedForTheNextConnectionWithoutARestart() throws Exception {
+    Path files = certificates.resolve("rotating");
+    java.nio.file.Files.createDirectories(files);
+    TestPki.Issued misnamed = clusterCa.issue("misnamed", "10.9.9.9");
+    TestPki.Issued right = clusterCa.issue("right", "127.0.0.1");
+    Path chain = files.resolve("tls.crt");
+    Path key = files.resolve("tls.key");
+    TestPki.replace(misnamed.chain(), chain);
+    TestPki.replace(misnamed.key(), key);
+    ReloadingCredentials credentials =
+        ReloadingCredentials.load(
+            new PemFile("chain", chain),
+            new PemFile("key", key),
+            new PemFile("trust", clusterCa.caCertificate()),
+            Duration.ofMillis(50));
+    try {
+      Inbox inbox2 = new Inbox();
+      NettyRaftTransport one = start(1, new Inbox(), new TransportTls(credentials));
+      NettyRaftTransport two = start(2, inbox2, cluster);
+      connect(one, two);
+      one.send(3, new TimeoutNow(1, 2, 5));
+      await("the misnamed certificate refused", () -> refused(two, "identity") > 0);
+
+      TestPki.replace(right.key(), key);
+      TestPki.replace(right.chain(), chain);
+      await(
+          "a message through once the right certificate is in the files",
+          () -> {
+            one.send(3, new TimeoutNow(1, 2, 6));
+            try {
+              return !inbox2.drain(Duration.ofMillis(100)).isEmpty();
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      assertThat(credentials.certificate().getSerialNumber()).isEqualTo(right.serial());
+    } finally {
+      credentials.close();
+    }
+  }
+
+  @Test
+  void anExpiredCertificateIsRefused() throws Exception {
+    Instant now = Instant.now();
+    TransportTls expired =
+        tls(
+            clusterCa.issue(
+                "expired",
+                now.minus(Duration.ofDays(3)),
+                now.minus(Duration.ofDays(1)),
+                "127.0.0.1"),
+            clusterCa.caCertificate());
+    Inbox inbox2 = new Inbox();
+    NettyRaftTransport one = start(1, new Inbox(), expired);
+    NettyRaftTransport two = start(2, inbox2, cluster);
+    connect(one, two);
+    try (CapturedLog log = new CapturedLog()) {
+      one.send(3, new TimeoutNow(1, 2, 5));
+      await("the acceptor refuses the expired certificate", () -> refused(two, "tls") > 0);
+      await("the log says why", () -> log.text().contains("CertificateExpiredException"));
+    }
+    assertThat(inbox2.drain(Duration.ofMillis(300))).isEmpty();
+  }
+
+  @Test
+  void credentialsWithoutTrustedCertificatesAreRefusedForTheTransport() throws Exception {
+    TestPki.Issued broker = clusterCa.issue("untrusting", "127.0.0.1");
+    ReloadingCredentials noTrust =
+        ReloadingCredentials.load(
+            new PemFile("chain", broker.chain()),
+            new PemFile("key", broker.key()),
+            null,
+            Duration.ZERO);
+    assertThatThrownBy(() -> new TransportTls(noTrust))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("TLS certificate chain " + certificates.resolve("nope.crt"))
-        .hasMessageContaining("not a readable file");
-    TransportTls notAKey =
-        new TransportTls(
-            cluster.certificateChain(), cluster.certificateChain(), cluster.certificateChain());
-    assertThatThrownBy(() -> start(1, new Inbox(), notAKey))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("cannot use TLS certificate chain");
+        .hasMessageContaining("trusted certificates");
+  }
+
+  /**
+   * What the transport logs meanwhile: slf4j-simple, the tests' binding, writes to whatever
+   * System.err is at the time of each line.
+   */
+  private static final class CapturedLog implements AutoCloseable {
+    private final java.io.PrintStream original = System.err;
+    private final java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+
+    CapturedLog() {
+      System.setErr(
+          new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    synchronized String text() {
+      return captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+      System.setErr(original);
+      original.print(text());
+    }
   }
 }

@@ -1,0 +1,238 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.camunda.client.CamundaClient;
+import io.camunda.client.api.response.ProcessInstanceResult;
+import io.camunda.zeebe.model.bpmn.Bpmn;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.tern.engine.tls.TestPki;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cluster TLS (network.security.*) on three brokers: the official client over gateway TLS through a
+ * standalone gateway that calls the brokers with its own certificate; the command API refuses
+ * callers without a cluster certificate; a broker whose certificate names another address cannot
+ * join Raft.
+ */
+class ClusterTlsTest {
+  @TempDir Path dir;
+
+  /** Cluster and gateway TLS for every broker and the standalone gateway, from {@code ca}. */
+  private static Map<String, String> tls(TestPki ca, TestPki.Issued certificate) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("TERN_NETWORK_SECURITY_ENABLED", "true");
+    settings.put("TERN_NETWORK_SECURITY_CERTIFICATECHAINPATH", certificate.chain().toString());
+    settings.put("TERN_NETWORK_SECURITY_PRIVATEKEYPATH", certificate.key().toString());
+    settings.put("TERN_NETWORK_SECURITY_TRUSTEDCERTIFICATESPATH", ca.caCertificate().toString());
+    settings.put("TERN_GATEWAY_SECURITY_ENABLED", "true");
+    settings.put("TERN_GATEWAY_SECURITY_CERTIFICATECHAINPATH", certificate.chain().toString());
+    settings.put("TERN_GATEWAY_SECURITY_PRIVATEKEYPATH", certificate.key().toString());
+    return settings;
+  }
+
+  @Test
+  void theOfficialClientOverTlsCompletesInstancesOnAClusterWithClusterTls() throws Exception {
+    TestPki ca = new TestPki(dir, "cluster");
+    TestPki.Issued broker = ca.issue("broker", "127.0.0.1");
+    try (TestCluster cluster = new TestCluster(dir, 3, 2, 3, tls(ca, broker)).start()) {
+      cluster.awaitReady(Duration.ofSeconds(30));
+      try (CamundaClient client =
+          CamundaClient.newClientBuilder()
+              .grpcAddress(URI.create("https://127.0.0.1:" + cluster.gateway().port()))
+              .caCertificatePath(ca.caCertificate().toString())
+              .preferRestOverGrpc(false)
+              .defaultRequestTimeout(Duration.ofSeconds(15))
+              .build()) {
+        Awaitility.await("the gateway knows every partition's leader")
+            .atMost(Duration.ofSeconds(15))
+            .until(() -> cluster.gateway().awaitLeaders(Duration.ofMillis(100)));
+        client
+            .newDeployResourceCommand()
+            .addResourceBytes(
+                Bpmn.convertToString(
+                        Bpmn.createExecutableProcess("mutual")
+                            .startEvent()
+                            .serviceTask("check", task -> task.zeebeJobType("check"))
+                            .endEvent()
+                            .done())
+                    .getBytes(StandardCharsets.UTF_8),
+                "mutual.bpmn")
+            .send()
+            .join();
+        client
+            .newWorker()
+            .jobType("check")
+            .handler(
+                (jobClient, job) ->
+                    jobClient
+                        .newCompleteCommand(job)
+                        .variables(Map.of("checked", true))
+                        .send()
+                        .join())
+            .open();
+        for (int i = 0; i < 4; i++) { // round robin: instances on both partitions
+          ProcessInstanceResult result =
+              client
+                  .newCreateInstanceCommand()
+                  .bpmnProcessId("mutual")
+                  .latestVersion()
+                  .withResult()
+                  .send()
+                  .join();
+          assertThat(result.getVariablesAsMap()).containsEntry("checked", true);
+        }
+      }
+      int commandPort = cluster.broker(1).commandPort();
+      assertThat(commandApiCall(commandPort, null, null)).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(commandApiCall(commandPort, ca, null)).isEqualTo(Status.Code.UNAVAILABLE);
+      TestPki.Issued stranger = new TestPki(dir, "strangers").issue("stranger", "127.0.0.1");
+      assertThat(commandApiCall(commandPort, ca, stranger)).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(commandApiCall(commandPort, ca, broker)).isNotEqualTo(Status.Code.UNAVAILABLE);
+    }
+  }
+
+  /**
+   * Node 2's certificate comes from the cluster's CA but names another host: the others' command
+   * API clients refuse it (the host name check of the contact point, logged with the JDK's reason),
+   * so they never learn its Raft address and it never gets a Raft entry. (Had they learnt it, Raft
+   * would refuse it too: TlsTransportTest.)
+   */
+  @Test
+  void aBrokerWhoseCertificateNamesAnotherAddressCannotJoin() throws Exception {
+    TestPki ca = new TestPki(dir, "cluster");
+    TestPki.Issued broker = ca.issue("broker", "127.0.0.1");
+    TestPki.Issued elsewhere = ca.issue("elsewhere", "broker-9.example", "10.9.9.9");
+    try (TestCluster cluster =
+        new TestCluster(dir, 3, 1, 3, tls(ca, broker)).nodeSettings(2, tls(ca, elsewhere))) {
+      cluster.start();
+      Awaitility.await("nodes 0 and 1 elect a leader without node 2")
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> cluster.leaderOf(1) == 0 || cluster.leaderOf(1) == 1);
+      try (CamundaClient client =
+          CamundaClient.newClientBuilder()
+              .grpcAddress(URI.create("https://127.0.0.1:" + cluster.gateway().port()))
+              .caCertificatePath(ca.caCertificate().toString())
+              .preferRestOverGrpc(false)
+              .defaultRequestTimeout(Duration.ofSeconds(15))
+              .build()) {
+        Awaitility.await("the gateway knows nodes 0 and 1")
+            .atMost(Duration.ofSeconds(15))
+            .until(() -> client.newTopologyRequest().send().join().getBrokers().size() >= 2);
+        assertThat(client.newTopologyRequest().send().join().getBrokers())
+            .extracting(b -> b.getNodeId())
+            .containsExactlyInAnyOrder(0, 1);
+      }
+      var partition = cluster.broker(2).partitions().get(0).raft();
+      assertThat(partition.commitIndex()).as("node 2 got no Raft entry").isZero();
+      assertThat(refused(cluster.broker(0), "identity") + refused(cluster.broker(1), "identity"))
+          .as("nobody dialled node 2's Raft port")
+          .isZero();
+    }
+  }
+
+  /** The refusals of the broker's Raft transport with {@code reason}, from its metrics. */
+  private static double refused(Broker broker, String reason) throws Exception {
+    HttpResponse<String> metrics =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:" + broker.managementPort() + "/actuator/prometheus"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    Matcher line =
+        Pattern.compile(
+                "tern_raft_transport_connections_refused_total\\{[^}]*reason=\""
+                    + reason
+                    + "\"[^}]*} ([0-9.E]+)")
+            .matcher(metrics.body());
+    double total = 0;
+    while (line.find()) {
+      total += Double.parseDouble(line.group(1));
+    }
+    return total;
+  }
+
+  /**
+   * A call to the command API at {@code port}: plaintext without {@code ca}, else TLS trusting it
+   * and presenting {@code certificate} (null: none). Its status.
+   */
+  private static Status.Code commandApiCall(int port, TestPki ca, TestPki.Issued certificate)
+      throws Exception {
+    NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", port);
+    if (ca == null) {
+      builder.usePlaintext();
+    } else {
+      SslContextBuilder tls = GrpcSslContexts.forClient().trustManager(ca.caCertificate().toFile());
+      if (certificate != null) {
+        tls.keyManager(certificate.chain().toFile(), certificate.key().toFile());
+      }
+      builder.sslContext(tls.build());
+    }
+    ManagedChannel channel = builder.build();
+    try {
+      ClientCalls.blockingUnaryCall(
+          channel,
+          REBALANCE,
+          CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
+          new byte[0]);
+      return Status.Code.OK;
+    } catch (StatusRuntimeException e) {
+      return e.getStatus().getCode();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
+
+  private static final MethodDescriptor<byte[], byte[]> REBALANCE =
+      MethodDescriptor.<byte[], byte[]>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName("tern.BrokerApi/Rebalance")
+          .setRequestMarshaller(BYTES)
+          .setResponseMarshaller(BYTES)
+          .build();
+}

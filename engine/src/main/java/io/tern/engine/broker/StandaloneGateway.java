@@ -64,11 +64,11 @@ public final class StandaloneGateway implements AutoCloseable {
           management =
               ListenFailedException.listen(
                   "management.port",
-                  config.host(),
+                  config.managementHost(),
                   config.managementPort(),
                   () ->
                       ManagementServer.start(
-                          config.host(),
+                          config.managementHost(),
                           config.managementPort(),
                           new GatewayManagementApi(
                               cluster, registry::scrape, gateway.jobStreams())));

@@ -1,14 +1,9 @@
 package io.tern.engine.cluster;
 
 import io.grpc.Context;
-import io.grpc.Contexts;
 import io.grpc.Deadline;
-import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -16,7 +11,6 @@ import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tern.engine.cluster.BrokerMessages.Answered;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
@@ -31,7 +25,6 @@ import io.tern.engine.workflow.Partitions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -41,8 +34,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.SSLSession;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,10 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>Gateways and brokers both call it, but only brokers may send a partition internal commands
  * (those between partitions, distribution, acknowledgements) and ask it to rebalance: from any
  * other caller, a partition takes only the client commands a gateway forwards ({@link
- * ForwardableCommands}). Who is a broker {@link BrokerIdentity} decides, from the connection's
- * verified certificate when TLS is on, else from the address it comes from. A refusal is
- * PERMISSION_DENIED naming the command, happens before anything is written, and counts in {@code
- * tern.commandapi.refused}.
+ * ForwardableCommands}). {@link CommandApiAccess} checks it; who is a broker {@link BrokerIdentity}
+ * decides, from the connection's verified certificate when TLS is on, else from the address it
+ * comes from.
  */
 public final class BrokerApiServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BrokerApiServer.class);
@@ -86,35 +76,9 @@ public final class BrokerApiServer implements AutoCloseable {
     CompletableFuture<Map<Integer, String>> rebalanceLocal();
   }
 
-  /** The caller of the current call, set by {@link #CALLER_INTERCEPTOR}. */
-  private static final Context.Key<Caller> CALLER = Context.key("tern-command-api-caller");
-
-  /** The connection a call came on: where from, and its TLS session (null in plaintext). */
-  private record Caller(SocketAddress remote, SSLSession session) {}
-
-  private static final ServerInterceptor CALLER_INTERCEPTOR =
-      new ServerInterceptor() {
-        @Override
-        public <Q, A> ServerCall.Listener<Q> interceptCall(
-            ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-          Caller caller =
-              new Caller(
-                  call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR),
-                  call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
-          return Contexts.interceptCall(
-              Context.current().withValue(CALLER, caller), call, headers, next);
-        }
-      };
-
-  /** Refusals are logged at most this often: a stranger's flood must not flood the log. */
-  private static final long REFUSAL_LOG_INTERVAL_MS = 60_000;
-
   private final Host host;
   private final Server server;
-  private final BrokerIdentity brokers;
-  private final Counter refusedExecutes;
-  private final Counter refusedRebalances;
-  private final AtomicLong lastRefusalLoggedMs = new AtomicLong(Long.MIN_VALUE / 2);
+  private final CommandApiAccess access;
   private final Set<ServerCallStreamObserver<byte[]>> subscribers = ConcurrentHashMap.newKeySet();
 
   /** Every send to subscribers happens on this thread, so that no two overlap on one call. */
@@ -131,9 +95,7 @@ public final class BrokerApiServer implements AutoCloseable {
   private BrokerApiServer(
       Host host, String bindHost, int port, BrokerIdentity brokers, MeterRegistry registry) {
     this.host = host;
-    this.brokers = brokers;
-    this.refusedExecutes = refusedCounter(registry, "Execute");
-    this.refusedRebalances = refusedCounter(registry, "Rebalance");
+    this.access = new CommandApiAccess(brokers, registry);
     ServerServiceDefinition service =
         ServerServiceDefinition.builder(BrokerApi.SERVICE)
             .addMethod(BrokerApi.EXECUTE, ServerCalls.asyncUnaryCall(this::execute))
@@ -148,7 +110,7 @@ public final class BrokerApiServer implements AutoCloseable {
             // Clients (ClusterClient) ping every 5 s, with or without calls, to notice a dead peer.
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
-            .addService(ServerInterceptors.intercept(service, CALLER_INTERCEPTOR))
+            .addService(ServerInterceptors.intercept(service, access.interceptor()))
             .build();
   }
 
@@ -220,19 +182,7 @@ public final class BrokerApiServer implements AutoCloseable {
       observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
       return;
     }
-    if (!ForwardableCommands.allowed(command.valueType(), command.intent(), command.wantsAnswer())
-        && !fromBroker()) {
-      String what = ForwardableCommands.describe(command.valueType(), command.intent());
-      refuse(
-          observer,
-          refusedExecutes,
-          (command.wantsAnswer()
-                  ? "only a broker may send the internal command "
-                  : "only a broker may send a command without waiting for its answer: ")
-              + what
-              + " to partition "
-              + command.partitionId()
-              + "; a gateway forwards client commands only");
+    if (!access.mayExecute(command, observer)) {
       return;
     }
     RecordValue value =
@@ -342,14 +292,7 @@ public final class BrokerApiServer implements AutoCloseable {
   }
 
   private void rebalance(byte[] message, StreamObserver<byte[]> observer) {
-    if (!fromBroker()) {
-      // The admin's way in is POST /actuator/rebalance with the management token: that broker
-      // then asks the others here.
-      refuse(
-          observer,
-          refusedRebalances,
-          "only a broker may ask for a rebalance here: POST /actuator/rebalance on a broker's"
-              + " management port, with its token");
+    if (!access.mayRebalance(observer)) {
       return;
     }
     host.rebalanceLocal()
@@ -362,33 +305,6 @@ public final class BrokerApiServer implements AutoCloseable {
               observer.onNext(BrokerMessages.outcomes(outcomes));
               observer.onCompleted();
             });
-  }
-
-  private boolean fromBroker() {
-    Caller caller = CALLER.get();
-    return caller != null && brokers.isBroker(caller.remote(), caller.session());
-  }
-
-  private void refuse(StreamObserver<byte[]> observer, Counter refused, String reason) {
-    refused.increment();
-    Caller caller = CALLER.get();
-    long nowMs = System.currentTimeMillis();
-    long last = lastRefusalLoggedMs.get();
-    if (nowMs - last >= REFUSAL_LOG_INTERVAL_MS && lastRefusalLoggedMs.compareAndSet(last, nowMs)) {
-      LOG.warn(
-          "Refused a call from {}, which is not a broker of this cluster: {} (logged at most once"
-              + " a minute; tern.commandapi.refused counts them all)",
-          caller == null ? "an unknown address" : caller.remote(),
-          reason);
-    }
-    observer.onError(Status.PERMISSION_DENIED.withDescription(reason).asException());
-  }
-
-  private static Counter refusedCounter(MeterRegistry registry, String method) {
-    return Counter.builder("tern.commandapi.refused")
-        .description("command API calls refused because only a broker may make them")
-        .tag("method", method)
-        .register(registry);
   }
 
   @Override

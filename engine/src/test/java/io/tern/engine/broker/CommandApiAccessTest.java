@@ -62,9 +62,9 @@ class CommandApiAccessTest {
   private static final MethodDescriptor<byte[], byte[]> REBALANCE = method("Rebalance");
 
   /** An internal command, a key no other record has, and a valid value of its type. */
-  private record Internal(int valueType, int intent, long key, WorkflowValue value) {}
+  record Internal(int valueType, int intent, long key, WorkflowValue value) {}
 
-  private static final List<Internal> INTERNAL =
+  static final List<Internal> INTERNAL =
       List.of(
           new Internal(
               ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, 7_001, new DeploymentValue()),
@@ -166,8 +166,7 @@ class CommandApiAccessTest {
     }
   }
 
-  private static void execute(
-      ManagedChannel channel, Internal command, long key, boolean wantsAnswer) {
+  static void execute(ManagedChannel channel, Internal command, long key, boolean wantsAnswer) {
     execute(channel, command.valueType(), command.intent(), key, command.value(), wantsAnswer);
   }
 

@@ -227,6 +227,49 @@ disk watermarks) with .Values.config layered over them, the user's keys winning.
 {{- end }}
 {{- end -}}
 
+{{/* The Secret holding the management token: the chart's, or management.token.existingSecret. */}}
+{{- define "tern.managementSecretName" -}}
+{{- default (printf "%s-management" (include "tern.fullname" .)) .Values.management.token.existingSecret -}}
+{{- end -}}
+
+{{/* Whether the brokers get a management token (from the chart's Secret or an existing one). */}}
+{{- define "tern.managementToken" -}}
+{{- if or .Values.management.token.create .Values.management.token.existingSecret -}}true{{- end -}}
+{{- end -}}
+
+{{/* Where brokers and rebalance jobs read the management token. */}}
+{{- define "tern.managementTokenDir" -}}/usr/local/tern/secrets/management{{- end -}}
+
+{{/* The env var naming the token's file; pass the root. */}}
+{{- define "tern.managementTokenEnv" -}}
+{{- if include "tern.managementToken" . }}
+- name: TERN_MANAGEMENT_SECURITY_TOKENFILE
+  value: {{ include "tern.managementTokenDir" . }}/{{ .Values.management.token.key }}
+{{- end }}
+{{- end -}}
+
+{{/* The token's volume mount; pass the root. */}}
+{{- define "tern.managementTokenMount" -}}
+{{- if include "tern.managementToken" . }}
+- name: management-token
+  mountPath: {{ include "tern.managementTokenDir" . }}
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{/* The token's volume (only its key; 0440: root's file, readable through the pod's fsGroup). */}}
+{{- define "tern.managementTokenVolume" -}}
+{{- if include "tern.managementToken" . }}
+- name: management-token
+  secret:
+    secretName: {{ include "tern.managementSecretName" . }}
+    defaultMode: 288
+    items:
+      - key: {{ .Values.management.token.key }}
+        path: {{ .Values.management.token.key }}
+{{- end }}
+{{- end -}}
+
 {{/* The pod spec of the rebalance jobs; pass a dict with root, addresses and waitReady. */}}
 {{- define "tern.rebalancePod" -}}
 restartPolicy: Never
@@ -262,6 +305,9 @@ containers:
     env:
       - name: TERN_REBALANCE_TIMEOUT
         value: {{ .root.Values.leaderBalancing.timeoutSeconds | quote }}
+      {{- include "tern.managementTokenEnv" .root | nindent 6 }}
+    volumeMounts:
+      {{- include "tern.managementTokenMount" .root | nindent 6 }}
     {{- with .root.Values.leaderBalancing.resources }}
     resources:
       {{- toYaml . | nindent 6 }}
@@ -270,4 +316,6 @@ containers:
     securityContext:
       {{- toYaml . | nindent 6 }}
     {{- end }}
+volumes:
+  {{- include "tern.managementTokenVolume" .root | nindent 2 }}
 {{- end -}}

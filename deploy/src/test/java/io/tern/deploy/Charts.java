@@ -53,6 +53,10 @@ final class Charts {
           Map.entry("apps/v1 Deployment", "kubernetes-1.30/deployment-apps-v1.json.gz"),
           Map.entry("v1 Service", "kubernetes-1.30/service-v1.json.gz"),
           Map.entry("v1 ConfigMap", "kubernetes-1.30/configmap-v1.json.gz"),
+          Map.entry("v1 Secret", "kubernetes-1.30/secret-v1.json.gz"),
+          Map.entry(
+              "networking.k8s.io/v1 NetworkPolicy",
+              "kubernetes-1.30/networkpolicy-networking-v1.json.gz"),
           Map.entry("v1 ServiceAccount", "kubernetes-1.30/serviceaccount-v1.json.gz"),
           Map.entry("v1 Pod", "kubernetes-1.30/pod-v1.json.gz"),
           Map.entry("v1 PersistentVolumeClaim", "kubernetes-1.30/persistentvolumeclaim-v1.json.gz"),
@@ -75,6 +79,9 @@ final class Charts {
 
     private Render(Path chart) {
       this.chart = chart;
+      // helm-java's template asks a cluster for lookup (helm template answers it empty): the
+      // management Secret skips its lookup here, and makes a new token as on a first install.
+      sets.put((chart.equals(BENCHMARK) ? "tern." : "") + "management.token.keepExisting", false);
     }
 
     Render values(Path file) {

@@ -84,7 +84,9 @@ class ComposeTest {
           .containsEntry("TERN_NETWORK_ADVERTISEDHOST", BROKERS.get(n))
           .containsEntry(
               "TERN_CLUSTER_CONTACTPOINTS", "broker-0:26501,broker-1:26501,broker-2:26501")
-          .containsEntry("TERN_CLUSTER_CLUSTERSIZE", "3");
+          .containsEntry("TERN_CLUSTER_CLUSTERSIZE", "3")
+          // operations off unless the one running compose gives a token
+          .containsEntry("TERN_MANAGEMENT_SECURITY_TOKEN", "${TERN_MANAGEMENT_TOKEN:-}");
       assertThat(broker.get("command").toString()).isEqualTo("[broker]");
     }
     assertThat(services.get("gateway").toString()).contains("command=[gateway]");
@@ -128,7 +130,13 @@ class ComposeTest {
     Podman.buildImage();
     String project = "tern-compose-" + ProcessHandle.current().pid();
     List<String> up =
-        new ArrayList<>(List.of("env", "TERN_IMAGE=" + Podman.IMAGE, "podman-compose"));
+        new ArrayList<>(
+            List.of(
+                "env",
+                "TERN_IMAGE=" + Podman.IMAGE,
+                // tern-rebalance in broker-0 reads it from the broker's environment.
+                "TERN_MANAGEMENT_TOKEN=compose-test-management-token-01",
+                "podman-compose"));
     up.addAll(List.of("-p", project, "-f", COMPOSE.toString(), "up", "-d", "--no-build"));
     up.addAll(BROKERS);
     up.addAll(CLIENTS);

@@ -70,6 +70,7 @@ class RenderedClusterBootsTest {
     }
     // kube play keeps the ConfigMap as a volume of its name.
     Podman.podman("volume", "rm", "-f", "tern-config");
+    Podman.podman("secret", "rm", "tern-management");
     Podman.podman("network", "rm", "-f", network);
   }
 
@@ -102,6 +103,9 @@ class RenderedClusterBootsTest {
             .manifests();
     Map<String, Object> statefulSet = manifests.one("StatefulSet");
     Map<String, Object> configMap = manifests.named("ConfigMap", "tern-config");
+    // The management token's Secret, played with each broker (kube play makes a podman secret of
+    // it): the brokers and the rebalance commands run in them read it as in Kubernetes.
+    Map<String, Object> tokenSecret = manifests.named("Secret", "tern-management");
     String headless = at(statefulSet, "spec.serviceName");
 
     Map<String, String> addresses = new LinkedHashMap<>();
@@ -117,7 +121,8 @@ class RenderedClusterBootsTest {
       Charts.validate(pod);
       Path file = dir.resolve(broker.getKey() + ".yaml");
       Dump dump = new Dump(DumpSettings.builder().build());
-      Files.writeString(file, dump.dumpAllToString(List.of(configMap, pod).iterator()));
+      Files.writeString(
+          file, dump.dumpAllToString(List.of(configMap, tokenSecret, pod).iterator()));
       play(file, broker.getKey(), "broker", broker.getValue());
     }
     Map<String, Object> deployment = manifests.one("Deployment");

@@ -1,6 +1,7 @@
 package io.tern.deploy;
 
 import static io.tern.deploy.Manifests.at;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -193,7 +194,9 @@ class TernChartTest {
         .as("docs/deploy.md removes the brokers' claims by this label after helm uninstall")
         .containsEntry("app.kubernetes.io/component", "broker");
     List<Map<String, Object>> volumes = at(statefulSet, "spec.template.spec.volumes");
-    assertThat(volumes).extracting(v -> v.get("name")).containsExactly("config", "tmp");
+    assertThat(volumes)
+        .extracting(v -> v.get("name"))
+        .containsExactly("config", "tmp", "management-token");
     assertThat(volumes.toString()).doesNotContain("Memory");
     Map<String, Object> data = at(config(manifests), "data");
     assertThat(data).doesNotContainKey("runtimeDirectory");
@@ -286,6 +289,143 @@ class TernChartTest {
     Manifests noHook =
         Charts.render(Charts.TERN).set("leaderBalancing.onInstall", false).manifests();
     assertThat(noHook.kinds()).contains("CronJob").doesNotContain("Job");
+  }
+
+  @Test
+  void theManagementTokenComesFromASecretToBrokersAndRebalanceJobs() throws IOException {
+    Manifests manifests = Charts.render(Charts.TERN).manifests();
+    Map<String, Object> secret = manifests.named("Secret", "tern-management");
+    Map<String, String> data = at(secret, "data");
+    String token = new String(java.util.Base64.getDecoder().decode(data.get("token")), UTF_8);
+    assertThat(token).hasSize(48).matches("[A-Za-z0-9]+");
+    assertThat(at(secret, "metadata.annotations").toString())
+        .contains("helm.sh/resource-policy=keep");
+    assertThat(Files.readString(Charts.TERN.resolve("templates/secret-management.yaml")))
+        .as("an upgrade must keep the token brokers read at start")
+        .contains("lookup \"v1\" \"Secret\"");
+
+    String file = "/usr/local/tern/secrets/management/token";
+    Map<String, Object> broker = at(manifests.one("StatefulSet"), "spec.template.spec");
+    assertThat(env(broker)).containsEntry("TERN_MANAGEMENT_SECURITY_TOKENFILE", file);
+    assertThat(tokenVolume(broker, "tern-management")).isTrue();
+    Map<String, Object> scheduled =
+        at(manifests.one("CronJob"), "spec.jobTemplate.spec.template.spec");
+    Map<String, Object> once = at(manifests.one("Job"), "spec.template.spec");
+    for (Map<String, Object> job : List.of(scheduled, once)) {
+      assertThat(env(job)).containsEntry("TERN_MANAGEMENT_SECURITY_TOKENFILE", file);
+      assertThat(tokenVolume(job, "tern-management")).isTrue();
+    }
+    // The token is never in the configuration file or an environment variable's value.
+    assertThat(manifests.named("ConfigMap", "tern-config").toString()).doesNotContain(token);
+    assertThat(broker.toString()).doesNotContain(token);
+
+    Manifests own =
+        Charts.render(Charts.TERN).set("management.token.existingSecret", "ops-token").manifests();
+    assertThat(own.kinds()).doesNotContain("Secret");
+    assertThat(tokenVolume(at(own.one("StatefulSet"), "spec.template.spec"), "ops-token")).isTrue();
+
+    assertThatThrownBy(
+            () -> Charts.render(Charts.TERN).set("management.token.create", false).manifests())
+        .hasMessageContaining("leaderBalancing needs the management token");
+    Manifests none =
+        Charts.render(Charts.TERN)
+            .set("management.token.create", false)
+            .set("leaderBalancing.enabled", false)
+            .manifests();
+    assertThat(none.kinds()).doesNotContain("Secret", "CronJob");
+    assertThat(env(at(none.one("StatefulSet"), "spec.template.spec")))
+        .doesNotContainKey("TERN_MANAGEMENT_SECURITY_TOKENFILE");
+  }
+
+  @Test
+  void aNetworkPolicyKeepsCommandAndRaftPortsBetweenBrokers() {
+    Manifests manifests = Charts.render(Charts.TERN).manifests();
+    Map<String, Object> policy = manifests.named("NetworkPolicy", "tern-broker");
+    assertThat(at(policy, "spec.podSelector.matchLabels").toString())
+        .contains("app.kubernetes.io/component=broker");
+    assertThat(peers(policy, 26501)).containsExactly("broker");
+    assertThat(peers(policy, 26502)).containsExactly("broker");
+    assertThat(rule(policy, 26500)).doesNotContainKey("from"); // clients: anyone
+    assertThat(rule(policy, 9600)).doesNotContainKey("from"); // probes, Prometheus: anyone
+
+    Manifests restricted =
+        Charts.render(Charts.TERN)
+            .set("gateway.enabled", true)
+            .set(
+                "networkPolicy.management.from[0].namespaceSelector.matchLabels.purpose",
+                "monitoring")
+            .manifests();
+    Map<String, Object> withGateways = restricted.named("NetworkPolicy", "tern-broker");
+    assertThat(peers(withGateways, 26501)).containsExactly("broker", "gateway");
+    assertThat(peers(withGateways, 26502)).containsExactly("broker");
+    assertThat(rule(withGateways, 26500)).as("no embedded gateways").isNull();
+    assertThat(peers(withGateways, 9600)).containsExactly("broker", "rebalance", "monitoring");
+
+    assertThat(Charts.render(Charts.TERN).set("networkPolicy.enabled", false).manifests().kinds())
+        .doesNotContain("NetworkPolicy");
+  }
+
+  @Test
+  void theClientServiceDoesNotExposeTheBrokersManagementPort() {
+    Map<String, Object> embedded =
+        Charts.render(Charts.TERN).manifests().named("Service", "tern-gateway");
+    List<Map<String, Object>> ports = at(embedded, "spec.ports");
+    assertThat(ports).extracting(port -> port.get("port")).containsExactly(26500);
+    // A standalone gateway's management port has no operations; the ServiceMonitor scrapes it.
+    Map<String, Object> standalone =
+        Charts.render(Charts.TERN)
+            .set("gateway.enabled", true)
+            .manifests()
+            .named("Service", "tern-gateway");
+    List<Map<String, Object>> gatewayPorts = at(standalone, "spec.ports");
+    assertThat(gatewayPorts).extracting(port -> port.get("port")).containsExactly(26500, 9600);
+  }
+
+  /** The ingress rule for {@code port}, or null. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> rule(Map<String, Object> policy, int port) {
+    List<Map<String, Object>> rules = at(policy, "spec.ingress");
+    for (Map<String, Object> rule : rules) {
+      List<Map<String, Object>> ports = (List<Map<String, Object>>) rule.get("ports");
+      if (ports.stream().anyMatch(each -> Integer.valueOf(port).equals(each.get("port")))) {
+        return rule;
+      }
+    }
+    return null;
+  }
+
+  /** Who a rule lets in: each peer's pod component, or its namespace's purpose label. */
+  @SuppressWarnings("unchecked")
+  private static List<String> peers(Map<String, Object> policy, int port) {
+    List<Map<String, Object>> from = (List<Map<String, Object>>) rule(policy, port).get("from");
+    return from.stream()
+        .map(
+            peer ->
+                peer.containsKey("podSelector")
+                    ? String.valueOf(
+                        Manifests.<Map<String, Object>>at(peer, "podSelector.matchLabels")
+                            .get("app.kubernetes.io/component"))
+                    : String.valueOf(
+                        Manifests.<Map<String, Object>>at(peer, "namespaceSelector.matchLabels")
+                            .get("purpose")))
+        .toList();
+  }
+
+  /** Whether the pod mounts the Secret {@code secret} as the management token's volume. */
+  private static boolean tokenVolume(Map<String, Object> pod, String secret) {
+    List<Map<String, Object>> volumes = at(pod, "volumes");
+    List<Map<String, Object>> mounts = at(pod, "containers.0.volumeMounts");
+    return volumes.stream()
+            .anyMatch(
+                volume ->
+                    "management-token".equals(volume.get("name"))
+                        && secret.equals(
+                            Manifests.<Object>at(volume, "secret.secretName").toString()))
+        && mounts.stream()
+            .anyMatch(
+                mount ->
+                    "management-token".equals(mount.get("name"))
+                        && Boolean.TRUE.equals(mount.get("readOnly")));
   }
 
   @Test

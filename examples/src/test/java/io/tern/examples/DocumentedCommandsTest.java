@@ -70,7 +70,11 @@ class DocumentedCommandsTest {
         .contains("[broker-1]")
         .contains("Stopping the broker")
         .contains("Broker stopped");
-    String rebalanced = post("http://127.0.0.1:9600/actuator/rebalance");
+    // The block made the token beside the brokers' files; rebalancing needs it.
+    String token = Files.readString(dir.resolve("local-cluster/management-token")).strip();
+    assertThat(token).hasSize(64);
+    assertThat(post("http://127.0.0.1:9600/actuator/rebalance", null)).contains("management token");
+    String rebalanced = post("http://127.0.0.1:9600/actuator/rebalance", "Bearer " + token);
     assertThat(rebalanced).contains("\"1\":").contains("\"2\":").contains("\"3\":");
   }
 
@@ -164,13 +168,16 @@ class DocumentedCommandsTest {
     return false;
   }
 
-  private static String post(String url) throws IOException, InterruptedException {
-    return HTTP.send(
-            HttpRequest.newBuilder(URI.create(url))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .timeout(Duration.ofSeconds(30))
-                .build(),
-            HttpResponse.BodyHandlers.ofString())
-        .body();
+  /** {@code authorization}: the Authorization header, or null for none. */
+  private static String post(String url, String authorization)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .timeout(Duration.ofSeconds(30));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 }

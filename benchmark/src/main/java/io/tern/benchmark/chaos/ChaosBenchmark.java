@@ -104,7 +104,9 @@ public final class ChaosBenchmark {
         clients.add(client(gateway));
       }
       deploy(clients.get(0));
-      ClusterProbe probe = new ClusterProbe(cluster.managementAddresses(), options.partitions);
+      ClusterProbe probe =
+          new ClusterProbe(
+              cluster.managementAddresses(), cluster.managementAuthorization(), options.partitions);
       FaultInjector injector =
           new FaultInjector(
               cluster,

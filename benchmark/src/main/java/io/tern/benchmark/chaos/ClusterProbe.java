@@ -34,14 +34,17 @@ final class ClusterProbe {
       int node, int partition, String role, long term, long replayLag, boolean replaying) {}
 
   private final List<String> management;
+  private final String authorization;
   private final int partitions;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(ANSWER_TIMEOUT).build();
 
   /**
    * @param management every broker's management address, by node id
+   * @param authorization the Authorization header the brokers' operations need
    */
-  ClusterProbe(List<String> management, int partitions) {
+  ClusterProbe(List<String> management, String authorization, int partitions) {
     this.management = management;
+    this.authorization = authorization;
     this.partitions = partitions;
   }
 
@@ -172,6 +175,7 @@ final class ClusterProbe {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://" + management.get(node) + path))
             .timeout(ANSWER_TIMEOUT)
+            .header("Authorization", authorization)
             .POST(HttpRequest.BodyPublishers.noBody())
             .build();
     try {
@@ -238,6 +242,7 @@ final class ClusterProbe {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://" + management.get(node) + path))
             .timeout(ANSWER_TIMEOUT)
+            .header("Authorization", authorization)
             .build();
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -165,7 +165,7 @@ public final class ExperimentBenchmark {
             data,
             progress)) {
       List<String> management = cluster.managementAddresses();
-      onPrimaries(management, options.brokers, progress);
+      onPrimaries(management, cluster.managementAuthorization(), options.brokers, progress);
       try (CamundaClient client = client(cluster.gateway())) {
         Map<Integer, Long> trips = roundTrips(client, management);
         progress.log("round trip from node 0's gateway to each partition's leader, ms: %s", trips);
@@ -257,7 +257,8 @@ public final class ExperimentBenchmark {
   }
 
   /** Asks for rebalancing until every partition is led by its primary (or 60 s passed). */
-  private static void onPrimaries(List<String> management, int brokers, Progress progress)
+  private static void onPrimaries(
+      List<String> management, String authorization, int brokers, Progress progress)
       throws InterruptedException {
     LimiterGauges leaders = new LimiterGauges(management);
     HttpClient http = HttpClient.newHttpClient();
@@ -277,6 +278,7 @@ public final class ExperimentBenchmark {
         http.send(
             HttpRequest.newBuilder(
                     URI.create("http://" + management.get(0) + "/actuator/rebalance"))
+                .header("Authorization", authorization)
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .timeout(Duration.ofSeconds(30))
                 .build(),

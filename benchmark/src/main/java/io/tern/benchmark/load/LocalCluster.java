@@ -25,6 +25,13 @@ public final class LocalCluster implements AutoCloseable {
   private final List<Map<String, String>> settings = new ArrayList<>();
   private final int[] gatewayPorts;
   private final int[] managementPorts;
+
+  /**
+   * The brokers' management token, new for each cluster: pausing, snapshots, rebalancing and fault
+   * injection need it. It reaches the brokers in their environment only.
+   */
+  private final String managementToken = newToken();
+
   private Path dir;
 
   private LocalCluster(int size) {
@@ -107,6 +114,7 @@ public final class LocalCluster implements AutoCloseable {
       settings.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
       settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
       settings.put("TERN_RAFT_FLUSH_MODE", flushMode);
+      settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", managementToken);
       int self = node;
       // "{node}" in a value is the broker's node id: each broker needs a directory of its own.
       extraSettings.forEach(
@@ -175,6 +183,17 @@ public final class LocalCluster implements AutoCloseable {
   /** Each broker's management address, by node id. */
   public List<String> managementAddresses() {
     return Arrays.stream(managementPorts).mapToObj(port -> "127.0.0.1:" + port).toList();
+  }
+
+  /** The Authorization header's value for the brokers' management operations. */
+  public String managementAuthorization() {
+    return "Bearer " + managementToken;
+  }
+
+  private static String newToken() {
+    byte[] random = new byte[32];
+    new java.security.SecureRandom().nextBytes(random);
+    return java.util.HexFormat.of().formatHex(random);
   }
 
   /** Stops every broker as SIGTERM does (graceful), forcibly after 30 s. */

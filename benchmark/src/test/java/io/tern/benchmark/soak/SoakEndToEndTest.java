@@ -26,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * processor paused in the middle of a run fails the throughput and latency verdicts.
  */
 class SoakEndToEndTest {
+  /** The test broker's management token: pausing needs it. */
+  private static final String MANAGEMENT_TOKEN = "soak-test-management-token-0123";
+
   private static final List<String> PLOTS =
       List.of(
           "throughput",
@@ -129,6 +132,7 @@ class SoakEndToEndTest {
                   HttpRequest.newBuilder(
                           URI.create(
                               "http://" + management + "/actuator/partitions/pauseProcessing"))
+                      .header("Authorization", "Bearer " + MANAGEMENT_TOKEN)
                       .POST(HttpRequest.BodyPublishers.noBody())
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
@@ -180,6 +184,7 @@ class SoakEndToEndTest {
         "TERN_NETWORK_COMMANDPORT", "0",
         "TERN_NETWORK_INTERNALPORT", "0",
         "TERN_GATEWAY_PORT", "0",
-        "TERN_MANAGEMENT_PORT", "0");
+        "TERN_MANAGEMENT_PORT", "0",
+        "TERN_MANAGEMENT_SECURITY_TOKEN", MANAGEMENT_TOKEN);
   }
 }

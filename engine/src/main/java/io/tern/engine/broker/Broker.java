@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tern.engine.cluster.BrokerApiServer;
+import io.tern.engine.cluster.BrokerIdentity;
 import io.tern.engine.cluster.BrokerJobStreams;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.PartitionState;
@@ -37,7 +38,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +70,13 @@ public final class Broker implements AutoCloseable {
   private final ClusterClient cluster;
   private final ClusterPartitions clusterPartitions;
   private final ResourceMetrics resourceMetrics;
+
+  /**
+   * The brokers' host names: the contact points', this broker's, and those the brokers publish.
+   * Only callers on these hosts (or with certificates naming them) may send internal commands.
+   */
+  private final Set<String> brokerHosts = ConcurrentHashMap.newKeySet();
+
   private final List<EnginePartition> opened = new ArrayList<>();
   private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
   private final DataDirectoryLock dataLock;
@@ -131,9 +141,16 @@ public final class Broker implements AutoCloseable {
             clusterTls == null ? null : clusterTls.commandApiClient());
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     this.resourceMetrics = new ResourceMetrics(registry);
+    config.contactPoints().forEach(point -> brokerHosts.add(point.getHostString()));
+    if (!config.advertisedHost().isBlank()) {
+      brokerHosts.add(config.advertisedHost());
+    }
     // Raft learns where the other members listen from their command API's state.
     cluster.addListener(
         state -> {
+          if (!state.host().isBlank()) {
+            brokerHosts.add(state.host());
+          }
           if (state.nodeId() != config.nodeId()) {
             transport.addPeer(
                 PartitionDistribution.memberIdOf(state.nodeId()),
@@ -215,7 +232,9 @@ public final class Broker implements AutoCloseable {
                     new CommandApiHost(partitions, jobStreams, hosted, this::state),
                     config.host(),
                     config.commandPort(),
-                    clusterTls == null ? null : clusterTls.commandApiServer()));
+                    clusterTls == null ? null : clusterTls.commandApiServer(),
+                    new BrokerIdentity(() -> brokerHosts),
+                    registry));
     jobStreams.announceTo(api::jobsAvailable);
     if (gatewayStreams != null) {
       cluster.onJobsAvailable(gatewayStreams::jobsAvailable);
@@ -242,11 +261,11 @@ public final class Broker implements AutoCloseable {
       management =
           ListenFailedException.listen(
               "management.port",
-              config.host(),
+              config.managementHost(),
               config.managementPort(),
               () ->
                   ManagementServer.start(
-                      config.host(),
+                      config.managementHost(),
                       config.managementPort(),
                       config.managementTls(),
                       new ManagementApi(
@@ -256,7 +275,13 @@ public final class Broker implements AutoCloseable {
                           config.experimentFlags(),
                           networkFaults,
                           () -> JobStreamsEndpoint.answer(gatewayJobStreams(), jobStreams),
-                          config.partitionsCount())));
+                          config.partitionsCount(),
+                          config.managementToken())));
+      LOG.info(
+          config.managementToken().configured()
+              ? "Management operations (POST /actuator/...) need the management token"
+              : "Management operations (POST /actuator/...) are off: no management token is set"
+                  + " (management.security.tokenFile or TERN_MANAGEMENT_SECURITY_TOKEN)");
     }
     LOG.info(
         "Broker {} of {}: command API on {}:{}, Raft on {}:{}, {} of {} partition(s) here",

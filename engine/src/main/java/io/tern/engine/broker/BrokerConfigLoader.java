@@ -200,6 +200,11 @@ public final class BrokerConfigLoader {
       return !origins.containsKey(key);
     }
 
+    /** Where {@code key} was set: a file's path, an environment variable, or "default". */
+    String origin(String key) {
+      return origins.getOrDefault(key, "default");
+    }
+
     String text(String key) {
       String value = values.get(key);
       if (value == null) {

@@ -42,6 +42,23 @@ final class ConfigKeys {
               "true",
               "whether the management HTTP server (health, metrics, operations) runs"),
           new Key("management.port", "9600", "the management HTTP server's port"),
+          new Key(
+              "management.host",
+              "",
+              "the address the management server binds to (empty: network.host); probes and"
+                  + " Prometheus must reach it, so in Kubernetes the pod's address or 0.0.0.0"),
+          new Key(
+              "management.security.tokenFile",
+              "",
+              "a file holding the token that POST operations (pause, resume, takeSnapshot,"
+                  + " rebalance, faults) and variables in GET /actuator/instances/{key} need, sent"
+                  + " as 'Authorization: Bearer <token>'; at least 16 printable characters. Without"
+                  + " a token the operations answer 403 and variables are redacted"),
+          new Key(
+              "management.security.token",
+              "",
+              "the same token from the environment variable only (never in the configuration"
+                  + " file, which is refused); set one of the two"),
           new Key("gateway.port", "26500", "the gRPC gateway's port"),
           new Key(
               "gateway.requestTimeout",

@@ -25,7 +25,8 @@ final class GatewayManagementApi implements ManagementServer.Routes {
   }
 
   @Override
-  public CompletableFuture<ManagementApi.Answer> handle(String method, String path) {
+  public CompletableFuture<ManagementApi.Answer> handle(
+      String method, String path, String authorization) {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     ManagementApi.Answer answer =

@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * /actuator/incidents} (the open incidents) and {@code GET /actuator/instances/{key}} (where an
  * active process instance is: its element tree, variables and incidents). Each broker answers from
  * the replicas it holds; a follower's may lag its leader by a few records, which the answer says.
+ * Variables are business data: only a caller with the management token sees them, the others see
+ * {@link #REDACTED} once at the top instead.
  */
 final class InspectionEndpoints {
   /** Incidents listed per partition at most: enough to see the pattern, small to send. */
@@ -97,7 +99,11 @@ final class InspectionEndpoints {
                         })));
   }
 
-  CompletableFuture<ManagementApi.Answer> instance(String keyText) {
+  /** What stands for an instance's variables when the caller did not send the token. */
+  static final String REDACTED = "redacted: send the management token to see them";
+
+  /** {@code withVariables}: whether the caller sent the management token. */
+  CompletableFuture<ManagementApi.Answer> instance(String keyText, boolean withVariables) {
     long key;
     try {
       key = Long.parseLong(keyText);
@@ -162,13 +168,17 @@ final class InspectionEndpoints {
                         json.writeNumberField("version", instance.version());
                         json.writeNumberField("partitionId", partitionId);
                         json.writeStringField("replica", role);
+                        if (!withVariables) {
+                          json.writeStringField("variables", REDACTED);
+                        }
                         json.writeFieldName("root");
-                        writeElement(json, instance.root());
+                        writeElement(json, instance.root(), withVariables);
                       }));
             });
   }
 
-  private static void writeElement(JsonGenerator json, Element element) throws IOException {
+  private static void writeElement(JsonGenerator json, Element element, boolean withVariables)
+      throws IOException {
     json.writeStartObject();
     json.writeNumberField("key", element.key());
     json.writeStringField("elementId", element.elementId());
@@ -182,7 +192,7 @@ final class InspectionEndpoints {
       writeIncidentFields(json, element.incident());
       json.writeEndObject();
     }
-    if (!element.variables().isEmpty()) {
+    if (withVariables && !element.variables().isEmpty()) {
       json.writeObjectFieldStart("variables");
       for (var variable : element.variables().entrySet()) {
         json.writeFieldName(variable.getKey());
@@ -192,7 +202,7 @@ final class InspectionEndpoints {
     }
     json.writeArrayFieldStart("children");
     for (Element child : element.children()) {
-      writeElement(json, child);
+      writeElement(json, child, withVariables);
     }
     json.writeEndArray();
     json.writeEndObject();

@@ -19,6 +19,12 @@ import java.util.function.Supplier;
  * The management endpoints: health for Kubernetes probes, Prometheus metrics, the partitions' state
  * and the operations on them (pause, resume, snapshot, rebalance). Every answer but the metrics is
  * a JSON object.
+ *
+ * <p>Reading stays open, for probes and Prometheus. Every other method (the operations, and any
+ * added later, as this check is made before routing) needs the {@link ManagementToken}: off (403)
+ * until one is configured, 401 without it. A pause outlives restarts and a rebalance moves every
+ * leader, so whoever can reach the port must not be able to do either. An instance's variables are
+ * business data: without the token they are redacted.
  */
 final class ManagementApi implements ManagementServer.Routes {
   private static final JsonFactory JSON = new JsonFactory();
@@ -65,6 +71,7 @@ final class ManagementApi implements ManagementServer.Routes {
   private final Supplier<CompletableFuture<Map<Integer, String>>> rebalancing;
   private final Supplier<Answer> jobStreams;
   private final NetworkFaults networkFaults;
+  private final ManagementToken token;
   private volatile boolean started;
 
   /**
@@ -72,6 +79,7 @@ final class ManagementApi implements ManagementServer.Routes {
    * @param networkFaults answers {@code POST /actuator/faults/...}
    * @param jobStreams answers {@code GET /actuator/jobstreams}
    * @param partitionsCount the cluster's partitions
+   * @param token what operations and variables need
    */
   ManagementApi(
       List<Hosted> partitions,
@@ -80,7 +88,8 @@ final class ManagementApi implements ManagementServer.Routes {
       Map<String, String> flags,
       NetworkFaults networkFaults,
       Supplier<Answer> jobStreams,
-      int partitionsCount) {
+      int partitionsCount,
+      ManagementToken token) {
     this.partitions = partitions;
     this.inspection = new InspectionEndpoints(partitions, partitionsCount);
     this.metrics = metrics;
@@ -88,17 +97,25 @@ final class ManagementApi implements ManagementServer.Routes {
     this.flags = Map.copyOf(flags);
     this.jobStreams = jobStreams;
     this.networkFaults = networkFaults;
+    this.token = token;
   }
 
   @Override
-  public CompletableFuture<Answer> handle(String method, String path) {
+  public CompletableFuture<Answer> handle(String method, String path, String authorization) {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    if (!method.equals("GET") && !method.equals("HEAD")) {
+      Answer refused = refusal(authorization);
+      if (refused != null) {
+        return done(refused);
+      }
+    }
     if (path.startsWith(NetworkFaults.PREFIX)) {
       return networkFaults.handle(method, path);
     }
     if (route.startsWith("GET " + INSTANCES)) {
-      return inspection.instance(route.substring(("GET " + INSTANCES).length()));
+      return inspection.instance(
+          route.substring(("GET " + INSTANCES).length()), token.matches(authorization));
     }
     return switch (route) {
       // The aggregate: up when ready (a failed partition is not ready either).
@@ -128,6 +145,24 @@ final class ManagementApi implements ManagementServer.Routes {
       case "POST /actuator/rebalance" -> rebalance();
       default -> done(unknown(method, path));
     };
+  }
+
+  /** Null when {@code authorization} carries the token, else why the operation is refused. */
+  private Answer refusal(String authorization) {
+    if (!token.configured()) {
+      return Answer.error(
+          403,
+          "operations are off on this broker: give it a token (management.security.tokenFile or"
+              + " TERN_MANAGEMENT_SECURITY_TOKEN) and send it as 'Authorization: Bearer <token>'");
+    }
+    if (!token.matches(authorization)) {
+      return Answer.error(
+          401,
+          authorization == null
+              ? "this operation needs the management token: send 'Authorization: Bearer <token>'"
+              : "wrong management token (sent as 'Authorization: Bearer <token>')");
+    }
+    return null;
   }
 
   private static CompletableFuture<Answer> done(Answer answer) {

@@ -50,9 +50,13 @@ final class ManagementServer implements AutoCloseable {
     this.credentials = credentials;
   }
 
-  /** What the server answers: a method and path to an answer. */
+  /**
+   * What the server answers: a method and path to an answer. {@code authorization} is the request's
+   * Authorization header (null without one), which only the routes look at.
+   */
   interface Routes {
-    CompletableFuture<ManagementApi.Answer> handle(String method, String path);
+    CompletableFuture<ManagementApi.Answer> handle(
+        String method, String path, String authorization);
   }
 
   /**
@@ -136,7 +140,11 @@ final class ManagementServer implements AutoCloseable {
       String path = new QueryStringDecoder(request.uri()).path();
       CompletableFuture<ManagementApi.Answer> answer;
       try {
-        answer = api.handle(request.method().name(), path);
+        answer =
+            api.handle(
+                request.method().name(),
+                path,
+                request.headers().get(HttpHeaderNames.AUTHORIZATION));
       } catch (RuntimeException e) {
         answer = CompletableFuture.completedFuture(ManagementApi.Answer.error(500, e.toString()));
       }

@@ -80,11 +80,11 @@ public final class StandaloneGateway implements AutoCloseable {
           management =
               ListenFailedException.listen(
                   "management.port",
-                  config.host(),
+                  config.managementHost(),
                   config.managementPort(),
                   () ->
                       ManagementServer.start(
-                          config.host(),
+                          config.managementHost(),
                           config.managementPort(),
                           config.managementTls(),
                           new GatewayManagementApi(

@@ -46,7 +46,7 @@ final class TimeoutExplanation {
         partition.processor().phase() == ProcessorPhase.PAUSED
             ? "processing is paused on partition "
                 + partitionId
-                + " (POST /actuator/partitions/resumeProcessing resumes it)"
+                + " (POST /actuator/partitions/resumeProcessing, with the management token, resumes it)"
             : null;
     if (!request.processed) {
       return done(

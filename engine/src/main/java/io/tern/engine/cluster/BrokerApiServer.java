@@ -4,12 +4,14 @@ import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.ssl.SslContext;
 import io.tern.engine.cluster.BrokerMessages.Answered;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
@@ -41,6 +43,13 @@ import org.slf4j.LoggerFactory;
  * Serves the {@link BrokerApi} on the broker's command port: commands for the partitions led here,
  * this broker's state to its subscribers (sent when it changes, checked every {@link
  * #STATE_CHECK_INTERVAL_MS}), jobs pushed to gateways' streams, and rebalancing.
+ *
+ * <p>Gateways and brokers both call it, but only brokers may send a partition internal commands
+ * (those between partitions, distribution, acknowledgements) and ask it to rebalance: from any
+ * other caller, a partition takes only the client commands a gateway forwards ({@link
+ * ForwardableCommands}). {@link CommandApiAccess} checks it; who is a broker {@link BrokerIdentity}
+ * decides, from the connection's verified certificate when TLS is on, else from the address it
+ * comes from.
  */
 public final class BrokerApiServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BrokerApiServer.class);
@@ -70,6 +79,7 @@ public final class BrokerApiServer implements AutoCloseable {
 
   private final Host host;
   private final Server server;
+  private final CommandApiAccess access;
   private final Set<ServerCallStreamObserver<byte[]>> subscribers = ConcurrentHashMap.newKeySet();
 
   /** Every send to subscribers happens on this thread, so that no two overlap on one call. */
@@ -83,8 +93,15 @@ public final class BrokerApiServer implements AutoCloseable {
 
   private BrokerState lastState;
 
-  private BrokerApiServer(Host host, String bindHost, int port, SslContext tls) {
+  private BrokerApiServer(
+      Host host,
+      String bindHost,
+      int port,
+      SslContext tls,
+      BrokerIdentity brokers,
+      MeterRegistry registry) {
     this.host = host;
+    this.access = new CommandApiAccess(brokers, registry);
     ServerServiceDefinition service =
         ServerServiceDefinition.builder(BrokerApi.SERVICE)
             .addMethod(BrokerApi.EXECUTE, ServerCalls.asyncUnaryCall(this::execute))
@@ -99,26 +116,38 @@ public final class BrokerApiServer implements AutoCloseable {
             // Clients (ClusterClient) ping every 5 s, with or without calls, to notice a dead peer.
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
-            .addService(service);
+            .addService(ServerInterceptors.intercept(service, access.interceptor()));
     if (tls != null) {
       // Cluster TLS: the context requires a client certificate from the cluster's CA, so only
-      // brokers and gateways of this cluster get to call (the SSL session names the caller).
+      // brokers and gateways of this cluster get to call (the SSL session names the caller, which
+      // CommandApiAccess checks against the brokers' names).
       builder.sslContext(tls);
     }
     this.server = builder.build();
   }
 
-  /** Starts serving plaintext on {@code bindHost:port} (0: a port the system picks). */
-  public static BrokerApiServer start(Host host, String bindHost, int port) {
-    return start(host, bindHost, port, null);
+  /**
+   * Starts serving plaintext on {@code bindHost:port} (0: a port the system picks); {@code
+   * brokers} tells the brokers of the cluster from other callers, refusals count in {@code
+   * registry}.
+   */
+  public static BrokerApiServer start(
+      Host host, String bindHost, int port, BrokerIdentity brokers, MeterRegistry registry) {
+    return start(host, bindHost, port, null, brokers, registry);
   }
 
   /**
-   * Starts serving on {@code bindHost:port} (0: a port the system picks), with TLS when {@code tls}
-   * (cluster TLS's server context, client certificates required) is set.
+   * Starts serving on {@code bindHost:port}, with TLS when {@code tls} (cluster TLS's server
+   * context, client certificates required) is set.
    */
-  public static BrokerApiServer start(Host host, String bindHost, int port, SslContext tls) {
-    BrokerApiServer api = new BrokerApiServer(host, bindHost, port, tls);
+  public static BrokerApiServer start(
+      Host host,
+      String bindHost,
+      int port,
+      SslContext tls,
+      BrokerIdentity brokers,
+      MeterRegistry registry) {
+    BrokerApiServer api = new BrokerApiServer(host, bindHost, port, tls, brokers, registry);
     try {
       api.server.start();
     } catch (IOException e) {
@@ -178,6 +207,9 @@ public final class BrokerApiServer implements AutoCloseable {
       command = Execute.decode(message);
     } catch (IllegalArgumentException e) {
       observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
+      return;
+    }
+    if (!access.mayExecute(command, observer)) {
       return;
     }
     RecordValue value =
@@ -287,6 +319,9 @@ public final class BrokerApiServer implements AutoCloseable {
   }
 
   private void rebalance(byte[] message, StreamObserver<byte[]> observer) {
+    if (!access.mayRebalance(observer)) {
+      return;
+    }
     host.rebalanceLocal()
         .whenComplete(
             (outcomes, error) -> {

@@ -71,6 +71,7 @@ final class BrokerProcesses implements AutoCloseable {
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
     settings.put("TERN_RAFT_ELECTIONTIMEOUTMS", "500");
     settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
+    settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", TestBrokers.MANAGEMENT_TOKEN);
     settings.putAll(extraSettings);
     processes[node] = BrokerProcess.start(settings, log(node), "-Xmx256m");
   }

@@ -375,6 +375,7 @@ class ClusterTest {
             .send(
                 HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + managementPort + "/actuator/rebalance"))
+                    .header("Authorization", TestBrokers.BEARER)
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build(),
                 HttpResponse.BodyHandlers.ofString());

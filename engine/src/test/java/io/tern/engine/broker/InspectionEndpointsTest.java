@@ -21,12 +21,20 @@ class InspectionEndpointsTest {
 
   @TempDir Path dir;
 
+  /** A GET with the management token. */
   private static HttpResponse<String> get(Broker broker, String path) throws Exception {
-    return HTTP.send(
+    return get(broker, path, TestBrokers.BEARER);
+  }
+
+  private static HttpResponse<String> get(Broker broker, String path, String authorization)
+      throws Exception {
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + broker.managementPort() + path))
-            .timeout(Duration.ofSeconds(30))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+            .timeout(Duration.ofSeconds(30));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -83,7 +91,19 @@ class InspectionEndpointsTest {
           .contains("\"elementId\":\"charge\",\"elementType\":\"SERVICE_TASK\"")
           .contains("\"jobKey\":" + job.getKey())
           .contains("\"incident\":{")
-          .contains("card declined");
+          .contains("card declined")
+          .doesNotContain("redacted");
+
+      // Variables are business data: without the token (or with a wrong one) they are redacted,
+      // the rest is shown.
+      for (String authorization : new String[] {null, "Bearer wrong-token-0123456789abc"}) {
+        HttpResponse<String> redacted = get(broker, "/actuator/instances/" + stuck, authorization);
+        assertThat(redacted.statusCode()).isEqualTo(200);
+        assertThat(redacted.body())
+            .contains("\"variables\":\"" + InspectionEndpoints.REDACTED + "\"")
+            .contains("\"elementId\":\"charge\",\"elementType\":\"SERVICE_TASK\"")
+            .doesNotContain("orderId");
+      }
     }
   }
 

@@ -37,14 +37,61 @@ class ManagementApiTest {
     }
   }
 
+  /** A call with the broker's management token. */
   private static HttpResponse<String> call(String method, String path)
       throws IOException, InterruptedException {
-    return HTTP.send(
+    return call(method, path, TestBrokers.BEARER);
+  }
+
+  /** {@code authorization}: the Authorization header, or null for none. */
+  static HttpResponse<String> call(String method, String path, String authorization)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + broker.managementPort() + path))
             .method(method, HttpRequest.BodyPublishers.noBody())
-            .timeout(Duration.ofSeconds(30))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+            .timeout(Duration.ofSeconds(30));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void operationsNeedTheTokenAndReadingDoesNot() throws Exception {
+    for (String operation :
+        new String[] {
+          "/actuator/partitions/pauseProcessing",
+          "/actuator/partitions/resumeProcessing",
+          "/actuator/partitions/takeSnapshot",
+          "/actuator/rebalance",
+          "/actuator/faults/heal",
+          "/actuator/some/later/operation"
+        }) {
+      HttpResponse<String> missing = call("POST", operation, null);
+      assertThat(missing.statusCode()).as(operation).isEqualTo(401);
+      assertThat(missing.body()).contains("Authorization: Bearer <token>");
+      HttpResponse<String> wrong = call("POST", operation, "Bearer not-the-token-0123456789");
+      assertThat(wrong.statusCode()).as(operation).isEqualTo(401);
+      assertThat(wrong.body()).contains("wrong management token").doesNotContain("0123456789");
+      assertThat(call("POST", operation, TestBrokers.MANAGEMENT_TOKEN).statusCode())
+          .as("the token without 'Bearer '")
+          .isEqualTo(401);
+    }
+    assertThat(call("GET", "/actuator/partitions", null).body())
+        .as("nothing was paused")
+        .contains("\"processorPhase\":\"PROCESSING\"");
+    for (String reading :
+        new String[] {
+          "/actuator/health",
+          "/actuator/health/readiness",
+          "/actuator/prometheus",
+          "/actuator/partitions",
+          "/actuator/flags",
+          "/actuator/incidents",
+          "/actuator/jobstreams"
+        }) {
+      assertThat(call("GET", reading, null).statusCode()).as(reading).isEqualTo(200);
+    }
   }
 
   @Test

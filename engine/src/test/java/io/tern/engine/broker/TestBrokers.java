@@ -15,6 +15,12 @@ import org.awaitility.Awaitility;
 final class TestBrokers {
   private TestBrokers() {}
 
+  /** The management token every test broker has (TERN_MANAGEMENT_SECURITY_TOKEN). */
+  static final String MANAGEMENT_TOKEN = "test-management-token-0123456789";
+
+  /** The header value that carries it. */
+  static final String BEARER = "Bearer " + MANAGEMENT_TOKEN;
+
   /** A configuration with its data under {@code dir}, plus {@code extra} TERN_* settings. */
   static BrokerConfig config(Path dir, Map<String, String> extra) {
     Map<String, String> settings = new HashMap<>();
@@ -27,6 +33,7 @@ final class TestBrokers {
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
     settings.put("TERN_RAFT_ELECTIONTIMEOUTMS", "300");
     settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
+    settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", MANAGEMENT_TOKEN);
     settings.putAll(extra);
     return BrokerConfigLoader.load(null, settings);
   }

@@ -81,7 +81,14 @@ class ClusterPartitionsOutcomeTest {
             return CompletableFuture.completedFuture(Map.of());
           }
         };
-    server[0] = BrokerApiServer.start(host, "127.0.0.1", 0);
+    // Its callers all connect from 127.0.0.1, so they count as brokers: any command goes.
+    server[0] =
+        BrokerApiServer.start(
+            host,
+            "127.0.0.1",
+            0,
+            new BrokerIdentity(() -> java.util.Set.of("127.0.0.1")),
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     return server[0];
   }
 

@@ -72,7 +72,7 @@ class PoisonPillClusterTest {
                 .message("=string(count(for x in 1..300000000 return x))")
                 .endEvent()
                 .done());
-    assertRefused(client, "huge.bpmn", huge, "processing.limits.feelMaxSteps");
+    assertRefused(client, "huge.bpmn", huge, "the budget of one FEEL evaluation");
     // At run time the loop raises an incident; the instance is created all the same.
     assertThat(
             client

@@ -43,7 +43,7 @@ class PoisonFeelTest extends WorkflowTestBase {
     assertThat(answer.reason())
         .contains("'start' (startEvent)")
         .contains("'" + HUGE + "' was stopped: it needs more than 1000000 evaluation steps")
-        .contains("processing.limits.feelMaxSteps");
+        .contains("the budget of one FEEL evaluation");
     // Without the budget it runs for minutes, or fills the heap (with a cold JVM, on a busy
     // machine, the refusal takes a few seconds here; warm, milliseconds).
     assertThat(System.nanoTime() - startNs).as("refused at once").isLessThan(10_000_000_000L);

@@ -26,10 +26,13 @@ import org.camunda.feel.api.FeelEngineBuilder;
  * of {@link OutOfMemoryError} rejects such a command.
  */
 public final class FeelBudget {
-  /** Far above any expression of a real model (a loop over 10,000 items takes some 100,000). */
+  /**
+   * Far above any expression of a real model (a loop over 10,000 items takes some 100,000). A
+   * constant, not a setting: message and signal start event names are evaluated again whenever a
+   * deployed process is read back (replay, the process cache), and must pass again there; one
+   * budget for every broker and every version keeps that true.
+   */
   public static final long DEFAULT_MAX_STEPS = 1_000_000;
-
-  public static final String MAX_STEPS_KEY = "processing.limits.feelMaxSteps";
 
   /** How deep evaluation may nest (expressions in expressions, function calls in calls). */
   static final int MAX_DEPTH = 200;
@@ -109,10 +112,8 @@ public final class FeelBudget {
         exceeded =
             "it needs more than "
                 + maxSteps
-                + " evaluation steps ("
+                + " evaluation steps, the budget of one FEEL evaluation ("
                 + what
-                + "; "
-                + MAX_STEPS_KEY
                 + ")";
         throw new ExceededException(exceeded);
       }

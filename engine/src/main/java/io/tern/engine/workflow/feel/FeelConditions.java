@@ -24,20 +24,6 @@ public final class FeelConditions {
 
   private final FeelEngineApi engine = FeelBudget.newEngine();
 
-  private final long maxSteps;
-
-  /** With {@link FeelBudget#DEFAULT_MAX_STEPS}. */
-  public FeelConditions() {
-    this(FeelBudget.DEFAULT_MAX_STEPS);
-  }
-
-  /**
-   * @param maxSteps the budget of each evaluation ({@link FeelBudget})
-   */
-  public FeelConditions(long maxSteps) {
-    this.maxSteps = maxSteps;
-  }
-
   /**
    * @param expression the condition as written in the BPMN file, with its leading '='
    * @param variables name to JSON value
@@ -52,7 +38,7 @@ public final class FeelConditions {
     variables.forEach((name, json) -> context.put(name, JsonDocuments.toJava(json)));
     EvaluationResult result;
     try {
-      result = FeelBudget.evaluate(engine, feel, context, maxSteps);
+      result = FeelBudget.evaluate(engine, feel, context, FeelBudget.DEFAULT_MAX_STEPS);
     } catch (FeelBudget.ExceededException e) {
       throw new ConditionException(
           "the condition '" + expression + "' was stopped: " + e.getMessage());

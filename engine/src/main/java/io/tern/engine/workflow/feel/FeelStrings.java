@@ -25,20 +25,6 @@ public final class FeelStrings {
 
   private final FeelEngineApi engine = FeelBudget.newEngine();
 
-  private final long maxSteps;
-
-  /** With {@link FeelBudget#DEFAULT_MAX_STEPS}. */
-  public FeelStrings() {
-    this(FeelBudget.DEFAULT_MAX_STEPS);
-  }
-
-  /**
-   * @param maxSteps the budget of each evaluation ({@link FeelBudget})
-   */
-  public FeelStrings(long maxSteps) {
-    this.maxSteps = maxSteps;
-  }
-
   /**
    * @param variables asked for only if the expression is FEEL
    * @throws EvaluationException naming the expression and what went wrong
@@ -52,7 +38,8 @@ public final class FeelStrings {
     variables.get().forEach((name, json) -> context.put(name, JsonDocuments.toJava(json)));
     EvaluationResult result;
     try {
-      result = FeelBudget.evaluate(engine, text.substring(1), context, maxSteps);
+      result =
+          FeelBudget.evaluate(engine, text.substring(1), context, FeelBudget.DEFAULT_MAX_STEPS);
     } catch (FeelBudget.ExceededException e) {
       throw new EvaluationException("the expression '" + text + "' was stopped: " + e.getMessage());
     }

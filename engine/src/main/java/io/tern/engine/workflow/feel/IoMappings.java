@@ -19,20 +19,6 @@ import org.camunda.feel.api.FeelEngineApi;
 public final class IoMappings {
   private final FeelEngineApi engine = FeelBudget.newEngine();
 
-  private final long maxSteps;
-
-  /** With {@link FeelBudget#DEFAULT_MAX_STEPS}. */
-  public IoMappings() {
-    this(FeelBudget.DEFAULT_MAX_STEPS);
-  }
-
-  /**
-   * @param maxSteps the budget of each evaluation ({@link FeelBudget})
-   */
-  public IoMappings(long maxSteps) {
-    this.maxSteps = maxSteps;
-  }
-
   /**
    * @param variables name to JSON value: what the sources see
    * @return name to JSON value: the variables the mappings set
@@ -66,7 +52,8 @@ public final class IoMappings {
     }
     EvaluationResult result;
     try {
-      result = FeelBudget.evaluate(engine, source.substring(1), context, maxSteps);
+      result =
+          FeelBudget.evaluate(engine, source.substring(1), context, FeelBudget.DEFAULT_MAX_STEPS);
     } catch (FeelBudget.ExceededException e) {
       throw new FeelStrings.EvaluationException(
           "the mapping of '"

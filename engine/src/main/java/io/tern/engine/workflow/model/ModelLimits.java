@@ -6,8 +6,8 @@ package io.tern.engine.workflow.model;
  * made to overflow the processor thread's stack or hold it for long. A refusal names the limit, its
  * configuration key and the element.
  *
- * <p>Checked at deployment only: a resource already deployed is read again without limits (replay
- * and the process cache), so lowering a limit never makes a deployed process unreadable.
+ * <p>Checked at deployment only: a resource already deployed is read again without this check
+ * (replay, the process cache), so lowering a limit never makes a deployed process unreadable.
  *
  * @param maxNestingDepth how deep XML elements may nest, counted from the document's root (a
  *     process's flow elements are at depth 3, each embedded subprocess adds one)
@@ -30,10 +30,6 @@ public record ModelLimits(int maxNestingDepth, int maxElementsPerProcess, int ma
           DEFAULT_MAX_NESTING_DEPTH,
           DEFAULT_MAX_ELEMENTS_PER_PROCESS,
           DEFAULT_MAX_EXPRESSION_CHARS);
-
-  /** For resources deployed already: they were checked when they were deployed. */
-  public static final ModelLimits NONE =
-      new ModelLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
 
   public static final String NESTING_DEPTH_KEY = "processing.limits.maxNestingDepth";
   public static final String ELEMENTS_PER_PROCESS_KEY = "processing.limits.maxElementsPerProcess";

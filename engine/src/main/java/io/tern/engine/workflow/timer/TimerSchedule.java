@@ -47,20 +47,6 @@ public final class TimerSchedule {
 
   private final FeelEngineApi feel = FeelBudget.newEngine();
 
-  private final long maxSteps;
-
-  /** With {@link FeelBudget#DEFAULT_MAX_STEPS}. */
-  public TimerSchedule() {
-    this(FeelBudget.DEFAULT_MAX_STEPS);
-  }
-
-  /**
-   * @param maxSteps the budget of each evaluation ({@link FeelBudget})
-   */
-  public TimerSchedule(long maxSteps) {
-    this.maxSteps = maxSteps;
-  }
-
   /**
    * Checks static timer text at deployment.
    *
@@ -88,7 +74,7 @@ public final class TimerSchedule {
     variables.get().forEach((name, json) -> context.put(name, JsonDocuments.toJava(json)));
     EvaluationResult result;
     try {
-      result = FeelBudget.evaluate(feel, text.substring(1), context, maxSteps);
+      result = FeelBudget.evaluate(feel, text.substring(1), context, FeelBudget.DEFAULT_MAX_STEPS);
     } catch (FeelBudget.ExceededException e) {
       throw new TimerException("the expression '" + text + "' was stopped: " + e.getMessage());
     }

@@ -13,7 +13,8 @@ import javax.xml.stream.XMLStreamReader;
  * parses it into a tree: the BPMN and DMN parsers and the transformer recurse once per level, so a
  * model nested thousands of levels deep would overflow the processor thread's stack in them. This
  * pass keeps no tree and does not recurse, so it reads any depth; it stops at the first element
- * beyond a limit. DTDs and external entities are refused, as no BPMN or DMN file needs them.
+ * beyond a limit. A DTD is refused, as no BPMN or DMN file needs one and its entities can expand
+ * without bound or read the broker's files.
  */
 public final class ResourceScan {
   private static final XMLInputFactory FACTORY = newFactory();
@@ -107,6 +108,12 @@ public final class ResourceScan {
           }
           open.pop();
         }
+        case XMLStreamConstants.DTD ->
+            // Entities declared in a DTD expand without bound (a billion laughs) or read files.
+            throw refused(
+                resourceName,
+                "it declares a DTD (<!DOCTYPE>); BPMN and DMN files need none, and Tern refuses"
+                    + " them");
         default -> {
           // comments, processing instructions: nothing to check
         }
@@ -127,7 +134,7 @@ public final class ResourceScan {
               + " has an expression of "
               + text.length()
               + " characters ('"
-              + text.substring(0, 40)
+              + text.substring(0, Math.min(40, text.length()))
               + "...'); expressions are at most "
               + limits.maxExpressionChars()
               + " characters long ("

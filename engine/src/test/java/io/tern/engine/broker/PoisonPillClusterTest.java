@@ -21,13 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The poison pills of issue 44, sent as an attacker would, through the official client to three
- * brokers: a BPMN nested 3,000 and 20,000 levels deep, a message start event named by a loop over
- * 300,000,000 numbers, and the same loop at run time. Each is refused (or raises an incident), the
- * broker stays healthy and a normal instance completes; then the same after partition 1's leader is
- * stopped and another one, which replays the pills from the log, leads.
+ * brokers: a BPMN nested 3,000 and 20,000 levels deep, a process of 10,001 elements, an expression
+ * of 9,004 characters, a message start event named by a loop over 300,000,000 numbers, and the same
+ * loop at run time. Each is refused (or raises an incident), the broker stays healthy and a normal
+ * instance completes; then the same after partition 1's leader is stopped and another one, which
+ * replays the pills from the log, leads.
  */
 class PoisonPillClusterTest {
   private static final Duration READY = Duration.ofSeconds(90);
+  private static final String DEFINITIONS =
+      "<bpmn:definitions xmlns:bpmn=\"http://www.omg.org/spec/BPMN/20100524/MODEL\""
+          + " id=\"d\" targetNamespace=\"http://tern.io\">";
+  private static final String PROCESS =
+      "<bpmn:process id=\"pill\" isExecutable=\"true\"><bpmn:startEvent id=\"s\"/>";
 
   @TempDir Path dir;
 
@@ -65,6 +71,26 @@ class PoisonPillClusterTest {
     for (int levels : new int[] {3_000, 20_000}) {
       assertRefused(client, "deep.bpmn", nested(levels), "processing.limits.maxNestingDepth");
     }
+    StringBuilder wide = new StringBuilder(DEFINITIONS).append(PROCESS);
+    for (int i = 0; i < 10_000; i++) {
+      wide.append("<bpmn:endEvent id=\"e").append(i).append("\"/>");
+    }
+    wide.append("</bpmn:process></bpmn:definitions>");
+    assertRefused(
+        client,
+        "wide.bpmn",
+        wide.toString().getBytes(StandardCharsets.UTF_8),
+        "processing.limits.maxElementsPerProcess");
+    String longExpression = "= \"" + "x".repeat(9_000) + "\"";
+    byte[] expression =
+        xml(
+            Bpmn.createExecutableProcess("long")
+                .startEvent()
+                .manualTask("task")
+                .zeebeInputExpression(longExpression, "a")
+                .endEvent()
+                .done());
+    assertRefused(client, "long.bpmn", expression, "processing.limits.maxExpressionChars");
     byte[] huge =
         xml(
             Bpmn.createExecutableProcess("huge")
@@ -116,11 +142,7 @@ class PoisonPillClusterTest {
 
   /** A process whose end is wrapped in {@code levels} embedded subprocesses. */
   private static byte[] nested(int levels) {
-    StringBuilder xml =
-        new StringBuilder(
-            "<bpmn:definitions xmlns:bpmn=\"http://www.omg.org/spec/BPMN/20100524/MODEL\""
-                + " id=\"d\" targetNamespace=\"http://tern.io\">"
-                + "<bpmn:process id=\"deep\" isExecutable=\"true\"><bpmn:startEvent id=\"s\"/>");
+    StringBuilder xml = new StringBuilder(DEFINITIONS).append(PROCESS);
     for (int i = 0; i < levels; i++) {
       xml.append("<bpmn:subProcess id=\"sub").append(i).append("\">");
     }

@@ -55,17 +55,33 @@ class PoisonDeploymentTest extends WorkflowTestBase {
     aNormalInstanceCompletes(leader, "after-nesting");
   }
 
-  @Test
-  void aProcessWithTooManyElementsIsRefusedNamingTheProcessAndTheLimit() {
-    TestMember leader = leader();
+  /** A process of 10,001 elements: one more than the default limit. */
+  static byte[] wide() {
     StringBuilder xml = new StringBuilder(DEFINITIONS);
     xml.append("<bpmn:process id=\"wide\" isExecutable=\"true\"><bpmn:startEvent id=\"s\"/>");
     for (int i = 0; i < 10_000; i++) {
       xml.append("<bpmn:endEvent id=\"e").append(i).append("\"/>");
     }
     xml.append("</bpmn:process></bpmn:definitions>");
+    return xml.toString().getBytes(StandardCharsets.UTF_8);
+  }
 
-    Answer answer = deploy(leader, "wide.bpmn", xml.toString().getBytes(StandardCharsets.UTF_8));
+  /** A process whose task maps an expression of 9,004 characters. */
+  static byte[] longExpression() {
+    String expression = "= \"" + "x".repeat(9_000) + "\"";
+    return xml(
+        Bpmn.createExecutableProcess("long")
+            .startEvent()
+            .serviceTask("task", t -> t.zeebeJobType("t").zeebeInputExpression(expression, "a"))
+            .endEvent()
+            .done());
+  }
+
+  @Test
+  void aProcessWithTooManyElementsIsRefusedNamingTheProcessAndTheLimit() {
+    TestMember leader = leader();
+
+    Answer answer = deploy(leader, "wide.bpmn", wide());
 
     assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(answer.reason())
@@ -78,19 +94,8 @@ class PoisonDeploymentTest extends WorkflowTestBase {
   @Test
   void anOverlongExpressionIsRefusedNamingTheElementAndTheLimit() {
     TestMember leader = leader();
-    String expression = "= \"" + "x".repeat(9_000) + "\"";
 
-    Answer answer =
-        deploy(
-            leader,
-            "long.bpmn",
-            xml(
-                Bpmn.createExecutableProcess("long")
-                    .startEvent()
-                    .serviceTask(
-                        "task", t -> t.zeebeJobType("t").zeebeInputExpression(expression, "a"))
-                    .endEvent()
-                    .done()));
+    Answer answer = deploy(leader, "long.bpmn", longExpression());
 
     assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(answer.reason())
@@ -103,6 +108,10 @@ class PoisonDeploymentTest extends WorkflowTestBase {
   void aNewLeaderReplaysTheRefusedPillsAndGoesOn() {
     TestMember first = leader();
     assertThat(deploy(first, "deep.bpmn", nested(3_000)).rejection())
+        .isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(deploy(first, "wide.bpmn", wide()).rejection())
+        .isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(deploy(first, "long.bpmn", longExpression()).rejection())
         .isEqualTo(RejectionType.INVALID_ARGUMENT);
     aNormalInstanceCompletes(first, "before");
 

@@ -211,6 +211,7 @@ public final class Broker implements AutoCloseable {
             .withSubscriptionRetryInterval(config.subscriptionRetryInterval())
             .withJobStreams(jobStreams)
             .withResultAwaitLimit(config.resultAwaitLimit())
+            .withModelLimits(config.modelLimits())
             .withMeterRegistry(registry);
     for (int partitionId = 1; partitionId <= config.partitionsCount(); partitionId++) {
       List<Member> members =

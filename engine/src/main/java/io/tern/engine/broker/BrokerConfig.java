@@ -2,6 +2,7 @@ package io.tern.engine.broker;
 
 import io.tern.engine.gateway.GatewayConfig;
 import io.tern.engine.tls.TlsFiles;
+import io.tern.engine.workflow.model.ModelLimits;
 import io.tern.journal.JournalConfig;
 import io.tern.raft.server.FlushMode;
 import io.tern.raft.server.RaftServerConfig;
@@ -48,6 +49,7 @@ public record BrokerConfig(
     int maxBatchBytes,
     Duration subscriptionRetryInterval,
     Duration resultAwaitLimit,
+    ModelLimits modelLimits,
     boolean disableWal,
     int memoryLimitMb,
     FlushMode flushMode,
@@ -188,6 +190,10 @@ public record BrokerConfig(
         (int) Math.min(maxBatchBytes, Integer.MAX_VALUE),
         positive(values, "processing.subscriptionRetryInterval"),
         positive(values, "processing.resultAwaitLimit"),
+        new ModelLimits(
+            values.integer(ModelLimits.NESTING_DEPTH_KEY, 3, 100_000),
+            values.integer(ModelLimits.ELEMENTS_PER_PROCESS_KEY, 1, Integer.MAX_VALUE),
+            values.integer(ModelLimits.EXPRESSION_CHARS_KEY, 2, Integer.MAX_VALUE)),
         values.bool("state.rocksdb.disableWal"),
         values.integer("state.rocksdb.memoryLimitMb", 32, 1 << 20),
         flushMode,

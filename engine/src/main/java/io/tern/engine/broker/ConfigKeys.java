@@ -151,6 +151,21 @@ final class ConfigKeys {
               "1h",
               "how long the leader remembers a client waiting for an instance's result"),
           new Key(
+              "processing.limits.maxNestingDepth",
+              "100",
+              "how deep the XML elements of a deployed BPMN or DMN file may nest (a process's"
+                  + " elements are at depth 3, each embedded subprocess adds one); deeper is refused"
+                  + " before parsing, as the parsers recurse once per level"),
+          new Key(
+              "processing.limits.maxElementsPerProcess",
+              "10000",
+              "how many elements with an id (flow nodes, flows, definitions) a deployed process may"
+                  + " hold, its subprocesses' included"),
+          new Key(
+              "processing.limits.maxExpressionChars",
+              "8192",
+              "how long an expression (a value starting with '=') in a deployed file may be"),
+          new Key(
               "log.maxBatchBytes",
               "4MB",
               "the largest batch (Raft entry) a command may make; 64KB to 4MB"),

@@ -127,9 +127,8 @@ public final class BrokerApiServer implements AutoCloseable {
   }
 
   /**
-   * Starts serving plaintext on {@code bindHost:port} (0: a port the system picks); {@code
-   * brokers} tells the brokers of the cluster from other callers, refusals count in {@code
-   * registry}.
+   * Starts serving plaintext on {@code bindHost:port} (0: a port the system picks); {@code brokers}
+   * tells the brokers of the cluster from other callers, refusals count in {@code registry}.
    */
   public static BrokerApiServer start(
       Host host, String bindHost, int port, BrokerIdentity brokers, MeterRegistry registry) {

@@ -32,6 +32,9 @@ final class CommandProcessing {
   private static final Logger LOG = LoggerFactory.getLogger(CommandProcessing.class);
   private static final long RETRY_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
+  /** A rejection names what went wrong; the message of an exception may be long. */
+  private static final int MAX_REASON_CHARS = 1000;
+
   private final int partitionId;
   private final ProcessorConfig config;
   private final LogStreamWriter writer;
@@ -270,13 +273,58 @@ final class CommandProcessing {
           return 1;
         }
         limit = processed - 1;
-      } catch (RuntimeException e) {
-        undo();
-        LOG.warn("Partition {}: processing {} failed", partitionId, command, e);
-        reject(command, nowMs, RejectionType.PROCESSING_ERROR, "processing failed: " + e);
+      } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        rejectFailed(command, nowMs, e);
+        return 1;
+      } catch (Error e) {
+        if (!isCommandsOwn(e)) {
+          throw e; // the JVM itself is broken: fail the partition loudly
+        }
+        rejectFailed(command, nowMs, e);
         return 1;
       }
     }
+  }
+
+  /**
+   * Rejects a command whose processing threw, so that one bad command (a poison pill) costs its
+   * sender an error and nobody else anything: the rejection goes to the log like any result, and
+   * names the command as its source, so replay skips the command and never runs it again. A new
+   * leader that finds the command without its result (the old one crashed in between) processes it
+   * again and throws the same way, as processing is deterministic, so it writes the same rejection.
+   *
+   * <p>{@link StackOverflowError} and {@link OutOfMemoryError} are caught too: one oversized
+   * command (a model nested thousands of levels deep, an expression building a huge list) throws
+   * them, and everything that command allocated is garbage once the transaction is rolled back. A
+   * heap that is truly exhausted still fails the partition: writing the rejection then throws
+   * again, and that error reaches {@link StreamProcessor}, which stops.
+   */
+  private void rejectFailed(LoggedRecord command, long nowMs, Throwable e) {
+    undo();
+    if (e instanceof Error) {
+      // Not e itself: the stack trace of an overflow is thousands of lines.
+      LOG.error(
+          "Partition {}: processing {} threw {}; rejecting the command", partitionId, command, e);
+    } else {
+      LOG.warn("Partition {}: processing {} failed", partitionId, command, e);
+    }
+    reject(command, nowMs, RejectionType.PROCESSING_ERROR, "processing failed: " + describe(e));
+  }
+
+  /**
+   * True for the errors that one command's processing can cause without the JVM being broken: an
+   * assertion, a class that failed to initialise on this input, and the like. {@link
+   * VirtualMachineError}s other than the two caught explicitly (an internal error, an unknown one)
+   * are not.
+   */
+  private static boolean isCommandsOwn(Error e) {
+    return !(e instanceof VirtualMachineError);
+  }
+
+  /** The error's class and message, short enough for a rejection reason. */
+  private static String describe(Throwable e) {
+    String text = e.toString();
+    return text.length() <= MAX_REASON_CHARS ? text : text.substring(0, MAX_REASON_CHARS) + "...";
   }
 
   private void processOne(LoggedRecord command) {

@@ -2,6 +2,7 @@ package io.tern.engine.workflow;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.tern.engine.workflow.model.ModelLimits;
 import java.time.Duration;
 
 /**
@@ -17,13 +18,16 @@ import java.time.Duration;
  * @param resultAwaitLimit how long the leader remembers a client waiting for an instance's result
  *     (CreateProcessInstanceWithResult); a client's request times out at the gateway before, so
  *     this only bounds the memory of awaiters whose clients are gone
+ * @param modelLimits what a deployed resource may hold (nesting depth, elements per process,
+ *     expression length), checked at deployment
  */
 public record WorkflowConfig(
     Partitions partitions,
     Duration subscriptionRetryInterval,
     JobStreams jobStreams,
     Duration resultAwaitLimit,
-    MeterRegistry meterRegistry) {
+    MeterRegistry meterRegistry,
+    ModelLimits modelLimits) {
   public static final Duration DEFAULT_SUBSCRIPTION_RETRY_INTERVAL = Duration.ofSeconds(10);
   public static final Duration DEFAULT_RESULT_AWAIT_LIMIT = Duration.ofHours(1);
 
@@ -45,30 +49,47 @@ public record WorkflowConfig(
         DEFAULT_SUBSCRIPTION_RETRY_INTERVAL,
         JobStreams.NONE,
         DEFAULT_RESULT_AWAIT_LIMIT,
-        new CompositeMeterRegistry());
+        new CompositeMeterRegistry(),
+        ModelLimits.DEFAULTS);
   }
 
   public WorkflowConfig withPartitions(Partitions partitions) {
     return new WorkflowConfig(
-        partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit, meterRegistry);
+        partitions,
+        subscriptionRetryInterval,
+        jobStreams,
+        resultAwaitLimit,
+        meterRegistry,
+        modelLimits);
   }
 
   public WorkflowConfig withSubscriptionRetryInterval(Duration interval) {
-    return new WorkflowConfig(partitions, interval, jobStreams, resultAwaitLimit, meterRegistry);
+    return new WorkflowConfig(
+        partitions, interval, jobStreams, resultAwaitLimit, meterRegistry, modelLimits);
   }
 
   public WorkflowConfig withJobStreams(JobStreams streams) {
     return new WorkflowConfig(
-        partitions, subscriptionRetryInterval, streams, resultAwaitLimit, meterRegistry);
+        partitions,
+        subscriptionRetryInterval,
+        streams,
+        resultAwaitLimit,
+        meterRegistry,
+        modelLimits);
   }
 
   public WorkflowConfig withMeterRegistry(MeterRegistry registry) {
     return new WorkflowConfig(
-        partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit, registry);
+        partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit, registry, modelLimits);
+  }
+
+  public WorkflowConfig withModelLimits(ModelLimits limits) {
+    return new WorkflowConfig(
+        partitions, subscriptionRetryInterval, jobStreams, resultAwaitLimit, meterRegistry, limits);
   }
 
   public WorkflowConfig withResultAwaitLimit(Duration limit) {
     return new WorkflowConfig(
-        partitions, subscriptionRetryInterval, jobStreams, limit, meterRegistry);
+        partitions, subscriptionRetryInterval, jobStreams, limit, meterRegistry, modelLimits);
   }
 }

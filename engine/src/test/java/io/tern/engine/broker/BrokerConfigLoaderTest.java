@@ -3,6 +3,7 @@ package io.tern.engine.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tern.engine.workflow.model.ModelLimits;
 import io.tern.raft.server.FlushMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -103,6 +104,25 @@ class BrokerConfigLoaderTest {
     assertThatThrownBy(
             () -> BrokerConfigLoader.load(null, Map.of("TERN_DATA_SNAPSHOTEVERYRECORDS", "-1")))
         .hasMessageContaining("'data.snapshotEveryRecords' = '-1'");
+  }
+
+  @Test
+  void theLimitsOfDeployedModelsDefaultToZeebeLikeValuesAndRefuseNonsense() {
+    assertThat(BrokerConfig.defaults().modelLimits()).isEqualTo(ModelLimits.DEFAULTS);
+    ModelLimits set =
+        BrokerConfigLoader.load(
+                null,
+                Map.of(
+                    "TERN_PROCESSING_LIMITS_MAXNESTINGDEPTH", "12",
+                    "TERN_PROCESSING_LIMITS_MAXELEMENTSPERPROCESS", "34",
+                    "TERN_PROCESSING_LIMITS_MAXEXPRESSIONCHARS", "56"))
+            .modelLimits();
+    assertThat(set).isEqualTo(new ModelLimits(12, 34, 56));
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null, Map.of("TERN_PROCESSING_LIMITS_MAXNESTINGDEPTH", "2")))
+        .hasMessageContaining("'processing.limits.maxNestingDepth' = '2'");
   }
 
   @Test

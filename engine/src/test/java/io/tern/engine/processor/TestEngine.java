@@ -30,6 +30,10 @@ public final class TestEngine {
   public static final int SCHEDULE = 8; // value "ms": after ms, a FIRE command
   public static final int FIRE = 9;
   public static final int FIRED = 11;
+  public static final int OVERFLOW =
+      12; // appends an event, then recurses until the stack overflows
+  public static final int HOG = 14; // appends an event, then asks for more memory than the JVM has
+  public static final int VM_ERROR = 16; // throws an InternalError, as a broken JVM would
 
   private TestEngine() {}
 
@@ -87,6 +91,31 @@ public final class TestEngine {
             })
         .onCommand(
             TYPE,
+            OVERFLOW,
+            (command, result) -> {
+              result.appendEvent(context.nextKey(), TYPE, CREATED, copy(command));
+              recurse(0);
+            })
+        .onCommand(
+            TYPE,
+            HOG,
+            (command, result) -> {
+              result.appendEvent(context.nextKey(), TYPE, CREATED, copy(command));
+              // More than any heap of a test JVM: an OutOfMemoryError, at once and every time.
+              long[][] hog = new long[64][];
+              for (int i = 0; i < hog.length; i++) {
+                hog[i] = new long[Integer.MAX_VALUE - 16];
+              }
+              throw new IllegalStateException("allocated " + hog.length);
+            })
+        .onCommand(
+            TYPE,
+            VM_ERROR,
+            (command, result) -> {
+              throw new InternalError("the JVM is broken");
+            })
+        .onCommand(
+            TYPE,
             BIG,
             (command, result) -> {
               int bytes = Integer.parseInt(command.valueAsString());
@@ -114,6 +143,10 @@ public final class TestEngine {
         .onEvent(TYPE, UPDATED, store)
         .onEvent(TYPE, CHAINED, store)
         .onEvent(TYPE, FIRED, store);
+  }
+
+  private static int recurse(int depth) {
+    return recurse(depth + 1) + 1;
   }
 
   private static RecordValue copy(LoggedRecord command) {

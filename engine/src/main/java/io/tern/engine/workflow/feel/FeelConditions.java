@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.camunda.feel.api.EvaluationResult;
 import org.camunda.feel.api.FeelEngineApi;
-import org.camunda.feel.api.FeelEngineBuilder;
 
 /**
  * Evaluates sequence-flow conditions ({@code =amount > 100}) with the FEEL engine Zeebe uses, over
@@ -23,7 +22,7 @@ public final class FeelConditions {
     }
   }
 
-  private final FeelEngineApi engine = FeelEngineBuilder.forJava().build();
+  private final FeelEngineApi engine = FeelBudget.newEngine();
 
   /**
    * @param expression the condition as written in the BPMN file, with its leading '='
@@ -37,7 +36,13 @@ public final class FeelConditions {
     }
     Map<String, Object> context = new LinkedHashMap<>();
     variables.forEach((name, json) -> context.put(name, JsonDocuments.toJava(json)));
-    EvaluationResult result = engine.evaluateExpression(feel, context);
+    EvaluationResult result;
+    try {
+      result = FeelBudget.evaluate(engine, feel, context, FeelBudget.DEFAULT_MAX_STEPS);
+    } catch (FeelBudget.ExceededException e) {
+      throw new ConditionException(
+          "the condition '" + expression + "' was stopped: " + e.getMessage());
+    }
     if (!result.isSuccess()) {
       throw new ConditionException(
           "the condition '" + expression + "' failed: " + result.failure().message());

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.camunda.feel.api.EvaluationResult;
 import org.camunda.feel.api.FeelEngineApi;
-import org.camunda.feel.api.FeelEngineBuilder;
 
 /**
  * Evaluates expressions that must give text, as message names and correlation keys do: static text
@@ -24,7 +23,7 @@ public final class FeelStrings {
     }
   }
 
-  private final FeelEngineApi engine = FeelEngineBuilder.forJava().build();
+  private final FeelEngineApi engine = FeelBudget.newEngine();
 
   /**
    * @param variables asked for only if the expression is FEEL
@@ -37,7 +36,13 @@ public final class FeelStrings {
     }
     Map<String, Object> context = new LinkedHashMap<>();
     variables.get().forEach((name, json) -> context.put(name, JsonDocuments.toJava(json)));
-    EvaluationResult result = engine.evaluateExpression(text.substring(1), context);
+    EvaluationResult result;
+    try {
+      result =
+          FeelBudget.evaluate(engine, text.substring(1), context, FeelBudget.DEFAULT_MAX_STEPS);
+    } catch (FeelBudget.ExceededException e) {
+      throw new EvaluationException("the expression '" + text + "' was stopped: " + e.getMessage());
+    }
     if (!result.isSuccess()) {
       throw new EvaluationException(
           "the expression '" + text + "' failed: " + result.failure().message());

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import org.camunda.feel.api.EvaluationResult;
 import org.camunda.feel.api.FeelEngineApi;
-import org.camunda.feel.api.FeelEngineBuilder;
 
 /**
  * Evaluates {@code zeebe:ioMapping} inputs or outputs: each mapping's source (FEEL after a leading
@@ -18,7 +17,7 @@ import org.camunda.feel.api.FeelEngineBuilder;
  * mapping adds to an object rather than replacing it.
  */
 public final class IoMappings {
-  private final FeelEngineApi engine = FeelEngineBuilder.forJava().build();
+  private final FeelEngineApi engine = FeelBudget.newEngine();
 
   /**
    * @param variables name to JSON value: what the sources see
@@ -51,7 +50,19 @@ public final class IoMappings {
     if (!source.startsWith("=")) {
       return source;
     }
-    EvaluationResult result = engine.evaluateExpression(source.substring(1), context);
+    EvaluationResult result;
+    try {
+      result =
+          FeelBudget.evaluate(engine, source.substring(1), context, FeelBudget.DEFAULT_MAX_STEPS);
+    } catch (FeelBudget.ExceededException e) {
+      throw new FeelStrings.EvaluationException(
+          "the mapping of '"
+              + source
+              + "' to '"
+              + mapping.target()
+              + "' was stopped: "
+              + e.getMessage());
+    }
     if (!result.isSuccess()) {
       throw new FeelStrings.EvaluationException(
           "the mapping of '"

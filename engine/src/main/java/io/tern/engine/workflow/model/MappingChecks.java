@@ -50,7 +50,18 @@ final class MappingChecks {
     if (!expression.startsWith("=")) {
       return;
     }
-    ParseResult parsed = FEEL.parseExpression(expression.substring(1));
+    ParseResult parsed;
+    try {
+      parsed = FEEL.parseExpression(expression.substring(1));
+    } catch (StackOverflowError e) {
+      // The FEEL parser recurses once per bracket: some 150 nested ones overflow a thread's stack.
+      problems.add(
+          describe(node)
+              + ": the expression '"
+              + expression.substring(0, Math.min(40, expression.length()))
+              + "...' nests too deeply to be parsed");
+      return;
+    }
     if (!parsed.isSuccess()) {
       problems.add(
           describe(node)

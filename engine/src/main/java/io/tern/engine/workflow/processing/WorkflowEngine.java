@@ -110,7 +110,8 @@ public final class WorkflowEngine {
                     state.decisions(),
                     distribution,
                     config.partitions().count(),
-                    timerStarts))
+                    timerStarts,
+                    config.modelLimits()))
             .onCommand(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, distribution::take)
             .onCommand(
                 ValueTypes.DEPLOYMENT_DISTRIBUTION,

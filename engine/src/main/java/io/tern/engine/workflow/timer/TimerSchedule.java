@@ -1,5 +1,6 @@
 package io.tern.engine.workflow.timer;
 
+import io.tern.engine.workflow.feel.FeelBudget;
 import io.tern.engine.workflow.model.EventDefinition.TimerKind;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.time.Duration;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.camunda.feel.api.EvaluationResult;
 import org.camunda.feel.api.FeelEngineApi;
-import org.camunda.feel.api.FeelEngineBuilder;
 import org.springframework.scheduling.support.CronExpression;
 
 /**
@@ -45,7 +45,7 @@ public final class TimerSchedule {
     }
   }
 
-  private final FeelEngineApi feel = FeelEngineBuilder.forJava().build();
+  private final FeelEngineApi feel = FeelBudget.newEngine();
 
   /**
    * Checks static timer text at deployment.
@@ -72,7 +72,12 @@ public final class TimerSchedule {
     }
     Map<String, Object> context = new LinkedHashMap<>();
     variables.get().forEach((name, json) -> context.put(name, JsonDocuments.toJava(json)));
-    EvaluationResult result = feel.evaluateExpression(text.substring(1), context);
+    EvaluationResult result;
+    try {
+      result = FeelBudget.evaluate(feel, text.substring(1), context, FeelBudget.DEFAULT_MAX_STEPS);
+    } catch (FeelBudget.ExceededException e) {
+      throw new TimerException("the expression '" + text + "' was stopped: " + e.getMessage());
+    }
     if (!result.isSuccess()) {
       throw new TimerException(
           "the expression '" + text + "' failed: " + result.failure().message());

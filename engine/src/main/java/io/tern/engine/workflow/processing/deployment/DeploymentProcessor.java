@@ -11,6 +11,8 @@ import io.tern.engine.workflow.dmn.DmnResources;
 import io.tern.engine.workflow.model.BpmnTransformer;
 import io.tern.engine.workflow.model.DeploymentRejection;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.model.ModelLimits;
+import io.tern.engine.workflow.model.ResourceScan;
 import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
 import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.ProcessState;
@@ -36,6 +38,7 @@ public final class DeploymentProcessor implements CommandProcessor {
   private final DeploymentDistribution distribution;
   private final int partitionCount;
   private final TimerStartBehavior timerStarts;
+  private final ModelLimits limits;
 
   public DeploymentProcessor(
       ProcessingContext context,
@@ -43,8 +46,10 @@ public final class DeploymentProcessor implements CommandProcessor {
       DecisionState decisions,
       DeploymentDistribution distribution,
       int partitionCount,
-      TimerStartBehavior timerStarts) {
+      TimerStartBehavior timerStarts,
+      ModelLimits limits) {
     this.timerStarts = timerStarts;
+    this.limits = limits;
     this.context = context;
     this.processes = processes;
     this.decisions = new DecisionDeployment(context, decisions);
@@ -88,6 +93,8 @@ public final class DeploymentProcessor implements CommandProcessor {
       deployed.resources.add(resource);
       String checksum = checksum(resource.content());
       try {
+        // Before any parser sees it: they recurse once per level of nesting.
+        ResourceScan.check(resource.name(), resource.content(), limits);
         if (DmnResources.isDmn(resource.name())) {
           decisions.deploy(resource, checksum, seenDecisions, deployed);
           continue;

@@ -23,9 +23,11 @@ class ForwardableCommandsTest {
   void theListIsWhatTheGatewaySends() throws Exception {
     Path main = Path.of("src/main/java/io/tern/engine");
     List<Path> sources;
-    try (Stream<Path> gateway = Files.list(main.resolve("gateway"))) {
+    try (Stream<Path> gateway = Files.walk(main.resolve("gateway"))) {
       sources =
-          Stream.concat(gateway, Stream.of(main.resolve("cluster/JobStreamForwarding.java")))
+          Stream.concat(
+                  gateway.filter(path -> path.toString().endsWith(".java")),
+                  Stream.of(main.resolve("cluster/JobStreamForwarding.java")))
               .toList();
     }
     Set<String> sent = new TreeSet<>();

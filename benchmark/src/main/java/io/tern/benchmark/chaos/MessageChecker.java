@@ -19,16 +19,20 @@ import java.util.function.Predicate;
 
 /**
  * Checks the history of the message mode ({@link MessageWorkload}) against Zeebe's rule that a
- * message correlates at most once per process id: each message id, read by the "took" jobs, was
- * taken by one instance of its process at most. Also: what a took job read was published, for
- * certain or perhaps, under that message name and (except for message start events, which have no
- * key variable) the instance's correlation key; every way of taking a message took at least one;
- * every fault healed into a recovered cluster. A message taken by no instance is allowed: it may
- * have expired, or its publication may never have taken effect.
+ * message correlates at most once per process id: each message id, read by the "took" jobs (and the
+ * non-interrupting process's "done" jobs, which read every message its boundary event took), was
+ * taken by one instance of its process at most, and once by that instance. Also: what a took job
+ * read was published, for certain or perhaps, under that message name and (except for message start
+ * events, which have no key variable) the instance's correlation key; every way of taking a message
+ * took at least one; every fault healed into a recovered cluster. A message taken by no instance is
+ * allowed: it may have expired, or its publication may never have taken effect.
  */
 final class MessageChecker {
   /** What the summary says of one way of taking a message. */
   record Counts(int published, int taken, int takenTwice, int stillActive) {}
+
+  /** One instance took one message, as a job read it ({@code messageId} null: read none). */
+  record Reading(Way way, long instance, String messageId, Op op) {}
 
   private final List<Op> ops;
   private final List<Violation> violations = new ArrayList<>();
@@ -65,11 +69,27 @@ final class MessageChecker {
         }
       }
     }
-    for (Op op : ops) {
-      Way way = Way.ofTookJobType(op.task());
-      if (op.kind() == Kind.ACTIVATE && op.outcome() == Outcome.OK && way != null) {
-        checkRead(op, way, published);
-      }
+    for (Reading repeated : repeatedInOneInstance()) {
+      twice++;
+      violate(
+          Type.MESSAGE_TWICE,
+          "message "
+              + repeated.messageId()
+              + " was taken twice by instance "
+              + repeated.instance()
+              + " of process "
+              + repeated.way().processId
+              + " ("
+              + MessageProcesses.TAKEN
+              + "="
+              + repeated.op().vars().get(MessageProcesses.TAKEN)
+              + ")",
+          op ->
+              op == repeated.op()
+                  || repeated.messageId().equals(op.vars().get(MessageProcesses.MESSAGE_ID)));
+    }
+    for (Reading reading : readings()) {
+      checkRead(reading, published);
     }
     for (Way way : Way.values()) {
       if (taken.get(way).isEmpty()) {
@@ -94,9 +114,11 @@ final class MessageChecker {
     return Checker.tally(ops, violations, 0, twice);
   }
 
-  /** A took job read a message that was published, with its name and the instance's key. */
-  private void checkRead(Op read, Way way, Map<String, Op> published) {
-    String messageId = read.vars().get(MessageProcesses.MESSAGE_ID);
+  /** A job read a message that was published, with its name and the instance's key. */
+  private void checkRead(Reading reading, Map<String, Op> published) {
+    Op read = reading.op();
+    Way way = reading.way();
+    String messageId = reading.messageId();
     Op publication = messageId == null ? null : published.get(messageId);
     String wrong = null;
     Type type = Type.WRONG_VARIABLE;
@@ -162,20 +184,74 @@ final class MessageChecker {
         || ChaosWorkload.ALREADY_EXISTS.equals(publication.error());
   }
 
-  /** Per way, each message id taken and the instances whose took job read it. */
+  /**
+   * What the jobs read: a took job the message its instance took (for the non-interrupting boundary
+   * event, the last one taken when the job was activated), the non-interrupting process's done job
+   * every message its boundary event took.
+   */
+  private List<Reading> readings() {
+    List<Reading> readings = new ArrayList<>();
+    for (Op op : ops) {
+      if (op.kind() != Kind.ACTIVATE || op.outcome() != Outcome.OK || op.task() == null) {
+        continue;
+      }
+      Way way = Way.ofTookJobType(op.task());
+      if (way != null) {
+        readings.add(
+            new Reading(way, op.instanceKey(), op.vars().get(MessageProcesses.MESSAGE_ID), op));
+      } else if (op.task().equals(Way.NON_INTERRUPTING.doneJobType())) {
+        for (String messageId : takenList(op)) {
+          readings.add(new Reading(Way.NON_INTERRUPTING, op.instanceKey(), messageId, op));
+        }
+      }
+    }
+    return readings;
+  }
+
+  /** The message ids of a done job's {@code taken} list, as the client printed it: [m-1, m-5]. */
+  static List<String> takenList(Op done) {
+    String list = done.vars().getOrDefault(MessageProcesses.TAKEN, "[]").trim();
+    if (list.startsWith("[")) {
+      list = list.substring(1, list.endsWith("]") ? list.length() - 1 : list.length());
+    }
+    List<String> ids = new ArrayList<>();
+    for (String id : list.split(",")) {
+      if (!id.isBlank()) {
+        ids.add(id.trim());
+      }
+    }
+    return ids;
+  }
+
+  /** A message id that one done job's list holds twice: one instance took that message twice. */
+  private List<Reading> repeatedInOneInstance() {
+    List<Reading> repeated = new ArrayList<>();
+    Set<String> reported = new HashSet<>();
+    for (Reading reading : readings()) {
+      if (reading.messageId() == null
+          || !reading.op().task().equals(Way.NON_INTERRUPTING.doneJobType())) {
+        continue;
+      }
+      long times = takenList(reading.op()).stream().filter(reading.messageId()::equals).count();
+      if (times > 1 && reported.add(reading.instance() + "/" + reading.messageId())) {
+        repeated.add(reading);
+      }
+    }
+    return repeated;
+  }
+
+  /** Per way, each message id taken and the instances that took it. */
   private Map<Way, Map<String, Set<Long>>> taken() {
     Map<Way, Map<String, Set<Long>>> taken = new EnumMap<>(Way.class);
     for (Way way : Way.values()) {
       taken.put(way, new HashMap<>());
     }
-    for (Op op : ops) {
-      Way way = Way.ofTookJobType(op.task());
-      String messageId = op.vars().get(MessageProcesses.MESSAGE_ID);
-      if (op.kind() == Kind.ACTIVATE
-          && op.outcome() == Outcome.OK
-          && way != null
-          && messageId != null) {
-        taken.get(way).computeIfAbsent(messageId, id -> new TreeSet<>()).add(op.instanceKey());
+    for (Reading reading : readings()) {
+      if (reading.messageId() != null) {
+        taken
+            .get(reading.way())
+            .computeIfAbsent(reading.messageId(), id -> new TreeSet<>())
+            .add(reading.instance());
       }
     }
     return taken;
@@ -187,6 +263,9 @@ final class MessageChecker {
     Map<String, Op> published = checker.published();
     Map<Way, Map<String, Set<Long>>> taken = checker.taken();
     Map<Long, Way> instances = new HashMap<>();
+    for (Reading reading : checker.readings()) {
+      instances.put(reading.instance(), reading.way());
+    }
     for (Op op : history) {
       Way way = Way.ofTookJobType(op.task());
       if (op.kind() == Kind.ACTIVATE && way != null) {
@@ -216,6 +295,8 @@ final class MessageChecker {
         }
       }
       int twice = (int) taken.get(way).values().stream().filter(i -> i.size() > 1).count();
+      twice +=
+          (int) checker.repeatedInOneInstance().stream().filter(r -> r.way().equals(way)).count();
       counts.put(way, new Counts(sent, taken.get(way).size(), twice, active.size()));
     }
     return counts;

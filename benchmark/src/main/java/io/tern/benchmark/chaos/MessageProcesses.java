@@ -23,6 +23,13 @@ final class MessageProcesses {
   static final String MESSAGE_KEY = "msgKey";
 
   /**
+   * The non-interrupting boundary event's record of the messages it took, in order: a list its
+   * output mapping appends each message id to (in the step that leaves the event, so no trigger
+   * misses another's), read by the "done" job once the timer ended the wait.
+   */
+  static final String TAKEN = "taken";
+
+  /**
    * The job type of the task the boundary events sit on. No worker takes it: the instance waits
    * there until a message or the timer ends the wait.
    */
@@ -59,6 +66,11 @@ final class MessageProcesses {
     /** The job type of the task that runs after the message was taken. */
     String tookJobType() {
       return processId + "-took";
+    }
+
+    /** The job type of the task that reads {@link #TAKEN} after the wait (non-interrupting). */
+    String doneJobType() {
+      return processId + "-done";
     }
 
     /** The way whose "took" job has this type, or null. */
@@ -100,17 +112,29 @@ final class MessageProcesses {
           case INTERRUPTING, NON_INTERRUPTING -> {
             boolean interrupting = way == Way.INTERRUPTING;
             var waiting = process.startEvent().serviceTask("wait", task -> task.zeebeJobType(IDLE));
-            var afterMessage =
+            var message =
                 waiting
                     .boundaryEvent("message")
                     .cancelActivity(interrupting)
                     .message(m -> m.name(way.messageName()).zeebeCorrelationKeyExpression(KEY));
-            yield took(afterMessage, way)
-                .moveToActivity("wait")
-                .boundaryEvent("timeout")
-                .cancelActivity(true)
-                .timerWithDuration(interrupting ? WAIT_INTERRUPTING : WAIT_NON_INTERRUPTING)
-                .endEvent("timed-out")
+            if (!interrupting) {
+              // With output mappings the message's variables stay local to the event: copy them.
+              message
+                  .zeebeOutputExpression("append(" + TAKEN + ", " + MESSAGE_ID + ")", TAKEN)
+                  .zeebeOutputExpression(MESSAGE_ID, MESSAGE_ID)
+                  .zeebeOutputExpression(MESSAGE_KEY, MESSAGE_KEY);
+            }
+            var timeout =
+                took(message, way)
+                    .moveToActivity("wait")
+                    .boundaryEvent("timeout")
+                    .cancelActivity(true)
+                    .timerWithDuration(interrupting ? WAIT_INTERRUPTING : WAIT_NON_INTERRUPTING);
+            yield (interrupting
+                    ? timeout.endEvent("timed-out")
+                    : timeout
+                        .serviceTask("done", task -> task.zeebeJobType(way.doneJobType()))
+                        .endEvent("timed-out"))
                 .done();
           }
           case START ->

@@ -24,7 +24,8 @@ import java.util.function.IntPredicate;
  * both on one of a few correlation keys that many instances share. Every message has its own
  * message id, so a retry of a publication that took effect is refused; it carries that id and its
  * key as variables. A worker per way completes the "took" jobs, whose activations record which
- * instance took which message.
+ * instance took which message; one more completes the non-interrupting process's "done" jobs, which
+ * read the list of all messages its boundary event took.
  */
 final class MessageWorkload implements Workload {
   private final List<CamundaClient> clients;
@@ -58,8 +59,10 @@ final class MessageWorkload implements Workload {
     working.set(true);
     threads.add(started(new Thread(this::create, "msg-creator")));
     for (Way way : Way.values()) {
-      threads.add(started(new Thread(() -> work(way), "msg-" + way.tookJobType())));
+      threads.add(started(new Thread(() -> work(way.tookJobType()), "msg-" + way.tookJobType())));
     }
+    String done = Way.NON_INTERRUPTING.doneJobType();
+    threads.add(started(new Thread(() -> work(done), "msg-" + done)));
   }
 
   private static Thread started(Thread thread) {
@@ -120,7 +123,11 @@ final class MessageWorkload implements Workload {
                         .newCreateInstanceCommand()
                         .bpmnProcessId(way.processId)
                         .latestVersion()
-                        .variables(Map.of(MessageProcesses.KEY, key))
+                        .variables(
+                            way == Way.NON_INTERRUPTING
+                                ? Map.of(
+                                    MessageProcesses.KEY, key, MessageProcesses.TAKEN, List.of())
+                                : Map.of(MessageProcesses.KEY, key))
                         .requestTimeout(ChaosWorkload.REQUEST_TIMEOUT)
                         .send())
                 .getProcessInstanceKey();
@@ -166,8 +173,7 @@ final class MessageWorkload implements Workload {
     }
   }
 
-  private void work(Way way) {
-    String jobType = way.tookJobType();
+  private void work(String jobType) {
     while (working.get()) {
       long start = history.now();
       List<ActivatedJob> jobs;

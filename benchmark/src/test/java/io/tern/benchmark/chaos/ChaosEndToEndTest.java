@@ -86,6 +86,13 @@ class ChaosEndToEndTest {
                       && line.contains("\"task\":\"" + way.tookJobType() + "\""))
           .hasSizeGreaterThan(3);
     }
+    assertThat(history)
+        .as("the non-interrupting boundary event's list of the messages it took was read")
+        .filteredOn(
+            line ->
+                line.contains("\"task\":\"" + MessageProcesses.Way.NON_INTERRUPTING.doneJobType())
+                    && line.contains("\"taken\":\"[m-"))
+        .hasSizeGreaterThan(3);
     assertThat(summary).contains("| way | process |");
   }
 }

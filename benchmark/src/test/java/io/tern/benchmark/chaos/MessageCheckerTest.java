@@ -65,6 +65,17 @@ class MessageCheckerTest {
     return job;
   }
 
+  /** The done job of a non-interrupting instance read the list of every message it took. */
+  private void done(String key, long instance, String taken) {
+    long job = ++jobs;
+    add(
+        Op.of(Kind.ACTIVATE, Outcome.OK, null)
+            .withInstance(instance)
+            .withJob(job, Way.NON_INTERRUPTING.doneJobType())
+            .withVars(Map.of(MessageProcesses.KEY, key, MessageProcesses.TAKEN, taken))
+            .withDetail(Way.NON_INTERRUPTING.processId));
+  }
+
   /** Two instances of each way on key k-0, each taking one of two messages. */
   private void everyWayTakesItsMessages() {
     long instance = 100;
@@ -138,8 +149,59 @@ class MessageCheckerTest {
     publish(Way.NON_INTERRUPTING, "k-1", "m-21", Outcome.OK, null);
     took(Way.NON_INTERRUPTING, "k-1", 120, "m-20", "k-1");
     took(Way.NON_INTERRUPTING, "k-1", 120, "m-21", "k-1");
+    done("k-1", 120, "[m-20, m-21]");
 
     assertThat(violations()).isEmpty();
+  }
+
+  @Test
+  void aNonInterruptingBoundaryTakingOneMessageTwiceInOneInstanceIsCaught() {
+    everyWayTakesItsMessages();
+    create(Way.NON_INTERRUPTING, "k-1", 120);
+    publish(Way.NON_INTERRUPTING, "k-1", "m-20", Outcome.OK, null);
+    // The offer was sent again and the boundary event triggered again: both took jobs read m-20,
+    // which alone proves nothing (a later message may overwrite msgId first); the list does.
+    took(Way.NON_INTERRUPTING, "k-1", 120, "m-20", "k-1");
+    took(Way.NON_INTERRUPTING, "k-1", 120, "m-20", "k-1");
+    done("k-1", 120, "[m-20, m-20]");
+
+    Checker.Result result = MessageChecker.check(history);
+
+    assertThat(result.violations())
+        .extracting(Checker.Violation::type)
+        .containsExactly(Type.MESSAGE_TWICE);
+    assertThat(result.violations().get(0).message()).contains("m-20", "twice by instance 120");
+  }
+
+  @Test
+  void aMessageInTheListsOfTwoNonInterruptingInstancesIsCaught() {
+    everyWayTakesItsMessages();
+    create(Way.NON_INTERRUPTING, "k-1", 120);
+    create(Way.NON_INTERRUPTING, "k-1", 121);
+    publish(Way.NON_INTERRUPTING, "k-1", "m-20", Outcome.OK, null);
+    publish(Way.NON_INTERRUPTING, "k-1", "m-21", Outcome.OK, null);
+    // The took jobs read the latest message only; the lists show m-20 went to both.
+    took(Way.NON_INTERRUPTING, "k-1", 120, "m-21", "k-1");
+    took(Way.NON_INTERRUPTING, "k-1", 121, "m-20", "k-1");
+    done("k-1", 120, "[m-20, m-21]");
+    done("k-1", 121, "[m-20]");
+
+    Checker.Result result = MessageChecker.check(history);
+
+    assertThat(result.violations())
+        .extracting(Checker.Violation::type)
+        .containsExactly(Type.MESSAGE_TWICE);
+    assertThat(result.violations().get(0).message()).contains("m-20", "[120, 121]");
+  }
+
+  @Test
+  void aDoneListIsReadAsTheClientPrintsIt() {
+    Op done =
+        Op.of(Kind.ACTIVATE, Outcome.OK, null)
+            .withVars(Map.of(MessageProcesses.TAKEN, "[m-1, m-22]"));
+    assertThat(MessageChecker.takenList(done)).containsExactly("m-1", "m-22");
+    assertThat(MessageChecker.takenList(done.withVars(Map.of(MessageProcesses.TAKEN, "[]"))))
+        .isEmpty();
   }
 
   @Test

@@ -115,8 +115,10 @@ public final class ChaosBenchmark {
               new Random(options.seed),
               options.slowLinkDelay,
               options.diskFullDir);
-      try (ChaosWorkload workload =
-          new ChaosWorkload(clients, injector::usable, history, options.rate)) {
+      try (Workload workload =
+          options.messages()
+              ? new MessageWorkload(clients, injector::usable, history, options.rate, options.keys)
+              : new ChaosWorkload(clients, injector::usable, history, options.rate)) {
         workload.start();
         try {
           injectFaults(cluster, probe, injector, history);
@@ -129,8 +131,16 @@ public final class ChaosBenchmark {
         workload.close();
         recordEnds(history, active);
       }
-      Checker.Result result = Checker.check(history.ops());
-      String report = ChaosReport.render(options, result, history.ops());
+      List<Op> ops = history.ops();
+      Checker.Result result;
+      String report;
+      if (options.messages()) {
+        result = MessageChecker.check(ops);
+        report = ChaosReport.render(options, result, ops, MessageChecker.table(ops));
+      } else {
+        result = Checker.check(ops);
+        report = ChaosReport.render(options, result, ops);
+      }
       Files.writeString(options.dir.resolve("summary.md"), report);
       System.out.println(report);
       return result;
@@ -139,16 +149,28 @@ public final class ChaosBenchmark {
     }
   }
 
+  /** Deploys the workload's processes to every partition. */
+  private void deploy(CamundaClient client) throws InterruptedException {
+    if (!options.messages()) {
+      deploy(client, ChaosProcess.PROCESS_ID, ChaosProcess.bpmn());
+      return;
+    }
+    for (MessageProcesses.Way way : MessageProcesses.Way.values()) {
+      deploy(client, way.processId, MessageProcesses.bpmn(way));
+    }
+  }
+
   /**
-   * Deploys the process to every partition, again while it fails within {@code --settle}: a loaded
+   * Deploys a process to every partition, again while it fails within {@code --settle}: a loaded
    * machine can take longer than a request's timeout, and deploying the same process twice makes no
    * second version.
    */
-  private void deploy(CamundaClient client) throws InterruptedException {
+  private void deploy(CamundaClient client, String processId, byte[] bpmn)
+      throws InterruptedException {
     long deadline = System.nanoTime() + options.settle.toNanos();
     while (true) {
       try {
-        Deployments.deployEverywhere(client, ChaosProcess.PROCESS_ID, ChaosProcess.bpmn());
+        Deployments.deployEverywhere(client, processId, bpmn);
         return;
       } catch (RuntimeException e) {
         if (System.nanoTime() > deadline) {

@@ -110,6 +110,26 @@ final class ChaosOptions {
   double rate;
 
   @Option(
+      names = "--workload",
+      paramLabel = "NAME",
+      defaultValue = "chaos",
+      description =
+          "chaos: one process crossing every layer, an instance per business id; messages: many"
+              + " instances of four processes waiting on shared correlation keys, each message"
+              + " published once, checked to be taken at most once per process (default"
+              + " ${DEFAULT-VALUE})")
+  String workload;
+
+  @Option(
+      names = "--keys",
+      paramLabel = "N",
+      defaultValue = "3",
+      description =
+          "for --workload messages: how many correlation keys the instances share (default"
+              + " ${DEFAULT-VALUE})")
+  int keys;
+
+  @Option(
       names = "--brokers",
       paramLabel = "N",
       defaultValue = "3",
@@ -144,12 +164,21 @@ final class ChaosOptions {
 
   List<Fault> faultList;
 
+  /** Whether the run is the message mode. */
+  boolean messages() {
+    return workload.equals("messages");
+  }
+
   static ChaosOptions parse(String[] args) {
     return CommandLines.parse(new ChaosOptions(), args, ChaosOptions::resolve);
   }
 
   private ChaosOptions resolve() {
     CommandLines.positive("--brokers", brokers);
+    CommandLines.positive("--keys", keys);
+    if (!workload.equals("chaos") && !workload.equals("messages")) {
+      throw new IllegalArgumentException("--workload must be chaos or messages, got " + workload);
+    }
     CommandLines.positive("--partitions", partitions);
     CommandLines.positive("--replication", replication);
     if (replication > brokers) {

@@ -17,6 +17,15 @@ final class ChaosReport {
   private ChaosReport() {}
 
   static String render(ChaosOptions options, Checker.Result result, List<Op> history) {
+    return render(options, result, history, "");
+  }
+
+  /**
+   * @param counts more counts, in Markdown, shown after the counts of operations (the message
+   *     mode's ways of taking a message)
+   */
+  static String render(
+      ChaosOptions options, Checker.Result result, List<Op> history, String counts) {
     List<Op> faults = history.stream().filter(op -> op.kind() == Kind.FAULT).toList();
     StringBuilder out = new StringBuilder();
     out.append("# Chaos run: ")
@@ -48,6 +57,7 @@ final class ChaosReport {
             result.refused(),
             result.lost(),
             result.duplicated()));
+    out.append(counts);
     out.append(
         "| # | fault | failover ms | processing again ms | recovered ms after heal | outcome |\n");
     out.append("|---:|---|---:|---:|---:|---|\n");
@@ -103,7 +113,9 @@ final class ChaosReport {
       out.append("```\n\n");
     }
     if (!result.valid()) {
-      out.append("Reproduce the schedule: chaos --seed ")
+      out.append("Reproduce the schedule: chaos --workload ")
+          .append(options.workload)
+          .append(" --seed ")
           .append(options.seed)
           .append(" --faults ")
           .append(options.faults)

@@ -28,7 +28,7 @@ import java.util.function.IntPredicate;
  * request and its answer go to the {@link History}. Requests go to the gateway of a broker picked
  * at random among the ones the faults left up.
  */
-final class ChaosWorkload implements AutoCloseable {
+final class ChaosWorkload implements Workload {
   /** What a request may take before its outcome counts as unknown. */
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
@@ -36,22 +36,22 @@ final class ChaosWorkload implements AutoCloseable {
   static final Duration JOB_TIMEOUT = Duration.ofSeconds(15);
 
   /** How long an activation waits for jobs (long polling). */
-  private static final Duration ACTIVATION_POLL = Duration.ofSeconds(2);
+  static final Duration ACTIVATION_POLL = Duration.ofSeconds(2);
 
   /** Creations (with their publications) in flight at most: faults must not pile them up. */
-  private static final int MAX_IN_FLIGHT = 32;
+  static final int MAX_IN_FLIGHT = 32;
 
-  private static final int MAX_JOBS_PER_ACTIVATION = 32;
+  static final int MAX_JOBS_PER_ACTIVATION = 32;
   private static final int WORKERS_PER_TASK = 2;
 
   /** How long a publication is tried again while refused or unanswered. */
-  private static final Duration PUBLISH_TIME_LIMIT = Duration.ofMinutes(2);
+  static final Duration PUBLISH_TIME_LIMIT = Duration.ofMinutes(2);
 
-  private static final String ALREADY_EXISTS = Status.Code.ALREADY_EXISTS.name();
-  private static final Duration PUBLISH_RETRY_PAUSE = Duration.ofSeconds(1);
+  static final String ALREADY_EXISTS = Status.Code.ALREADY_EXISTS.name();
+  static final Duration PUBLISH_RETRY_PAUSE = Duration.ofSeconds(1);
 
   /** Long enough for any instance to reach its message catch whatever the faults. */
-  private static final Duration MESSAGE_TTL = Duration.ofHours(1);
+  static final Duration MESSAGE_TTL = Duration.ofHours(1);
 
   /** Refusals after which the request certainly did not take effect. */
   private static final Set<Status.Code> DEFINITE =
@@ -86,7 +86,8 @@ final class ChaosWorkload implements AutoCloseable {
     this.rate = rate;
   }
 
-  void start() {
+  @Override
+  public void start() {
     creating.set(true);
     working.set(true);
     threads.add(started(new Thread(this::create, "chaos-creator")));
@@ -104,12 +105,14 @@ final class ChaosWorkload implements AutoCloseable {
   }
 
   /** Instances created so far (any outcome). */
-  long created() {
+  @Override
+  public long created() {
     return created.get();
   }
 
   /** Stops creating; the workers go on, so that the instances can end. */
-  void stopCreating() throws InterruptedException {
+  @Override
+  public void stopCreating() throws InterruptedException {
     creating.set(false);
     threads.get(0).join();
     inFlight.acquire(MAX_IN_FLIGHT); // the last creations and publications answered
@@ -255,8 +258,12 @@ final class ChaosWorkload implements AutoCloseable {
     }
   }
 
-  /** A usable broker's client, picked at random; any if none is. */
   private CamundaClient client() {
+    return client(clients, usable);
+  }
+
+  /** A usable broker's client, picked at random; any if none is. */
+  static CamundaClient client(List<CamundaClient> clients, IntPredicate usable) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     int first = random.nextInt(clients.size());
     for (int i = 0; i < clients.size(); i++) {
@@ -268,7 +275,7 @@ final class ChaosWorkload implements AutoCloseable {
     return clients.get(first);
   }
 
-  private static <T> T call(io.camunda.client.api.CamundaFuture<T> future) throws Exception {
+  static <T> T call(io.camunda.client.api.CamundaFuture<T> future) throws Exception {
     // The client's own deadline is the request timeout; this one is for a gateway that hangs.
     return future.get(REQUEST_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
   }
@@ -320,7 +327,7 @@ final class ChaosWorkload implements AutoCloseable {
     return null;
   }
 
-  private static void pause(Duration duration) {
+  static void pause(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {

@@ -38,7 +38,9 @@ final class Checker {
     REACTIVATED_AFTER_COMPLETION,
     WRONG_VARIABLE,
     MESSAGE_TWICE,
-    NOT_RECOVERED
+    NOT_RECOVERED,
+    /** Message mode: a way of taking a message that no instance took a message by. */
+    NOT_EXERCISED
   }
 
   /** The verdict and the counts of the summary. */
@@ -89,6 +91,11 @@ final class Checker {
     variables(activations);
     messages();
     recovered();
+    return tally(ops, violations, lost, duplicated);
+  }
+
+  /** The result: the counts of client operations by outcome (faults and ends are not any). */
+  static Result tally(List<Op> ops, List<Violation> violations, int lost, int duplicated) {
     int operations = 0;
     int acknowledged = 0;
     int unknown = 0;

@@ -45,4 +45,54 @@ class ChaosEndToEndTest {
         .filteredOn(line -> line.contains("\"kind\":\"ended\"") && line.contains("\"ok\""))
         .hasSizeGreaterThan(20);
   }
+
+  /**
+   * The message mode, short: instances of four processes wait on three shared correlation keys
+   * (catch event, interrupting and non-interrupting boundary, message start) while a leader is
+   * killed, paused and cut off. No message may be taken by two instances of one process, and every
+   * way must have taken messages.
+   */
+  @Test
+  void theMessageModeTakesEachMessageOncePerProcess() throws Exception {
+    Path run = dir.resolve("messages");
+    int exit =
+        ChaosBenchmark.run(
+            new String[] {
+              "--workload", "messages",
+              "--dir", run.toString(),
+              "--faults", "kill-leader,pause,partition",
+              "--duration", "1s",
+              "--hold", "5s",
+              "--quiet", "4s",
+              "--settle", "3m",
+              "--rate", "8",
+              "--keys", "3",
+              "--seed", "53"
+            });
+
+    String summary = Files.readString(run.resolve("summary.md"));
+    assertThat(exit).as(summary).isZero();
+    List<String> history = Files.readAllLines(run.resolve("history.jsonl"));
+    assertThat(history)
+        .as("every fault was injected and healed")
+        .filteredOn(line -> line.contains("\"kind\":\"fault\""))
+        .hasSize(3);
+    for (MessageProcesses.Way way : MessageProcesses.Way.values()) {
+      assertThat(history)
+          .as("instances of %s took messages", way.processId)
+          .filteredOn(
+              line ->
+                  line.contains("\"kind\":\"activate\"")
+                      && line.contains("\"task\":\"" + way.tookJobType() + "\""))
+          .hasSizeGreaterThan(3);
+    }
+    assertThat(history)
+        .as("the non-interrupting boundary event's list of the messages it took was read")
+        .filteredOn(
+            line ->
+                line.contains("\"task\":\"" + MessageProcesses.Way.NON_INTERRUPTING.doneJobType())
+                    && line.contains("\"taken\":\"[m-"))
+        .hasSizeGreaterThan(3);
+    assertThat(summary).contains("| way | process |");
+  }
 }

@@ -31,6 +31,22 @@ class ChaosOptionsTest {
   }
 
   @Test
+  void theMessageModeIsChosenByNameAndTakesItsKeys() {
+    ChaosOptions options =
+        ChaosOptions.parse(
+            new String[] {"--dir", dir.toString(), "--workload", "messages", "--keys", "5"});
+    assertThat(options.messages()).isTrue();
+    assertThat(options.keys).isEqualTo(5);
+    assertThat(ChaosOptions.parse(new String[] {"--dir", dir.toString()}).messages()).isFalse();
+    assertThatThrownBy(
+            () -> ChaosOptions.parse(new String[] {"--dir", dir.toString(), "--workload", "msg"}))
+        .hasMessageStartingWith("--workload must be chaos or messages, got msg");
+    assertThatThrownBy(
+            () -> ChaosOptions.parse(new String[] {"--dir", dir.toString(), "--keys", "0"}))
+        .hasMessageStartingWith("--keys must be positive");
+  }
+
+  @Test
   void diskFullNeedsASmallFileSystemOfItsOwn() throws Exception {
     String[] without = {"--dir", dir.toString(), "--faults", "disk-full"};
     assertThatThrownBy(() -> ChaosOptions.parse(without)).hasMessageContaining("--disk-full-dir");

@@ -1,6 +1,7 @@
 package io.tern.benchmark.load;
 
 import io.camunda.client.CamundaClient;
+import io.camunda.client.CamundaClientBuilder;
 import io.tern.benchmark.common.Json;
 import io.tern.benchmark.common.Progress;
 import io.tern.engine.broker.Broker;
@@ -27,6 +28,9 @@ public final class LoadBenchmark {
   /** Past the request timeout, how long instances still in flight at the end may take. */
   private static final Duration DRAIN_GRACE = Duration.ofSeconds(5);
 
+  /** Under the local brokers' directory: the throwaway CA's certificates and keys (--tls). */
+  private static final String TLS_DIRECTORY = "tls";
+
   private LoadBenchmark() {}
 
   public static int run(String[] args) throws Exception {
@@ -46,12 +50,20 @@ public final class LoadBenchmark {
     Path localData = null;
     String gateway = options.gateway;
     List<String> management = options.management;
+    Path caFile = options.tlsCaFile;
     if (gateway == null) {
       localData =
           Files.createTempDirectory(
               Files.createDirectories(options.dataParentDir), "load-benchmark-");
+      Map<String, String> settings = new LinkedHashMap<>();
+      if (options.tls()) {
+        LocalPki pki = LocalPki.create(localData.resolve(TLS_DIRECTORY), options.brokers);
+        settings.putAll(pki.brokerSettings());
+        caFile = pki.caCertificate();
+      }
+      settings.putAll(options.environment()); // --set has the last word, as in a config file
       if (options.brokers == 1) {
-        broker = startLocalBroker(options, localData, progress);
+        broker = startLocalBroker(options, settings, localData, progress);
         gateway = "127.0.0.1:" + broker.gatewayPort();
         management = List.of("127.0.0.1:" + broker.managementPort());
       } else {
@@ -61,21 +73,24 @@ public final class LoadBenchmark {
                 options.partitions,
                 options.replication,
                 options.flushMode,
-                options.environment(),
+                settings,
                 localData,
                 progress);
         gateway = cluster.gateway();
         management = cluster.managementAddresses();
       }
     }
-    try (CamundaClient client =
+    CamundaClientBuilder builder =
         CamundaClient.newClientBuilder()
-            .grpcAddress(URI.create("http://" + gateway))
+            .grpcAddress(URI.create((options.tls() ? "https://" : "http://") + gateway))
             .preferRestOverGrpc(false)
             .credentialsProvider(options.oauth.credentialsProvider(System.getenv()))
             .defaultRequestTimeout(Duration.ofSeconds(options.requestTimeoutSeconds))
-            .numJobWorkerExecutionThreads(1)
-            .build()) {
+            .numJobWorkerExecutionThreads(1);
+    if (caFile != null) {
+      builder.caCertificatePath(caFile.toString());
+    }
+    try (CamundaClient client = builder.build()) {
       Map<String, Object> results = measure(client, options, gateway, management, progress);
       Json.write(options.jsonOut, results);
       System.out.println("JSON results: " + options.jsonOut.toAbsolutePath());
@@ -90,6 +105,7 @@ public final class LoadBenchmark {
         for (int node = 0; node < options.brokers; node++) {
           deleteRecursively(localData.resolve("broker-" + node)); // the logs stay
         }
+        deleteRecursively(localData.resolve(TLS_DIRECTORY)); // keys have no use after the run
         System.out.println("Broker logs: " + localData.toAbsolutePath());
       } else if (localData != null) {
         deleteRecursively(localData);
@@ -108,7 +124,12 @@ public final class LoadBenchmark {
     }
   }
 
-  private static Broker startLocalBroker(LoadOptions options, Path data, Progress progress)
+  /**
+   * Starts the in-process broker; {@code extraSettings} are TERN_* settings on top of the
+   * benchmark's, "{node}" in a value standing for its node id (0), as for a {@link LocalCluster}.
+   */
+  private static Broker startLocalBroker(
+      LoadOptions options, Map<String, String> extraSettings, Path data, Progress progress)
       throws Exception {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("TERN_DATA_DIRECTORY", data.toString());
@@ -119,16 +140,17 @@ public final class LoadBenchmark {
     settings.put("TERN_MANAGEMENT_PORT", "0");
     settings.put("TERN_RAFT_FLUSH_MODE", options.flushMode);
     settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(options.partitions));
-    settings.putAll(options.environment());
+    extraSettings.forEach((key, value) -> settings.put(key, value.replace("{node}", "0")));
     Broker broker = Broker.start(BrokerConfigLoader.load(null, settings));
     if (!broker.awaitReady(Duration.ofMinutes(1))) {
       broker.close();
       throw new IllegalStateException("the local broker did not become ready in a minute");
     }
     progress.log(
-        "local broker ready (%d partition(s), raft.flush.mode %s%s, data under %s)",
+        "local broker ready (%d partition(s), raft.flush.mode %s%s%s, data under %s)",
         options.partitions,
         options.flushMode,
+        options.tls() ? ", gateway and cluster TLS" : "",
         options.settings.isEmpty() ? "" : ", " + options.settings,
         data);
     return broker;
@@ -157,8 +179,8 @@ public final class LoadBenchmark {
             })) {
       driver.start();
       progress.log(
-          "starting: %s, %d task(s), %s, %d-byte payload, streaming %s, warmup %d s,"
-              + " measuring %d s",
+          "starting: %s, %d task(s), %s, %d-byte payload, streaming %s, TLS %s, OAuth %s,"
+              + " warmup %d s, measuring %d s",
           options.openLoop()
               ? String.format("%.0f creates/s (open loop)", options.rate)
               : options.inFlight + " in flight",
@@ -166,6 +188,8 @@ public final class LoadBenchmark {
           options.withResult ? "with result" : "without result",
           options.payloadBytes,
           options.streaming ? "on" : "off",
+          options.tls() ? "on" : "off",
+          options.oauth.enabled() ? "on" : "off",
           options.warmupSeconds,
           options.durationSeconds);
       LoadReporter reporter =
@@ -203,8 +227,13 @@ public final class LoadBenchmark {
             ? options.gateway
             : options.brokers + (options.brokers == 1 ? " broker" : " brokers");
     return String.format(
-        "%s, %d task(s), %s, %s",
-        load, options.tasks, options.withResult ? "with result" : "without result", target);
+        "%s, %d task(s), %s, %s%s%s",
+        load,
+        options.tasks,
+        options.withResult ? "with result" : "without result",
+        target,
+        options.tls() ? ", TLS" : "",
+        options.oauth.enabled() ? ", OAuth" : "");
   }
 
   private static Map<String, Object> results(
@@ -215,6 +244,9 @@ public final class LoadBenchmark {
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("benchmark", "load");
     results.put("gateway", gateway);
+    // What was secured, so that secured and plaintext runs are told apart when compared.
+    results.put("tls", options.tls());
+    results.put("oauth", options.oauth.enabled());
     if (options.gateway == null) {
       results.put("localBrokers", options.brokers);
       results.put("localPartitions", options.partitions);

@@ -4,6 +4,7 @@ import io.tern.benchmark.common.BenchmarkFiles;
 import io.tern.benchmark.common.CommandLines;
 import io.tern.benchmark.common.OAuthOptions;
 import io.tern.engine.broker.BrokerConfigLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +29,8 @@ import picocli.CommandLine.Option;
             + " Works against Tern or Zeebe alike (--gateway); without it, starts a local Tern"
             + " broker in this process, or --brokers N broker processes.")
 final class LoadOptions {
+  private static final String AUTHENTICATION_MODE = "gateway.security.authentication.mode";
+
   @Option(
       names = "--gateway",
       paramLabel = "HOST:PORT",
@@ -195,6 +198,21 @@ final class LoadOptions {
   @Mixin OAuthOptions oauth = new OAuthOptions();
 
   @Option(
+      names = "--tls",
+      arity = "0..1",
+      fallbackValue = "",
+      paramLabel = "CA_FILE",
+      description =
+          "TLS to the gateway. Local brokers: a throwaway CA in the run's directory signs their"
+              + " certificates, and they serve gateway TLS and cluster TLS (network.security.*)"
+              + " with them. With --gateway: the PEM file of the CA the gateway's certificate"
+              + " leads to")
+  String tls;
+
+  /** With --tls: the CA the client trusts; local brokers make theirs when they start. */
+  Path tlsCaFile;
+
+  @Option(
       names = {"-h", "--help"},
       usageHelp = true,
       description = "this help")
@@ -261,6 +279,44 @@ final class LoadOptions {
     }
     // Read the secret now, so that a missing one is said before brokers start.
     oauth.check(System.getenv());
+    if (oauth.enabled()
+        && gateway == null
+        && !environment()
+            .containsKey(BrokerConfigLoader.environmentVariable(AUTHENTICATION_MODE))) {
+      // Else the local gateway takes the tokens and checks none: a secured run that is not.
+      throw new IllegalArgumentException(
+          "--oauth with local brokers needs --set "
+              + AUTHENTICATION_MODE
+              + "=oauth and --set gateway.security.authentication.oauth.issuerUri=ISSUER (the"
+              + " benchmark runs no issuer of its own)");
+    }
+    completeTls();
+  }
+
+  private void completeTls() {
+    if (tls == null) {
+      return;
+    }
+    if (gateway == null && !tls.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--tls CA_FILE goes with --gateway; local brokers get a CA of their own (--tls alone)");
+    }
+    if (gateway != null) {
+      if (tls.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--tls with --gateway needs the CA file the gateway's certificate leads to: --tls"
+                + " CA_FILE");
+      }
+      tlsCaFile = Path.of(tls);
+      if (!Files.isReadable(tlsCaFile)) {
+        throw new IllegalArgumentException("--tls: cannot read the CA file " + tlsCaFile);
+      }
+    }
+  }
+
+  /** Whether the client speaks TLS to the gateway (and local brokers serve it). */
+  boolean tls() {
+    return tls != null;
   }
 
   private static boolean onOff(String option, String value) {

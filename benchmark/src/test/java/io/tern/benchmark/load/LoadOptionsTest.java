@@ -3,10 +3,48 @@ package io.tern.benchmark.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LoadOptionsTest {
+  @TempDir Path dir;
+
+  @Test
+  void tlsAloneSecuresLocalBrokersAndWithAGatewayTakesItsCa() throws Exception {
+    LoadOptions local = LoadOptions.parse(new String[] {"--tls", "--brokers", "3"});
+    assertThat(local.tls()).isTrue();
+    assertThat(local.tlsCaFile).as("made when the brokers start").isNull();
+    assertThat(LoadOptions.parse(new String[] {"--brokers", "3"}).tls()).isFalse();
+
+    Path ca = Files.writeString(dir.resolve("ca.crt"), "a PEM certificate");
+    LoadOptions external =
+        LoadOptions.parse(new String[] {"--gateway", "gw:26500", "--tls", ca.toString()});
+    assertThat(external.tls()).isTrue();
+    assertThat(external.tlsCaFile).isEqualTo(ca);
+  }
+
+  @Test
+  void tlsAndOAuthThatCannotWorkAreRefusedSayingWhy() throws Exception {
+    assertThatThrownBy(() -> LoadOptions.parse(new String[] {"--tls", "--gateway", "gw:26500"}))
+        .hasMessageContaining("--tls with --gateway needs the CA file");
+    assertThatThrownBy(() -> LoadOptions.parse(new String[] {"--tls", "ca.crt"}))
+        .hasMessageContaining("--tls CA_FILE goes with --gateway");
+    String missing = dir.resolve("missing.crt").toString();
+    assertThatThrownBy(
+            () -> LoadOptions.parse(new String[] {"--gateway", "gw:26500", "--tls", missing}))
+        .hasMessageContaining("cannot read the CA file " + missing);
+    // A local gateway left without token checks would make a secured run that is not.
+    Path secret = Files.writeString(dir.resolve("secret"), "s");
+    String[] oauth = {
+      "--oauth", "http://issuer/token", "--oauth-client-secret-file", secret.toString()
+    };
+    assertThatThrownBy(() -> LoadOptions.parse(oauth))
+        .hasMessageContaining("--set gateway.security.authentication.mode=oauth");
+  }
+
   @Test
   void aLocalClusterDefaultsToAPartitionPerBrokerAndAtMostThreeReplicas() {
     LoadOptions three = LoadOptions.parse(new String[] {"--brokers", "3"});

@@ -1,8 +1,11 @@
 package io.tern.engine.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.camunda.client.CamundaClient;
+import io.camunda.client.CredentialsProvider;
+import io.camunda.client.api.command.ClientStatusException;
 import io.camunda.client.api.response.ProcessInstanceResult;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.grpc.CallOptions;
@@ -14,6 +17,7 @@ import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.tern.engine.gateway.auth.TestIssuer;
 import io.tern.engine.tls.TestPki;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -36,10 +40,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cluster TLS (network.security.*) on three brokers: the official client over gateway TLS through a
- * standalone gateway that calls the brokers with its own certificate; the command API refuses
- * callers without a cluster certificate; a broker whose certificate names another address cannot
- * join Raft.
+ * Cluster TLS (network.security.*) on three brokers: the official client over gateway TLS and with
+ * OAuth tokens through a standalone gateway that calls the brokers with its own certificate (issue
+ * 44's "done when": everything secured at once still completes instances, and a call without a
+ * token is refused); the command API refuses callers without a cluster certificate; a broker whose
+ * certificate names another address cannot join Raft.
  */
 class ClusterTlsTest {
   @TempDir Path dir;
@@ -57,65 +62,123 @@ class ClusterTlsTest {
     return settings;
   }
 
+  /** Gateway TLS, cluster TLS and OAuth on a cluster of three with a replica on each broker. */
   @Test
-  void theOfficialClientOverTlsCompletesInstancesOnAClusterWithClusterTls() throws Exception {
+  void theOfficialClientOverTlsWithOAuthCompletesInstancesOnAClusterWithClusterTls()
+      throws Exception {
     TestPki ca = new TestPki(dir, "cluster");
     TestPki.Issued broker = ca.issue("broker", "127.0.0.1");
-    try (TestCluster cluster = new TestCluster(dir, 3, 2, 3, tls(ca, broker)).start()) {
-      cluster.awaitReady(Duration.ofSeconds(30));
-      try (CamundaClient client =
-          CamundaClient.newClientBuilder()
-              .grpcAddress(URI.create("https://127.0.0.1:" + cluster.gateway().port()))
-              .caCertificatePath(ca.caCertificate().toString())
-              .preferRestOverGrpc(false)
-              .defaultRequestTimeout(Duration.ofSeconds(15))
-              .build()) {
-        Awaitility.await("the gateway knows every partition's leader")
-            .atMost(Duration.ofSeconds(15))
-            .until(() -> cluster.gateway().awaitLeaders(Duration.ofMillis(100)));
-        client
-            .newDeployResourceCommand()
-            .addResourceBytes(
-                Bpmn.convertToString(
-                        Bpmn.createExecutableProcess("mutual")
-                            .startEvent()
-                            .serviceTask("check", task -> task.zeebeJobType("check"))
-                            .endEvent()
-                            .done())
-                    .getBytes(StandardCharsets.UTF_8),
-                "mutual.bpmn")
-            .send()
-            .join();
-        client
-            .newWorker()
-            .jobType("check")
-            .handler(
-                (jobClient, job) ->
-                    jobClient
-                        .newCompleteCommand(job)
-                        .variables(Map.of("checked", true))
-                        .send()
-                        .join())
-            .open();
-        for (int i = 0; i < 4; i++) { // round robin: instances on both partitions
-          ProcessInstanceResult result =
-              client
-                  .newCreateInstanceCommand()
-                  .bpmnProcessId("mutual")
-                  .latestVersion()
-                  .withResult()
-                  .send()
-                  .join();
-          assertThat(result.getVariablesAsMap()).containsEntry("checked", true);
+    Map<String, String> secured = tls(ca, broker);
+    try (TestIssuer issuer = new TestIssuer()) {
+      secured.put("TERN_GATEWAY_SECURITY_AUTHENTICATION_MODE", "oauth");
+      secured.put("TERN_GATEWAY_SECURITY_AUTHENTICATION_OAUTH_ISSUERURI", issuer.issuer());
+      try (TestCluster cluster = new TestCluster(dir, 3, 2, 3, secured).start()) {
+        cluster.awaitReady(Duration.ofSeconds(30));
+        CredentialsProvider oauth =
+            CredentialsProvider.newCredentialsProviderBuilder()
+                .authorizationServerUrl(issuer.tokenEndpoint().toString())
+                .clientId("tern-worker")
+                .clientSecret("secret-of-tern-worker")
+                .audience(TestIssuer.AUDIENCE)
+                .credentialsCachePath(dir.resolve("credentials").toString())
+                .build();
+        completeInstances(cluster, ca, oauth);
+        try (CamundaClient anonymous = tlsClient(cluster, ca, NO_TOKEN)) {
+          assertThatThrownBy(
+                  () ->
+                      anonymous
+                          .newCreateInstanceCommand()
+                          .bpmnProcessId("mutual")
+                          .latestVersion()
+                          .send()
+                          .join())
+              .isInstanceOfSatisfying(
+                  ClientStatusException.class,
+                  e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
         }
+        assertCommandApiNeedsAClusterCertificate(cluster, ca, broker);
       }
-      int commandPort = cluster.broker(1).commandPort();
-      assertThat(commandApiCall(commandPort, null, null)).isEqualTo(Status.Code.UNAVAILABLE);
-      assertThat(commandApiCall(commandPort, ca, null)).isEqualTo(Status.Code.UNAVAILABLE);
-      TestPki.Issued stranger = new TestPki(dir, "strangers").issue("stranger", "127.0.0.1");
-      assertThat(commandApiCall(commandPort, ca, stranger)).isEqualTo(Status.Code.UNAVAILABLE);
-      assertThat(commandApiCall(commandPort, ca, broker)).isNotEqualTo(Status.Code.UNAVAILABLE);
     }
+  }
+
+  /** Sends no Authorization header (without a provider the client would look for one in env). */
+  private static final CredentialsProvider NO_TOKEN =
+      new CredentialsProvider() {
+        @Override
+        public void applyCredentials(CredentialsApplier applier) {}
+
+        @Override
+        public boolean shouldRetryRequest(StatusCode status) {
+          return false;
+        }
+      };
+
+  private static CamundaClient tlsClient(
+      TestCluster cluster, TestPki ca, CredentialsProvider credentials) {
+    return CamundaClient.newClientBuilder()
+        .grpcAddress(URI.create("https://127.0.0.1:" + cluster.gateway().port()))
+        .caCertificatePath(ca.caCertificate().toString())
+        .credentialsProvider(credentials)
+        .preferRestOverGrpc(false)
+        .defaultRequestTimeout(Duration.ofSeconds(15))
+        .build();
+  }
+
+  /** Deploys a one-task process, works its jobs and completes instances on both partitions. */
+  private static void completeInstances(
+      TestCluster cluster, TestPki ca, CredentialsProvider credentials) {
+    try (CamundaClient client = tlsClient(cluster, ca, credentials)) {
+      Awaitility.await("the gateway knows every partition's leader")
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> cluster.gateway().awaitLeaders(Duration.ofMillis(100)));
+      client
+          .newDeployResourceCommand()
+          .addResourceBytes(
+              Bpmn.convertToString(
+                      Bpmn.createExecutableProcess("mutual")
+                          .startEvent()
+                          .serviceTask("check", task -> task.zeebeJobType("check"))
+                          .endEvent()
+                          .done())
+                  .getBytes(StandardCharsets.UTF_8),
+              "mutual.bpmn")
+          .send()
+          .join();
+      client
+          .newWorker()
+          .jobType("check")
+          .handler(
+              (jobClient, job) ->
+                  jobClient
+                      .newCompleteCommand(job)
+                      .variables(Map.of("checked", true))
+                      .send()
+                      .join())
+          .open();
+      for (int i = 0; i < 4; i++) { // round robin: instances on both partitions
+        ProcessInstanceResult result =
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("mutual")
+                .latestVersion()
+                .withResult()
+                .send()
+                .join();
+        assertThat(result.getVariablesAsMap()).containsEntry("checked", true);
+      }
+    }
+  }
+
+  /** Without a certificate of the cluster's CA, the command API answers nothing. */
+  private static void assertCommandApiNeedsAClusterCertificate(
+      TestCluster cluster, TestPki ca, TestPki.Issued broker) throws Exception {
+    Path dir = ca.caCertificate().getParent(); // a stranger's CA next to the cluster's
+    int commandPort = cluster.broker(1).commandPort();
+    assertThat(commandApiCall(commandPort, null, null)).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(commandApiCall(commandPort, ca, null)).isEqualTo(Status.Code.UNAVAILABLE);
+    TestPki.Issued stranger = new TestPki(dir, "strangers").issue("stranger", "127.0.0.1");
+    assertThat(commandApiCall(commandPort, ca, stranger)).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(commandApiCall(commandPort, ca, broker)).isNotEqualTo(Status.Code.UNAVAILABLE);
   }
 
   /**

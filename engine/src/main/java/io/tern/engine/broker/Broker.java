@@ -17,6 +17,7 @@ import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.cluster.PartitionDistribution;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
+import io.tern.engine.gateway.auth.AuthenticationConfig;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.processor.ProcessorConfig;
@@ -236,6 +237,17 @@ public final class Broker implements AutoCloseable {
                     clusterTls == null ? null : clusterTls.commandApiServer(),
                     new BrokerIdentity(() -> brokerHosts),
                     registry));
+    if (clusterTls == null
+        && config.gateway().authentication().mode() != AuthenticationConfig.Mode.NONE) {
+      // The command API takes client commands from any caller without cluster TLS: whoever
+      // reaches it there goes around the gateway's token check.
+      LOG.warn(
+          "The gateway checks tokens but cluster TLS is off: the command API (network.commandPort"
+              + " {}) takes client commands from anyone who reaches it. Turn on"
+              + " network.security.enabled, or keep the port reachable by brokers and gateways"
+              + " only (docs/security.md)",
+          config.commandPort());
+    }
     jobStreams.announceTo(api::jobsAvailable);
     if (gatewayStreams != null) {
       cluster.onJobsAvailable(gatewayStreams::jobsAvailable);

@@ -70,16 +70,21 @@ final class CommandApiAccess {
 
   /** Whether the current call may execute {@code command}; if not, it has been answered. */
   boolean mayExecute(BrokerMessages.Execute command, StreamObserver<byte[]> observer) {
-    if (ForwardableCommands.allowed(command.valueType(), command.intent(), command.wantsAnswer())
-        || fromBroker()) {
+    boolean allowed =
+        ForwardableCommands.allowed(command.valueType(), command.intent(), command.wantsAnswer());
+    boolean clientForm =
+        ForwardableCommands.isClientForm(command.valueType(), command.intent(), command.value());
+    if ((allowed && clientForm) || fromBroker()) {
       return true;
     }
     refuse(
         observer,
         refusedExecutes,
-        (command.wantsAnswer()
-                ? "only a broker may send the internal command "
-                : "only a broker may send a command without waiting for its answer: ")
+        (!command.wantsAnswer()
+                ? "only a broker may send a command without waiting for its answer: "
+                : allowed
+                    ? "only a broker may send a partition's copy of "
+                    : "only a broker may send the internal command ")
             + ForwardableCommands.describe(command.valueType(), command.intent())
             + " to partition "
             + command.partitionId()

@@ -14,10 +14,13 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
 import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
+import io.tern.engine.workflow.value.ResourceDeletionValue;
+import io.tern.engine.workflow.value.SignalValue;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Locale;
 import java.util.Set;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The commands a gateway may forward to a partition over the command API: exactly the client
@@ -54,6 +57,10 @@ public final class ForwardableCommands {
           pair(ValueTypes.MESSAGE, MessageIntent.PUBLISH),
           pair(ValueTypes.SIGNAL, SignalIntent.BROADCAST));
 
+  private static final int SIGNAL_BROADCAST = pair(ValueTypes.SIGNAL, SignalIntent.BROADCAST);
+  private static final int RESOURCE_DELETE =
+      pair(ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETE);
+
   /** Sent by a gateway without waiting: a pushed job no worker could take goes back. */
   private static final Set<Integer> UNANSWERED = Set.of(pair(ValueTypes.JOB, JobIntent.YIELD));
 
@@ -66,6 +73,32 @@ public final class ForwardableCommands {
   public static boolean allowed(int valueType, int intent, boolean wantsAnswer) {
     int pair = pair(valueType, intent);
     return wantsAnswer ? ANSWERED.contains(pair) : UNANSWERED.contains(pair);
+  }
+
+  /**
+   * Whether {@code value} is a client's command rather than a partition's copy. A signal broadcast
+   * and a resource deletion are copied to every partition under the client command's own value type
+   * and intent, told apart by the partition of origin their value names: a copy skips the checks
+   * its origin made, so a caller that is not a broker may send the client form only. A value that
+   * does not decode is no client's either.
+   */
+  public static boolean isClientForm(int valueType, int intent, byte[] value) {
+    int pair = pair(valueType, intent);
+    try {
+      if (pair == SIGNAL_BROADCAST) {
+        return new SignalValue().<SignalValue>readFrom(new UnsafeBuffer(value)).originPartitionId
+            < 0;
+      }
+      if (pair == RESOURCE_DELETE) {
+        return new ResourceDeletionValue()
+                .<ResourceDeletionValue>readFrom(new UnsafeBuffer(value))
+                .originPartitionId
+            < 0;
+      }
+    } catch (RuntimeException e) {
+      return false;
+    }
+    return true;
   }
 
   /**

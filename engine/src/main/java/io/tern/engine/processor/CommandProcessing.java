@@ -200,7 +200,13 @@ final class CommandProcessing {
       // Side effects run once their batch commits. A command between partitions that changes
       // nothing (a copy taken before, its acknowledgement lost) would send its answer never: its
       // rejection is the batch to commit.
-      result.reject(RejectionType.ALREADY_EXISTS, "nothing to change: answered again");
+      try {
+        result.reject(RejectionType.ALREADY_EXISTS, "nothing to change: answered again");
+      } catch (ProcessingResult.BatchFullException e) {
+        // A copy this close to log.maxBatchBytes: its sender asks again, as after any loss.
+        result.reset(command, nowMs);
+        LOG.warn("Partition {}: the answer to {} does not fit a batch", partitionId, command);
+      }
     }
     if (!batch.isEmpty()) {
       long firstPosition;
@@ -313,12 +319,13 @@ final class CommandProcessing {
 
   /**
    * True for the errors that one command's processing can cause without the JVM being broken: an
-   * assertion, a class that failed to initialise on this input, and the like. {@link
-   * VirtualMachineError}s other than the two caught explicitly (an internal error, an unknown one)
-   * are not.
+   * assertion and the like. {@link VirtualMachineError}s other than the two caught explicitly (an
+   * internal error, an unknown one) and {@link LinkageError}s are not.
    */
   private static boolean isCommandsOwn(Error e) {
-    return !(e instanceof VirtualMachineError);
+    // A class missing or failing to link or initialise is this broker's fault, not the command's:
+    // fail over to a replica that has it rather than reject commands for good.
+    return !(e instanceof VirtualMachineError) && !(e instanceof LinkageError);
   }
 
   /** The error's class and message, short enough for a rejection reason. */

@@ -2,7 +2,10 @@ package io.tern.engine.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.ValueTypes;
+import io.tern.engine.workflow.value.ResourceDeletionValue;
+import io.tern.engine.workflow.value.SignalValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,6 +14,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /** The allow-list of commands a non-broker may send is exactly what a gateway sends. */
@@ -58,6 +62,40 @@ class ForwardableCommandsTest {
     assertThat(ForwardableCommands.describe(ValueTypes.TIMER, ValueTypes.TimerIntent.TRIGGER))
         .isEqualTo("TIMER TRIGGER (17/1)");
     assertThat(ForwardableCommands.describe(999, 3)).isEqualTo("value type intent (999/3)");
+  }
+
+  @Test
+  void aPartitionsCopyOfASignalOrADeletionIsNoClientsCommand() {
+    SignalValue signal = new SignalValue();
+    signal.signalName = "go";
+    assertThat(client(ValueTypes.SIGNAL, ValueTypes.SignalIntent.BROADCAST, signal)).isTrue();
+    signal.originPartitionId = 1;
+    assertThat(client(ValueTypes.SIGNAL, ValueTypes.SignalIntent.BROADCAST, signal))
+        .as("a copy from partition 1 skips its checks and acknowledges its pending copy")
+        .isFalse();
+    ResourceDeletionValue deletion = new ResourceDeletionValue();
+    deletion.resourceKey = 2251799813685249L;
+    assertThat(
+            client(
+                ValueTypes.RESOURCE_DELETION, ValueTypes.ResourceDeletionIntent.DELETE, deletion))
+        .isTrue();
+    deletion.originPartitionId = 1;
+    assertThat(
+            client(
+                ValueTypes.RESOURCE_DELETION, ValueTypes.ResourceDeletionIntent.DELETE, deletion))
+        .as("a copy deletes on its partition alone")
+        .isFalse();
+    assertThat(
+            ForwardableCommands.isClientForm(
+                ValueTypes.SIGNAL, ValueTypes.SignalIntent.BROADCAST, new byte[] {1, 2, 3}))
+        .as("what does not decode")
+        .isFalse();
+  }
+
+  private static boolean client(int valueType, int intent, RecordValue value) {
+    byte[] bytes = new byte[value.length()];
+    value.write(new UnsafeBuffer(bytes), 0);
+    return ForwardableCommands.isClientForm(valueType, intent, bytes);
   }
 
   private static int intent(Matcher command) throws ReflectiveOperationException {

@@ -85,6 +85,55 @@ class MessageOnceTest extends PartitionsTestBase {
   }
 
   /**
+   * A subscription that stays open takes message 1, then message 2; then an offer of message 1,
+   * sent before the message partition heard "taken" and delayed, arrives: it is one it took
+   * already, however late, and triggers nothing.
+   */
+  @Test
+  void aLateOfferOfAMessageTakenBeforeTheLastIsNotTakenAgain() {
+    cluster.start();
+    deployed(
+        deploy(
+            cluster.leader(1),
+            "guard.bpmn",
+            xml(MigrateProcessInstanceTest.pinged("guard", "ping", false))));
+    await(
+        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        "the process on every partition");
+    String key = cluster.keyOnPartition(MESSAGES, "late-");
+    create(instances(), "guard", "{\"id\": \"" + key + "\"}");
+    await(() -> opened(key) == 1, "the subscription to open");
+    long first = publish(cluster.leader(MESSAGES), "ping", key, 60_000, "", "").key();
+    await(() -> taken(key).size() == 1, "the first message taken");
+    await(
+        () ->
+            cluster.count(
+                    MESSAGES, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
+                == 1,
+        "the message partition to hear it");
+    long second = publish(cluster.leader(MESSAGES), "ping", key, 60_000, "", "").key();
+    await(() -> takenPerMessage(key).containsKey(second), "the second message taken");
+    long answered = offersAnsweredWithoutTaking();
+    // Now the first message's offer, late.
+    MessageSubscriptionValue late = new MessageSubscriptionValue().copyFrom(taken(key).get(0));
+    late.variables = new byte[0];
+    cluster
+        .leader(INSTANCES)
+        .write(
+            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
+            ProcessMessageSubscriptionIntent.CORRELATE,
+            -1,
+            late);
+    await(
+        () -> offersAnsweredWithoutTaking() > answered,
+        "the late offer of the first message to be answered");
+    assertThat(takenPerMessage(key))
+        .as("each message taken once by the subscription that stayed open")
+        .containsOnlyKeys(first, second)
+        .allSatisfy((message, times) -> assertThat(times).isOne());
+  }
+
+  /**
    * Seeds for {@link #underRandomLossAndLeaderChangesEachMessageGoesToOneInstancePerProcess}: two
    * new ones each run (printed in the test's name), or those of {@code
    * -Dtern.messageOnce.seeds=1,2}.

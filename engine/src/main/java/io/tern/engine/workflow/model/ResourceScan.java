@@ -121,8 +121,34 @@ public final class ResourceScan {
     }
   }
 
+  /**
+   * Brackets nested deeper than this in one value are refused. The FEEL parser recurses once per
+   * bracket and some 150 overflow a thread's stack, at a depth that depends on where it is called
+   * from: a model accepted at deployment could then fail to parse on another leader. No expression
+   * a person writes comes near it.
+   */
+  static final int MAX_BRACKET_DEPTH = 64;
+
   private static void checkExpression(
       String resourceName, String element, String value, ModelLimits limits) {
+    int depth = 0;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '(' || c == '[' || c == '{') {
+        if (++depth > MAX_BRACKET_DEPTH) {
+          throw refused(
+              resourceName,
+              element
+                  + " has an expression with brackets nested more than "
+                  + MAX_BRACKET_DEPTH
+                  + " deep ('"
+                  + value.strip().substring(0, Math.min(40, value.strip().length()))
+                  + "...')");
+        }
+      } else if (c == ')' || c == ']' || c == '}') {
+        depth = Math.max(0, depth - 1);
+      }
+    }
     if (value.length() <= limits.maxExpressionChars()) {
       return;
     }

@@ -2,6 +2,7 @@ package io.tern.engine.workflow.state;
 
 import io.tern.engine.state.ColumnFamily;
 import io.tern.engine.state.DbCompositeKey;
+import io.tern.engine.state.DbKey;
 import io.tern.engine.state.DbLong;
 import io.tern.engine.state.DbNil;
 import io.tern.engine.state.DbString;
@@ -31,11 +32,21 @@ public final class ProcessMessageSubscriptionState {
 
   private final ColumnFamily<DbCompositeKey<DbLong, DbString>, Subscription> subscriptions;
   private final ColumnFamily<DbCompositeKey<DbLong, DbString>, DbNil> pending;
+
+  /**
+   * Every message a subscription that stays open took, until the subscription is gone: an offer of
+   * any of them, however late it arrives, is one it took already.
+   */
+  private final ColumnFamily<DbCompositeKey<DbLong, DbCompositeKey<DbString, DbLong>>, DbNil> taken;
+
   private final DbLong elementInstanceKey = new DbLong();
   private final DbString name = new DbString();
   private final DbCompositeKey<DbLong, DbString> key =
       new DbCompositeKey<>(elementInstanceKey, name);
   private final DbNil nil = new DbNil();
+  private final DbLong messageKey = new DbLong();
+  private final DbCompositeKey<DbLong, DbCompositeKey<DbString, DbLong>> takenKey =
+      new DbCompositeKey<>(elementInstanceKey, new DbCompositeKey<>(name, messageKey));
 
   public ProcessMessageSubscriptionState(PartitionState state) {
     subscriptions =
@@ -48,6 +59,28 @@ public final class ProcessMessageSubscriptionState {
             StateIds.PROCESS_MESSAGE_SUBSCRIPTIONS_PENDING,
             new DbCompositeKey<>(new DbLong(), new DbString()),
             nil);
+    taken =
+        state.columnFamily(
+            StateIds.PROCESS_MESSAGE_SUBSCRIPTIONS_TAKEN,
+            new DbCompositeKey<>(new DbLong(), new DbCompositeKey<>(new DbString(), new DbLong())),
+            nil);
+  }
+
+  /** Applier: the subscription, which stays open, took message {@code message}. */
+  public void took(long elementInstance, String messageName, long message) {
+    taken.put(takenKey(elementInstance, messageName, message), nil);
+  }
+
+  /** Whether the subscription took message {@code message} while it stayed open. */
+  public boolean hasTaken(long elementInstance, String messageName, long message) {
+    return taken.exists(takenKey(elementInstance, messageName, message));
+  }
+
+  private DbKey takenKey(long elementInstance, String messageName, long message) {
+    elementInstanceKey.set(elementInstance);
+    name.set(messageName);
+    messageKey.set(message);
+    return takenKey;
   }
 
   public boolean get(long elementInstance, String messageName, Subscription into) {
@@ -74,6 +107,16 @@ public final class ProcessMessageSubscriptionState {
     name.set(messageName);
     subscriptions.delete(key);
     pending.delete(key);
+    List<Long> messages = new ArrayList<>();
+    taken.forEachWithPrefix(
+        key,
+        (k, v) -> {
+          messages.add(k.second().second().get());
+          return true;
+        });
+    for (long message : messages) {
+      taken.delete(takenKey(elementInstance, messageName, message));
+    }
   }
 
   /** The subscriptions of an element instance. */

@@ -57,6 +57,7 @@ final class StateIds {
   static final short MODIFICATION_ACTIVATIONS = 68;
   static final short COMPENSATION_SUBSCRIPTIONS = 69;
   static final short COMPENSATION_SUBSCRIPTIONS_BY_SCOPE = 70;
+  static final short PROCESS_MESSAGE_SUBSCRIPTIONS_TAKEN = 71;
 
   private StateIds() {}
 }

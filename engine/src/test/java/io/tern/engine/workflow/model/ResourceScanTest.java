@@ -50,6 +50,34 @@ class ResourceScanTest {
   }
 
   @Test
+  void bracketsNestedDeeperThanTheFeelParserCanTakeAreRefused() {
+    String deep = "(".repeat(ResourceScan.MAX_BRACKET_DEPTH + 1) + "1" + ")".repeat(65);
+    ModelLimits roomy = new ModelLimits(5, 3, 10_000);
+    assertThatThrownBy(
+            () ->
+                ResourceScan.check(
+                    "r.bpmn",
+                    ("<definitions><process id=\"p\"><flow id=\"f\"><condition>="
+                            + deep
+                            + "</condition></flow></process></definitions>")
+                        .getBytes(StandardCharsets.UTF_8),
+                    roomy))
+        .hasMessageContaining("'f' (flow) has an expression with brackets nested more than 64");
+    String shallow = "(".repeat(64) + "1" + ")".repeat(64);
+    assertThatCode(
+            () ->
+                ResourceScan.check(
+                    "r.bpmn",
+                    ("<definitions><process id=\"p\"><flow id=\"f\" name=\"="
+                            + shallow
+                            + "\"/>"
+                            + "</process></definitions>")
+                        .getBytes(StandardCharsets.UTF_8),
+                    roomy))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
   void aDtdIsRefusedBeforeItsEntitiesExpand() {
     assertThatThrownBy(
             () ->

@@ -213,8 +213,9 @@ public final class MessageAppliers {
   }
 
   /**
-   * Taken: an interrupting subscription is done; one that stays open remembers the message, so that
-   * the message partition's retry of it is acknowledged rather than taken again.
+   * Taken: an interrupting subscription is done; one that stays open remembers the message (the
+   * last one, and each it took), so that the message partition's retry of it, however late, is
+   * acknowledged rather than taken again.
    */
   private void correlatedOnProcessSide(LoggedRecord event) {
     value.readFrom(event.value());
@@ -228,6 +229,9 @@ public final class MessageAppliers {
     } else {
       subscription.value.messageKey = value.messageKey;
       state.processMessageSubscriptions().put(subscription);
+      state
+          .processMessageSubscriptions()
+          .took(value.elementInstanceKey, value.messageName, value.messageKey);
     }
   }
 }

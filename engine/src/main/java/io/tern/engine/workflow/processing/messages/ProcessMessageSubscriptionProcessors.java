@@ -100,8 +100,8 @@ public final class ProcessMessageSubscriptionProcessors {
    * do not wait for an answer on its way, nor survive a leader change of its answer. So a message
    * this subscription took already is acknowledged again, never taken twice nor rejected (a
    * rejection would let the message go to another instance of the process): the subscription keeps
-   * the key of the last message it took until the message partition has deleted its side, also
-   * while it closes.
+   * the keys of the messages it took until the message partition has deleted its side, also while
+   * it closes (a retry sent late may arrive after the offer of a later message).
    */
   public void correlate(LoggedRecord command, ProcessingResult result) {
     MessageSubscriptionValue message = new MessageSubscriptionValue();
@@ -168,7 +168,10 @@ public final class ProcessMessageSubscriptionProcessors {
         && state
             .processMessageSubscriptions()
             .get(message.elementInstanceKey, message.messageName, subscription)
-        && subscription.value.messageKey == message.messageKey;
+        && (subscription.value.messageKey == message.messageKey
+            || state
+                .processMessageSubscriptions()
+                .hasTaken(message.elementInstanceKey, message.messageName, message.messageKey));
   }
 
   /** Tells the message partition that {@code message} was taken, once this result commits. */

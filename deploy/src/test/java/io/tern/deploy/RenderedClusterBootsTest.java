@@ -70,7 +70,7 @@ class RenderedClusterBootsTest {
     }
     // kube play keeps the ConfigMap as a volume of its name.
     Podman.podman("volume", "rm", "-f", "tern-config");
-    Podman.podman("secret", "rm", "tern-management");
+    Podman.podman("volume", "rm", "-f", "tern-management");
     Podman.podman("network", "rm", "-f", network);
   }
 
@@ -103,9 +103,12 @@ class RenderedClusterBootsTest {
             .manifests();
     Map<String, Object> statefulSet = manifests.one("StatefulSet");
     Map<String, Object> configMap = manifests.named("ConfigMap", "tern-config");
-    // The management token's Secret, played with each broker (kube play makes a podman secret of
-    // it): the brokers and the rebalance commands run in them read it as in Kubernetes.
-    Map<String, Object> tokenSecret = manifests.named("Secret", "tern-management");
+    // The management token's Secret, played with each broker: the brokers and the rebalance
+    // commands run in them read it from a file, as in Kubernetes. podman 4.3's kube play panics on
+    // a Secret volume (its secrets manager is nil there), so the Secret goes in as a ConfigMap of
+    // the same files, mounted where the Secret would be (pod() turns the volume over).
+    Map<String, Object> tokenSecret =
+        secretAsConfigMap(manifests.named("Secret", "tern-management"));
     String headless = at(statefulSet, "spec.serviceName");
 
     Map<String, String> addresses = new LinkedHashMap<>();
@@ -250,6 +253,26 @@ class RenderedClusterBootsTest {
    * controller and the kubelet add. Annotations are left out: podman 4.3 applies the 63-character
    * label limit to annotation values and rejects the config checksum.
    */
+  /** A Secret as a ConfigMap of the same name and files (see where the token's is played). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> secretAsConfigMap(Map<String, Object> secret) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    ((Map<String, Object>) secret.get("data"))
+        .forEach(
+            (key, value) ->
+                data.put(
+                    key,
+                    new String(
+                        java.util.Base64.getDecoder().decode(value.toString()),
+                        java.nio.charset.StandardCharsets.UTF_8)));
+    Map<String, Object> configMap = new LinkedHashMap<>();
+    configMap.put("apiVersion", "v1");
+    configMap.put("kind", "ConfigMap");
+    configMap.put("metadata", Map.of("name", at(secret, "metadata.name")));
+    configMap.put("data", data);
+    return configMap;
+  }
+
   private static Map<String, Object> pod(
       Map<String, Object> statefulSet,
       String name,
@@ -312,7 +335,14 @@ class RenderedClusterBootsTest {
     // that names one alike: give each pod its own (removed with the test's pods).
     for (Object volume : (List<?>) spec.get("volumes")) {
       Map<String, Object> v = (Map<String, Object>) volume;
-      if (v.containsKey("emptyDir")) {
+      boolean secret = v.containsKey("secret");
+      if (secret) {
+        Map<String, Object> configMap =
+            new LinkedHashMap<>((Map<String, Object>) v.remove("secret"));
+        configMap.put("name", configMap.remove("secretName"));
+        v.put("configMap", configMap);
+      }
+      if (v.containsKey("emptyDir") || secret) {
         v.put("name", name + "-" + v.get("name"));
       }
     }

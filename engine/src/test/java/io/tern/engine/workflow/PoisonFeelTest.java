@@ -67,7 +67,9 @@ class PoisonFeelTest extends WorkflowTestBase {
                     .done()));
 
     assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(answer.reason()).contains("'task' (serviceTask)").contains("nests too deeply");
+    assertThat(answer.reason())
+        .contains("'task' (serviceTask)")
+        .contains("brackets nested more than 64 deep");
     aNormalInstanceCompletes(leader, "after-nested");
   }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +35,9 @@ class SegmentAllocatorTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
   @TempDir Path dir;
+
+  /** The allocator's clock: it reads the writer's pace from it, and tests move it. */
+  private final AtomicLong nanoClock = new AtomicLong();
 
   /** Pages the warming was about to read, in order; a new file starts at offset 0. */
   private final List<Integer> warmedOffsets = new CopyOnWriteArrayList<>();
@@ -176,8 +180,8 @@ class SegmentAllocatorTest {
       awaitIdle(allocator);
       allocator.takeSpare(dir.resolve("journal-2.log")); // filled at once: a fast writer
       awaitIdle(allocator);
-      // A duration, not a condition: the writer's pace is measured from how long a segment took.
-      Thread.sleep(1_500);
+      // The writer's pace is measured from how long a segment took: this one, 1.5 s.
+      nanoClock.addAndGet(1_500_000_000L);
       allocator.takeSpare(dir.resolve("journal-3.log")); // filled in 1.5 s or more
       awaitIdle(allocator);
     } finally {
@@ -217,7 +221,8 @@ class SegmentAllocatorTest {
         config,
         new JournalMetrics(null, Tags.empty()),
         new AtomicBoolean(),
-        beforeWarmingPage);
+        beforeWarmingPage,
+        nanoClock::get);
   }
 
   private static void writeOnes(Path file, int offset) throws IOException {

@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * token is refused); the command API refuses callers without a cluster certificate; a broker whose
  * certificate names another address cannot join Raft.
  */
+@Tag("slow") // three-broker clusters over TLS: docs/testing.md
 class ClusterTlsTest {
   @TempDir Path dir;
 

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * official client's OAuthCredentialsProvider works unchanged, and calls without a good token are
  * refused before anything reaches the partition.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class OAuthGatewayClientTest {
   @TempDir static Path dir;
   private static TestIssuer issuer;

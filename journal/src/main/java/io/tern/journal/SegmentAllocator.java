@@ -237,11 +237,24 @@ final class SegmentAllocator implements AutoCloseable {
   public void close() {
     spareTaken.set(true); // stops a warming under way
     executor.shutdown();
-    try {
-      if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-        LOG.warn("Journal segment allocator did not stop within 30 s");
+    // Waits even when the closing thread is interrupted (the flag is kept): a spare still being
+    // created would otherwise appear in the directory after the journal was closed, under a
+    // caller that deletes it (ScanWindowTest closes with its flag set, and its @TempDir failed).
+    long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    boolean interrupted = false;
+    boolean stopped = false;
+    while (!stopped) {
+      try {
+        stopped = executor.awaitTermination(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (!stopped) {
+          LOG.warn("Journal segment allocator did not stop within 30 s");
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } catch (InterruptedException e) {
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
     }
   }

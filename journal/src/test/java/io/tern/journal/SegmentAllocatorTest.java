@@ -145,6 +145,45 @@ class SegmentAllocatorTest {
     assertThat(uncaught).isEmpty();
   }
 
+  /**
+   * A journal closed by an interrupted thread must still wait for its allocator: a spare created
+   * after close returned would land in a directory the caller may be deleting.
+   */
+  @Test
+  void anInterruptedCloseStillWaitsForTheAllocatorAndKeepsTheFlag() throws Exception {
+    CountDownLatch warmingPaused = new CountDownLatch(1);
+    CountDownLatch releaseWarming = new CountDownLatch(1);
+    AtomicBoolean pausedOnce = new AtomicBoolean();
+    SegmentAllocator allocator =
+        allocator(
+            offset -> {
+              if (pausedOnce.compareAndSet(false, true)) {
+                warmingPaused.countDown();
+                await(releaseWarming);
+              }
+            });
+    allocator.prepareSpare();
+    assertThat(warmingPaused.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    AtomicBoolean flagKept = new AtomicBoolean();
+    Thread closer =
+        new Thread(
+            () -> {
+              Thread.currentThread().interrupt();
+              allocator.close();
+              flagKept.set(Thread.currentThread().isInterrupted());
+            });
+    closer.start();
+    Awaitility.await("close to wait for the allocator's thread")
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> closer.getState() == Thread.State.TIMED_WAITING);
+    releaseWarming.countDown();
+    closer.join(WAIT.toMillis());
+    assertThat(closer.isAlive()).isFalse();
+    assertThat(flagKept).as("the interrupt flag is kept").isTrue();
+    assertThat(uncaught).isEmpty();
+  }
+
   @Test
   void warmBytesCoverWhatTheWriterWritesInTheNextSecondAtItsPace() {
     long segment = 32L * 1024 * 1024;

@@ -2,14 +2,12 @@ package io.tern.engine.workflow.value;
 
 import io.tern.engine.record.sbe.BooleanType;
 import io.tern.engine.record.sbe.MessageHeaderEncoder;
-import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -20,9 +18,11 @@ import org.agrona.MutableDirectBuffer;
  * copy.
  *
  * <p>The generated SBE codec still writes and reads the bytes: its accessors for each name are
- * found once, when the value class is loaded, and bound to small functional objects (as method
- * references are), so a value encodes to exactly the bytes its hand-written mapping wrote, nothing
- * is looked up or boxed per call, and a name the codec does not have fails the class's loading.
+ * found once, when the value class is loaded, and joined with the value's accessors into one method
+ * handle per direction (encode, decode, copy) that runs the fields in turn. A handle invoked often
+ * is compiled for itself, so its fields run as straight-line code would; a value encodes to exactly
+ * the bytes its hand-written mapping wrote, and a name the codec does not have fails the class's
+ * loading.
  *
  * <p>Immutable and shared by every instance of a value class ({@link MappedValue}); the encoder and
  * decoder flyweights are each instance's own. Nothing is allocated per encode, decode or copy
@@ -79,18 +79,6 @@ public final class ValueFields<V> {
     void set(T to, X value);
   }
 
-  /** {@code XxxEncoder#name(short)}: a uint8 code. */
-  @FunctionalInterface
-  interface ShortSet {
-    void set(Object encoder, short value);
-  }
-
-  /** {@code XxxDecoder#name()}: a uint8 code. */
-  @FunctionalInterface
-  interface ShortGet {
-    short get(Object decoder);
-  }
-
   /** One field: how it is encoded, decoded and copied. */
   public interface Field<V> {
     void encode(V value, Object encoder);
@@ -100,65 +88,70 @@ public final class ValueFields<V> {
     void copy(V from, V to);
   }
 
-  /** {@code XxxEncoder#wrapAndApplyHeader}. */
-  @FunctionalInterface
-  interface EncoderWrap {
-    Object wrap(
-        Object encoder, MutableDirectBuffer buffer, int offset, MessageHeaderEncoder header);
-  }
-
-  /** {@code XxxDecoder#wrap}. */
-  @FunctionalInterface
-  interface DecoderWrap {
-    Object wrap(Object decoder, DirectBuffer buffer, int offset, int blockLength, int version);
-  }
-
-  /** {@code XxxEncoder#putName(byte[], int, int)}. */
-  @FunctionalInterface
-  interface PutBytes {
-    Object put(Object encoder, byte[] source, int offset, int length);
-  }
-
-  /** {@code XxxDecoder#getName(byte[], int, int)}. */
-  @FunctionalInterface
-  interface GetBytes {
-    int get(Object decoder, byte[] target, int offset, int length);
-  }
-
   private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
+  private static final MethodType STEP =
+      MethodType.methodType(void.class, Object.class, Object.class);
 
   private final int templateId;
-  private final Supplier<Object> newEncoder;
-  private final Supplier<Object> newDecoder;
-  private final EncoderWrap wrapEncoder;
-  private final IntGet<Object> encodedLength;
-  private final DecoderWrap wrapDecoder;
-  private final Field<V>[] fields;
+  private final MethodHandle newEncoder;
+  private final MethodHandle newDecoder;
+  private final MethodHandle wrapEncoder;
+  private final MethodHandle encodedLength;
+  private final MethodHandle wrapDecoder;
+
+  /** (encoder, value): every field into the encoder, in order. */
+  private final MethodHandle encodeFields;
+
+  /** (value, decoder): every field from the decoder, in order. */
+  private final MethodHandle decodeFields;
+
+  /** (to, from). */
+  private final MethodHandle copyFields;
 
   private ValueFields(Builder<V> builder) {
     Class<?> encoder = builder.encoder;
     Class<?> decoder = builder.decoder;
     this.templateId = builder.templateId;
-    this.newEncoder = constructor(encoder);
-    this.newDecoder = constructor(decoder);
+    try {
+      this.newEncoder =
+          LOOKUP
+              .findConstructor(encoder, MethodType.methodType(void.class))
+              .asType(MethodType.methodType(Object.class));
+      this.newDecoder =
+          LOOKUP
+              .findConstructor(decoder, MethodType.methodType(void.class))
+              .asType(MethodType.methodType(Object.class));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException(encoder + " is not an SBE message codec", e);
+    }
     this.wrapEncoder =
-        bind(
-            EncoderWrap.class,
+        codec(
             encoder,
             "wrapAndApplyHeader",
             MethodType.methodType(
-                encoder, MutableDirectBuffer.class, int.class, MessageHeaderEncoder.class));
+                encoder, MutableDirectBuffer.class, int.class, MessageHeaderEncoder.class),
+            MethodType.methodType(
+                void.class,
+                Object.class,
+                MutableDirectBuffer.class,
+                int.class,
+                MessageHeaderEncoder.class));
     this.encodedLength =
-        bind(IntGet.class, encoder, "encodedLength", MethodType.methodType(int.class));
+        codec(
+            encoder,
+            "encodedLength",
+            MethodType.methodType(int.class),
+            MethodType.methodType(int.class, Object.class));
     this.wrapDecoder =
-        bind(
-            DecoderWrap.class,
+        codec(
             decoder,
             "wrap",
-            MethodType.methodType(decoder, DirectBuffer.class, int.class, int.class, int.class));
-    @SuppressWarnings("unchecked")
-    Field<V>[] array = builder.fields.toArray(new Field[0]);
-    this.fields = array;
+            MethodType.methodType(decoder, DirectBuffer.class, int.class, int.class, int.class),
+            MethodType.methodType(
+                void.class, Object.class, DirectBuffer.class, int.class, int.class, int.class));
+    this.encodeFields = sequence(builder.encodeSteps);
+    this.decodeFields = sequence(builder.decodeSteps);
+    this.copyFields = sequence(builder.copySteps);
   }
 
   /**
@@ -174,11 +167,19 @@ public final class ValueFields<V> {
   }
 
   Object newEncoder() {
-    return newEncoder.get();
+    try {
+      return (Object) newEncoder.invokeExact();
+    } catch (Throwable e) {
+      throw failed(e);
+    }
   }
 
   Object newDecoder() {
-    return newDecoder.get();
+    try {
+      return (Object) newDecoder.invokeExact();
+    } catch (Throwable e) {
+      throw failed(e);
+    }
   }
 
   /** Writes {@code value}, header included, at {@code offset}; returns the bytes written. */
@@ -188,27 +189,43 @@ public final class ValueFields<V> {
       MessageHeaderEncoder header,
       MutableDirectBuffer buffer,
       int offset) {
-    wrapEncoder.wrap(encoder, buffer, offset, header);
-    for (Field<V> field : fields) {
-      field.encode(value, encoder);
+    try {
+      wrapEncoder.invokeExact(encoder, buffer, offset, header);
+      encodeFields.invokeExact(encoder, (Object) value);
+      return MessageHeaderEncoder.ENCODED_LENGTH + (int) encodedLength.invokeExact(encoder);
+    } catch (Throwable e) {
+      throw failed(e);
     }
-    return MessageHeaderEncoder.ENCODED_LENGTH + encodedLength.get(encoder);
   }
 
   /** Reads {@code value} from the message whose block starts at {@code offset}. */
   void decode(
       V value, Object decoder, DirectBuffer buffer, int offset, int blockLength, int version) {
-    wrapDecoder.wrap(decoder, buffer, offset, blockLength, version);
-    for (Field<V> field : fields) {
-      field.decode(decoder, value);
+    try {
+      wrapDecoder.invokeExact(decoder, buffer, offset, blockLength, version);
+      decodeFields.invokeExact((Object) value, decoder);
+    } catch (Throwable e) {
+      throw failed(e);
     }
   }
 
   /** Every field of {@code from} into {@code to} (arrays and strings are shared, not copied). */
   void copy(V from, V to) {
-    for (Field<V> field : fields) {
-      field.copy(from, to);
+    try {
+      copyFields.invokeExact((Object) to, (Object) from);
+    } catch (Throwable e) {
+      throw failed(e);
     }
+  }
+
+  private static RuntimeException failed(Throwable e) {
+    if (e instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (e instanceof Error error) {
+      throw error;
+    }
+    return new IllegalStateException(e);
   }
 
   /** The fields, in the schema's order. */
@@ -216,7 +233,9 @@ public final class ValueFields<V> {
     private final Class<?> encoder;
     private final Class<?> decoder;
     private final int templateId;
-    private final List<Field<V>> fields = new ArrayList<>();
+    private final List<MethodHandle> encodeSteps = new ArrayList<>();
+    private final List<MethodHandle> decodeSteps = new ArrayList<>();
+    private final List<MethodHandle> copySteps = new ArrayList<>();
 
     private Builder(Class<?> encoder, Class<?> decoder) {
       this.encoder = encoder;
@@ -230,25 +249,11 @@ public final class ValueFields<V> {
 
     /** An int64 field named {@code name} in the schema. */
     public Builder<V> int64(String name, LongGet<V> get, LongSet<V> set) {
-      LongSet<Object> put = bind(LongSet.class, encoder, name, encoder, long.class);
-      LongGet<Object> read = bind(LongGet.class, decoder, name, MethodType.methodType(long.class));
-      return custom(
-          new Field<>() {
-            @Override
-            public void encode(V value, Object encoder) {
-              put.set(encoder, get.get(value));
-            }
-
-            @Override
-            public void decode(Object decoder, V value) {
-              set.set(value, read.get(decoder));
-            }
-
-            @Override
-            public void copy(V from, V to) {
-              set.set(to, get.get(from));
-            }
-          });
+      return add(
+          setter(encoder, name, long.class),
+          getter(decoder, name, long.class),
+          bound(LONG_GET, get),
+          bound(LONG_SET, set));
     }
 
     /**
@@ -256,131 +261,61 @@ public final class ValueFields<V> {
      * {@code ifAbsent} (the codec reads the field's null value there).
      */
     public Builder<V> int64(String name, long ifAbsent, LongGet<V> get, LongSet<V> set) {
-      LongSet<Object> put = bind(LongSet.class, encoder, name, encoder, long.class);
-      LongGet<Object> read = bind(LongGet.class, decoder, name, MethodType.methodType(long.class));
       long absent;
       try {
         absent = (long) decoder.getMethod(name + "NullValue").invoke(null);
       } catch (ReflectiveOperationException e) {
         throw new IllegalArgumentException(decoder.getSimpleName() + " has no " + name, e);
       }
-      return custom(
-          new Field<>() {
-            @Override
-            public void encode(V value, Object encoder) {
-              put.set(encoder, get.get(value));
-            }
-
-            @Override
-            public void decode(Object decoder, V value) {
-              long written = read.get(decoder);
-              set.set(value, written == absent ? ifAbsent : written);
-            }
-
-            @Override
-            public void copy(V from, V to) {
-              set.set(to, get.get(from));
-            }
-          });
+      MethodHandle read =
+          MethodHandles.filterReturnValue(
+              getter(decoder, name, long.class),
+              MethodHandles.insertArguments(OR_ELSE, 1, absent, ifAbsent));
+      return add(
+          setter(encoder, name, long.class), read, bound(LONG_GET, get), bound(LONG_SET, set));
     }
 
     /** A uint8 field named {@code name} in the schema: a code (an enum's ordinal). */
     public Builder<V> uint8(String name, IntGet<V> get, IntSet<V> set) {
-      ShortSet put = bind(ShortSet.class, encoder, name, encoder, short.class);
-      ShortGet read = bind(ShortGet.class, decoder, name, MethodType.methodType(short.class));
-      return custom(
-          new Field<>() {
-            @Override
-            public void encode(V value, Object encoder) {
-              put.set(encoder, (short) get.get(value));
-            }
-
-            @Override
-            public void decode(Object decoder, V value) {
-              set.set(value, read.get(decoder));
-            }
-
-            @Override
-            public void copy(V from, V to) {
-              set.set(to, get.get(from));
-            }
-          });
+      return add(
+          MethodHandles.filterArguments(setter(encoder, name, short.class), 1, TO_SHORT),
+          getter(decoder, name, short.class).asType(MethodType.methodType(int.class, Object.class)),
+          bound(INT_GET, get),
+          bound(INT_SET, set));
     }
 
     /** An int32 field named {@code name} in the schema. */
     public Builder<V> int32(String name, IntGet<V> get, IntSet<V> set) {
-      IntSet<Object> put = bind(IntSet.class, encoder, name, encoder, int.class);
-      IntGet<Object> read = bind(IntGet.class, decoder, name, MethodType.methodType(int.class));
-      return custom(
-          new Field<>() {
-            @Override
-            public void encode(V value, Object encoder) {
-              put.set(encoder, get.get(value));
-            }
-
-            @Override
-            public void decode(Object decoder, V value) {
-              set.set(value, read.get(decoder));
-            }
-
-            @Override
-            public void copy(V from, V to) {
-              set.set(to, get.get(from));
-            }
-          });
+      return add(
+          setter(encoder, name, int.class),
+          getter(decoder, name, int.class),
+          bound(INT_GET, get),
+          bound(INT_SET, set));
     }
 
     /** A {@link BooleanType} field named {@code name} in the schema, a boolean in the value. */
     public Builder<V> bool(String name, BooleanGet<V> get, BooleanSet<V> set) {
-      Set<Object, BooleanType> put = bind(Set.class, encoder, name, encoder, BooleanType.class);
-      Get<Object, BooleanType> read =
-          bind(Get.class, decoder, name, MethodType.methodType(BooleanType.class));
-      return custom(
-          new Field<>() {
-            @Override
-            public void encode(V value, Object encoder) {
-              put.set(encoder, get.get(value) ? BooleanType.TRUE : BooleanType.FALSE);
-            }
-
-            @Override
-            public void decode(Object decoder, V value) {
-              set.set(value, read.get(decoder) == BooleanType.TRUE);
-            }
-
-            @Override
-            public void copy(V from, V to) {
-              set.set(to, get.get(from));
-            }
-          });
+      return add(
+          MethodHandles.filterArguments(setter(encoder, name, BooleanType.class), 1, TO_BOOLEAN),
+          MethodHandles.filterReturnValue(getter(decoder, name, BooleanType.class), IS_TRUE),
+          bound(BOOLEAN_GET, get),
+          bound(BOOLEAN_SET, set));
     }
 
     /** Variable-length UTF-8 text named {@code name} in the schema. */
     public Builder<V> string(String name, Get<V, String> get, Set<V, String> set) {
-      Set<Object, String> put = bind(Set.class, encoder, name, encoder, String.class);
-      Get<Object, String> read =
-          bind(Get.class, decoder, name, MethodType.methodType(String.class));
-      return custom(
-          new Field<>() {
-            @Override
-            public void encode(V value, Object encoder) {
-              put.set(encoder, get.get(value));
-            }
-
-            @Override
-            public void decode(Object decoder, V value) {
-              set.set(value, read.get(decoder));
-            }
-
-            @Override
-            public void copy(V from, V to) {
-              set.set(to, get.get(from));
-            }
-          });
+      return add(
+          setter(encoder, name, String.class)
+              .asType(MethodType.methodType(void.class, Object.class, Object.class)),
+          getter(decoder, name, String.class)
+              .asType(MethodType.methodType(Object.class, Object.class)),
+          bound(GET, get),
+          bound(SET, set));
     }
 
     /** Variable-length bytes named {@code name} in the schema. */
     public Builder<V> bytes(String name, Get<V, byte[]> get, Set<V, byte[]> set) {
-      return bytes(name, get, set, (from, to) -> set.set(to, get.get(from)));
+      return bytes(name, get, set, null);
     }
 
     /**
@@ -390,116 +325,186 @@ public final class ValueFields<V> {
     public Builder<V> bytes(
         String name, Get<V, byte[]> get, Set<V, byte[]> set, BiConsumer<V, V> copy) {
       String capitalized = Character.toUpperCase(name.charAt(0)) + name.substring(1);
-      PutBytes put =
-          bind(
-              PutBytes.class,
+      // put(encoder, bytes) = putName(encoder, bytes, 0, bytes.length)
+      MethodHandle putRange =
+          codec(
               encoder,
               "put" + capitalized,
-              MethodType.methodType(encoder, byte[].class, int.class, int.class));
-      IntGet<Object> length =
-          bind(IntGet.class, decoder, name + "Length", MethodType.methodType(int.class));
-      GetBytes read =
-          bind(
-              GetBytes.class,
+              MethodType.methodType(encoder, byte[].class, int.class, int.class),
+              MethodType.methodType(void.class, Object.class, byte[].class, int.class, int.class));
+      MethodHandle put =
+          MethodHandles.permuteArguments(
+              MethodHandles.filterArguments(
+                  MethodHandles.insertArguments(putRange, 2, 0), 2, BYTES_LENGTH),
+              MethodType.methodType(void.class, Object.class, byte[].class),
+              0,
+              1,
+              1);
+      // read(decoder) = getName(decoder, new byte[nameLength(decoder)], 0, length)
+      MethodHandle getRange =
+          codec(
               decoder,
               "get" + capitalized,
-              MethodType.methodType(int.class, byte[].class, int.class, int.class));
-      return custom(
-          new Field<>() {
-            @Override
-            public void encode(V value, Object encoder) {
-              byte[] bytes = get.get(value);
-              put.put(encoder, bytes, 0, bytes.length);
-            }
-
-            @Override
-            public void decode(Object decoder, V value) {
-              byte[] bytes = new byte[length.get(decoder)];
-              read.get(decoder, bytes, 0, bytes.length);
-              set.set(value, bytes);
-            }
-
-            @Override
-            public void copy(V from, V to) {
-              copy.accept(from, to);
-            }
-          });
+              MethodType.methodType(int.class, byte[].class, int.class, int.class),
+              MethodType.methodType(void.class, Object.class, byte[].class, int.class, int.class));
+      MethodHandle fill =
+          MethodHandles.permuteArguments(
+              MethodHandles.filterArguments(
+                  MethodHandles.insertArguments(getRange, 2, 0), 2, BYTES_LENGTH),
+              MethodType.methodType(void.class, Object.class, byte[].class),
+              0,
+              1,
+              1);
+      MethodHandle fillAndReturn =
+          MethodHandles.foldArguments(
+              MethodHandles.dropArguments(MethodHandles.identity(byte[].class), 1, Object.class),
+              MethodHandles.permuteArguments(
+                  fill, MethodType.methodType(void.class, byte[].class, Object.class), 1, 0));
+      MethodHandle allocate =
+          MethodHandles.filterReturnValue(
+              getter(decoder, name + "Length", int.class),
+              MethodHandles.arrayConstructor(byte[].class));
+      MethodHandle read = MethodHandles.foldArguments(fillAndReturn, allocate);
+      MethodHandle getBytes =
+          bound(GET, get).asType(MethodType.methodType(byte[].class, Object.class));
+      MethodHandle setBytes =
+          bound(SET, set).asType(MethodType.methodType(void.class, Object.class, byte[].class));
+      add(put, read, getBytes, setBytes);
+      if (copy != null) {
+        copySteps.set(
+            copySteps.size() - 1,
+            MethodHandles.permuteArguments(bound(BI_CONSUMER, copy), STEP, 1, 0));
+      }
+      return this;
     }
 
-    /** A field that needs a mapping of its own (a code to an enum, a default for old values). */
+    /** A field that needs a mapping of its own. */
     public Builder<V> custom(Field<V> field) {
-      fields.add(field);
+      MethodHandle encode = bound(FIELD_ENCODE, field);
+      MethodHandle decode = bound(FIELD_DECODE, field);
+      MethodHandle copy = bound(FIELD_COPY, field);
+      encodeSteps.add(MethodHandles.permuteArguments(encode, STEP, 1, 0));
+      decodeSteps.add(MethodHandles.permuteArguments(decode, STEP, 1, 0));
+      copySteps.add(MethodHandles.permuteArguments(copy, STEP, 1, 0));
       return this;
     }
 
     public ValueFields<V> build() {
       return new ValueFields<>(this);
     }
-  }
 
-  /** A setter of a codec: {@code owner.name(parameter)}, returning the codec. */
-  private static <T> T bind(
-      Class<?> samType, Class<?> owner, String name, Class<?> returns, Class<?> parameter) {
-    return bind(samType, owner, name, MethodType.methodType(returns, parameter));
+    /**
+     * One field from its four accessors: {@code put(encoder, x)}, {@code read(decoder) -> x},
+     * {@code get(value) -> x}, {@code set(value, x)}.
+     */
+    private Builder<V> add(
+        MethodHandle put, MethodHandle read, MethodHandle get, MethodHandle set) {
+      encodeSteps.add(MethodHandles.filterArguments(put, 1, get)); // (encoder, value)
+      decodeSteps.add(MethodHandles.filterArguments(set, 1, read)); // (value, decoder)
+      copySteps.add(MethodHandles.filterArguments(set, 1, get)); // (to, from)
+      return this;
+    }
+
+    /** (codec, x): {@code owner.name(x)}, its result dropped. */
+    private static MethodHandle setter(Class<?> owner, String name, Class<?> type) {
+      return codec(
+          owner,
+          name,
+          MethodType.methodType(owner, type),
+          MethodType.methodType(void.class, Object.class, type));
+    }
+
+    /** (codec) -> x: {@code owner.name()}. */
+    private static MethodHandle getter(Class<?> owner, String name, Class<?> type) {
+      return codec(
+          owner, name, MethodType.methodType(type), MethodType.methodType(type, Object.class));
+    }
   }
 
   /**
-   * {@code owner}'s public method {@code name} of type {@code type}, as an instance of the
-   * functional interface {@code samType} whose single method takes the owner first, then the
-   * method's parameters.
+   * {@code owner}'s public method {@code name} of {@code type}, taking any receiver as {@code as}.
    */
-  @SuppressWarnings("unchecked")
-  private static <T> T bind(Class<?> samType, Class<?> owner, String name, MethodType type) {
-    java.lang.reflect.Method sam = singleMethod(samType);
+  private static MethodHandle codec(Class<?> owner, String name, MethodType type, MethodType as) {
     try {
-      MethodHandle target = LOOKUP.findVirtual(owner, name, type);
-      MethodType erased = MethodType.methodType(sam.getReturnType(), sam.getParameterTypes());
-      MethodType instantiated =
-          MethodType.methodType(sam.getReturnType(), target.type().parameterArray());
-      if (sam.getReturnType() != void.class) {
-        instantiated = instantiated.changeReturnType(target.type().returnType());
-      }
-      return (T)
-          LambdaMetafactory.metafactory(
-                  LOOKUP,
-                  sam.getName(),
-                  MethodType.methodType(samType),
-                  erased,
-                  target,
-                  instantiated)
-              .getTarget()
-              .invoke();
-    } catch (Throwable e) {
+      return LOOKUP.findVirtual(owner, name, type).asType(as);
+    } catch (ReflectiveOperationException e) {
       throw new IllegalArgumentException(
           owner.getSimpleName() + " has no " + name + type + " for a value field", e);
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private static Supplier<Object> constructor(Class<?> codec) {
+  /** Runs each (a, b) step in turn. */
+  private static MethodHandle sequence(List<MethodHandle> steps) {
+    MethodHandle all = MethodHandles.empty(STEP);
+    for (int i = steps.size() - 1; i >= 0; i--) {
+      all = MethodHandles.foldArguments(all, steps.get(i).asType(STEP));
+    }
+    return all;
+  }
+
+  private static MethodHandle bound(MethodHandle accessor, Object lambda) {
+    return accessor.bindTo(lambda);
+  }
+
+  private static final MethodHandle LONG_GET = sam(LongGet.class, "get", long.class, Object.class);
+  private static final MethodHandle LONG_SET =
+      sam(LongSet.class, "set", void.class, Object.class, long.class);
+  private static final MethodHandle INT_GET = sam(IntGet.class, "get", int.class, Object.class);
+  private static final MethodHandle INT_SET =
+      sam(IntSet.class, "set", void.class, Object.class, int.class);
+  private static final MethodHandle BOOLEAN_GET =
+      sam(BooleanGet.class, "get", boolean.class, Object.class);
+  private static final MethodHandle BOOLEAN_SET =
+      sam(BooleanSet.class, "set", void.class, Object.class, boolean.class);
+  private static final MethodHandle GET = sam(Get.class, "get", Object.class, Object.class);
+  private static final MethodHandle SET =
+      sam(Set.class, "set", void.class, Object.class, Object.class);
+  private static final MethodHandle BI_CONSUMER =
+      sam(BiConsumer.class, "accept", void.class, Object.class, Object.class);
+  private static final MethodHandle FIELD_ENCODE =
+      sam(Field.class, "encode", void.class, Object.class, Object.class);
+  private static final MethodHandle FIELD_DECODE =
+      sam(Field.class, "decode", void.class, Object.class, Object.class);
+  private static final MethodHandle FIELD_COPY =
+      sam(Field.class, "copy", void.class, Object.class, Object.class);
+  private static final MethodHandle TO_SHORT = helper("toShort", short.class, int.class);
+  private static final MethodHandle TO_BOOLEAN =
+      helper("toBooleanType", BooleanType.class, boolean.class);
+  private static final MethodHandle IS_TRUE = helper("isTrue", boolean.class, BooleanType.class);
+  private static final MethodHandle OR_ELSE =
+      helper("orElse", long.class, long.class, long.class, long.class);
+  private static final MethodHandle BYTES_LENGTH = MethodHandles.arrayLength(byte[].class);
+
+  private static MethodHandle sam(
+      Class<?> type, String name, Class<?> returns, Class<?>... parameters) {
     try {
-      MethodHandle target = LOOKUP.findConstructor(codec, MethodType.methodType(void.class));
-      return (Supplier<Object>)
-          LambdaMetafactory.metafactory(
-                  LOOKUP,
-                  "get",
-                  MethodType.methodType(Supplier.class),
-                  MethodType.methodType(Object.class),
-                  target,
-                  MethodType.methodType(codec))
-              .getTarget()
-              .invoke();
-    } catch (Throwable e) {
-      throw new IllegalArgumentException(codec.getSimpleName() + " cannot be constructed", e);
+      return LOOKUP.findVirtual(type, name, MethodType.methodType(returns, parameters));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
     }
   }
 
-  private static java.lang.reflect.Method singleMethod(Class<?> samType) {
-    for (java.lang.reflect.Method method : samType.getMethods()) {
-      if (java.lang.reflect.Modifier.isAbstract(method.getModifiers())) {
-        return method;
-      }
+  private static MethodHandle helper(String name, Class<?> returns, Class<?>... parameters) {
+    try {
+      return LOOKUP.findStatic(ValueFields.class, name, MethodType.methodType(returns, parameters));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
     }
-    throw new IllegalArgumentException(samType + " is not a functional interface");
+  }
+
+  private static short toShort(int code) {
+    return (short) code;
+  }
+
+  private static BooleanType toBooleanType(boolean value) {
+    return value ? BooleanType.TRUE : BooleanType.FALSE;
+  }
+
+  private static boolean isTrue(BooleanType value) {
+    return value == BooleanType.TRUE;
+  }
+
+  private static long orElse(long value, long absent, long ifAbsent) {
+    return value == absent ? ifAbsent : value;
   }
 }

@@ -312,10 +312,18 @@ class OldLogFixtureTest {
       long orderV2 = deploy("order-v2.bpmn", ORDER_V2);
       long temp = deploy("temp.bpmn", Bpmn.createExecutableProcess("temp").startEvent().done());
       deploy("quick.bpmn", Bpmn.createExecutableProcess("quick").startEvent().endEvent().done());
+      deploy(
+          "launched.bpmn",
+          Bpmn.createExecutableProcess("launched")
+              .startEvent("launch")
+              .signal("launch")
+              .endEvent("launchedEnd")
+              .done());
 
       // The main instance: a job failed with back-off, failed again to an incident, resolved.
       long main = create("main", "{\"orderId\": \"o-1\", \"amount\": 21}").key();
       ok(setVariables(main, "{\"note\": \"fragile\"}"));
+      ok(setVariables(main, "{\"note\": \"very fragile\"}"));
       long work = activateOne("work", 60_000);
       ok(fail(work, 1, 500, "busy"));
       advanceClock(500, () -> count(ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF) == 1);
@@ -337,6 +345,15 @@ class OldLogFixtureTest {
       signal.signalName = "go";
       signal.variables = "{\"went\": 1}".getBytes(StandardCharsets.UTF_8);
       ok(act(ValueTypes.SIGNAL, SignalIntent.BROADCAST, -1, signal));
+
+      // A second instance: the message wins the gateway, the timer is canceled.
+      create("main", "{\"orderId\": \"o-2\", \"amount\": 1}");
+      ok(complete(activateOne("work", 60_000), "{}"));
+      ok(publish("never", "o-2", ONE_DAY, "", "{\"late\": true}"));
+      // A signal start event.
+      SignalValue launch = new SignalValue();
+      launch.signalName = "launch";
+      ok(act(ValueTypes.SIGNAL, SignalIntent.BROADCAST, -1, launch));
 
       // Decisions evaluated for a client: one that works, one that fails.
       DecisionEvaluationValue evaluation = new DecisionEvaluationValue();
@@ -427,12 +444,42 @@ class OldLogFixtureTest {
       advanceClock(30_000, () -> count(ValueTypes.JOB, JobIntent.TIMED_OUT) == 1);
       // One more job: the re-activated one completes and the instance goes on.
       ok(complete(activateOne("a2", 60_000), "{}"));
+
+      // Canceled: an instance whose client awaits its result; one with a compensable activity done.
+      ProcessInstanceCreationValue canceledAwaiting = new ProcessInstanceCreationValue();
+      canceledAwaiting.bpmnProcessId = "order";
+      long before = lastElementKey("order", ProcessInstanceIntent.ELEMENT_ACTIVATED);
+      long request =
+          leader.send(
+              ValueTypes.PROCESS_INSTANCE_CREATION,
+              CreationIntent.CREATE_WITH_AWAITING_RESULT,
+              -1,
+              canceledAwaiting);
+      await(
+          () ->
+              lastElementKey("order", ProcessInstanceIntent.ELEMENT_ACTIVATED) != before
+                  && idle(leader, log),
+          "the awaited instance to wait at a2");
+      cancel(lastElementKey("order", ProcessInstanceIntent.ELEMENT_ACTIVATED));
+      leader.awaitAnswer(request);
+      long trip = create("trip", "{}").key();
+      ok(complete(activateOne("book", 60_000), "{}"));
+      cancel(trip);
     }
 
     private Answer act(int valueType, int intent, long key, RecordValue value) {
       Answer answer = leader.awaitAnswer(leader.send(valueType, intent, key, value));
       await(() -> idle(leader, log), "the leader to be idle");
       return answer;
+    }
+
+    private void cancel(long processInstanceKey) {
+      ok(
+          act(
+              ValueTypes.PROCESS_INSTANCE,
+              ProcessInstanceIntent.CANCEL,
+              processInstanceKey,
+              new ProcessInstanceValue()));
     }
 
     private long ok(Answer answer) {

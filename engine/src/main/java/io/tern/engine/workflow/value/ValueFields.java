@@ -31,25 +31,25 @@ import org.agrona.MutableDirectBuffer;
  * @param <V> the value class
  */
 public final class ValueFields<V> {
-  /** Reads a long field of a value, or of a decoder. */
+  /** Reads a long field of a value. */
   @FunctionalInterface
   public interface LongGet<T> {
     long get(T from);
   }
 
-  /** Writes a long field of a value, or into an encoder. */
+  /** Writes a long field of a value. */
   @FunctionalInterface
   public interface LongSet<T> {
     void set(T to, long value);
   }
 
-  /** Reads an int field of a value, or of a decoder. */
+  /** Reads an int field of a value. */
   @FunctionalInterface
   public interface IntGet<T> {
     int get(T from);
   }
 
-  /** Writes an int field of a value, or into an encoder. */
+  /** Writes an int field of a value. */
   @FunctionalInterface
   public interface IntSet<T> {
     void set(T to, int value);
@@ -67,25 +67,16 @@ public final class ValueFields<V> {
     void set(T to, boolean value);
   }
 
-  /** Reads any other field of a value (a string, bytes), or of a decoder. */
+  /** Reads any other field of a value (a string, bytes). */
   @FunctionalInterface
   public interface Get<T, X> {
     X get(T from);
   }
 
-  /** Writes any other field of a value, or into an encoder. */
+  /** Writes any other field of a value. */
   @FunctionalInterface
   public interface Set<T, X> {
     void set(T to, X value);
-  }
-
-  /** One field: how it is encoded, decoded and copied. */
-  public interface Field<V> {
-    void encode(V value, Object encoder);
-
-    void decode(Object decoder, V value);
-
-    void copy(V from, V to);
   }
 
   private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
@@ -378,17 +369,6 @@ public final class ValueFields<V> {
       return this;
     }
 
-    /** A field that needs a mapping of its own. */
-    public Builder<V> custom(Field<V> field) {
-      MethodHandle encode = bound(FIELD_ENCODE, field);
-      MethodHandle decode = bound(FIELD_DECODE, field);
-      MethodHandle copy = bound(FIELD_COPY, field);
-      encodeSteps.add(MethodHandles.permuteArguments(encode, STEP, 1, 0));
-      decodeSteps.add(MethodHandles.permuteArguments(decode, STEP, 1, 0));
-      copySteps.add(MethodHandles.permuteArguments(copy, STEP, 1, 0));
-      return this;
-    }
-
     public ValueFields<V> build() {
       return new ValueFields<>(this);
     }
@@ -461,12 +441,6 @@ public final class ValueFields<V> {
       sam(Set.class, "set", void.class, Object.class, Object.class);
   private static final MethodHandle BI_CONSUMER =
       sam(BiConsumer.class, "accept", void.class, Object.class, Object.class);
-  private static final MethodHandle FIELD_ENCODE =
-      sam(Field.class, "encode", void.class, Object.class, Object.class);
-  private static final MethodHandle FIELD_DECODE =
-      sam(Field.class, "decode", void.class, Object.class, Object.class);
-  private static final MethodHandle FIELD_COPY =
-      sam(Field.class, "copy", void.class, Object.class, Object.class);
   private static final MethodHandle TO_SHORT = helper("toShort", short.class, int.class);
   private static final MethodHandle TO_BOOLEAN =
       helper("toBooleanType", BooleanType.class, boolean.class);

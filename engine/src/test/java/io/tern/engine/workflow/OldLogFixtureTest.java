@@ -59,6 +59,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -663,15 +664,22 @@ class OldLogFixtureTest {
 
   // ------------------------------------------------------------------ helpers
 
+  /**
+   * The settings the fixture was recorded with, spelled out: how many commands one batch processes
+   * and how big it may grow decide how records fall into batches, and a default changed later must
+   * not change what this test expects.
+   */
+  private static final ProcessorConfig PROCESSOR = new ProcessorConfig(100, 4 * 1024 * 1024, false);
+
+  private static final WorkflowConfig WORKFLOW =
+      WorkflowConfig.defaults()
+          .withSubscriptionRetryInterval(Duration.ofSeconds(10))
+          .withResultAwaitLimit(Duration.ofHours(1));
+
   private TestMember member(InMemoryLogStorage log, String name) {
     TestMember member =
         new TestMember(
-            1,
-            log,
-            dir.resolve(name),
-            ProcessorConfig.defaults(),
-            WorkflowEngine.factory(WorkflowConfig.defaults()),
-            clock::get);
+            1, log, dir.resolve(name), PROCESSOR, WorkflowEngine.factory(WORKFLOW), clock::get);
     members.add(member);
     return member;
   }

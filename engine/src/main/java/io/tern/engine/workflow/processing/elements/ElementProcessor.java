@@ -6,10 +6,10 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.InclusiveJoin;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
-import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.behavior.triggers.EventSubprocessBehavior;
+import io.tern.engine.workflow.processing.behavior.triggers.TerminateEndBehavior;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -25,7 +25,7 @@ import java.util.Set;
  * take the step and hands it to its element's kind, which does the rest: {@link ContainerKind}
  * (process, sub-process, event sub-process, call activity), {@link TaskKind}, {@link GatewayKind},
  * {@link EventKind} and {@link MultiInstanceKind}. Termination is {@link
- * io.tern.engine.workflow.processing.instances.TerminationProcessor}'s.
+ * io.tern.engine.workflow.processing.behavior.termination.TerminationBehavior}'s.
  */
 public final class ElementProcessor {
   private final ElementInstanceState instances;

@@ -3,7 +3,7 @@ package io.tern.engine.workflow.processing.elements;
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
-import io.tern.engine.workflow.processing.events.CatchEventBehavior;
+import io.tern.engine.workflow.processing.behavior.events.CatchEventBehavior;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import java.util.List;

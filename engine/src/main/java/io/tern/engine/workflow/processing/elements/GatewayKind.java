@@ -2,10 +2,10 @@ package io.tern.engine.workflow.processing.elements;
 
 import io.tern.engine.workflow.feel.FeelConditions;
 import io.tern.engine.workflow.model.ExecutableElement;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
-import io.tern.engine.workflow.processing.incidents.IncidentBehavior;
-import io.tern.engine.workflow.processing.variables.VariableBehavior;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
+import io.tern.engine.workflow.processing.behavior.triggers.EventBasedGatewayBehavior;
+import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;

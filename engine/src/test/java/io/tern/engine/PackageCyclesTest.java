@@ -57,6 +57,30 @@ class PackageCyclesTest {
         .check(ENGINE);
   }
 
+  /** The behaviour layer has layers of its own: termination uses catch events, not the reverse. */
+  @Test
+  void theBehaviourPackagesHaveNoCycle() {
+    slices()
+        .matching("..workflow.processing.behavior.(*)..")
+        .should()
+        .beFreeOfCycles()
+        .check(ENGINE);
+  }
+
+  /**
+   * {@code Behaviors} builds every behaviour, so no behaviour may use it (a cycle unseen above).
+   */
+  @Test
+  void noBehaviourUsesTheirBundle() {
+    noClasses()
+        .that()
+        .resideInAPackage(PROCESSING + ".behavior.*..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(PROCESSING + ".behavior")
+        .check(ENGINE);
+  }
+
   @Test
   void behavioursNeverUseProcessors() {
     noClasses()

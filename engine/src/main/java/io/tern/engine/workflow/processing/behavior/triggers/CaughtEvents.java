@@ -12,9 +12,11 @@ import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.Map;
 
 /**
- * A message or a signal came for an element instance that waits for it: after an event-based
- * gateway the event wins the race, a boundary event or an event subprocess start is triggered, and
- * a catch event or receive task completes with the variables it brought.
+ * A timer, a message or a signal came for an element instance that waits for it: after an
+ * event-based gateway the event wins the race, a boundary event or an event subprocess start is
+ * triggered, and a catch event or receive task completes with the variables it brought. This is the
+ * one place that decides, by element type, what a trigger does: the timer, message and signal
+ * processors only find the element instance and hand the trigger here.
  */
 public final class CaughtEvents {
   private final VariableBehavior variables;
@@ -32,6 +34,18 @@ public final class CaughtEvents {
     this.boundaries = boundaries;
     this.eventSubprocesses = eventSubprocesses;
     this.eventGateways = eventGateways;
+  }
+
+  /**
+   * Whether event {@code target} of {@code instance} triggers once, closing its subscription with
+   * the trigger: all but a non-interrupting boundary event or event subprocess start, which stays
+   * open (a timer cycle's next repetition, the next message or signal).
+   */
+  public boolean triggersOnce(ElementInstance instance, ExecutableElement target) {
+    return instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY
+        || target.interrupting()
+        || target.type() != BpmnElementType.BOUNDARY_EVENT
+            && target.type() != BpmnElementType.START_EVENT;
   }
 
   /**

@@ -6,7 +6,6 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
-import io.tern.engine.workflow.processing.behavior.triggers.BoundaryBehavior;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -16,7 +15,7 @@ import io.tern.engine.workflow.variables.JsonDocuments;
 
 /**
  * Starts what a triggered event runs: a boundary event next to its activity, an event subprocess in
- * its scope, with the trigger's variables. {@link BoundaryBehavior} and {@link
+ * its scope, with the trigger's variables. {@code BoundaryBehavior} and {@code
  * EventSubprocessBehavior} start a non-interrupting one at once; an interrupting one is remembered
  * as its activity's or scope's pending trigger, and started by {@code TerminationBehavior} (which
  * uses this class) once what it interrupts is gone.

@@ -8,7 +8,6 @@ import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.common.PartitionSender;
 import io.tern.engine.workflow.processing.common.WorkflowState;
-import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -21,7 +20,7 @@ import java.util.function.Predicate;
  * event, receive task, activity with message boundary events or scope with message event
  * subprocesses is entered, closed when it is left, moved when its element instance is migrated.
  * Each step asks the message partition (the correlation key's) to follow, and is acknowledged by it
- * ({@link ProcessMessageSubscriptionProcessors}, which also takes the messages it sends).
+ * ({@code ProcessMessageSubscriptionProcessors}, which also takes the messages it sends).
  */
 public final class ProcessMessageSubscriptions {
   private final ProcessingContext context;

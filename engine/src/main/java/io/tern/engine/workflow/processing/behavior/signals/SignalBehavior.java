@@ -7,7 +7,6 @@ import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.common.WorkflowState;
-import io.tern.engine.workflow.processing.signals.SignalBroadcastProcessor;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
 import io.tern.engine.workflow.value.SignalValue;
@@ -17,7 +16,7 @@ import java.util.function.Predicate;
  * Signal subscriptions on the process instance's side, opened when an element that waits for a
  * signal is entered (a catch event, an activity's boundary events, a scope's event subprocesses)
  * and closed when it is left; and signals thrown by throw and end events, broadcast from this
- * partition as the gateway's would be ({@link SignalBroadcastProcessor}).
+ * partition as the gateway's would be ({@code SignalBroadcastProcessor}).
  */
 public final class SignalBehavior {
   private final ProcessingContext context;

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 /**
  * Timers of timer catch events, timer boundary events and timer start events of event subprocesses:
  * created when their element is entered ({@code CatchEventBehavior}), canceled when the element is
- * left first. When due (found through the due-date index, at the next due time), the {@link
+ * left first. When due (found through the due-date index, at the next due time), the {@code
  * TimerProcessor} triggers them.
  */
 public final class TimerBehavior {

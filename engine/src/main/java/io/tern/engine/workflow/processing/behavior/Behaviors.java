@@ -32,6 +32,11 @@ import io.tern.engine.workflow.value.JobValue;
  * here: each gets the ones before it that it needs through its constructor, so none is used before
  * it is complete. The command processors are built after it, and take what they need from it.
  *
+ * <p>This is the behaviour layer: its classes, one subpackage per feature, use only each other (in
+ * layers: variables and incidents at the bottom, then timers, subscriptions and signals, then an
+ * element's catch events, then termination, then what a trigger does) and {@code common}, never a
+ * processor, and none of them uses this record ({@code PackageCyclesTest}).
+ *
  * @param sender commands to other partitions (and to this one), after commit
  * @param metrics latencies of process instances and jobs
  * @param variables Zeebe's variable scoping: setting and reading variables
@@ -48,7 +53,8 @@ import io.tern.engine.workflow.value.JobValue;
  * @param eventSubprocesses triggering event subprocesses in their scope
  * @param boundaries triggering boundary events, and finding the catcher of a thrown error
  * @param eventGateways the first event after an event-based gateway winning
- * @param caughtEvents a message or signal triggering the event of an element that waits for it
+ * @param caughtEvents a timer, message or signal triggering the event of an element that waits for
+ *     it: what a trigger does, by element type
  * @param jobDeadlines times activated jobs out
  * @param jobPush pushing jobs that become activatable to job streams
  */

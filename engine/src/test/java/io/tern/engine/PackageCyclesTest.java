@@ -81,6 +81,27 @@ class PackageCyclesTest {
         .check(ENGINE);
   }
 
+  /**
+   * One package per element family (container, event, gateway, task, multi-instance) above what
+   * they share ({@code lifecycle}); only {@code ElementProcessor}, above them all, knows every
+   * family.
+   */
+  @Test
+  void theElementFamiliesHaveNoCycle() {
+    slices()
+        .matching("..workflow.processing.elements.(*)..")
+        .should()
+        .beFreeOfCycles()
+        .check(ENGINE);
+    noClasses()
+        .that()
+        .resideInAPackage(PROCESSING + ".elements.*..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(PROCESSING + ".elements")
+        .check(ENGINE);
+  }
+
   @Test
   void behavioursNeverUseProcessors() {
     noClasses()

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.container;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -24,7 +24,7 @@ import java.util.Map;
  * mappings) and the call activity completes. Terminating the call activity terminates the called
  * instance.
  */
-final class CallActivityBehavior {
+public final class CallActivityBehavior {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final VariableBehavior variables;
@@ -33,7 +33,7 @@ final class CallActivityBehavior {
   private final ProcessInstanceValue child = new ProcessInstanceValue();
   private final ElementInstance parent = new ElementInstance();
 
-  CallActivityBehavior(
+  public CallActivityBehavior(
       ProcessingContext context,
       WorkflowState state,
       VariableBehavior variables,

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.lifecycle;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -31,7 +31,7 @@ import java.util.Map;
  * incident holds the element if one does not evaluate. The element completes when a worker
  * completes the job ({@link io.tern.engine.workflow.processing.jobs.JobProcessors}).
  */
-final class JobBehavior {
+public final class JobBehavior {
   /** A job's type, retries and headers, evaluated. */
   private record JobSettings(String type, int retries, String customHeadersJson) {}
 
@@ -44,7 +44,7 @@ final class JobBehavior {
   private final IoMappings mappings = new IoMappings();
   private final JobValue job = new JobValue();
 
-  JobBehavior(ProcessingContext context, ElementLifecycle lifecycle, Behaviors behaviors) {
+  public JobBehavior(ProcessingContext context, ElementLifecycle lifecycle, Behaviors behaviors) {
     this.context = context;
     this.lifecycle = lifecycle;
     this.incidents = behaviors.incidents();
@@ -57,7 +57,7 @@ final class JobBehavior {
    * Activates the element and creates its job; false, leaving it ACTIVATING with an incident, if
    * the job's expressions do not evaluate.
    */
-  boolean activateWithJob(ElementStep step) {
+  public boolean activateWithJob(ElementStep step) {
     JobSettings settings = resolve(step);
     if (settings == null) {
       return false;

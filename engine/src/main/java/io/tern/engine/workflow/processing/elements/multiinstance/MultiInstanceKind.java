@@ -1,8 +1,12 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.multiinstance;
 
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementStep;
+import io.tern.engine.workflow.processing.elements.lifecycle.MultiInstanceBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
@@ -17,11 +21,11 @@ import java.util.Set;
  * the activity's outgoing flows. The body holds the activity's boundary events; each inner instance
  * is of the activity's own kind.
  */
-final class MultiInstanceKind implements ElementKind {
+public final class MultiInstanceKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final MultiInstanceBehavior multiInstance;
 
-  MultiInstanceKind(ElementLifecycle lifecycle, MultiInstanceBehavior multiInstance) {
+  public MultiInstanceKind(ElementLifecycle lifecycle, MultiInstanceBehavior multiInstance) {
     this.lifecycle = lifecycle;
     this.multiInstance = multiInstance;
   }

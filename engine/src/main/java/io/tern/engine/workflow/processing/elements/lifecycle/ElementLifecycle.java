@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.lifecycle;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -32,7 +32,7 @@ import java.util.Map;
  * sequence flows or, with none, completing its flow scope once that has no active child. A step
  * that raises an incident returns false (or null); the kind then stops, and the element waits.
  */
-final class ElementLifecycle {
+public final class ElementLifecycle {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final ElementInstanceState instances;
@@ -47,7 +47,7 @@ final class ElementLifecycle {
   private final ProcessInstanceValue next = new ProcessInstanceValue();
   private final ElementInstance scope = new ElementInstance();
 
-  ElementLifecycle(
+  public ElementLifecycle(
       ProcessingContext context,
       WorkflowState state,
       Behaviors behaviors,
@@ -64,7 +64,7 @@ final class ElementLifecycle {
   }
 
   /** The step of element instance {@code key}, whose value is {@code value}. */
-  ElementStep step(ProcessingResult result, long key, ProcessInstanceValue value) {
+  public ElementStep step(ProcessingResult result, long key, ProcessInstanceValue value) {
     ExecutableProcess process = state.process(value.processDefinitionKey);
     ExecutableElement element =
         value.elementType == BpmnElementType.PROCESS ? null : process.element(value.elementId);
@@ -91,12 +91,12 @@ final class ElementLifecycle {
   }
 
   /** Appends the lifecycle event {@code intent} of the instance. */
-  void append(ElementStep step, int intent) {
+  public void append(ElementStep step, int intent) {
     step.result().appendEvent(step.key(), ValueTypes.PROCESS_INSTANCE, intent, step.value());
   }
 
   /** Sets the element's input mappings as its local variables; false after raising an incident. */
-  boolean applyInputs(ElementStep step) {
+  public boolean applyInputs(ElementStep step) {
     ExecutableElement element = step.element();
     if (element.inputs().isEmpty()) {
       return true;
@@ -115,7 +115,7 @@ final class ElementLifecycle {
    * Subscribes the instance to its catch events. False, having raised an incident and created
    * nothing, if one cannot be evaluated.
    */
-  boolean subscribe(ElementStep step) {
+  public boolean subscribe(ElementStep step) {
     return !subscribes(step)
         || catchEvents.subscribe(
             step.result(),
@@ -128,33 +128,33 @@ final class ElementLifecycle {
   }
 
   /** Whatever the instance waits for is canceled, whatever its element (it may have changed). */
-  void unsubscribeAll(ElementStep step) {
+  public void unsubscribeAll(ElementStep step) {
     catchEvents.unsubscribe(step.result(), step.key());
   }
 
   /** The instance is left: what it waited for is canceled. */
-  void unsubscribe(ElementStep step) {
+  public void unsubscribe(ElementStep step) {
     if (subscribes(step)) {
       catchEvents.unsubscribe(step.result(), step.key());
     }
   }
 
   /** The instance completes (COMPLETED comes next): compensation records it if it must. */
-  void completing(ElementStep step) {
+  public void completing(ElementStep step) {
     compensations.completing(step.result(), step.key(), step.value(), step.process());
   }
 
   /** The instance is COMPLETED: a compensation handler's throw event may go on. */
-  void completed(ElementStep step) {
+  public void completed(ElementStep step) {
     compensations.completed(step.result(), step.key(), step.value(), step.process());
   }
 
   /** The process instance completes: nothing in it is compensated any more. */
-  void instanceEnds(ElementStep step) {
+  public void instanceEnds(ElementStep step) {
     compensations.instanceEnds(step.result(), step.key(), step.process());
   }
 
-  void activated(ElementStep step) {
+  public void activated(ElementStep step) {
     append(step, ProcessInstanceIntent.ELEMENT_ACTIVATED);
   }
 
@@ -165,7 +165,7 @@ final class ElementLifecycle {
    * its outgoing flows, or, as an inner instance of a multi-instance activity, puts its output into
    * the body's collection and lets the body go on.
    */
-  void complete(ElementStep step, List<ExecutableElement.Flow> taken) {
+  public void complete(ElementStep step, List<ExecutableElement.Flow> taken) {
     if (completeInPlace(step)) {
       leave(step, taken);
     }
@@ -176,7 +176,7 @@ final class ElementLifecycle {
    * and its caller is to go on (it is left, or its scope completed), false if an incident holds it
    * or a multi-instance body took over.
    */
-  boolean completeInPlace(ElementStep step) {
+  public boolean completeInPlace(ElementStep step) {
     ProcessingResult result = step.result();
     long key = step.key();
     ProcessInstanceValue value = step.value();
@@ -216,10 +216,10 @@ final class ElementLifecycle {
    * The element completed: it takes its outgoing flows ({@code taken}, or all), or, with none,
    * completes its flow scope once that has no active child. A flow's target is activated in the
    * same flow scope; a parallel gateway only once each of its incoming flows brought a token; a
-   * joining inclusive gateway once no other token may still reach it ({@link
+   * joining inclusive gateway once no other token may still reach it ({@code
    * InclusiveJoinBehavior}).
    */
-  void leave(ElementStep step, List<ExecutableElement.Flow> taken) {
+  public void leave(ElementStep step, List<ExecutableElement.Flow> taken) {
     ProcessingResult result = step.result();
     ExecutableElement element = step.element();
     long flowScopeKey = step.value().flowScopeKey;
@@ -264,7 +264,7 @@ final class ElementLifecycle {
    * Activates element {@code elementId} of the step's process in flow scope {@code flowScopeKey}: a
    * scope's start event, or a flow's target.
    */
-  void activateChild(ElementStep step, String elementId, long flowScopeKey) {
+  public void activateChild(ElementStep step, String elementId, long flowScopeKey) {
     ExecutableElement element = step.process().element(elementId);
     next.copyFrom(step.value());
     next.parentElementInstanceKey = -1; // only a called process has a caller
@@ -284,7 +284,7 @@ final class ElementLifecycle {
    * Asks element instance {@code key}, as stored, to complete: an element that has nothing to wait
    * for, or a scope whose last child is gone.
    */
-  void completeInstance(ProcessingResult result, long key) {
+  public void completeInstance(ProcessingResult result, long key) {
     if (!instances.get(key, scope)) {
       throw new IllegalStateException("element instance " + key + " vanished");
     }
@@ -320,7 +320,7 @@ final class ElementLifecycle {
    * @throws FeelStrings.EvaluationException if it cannot be evaluated
    * @throws InvalidVariablesException if a visible variable cannot be read
    */
-  String evaluateText(String expression, long key) {
+  public String evaluateText(String expression, long key) {
     return strings.evaluate(expression, () -> variables.visible(key, List.of()));
   }
 }

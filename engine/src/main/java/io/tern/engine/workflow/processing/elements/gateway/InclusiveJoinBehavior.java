@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.gateway;
 
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.InclusiveJoin;
@@ -19,7 +19,7 @@ import java.util.Set;
  * an element of the scope ({@link #readyToJoin}), and once more when the gateway's activation is
  * processed, which drops an activation another one already joined.
  */
-final class InclusiveJoinBehavior {
+public final class InclusiveJoinBehavior {
   private final ElementInstanceState instances;
   private final TakenFlowState takenFlows;
   private final ElementInstance scope = new ElementInstance();
@@ -28,7 +28,7 @@ final class InclusiveJoinBehavior {
   private final Set<String> arrived = new HashSet<>();
   private long waitingTokens;
 
-  InclusiveJoinBehavior(WorkflowState state) {
+  public InclusiveJoinBehavior(WorkflowState state) {
     this.instances = state.instances();
     this.takenFlows = state.takenFlows();
   }
@@ -37,7 +37,7 @@ final class InclusiveJoinBehavior {
    * The joining inclusive gateways of scope {@code scopeKey} that may activate now, in id order:
    * none if the process has none (the common case costs nothing).
    */
-  List<String> readyToJoin(long scopeKey, ExecutableProcess process) {
+  public List<String> readyToJoin(long scopeKey, ExecutableProcess process) {
     if (scopeKey < 0 || process.inclusiveJoins().isEmpty()) {
       return List.of();
     }
@@ -54,7 +54,7 @@ final class InclusiveJoinBehavior {
    * Whether gateway {@code join} in scope {@code scopeKey} has tokens to join and no other token of
    * the scope may still reach one of its other incoming flows.
    */
-  boolean mayJoin(long scopeKey, InclusiveJoin join) {
+  public boolean mayJoin(long scopeKey, InclusiveJoin join) {
     if (!instances.get(scopeKey, scope)) {
       return false;
     }

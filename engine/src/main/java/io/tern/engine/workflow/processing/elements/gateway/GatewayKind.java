@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.gateway;
 
 import io.tern.engine.workflow.feel.FeelConditions;
 import io.tern.engine.workflow.model.ExecutableElement;
@@ -6,6 +6,9 @@ import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.behavior.triggers.EventBasedGatewayBehavior;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementStep;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;
@@ -28,7 +31,7 @@ import java.util.Set;
  * still reach it ({@link InclusiveJoinBehavior}). An event-based gateway waits for the first of the
  * events after it, then takes the flow to that one ({@link EventBasedGatewayBehavior}).
  */
-final class GatewayKind implements ElementKind {
+public final class GatewayKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final VariableBehavior variables;
   private final IncidentBehavior incidents;
@@ -36,7 +39,7 @@ final class GatewayKind implements ElementKind {
   private final EventBasedGatewayBehavior eventGateways;
   private final ProcessEventValue triggered = new ProcessEventValue();
 
-  GatewayKind(ElementLifecycle lifecycle, Behaviors behaviors) {
+  public GatewayKind(ElementLifecycle lifecycle, Behaviors behaviors) {
     this.lifecycle = lifecycle;
     this.variables = behaviors.variables();
     this.incidents = behaviors.incidents();

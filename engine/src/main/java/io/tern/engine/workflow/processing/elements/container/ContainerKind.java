@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.container;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -7,6 +7,9 @@ import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.instances.ResultAwaiters;
 import io.tern.engine.workflow.processing.behavior.messages.MessageStartBehavior;
 import io.tern.engine.workflow.processing.common.WorkflowMetrics;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementStep;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -25,7 +28,7 @@ import java.util.Set;
  * variables to the call activity that called it, if any, and lets the next buffered message with
  * its correlation key start an instance, if a message started it.
  */
-final class ContainerKind implements ElementKind {
+public final class ContainerKind implements ElementKind {
   private final ProcessingContext context;
   private final ElementLifecycle lifecycle;
   private final ResultAwaiters awaiters;
@@ -33,7 +36,7 @@ final class ContainerKind implements ElementKind {
   private final WorkflowMetrics metrics;
   private final CallActivityBehavior callActivities;
 
-  ContainerKind(
+  public ContainerKind(
       ProcessingContext context,
       ElementLifecycle lifecycle,
       Behaviors behaviors,

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.lifecycle;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
@@ -30,7 +30,7 @@ import java.util.Map;
  * outgoing flows) runs one inner instance per item of the input collection, all at once or one
  * after another, and collects their output elements in item order.
  */
-final class MultiInstanceBehavior {
+public final class MultiInstanceBehavior {
   static final String LOOP_COUNTER = "loopCounter";
 
   private final ProcessingContext context;
@@ -41,7 +41,7 @@ final class MultiInstanceBehavior {
   private final ProcessInstanceValue inner = new ProcessInstanceValue();
   private final ElementInstance body = new ElementInstance();
 
-  MultiInstanceBehavior(
+  public MultiInstanceBehavior(
       ProcessingContext context,
       WorkflowState state,
       VariableBehavior variables,
@@ -53,7 +53,7 @@ final class MultiInstanceBehavior {
   }
 
   /** The input collection's items (JSON), or null after raising an incident on the body. */
-  List<byte[]> items(
+  public List<byte[]> items(
       ProcessingResult result,
       long bodyKey,
       ProcessInstanceValue value,
@@ -91,7 +91,7 @@ final class MultiInstanceBehavior {
   }
 
   /** The body {@code bodyKey} is active: starts its inner instances (or completes at once). */
-  void start(
+  public void start(
       ProcessingResult result,
       long bodyKey,
       ProcessInstanceValue value,
@@ -120,7 +120,7 @@ final class MultiInstanceBehavior {
   }
 
   /** Activates the inner instance for item {@code index} (0-based). */
-  void activateInner(
+  public void activateInner(
       ProcessingResult result,
       long bodyKey,
       ProcessInstanceValue bodyValue,
@@ -212,7 +212,7 @@ final class MultiInstanceBehavior {
   }
 
   /** The body completes: its output collection goes to its flow scope. */
-  void completeBody(
+  public void completeBody(
       ProcessingResult result,
       long bodyKey,
       ProcessInstanceValue value,

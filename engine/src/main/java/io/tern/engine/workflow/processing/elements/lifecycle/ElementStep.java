@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.lifecycle;
 
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.model.ExecutableElement;
@@ -22,7 +22,7 @@ import java.util.List;
  *     the instance, a scope, which it subscribes to (none for a multi-instance body: its inner
  *     instances do)
  */
-record ElementStep(
+public record ElementStep(
     ProcessingResult result,
     long key,
     ProcessInstanceValue value,
@@ -31,7 +31,7 @@ record ElementStep(
     CatchEventBehavior.Part part,
     List<ExecutableElement> eventSubprocessStarts) {
 
-  BpmnElementType type() {
+  public BpmnElementType type() {
     return value.elementType;
   }
 }

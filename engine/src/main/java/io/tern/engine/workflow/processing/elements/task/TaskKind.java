@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.task;
 
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
@@ -7,6 +7,10 @@ import io.tern.engine.workflow.model.ExecutableElement.Mapping;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementStep;
+import io.tern.engine.workflow.processing.elements.lifecycle.JobBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ErrorType;
@@ -27,7 +31,7 @@ import java.util.Set;
  * DecisionBehavior}). Undefined and manual tasks complete as soon as they are activated, applying
  * their mappings.
  */
-final class TaskKind implements ElementKind {
+public final class TaskKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final JobBehavior jobs;
   private final DecisionBehavior decisions;
@@ -35,7 +39,7 @@ final class TaskKind implements ElementKind {
   private final VariableBehavior variables;
   private final IoMappings mappings = new IoMappings();
 
-  TaskKind(
+  public TaskKind(
       ElementLifecycle lifecycle,
       Behaviors behaviors,
       JobBehavior jobs,

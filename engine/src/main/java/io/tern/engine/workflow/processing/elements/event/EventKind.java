@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.event;
 
 import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.workflow.feel.FeelStrings;
@@ -11,6 +11,10 @@ import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.behavior.signals.SignalBehavior;
 import io.tern.engine.workflow.processing.behavior.triggers.BoundaryBehavior;
 import io.tern.engine.workflow.processing.behavior.triggers.TerminateEndBehavior;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementStep;
+import io.tern.engine.workflow.processing.elements.lifecycle.JobBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.VariableState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -33,7 +37,7 @@ import java.util.Set;
  * escalation ({@link BoundaryBehavior#throwEscalation}) and completes, unless an interrupting event
  * caught it (which terminates the event with its scope).
  */
-final class EventKind implements ElementKind {
+public final class EventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final IncidentBehavior incidents;
   private final BoundaryBehavior boundaries;
@@ -44,7 +48,7 @@ final class EventKind implements ElementKind {
   private final CompensationBehavior compensations;
   private final VariableState variables;
 
-  EventKind(
+  public EventKind(
       ElementLifecycle lifecycle,
       Behaviors behaviors,
       JobBehavior jobs,

@@ -1,4 +1,4 @@
-package io.tern.engine.workflow.processing.elements;
+package io.tern.engine.workflow.processing.elements.task;
 
 import io.tern.engine.workflow.dmn.DecisionEvaluator;
 import io.tern.engine.workflow.feel.FeelStrings;
@@ -7,6 +7,8 @@ import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.processing.common.WorkflowState;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementStep;
 import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
@@ -21,7 +23,7 @@ import org.camunda.dmn.DmnEngine;
  * holds the task if the decision is not deployed (CALLED_DECISION_ERROR) or fails to evaluate
  * (DECISION_EVALUATION_ERROR); it is evaluated again once the incident is resolved.
  */
-final class DecisionBehavior {
+public final class DecisionBehavior {
   private final ElementLifecycle lifecycle;
   private final DecisionState decisions;
   private final VariableBehavior variables;
@@ -29,7 +31,7 @@ final class DecisionBehavior {
   private final DecisionEvaluator evaluator =
       new DecisionEvaluator(new DmnEngine.Builder().build());
 
-  DecisionBehavior(ElementLifecycle lifecycle, WorkflowState state, Behaviors behaviors) {
+  public DecisionBehavior(ElementLifecycle lifecycle, WorkflowState state, Behaviors behaviors) {
     this.lifecycle = lifecycle;
     this.decisions = state.decisions();
     this.variables = behaviors.variables();

@@ -12,7 +12,8 @@ import io.tern.engine.workflow.processing.behavior.triggers.TerminateEndBehavior
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.processing.elements.container.CallActivityBehavior;
 import io.tern.engine.workflow.processing.elements.container.ContainerKind;
-import io.tern.engine.workflow.processing.elements.event.EventKind;
+import io.tern.engine.workflow.processing.elements.event.CatchEventKind;
+import io.tern.engine.workflow.processing.elements.event.ThrowEventKind;
 import io.tern.engine.workflow.processing.elements.gateway.GatewayKind;
 import io.tern.engine.workflow.processing.elements.gateway.InclusiveJoinBehavior;
 import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
@@ -39,9 +40,10 @@ import java.util.Set;
  * dispatches by element type: the table built here maps each type to the kind of its family, one
  * package each, as Zeebe's {@code processing/bpmn/{container,event,gateway,task}}: {@link
  * ContainerKind} (process, sub-process, event sub-process, call activity), {@link TaskKind}, {@link
- * GatewayKind}, {@link EventKind} and {@link MultiInstanceKind}. What the kinds share (the
- * lifecycle steps, jobs, multi-instance bodies) is below them, in {@code lifecycle}, which knows no
- * kind. Termination is the behaviour layer's ({@code TerminationBehavior}).
+ * GatewayKind}, {@link CatchEventKind}, {@link ThrowEventKind} and {@link MultiInstanceKind}. What
+ * the kinds share (the lifecycle steps, jobs, multi-instance bodies) is below them, in {@code
+ * lifecycle}, which knows no kind. Termination is the behaviour layer's ({@code
+ * TerminationBehavior}).
  */
 public final class ElementProcessor {
   private final ElementInstanceState instances;
@@ -72,7 +74,8 @@ public final class ElementProcessor {
         new TaskKind(
             lifecycle, behaviors, jobs, new DecisionBehavior(lifecycle, state, behaviors)));
     register(new GatewayKind(lifecycle, behaviors));
-    register(new EventKind(lifecycle, behaviors, jobs, terminateEnds, state.variables()));
+    register(new CatchEventKind(lifecycle, behaviors, jobs));
+    register(new ThrowEventKind(lifecycle, behaviors, jobs, terminateEnds, state.variables()));
     register(new MultiInstanceKind(lifecycle, multiInstance));
     Set<BpmnElementType> missing = EnumSet.allOf(BpmnElementType.class);
     missing.removeAll(kinds.keySet());

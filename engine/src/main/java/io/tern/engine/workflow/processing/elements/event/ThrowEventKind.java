@@ -5,7 +5,6 @@ import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
-import io.tern.engine.workflow.processing.behavior.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.behavior.events.TriggeredEvents;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.behavior.signals.SignalBehavior;
@@ -25,76 +24,50 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Events. Start, end, none intermediate throw and boundary events complete as soon as they are
- * activated (a boundary event is activated once its trigger came, {@link BoundaryBehavior}); an
- * intermediate catch event waits for its timer or message; a message end or intermediate throw
- * event creates a job ({@link JobBehavior}) and completes when a worker completes it. An error end
- * event does not complete: it throws its error, which terminates the catching activity (and the end
- * event with it); an UNHANDLED_ERROR_EVENT incident holds it if nothing catches the error. A
- * terminate end event completes and ends its scope ({@link TerminateEndBehavior}); a link throw
- * event goes on at its link catch event. A signal throw or end event broadcasts its signal, with
- * its input mappings' variables, and completes. An escalation throw or end event throws its
- * escalation ({@link BoundaryBehavior#throwEscalation}) and completes, unless an interrupting event
- * caught it (which terminates the event with its scope).
+ * Throwing events: end and intermediate throw events, entered as every event is ({@link
+ * EventActivation}). What completing one does depends on what it throws, one branch each: an error
+ * end event does not complete: it throws its error, which terminates the catching activity (and the
+ * end event with it); an UNHANDLED_ERROR_EVENT incident holds it if nothing catches the error. A
+ * link throw event goes on at its link catch event. A signal throw or end event broadcasts its
+ * signal, with its input mappings' variables, and completes. An escalation throw or end event
+ * throws its escalation ({@link BoundaryBehavior#throwEscalation}) and completes, unless an
+ * interrupting event caught it (which terminates the event with its scope). A terminate end event
+ * completes and ends its scope ({@link TerminateEndBehavior}). Any other completes and leaves.
  */
-public final class EventKind implements ElementKind {
+public final class ThrowEventKind implements ElementKind {
   private final ElementLifecycle lifecycle;
+  private final EventActivation activation;
   private final IncidentBehavior incidents;
   private final BoundaryBehavior boundaries;
-  private final JobBehavior jobs;
   private final TriggeredEvents triggeredEvents;
   private final TerminateEndBehavior terminateEnds;
   private final SignalBehavior signals;
-  private final CompensationBehavior compensations;
   private final VariableState variables;
 
-  public EventKind(
+  public ThrowEventKind(
       ElementLifecycle lifecycle,
       Behaviors behaviors,
       JobBehavior jobs,
       TerminateEndBehavior terminateEnds,
       VariableState variables) {
     this.lifecycle = lifecycle;
-    this.jobs = jobs;
+    this.activation = new EventActivation(lifecycle, jobs, behaviors.compensations());
     this.terminateEnds = terminateEnds;
     this.incidents = behaviors.incidents();
     this.boundaries = behaviors.boundaries();
     this.triggeredEvents = behaviors.triggeredEvents();
     this.signals = behaviors.signals();
-    this.compensations = behaviors.compensations();
     this.variables = variables;
   }
 
   @Override
   public Set<BpmnElementType> types() {
-    return EnumSet.of(
-        BpmnElementType.START_EVENT,
-        BpmnElementType.END_EVENT,
-        BpmnElementType.INTERMEDIATE_CATCH_EVENT,
-        BpmnElementType.INTERMEDIATE_THROW_EVENT,
-        BpmnElementType.BOUNDARY_EVENT);
+    return EnumSet.of(BpmnElementType.END_EVENT, BpmnElementType.INTERMEDIATE_THROW_EVENT);
   }
 
   @Override
   public void activate(ElementStep step) {
-    if (!lifecycle.applyInputs(step) || !lifecycle.subscribe(step)) {
-      return; // an incident holds the event until it is resolved
-    }
-    if (step.element().job() != null) {
-      jobs.activateWithJob(step); // a message throw event: done when its job is
-      return;
-    }
-    lifecycle.activated(step);
-    if (step.element().event() instanceof EventDefinition.Compensation compensation
-        && compensations.compensate(
-            step.result(), step.key(), step.value(), step.process(), compensation.activityRef())) {
-      return; // a compensation throw event waits for the handlers: the last one completes it
-    }
-    if (step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
-        || step.element().event() instanceof EventDefinition.Link
-        || step.process().followsEventBasedGateway(step.element())) {
-      lifecycle.completeInstance(step.result(), step.key());
-    } // else it waits for its timer or message (an event-based gateway waited for it already)
+    activation.activate(step);
   }
 
   @Override
@@ -114,10 +87,7 @@ public final class EventKind implements ElementKind {
       }
       return;
     }
-    if (step.element().event() instanceof EventDefinition.Signal signal
-        && step.type() != BpmnElementType.INTERMEDIATE_CATCH_EVENT
-        && step.type() != BpmnElementType.BOUNDARY_EVENT
-        && step.type() != BpmnElementType.START_EVENT) {
+    if (step.element().event() instanceof EventDefinition.Signal signal) {
       String name = codeOf(step, signal.name(), "signal name");
       if (name == null) {
         return; // an incident holds the event until it is resolved
@@ -126,9 +96,7 @@ public final class EventKind implements ElementKind {
       lifecycle.complete(step, null);
       return;
     }
-    if (step.element().event() instanceof EventDefinition.Escalation escalation
-        && (step.type() == BpmnElementType.INTERMEDIATE_THROW_EVENT
-            || step.type() == BpmnElementType.END_EVENT)) {
+    if (step.element().event() instanceof EventDefinition.Escalation escalation) {
       String code = codeOf(step, escalation.escalationCode(), "escalation code");
       if (code == null) {
         return; // an incident holds the event until it is resolved

@@ -68,8 +68,9 @@ public final class OAuthOptions {
   }
 
   /**
-   * The official client's OAuthCredentialsProvider for these options, or null without --oauth (the
-   * client then sends no credentials).
+   * The official client's OAuthCredentialsProvider for these options, its headers held in memory
+   * between calls ({@link HeldCredentials}), or null without --oauth (the client then sends no
+   * credentials).
    *
    * @param environment where {@link #SECRET_VARIABLE} is looked up without a secret file
    * @throws IllegalArgumentException when the secret cannot be read, saying where it was looked for
@@ -78,12 +79,14 @@ public final class OAuthOptions {
     if (!enabled()) {
       return null;
     }
-    return CredentialsProvider.newCredentialsProviderBuilder()
-        .authorizationServerUrl(tokenUrl)
-        .clientId(clientId)
-        .clientSecret(secret(environment))
-        .audience(audience)
-        .build();
+    CredentialsProvider official =
+        CredentialsProvider.newCredentialsProviderBuilder()
+            .authorizationServerUrl(tokenUrl)
+            .clientId(clientId)
+            .clientSecret(secret(environment))
+            .audience(audience)
+            .build();
+    return new HeldCredentials(official, System::nanoTime);
   }
 
   private String secret(Map<String, String> environment) {

@@ -3,7 +3,6 @@ package io.tern.benchmark.common;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.camunda.client.impl.oauth.OAuthCredentialsProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -37,12 +36,12 @@ class OAuthOptionsTest {
             "--oauth-client-secret-file", secret.toString());
     assertThat(fromFile.clientId).isEqualTo("starter");
     assertThat(fromFile.audience).isEqualTo("zeebe-api");
-    assertThat(fromFile.credentialsProvider(Map.of())).isInstanceOf(OAuthCredentialsProvider.class);
+    assertThat(fromFile.credentialsProvider(Map.of())).isInstanceOf(HeldCredentials.class);
 
     OAuthOptions fromEnvironment = parse("--oauth", "https://idp.example/token");
     fromEnvironment.check(Map.of(OAuthOptions.SECRET_VARIABLE, "s3cret"));
     assertThat(fromEnvironment.credentialsProvider(Map.of(OAuthOptions.SECRET_VARIABLE, "s3cret")))
-        .isInstanceOf(OAuthCredentialsProvider.class);
+        .isInstanceOf(HeldCredentials.class);
   }
 
   @Test

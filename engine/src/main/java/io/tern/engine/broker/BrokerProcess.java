@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A broker in a child process of this JVM (its java and class path), configured by {@code TERN_*}
@@ -20,7 +23,41 @@ import java.util.Map;
  * in their own processes share no heap, garbage collector or JIT, as on separate machines.
  */
 public final class BrokerProcess {
+  /**
+   * How long the exit of this JVM waits for its brokers to stop gracefully before killing them: a
+   * broker closes its partitions in a second or two, and Ctrl-C should not hang.
+   */
+  private static final Duration STOP_ON_EXIT_GRACE = Duration.ofSeconds(10);
+
+  /**
+   * Brokers this JVM started. When it exits (Ctrl-C, SIGTERM, the end of main) it stops those still
+   * running, so an interrupted benchmark or chaos run leaves no broker behind holding ports and
+   * data. A SIGKILL of this JVM cannot be caught: its brokers then stay.
+   */
+  private static final Set<Process> STARTED = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(BrokerProcess::stopStarted, "stop-child-brokers"));
+  }
+
   private BrokerProcess() {}
+
+  private static void stopStarted() {
+    List<Process> alive = STARTED.stream().filter(Process::isAlive).toList();
+    alive.forEach(Process::destroy);
+    long deadline = System.nanoTime() + STOP_ON_EXIT_GRACE.toNanos();
+    for (Process broker : alive) {
+      try {
+        long leftNs = deadline - System.nanoTime();
+        if (leftNs <= 0 || !broker.waitFor(leftNs, TimeUnit.NANOSECONDS)) {
+          broker.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        broker.destroyForcibly();
+      }
+    }
+  }
 
   /**
    * Starts {@code BrokerMain} with exactly {@code settings} as its {@code TERN_*} environment
@@ -44,7 +81,10 @@ public final class BrokerProcess {
     builder
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    return builder.start();
+    Process broker = builder.start();
+    STARTED.add(broker);
+    broker.onExit().thenRun(() -> STARTED.remove(broker));
+    return broker;
   }
 
   /**

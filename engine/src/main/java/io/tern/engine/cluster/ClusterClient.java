@@ -10,6 +10,7 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
+import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslContext;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.Event;
@@ -62,6 +63,12 @@ public final class ClusterClient implements AutoCloseable {
       this.address = address;
       this.channel = channel;
       this.calls = channel;
+    }
+
+    /** host:port as the contact points name it (an unresolved address prints "/<unresolved>"). */
+    @Override
+    public String toString() {
+      return address.getHostString() + ":" + address.getPort();
     }
   }
 
@@ -233,8 +240,7 @@ public final class ClusterClient implements AutoCloseable {
             try {
               event = Event.decode(message);
             } catch (IllegalArgumentException e) {
-              LOG.warn(
-                  "unreadable event from broker at {}: {}", connection.address, e.getMessage());
+              LOG.warn("unreadable event from broker at {}: {}", connection, e.getMessage());
               return;
             }
             if (event.state() != null) {
@@ -270,7 +276,7 @@ public final class ClusterClient implements AutoCloseable {
     byNodeId.put(state.nodeId(), connection);
     recomputeLeaders();
     if (previous == null) {
-      LOG.info("Connected to broker {} at {}", state.nodeId(), connection.address);
+      LOG.info("Connected to broker {} at {}", state.nodeId(), connection);
     }
     listeners.forEach(listener -> listener.onState(state));
   }
@@ -290,13 +296,17 @@ public final class ClusterClient implements AutoCloseable {
     if (tls == null) {
       return;
     }
-    String failure = tls.getClass().getSimpleName() + ": " + tls.getMessage();
+    // netty's NotSslRecordException carries a hex dump of what arrived, different each time.
+    String failure =
+        tls instanceof NotSslRecordException
+            ? "NotSslRecordException: the broker answered without TLS"
+            : tls.getClass().getSimpleName() + ": " + tls.getMessage();
     if (!failure.equals(connection.tlsFailure)) {
       connection.tlsFailure = failure;
       LOG.warn(
           "cluster TLS with the command API at {} failed ({}): do both sides use"
               + " network.security with certificates from the same CA, naming their addresses?",
-          connection.address,
+          connection,
           failure);
     }
   }
@@ -310,7 +320,7 @@ public final class ClusterClient implements AutoCloseable {
     if (last != null) {
       byNodeId.remove(last.nodeId(), connection);
       recomputeLeaders();
-      LOG.info("Lost broker {} at {}", last.nodeId(), connection.address);
+      LOG.info("Lost broker {} at {}", last.nodeId(), connection);
       listeners.forEach(listener -> listener.onLost(last));
     }
     if (closed) {

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -84,9 +85,15 @@ class OAuthGatewayClientTest {
 
   /** Sends {@code token} as it is, or no authorization header when null. */
   private static CredentialsProvider fixed(String token) {
+    return tokens(() -> token);
+  }
+
+  /** Sends the token {@code next} gives for each call (none for null). */
+  private static CredentialsProvider tokens(Supplier<String> next) {
     return new CredentialsProvider() {
       @Override
       public void applyCredentials(CredentialsApplier applier) {
+        String token = next.get();
         if (token != null) {
           applier.put("Authorization", "Bearer " + token);
         }
@@ -216,10 +223,14 @@ class OAuthGatewayClientTest {
         .isGreaterThanOrEqualTo(1);
   }
 
+  /**
+   * A new token on every call, so that none is answered from the cache of verified tokens: each
+   * signature is checked, with the key set fetched once.
+   */
   @Test
   void manyCallsFetchTheIssuersKeysOnce() {
     int before = issuer.jwksRequests();
-    try (CamundaClient client = client(fixed(issuer.token()))) {
+    try (CamundaClient client = client(tokens(issuer::token))) {
       for (int call = 0; call < 200; call++) {
         client.newTopologyRequest().send().join();
       }

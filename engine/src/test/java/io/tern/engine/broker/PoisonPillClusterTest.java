@@ -23,10 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The poison pills of issue 44, sent as an attacker would, through the official client to three
  * brokers: a BPMN nested 3,000 and 20,000 levels deep, a process of 10,001 elements, an expression
- * of 9,004 characters, a message start event named by a loop over 300,000,000 numbers, and the same
- * loop at run time. Each is refused (or raises an incident), the broker stays healthy and a normal
- * instance completes; then the same after partition 1's leader is stopped and another one, which
- * replays the pills from the log, leads.
+ * of 9,004 characters, a message start event named by a loop over 300,000,000 numbers, the same
+ * loop at run time, and in a DMN decision (EvaluateDecision, and a business rule task). Each is
+ * refused (or raises an incident), the broker stays healthy and a normal instance completes; then
+ * the same after partition 1's leader is stopped and another one, which replays the pills from the
+ * log, leads.
  */
 @Tag("slow") // a three-broker cluster under a poison command: docs/testing.md
 class PoisonPillClusterTest {
@@ -36,6 +37,27 @@ class PoisonPillClusterTest {
           + " id=\"d\" targetNamespace=\"http://tern.io\">";
   private static final String PROCESS =
       "<bpmn:process id=\"pill\" isExecutable=\"true\"><bpmn:startEvent id=\"s\"/>";
+
+  /** A decision table whose output entry counts to n: over the FEEL budget for huge n. */
+  private static final String COSTLY_DMN =
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="costly"
+          name="Costly" namespace="http://camunda.org/schema/1.0/dmn">
+        <decision id="counted" name="Counted">
+          <decisionTable id="table" hitPolicy="FIRST">
+            <input id="in" label="n">
+              <inputExpression id="inExpression" typeRef="number"><text>n</text></inputExpression>
+            </input>
+            <output id="out" name="counted" typeRef="number"/>
+            <rule id="rule">
+              <inputEntry id="entry"><text>-</text></inputEntry>
+              <outputEntry id="outEntry"><text>count(for x in 1..n return x)</text></outputEntry>
+            </rule>
+          </decisionTable>
+        </decision>
+      </definitions>
+      """;
 
   @TempDir Path dir;
 
@@ -52,6 +74,20 @@ class PoisonPillClusterTest {
               .startEvent()
               .manualTask("count")
               .zeebeInputExpression("=count(for x in 1..n return x)", "counted")
+              .endEvent()
+              .done());
+      client
+          .newDeployResourceCommand()
+          .addResourceBytes(COSTLY_DMN.strip().getBytes(StandardCharsets.UTF_8), "costly.dmn")
+          .send()
+          .join(20, TimeUnit.SECONDS);
+      deploy(
+          client,
+          "rules.bpmn",
+          Bpmn.createExecutableProcess("rules")
+              .startEvent()
+              .businessRuleTask(
+                  "decide", t -> t.zeebeCalledDecisionId("counted").zeebeResultVariable("counted"))
               .endEvent()
               .done());
       deploy(
@@ -106,6 +142,33 @@ class PoisonPillClusterTest {
             client
                 .newCreateInstanceCommand()
                 .bpmnProcessId("loop")
+                .latestVersion()
+                .variables("{\"n\": 300000000}")
+                .send()
+                .join(20, TimeUnit.SECONDS)
+                .getProcessInstanceKey())
+        .isPositive();
+
+    // A decision over the budget: EvaluateDecision is refused naming the decision and expression,
+    // and a business rule task raises an incident (its instance is created all the same).
+    assertThatThrownBy(
+            () ->
+                client
+                    .newEvaluateDecisionCommand()
+                    .decisionId("counted")
+                    .variables("{\"n\": 300000000}")
+                    .send()
+                    .join(20, TimeUnit.SECONDS))
+        .isInstanceOfSatisfying(
+            ClientStatusException.class,
+            e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.INVALID_ARGUMENT))
+        .hasMessageContaining(
+            "the expression 'count(for x in 1..n return x)' of decision 'counted'")
+        .hasMessageContaining("was stopped: it needs more than 1000000 evaluation steps");
+    assertThat(
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("rules")
                 .latestVersion()
                 .variables("{\"n\": 300000000}")
                 .send()

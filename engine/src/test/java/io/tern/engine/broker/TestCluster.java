@@ -49,9 +49,13 @@ final class TestCluster implements AutoCloseable {
 
   /** Starts every broker (in parallel: each waits for the others' votes). */
   TestCluster start() {
+    return start(java.util.stream.IntStream.range(0, brokers.length).toArray());
+  }
+
+  /** Starts these brokers (in parallel); the others stay down until {@link #startBroker}. */
+  TestCluster start(int... nodeIds) {
     List<Thread> starting = new ArrayList<>();
-    for (int nodeId = 0; nodeId < brokers.length; nodeId++) {
-      int id = nodeId;
+    for (int id : nodeIds) {
       Thread thread = new Thread(() -> startBroker(id));
       thread.start();
       starting.add(thread);
@@ -94,7 +98,12 @@ final class TestCluster implements AutoCloseable {
     return this;
   }
 
-  private String contactPoints() {
+  /** The command port that broker {@code nodeId} has (or will have) in the contact points. */
+  int commandPort(int nodeId) {
+    return commandPorts[nodeId];
+  }
+
+  String contactPoints() {
     return java.util.Arrays.stream(commandPorts)
         .mapToObj(port -> "127.0.0.1:" + port)
         .collect(Collectors.joining(","));

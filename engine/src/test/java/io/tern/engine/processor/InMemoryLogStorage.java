@@ -114,7 +114,7 @@ public final class InMemoryLogStorage implements LogStorage {
   }
 
   /** Appends a batch as if a leader had written and committed it (to inject bad entries). */
-  void appendCommitted(byte[] entry, long firstPosition) {
+  public void appendCommitted(byte[] entry, long firstPosition) {
     long index;
     synchronized (this) {
       entries.add(new Stored(term, firstPosition, entry));

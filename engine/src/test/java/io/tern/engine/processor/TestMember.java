@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 
@@ -71,6 +72,20 @@ public final class TestMember implements AutoCloseable {
       Path directory,
       ProcessorConfig config,
       RecordProcessorsFactory engine) {
+    this(partitionId, log, directory, config, engine, System::currentTimeMillis);
+  }
+
+  /**
+   * A member of partition {@code partitionId} whose processor and command intake read {@code
+   * clockMs}.
+   */
+  public TestMember(
+      int partitionId,
+      InMemoryLogStorage log,
+      Path directory,
+      ProcessorConfig config,
+      RecordProcessorsFactory engine,
+      LongSupplier clockMs) {
     this.log = log;
     this.resources = new StateResources(StateConfig.defaults().withMemoryLimitMb(32));
     Path runtime = directory.resolve("runtime");
@@ -80,7 +95,7 @@ public final class TestMember implements AutoCloseable {
           return new StateRecovery.Recovered(new PartitionState(runtime, resources), 1, 0);
         };
     LogStreamWriter writer = new LogStreamWriter(partitionId, log, config.maxBatchBytes());
-    this.intake = new CommandIntake(partitionId, writer, System::currentTimeMillis);
+    this.intake = new CommandIntake(partitionId, writer, clockMs);
     this.processor =
         new StreamProcessor(
             partitionId,
@@ -100,7 +115,7 @@ public final class TestMember implements AutoCloseable {
                 processed.add(requestId);
               }
             },
-            System::currentTimeMillis,
+            clockMs,
             directory,
             null,
             new SimpleMeterRegistry());

@@ -2,10 +2,12 @@ package io.tern.engine.workflow.feel;
 
 import java.lang.reflect.Field;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.camunda.feel.FeelEngine;
 import org.camunda.feel.api.EvaluationResult;
 import org.camunda.feel.api.FeelEngineApi;
 import org.camunda.feel.api.FeelEngineBuilder;
+import org.camunda.feel.syntaxtree.Exp;
 
 /**
  * A budget for one FEEL evaluation, counted in steps, so that an expression like {@code count(for x
@@ -24,6 +26,9 @@ import org.camunda.feel.api.FeelEngineBuilder;
  * function or an addition makes. What is not: values built by sharing, like a context holding the
  * previous one twice, which stay small in memory until something prints them; the processor's catch
  * of {@link OutOfMemoryError} rejects such a command.
+ *
+ * <p>Other engines built on the FEEL engine (the DMN engine) are metered with {@link #meter} and
+ * {@link #withBudget}: one budget for all the expressions one call evaluates.
  */
 public final class FeelBudget {
   /**
@@ -40,12 +45,27 @@ public final class FeelBudget {
   /** A string is charged one step per this many characters. */
   static final int CHARS_PER_STEP = 16;
 
+  /** How {@link #evaluate}'s refusals name the budget. */
+  static final String ONE_FEEL_EVALUATION = "one FEEL evaluation";
+
   /** An evaluation that ran out of budget. */
   public static final class ExceededException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    ExceededException(String message) {
+    private final transient Exp expression;
+
+    ExceededException(String message, Exp expression) {
       super(message, null, false, false); // thrown through deep stacks: no trace to fill
+      this.expression = expression;
+    }
+
+    /**
+     * The syntax tree of the outermost expression being evaluated when the budget ran out (the
+     * {@code expression()} of its {@code ParsedExpression}), or null: lets a caller that evaluated
+     * several expressions name the one that was stopped.
+     */
+    public Exp expression() {
+      return expression;
     }
   }
 
@@ -60,13 +80,24 @@ public final class FeelBudget {
    */
   public static FeelEngineApi newEngine() {
     FeelEngineApi api = FeelEngineBuilder.forJava().build();
+    meter(api);
+    return api;
+  }
+
+  /**
+   * Makes {@code api}'s evaluations metered within {@link #evaluate} and {@link #withBudget} (and
+   * unmetered elsewhere), keeping its value mapper and functions. For engines built by others, like
+   * the FEEL engine inside the DMN engine ({@code DmnEngine.feelEngine()}).
+   */
+  public static void meter(FeelEngineApi api) {
     try {
       FeelEngine engine = (FeelEngine) API_ENGINE.get(api);
-      ENGINE_INTERPRETER.set(engine, new MeteredInterpreter(engine.valueMapper()));
+      if (!(ENGINE_INTERPRETER.get(engine) instanceof MeteredInterpreter)) {
+        ENGINE_INTERPRETER.set(engine, new MeteredInterpreter(engine.valueMapper()));
+      }
     } catch (IllegalAccessException e) {
       throw new IllegalStateException("the FEEL engine's interpreter cannot be replaced", e);
     }
-    return api;
   }
 
   /**
@@ -76,18 +107,35 @@ public final class FeelBudget {
    */
   public static EvaluationResult evaluate(
       FeelEngineApi engine, String expression, Map<String, Object> variables, long maxSteps) {
-    Meter meter = new Meter(maxSteps);
+    return withBudget(
+        maxSteps, ONE_FEEL_EVALUATION, () -> engine.evaluateExpression(expression, variables));
+  }
+
+  /**
+   * Runs {@code evaluation} with at most {@code maxSteps} steps for every FEEL expression that
+   * metered engines (see {@link #meter}) evaluate in it, together.
+   *
+   * @param budget what the budget is for, as refusals name it ("one decision evaluation")
+   * @throws ExceededException if they need more, whatever the engine made of it
+   */
+  public static <T> T withBudget(long maxSteps, String budget, Supplier<T> evaluation) {
+    Meter meter = new Meter(maxSteps, budget);
     Meter outer = MeteredInterpreter.CURRENT.get();
     MeteredInterpreter.CURRENT.set(meter);
-    EvaluationResult result;
+    T result;
     try {
-      result = engine.evaluateExpression(expression, variables);
+      result = evaluation.get();
+    } catch (RuntimeException e) {
+      if (meter.exceeded == null) {
+        throw e;
+      }
+      result = null; // the budget's exception, or one it caused: the budget decides below
     } finally {
       MeteredInterpreter.CURRENT.set(outer);
     }
     if (meter.exceeded != null) {
       // The engine may have turned the exception into a failure or a null: the budget decides.
-      throw new ExceededException(meter.exceeded);
+      throw new ExceededException(meter.exceeded, meter.exceededIn);
     }
     return result;
   }
@@ -95,35 +143,50 @@ public final class FeelBudget {
   /** What one evaluation has left. Used by one thread. */
   static final class Meter {
     private final long maxSteps;
+    private final String budget;
     private long steps;
     private int depth;
+    private Exp outermost;
     private String exceeded;
+    private Exp exceededIn;
 
-    Meter(long maxSteps) {
+    Meter(long maxSteps, String budget) {
       this.maxSteps = maxSteps;
+      this.budget = budget;
     }
 
     void charge(long count, String what) {
       if (exceeded != null) {
-        throw new ExceededException(exceeded); // unwinding: stop anything the engine caught
+        // unwinding: stop anything the engine caught
+        throw new ExceededException(exceeded, exceededIn);
       }
       steps += count;
       if (steps > maxSteps || steps < 0) {
-        exceeded =
+        exceed(
             "it needs more than "
                 + maxSteps
-                + " evaluation steps, the budget of one FEEL evaluation ("
+                + " evaluation steps, the budget of "
+                + budget
+                + " ("
                 + what
-                + ")";
-        throw new ExceededException(exceeded);
+                + ")");
       }
     }
 
-    void enter() {
-      if (++depth > MAX_DEPTH) {
-        exceeded = "it nests deeper than " + MAX_DEPTH + " levels while it is evaluated";
-        throw new ExceededException(exceeded);
+    /** {@code expression} is evaluated; at depth 0 it is an outermost one, as the engine got it. */
+    void enter(Exp expression) {
+      if (depth == 0) {
+        outermost = expression;
       }
+      if (++depth > MAX_DEPTH) {
+        exceed("it nests deeper than " + MAX_DEPTH + " levels while it is evaluated");
+      }
+    }
+
+    private void exceed(String why) {
+      exceeded = why;
+      exceededIn = outermost;
+      throw new ExceededException(exceeded, exceededIn);
     }
 
     void exit() {

@@ -41,9 +41,9 @@ final class MeteredInterpreter extends FeelInterpreter {
     if (meter == null) {
       return super.eval(expression, context);
     }
-    meter.charge(1, "a step per expression evaluated");
-    meter.enter();
+    meter.enter(expression);
     try {
+      meter.charge(1, "a step per expression evaluated");
       if (expression instanceof IterationContext range) {
         chargeRange(range, context, meter);
       } else if (expression instanceof For loop) {

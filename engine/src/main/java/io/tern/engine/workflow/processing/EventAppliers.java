@@ -6,6 +6,7 @@ import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.processing.compensation.CompensationAppliers;
 import io.tern.engine.workflow.processing.decisions.DecisionAppliers;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;

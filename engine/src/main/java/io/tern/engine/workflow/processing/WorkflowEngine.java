@@ -23,23 +23,26 @@ import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.WorkflowConfig;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.behavior.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.behavior.timers.TimerStartBehavior;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.processing.decisions.DecisionEvaluationProcessor;
 import io.tern.engine.workflow.processing.deployment.DeploymentDistribution;
 import io.tern.engine.workflow.processing.deployment.DeploymentProcessor;
 import io.tern.engine.workflow.processing.deployment.ResourceDeletionProcessor;
 import io.tern.engine.workflow.processing.elements.ElementProcessor;
 import io.tern.engine.workflow.processing.incidents.IncidentProcessor;
+import io.tern.engine.workflow.processing.instances.CancelProcessor;
 import io.tern.engine.workflow.processing.instances.CreationProcessor;
-import io.tern.engine.workflow.processing.instances.MigrationProcessor;
-import io.tern.engine.workflow.processing.instances.ModificationProcessor;
-import io.tern.engine.workflow.processing.instances.TerminationProcessor;
+import io.tern.engine.workflow.processing.jobs.JobIncidents;
 import io.tern.engine.workflow.processing.jobs.JobProcessors;
 import io.tern.engine.workflow.processing.messages.MessageProcessors;
 import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors;
-import io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptions;
+import io.tern.engine.workflow.processing.migration.MigrationProcessor;
+import io.tern.engine.workflow.processing.modification.ModificationProcessor;
 import io.tern.engine.workflow.processing.signals.SignalBroadcastProcessor;
 import io.tern.engine.workflow.processing.timers.TimerProcessor;
-import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
 import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
 
 /**
@@ -48,9 +51,12 @@ import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
  * EventAppliers}.
  *
  * <p>This class is the table of contents: which processor takes which command. The processors live
- * in one subpackage per feature ({@code deployment}, {@code instances}, {@code elements}, {@code
- * events}, {@code jobs}, {@code timers}, {@code messages}, {@code signals}, {@code variables},
- * {@code incidents}); what several of them share is built once, before them, as {@link Behaviors}.
+ * in one subpackage per feature ({@code deployment}, {@code instances}, {@code migration}, {@code
+ * modification}, {@code elements}, {@code jobs}, {@code timers}, {@code messages}, {@code signals},
+ * {@code variables}, {@code incidents}, {@code compensation}, {@code decisions}); what several of
+ * them share is built once, before them, as {@link Behaviors}, the behaviour layer ({@code
+ * behavior}), which uses no processor and only the partition's state, sender and metrics below it
+ * ({@code common}). Nothing in the subpackages uses this package: it is the top.
  */
 public final class WorkflowEngine {
   private WorkflowEngine() {}
@@ -68,7 +74,7 @@ public final class WorkflowEngine {
   private static RecordProcessors create(ProcessingContext context, WorkflowConfig config) {
     WorkflowState state = WorkflowState.open(context.state());
     Behaviors behaviors = Behaviors.create(context, config, state);
-    TerminationProcessor termination = behaviors.termination();
+    CancelProcessor cancellation = new CancelProcessor(state.instances(), behaviors.termination());
     DeploymentDistribution distribution = new DeploymentDistribution(context, state, behaviors);
     CreationProcessor creation = new CreationProcessor(context, state, behaviors);
     ElementProcessor elements = new ElementProcessor(context, state, behaviors);
@@ -135,7 +141,7 @@ public final class WorkflowEngine {
                 ProcessInstanceIntent.COMPLETE_ELEMENT,
                 elements::complete)
             .onCommand(
-                ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.CANCEL, termination::cancel)
+                ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.CANCEL, cancellation::cancel)
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE_MODIFICATION,
                 ModificationIntent.MODIFY,
@@ -147,7 +153,7 @@ public final class WorkflowEngine {
             .onCommand(
                 ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.TERMINATE_ELEMENT,
-                termination::terminateElement)
+                cancellation::terminateElement)
             .onCommand(
                 ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETE, deletions::delete)
             .onCommand(
@@ -168,7 +174,7 @@ public final class WorkflowEngine {
             .onCommand(
                 ValueTypes.INCIDENT,
                 IncidentIntent.RESOLVE,
-                new IncidentProcessor(state, behaviors))
+                new IncidentProcessor(state, new JobIncidents(state.jobs(), behaviors.jobPush())))
             .onCommand(ValueTypes.TIMER, TimerIntent.TRIGGER, timers)
             .onCommand(
                 ValueTypes.VARIABLE_DOCUMENT,

@@ -2,9 +2,6 @@ package io.tern.engine.workflow.value;
 
 import io.tern.engine.record.sbe.CompensationSubscriptionValueDecoder;
 import io.tern.engine.record.sbe.CompensationSubscriptionValueEncoder;
-import io.tern.engine.record.sbe.MessageHeaderEncoder;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * An activity instance that completed and can be compensated: its compensation handler, or, for a
@@ -12,12 +9,35 @@ import org.agrona.MutableDirectBuffer;
  * (their {@code scopeKey} is its {@code activityInstanceKey}). A throw event fills in itself and
  * the handler instance it started.
  */
-public final class CompensationSubscriptionValue extends WorkflowValue {
-  private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-  private final CompensationSubscriptionValueEncoder encoder =
-      new CompensationSubscriptionValueEncoder();
-  private final CompensationSubscriptionValueDecoder decoder =
-      new CompensationSubscriptionValueDecoder();
+public final class CompensationSubscriptionValue
+    extends MappedValue<CompensationSubscriptionValue> {
+  private static final ValueFields<CompensationSubscriptionValue> FIELDS =
+      ValueFields.of(
+              CompensationSubscriptionValue.class,
+              CompensationSubscriptionValueEncoder.class,
+              CompensationSubscriptionValueDecoder.class)
+          .int64(
+              "processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+          .int64(
+              "processDefinitionKey",
+              v -> v.processDefinitionKey,
+              (v, x) -> v.processDefinitionKey = x)
+          .int64(
+              "activityInstanceKey",
+              v -> v.activityInstanceKey,
+              (v, x) -> v.activityInstanceKey = x)
+          .int64("scopeKey", v -> v.scopeKey, (v, x) -> v.scopeKey = x)
+          .int64(
+              "throwEventInstanceKey",
+              v -> v.throwEventInstanceKey,
+              (v, x) -> v.throwEventInstanceKey = x)
+          .int64(
+              "handlerInstanceKey", v -> v.handlerInstanceKey, (v, x) -> v.handlerInstanceKey = x)
+          .int64("handlerScopeKey", v -> v.handlerScopeKey, (v, x) -> v.handlerScopeKey = x)
+          .string("activityId", v -> v.activityId, (v, x) -> v.activityId = x)
+          .string("handlerId", v -> v.handlerId, (v, x) -> v.handlerId = x)
+          .string("throwEventId", v -> v.throwEventId, (v, x) -> v.throwEventId = x)
+          .build();
 
   public long processInstanceKey = -1;
   public long processDefinitionKey = -1;
@@ -33,18 +53,8 @@ public final class CompensationSubscriptionValue extends WorkflowValue {
 
   public String throwEventId = "";
 
-  public CompensationSubscriptionValue copyFrom(CompensationSubscriptionValue other) {
-    processInstanceKey = other.processInstanceKey;
-    processDefinitionKey = other.processDefinitionKey;
-    activityInstanceKey = other.activityInstanceKey;
-    scopeKey = other.scopeKey;
-    throwEventInstanceKey = other.throwEventInstanceKey;
-    handlerInstanceKey = other.handlerInstanceKey;
-    handlerScopeKey = other.handlerScopeKey;
-    activityId = other.activityId;
-    handlerId = other.handlerId;
-    throwEventId = other.throwEventId;
-    return this;
+  public CompensationSubscriptionValue() {
+    super(FIELDS);
   }
 
   public boolean hasHandler() {
@@ -53,42 +63,5 @@ public final class CompensationSubscriptionValue extends WorkflowValue {
 
   public boolean isTriggered() {
     return throwEventInstanceKey >= 0;
-  }
-
-  @Override
-  protected int templateId() {
-    return CompensationSubscriptionValueEncoder.TEMPLATE_ID;
-  }
-
-  @Override
-  protected int encode(MutableDirectBuffer buffer, int offset) {
-    encoder
-        .wrapAndApplyHeader(buffer, offset, header)
-        .processInstanceKey(processInstanceKey)
-        .processDefinitionKey(processDefinitionKey)
-        .activityInstanceKey(activityInstanceKey)
-        .scopeKey(scopeKey)
-        .throwEventInstanceKey(throwEventInstanceKey)
-        .handlerInstanceKey(handlerInstanceKey)
-        .handlerScopeKey(handlerScopeKey)
-        .activityId(activityId)
-        .handlerId(handlerId)
-        .throwEventId(throwEventId);
-    return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
-  }
-
-  @Override
-  protected void decode(DirectBuffer buffer, int offset, int blockLength, int version, int length) {
-    decoder.wrap(buffer, offset, blockLength, version);
-    processInstanceKey = decoder.processInstanceKey();
-    processDefinitionKey = decoder.processDefinitionKey();
-    activityInstanceKey = decoder.activityInstanceKey();
-    scopeKey = decoder.scopeKey();
-    throwEventInstanceKey = decoder.throwEventInstanceKey();
-    handlerInstanceKey = decoder.handlerInstanceKey();
-    handlerScopeKey = decoder.handlerScopeKey();
-    activityId = decoder.activityId();
-    handlerId = decoder.handlerId();
-    throwEventId = decoder.throwEventId();
   }
 }

@@ -2,15 +2,25 @@ package io.tern.engine.workflow.value;
 
 import io.tern.engine.record.sbe.IncidentValueDecoder;
 import io.tern.engine.record.sbe.IncidentValueEncoder;
-import io.tern.engine.record.sbe.MessageHeaderEncoder;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /** An incident: what went wrong, where, and (for job incidents) which job. */
-public final class IncidentValue extends WorkflowValue {
-  private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-  private final IncidentValueEncoder encoder = new IncidentValueEncoder();
-  private final IncidentValueDecoder decoder = new IncidentValueDecoder();
+public final class IncidentValue extends MappedValue<IncidentValue> {
+  private static final ValueFields<IncidentValue> FIELDS =
+      ValueFields.of(IncidentValue.class, IncidentValueEncoder.class, IncidentValueDecoder.class)
+          .uint8("errorType", v -> v.errorType.ordinal(), (v, x) -> v.errorType = ErrorType.of(x))
+          .int64(
+              "processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+          .int64(
+              "elementInstanceKey", v -> v.elementInstanceKey, (v, x) -> v.elementInstanceKey = x)
+          .int64(
+              "processDefinitionKey",
+              v -> v.processDefinitionKey,
+              (v, x) -> v.processDefinitionKey = x)
+          .int64("jobKey", v -> v.jobKey, (v, x) -> v.jobKey = x)
+          .string("bpmnProcessId", v -> v.bpmnProcessId, (v, x) -> v.bpmnProcessId = x)
+          .string("elementId", v -> v.elementId, (v, x) -> v.elementId = x)
+          .string("errorMessage", v -> v.errorMessage, (v, x) -> v.errorMessage = x)
+          .build();
 
   public ErrorType errorType = ErrorType.UNKNOWN;
   public long processInstanceKey = -1;
@@ -21,36 +31,7 @@ public final class IncidentValue extends WorkflowValue {
   public String elementId = "";
   public String errorMessage = "";
 
-  @Override
-  protected int templateId() {
-    return IncidentValueEncoder.TEMPLATE_ID;
-  }
-
-  @Override
-  protected int encode(MutableDirectBuffer buffer, int offset) {
-    encoder
-        .wrapAndApplyHeader(buffer, offset, header)
-        .errorType((short) errorType.ordinal())
-        .processInstanceKey(processInstanceKey)
-        .elementInstanceKey(elementInstanceKey)
-        .processDefinitionKey(processDefinitionKey)
-        .jobKey(jobKey)
-        .bpmnProcessId(bpmnProcessId)
-        .elementId(elementId)
-        .errorMessage(errorMessage);
-    return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
-  }
-
-  @Override
-  protected void decode(DirectBuffer buffer, int offset, int blockLength, int version, int length) {
-    decoder.wrap(buffer, offset, blockLength, version);
-    errorType = ErrorType.of(decoder.errorType());
-    processInstanceKey = decoder.processInstanceKey();
-    elementInstanceKey = decoder.elementInstanceKey();
-    processDefinitionKey = decoder.processDefinitionKey();
-    jobKey = decoder.jobKey();
-    bpmnProcessId = decoder.bpmnProcessId();
-    elementId = decoder.elementId();
-    errorMessage = decoder.errorMessage();
+  public IncidentValue() {
+    super(FIELDS);
   }
 }

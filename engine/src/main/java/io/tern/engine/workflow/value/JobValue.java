@@ -2,15 +2,37 @@ package io.tern.engine.workflow.value;
 
 import io.tern.engine.record.sbe.JobValueDecoder;
 import io.tern.engine.record.sbe.JobValueEncoder;
-import io.tern.engine.record.sbe.MessageHeaderEncoder;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /** A job: work for a worker of its type, created by a service task. */
-public final class JobValue extends WorkflowValue {
-  private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-  private final JobValueEncoder encoder = new JobValueEncoder();
-  private final JobValueDecoder decoder = new JobValueDecoder();
+public final class JobValue extends MappedValue<JobValue> {
+  private static final ValueFields<JobValue> FIELDS =
+      ValueFields.of(JobValue.class, JobValueEncoder.class, JobValueDecoder.class)
+          .int64("deadline", v -> v.deadline, (v, x) -> v.deadline = x)
+          .int32("retries", v -> v.retries, (v, x) -> v.retries = x)
+          .int64(
+              "processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+          .int64(
+              "elementInstanceKey", v -> v.elementInstanceKey, (v, x) -> v.elementInstanceKey = x)
+          .int64(
+              "processDefinitionKey",
+              v -> v.processDefinitionKey,
+              (v, x) -> v.processDefinitionKey = x)
+          .int32(
+              "processDefinitionVersion",
+              v -> v.processDefinitionVersion,
+              (v, x) -> v.processDefinitionVersion = x)
+          .int64("retryBackoff", v -> v.retryBackoffMs, (v, x) -> v.retryBackoffMs = x)
+          .int64("recurAt", v -> v.recurAt, (v, x) -> v.recurAt = x)
+          .int64("timeout", v -> v.timeoutMs, (v, x) -> v.timeoutMs = x)
+          .string("jobType", v -> v.type, (v, x) -> v.type = x)
+          .string("worker", v -> v.worker, (v, x) -> v.worker = x)
+          .string("bpmnProcessId", v -> v.bpmnProcessId, (v, x) -> v.bpmnProcessId = x)
+          .string("elementId", v -> v.elementId, (v, x) -> v.elementId = x)
+          .bytes("customHeaders", v -> v.customHeaders, (v, x) -> v.customHeaders = x)
+          .bytes("variables", v -> v.variables, (v, x) -> v.variables = x)
+          .string("errorMessage", v -> v.errorMessage, (v, x) -> v.errorMessage = x)
+          .string("errorCode", v -> v.errorCode, (v, x) -> v.errorCode = x)
+          .build();
 
   public long deadline = -1;
   public int retries;
@@ -35,77 +57,7 @@ public final class JobValue extends WorkflowValue {
   /** Of a thrown error (ThrowError); empty otherwise. */
   public String errorCode = "";
 
-  public JobValue copyFrom(JobValue other) {
-    deadline = other.deadline;
-    retries = other.retries;
-    processInstanceKey = other.processInstanceKey;
-    elementInstanceKey = other.elementInstanceKey;
-    processDefinitionKey = other.processDefinitionKey;
-    processDefinitionVersion = other.processDefinitionVersion;
-    retryBackoffMs = other.retryBackoffMs;
-    recurAt = other.recurAt;
-    timeoutMs = other.timeoutMs;
-    type = other.type;
-    worker = other.worker;
-    bpmnProcessId = other.bpmnProcessId;
-    elementId = other.elementId;
-    customHeaders = other.customHeaders;
-    variables = other.variables;
-    errorMessage = other.errorMessage;
-    errorCode = other.errorCode;
-    return this;
-  }
-
-  @Override
-  protected int templateId() {
-    return JobValueEncoder.TEMPLATE_ID;
-  }
-
-  @Override
-  protected int encode(MutableDirectBuffer buffer, int offset) {
-    encoder
-        .wrapAndApplyHeader(buffer, offset, header)
-        .deadline(deadline)
-        .retries(retries)
-        .processInstanceKey(processInstanceKey)
-        .elementInstanceKey(elementInstanceKey)
-        .processDefinitionKey(processDefinitionKey)
-        .processDefinitionVersion(processDefinitionVersion)
-        .retryBackoff(retryBackoffMs)
-        .recurAt(recurAt)
-        .timeout(timeoutMs)
-        .jobType(type)
-        .worker(worker)
-        .bpmnProcessId(bpmnProcessId)
-        .elementId(elementId)
-        .putCustomHeaders(customHeaders, 0, customHeaders.length)
-        .putVariables(variables, 0, variables.length)
-        .errorMessage(errorMessage)
-        .errorCode(errorCode);
-    return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
-  }
-
-  @Override
-  protected void decode(DirectBuffer buffer, int offset, int blockLength, int version, int length) {
-    decoder.wrap(buffer, offset, blockLength, version);
-    deadline = decoder.deadline();
-    retries = decoder.retries();
-    processInstanceKey = decoder.processInstanceKey();
-    elementInstanceKey = decoder.elementInstanceKey();
-    processDefinitionKey = decoder.processDefinitionKey();
-    processDefinitionVersion = decoder.processDefinitionVersion();
-    retryBackoffMs = decoder.retryBackoff();
-    recurAt = decoder.recurAt();
-    timeoutMs = decoder.timeout();
-    type = decoder.jobType();
-    worker = decoder.worker();
-    bpmnProcessId = decoder.bpmnProcessId();
-    elementId = decoder.elementId();
-    customHeaders = new byte[decoder.customHeadersLength()];
-    decoder.getCustomHeaders(customHeaders, 0, customHeaders.length);
-    variables = new byte[decoder.variablesLength()];
-    decoder.getVariables(variables, 0, variables.length);
-    errorMessage = decoder.errorMessage();
-    errorCode = decoder.errorCode();
+  public JobValue() {
+    super(FIELDS);
   }
 }

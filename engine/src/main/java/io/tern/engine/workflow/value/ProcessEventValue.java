@@ -1,20 +1,30 @@
 package io.tern.engine.workflow.value;
 
-import io.tern.engine.record.sbe.BooleanType;
-import io.tern.engine.record.sbe.MessageHeaderEncoder;
 import io.tern.engine.record.sbe.ProcessEventValueDecoder;
 import io.tern.engine.record.sbe.ProcessEventValueEncoder;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * A boundary event triggered on an activity instance (by a timer, an error, ...), with the
  * variables the trigger brings.
  */
-public final class ProcessEventValue extends WorkflowValue {
-  private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-  private final ProcessEventValueEncoder encoder = new ProcessEventValueEncoder();
-  private final ProcessEventValueDecoder decoder = new ProcessEventValueDecoder();
+public final class ProcessEventValue extends MappedValue<ProcessEventValue> {
+  private static final ValueFields<ProcessEventValue> FIELDS =
+      ValueFields.of(
+              ProcessEventValue.class,
+              ProcessEventValueEncoder.class,
+              ProcessEventValueDecoder.class)
+          .int64("scopeKey", v -> v.scopeKey, (v, x) -> v.scopeKey = x)
+          .int64(
+              "processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+          .int64(
+              "processDefinitionKey",
+              v -> v.processDefinitionKey,
+              (v, x) -> v.processDefinitionKey = x)
+          .bool("interrupting", v -> v.interrupting, (v, x) -> v.interrupting = x)
+          .string("targetElementId", v -> v.targetElementId, (v, x) -> v.targetElementId = x)
+          .string("bpmnProcessId", v -> v.bpmnProcessId, (v, x) -> v.bpmnProcessId = x)
+          .bytes("variables", v -> v.variables, (v, x) -> v.variables = x)
+          .build();
 
   /** The activity instance the boundary event is attached to. */
   public long scopeKey = -1;
@@ -26,35 +36,7 @@ public final class ProcessEventValue extends WorkflowValue {
   public String bpmnProcessId = "";
   public byte[] variables = new byte[0];
 
-  @Override
-  protected int templateId() {
-    return ProcessEventValueEncoder.TEMPLATE_ID;
-  }
-
-  @Override
-  protected int encode(MutableDirectBuffer buffer, int offset) {
-    encoder
-        .wrapAndApplyHeader(buffer, offset, header)
-        .scopeKey(scopeKey)
-        .processInstanceKey(processInstanceKey)
-        .processDefinitionKey(processDefinitionKey)
-        .interrupting(interrupting ? BooleanType.TRUE : BooleanType.FALSE)
-        .targetElementId(targetElementId)
-        .bpmnProcessId(bpmnProcessId)
-        .putVariables(variables, 0, variables.length);
-    return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
-  }
-
-  @Override
-  protected void decode(DirectBuffer buffer, int offset, int blockLength, int version, int length) {
-    decoder.wrap(buffer, offset, blockLength, version);
-    scopeKey = decoder.scopeKey();
-    processInstanceKey = decoder.processInstanceKey();
-    processDefinitionKey = decoder.processDefinitionKey();
-    interrupting = decoder.interrupting() == BooleanType.TRUE;
-    targetElementId = decoder.targetElementId();
-    bpmnProcessId = decoder.bpmnProcessId();
-    variables = new byte[decoder.variablesLength()];
-    decoder.getVariables(variables, 0, variables.length);
+  public ProcessEventValue() {
+    super(FIELDS);
   }
 }

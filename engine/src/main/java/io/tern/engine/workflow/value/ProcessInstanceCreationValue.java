@@ -1,20 +1,41 @@
 package io.tern.engine.workflow.value;
 
-import io.tern.engine.record.sbe.MessageHeaderEncoder;
 import io.tern.engine.record.sbe.ProcessInstanceCreationValueDecoder;
 import io.tern.engine.record.sbe.ProcessInstanceCreationValueEncoder;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
+import io.tern.engine.workflow.variables.JsonDocuments;
+import io.tern.engine.workflow.variables.JsonValues;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A request to start a process instance, and the instance it started. */
-public final class ProcessInstanceCreationValue extends WorkflowValue {
-  public static final int LATEST_VERSION = -1;
+public final class ProcessInstanceCreationValue extends MappedValue<ProcessInstanceCreationValue> {
+  private static final byte[] NONE = new byte[0];
 
-  private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-  private final ProcessInstanceCreationValueEncoder encoder =
-      new ProcessInstanceCreationValueEncoder();
-  private final ProcessInstanceCreationValueDecoder decoder =
-      new ProcessInstanceCreationValueDecoder();
+  private static final ValueFields<ProcessInstanceCreationValue> FIELDS =
+      ValueFields.of(
+              ProcessInstanceCreationValue.class,
+              ProcessInstanceCreationValueEncoder.class,
+              ProcessInstanceCreationValueDecoder.class)
+          .int64(
+              "processDefinitionKey",
+              v -> v.processDefinitionKey,
+              (v, x) -> v.processDefinitionKey = x)
+          .int32("version", v -> v.version, (v, x) -> v.version = x)
+          .int64(
+              "processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+          .string("bpmnProcessId", v -> v.bpmnProcessId, (v, x) -> v.bpmnProcessId = x)
+          .bytes("variables", v -> v.variables, (v, x) -> v.variables = x)
+          .bytes(
+              "fetchVariables",
+              v -> v.fetchVariables.isEmpty() ? NONE : JsonValues.fromJava(v.fetchVariables),
+              ProcessInstanceCreationValue::readFetchVariables,
+              (from, to) -> {
+                to.fetchVariables.clear();
+                to.fetchVariables.addAll(from.fetchVariables);
+              })
+          .build();
+
+  public static final int LATEST_VERSION = -1;
 
   public long processDefinitionKey = -1;
   public int version = LATEST_VERSION;
@@ -23,45 +44,16 @@ public final class ProcessInstanceCreationValue extends WorkflowValue {
   public byte[] variables = new byte[0];
 
   /** With a result awaited: the variables to answer with; none: all. */
-  public final java.util.List<String> fetchVariables = new java.util.ArrayList<>();
+  public final List<String> fetchVariables = new ArrayList<>();
 
-  @Override
-  protected int templateId() {
-    return ProcessInstanceCreationValueEncoder.TEMPLATE_ID;
+  public ProcessInstanceCreationValue() {
+    super(FIELDS);
   }
 
-  @Override
-  protected int encode(MutableDirectBuffer buffer, int offset) {
-    encoder
-        .wrapAndApplyHeader(buffer, offset, header)
-        .processDefinitionKey(processDefinitionKey)
-        .version(version)
-        .processInstanceKey(processInstanceKey)
-        .bpmnProcessId(bpmnProcessId)
-        .putVariables(variables, 0, variables.length);
-    byte[] fetch =
-        fetchVariables.isEmpty()
-            ? new byte[0]
-            : io.tern.engine.workflow.variables.JsonValues.fromJava(fetchVariables);
-    encoder.putFetchVariables(fetch, 0, fetch.length);
-    return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
-  }
-
-  @Override
-  protected void decode(DirectBuffer buffer, int offset, int blockLength, int version, int length) {
-    decoder.wrap(buffer, offset, blockLength, version);
-    processDefinitionKey = decoder.processDefinitionKey();
-    this.version = decoder.version();
-    processInstanceKey = decoder.processInstanceKey();
-    bpmnProcessId = decoder.bpmnProcessId();
-    variables = new byte[decoder.variablesLength()];
-    decoder.getVariables(variables, 0, variables.length);
+  /** The names of a JSON array (written only if there are any). */
+  private void readFetchVariables(byte[] json) {
     fetchVariables.clear();
-    byte[] fetch = new byte[decoder.fetchVariablesLength()];
-    decoder.getFetchVariables(fetch, 0, fetch.length);
-    if (fetch.length > 0
-        && io.tern.engine.workflow.variables.JsonDocuments.toJava(fetch)
-            instanceof java.util.List<?> names) {
+    if (json.length > 0 && JsonDocuments.toJava(json) instanceof List<?> names) {
       names.forEach(name -> fetchVariables.add(String.valueOf(name)));
     }
   }

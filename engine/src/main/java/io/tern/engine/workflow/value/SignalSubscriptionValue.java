@@ -1,20 +1,31 @@
 package io.tern.engine.workflow.value;
 
-import io.tern.engine.record.sbe.MessageHeaderEncoder;
 import io.tern.engine.record.sbe.SignalSubscriptionValueDecoder;
 import io.tern.engine.record.sbe.SignalSubscriptionValueEncoder;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * What waits for a signal: an element instance (a catch event, the activity of a boundary event,
  * the scope of an event subprocess) or, with element instance key -1, a process's signal start
  * event.
  */
-public final class SignalSubscriptionValue extends WorkflowValue {
-  private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-  private final SignalSubscriptionValueEncoder encoder = new SignalSubscriptionValueEncoder();
-  private final SignalSubscriptionValueDecoder decoder = new SignalSubscriptionValueDecoder();
+public final class SignalSubscriptionValue extends MappedValue<SignalSubscriptionValue> {
+  private static final ValueFields<SignalSubscriptionValue> FIELDS =
+      ValueFields.of(
+              SignalSubscriptionValue.class,
+              SignalSubscriptionValueEncoder.class,
+              SignalSubscriptionValueDecoder.class)
+          .int64(
+              "elementInstanceKey", v -> v.elementInstanceKey, (v, x) -> v.elementInstanceKey = x)
+          .int64(
+              "processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+          .int64(
+              "processDefinitionKey",
+              v -> v.processDefinitionKey,
+              (v, x) -> v.processDefinitionKey = x)
+          .string("signalName", v -> v.signalName, (v, x) -> v.signalName = x)
+          .string("bpmnProcessId", v -> v.bpmnProcessId, (v, x) -> v.bpmnProcessId = x)
+          .string("elementId", v -> v.elementId, (v, x) -> v.elementId = x)
+          .build();
 
   public long elementInstanceKey = -1;
   public long processInstanceKey = -1;
@@ -25,42 +36,7 @@ public final class SignalSubscriptionValue extends WorkflowValue {
   /** The event the signal triggers. */
   public String elementId = "";
 
-  public SignalSubscriptionValue copyFrom(SignalSubscriptionValue other) {
-    elementInstanceKey = other.elementInstanceKey;
-    processInstanceKey = other.processInstanceKey;
-    processDefinitionKey = other.processDefinitionKey;
-    signalName = other.signalName;
-    bpmnProcessId = other.bpmnProcessId;
-    elementId = other.elementId;
-    return this;
-  }
-
-  @Override
-  protected int templateId() {
-    return SignalSubscriptionValueEncoder.TEMPLATE_ID;
-  }
-
-  @Override
-  protected int encode(MutableDirectBuffer buffer, int offset) {
-    encoder
-        .wrapAndApplyHeader(buffer, offset, header)
-        .elementInstanceKey(elementInstanceKey)
-        .processInstanceKey(processInstanceKey)
-        .processDefinitionKey(processDefinitionKey)
-        .signalName(signalName)
-        .bpmnProcessId(bpmnProcessId)
-        .elementId(elementId);
-    return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
-  }
-
-  @Override
-  protected void decode(DirectBuffer buffer, int offset, int blockLength, int version, int length) {
-    decoder.wrap(buffer, offset, blockLength, version);
-    elementInstanceKey = decoder.elementInstanceKey();
-    processInstanceKey = decoder.processInstanceKey();
-    processDefinitionKey = decoder.processDefinitionKey();
-    signalName = decoder.signalName();
-    bpmnProcessId = decoder.bpmnProcessId();
-    elementId = decoder.elementId();
+  public SignalSubscriptionValue() {
+    super(FIELDS);
   }
 }

@@ -1,16 +1,22 @@
 package io.tern.engine.workflow.value;
 
-import io.tern.engine.record.sbe.MessageHeaderEncoder;
 import io.tern.engine.record.sbe.VariableValueDecoder;
 import io.tern.engine.record.sbe.VariableValueEncoder;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /** One variable: its scope (an element instance), name and JSON value. */
-public final class VariableValue extends WorkflowValue {
-  private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-  private final VariableValueEncoder encoder = new VariableValueEncoder();
-  private final VariableValueDecoder decoder = new VariableValueDecoder();
+public final class VariableValue extends MappedValue<VariableValue> {
+  private static final ValueFields<VariableValue> FIELDS =
+      ValueFields.of(VariableValue.class, VariableValueEncoder.class, VariableValueDecoder.class)
+          .int64("scopeKey", v -> v.scopeKey, (v, x) -> v.scopeKey = x)
+          .int64(
+              "processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+          .int64(
+              "processDefinitionKey",
+              v -> v.processDefinitionKey,
+              (v, x) -> v.processDefinitionKey = x)
+          .string("name", v -> v.name, (v, x) -> v.name = x)
+          .bytes("value", v -> v.value, (v, x) -> v.value = x)
+          .build();
 
   public long scopeKey = -1;
   public long processInstanceKey = -1;
@@ -18,31 +24,7 @@ public final class VariableValue extends WorkflowValue {
   public String name = "";
   public byte[] value = new byte[0];
 
-  @Override
-  protected int templateId() {
-    return VariableValueEncoder.TEMPLATE_ID;
-  }
-
-  @Override
-  protected int encode(MutableDirectBuffer buffer, int offset) {
-    encoder
-        .wrapAndApplyHeader(buffer, offset, header)
-        .scopeKey(scopeKey)
-        .processInstanceKey(processInstanceKey)
-        .processDefinitionKey(processDefinitionKey)
-        .name(name)
-        .putValue(value, 0, value.length);
-    return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
-  }
-
-  @Override
-  protected void decode(DirectBuffer buffer, int offset, int blockLength, int version, int length) {
-    decoder.wrap(buffer, offset, blockLength, version);
-    scopeKey = decoder.scopeKey();
-    processInstanceKey = decoder.processInstanceKey();
-    processDefinitionKey = decoder.processDefinitionKey();
-    name = decoder.name();
-    value = new byte[decoder.valueLength()];
-    decoder.getValue(value, 0, value.length);
+  public VariableValue() {
+    super(FIELDS);
   }
 }

@@ -10,7 +10,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -109,6 +111,27 @@ class TokenVerifierTest {
     for (int call = 0; call < 1_000; call++) {
       verifier.verify(token);
     }
+    assertThat(verifier.jwksFetches()).isEqualTo(1);
+    assertThat(issuer.jwksRequests() - served).as("key set requests the issuer saw").isEqualTo(1);
+  }
+
+  /**
+   * The same token verifies from the cache of verified tokens without looking at a key: here every
+   * call brings a token never seen, so each is checked in full, signature included, and still the
+   * issuer serves its key set once (issue 44: never a network call per request).
+   */
+  @Test
+  void manyDifferentTokensAreEachCheckedInFullWithTheKeySetFetchedOnce() throws TokenRefusal {
+    TokenVerifier verifier = verifier();
+    int served = issuer.jwksRequests();
+    Set<String> tokens = new HashSet<>();
+    for (int call = 0; call < 200; call++) {
+      String token = issuer.token();
+      tokens.add(token);
+      verifier.verify(token);
+    }
+    assertThat(tokens).as("distinct tokens").hasSize(200);
+    assertThat(verifier.fullChecks()).isEqualTo(200);
     assertThat(verifier.jwksFetches()).isEqualTo(1);
     assertThat(issuer.jwksRequests() - served).as("key set requests the issuer saw").isEqualTo(1);
   }

@@ -4,7 +4,7 @@ import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.CompensationIntent;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 

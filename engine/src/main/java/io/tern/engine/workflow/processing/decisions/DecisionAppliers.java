@@ -3,7 +3,7 @@ package io.tern.engine.workflow.processing.decisions;
 import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.DeploymentValue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

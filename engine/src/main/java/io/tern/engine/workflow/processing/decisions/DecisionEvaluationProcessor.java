@@ -26,7 +26,8 @@ import org.camunda.dmn.DmnEngine;
  * the given variables, and answers with an EVALUATED or FAILED event whose value holds the whole
  * evaluation as JSON: the decision, its output, and each decision evaluated (required ones first)
  * with its inputs and matched rules, or the failure. Nothing in the state changes. An unknown
- * decision is rejected with INVALID_ARGUMENT, as Zeebe does.
+ * decision is rejected with INVALID_ARGUMENT, as Zeebe does, and so is an evaluation that exceeds
+ * its FEEL budget (naming the decision and the expression).
  */
 public final class DecisionEvaluationProcessor implements CommandProcessor {
   private static final JsonFactory JSON = JsonFactory.builder().build();
@@ -67,6 +68,11 @@ public final class DecisionEvaluationProcessor implements CommandProcessor {
     DeploymentValue.Decision decision = deployed.decision();
     DecisionEvaluator.Evaluation evaluation =
         evaluator.evaluate(deployed.graph(), decision.decisionId(), variables);
+    if (evaluation.exceededBudget()) {
+      // Refused, not FAILED: the caller learns at once which expression is too costly to run.
+      result.reject(RejectionType.INVALID_ARGUMENT, evaluation.failureMessage());
+      return;
+    }
     DecisionEvaluationValue answer = new DecisionEvaluationValue();
     answer.decisionKey = decision.decisionKey();
     answer.decisionId = decision.decisionId();

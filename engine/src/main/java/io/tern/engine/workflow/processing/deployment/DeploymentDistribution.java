@@ -6,18 +6,18 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
 import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.PartitionSender;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.common.Distribution;
+import io.tern.engine.workflow.processing.common.PartitionSender;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.DeploymentDistributionValue;
 import io.tern.engine.workflow.value.DeploymentValue;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Deployments are made on the deployment partition (keys and versions are decided there) and copied
- * to every other partition, so that any partition can start instances of any process. A copy is
- * sent again until its partition acknowledges it; taking a copy twice changes nothing.
+ * to every other partition, so that any partition can start instances of any process: a {@link
+ * Distribution}, as signals and resource deletions are. Taking a copy twice changes nothing.
  */
 public final class DeploymentDistribution {
   /** The partition that processes deployments. */
@@ -26,6 +26,7 @@ public final class DeploymentDistribution {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final PartitionSender sender;
+  private final Distribution<DeploymentValue> copies;
   private final DeploymentDistributionValue completion = new DeploymentDistributionValue();
 
   public DeploymentDistribution(
@@ -33,28 +34,24 @@ public final class DeploymentDistribution {
     this.context = context;
     this.state = state;
     this.sender = behaviors.sender();
+    this.copies =
+        new Distribution<>(
+            sender,
+            state.deploymentCopies(),
+            ValueTypes.DEPLOYMENT,
+            DeploymentIntent.DISTRIBUTE,
+            ValueTypes.DEPLOYMENT_DISTRIBUTION,
+            DeploymentDistributionIntent.COMPLETE);
   }
 
   /** The partitions a deployment made here is copied to (none with one partition). */
   public static List<Integer> otherPartitions(int partitionCount) {
-    List<Integer> others = new ArrayList<>();
-    for (int partition = DEPLOYMENT_PARTITION + 1; partition <= partitionCount; partition++) {
-      others.add(partition);
-    }
-    return others;
+    return Distribution.others(partitionCount, DEPLOYMENT_PARTITION);
   }
 
   /** Sends the new deployment's copies once it is committed. */
   void distribute(ProcessingResult result, long deploymentKey, DeploymentValue deployed) {
-    for (int partition : otherPartitions(sender.partitionCount())) {
-      sender.sendAfterCommit(
-          result,
-          partition,
-          ValueTypes.DEPLOYMENT,
-          DeploymentIntent.DISTRIBUTE,
-          deploymentKey,
-          deployed);
-    }
+    copies.send(result, deploymentKey, deployed, otherPartitions(sender.partitionCount()));
   }
 
   /** DISTRIBUTE, on another partition: take the copy (once), and acknowledge. */
@@ -74,20 +71,14 @@ public final class DeploymentDistribution {
     }
     DeploymentDistributionValue done = new DeploymentDistributionValue();
     done.partitionId = context.partitionId();
-    sender.sendAfterCommit(
-        result,
-        DEPLOYMENT_PARTITION,
-        ValueTypes.DEPLOYMENT_DISTRIBUTION,
-        DeploymentDistributionIntent.COMPLETE,
-        command.key(),
-        done);
+    copies.acknowledge(result, DEPLOYMENT_PARTITION, command.key(), done);
   }
 
   /** COMPLETE, on the deployment partition: one more partition has the deployment. */
   public void completed(LoggedRecord command, ProcessingResult result) {
     long deploymentKey = command.key();
     completion.readFrom(command.value());
-    if (!state.deploymentCopies().isPending(deploymentKey, completion.partitionId)) {
+    if (!copies.isPending(deploymentKey, completion.partitionId)) {
       return; // acknowledged twice
     }
     DeploymentValue deployment = new DeploymentValue();
@@ -105,15 +96,6 @@ public final class DeploymentDistribution {
 
   /** Sends again every copy not acknowledged yet. */
   public void retryPending() {
-    state
-        .deploymentCopies()
-        .forEachPending(
-            (partitionId, deploymentKey, deployment) ->
-                sender.send(
-                    partitionId,
-                    ValueTypes.DEPLOYMENT,
-                    DeploymentIntent.DISTRIBUTE,
-                    deploymentKey,
-                    deployment));
+    copies.retryPending();
   }
 }

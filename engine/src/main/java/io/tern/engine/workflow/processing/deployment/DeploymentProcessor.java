@@ -13,7 +13,7 @@ import io.tern.engine.workflow.model.DeploymentRejection;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.ModelLimits;
 import io.tern.engine.workflow.model.ResourceScan;
-import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
+import io.tern.engine.workflow.processing.behavior.timers.TimerStartBehavior;
 import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.timer.TimerSchedule;

@@ -3,7 +3,7 @@ package io.tern.engine.workflow.processing.deployment;
 import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.processing.signals.SignalAppliers;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.ResourceDeletionValue;

@@ -7,10 +7,11 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
 import io.tern.engine.workflow.ValueTypes.TimerIntent;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.PartitionSender;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.timers.TimerStartBehavior;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.behavior.timers.TimerStartBehavior;
+import io.tern.engine.workflow.processing.common.Distribution;
+import io.tern.engine.workflow.processing.common.PartitionSender;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.timer.TimerSchedule;
 import io.tern.engine.workflow.value.DeploymentValue;
@@ -19,16 +20,17 @@ import io.tern.engine.workflow.value.TimerValue;
 
 /**
  * DeleteResource of a deployed process or decision requirements graph, made on partition 1 and
- * copied to every other partition (sent again until each acknowledges; taking a copy twice changes
- * nothing). A deleted process starts no new instance (by key, by id, by its start events) and is no
- * longer the latest version: the previous version is, with its message, signal and timer start
- * events (its timers scheduled afresh); instances created before the deletion run to their end (the
- * process stays stored, hidden).
+ * copied to every other partition by a {@link Distribution} (sent again until each acknowledges;
+ * taking a copy twice changes nothing). A deleted process starts no new instance (by key, by id, by
+ * its start events) and is no longer the latest version: the previous version is, with its message,
+ * signal and timer start events (its timers scheduled afresh); instances created before the
+ * deletion run to their end (the process stays stored, hidden).
  */
 public final class ResourceDeletionProcessor {
   private final ProcessingContext context;
   private final WorkflowState state;
   private final PartitionSender sender;
+  private final Distribution<ResourceDeletionValue> copies;
   private final TimerStartBehavior timerStarts;
   private final ResourceDeletionValue deletion = new ResourceDeletionValue();
   private final TimerValue timer = new TimerValue();
@@ -41,6 +43,14 @@ public final class ResourceDeletionProcessor {
     this.context = context;
     this.state = state;
     this.sender = behaviors.sender();
+    this.copies =
+        new Distribution<>(
+            sender,
+            state.deletionCopies(),
+            ValueTypes.RESOURCE_DELETION,
+            ResourceDeletionIntent.DELETE,
+            ValueTypes.RESOURCE_DELETION,
+            ResourceDeletionIntent.ACKNOWLEDGE);
     this.timerStarts = timerStarts;
   }
 
@@ -108,15 +118,11 @@ public final class ResourceDeletionProcessor {
 
   /** Sends the deletion in {@link #deletion} to every other partition once committed. */
   private void sendCopies(ProcessingResult result, long deletionKey) {
-    for (int partition : DeploymentDistribution.otherPartitions(sender.partitionCount())) {
-      sender.sendAfterCommit(
-          result,
-          partition,
-          ValueTypes.RESOURCE_DELETION,
-          ResourceDeletionIntent.DELETE,
-          deletionKey,
-          new ResourceDeletionValue().copyFrom(deletion));
-    }
+    copies.send(
+        result,
+        deletionKey,
+        new ResourceDeletionValue().copyFrom(deletion),
+        DeploymentDistribution.otherPartitions(sender.partitionCount()));
   }
 
   /** A copy from partition 1: applied once (a repeat finds the process deleted), acknowledged. */
@@ -128,13 +134,7 @@ public final class ResourceDeletionProcessor {
     }
     ResourceDeletionValue ack = new ResourceDeletionValue().copyFrom(deletion);
     ack.partitionId = context.partitionId();
-    sender.sendAfterCommit(
-        result,
-        deletion.originPartitionId,
-        ValueTypes.RESOURCE_DELETION,
-        ResourceDeletionIntent.ACKNOWLEDGE,
-        deletionKey,
-        ack);
+    copies.acknowledge(result, deletion.originPartitionId, deletionKey, ack);
   }
 
   /**
@@ -169,7 +169,7 @@ public final class ResourceDeletionProcessor {
   /** ACKNOWLEDGE, on partition 1: one more partition took the deletion. */
   public void acknowledge(LoggedRecord command, ProcessingResult result) {
     deletion.readFrom(command.value());
-    if (!state.deletionCopies().isPending(command.key(), deletion.partitionId)) {
+    if (!copies.isPending(command.key(), deletion.partitionId)) {
       return; // acknowledged twice
     }
     result.appendEvent(
@@ -178,15 +178,6 @@ public final class ResourceDeletionProcessor {
 
   /** Sends again every copy not acknowledged yet. */
   public void retryPending() {
-    state
-        .deletionCopies()
-        .forEachPending(
-            (partitionId, deletionKey, copy) ->
-                sender.send(
-                    partitionId,
-                    ValueTypes.RESOURCE_DELETION,
-                    ResourceDeletionIntent.DELETE,
-                    deletionKey,
-                    copy));
+    copies.retryPending();
   }
 }

@@ -6,10 +6,24 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.InclusiveJoin;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
-import io.tern.engine.workflow.processing.events.TerminateEndBehavior;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.behavior.triggers.EventSubprocessBehavior;
+import io.tern.engine.workflow.processing.behavior.triggers.TerminateEndBehavior;
+import io.tern.engine.workflow.processing.common.WorkflowState;
+import io.tern.engine.workflow.processing.elements.container.CallActivityBehavior;
+import io.tern.engine.workflow.processing.elements.container.ContainerKind;
+import io.tern.engine.workflow.processing.elements.event.CatchEventKind;
+import io.tern.engine.workflow.processing.elements.event.ThrowEventKind;
+import io.tern.engine.workflow.processing.elements.gateway.GatewayKind;
+import io.tern.engine.workflow.processing.elements.gateway.InclusiveJoinBehavior;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;
+import io.tern.engine.workflow.processing.elements.lifecycle.ElementStep;
+import io.tern.engine.workflow.processing.elements.lifecycle.JobBehavior;
+import io.tern.engine.workflow.processing.elements.lifecycle.MultiInstanceBehavior;
+import io.tern.engine.workflow.processing.elements.multiinstance.MultiInstanceKind;
+import io.tern.engine.workflow.processing.elements.task.DecisionBehavior;
+import io.tern.engine.workflow.processing.elements.task.TaskKind;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -22,10 +36,14 @@ import java.util.Set;
 /**
  * The lifecycle of element instances: ACTIVATE_ELEMENT and COMPLETE_ELEMENT commands become
  * ACTIVATING/ACTIVATED and COMPLETING/COMPLETED events. This class checks that the instance may
- * take the step and hands it to its element's kind, which does the rest: {@link ContainerKind}
- * (process, sub-process, event sub-process, call activity), {@link TaskKind}, {@link GatewayKind},
- * {@link EventKind} and {@link MultiInstanceKind}. Termination is {@link
- * io.tern.engine.workflow.processing.instances.TerminationProcessor}'s.
+ * take the step and hands it to its element's kind, which does the rest. This is the one place that
+ * dispatches by element type: the table built here maps each type to the kind of its family, one
+ * package each, as Zeebe's {@code processing/bpmn/{container,event,gateway,task}}: {@link
+ * ContainerKind} (process, sub-process, event sub-process, call activity), {@link TaskKind}, {@link
+ * GatewayKind}, {@link CatchEventKind}, {@link ThrowEventKind} and {@link MultiInstanceKind}. What
+ * the kinds share (the lifecycle steps, jobs, multi-instance bodies) is below them, in {@code
+ * lifecycle}, which knows no kind. Termination is the behaviour layer's ({@code
+ * TerminationBehavior}).
  */
 public final class ElementProcessor {
   private final ElementInstanceState instances;
@@ -56,7 +74,8 @@ public final class ElementProcessor {
         new TaskKind(
             lifecycle, behaviors, jobs, new DecisionBehavior(lifecycle, state, behaviors)));
     register(new GatewayKind(lifecycle, behaviors));
-    register(new EventKind(lifecycle, behaviors, jobs, terminateEnds, state.variables()));
+    register(new CatchEventKind(lifecycle, behaviors, jobs));
+    register(new ThrowEventKind(lifecycle, behaviors, jobs, terminateEnds, state.variables()));
     register(new MultiInstanceKind(lifecycle, multiInstance));
     Set<BpmnElementType> missing = EnumSet.allOf(BpmnElementType.class);
     missing.removeAll(kinds.keySet());

@@ -7,34 +7,28 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.jobs.JobPushBehavior;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
-import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.value.IncidentValue;
 
 /**
  * RESOLVE: an incident is resolved, and what it held goes on. A job's incident needs retries on the
- * job first, which then becomes activatable again; an element's incident tries the step that failed
- * again.
+ * job first, which then becomes activatable again (the jobs feature says so, through a {@link
+ * JobIncidentListener}); an element's incident tries the step that failed again.
  */
 public final class IncidentProcessor implements CommandProcessor {
   private final IncidentState incidents;
-  private final JobState jobs;
   private final ElementInstanceState instances;
-  private final JobPushBehavior push;
+  private final JobIncidentListener jobIncidents;
   private final IncidentValue incident = new IncidentValue();
-  private final JobState.Job job = new JobState.Job();
   private final ElementInstance instance = new ElementInstance();
 
-  public IncidentProcessor(WorkflowState state, Behaviors behaviors) {
+  public IncidentProcessor(WorkflowState state, JobIncidentListener jobIncidents) {
     this.incidents = state.incidents();
-    this.jobs = state.jobs();
     this.instances = state.instances();
-    this.push = behaviors.jobPush();
+    this.jobIncidents = jobIncidents;
   }
 
   @Override
@@ -44,22 +38,15 @@ public final class IncidentProcessor implements CommandProcessor {
       result.reject(RejectionType.NOT_FOUND, "no incident with key " + key + " exists");
       return;
     }
-    if (incident.jobKey >= 0 && jobs.get(incident.jobKey, job) && job.value.retries < 1) {
-      result.reject(
-          RejectionType.INVALID_STATE,
-          "incident "
-              + key
-              + " is about job "
-              + incident.jobKey
-              + ", which has no retries left: update the job's retries first");
+    String refusal = incident.jobKey >= 0 ? jobIncidents.refusal(key, incident.jobKey) : null;
+    if (refusal != null) {
+      result.reject(RejectionType.INVALID_STATE, refusal);
       return;
     }
     result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
     result.respondWithLastEvent();
-    if (incident.jobKey >= 0
-        && jobs.get(incident.jobKey, job)
-        && job.state == JobState.ACTIVATABLE) {
-      push.activatable(result, incident.jobKey, job.value);
+    if (incident.jobKey >= 0) {
+      jobIncidents.resolved(result, incident.jobKey);
     }
     if (incident.jobKey < 0 && instances.get(incident.elementInstanceKey, instance)) {
       // Try the step that failed again: an element that could not be entered (a timer that could

@@ -13,7 +13,7 @@ import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.InclusiveJoin;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessEventValue;

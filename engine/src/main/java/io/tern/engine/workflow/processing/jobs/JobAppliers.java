@@ -5,7 +5,7 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
 import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.value.JobBatchValue;

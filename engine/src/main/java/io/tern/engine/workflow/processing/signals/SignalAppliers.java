@@ -6,13 +6,12 @@ import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.common.Distribution;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
 import io.tern.engine.workflow.value.SignalValue;
-import java.util.ArrayList;
-import java.util.List;
 
 /** The appliers of signal and signal subscription events. */
 public final class SignalAppliers {
@@ -43,7 +42,10 @@ public final class SignalAppliers {
               if (signal.partitionId < 0) {
                 state
                     .signalCopies()
-                    .distribute(event.key(), signal, others(signal.originPartitionId));
+                    .distribute(
+                        event.key(),
+                        signal,
+                        Distribution.others(partitionCount, signal.originPartitionId));
               } else {
                 state.signals().received(event.key()); // a copy, taken here
               }
@@ -72,16 +74,6 @@ public final class SignalAppliers {
               // A start event's: the new instance begins there.
               state.startEvents().put(subscription.processInstanceKey, subscription.elementId);
             });
-  }
-
-  private List<Integer> others(int origin) {
-    List<Integer> others = new ArrayList<>();
-    for (int partition = 1; partition <= partitionCount; partition++) {
-      if (partition != origin) {
-        others.add(partition);
-      }
-    }
-    return others;
   }
 
   /**

@@ -9,16 +9,17 @@ import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.PartitionSender;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.events.CaughtEvents;
-import io.tern.engine.workflow.processing.instances.ProcessActivation;
-import io.tern.engine.workflow.processing.variables.VariableBehavior;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.behavior.instances.ProcessActivation;
+import io.tern.engine.workflow.processing.behavior.signals.SignalBehavior;
+import io.tern.engine.workflow.processing.behavior.triggers.CaughtEvents;
+import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
+import io.tern.engine.workflow.processing.common.Distribution;
+import io.tern.engine.workflow.processing.common.PartitionSender;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.state.SignalState;
-import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
 import io.tern.engine.workflow.value.SignalValue;
@@ -29,9 +30,10 @@ import io.tern.engine.workflow.variables.JsonDocuments;
  * BROADCAST and ACKNOWLEDGE of signals. A signal is broadcast on one partition (the gateway's
  * choice, or a throw event's own): BROADCASTED answers the client, the partition triggers what
  * waits for the signal there, and sends a copy with the same key to every other partition, again
- * until each acknowledges it. A partition takes a copy once (it remembers the keys it took), so a
- * copy sent twice triggers nothing twice. Signal start events open on every partition but start
- * instances only on the deployment partition, so that a broadcast starts one instance per process.
+ * until each acknowledges it (a {@link Distribution}, as deployments and resource deletions are). A
+ * partition takes a copy once (it remembers the keys it took), so a copy sent twice triggers
+ * nothing twice. Signal start events open on every partition but start instances only on the
+ * deployment partition, so that a broadcast starts one instance per process.
  */
 public final class SignalBroadcastProcessor {
   /** Where signal start events start instances: the partition that has every deployment first. */
@@ -41,6 +43,7 @@ public final class SignalBroadcastProcessor {
   private final WorkflowState state;
   private final SignalState signals;
   private final PartitionSender sender;
+  private final Distribution<SignalValue> copies;
   private final SignalBehavior subscriptions;
   private final VariableBehavior variables;
   private final CaughtEvents caughtEvents;
@@ -55,6 +58,14 @@ public final class SignalBroadcastProcessor {
     this.state = state;
     this.signals = state.signals();
     this.sender = behaviors.sender();
+    this.copies =
+        new Distribution<>(
+            sender,
+            state.signalCopies(),
+            ValueTypes.SIGNAL,
+            SignalIntent.BROADCAST,
+            ValueTypes.SIGNAL,
+            SignalIntent.ACKNOWLEDGE);
     this.subscriptions = behaviors.signals();
     this.variables = behaviors.variables();
     this.caughtEvents = behaviors.caughtEvents();
@@ -84,17 +95,11 @@ public final class SignalBroadcastProcessor {
     result.appendEvent(key, ValueTypes.SIGNAL, SignalIntent.BROADCASTED, signal);
     result.respondWithLastEvent();
     trigger(result, signal);
-    for (int partition = 1; partition <= sender.partitionCount(); partition++) {
-      if (partition != context.partitionId()) {
-        sender.sendAfterCommit(
-            result,
-            partition,
-            ValueTypes.SIGNAL,
-            SignalIntent.BROADCAST,
-            key,
-            new SignalValue().copyFrom(signal));
-      }
-    }
+    copies.send(
+        result,
+        key,
+        new SignalValue().copyFrom(signal),
+        Distribution.others(sender.partitionCount(), context.partitionId()));
   }
 
   /** A copy from the signal's partition: taken once, acknowledged every time. */
@@ -109,13 +114,13 @@ public final class SignalBroadcastProcessor {
     ack.originPartitionId = origin;
     ack.partitionId = context.partitionId();
     ack.signalName = signal.signalName;
-    sender.sendAfterCommit(result, origin, ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGE, key, ack);
+    copies.acknowledge(result, origin, key, ack);
   }
 
   /** ACKNOWLEDGE, on the signal's partition: one more partition took its copy. */
   public void acknowledge(LoggedRecord command, ProcessingResult result) {
     signal.readFrom(command.value());
-    if (!state.signalCopies().isPending(command.key(), signal.partitionId)) {
+    if (!copies.isPending(command.key(), signal.partitionId)) {
       return; // acknowledged twice
     }
     result.appendEvent(command.key(), ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED, signal);
@@ -123,12 +128,7 @@ public final class SignalBroadcastProcessor {
 
   /** Sends again every copy not acknowledged yet. */
   public void retryPending() {
-    state
-        .signalCopies()
-        .forEachPending(
-            (partitionId, signalKey, copy) ->
-                sender.send(
-                    partitionId, ValueTypes.SIGNAL, SignalIntent.BROADCAST, signalKey, copy));
+    copies.retryPending();
   }
 
   /** Triggers everything on this partition that waits for the signal. */
@@ -159,11 +159,7 @@ public final class SignalBroadcastProcessor {
         state.process(instance.value.processDefinitionKey).element(waiting.elementId);
     // A subscription that can trigger only once closes with its trigger; a non-interrupting
     // boundary event or event subprocess start stays open for the next signal.
-    boolean once =
-        instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY
-            || target.interrupting()
-            || target.type() != BpmnElementType.BOUNDARY_EVENT
-                && target.type() != BpmnElementType.START_EVENT;
+    boolean once = caughtEvents.triggersOnce(instance, target);
     if (once) {
       subscriptions.close(result, waiting); // first: an interrupting trigger closes the others
     }

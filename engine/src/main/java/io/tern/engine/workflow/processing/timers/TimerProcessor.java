@@ -10,36 +10,34 @@ import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
-import io.tern.engine.workflow.processing.Behaviors;
-import io.tern.engine.workflow.processing.WorkflowState;
-import io.tern.engine.workflow.processing.events.BoundaryBehavior;
-import io.tern.engine.workflow.processing.events.EventBasedGatewayBehavior;
-import io.tern.engine.workflow.processing.events.EventSubprocessBehavior;
+import io.tern.engine.workflow.processing.behavior.Behaviors;
+import io.tern.engine.workflow.processing.behavior.timers.TimerBehavior;
+import io.tern.engine.workflow.processing.behavior.timers.TimerStartBehavior;
+import io.tern.engine.workflow.processing.behavior.triggers.CaughtEvents;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.timer.TimerSchedule;
-import io.tern.engine.workflow.value.BpmnElementType;
-import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.TimerValue;
 
 /**
  * TRIGGER, written by the due-date checker of {@link TimerBehavior}: a due timer fires for what it
- * was created for. A process's timer start event starts an instance ({@link TimerStartBehavior}); a
- * timer catch event completes; a boundary event or an event subprocess's start event is triggered
- * on its activity or scope. A non-interrupting cycle that fired is created again until its
- * repetitions are used up.
+ * was created for. A process's timer start event starts an instance ({@link TimerStartBehavior});
+ * any other timer is an element instance's event, which {@link CaughtEvents} triggers as it does a
+ * message's or a signal's (a catch event completes; a boundary event or an event subprocess's start
+ * event is triggered on its activity or scope). A non-interrupting cycle that fired is created
+ * again until its repetitions are used up.
  */
 public final class TimerProcessor implements CommandProcessor {
+  private static final byte[] NO_VARIABLES = new byte[0];
+
   private final ProcessingContext context;
   private final WorkflowState state;
   private final TimerBehavior timers;
-  private final BoundaryBehavior boundaries;
-  private final EventSubprocessBehavior eventSubprocesses;
+  private final CaughtEvents caughtEvents;
   private final TimerStartBehavior timerStarts;
-  private final EventBasedGatewayBehavior eventGateways;
   private final TimerValue timer = new TimerValue();
   private final TimerValue next = new TimerValue();
   private final ElementInstance instance = new ElementInstance();
-  private final ProcessInstanceValue completion = new ProcessInstanceValue();
 
   public TimerProcessor(
       ProcessingContext context,
@@ -50,9 +48,7 @@ public final class TimerProcessor implements CommandProcessor {
     this.context = context;
     this.state = state;
     this.timers = behaviors.timers();
-    this.boundaries = behaviors.boundaries();
-    this.eventSubprocesses = behaviors.eventSubprocesses();
-    this.eventGateways = behaviors.eventGateways();
+    this.caughtEvents = behaviors.caughtEvents();
   }
 
   /** A timer canceled meanwhile, or not due yet, is left alone. */
@@ -75,36 +71,17 @@ public final class TimerProcessor implements CommandProcessor {
     }
     ExecutableProcess process = state.process(timer.processDefinitionKey);
     ExecutableElement target = process.element(timer.targetElementId);
-    if (instance.value.elementType == BpmnElementType.EVENT_BASED_GATEWAY) {
-      eventGateways.trigger(result, elementKey, instance, target, new byte[0]);
-      return;
+    // Decided before the trigger, which may move the instance on.
+    boolean once = caughtEvents.triggersOnce(instance, target);
+    boolean triggered = caughtEvents.trigger(result, elementKey, instance, target, NO_VARIABLES);
+    if (triggered && !once) {
+      repeat(result, target, nowMs);
     }
-    if (target.type() == BpmnElementType.START_EVENT) {
-      boolean started =
-          eventSubprocesses.trigger(result, elementKey, instance, target, new byte[0]);
-      repeat(result, started, target, nowMs);
-      return;
-    }
-    if (target.type() != BpmnElementType.BOUNDARY_EVENT) {
-      // A timer catch event: it is done waiting.
-      completion.copyFrom(instance.value);
-      result.appendCommand(
-          elementKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.COMPLETE_ELEMENT,
-          completion);
-      return;
-    }
-    boolean triggered = boundaries.trigger(result, elementKey, instance, target, new byte[0]);
-    repeat(result, triggered, target, nowMs);
   }
 
   /** A non-interrupting cycle that fired schedules its next repetition. */
-  private void repeat(
-      ProcessingResult result, boolean triggered, ExecutableElement target, long nowMs) {
-    if (triggered
-        && !target.interrupting()
-        && (timer.repetitions == TimerValue.UNBOUNDED || timer.repetitions > 1)) {
+  private void repeat(ProcessingResult result, ExecutableElement target, long nowMs) {
+    if (timer.repetitions == TimerValue.UNBOUNDED || timer.repetitions > 1) {
       next.copyFrom(timer);
       next.dueDateMs =
           TimerSchedule.nextDue(

@@ -5,7 +5,7 @@ import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.ValueTypes.VariableIntent;
-import io.tern.engine.workflow.processing.WorkflowState;
+import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.VariableValue;
 
 /** The appliers of variable events. */

@@ -1,0 +1,89 @@
+package io.tern.engine.workflow.processing.common;
+
+import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.record.RecordValue;
+import io.tern.engine.workflow.state.PendingCopies;
+import io.tern.engine.workflow.value.WorkflowValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Copy to every partition, acknowledge, retry: how a record made on one partition reaches all the
+ * others (a deployment, a signal broadcast, a resource deletion). Its processor sends the copies
+ * once the record is committed; its applier remembers in {@link PendingCopies} the partitions that
+ * have not acknowledged yet; each receiver takes a copy at most once and acknowledges every copy;
+ * and every copy still pending is sent again ({@link #retryPending}, while leading) until it is
+ * acknowledged. So a copy or an acknowledgement lost on the way, in a leader change, only costs a
+ * resend. The features differ only in what taking a copy means, and in their records, given here.
+ *
+ * @param <V> the copied record's value
+ */
+public final class Distribution<V extends WorkflowValue> {
+  private final PartitionSender sender;
+  private final PendingCopies<V> copies;
+  private final int valueType;
+  private final int copyIntent;
+  private final int ackValueType;
+  private final int ackIntent;
+
+  /**
+   * @param copies the copies of this feature not acknowledged yet
+   * @param valueType the copied record's value type, and {@code copyIntent} the command it is sent
+   *     as
+   * @param ackValueType the acknowledgement's value type, and {@code ackIntent} its command
+   */
+  public Distribution(
+      PartitionSender sender,
+      PendingCopies<V> copies,
+      int valueType,
+      int copyIntent,
+      int ackValueType,
+      int ackIntent) {
+    this.sender = sender;
+    this.copies = copies;
+    this.valueType = valueType;
+    this.copyIntent = copyIntent;
+    this.ackValueType = ackValueType;
+    this.ackIntent = ackIntent;
+  }
+
+  /** Every partition of {@code partitionCount} but {@code origin}, in order. */
+  public static List<Integer> others(int partitionCount, int origin) {
+    List<Integer> others = new ArrayList<>();
+    for (int partition = 1; partition <= partitionCount; partition++) {
+      if (partition != origin) {
+        others.add(partition);
+      }
+    }
+    return others;
+  }
+
+  /**
+   * Sends record {@code key}'s {@code copy} to {@code partitions} once {@code result} is committed;
+   * the copy is not the caller's to change any more.
+   */
+  public void send(ProcessingResult result, long key, V copy, List<Integer> partitions) {
+    for (int partition : partitions) {
+      sender.sendAfterCommit(result, partition, valueType, copyIntent, key, copy);
+    }
+  }
+
+  /**
+   * On a receiver: acknowledges copy {@code key} to {@code origin} once {@code result} is
+   * committed.
+   */
+  public void acknowledge(ProcessingResult result, int origin, long key, RecordValue ack) {
+    sender.sendAfterCommit(result, origin, ackValueType, ackIntent, key, ack);
+  }
+
+  /** Whether partition {@code partitionId} still owes an acknowledgement of {@code key}. */
+  public boolean isPending(long key, int partitionId) {
+    return copies.isPending(key, partitionId);
+  }
+
+  /** Sends again every copy not acknowledged yet. */
+  public void retryPending() {
+    copies.forEachPending(
+        (partitionId, key, copy) -> sender.send(partitionId, valueType, copyIntent, key, copy));
+  }
+}

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -23,6 +24,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * docker/Dockerfile, and its starter's instances go through its gateway to its worker (skipped,
  * loudly, where podman or podman-compose is not installed).
  */
+@Tag("slow") // containers (podman compose): docs/testing.md
 class ComposeTest {
   private static final Path COMPOSE = Podman.ROOT.resolve("docker/compose.yaml");
   private static final List<String> BROKERS = List.of("broker-0", "broker-1", "broker-2");

@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  * export at /actuator/prometheus: a three-broker cluster (so that followers have a replication lag
  * and the injected-latency experiment is on) that has run an instance with a job.
  */
+@Tag("slow") // a three-broker cluster's metrics: docs/testing.md
 class DashboardTest {
   private static final Path DASHBOARD = Podman.ROOT.resolve("dashboards/tern.json");
   private static final Pattern METRIC =

@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * runs as a non-root user, keeps its data under one volume, answers its health check, and a SIGTERM
  * stops the broker gracefully. Skipped (loudly) where podman is not installed.
  */
+@Tag("slow") // builds and runs the image (podman): docs/testing.md
 class ImageTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private final String container = "tern-image-test-" + ProcessHandle.current().pid();

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snakeyaml.engine.v2.api.Dump;
@@ -43,6 +44,7 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
  * The client goes through the chart's standalone gateway (its Deployment's pod, played the same
  * way), and the rebalance CronJob's command runs too.
  */
+@Tag("slow") // containers (podman): docs/testing.md
 class RenderedClusterBootsTest {
   private static final int BROKERS = 3;
   private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * brokers, and the block that stops one and starts it again, run verbatim with bash against the
  * distribution the build made (engine/target/tern, packaged before this module's tests run).
  */
+@Tag("slow") // runs the documented commands as processes: docs/testing.md
 class DocumentedCommandsTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final Path OPERATIONS = ROOT.resolve("docs/operations.md");

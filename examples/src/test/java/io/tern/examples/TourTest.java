@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The README's tour runs against a broker with default settings and ships the order. */
+@Tag("slow") // a broker with default settings, end to end: docs/testing.md
 class TourTest {
   @TempDir Path dir;
 

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 import org.slf4j.Logger;
@@ -45,25 +46,30 @@ final class SegmentAllocator implements AutoCloseable {
   private final ExecutorService executor;
   private final AtomicBoolean directoryDirty;
   private final IntConsumer beforeWarmingPage;
+  private final LongSupplier nanoClock;
   private CompletableFuture<Path> spare;
   private AtomicBoolean spareTaken = new AtomicBoolean(); // set once the writer takes the spare
 
   SegmentAllocator(
       SegmentFiles files, JournalConfig config, JournalMetrics metrics, AtomicBoolean dirDirty) {
-    this(files, config, metrics, dirDirty, position -> {});
+    this(files, config, metrics, dirDirty, position -> {}, System::nanoTime);
   }
 
   /**
    * @param beforeWarmingPage called on the allocator's thread with each page's offset before it is
    *     warmed (tests pause the warming with it)
+   * @param nanoClock what {@link System#nanoTime} says, read when a segment is taken to learn the
+   *     writer's pace (tests move it instead of waiting for a pace)
    */
   SegmentAllocator(
       SegmentFiles files,
       JournalConfig config,
       JournalMetrics metrics,
       AtomicBoolean dirDirty,
-      IntConsumer beforeWarmingPage) {
+      IntConsumer beforeWarmingPage,
+      LongSupplier nanoClock) {
     this.beforeWarmingPage = beforeWarmingPage;
+    this.nanoClock = nanoClock;
     this.files = files;
     this.config = config;
     this.metrics = metrics;
@@ -121,7 +127,7 @@ final class SegmentAllocator implements AutoCloseable {
     files.rename(file, target);
     directoryDirty.set(true);
     spare = null;
-    long nowNs = System.nanoTime();
+    long nowNs = nanoClock.getAsLong();
     // The first segment taken after open was not filled at the writer's pace (if at all).
     long warmBytes =
         lastTakenNs == Long.MIN_VALUE
@@ -231,11 +237,24 @@ final class SegmentAllocator implements AutoCloseable {
   public void close() {
     spareTaken.set(true); // stops a warming under way
     executor.shutdown();
-    try {
-      if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-        LOG.warn("Journal segment allocator did not stop within 30 s");
+    // Waits even when the closing thread is interrupted (the flag is kept): a spare still being
+    // created would otherwise appear in the directory after the journal was closed, under a
+    // caller that deletes it (ScanWindowTest closes with its flag set, and its @TempDir failed).
+    long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    boolean interrupted = false;
+    boolean stopped = false;
+    while (!stopped) {
+      try {
+        stopped = executor.awaitTermination(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (!stopped) {
+          LOG.warn("Journal segment allocator did not stop within 30 s");
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } catch (InterruptedException e) {
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
     }
   }

@@ -44,7 +44,8 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <p>Every scenario is driven by one seed. Replay one with {@code ./mvnw -pl journal test
  * -Dtest=JournalCrashTest -Djournal.crash.seed=N}; run more with {@code -Djournal.crash.seeds=N}
- * (default 200) and {@code -Djournal.crash.firstSeed=N} (default 1).
+ * (default 200) and {@code -Djournal.crash.firstSeed=N} (default 1; {@code random} for a new one
+ * each run, as in {@code -Pquick}).
  */
 class JournalCrashTest {
   private static final String NAME = "journal";
@@ -92,7 +93,12 @@ class JournalCrashTest {
   @TestFactory
   Stream<DynamicTest> crashAfterTheLastFlushKeepsEveryFlushedEntry() {
     Long only = Long.getLong("journal.crash.seed");
-    long first = Long.getLong("journal.crash.firstSeed", 1L);
+    String firstSeed = System.getProperty("journal.crash.firstSeed", "1");
+    // "random" (as in -Pquick): a new first seed each run, in each seed's test name.
+    long first =
+        firstSeed.equals("random")
+            ? new java.util.Random().nextInt(1_000_000_000)
+            : Long.parseLong(firstSeed);
     long count = Long.getLong("journal.crash.seeds", 200L);
     LongStream seeds = only != null ? LongStream.of(only) : LongStream.range(first, first + count);
     return seeds.mapToObj(

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +35,9 @@ class SegmentAllocatorTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
   @TempDir Path dir;
+
+  /** The allocator's clock: it reads the writer's pace from it, and tests move it. */
+  private final AtomicLong nanoClock = new AtomicLong();
 
   /** Pages the warming was about to read, in order; a new file starts at offset 0. */
   private final List<Integer> warmedOffsets = new CopyOnWriteArrayList<>();
@@ -141,6 +145,45 @@ class SegmentAllocatorTest {
     assertThat(uncaught).isEmpty();
   }
 
+  /**
+   * A journal closed by an interrupted thread must still wait for its allocator: a spare created
+   * after close returned would land in a directory the caller may be deleting.
+   */
+  @Test
+  void anInterruptedCloseStillWaitsForTheAllocatorAndKeepsTheFlag() throws Exception {
+    CountDownLatch warmingPaused = new CountDownLatch(1);
+    CountDownLatch releaseWarming = new CountDownLatch(1);
+    AtomicBoolean pausedOnce = new AtomicBoolean();
+    SegmentAllocator allocator =
+        allocator(
+            offset -> {
+              if (pausedOnce.compareAndSet(false, true)) {
+                warmingPaused.countDown();
+                await(releaseWarming);
+              }
+            });
+    allocator.prepareSpare();
+    assertThat(warmingPaused.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    AtomicBoolean flagKept = new AtomicBoolean();
+    Thread closer =
+        new Thread(
+            () -> {
+              Thread.currentThread().interrupt();
+              allocator.close();
+              flagKept.set(Thread.currentThread().isInterrupted());
+            });
+    closer.start();
+    Awaitility.await("close to wait for the allocator's thread")
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> closer.getState() == Thread.State.TIMED_WAITING);
+    releaseWarming.countDown();
+    closer.join(WAIT.toMillis());
+    assertThat(closer.isAlive()).isFalse();
+    assertThat(flagKept).as("the interrupt flag is kept").isTrue();
+    assertThat(uncaught).isEmpty();
+  }
+
   @Test
   void warmBytesCoverWhatTheWriterWritesInTheNextSecondAtItsPace() {
     long segment = 32L * 1024 * 1024;
@@ -176,8 +219,8 @@ class SegmentAllocatorTest {
       awaitIdle(allocator);
       allocator.takeSpare(dir.resolve("journal-2.log")); // filled at once: a fast writer
       awaitIdle(allocator);
-      // A duration, not a condition: the writer's pace is measured from how long a segment took.
-      Thread.sleep(1_500);
+      // The writer's pace is measured from how long a segment took: this one, 1.5 s.
+      nanoClock.addAndGet(1_500_000_000L);
       allocator.takeSpare(dir.resolve("journal-3.log")); // filled in 1.5 s or more
       awaitIdle(allocator);
     } finally {
@@ -217,7 +260,8 @@ class SegmentAllocatorTest {
         config,
         new JournalMetrics(null, Tags.empty()),
         new AtomicBoolean(),
-        beforeWarmingPage);
+        beforeWarmingPage,
+        nanoClock::get);
   }
 
   private static void writeOnes(Path file, int offset) throws IOException {

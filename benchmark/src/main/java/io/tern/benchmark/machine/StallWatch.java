@@ -47,6 +47,7 @@ public final class StallWatch implements AutoCloseable {
   private final long[] starts = new long[MAX_STALLS_KEPT];
   private final long[] ends = new long[MAX_STALLS_KEPT];
   private volatile boolean running = true;
+  private volatile long ticks; // written by the watching thread only
   private long lastWakeNs; // the watching thread only
   private int kept;
   private long count;
@@ -82,7 +83,13 @@ public final class StallWatch implements AutoCloseable {
     lastWakeNs = clockNs.getAsLong(); // the thread may start a while after the watch was made
     while (running) {
       checkOnce();
+      ticks++;
     }
+  }
+
+  /** How many ticks the watching thread has checked (tests wait for it to be ticking). */
+  long ticks() {
+    return ticks;
   }
 
   /**

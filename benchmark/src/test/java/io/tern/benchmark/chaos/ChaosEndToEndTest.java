@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The history must be valid: nothing acknowledged lost, nothing run twice, the cluster recovered
  * every time.
  */
+@Tag("slow") // three broker processes under kill -9, pause and partition: docs/testing.md
 class ChaosEndToEndTest {
   @TempDir Path dir;
 

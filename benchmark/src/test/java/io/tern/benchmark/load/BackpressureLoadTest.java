@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * whether the client awaits each instance's result or not; an overload is refused at once rather
  * than left to time out. (How fast, and how the limit moves, is the load benchmark's to report.)
  */
+@Tag("slow") // fixed-duration loads on one broker and on three: docs/testing.md
 class BackpressureLoadTest {
   private static final Duration RUN = Duration.ofSeconds(4);
   private static final Duration DRAIN = Duration.ofSeconds(40);

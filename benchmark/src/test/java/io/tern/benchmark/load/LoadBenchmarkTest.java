@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The load benchmark runs end to end against a local broker and reports what it measured. */
+@Tag("slow") // the load benchmark end to end: docs/testing.md
 class LoadBenchmarkTest {
   @TempDir Path dir;
 

@@ -7,10 +7,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** --oauth: the load benchmark runs against a gateway that needs OAuth tokens. */
+@Tag("slow") // the load benchmark end to end, with OAuth: docs/testing.md
 class OAuthLoadBenchmarkTest {
   @TempDir Path dir;
 

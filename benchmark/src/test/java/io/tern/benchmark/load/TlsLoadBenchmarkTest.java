@@ -11,6 +11,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * TLS) and its client speaks TLS trusting that CA; with --oauth too, everything issue 44 secures is
  * on at once, the run a plaintext one is compared with.
  */
+@Tag("slow") // the load benchmark end to end, over TLS: docs/testing.md
 class TlsLoadBenchmarkTest {
   @TempDir Path dir;
 

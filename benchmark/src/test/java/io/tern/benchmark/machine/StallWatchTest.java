@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class StallWatchTest {
@@ -101,9 +103,13 @@ class StallWatchTest {
   }
 
   @Test
-  void aRealWatchThreadEndsWhenStopped() throws InterruptedException {
+  void aRealWatchThreadEndsWhenStopped() {
     StallWatch real = StallWatch.start();
-    Thread.sleep(20); // a duration: about ten ticks, so that stop() ends a thread that was ticking
+    // Ten ticks, so that stop() ends a thread that was ticking.
+    Awaitility.await("ten ticks")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(2))
+        .until(() -> real.ticks() >= 10);
     StallWatch.Stalls stalls = real.stop();
 
     assertFalse(real.threadAlive());

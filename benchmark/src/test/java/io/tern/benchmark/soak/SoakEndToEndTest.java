@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with every plot and passes; restarted on its directory it goes on with the same series; and a
  * processor paused in the middle of a run fails the throughput and latency verdicts.
  */
+@Tag("slow") // a short soak run end to end: docs/testing.md
 class SoakEndToEndTest {
   /** The test broker's management token: pausing needs it. */
   private static final String MANAGEMENT_TOKEN = "soak-test-management-token-0123";

@@ -12,10 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** An overloaded partition answers RESOURCE_EXHAUSTED at once instead of queueing. */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class BackpressureTest {
   @TempDir Path dir;
 

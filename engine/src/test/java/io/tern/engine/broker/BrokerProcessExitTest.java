@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A JVM that started brokers with {@link BrokerProcess} stops them when it exits, so an interrupted
  * benchmark or chaos run leaves no broker behind holding ports and data.
  */
+@Tag("slow") // a JVM process that starts a broker process and exits: docs/testing.md
 class BrokerProcessExitTest {
   @TempDir Path dir;
 

@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a broker acknowledged is there after it is stopped and started again on its data. */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class BrokerRestartTest {
   @TempDir Path dir;
 

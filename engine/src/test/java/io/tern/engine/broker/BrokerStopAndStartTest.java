@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGTERM (0, not the JVM's 130 and 143), the distribution's configuration file read from another
  * working directory and named in the log, and a second broker on the same data refused in one line.
  */
+@Tag("slow") // broker processes stopped and started again: docs/testing.md
 class BrokerStopAndStartTest {
   private static final Duration READY = Duration.ofSeconds(60);
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * official client with its default retry policy. Also with {@code processing.uncommitted}: then the
  * killed leader has processed commands that never commit, and none of them may have been answered.
  */
+@Tag("slow") // three broker processes, one killed with SIGKILL: docs/testing.md
 class ClusterKillTest {
   private static final Duration READY = Duration.ofSeconds(90);
 

@@ -31,10 +31,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Three brokers, three partitions, three replicas each, on loopback. */
+@Tag("slow") // three-broker clusters through a standalone gateway: docs/testing.md
 class ClusterTest {
   private static final Duration READY = Duration.ofSeconds(60);
 

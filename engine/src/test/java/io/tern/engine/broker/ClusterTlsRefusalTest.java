@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 3) between them; node 2, the stranger, is started as a process of its own for each case, so that
  * its log and theirs are apart: theirs is captured from log4j, its own is its output file.
  */
+@Tag("slow") // a cluster over TLS, and a broker process per case: docs/testing.md
 class ClusterTlsRefusalTest {
   private static final Duration REFUSED = Duration.ofSeconds(30);
 

@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * token is refused); the command API refuses callers without a cluster certificate. Brokers that
  * are refused (no certificate, another CA, expired, another address): ClusterTlsRefusalTest.
  */
+@Tag("slow") // three-broker clusters over TLS: docs/testing.md
 class ClusterTlsTest {
   @TempDir Path dir;
 

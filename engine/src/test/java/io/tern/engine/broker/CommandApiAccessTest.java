@@ -44,6 +44,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * PERMISSION_DENIED naming them and reach no log, whether the caller waits for the answer or not;
  * the client commands a gateway forwards still go through, and a broker's internal commands too.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class CommandApiAccessTest {
   private static final String STRANGER = "127.0.0.7";
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * decision, a job-based user task carries its assignment as headers, a script task computes, a send
  * task is a job.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class DecisionsClientTest {
   @TempDir Path dir;
 

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The command API's allow-list is whole: a standalone gateway that is not a broker forwards every
  * kind of client command (see {@link CommandApiAccessTest} for what it refuses).
  */
+@Tag("slow") // brokers behind a standalone gateway: docs/testing.md
 class ForwardedByAGatewayTest {
   @TempDir Path dir;
 

@@ -36,6 +36,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * management port: the official client over TLS, plaintext and untrusted clients refused, and a
  * renewed certificate served to new connections without a restart.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class GatewayTlsTest {
   @TempDir Path dir;
   private TestPki ca;

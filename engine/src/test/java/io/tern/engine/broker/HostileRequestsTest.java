@@ -58,6 +58,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * stop it first. Meanwhile the official client creates instances with result and a worker completes
  * their jobs: every one of them must complete with its variables, none may fail.
  */
+// jqwik's own Tag: a property class runs on the jqwik engine, which ignores Jupiter's.
+@net.jqwik.api.Tag("slow") // a broker end to end, through its gateway: docs/testing.md
 class HostileRequestsTest {
   /** The gateway's limit on one request (Zeebe's default). */
   private static final int REQUEST_LIMIT_BYTES = 4 * 1024 * 1024;

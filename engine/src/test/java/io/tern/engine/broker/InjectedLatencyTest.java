@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * experimental.network.*: latency injected between two of three brokers shows on the commands that
  * cross their link, both ways, and on no other; bad settings stop the start naming the key.
  */
+@Tag("slow") // a three-broker cluster with injected latency: docs/testing.md
 class InjectedLatencyTest {
   private static final long LATENCY_MS = 35;
 

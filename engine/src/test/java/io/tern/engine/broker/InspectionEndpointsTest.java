@@ -12,10 +12,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Seeing what is stuck: open incidents, and where an instance waits, over the management API. */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class InspectionEndpointsTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 

@@ -15,10 +15,12 @@ import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The management HTTP endpoints of a running broker. */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class ManagementApiTest {
   @TempDir static Path dir;
   private static Broker broker;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * throw event goes on at its catch event, and an overdue claim ends at a terminate end event that
  * cancels the open review. A second process starts on a timer cycle.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class ModelerEventsClientTest {
   private static final String USER_TASK = "io.camunda.zeebe:userTask";
 

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * official client's OAuthCredentialsProvider works unchanged, and calls without a good token are
  * refused before anything reaches the partition.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class OAuthGatewayClientTest {
   @TempDir static Path dir;
   private static TestIssuer issuer;

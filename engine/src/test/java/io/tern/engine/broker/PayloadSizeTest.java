@@ -15,6 +15,7 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * variables are held twice (the message and its correlation), so half of that. Above the limits,
  * requests are refused naming them.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class PayloadSizeTest {
   /** 3 MB of variables: under the 4 MB request limit with room for the request's other fields. */
   private static final String LARGE = "x".repeat(3 * 1024 * 1024);

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same after partition 1's leader is stopped and another one, which replays the pills from the
  * log, leads.
  */
+@Tag("slow") // a three-broker cluster under a poison command: docs/testing.md
 class PoisonPillClusterTest {
   private static final Duration READY = Duration.ofSeconds(90);
   private static final String DEFINITIONS =

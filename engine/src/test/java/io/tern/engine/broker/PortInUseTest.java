@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * whatever had started is stopped again (its other ports and its data are free), and the process
  * exits non-zero.
  */
+@Tag("slow") // broker processes that must stop on a taken port: docs/testing.md
 class PortInUseTest {
   private static final String HOST = "127.0.0.1";
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * throw event waking a signal intermediate catch event in another instance, and a signal end event
  * starting a third process.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class ShipmentClientTest {
   @TempDir Path dir;
 

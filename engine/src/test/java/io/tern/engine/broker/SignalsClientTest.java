@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * branches taken), and a signal broadcast with BroadcastSignal recalls every order being shipped,
  * on both partitions, and starts one recall notice through a signal start event.
  */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class SignalsClientTest {
   @TempDir Path dir;
 

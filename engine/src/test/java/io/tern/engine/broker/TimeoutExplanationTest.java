@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A request that gets no answer in time says what is known: processing paused, an incident on the
  * instance, or where the instance waits; never a guess at an election.
  */
+@Tag("slow") // waits out request timeouts: docs/testing.md
 class TimeoutExplanationTest {
   private static final Duration SHORT = Duration.ofSeconds(2);
 

@@ -10,10 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The older official client, io.camunda:zeebe-client-java, works against Tern as well. */
+@Tag("slow") // a broker end to end, through its gateway or management port: docs/testing.md
 class ZeebeClientTest {
   @TempDir Path dir;
 

@@ -17,10 +17,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Who counts as a broker on the command API: by certificate names, or by address. */
+@Tag("slow") // runs keytool processes to make its certificates: docs/testing.md
 class BrokerIdentityTest {
   private static final Set<String> BROKERS =
       Set.of("tern-0.tern.default.svc", "tern-1.tern.default.svc", "10.0.0.9");

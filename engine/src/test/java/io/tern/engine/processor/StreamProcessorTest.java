@@ -21,11 +21,14 @@ import io.tern.engine.record.RecordBatchBuilder;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.engine.record.sbe.RejectionType;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -305,16 +308,15 @@ class StreamProcessorTest {
     leader.processor.pause();
     leader.awaitPhase(ProcessorPhase.PAUSED);
     leader.send(CREATE, -1, "held");
-    sleepMs(100); // a duration: a paused processor must not take the command in that time
-    assertThat(leader.entities()).isEmpty();
+    // A paused processor must not take the command: checked throughout 100 ms.
+    holdsFor(Duration.ofMillis(100), () -> leader.entities().isEmpty(), "nothing processed");
 
     leader.close();
     members.remove(leader);
     TestMember restarted = member("leader", ProcessorConfig.defaults());
     log.electLeader(restarted.processor);
     restarted.awaitPhase(ProcessorPhase.PAUSED);
-    sleepMs(100); // a duration, as above, after the restart
-    assertThat(restarted.entities()).isEmpty();
+    holdsFor(Duration.ofMillis(100), () -> restarted.entities().isEmpty(), "nothing processed");
 
     restarted.processor.resume();
     await(() -> restarted.entities().size() == 1, "the held command to be processed");
@@ -359,11 +361,12 @@ class StreamProcessorTest {
     assertThat(follower.processor.failure()).hasMessageContaining("no applier for the event");
   }
 
-  private static void sleepMs(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  /** Fails unless {@code condition} holds at every check throughout {@code duration}. */
+  private static void holdsFor(Duration duration, BooleanSupplier condition, String what) {
+    Awaitility.await(what)
+        .during(duration)
+        .atMost(duration.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(5))
+        .until(condition::getAsBoolean);
   }
 }

@@ -36,7 +36,7 @@ class CloseWaitsTest {
   @Test
   void anInterruptedWaitGoesOnUntilTheFutureIsDoneAndKeepsTheFlag() {
     CompletableFuture<Void> future = new CompletableFuture<>();
-    runLater(200, () -> future.complete(null));
+    runWhenWaiting(Thread.currentThread(), () -> future.complete(null));
     Thread.currentThread().interrupt();
 
     boolean done = CloseWaits.await(future, LONG_NS);
@@ -71,7 +71,7 @@ class CloseWaitsTest {
   void anInterruptedJoinWaitsForTheThreadToEnd() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     Thread worker = startWaiting(release);
-    runLater(200, release::countDown);
+    runWhenWaiting(Thread.currentThread(), release::countDown);
     Thread.currentThread().interrupt();
 
     boolean ended = CloseWaits.join(worker, LONG_NS);
@@ -197,16 +197,19 @@ class CloseWaitsTest {
     return worker;
   }
 
-  private static void runLater(long delayMs, Runnable action) {
+  /**
+   * Runs {@code action} once {@code waiter} is in a timed wait: the action must come while the wait
+   * is under way, after the interrupt set before it was taken and swallowed (an interrupted thread
+   * does not wait; it throws at once).
+   */
+  private static void runWhenWaiting(Thread waiter, Runnable action) {
     Thread thread =
         new Thread(
             () -> {
-              try {
-                // A duration, not a condition: the action must come while the wait is under way.
-                Thread.sleep(delayMs);
-              } catch (InterruptedException e) {
-                return;
-              }
+              await("the wait under way")
+                  .atMost(TIMEOUT)
+                  .pollInterval(Duration.ofMillis(1))
+                  .until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
               action.run();
             });
     thread.setDaemon(true);

@@ -16,11 +16,14 @@ import org.junit.jupiter.api.Test;
  * found), {@code -Draft.sim.seed=S} to replay one seed, {@code -Draft.sim.steps=N} fault steps per
  * seed, {@code -Draft.sim.trace=true} (with one seed) to print every message, flush, crash and
  * restart to the test's output file. The long run is {@code ./mvnw -pl raft test
- * -Dtest=RaftSimulationTest -Draft.sim.seeds=100000}.
+ * -Dtest=RaftSimulationTest -Draft.sim.seeds=100000}. Seeds run from {@code -Draft.sim.first=S}
+ * (default 0; {@code random}, as in {@code -Pquick}, picks a new first seed each run and prints it,
+ * so that quick runs cover different seeds over time).
  */
 class RaftSimulationTest {
   private static final int SEEDS = Integer.getInteger("raft.sim.seeds", 5000);
   private static final Long ONLY_SEED = Long.getLong("raft.sim.seed");
+  private static final String FIRST_SEED = System.getProperty("raft.sim.first", "0");
   private static final int FAULT_STEPS = Integer.getInteger("raft.sim.steps", 2000);
   private static final int CONVERGE_TICKS = 2000;
 
@@ -30,8 +33,11 @@ class RaftSimulationTest {
     long committed = 0;
     long installs = 0;
     int unsafeLosses = 0;
-    long first = ONLY_SEED != null ? ONLY_SEED : 0;
+    long first = ONLY_SEED != null ? ONLY_SEED : firstSeed();
     long count = ONLY_SEED != null ? 1 : SEEDS;
+    System.out.printf(
+        "RaftSimulationTest: seeds %d to %d (again: -Draft.sim.first=%d -Draft.sim.seeds=%d)%n",
+        first, first + count - 1, first, count);
     for (long seed = first; seed < first + count; seed++) {
       int size = seed % 2 == 0 ? 3 : 5;
       Simulation.FlushMode mode =
@@ -71,6 +77,14 @@ class RaftSimulationTest {
     if (ONLY_SEED == null) {
       assertThat(installs).as("lagging members catch up through snapshots").isPositive();
     }
+  }
+
+  /** {@code raft.sim.first}: a seed, or {@code random} for a new one (kept small to read). */
+  private static long firstSeed() {
+    if (FIRST_SEED.equals("random")) {
+      return new java.util.Random().nextInt(1_000_000_000);
+    }
+    return Long.parseLong(FIRST_SEED);
   }
 
   private static String describe(long seed, int size, Simulation.FlushMode mode, String what) {

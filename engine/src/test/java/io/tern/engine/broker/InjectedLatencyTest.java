@@ -51,8 +51,16 @@ class InjectedLatencyTest {
         assertThat(viaNode1)
             .as("a command to node 1 and its answer cross the delayed link: 2 x %d ms", LATENCY_MS)
             .isGreaterThanOrEqualTo(2 * LATENCY_MS);
-        assertThat(viaNode2).as("node 2's link is not delayed").isLessThan(LATENCY_MS);
-        assertThat(local).as("partition 1 is led by node 0 itself").isLessThan(LATENCY_MS);
+        // Against the delayed path, not a fixed bound: on a loaded machine the fastest command
+        // of an undelayed path has taken 35 ms, and that floor is under the delayed path too.
+        assertThat(viaNode2)
+            .as("node 2's link is not delayed: %d ms against %d ms via node 1", viaNode2, viaNode1)
+            .isLessThanOrEqualTo(viaNode1 - LATENCY_MS);
+        assertThat(local)
+            .as(
+                "partition 1 is led by node 0 itself: %d ms against %d ms via node 1",
+                local, viaNode1)
+            .isLessThanOrEqualTo(viaNode1 - LATENCY_MS);
       }
       assertThat(scrape(cluster.broker(0)))
           .as("node 0 says what it injects, and where")
@@ -113,7 +121,7 @@ class InjectedLatencyTest {
   /** The fastest of five NOT_FOUND answers to cancelling an instance that partition never had. */
   private static long fastestCancelOnPartition(CamundaClient client, int partitionId) {
     long fastestMs = Long.MAX_VALUE;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 10; i++) {
       long key = Keys.encode(partitionId, 1_000_000 + i);
       long startNs = System.nanoTime();
       assertThatThrownBy(() -> client.newCancelInstanceCommand(key).send().join())

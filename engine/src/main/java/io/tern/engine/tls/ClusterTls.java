@@ -31,9 +31,7 @@ public final class ClusterTls implements AutoCloseable {
 
   private ClusterTls(ReloadingCredentials credentials) {
     this.credentials = credentials;
-    LOG.info(
-        "cluster TLS on the command API with {}, on Raft with JDK",
-        ReloadingCredentials.provider());
+    LOG.info("cluster TLS with {} on the command API and Raft", ReloadingCredentials.provider());
     try {
       this.server =
           GrpcSslContexts.configure(

@@ -573,22 +573,7 @@ class OldLogFixtureTest {
     }
 
     private long lastElementKey(String elementId, int intent) {
-      long last = -1;
-      RecordBatch batch = new RecordBatch();
-      ProcessInstanceValue value = new ProcessInstanceValue();
-      for (byte[] entry : log.committedBatches()) {
-        batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
-        while (batch.hasNext()) {
-          LoggedRecord record = batch.next();
-          if (record.isEvent()
-              && record.valueType() == ValueTypes.PROCESS_INSTANCE
-              && record.intent() == intent
-              && value.<ProcessInstanceValue>readFrom(record.value()).elementId.equals(elementId)) {
-            last = record.key();
-          }
-        }
-      }
-      return last;
+      return WorkflowTestBase.elementKey(log, elementId, intent);
     }
   }
 

@@ -288,6 +288,11 @@ abstract class WorkflowTestBase {
 
   /** The key of the last element instance of {@code elementId} with that lifecycle event, or -1. */
   long elementKey(String elementId, int intent) {
+    return elementKey(log, elementId, intent);
+  }
+
+  /** The key of the last element instance of {@code elementId} with that event in {@code log}. */
+  static long elementKey(InMemoryLogStorage log, String elementId, int intent) {
     long last = -1;
     RecordBatch batch = new RecordBatch();
     ProcessInstanceValue value = new ProcessInstanceValue();

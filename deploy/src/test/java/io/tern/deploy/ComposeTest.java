@@ -158,10 +158,12 @@ class ComposeTest {
           .contains("\"1\":")
           .contains("\"2\":")
           .contains("\"3\":");
-      Podman.Result health = Podman.podman("healthcheck", "run", project + "_broker-1_1");
-      assertThat(health.code())
-          .as("the image's health check in compose:\n%s", health.output())
-          .isZero();
+      // Readiness may dip while the rebalance moves leaders; the image's check allows 3 misses
+      // in a row (HEALTHCHECK --retries=3), so one miss here is no failure either.
+      await("the image's health check in compose passes")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> Podman.podman("healthcheck", "run", project + "_broker-1_1").code() == 0);
       // The starter deploys and starts instances through the gateway; the worker completes them.
       await("compose's worker ends the starter's instances")
           .atMost(Duration.ofMinutes(3))

@@ -89,11 +89,13 @@ public final class LocalCluster implements AutoCloseable {
       Path dir)
       throws IOException {
     int[] commandPorts = new int[size];
-    int[] ports = BrokerProcess.freePorts(3 * size);
+    int[] internalPorts = new int[size];
+    int[] ports = BrokerProcess.freePorts(4 * size);
     for (int node = 0; node < size; node++) {
-      commandPorts[node] = ports[3 * node];
-      gatewayPorts[node] = ports[3 * node + 1];
-      managementPorts[node] = ports[3 * node + 2];
+      commandPorts[node] = ports[4 * node];
+      gatewayPorts[node] = ports[4 * node + 1];
+      managementPorts[node] = ports[4 * node + 2];
+      internalPorts[node] = ports[4 * node + 3];
     }
     String contactPoints =
         Arrays.stream(commandPorts)
@@ -109,7 +111,9 @@ public final class LocalCluster implements AutoCloseable {
       settings.put("TERN_NETWORK_HOST", "127.0.0.1");
       settings.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
       settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(commandPorts[node]));
-      settings.put("TERN_NETWORK_INTERNALPORT", "0");
+      // Fixed, as in a deployment: a restarted broker is found where it was (Raft dials it again
+      // at once), not first looked up through its command API.
+      settings.put("TERN_NETWORK_INTERNALPORT", Integer.toString(internalPorts[node]));
       settings.put("TERN_GATEWAY_PORT", Integer.toString(gatewayPorts[node]));
       settings.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
       settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());

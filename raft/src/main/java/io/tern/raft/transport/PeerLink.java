@@ -59,6 +59,7 @@ final class PeerLink {
   private Channel channel;
   private Channel connecting;
   private ScheduledFuture<?> reconnectTask;
+  private volatile boolean started;
   private long backoffMs;
 
   /**
@@ -115,8 +116,28 @@ final class PeerLink {
     return address;
   }
 
+  /**
+   * The peer's address, as it announced it (it may have moved). Announcing means the peer is up: if
+   * this side dials and is not connected, it dials now rather than at the end of a back-off that
+   * grew while the peer was down (up to {@code reconnectBackoffMaxMs} later).
+   */
   void address(InetSocketAddress newAddress) {
     this.address = newAddress;
+    if (initiator && started) {
+      execute(this::dialNow);
+    }
+  }
+
+  private void dialNow() {
+    if (closed || channel != null || connecting != null) {
+      return;
+    }
+    if (reconnectTask != null) {
+      reconnectTask.cancel(false);
+      reconnectTask = null;
+    }
+    backoffMs = config.reconnectBackoffMinMs();
+    connect();
   }
 
   boolean isConnected() {
@@ -153,6 +174,7 @@ final class PeerLink {
 
   /** Starts connecting if this member is the one to connect. */
   void start() {
+    started = true;
     if (initiator) {
       execute(this::connect);
     }
@@ -228,6 +250,7 @@ final class PeerLink {
     future.addListener(
         f -> {
           if (!f.isSuccess()) {
+            meters.connectFailures.increment();
             logFailure("cannot connect to member " + memberId + " at " + target, f.cause());
             future.channel().close();
           }

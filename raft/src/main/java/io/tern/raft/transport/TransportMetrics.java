@@ -125,6 +125,7 @@ final class TransportMetrics {
     final Counter messagesReceived;
     final Counter bytesReceived;
     final Counter reconnects;
+    final Counter connectFailures;
     private final Tags peer;
     private final Map<DropReason, Counter> dropped = new EnumMap<>(DropReason.class);
 
@@ -135,6 +136,8 @@ final class TransportMetrics {
       messagesReceived = counter("messages.received", "Messages received and decoded", peer);
       bytesReceived = bytesCounter("bytes.received", "Frame bytes received", peer);
       reconnects = counter("reconnects", "Connections established after the first", peer);
+      connectFailures =
+          counter("connect.failures", "Connection attempts that failed (refused, timed out)", peer);
       for (DropReason reason : DropReason.values()) {
         dropped.put(
             reason,

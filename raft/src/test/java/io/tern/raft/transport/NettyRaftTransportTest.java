@@ -162,6 +162,30 @@ class NettyRaftTransportTest {
     assertThat(inbox2.take()).isEqualTo(new Envelope(9, message(1, 2, 5)));
   }
 
+  /**
+   * A restarted broker announces itself (through the command API) before its back-off would let the
+   * lower id dial it again; the announcement dials at once. With a minute of back-off, only that
+   * can connect within the await's 10 s.
+   */
+  @Test
+  void aPeerThatAnnouncesItselfIsDialledAtOnceNotAtTheEndOfTheBackOff() throws Exception {
+    InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", freePort());
+    NettyRaftTransport one =
+        start(1, new Inbox(), b -> b.peer(2, nobody).reconnectBackoffMs(60_000, 60_000));
+    await(
+        "the first dial failed",
+        () -> count(one, "tern.raft.transport.connect.failures", "peer", "2") >= 1);
+
+    Inbox inbox2 = new Inbox();
+    NettyRaftTransport two = start(2, inbox2, b -> {});
+    two.addPeer(1, one.boundAddress());
+    one.addPeer(2, two.boundAddress()); // the announcement, with the address it moved to
+
+    await("1 dials the announced 2", () -> one.isConnected(2));
+    assertThat(one.send(3, message(1, 2, 7))).isTrue();
+    assertThat(inbox2.take().message()).isEqualTo(message(1, 2, 7));
+  }
+
   @Test
   void dropsOnceThePeerQueueIsFullWhileThePeerIsDown() throws Exception {
     InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", freePort());

@@ -1,7 +1,10 @@
 package io.tern.engine.workflow.value;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tern.engine.record.sbe.ProcessInstanceMigrationValueDecoder;
+import io.tern.engine.record.sbe.ProcessInstanceMigrationValueEncoder;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
@@ -12,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -19,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The values whose messages have repeating groups: each, with its groups empty and with several
  * entries in each, encodes to the bytes the hand-written mapping (before {@link ValueFields} had
- * groups) wrote, recorded here as hex, and decodes them to the same fields.
+ * groups) wrote, recorded here as hex, and decodes them to the same fields; and how {@link
+ * ValueFields} maps groups.
  */
 class GroupValuesTest {
   private static final HexFormat HEX = HexFormat.of();
@@ -92,6 +97,97 @@ class GroupValuesTest {
   void migration() {
     check(ProcessInstanceMigrationValue::new, new ProcessInstanceMigrationValue(), MIGRATION_EMPTY);
     check(ProcessInstanceMigrationValue::new, severalMigration(), MIGRATION_SEVERAL);
+  }
+
+  @Test
+  void copiesShareRecordsAndCopyNestedValues() {
+    JobBatchValue batch = severalJobBatch();
+    JobBatchValue copy = new JobBatchValue().copyFrom(batch);
+    assertThat(describe(copy)).isEqualTo(describe(batch));
+    assertThat(copy.jobs).hasSize(3);
+    for (int i = 0; i < copy.jobs.size(); i++) {
+      assertThat(copy.jobs.get(i)).isNotSameAs(batch.jobs.get(i));
+    }
+    assertThat(encode(copy)).isEqualTo(JOB_BATCH_SEVERAL);
+    assertThat(encode(batch.copyFrom(batch))).as("copied onto itself").isEqualTo(JOB_BATCH_SEVERAL);
+
+    ProcessInstanceModificationValue modification = severalModification();
+    ProcessInstanceModificationValue copied =
+        new ProcessInstanceModificationValue().copyFrom(modification);
+    assertThat(copied.activations).isEqualTo(modification.activations);
+    assertThat(copied.activations).isNotSameAs(modification.activations);
+    assertThat(encode(copied)).isEqualTo(MODIFICATION_SEVERAL);
+  }
+
+  @Test
+  void decodingReplacesTheEntries() {
+    ProcessInstanceMigrationValue value = severalMigration();
+    byte[] bytes = HEX.parseHex(MIGRATION_EMPTY);
+    value.wrap(new UnsafeBuffer(bytes), 0, bytes.length);
+    assertThat(value.mappings).isEmpty();
+    JobBatchValue batch = severalJobBatch();
+    bytes = HEX.parseHex(JOB_BATCH_EMPTY);
+    batch.wrap(new UnsafeBuffer(bytes), 0, bytes.length);
+    assertThat(batch.jobKeys).isEmpty();
+    assertThat(batch.jobs).isEmpty();
+    assertThat(batch.fetchVariables).isEmpty();
+  }
+
+  /** The decisions group came with version 3 of the schema: a deployment of before has none. */
+  @Test
+  void aDeploymentOfSchemaVersion2HasNoDecisions() {
+    DeploymentValue value = severalDeployment();
+    value.decisions.clear();
+    String hex = encode(value);
+    assertThat(hex).startsWith("00000a00f41c0700").endsWith("19000000");
+    String version2 = "00000a00f41c0200" + hex.substring(16, hex.length() - "19000000".length());
+    byte[] bytes = HEX.parseHex(version2);
+    DeploymentValue decoded = severalDeployment();
+    decoded.wrap(new UnsafeBuffer(bytes), 0, bytes.length);
+    assertThat(describe(decoded)).isEqualTo(describe(value));
+  }
+
+  @Test
+  void listsOfAGroupOfDifferentLengthsAreNotEncoded() {
+    JobBatchValue batch = severalJobBatch();
+    batch.jobKeys.remove(2);
+    assertThatThrownBy(batch::length)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("jobs");
+  }
+
+  @Test
+  void aRecordComponentMustBeAFieldOfTheGroupOnce() {
+    assertThatThrownBy(() -> mappings(mapping -> mapping.string("sourceElementId")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("targetElementId is no field");
+    assertThatThrownBy(
+            () ->
+                mappings(
+                    mapping ->
+                        mapping
+                            .string("sourceElementId", "targetElementId")
+                            .string("targetElementId")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("targetElementId is two fields");
+    assertThatThrownBy(() -> mappings(mapping -> mapping.string("sourceElementId", "source")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no component source");
+  }
+
+  private static ValueFields<ProcessInstanceMigrationValue> mappings(
+      UnaryOperator<ValueFields.Entries<ProcessInstanceMigrationValue.Mapping>> fields) {
+    return ValueFields.of(
+            ProcessInstanceMigrationValue.class,
+            ProcessInstanceMigrationValueEncoder.class,
+            ProcessInstanceMigrationValueDecoder.class)
+        .int64("processInstanceKey", v -> v.processInstanceKey, (v, x) -> v.processInstanceKey = x)
+        .int64(
+            "targetProcessDefinitionKey",
+            v -> v.targetProcessDefinitionKey,
+            (v, x) -> v.targetProcessDefinitionKey = x)
+        .group("mappings", v -> v.mappings, ProcessInstanceMigrationValue.Mapping.class, fields)
+        .build();
   }
 
   static DeploymentValue severalDeployment() {

@@ -32,6 +32,19 @@ public abstract class WorkflowValue implements RecordValue, DbValue {
     return encodedLength;
   }
 
+  /**
+   * Encodes this value, as a field of another, into {@link #encoded()} (the buffer {@link
+   * #length()} encodes into); returns the bytes written.
+   */
+  final int encodeOwn() {
+    return encode(scratch, 0);
+  }
+
+  /** The buffer {@link #encodeOwn()} encodes into. */
+  final DirectBuffer encoded() {
+    return scratch;
+  }
+
   @Override
   public void write(MutableDirectBuffer buffer, int offset) {
     if (encodedLength < 0) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,12 +28,16 @@ class MappedValueTest {
         CompensationSubscriptionValue.class,
         DecisionEvaluationValue.class,
         DeploymentDistributionValue.class,
+        DeploymentValue.class,
         IncidentValue.class,
+        JobBatchValue.class,
         JobValue.class,
         MessageSubscriptionValue.class,
         MessageValue.class,
         ProcessEventValue.class,
         ProcessInstanceCreationValue.class,
+        ProcessInstanceMigrationValue.class,
+        ProcessInstanceModificationValue.class,
         ProcessInstanceValue.class,
         ResourceDeletionValue.class,
         SignalSubscriptionValue.class,
@@ -88,13 +94,59 @@ class MappedValueTest {
       } else if (type == List.class) {
         @SuppressWarnings("unchecked")
         List<Object> list = (List<Object>) field.get(value);
-        list.add(field.getName() + "-a");
-        list.add(field.getName() + "-b");
+        Class<?> element =
+            (Class<?>) ((ParameterizedType) field.getGenericType()).getActualTypeArguments()[0];
+        list.add(element(element, field.getName() + "-a", 10 * n));
+        list.add(element(element, field.getName() + "-b", 10 * n + 5));
       } else {
         throw new AssertionError("a field of a type the test does not know: " + field);
       }
     }
     return fields(value);
+  }
+
+  /**
+   * An element of a list (a group's entries) of type {@code type}, its fields made of {@code n}.
+   */
+  private static Object element(Class<?> type, String name, int n)
+      throws ReflectiveOperationException {
+    if (type == String.class) {
+      return name;
+    }
+    if (type == Long.class) {
+      return 1000L * n + 9;
+    }
+    if (type.isRecord()) {
+      RecordComponent[] components = type.getRecordComponents();
+      Object[] arguments = new Object[components.length];
+      Class<?>[] types = new Class<?>[components.length];
+      for (int i = 0; i < components.length; i++) {
+        types[i] = components[i].getType();
+        arguments[i] = component(types[i], name + "." + components[i].getName(), n + i);
+      }
+      return type.getDeclaredConstructor(types).newInstance(arguments);
+    }
+    if (MappedValue.class.isAssignableFrom(type)) {
+      Object nested = type.getConstructor().newInstance();
+      fill(nested);
+      return nested;
+    }
+    throw new AssertionError("a list of a type the test does not know: " + type);
+  }
+
+  private static Object component(Class<?> type, String name, int n) {
+    if (type == long.class) {
+      return 1000L * n + 11;
+    } else if (type == int.class) {
+      return 100 * n + 13;
+    } else if (type == boolean.class) {
+      return n % 2 == 0;
+    } else if (type == String.class) {
+      return name;
+    } else if (type == byte[].class) {
+      return ("{\"" + name + "\":" + n + "}").getBytes(StandardCharsets.UTF_8);
+    }
+    throw new AssertionError("a record component of a type the test does not know: " + type);
   }
 
   private static Map<String, Object> fields(Object value) throws ReflectiveOperationException {
@@ -105,7 +157,7 @@ class MappedValueTest {
           field.getName(),
           content instanceof byte[] bytes
               ? new String(bytes, StandardCharsets.UTF_8)
-              : content instanceof List<?> list ? new ArrayList<>(list) : content);
+              : content instanceof List<?> list ? GroupValuesTest.describe(list) : content);
     }
     return fields;
   }

@@ -7,6 +7,8 @@ import io.tern.engine.cluster.BrokerMessages.PartitionState;
 import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.command.PartitionCommands.NotWrittenException;
 import io.tern.engine.command.PartitionCommands.OutcomeUnknownException;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.JobStreams;
@@ -51,12 +53,7 @@ class ClusterPartitionsOutcomeTest {
         new BrokerApiServer.Host() {
           @Override
           public CompletableFuture<Answer> request(
-              int partitionId,
-              int valueType,
-              int intent,
-              long key,
-              RecordValue value,
-              long timeoutMs) {
+              int partitionId, Intent intent, long key, RecordValue value, long timeoutMs) {
             return answers.get();
           }
 
@@ -135,7 +132,7 @@ class ClusterPartitionsOutcomeTest {
             });
     ClusterPartitions partitions = gatewayTo(leader.port());
 
-    CompletableFuture<Answer> answer = partitions.request(1, 1, 1, -1, VALUE, 20_000);
+    CompletableFuture<Answer> answer = partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000);
     assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
     leader.close();
 
@@ -161,7 +158,8 @@ class ClusterPartitionsOutcomeTest {
     open.add(leader);
     ClusterPartitions partitions = gatewayTo(leader.port());
 
-    Answer answer = partitions.request(1, 1, 1, -1, VALUE, 20_000).get(30, TimeUnit.SECONDS);
+    Answer answer =
+        partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000).get(30, TimeUnit.SECONDS);
 
     assertThat(answer.key()).isEqualTo(42);
     assertThat(received).hasValue(2);
@@ -177,7 +175,7 @@ class ClusterPartitionsOutcomeTest {
     open.add(leader);
     ClusterPartitions partitions = gatewayTo(leader.port());
 
-    assertThat(failureOf(partitions.request(1, 1, 1, -1, VALUE, 20_000)))
+    assertThat(failureOf(partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000)))
         .isInstanceOfSatisfying(NotWrittenException.class, e -> assertThat(e.exhausted()).isTrue())
         .hasMessageContaining("at its limit of 5");
   }
@@ -188,7 +186,7 @@ class ClusterPartitionsOutcomeTest {
     ClusterPartitions partitions = gatewayTo(nobody, false);
     long startNs = System.nanoTime();
 
-    Throwable failure = failureOf(partitions.request(1, 1, 1, -1, VALUE, 20_000));
+    Throwable failure = failureOf(partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000));
 
     assertThat(failure)
         .isInstanceOfSatisfying(NotWrittenException.class, e -> assertThat(e.exhausted()).isFalse())

@@ -195,4 +195,36 @@ class ClusterPartitionsOutcomeTest {
         .as("it waited for a leader first")
         .isGreaterThanOrEqualTo(Duration.ofMillis(ClusterPartitions.LEADER_WAIT_MS));
   }
+
+  @Test
+  void aCommandOfUnknownCodesIsRefusedNamingThemAndNotWritten() throws Exception {
+    AtomicInteger received = new AtomicInteger();
+    BrokerApiServer leader =
+        leader(
+            () -> {
+              received.incrementAndGet();
+              return new CompletableFuture<>();
+            });
+    open.add(leader);
+    ClusterClient cluster =
+        new ClusterClient(List.of(new InetSocketAddress("127.0.0.1", leader.port())), -1, 1)
+            .start();
+    open.add(cluster::close);
+    Awaitility.await("the leader of partition 1 known")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> cluster.leaderOf(1) >= 0);
+
+    // From a newer broker, say: JOB (13) with an intent this one does not know.
+    byte[] unknown = new BrokerMessages.Execute(1, 13, 99, -1, true, new byte[] {1}).encode();
+    CompletableFuture<byte[]> call =
+        cluster.call(cluster.leaderOf(1), BrokerApi.EXECUTE, unknown, 10_000);
+
+    Throwable failure =
+        org.assertj.core.api.Assertions.catchThrowable(() -> call.get(30, TimeUnit.SECONDS));
+    assertThat(failure).hasCauseInstanceOf(io.grpc.StatusRuntimeException.class);
+    io.grpc.Status status = ((io.grpc.StatusRuntimeException) failure.getCause()).getStatus();
+    assertThat(status.getCode()).isEqualTo(io.grpc.Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getDescription()).contains("unknown command JOB intent (13/99)");
+    assertThat(received).as("never handed to a partition").hasValue(0);
+  }
 }

@@ -546,7 +546,7 @@ class OldLogFixtureTest {
       return last;
     }
 
-    private long lastElementKey(String elementId, Intent intent) {
+    private long lastElementKey(String elementId, ProcessInstanceIntent intent) {
       return WorkflowTestBase.elementKey(log, elementId, intent);
     }
   }

@@ -17,6 +17,7 @@ import io.tern.engine.protocol.Intent;
 import io.tern.engine.protocol.JobBatchIntent;
 import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.protocol.ValueType;
 import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.record.LoggedRecord;
@@ -284,12 +285,12 @@ abstract class WorkflowTestBase {
   }
 
   /** The key of the last element instance of {@code elementId} with that lifecycle event, or -1. */
-  long elementKey(String elementId, Intent intent) {
+  long elementKey(String elementId, ProcessInstanceIntent intent) {
     return elementKey(log, elementId, intent);
   }
 
   /** The key of the last element instance of {@code elementId} with that event in {@code log}. */
-  static long elementKey(InMemoryLogStorage log, String elementId, Intent intent) {
+  static long elementKey(InMemoryLogStorage log, String elementId, ProcessInstanceIntent intent) {
     long last = -1;
     RecordBatch batch = new RecordBatch();
     ProcessInstanceValue value = new ProcessInstanceValue();
@@ -298,7 +299,6 @@ abstract class WorkflowTestBase {
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
         if (record.isEvent()
-            && record.valueType() == ValueType.PROCESS_INSTANCE
             && record.intent() == intent
             && value.<ProcessInstanceValue>readFrom(record.value()).elementId.equals(elementId)) {
           last = record.key();

@@ -37,6 +37,22 @@ class PackageCyclesTest {
     slices().matching("io.tern.engine.(*)..").should().beFreeOfCycles().check(ENGINE);
   }
 
+  /**
+   * The protocol (value types and intents, the codes of the log and the wire) is the bottom of the
+   * engine: every other package may use it, it uses none of them.
+   */
+  @Test
+  void theProtocolDependsOnNoOtherEnginePackage() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.tern.engine.protocol..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.tern.engine..")
+                .and(not(resideInAPackage("io.tern.engine.protocol.."))))
+        .check(ENGINE);
+  }
+
   @Test
   void theProcessingPackagesHaveNoCycle() {
     slices().matching("..workflow.processing.(*)..").should().beFreeOfCycles().check(ENGINE);

@@ -7,15 +7,15 @@ import io.tern.benchmark.common.Json;
 import io.tern.benchmark.common.Progress;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.processor.ProcessorConfig;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.RecordValue;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.DeploymentValue;
@@ -138,7 +138,7 @@ public final class EngineBenchmark {
         inFlight.acquire();
         ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
         creation.bpmnProcessId = "bench";
-        send(broker, ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation)
+        send(broker, CreationIntent.CREATE, -1, creation)
             .whenComplete((answer, error) -> inFlight.release());
       }
       worker.join(TIMEOUT.toMillis());
@@ -181,7 +181,7 @@ public final class EngineBenchmark {
     byte[] xml = Bpmn.convertToString(builder.endEvent().done()).getBytes(StandardCharsets.UTF_8);
     DeploymentValue deployment = new DeploymentValue();
     deployment.resources.add(new DeploymentValue.Resource("bench.bpmn", xml));
-    send(broker, ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, deployment)
+    send(broker, DeploymentIntent.CREATE, -1, deployment)
         .get(TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
@@ -195,8 +195,7 @@ public final class EngineBenchmark {
     JobValue completion = new JobValue();
     try {
       while (jobsCompleted.get() < totalJobs) {
-        byte[] answer =
-            send(broker, ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request).get();
+        byte[] answer = send(broker, JobBatchIntent.ACTIVATE, -1, request).get();
         JobBatchValue batch = new JobBatchValue().readFrom(new UnsafeBuffer(answer));
         if (batch.jobKeys.isEmpty()) {
           Thread.sleep(1);
@@ -205,7 +204,7 @@ public final class EngineBenchmark {
         List<CompletableFuture<byte[]>> completions = new ArrayList<>();
         for (long jobKey : batch.jobKeys) {
           completions.add(
-              send(broker, ValueTypes.JOB, JobIntent.COMPLETE, jobKey, completion)
+              send(broker, JobIntent.COMPLETE, jobKey, completion)
                   .thenApply(
                       bytes -> {
                         jobsCompleted.incrementAndGet();
@@ -221,13 +220,13 @@ public final class EngineBenchmark {
   }
 
   private CompletableFuture<byte[]> send(
-      SingleMemberPartition broker, int valueType, int intent, long key, RecordValue value) {
+      SingleMemberPartition broker, Intent intent, long key, RecordValue value) {
     long requestId = nextRequest.getAndIncrement();
     CompletableFuture<byte[]> answer = new CompletableFuture<>();
     waiting.put(requestId, answer);
     while (true) {
       try {
-        broker.partition().intake().write(0, requestId, valueType, intent, key, value);
+        broker.partition().intake().write(0, requestId, intent, key, value);
         return answer;
       } catch (LogStreamWriter.NotWritableException e) {
         // The proposal queue is full: back off without taking a core from the engine.
@@ -269,8 +268,7 @@ public final class EngineBenchmark {
         while (batch.hasNext()) {
           LoggedRecord record = batch.next();
           records++;
-          if (record.valueType() == ValueTypes.PROCESS_INSTANCE
-              && record.intent() == ProcessInstanceIntent.ELEMENT_COMPLETED
+          if (record.intent() == ProcessInstanceIntent.ELEMENT_COMPLETED
               && value.<ProcessInstanceValue>readFrom(record.value()).elementType
                   == BpmnElementType.PROCESS) {
             completedProcesses++;

@@ -155,11 +155,7 @@ public final class ReplayBenchmark {
     for (long i = 0; i < commands; i++) {
       while (true) {
         try {
-          last =
-              broker
-                  .partition()
-                  .intake()
-                  .write(-1, -1, ReplayEngine.VALUE_TYPE, ReplayEngine.CREATE, -1, value);
+          last = broker.partition().intake().write(-1, -1, ReplayEngine.CREATE, -1, value);
           break;
         } catch (LogStreamWriter.NotWritableException e) {
           Thread.onSpinWait(); // the proposal queue is full, or processing has not started

@@ -2,6 +2,8 @@ package io.tern.benchmark.replay;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.state.ColumnFamily;
 import io.tern.engine.state.DbLong;
@@ -15,9 +17,9 @@ import org.agrona.MutableDirectBuffer;
  * event's value into RocksDB.
  */
 final class ReplayEngine {
-  static final int VALUE_TYPE = 1;
-  static final int CREATE = 0;
-  static final int CREATED = 1;
+  // Borrowed from the DEPLOYMENT value type: only which intent a record names matters here.
+  static final Intent CREATE = DeploymentIntent.CREATE;
+  static final Intent CREATED = DeploymentIntent.CREATED;
   private static final short ENTITIES = 16;
 
   private ReplayEngine() {}
@@ -29,18 +31,13 @@ final class ReplayEngine {
     ValueView value = new ValueView();
     return new RecordProcessors()
         .onCommand(
-            VALUE_TYPE,
             CREATE,
             (command, result) ->
                 result.appendEvent(
                     context.nextKey(),
-                    VALUE_TYPE,
                     CREATED,
                     RecordValue.of(command.value(), 0, command.value().capacity())))
-        .onEvent(
-            VALUE_TYPE,
-            CREATED,
-            event -> entities.put(key.set(event.key()), value.of(event.value())));
+        .onEvent(CREATED, event -> entities.put(key.set(event.key()), value.of(event.value())));
   }
 
   /** A value that writes the bytes it views, so an applier stores an event's value without copy. */

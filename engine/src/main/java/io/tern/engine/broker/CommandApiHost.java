@@ -4,6 +4,7 @@ import io.tern.engine.cluster.BrokerApiServer;
 import io.tern.engine.cluster.BrokerJobStreams;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.Partitions;
 import java.util.List;
@@ -35,8 +36,8 @@ final class CommandApiHost implements BrokerApiServer.Host {
 
   @Override
   public CompletableFuture<Answer> request(
-      int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
-    return partitions.request(partitionId, valueType, intent, key, value, timeoutMs);
+      int partitionId, Intent intent, long key, RecordValue value, long timeoutMs) {
+    return partitions.request(partitionId, intent, key, value, timeoutMs);
   }
 
   @Override

@@ -9,9 +9,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import java.util.Optional;
 
 /**
@@ -80,20 +80,19 @@ final class CommandLimiter {
   }
 
   /** Whether a command of this kind is exempt: it finishes work rather than adding it. */
-  static boolean isExempt(int valueType, int intent) {
-    return (valueType == ValueTypes.JOB
-            && (intent == JobIntent.COMPLETE
-                || intent == JobIntent.FAIL
-                || intent == JobIntent.THROW_ERROR))
-        || (valueType == ValueTypes.PROCESS_INSTANCE && intent == ProcessInstanceIntent.CANCEL);
+  static boolean isExempt(Intent intent) {
+    return intent == JobIntent.COMPLETE
+        || intent == JobIntent.FAIL
+        || intent == JobIntent.THROW_ERROR
+        || intent == ProcessInstanceIntent.CANCEL;
   }
 
   /**
    * A slot for one command, to be released once (success when processed or answered, dropped on a
    * timeout, ignore when it could not be written); empty if the partition is at its limit.
    */
-  Optional<Limiter.Listener> acquire(int valueType, int intent) {
-    if (limiter == null || isExempt(valueType, intent)) {
+  Optional<Limiter.Listener> acquire(Intent intent) {
+    if (limiter == null || isExempt(intent)) {
       return Optional.of(UNLIMITED);
     }
     Optional<Limiter.Listener> slot = limiter.acquire(null);

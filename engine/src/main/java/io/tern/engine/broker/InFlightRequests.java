@@ -2,6 +2,7 @@ package io.tern.engine.broker;
 
 import com.netflix.concurrency.limits.Limiter;
 import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import java.util.Map;
@@ -56,9 +57,8 @@ final class InFlightRequests {
    * slot released if processing has not released it already: with success on an answer, as dropped
    * on a timeout (no answer in time is the overload signal), ignored otherwise.
    */
-  InFlight register(Limiter.Listener slot, int partitionId, int valueType, int intent) {
-    InFlight request =
-        new InFlight(nextRequestId.getAndIncrement(), slot, partitionId, valueType, intent);
+  InFlight register(Limiter.Listener slot, int partitionId, Intent intent) {
+    InFlight request = new InFlight(nextRequestId.getAndIncrement(), slot, partitionId, intent);
     pending.put(request.requestId, request);
     request.answer.whenComplete(
         (answered, error) -> {
@@ -104,7 +104,7 @@ final class InFlightRequests {
     RejectionType rejection = record.rejectionType();
     request.answer.complete(
         new Answer(
-            record.intent(),
+            record.intentCode(),
             rejection,
             rejection == RejectionType.NONE ? "" : record.rejectionReason(),
             record.key(),
@@ -120,8 +120,7 @@ final class InFlightRequests {
   static final class InFlight {
     final long requestId;
     final int partitionId;
-    final int valueType;
-    final int intent;
+    final Intent intent;
     final CompletableFuture<Answer> answer = new CompletableFuture<>();
     private final Limiter.Listener slot;
     private final AtomicBoolean released = new AtomicBoolean();
@@ -131,12 +130,10 @@ final class InFlightRequests {
 
     volatile long processedKey = -1;
 
-    private InFlight(
-        long requestId, Limiter.Listener slot, int partitionId, int valueType, int intent) {
+    private InFlight(long requestId, Limiter.Listener slot, int partitionId, Intent intent) {
       this.requestId = requestId;
       this.slot = slot;
       this.partitionId = partitionId;
-      this.valueType = valueType;
       this.intent = intent;
     }
 

@@ -7,6 +7,7 @@ import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.partition.DiskSpaceGuard;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.processor.CommandResponseSink;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.Partitions;
@@ -63,7 +64,7 @@ final class LocalPartitions
 
   @Override
   public CompletableFuture<Answer> request(
-      int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
+      int partitionId, Intent intent, long key, RecordValue value, long timeoutMs) {
     EnginePartition partition = leading(partitionId);
     if (partition == null) {
       return CompletableFuture.failedFuture(
@@ -71,7 +72,7 @@ final class LocalPartitions
               "partition " + partitionId + " has no leader on this broker right now", false));
     }
     CommandLimiter limiter = limiters.get(partitionId - 1);
-    Optional<Limiter.Listener> slot = limiter.acquire(valueType, intent);
+    Optional<Limiter.Listener> slot = limiter.acquire(intent);
     if (slot.isEmpty()) {
       return CompletableFuture.failedFuture(
           new NotWrittenException(
@@ -82,13 +83,10 @@ final class LocalPartitions
                   + " commands in flight (backpressure); try again shortly",
               true));
     }
-    InFlightRequests.InFlight request =
-        inFlight.register(slot.get(), partitionId, valueType, intent);
+    InFlightRequests.InFlight request = inFlight.register(slot.get(), partitionId, intent);
     CompletableFuture<Answer> answer = request.answer;
     try {
-      partition
-          .intake()
-          .write(inFlight.streamId(), request.requestId, valueType, intent, key, value);
+      partition.intake().write(inFlight.streamId(), request.requestId, intent, key, value);
     } catch (LogStreamWriter.NotWritableException e) {
       answer.completeExceptionally(
           new NotWrittenException(
@@ -135,13 +133,13 @@ final class LocalPartitions
 
   /** Engine to engine: best effort, the sender retries until acknowledged. */
   @Override
-  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+  public void send(int partitionId, Intent intent, long key, RecordValue value) {
     EnginePartition partition = leading(partitionId);
     if (partition == null) {
       return;
     }
     try {
-      partition.intake().write(-1, -1, valueType, intent, key, value);
+      partition.intake().write(-1, -1, intent, key, value);
     } catch (LogStreamWriter.NotWritableException e) {
       // dropped: sent again after the sender's retry interval
     }

@@ -2,8 +2,7 @@ package io.tern.engine.broker;
 
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.processor.ProcessorPhase;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
+import io.tern.engine.protocol.CreationIntent;
 import io.tern.engine.workflow.inspect.WorkflowInspection;
 import io.tern.engine.workflow.inspect.WorkflowInspection.Element;
 import io.tern.raft.RaftRole;
@@ -55,9 +54,7 @@ final class TimeoutExplanation {
               : "partition " + partitionId + " had not processed the command yet");
     }
     boolean awaitsInstance =
-        request.valueType == ValueTypes.PROCESS_INSTANCE_CREATION
-            && request.intent == CreationIntent.CREATE_WITH_AWAITING_RESULT
-            && request.processedKey >= 0;
+        request.intent == CreationIntent.CREATE_WITH_AWAITING_RESULT && request.processedKey >= 0;
     if (!awaitsInstance) {
       return done(
           paused != null

@@ -21,6 +21,8 @@ import io.tern.engine.cluster.BrokerMessages.JobStreamRequest;
 import io.tern.engine.command.PartitionCommands;
 import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.command.PartitionCommands.NotWrittenException;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.Intents;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.Partitions;
 import java.io.IOException;
@@ -64,7 +66,7 @@ public final class BrokerApiServer implements AutoCloseable {
   public interface Host {
     /** Writes a command and completes with its committed answer (see {@link PartitionCommands}). */
     CompletableFuture<Answer> request(
-        int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs);
+        int partitionId, Intent intent, long key, RecordValue value, long timeoutMs);
 
     /** Engine to engine: writes a command if the partition is led here, else drops it. */
     Partitions partitions();
@@ -208,14 +210,27 @@ public final class BrokerApiServer implements AutoCloseable {
       observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
       return;
     }
-    if (!access.mayExecute(command, observer)) {
+    // The codes on the wire, read once: everything after this takes the intent.
+    Intent intent = Intents.of(command.valueType(), command.intent());
+    if (!access.mayExecute(command, intent, observer)) {
+      return;
+    }
+    if (intent == null) {
+      observer.onError(
+          Status.INVALID_ARGUMENT
+              .withDescription(
+                  "unknown command "
+                      + ForwardableCommands.describe(command.valueType(), command.intent())
+                      + " for partition "
+                      + command.partitionId()
+                      + ": this broker knows no such value type and intent")
+              .asException());
       return;
     }
     RecordValue value =
         RecordValue.of(new UnsafeBuffer(command.value()), 0, command.value().length);
     if (!command.wantsAnswer()) {
-      host.partitions()
-          .send(command.partitionId(), command.valueType(), command.intent(), command.key(), value);
+      host.partitions().send(command.partitionId(), intent, command.key(), value);
       observer.onNext(BrokerMessages.text(""));
       observer.onCompleted();
       return;
@@ -229,8 +244,7 @@ public final class BrokerApiServer implements AutoCloseable {
     CompletableFuture<Answer> answer =
         host.request(
             command.partitionId(),
-            command.valueType(),
-            command.intent(),
+            intent,
             command.key(),
             value,
             Math.max(1, timeoutMs - PartitionCommands.TIMEOUT_GRACE_MS));

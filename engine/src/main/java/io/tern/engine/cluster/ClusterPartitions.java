@@ -8,6 +8,7 @@ import io.tern.engine.cluster.BrokerMessages.Execute;
 import io.tern.engine.command.PartitionCommands;
 import io.tern.engine.command.PartitionCommands.NotWrittenException;
 import io.tern.engine.command.PartitionCommands.OutcomeUnknownException;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.Partitions;
@@ -47,9 +48,9 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
     boolean leads(int partitionId);
 
     CompletableFuture<Answer> request(
-        int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs);
+        int partitionId, Intent intent, long key, RecordValue value, long timeoutMs);
 
-    void send(int partitionId, int valueType, int intent, long key, RecordValue value);
+    void send(int partitionId, Intent intent, long key, RecordValue value);
 
     /** A standalone gateway hosts none. */
     Local NONE =
@@ -61,18 +62,12 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
 
           @Override
           public CompletableFuture<Answer> request(
-              int partitionId,
-              int valueType,
-              int intent,
-              long key,
-              RecordValue value,
-              long timeoutMs) {
+              int partitionId, Intent intent, long key, RecordValue value, long timeoutMs) {
             throw new IllegalStateException("no local partitions");
           }
 
           @Override
-          public void send(
-              int partitionId, int valueType, int intent, long key, RecordValue value) {
+          public void send(int partitionId, Intent intent, long key, RecordValue value) {
             throw new IllegalStateException("no local partitions");
           }
         };
@@ -98,14 +93,14 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
 
   @Override
   public CompletableFuture<Answer> request(
-      int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs) {
+      int partitionId, Intent intent, long key, RecordValue value, long timeoutMs) {
     long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     if (local.leads(partitionId)) {
       // The common case, and the only one of a single broker: the local partition's own future,
       // so a caller's timeout releases its request slot directly. A refusal before writing comes
       // back already failed; only then are the retries below needed.
       CompletableFuture<Answer> answer =
-          requestLocally(partitionId, valueType, intent, key, value, deadlineNs);
+          requestLocally(partitionId, intent, key, value, deadlineNs);
       if (!answer.isCompletedExceptionally() || !notWritten(failureOf(answer))) {
         return answer;
       }
@@ -114,7 +109,6 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
     Attempt attempt =
         new Attempt(
             partitionId,
-            valueType,
             intent,
             key,
             value,
@@ -126,9 +120,9 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
   }
 
   @Override
-  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+  public void send(int partitionId, Intent intent, long key, RecordValue value) {
     if (local.leads(partitionId)) {
-      local.send(partitionId, valueType, intent, key, value);
+      local.send(partitionId, intent, key, value);
       return;
     }
     int leader = cluster.leaderOf(partitionId);
@@ -138,14 +132,16 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
     cluster.call(
         leader,
         BrokerApi.EXECUTE,
-        new Execute(partitionId, valueType, intent, key, false, bytesOf(value)).encode(),
+        new Execute(
+                partitionId, intent.valueType().code(), intent.code(), key, false, bytesOf(value))
+            .encode(),
         SEND_TIMEOUT_MS);
   }
 
   private CompletableFuture<Answer> requestLocally(
-      int partitionId, int valueType, int intent, long key, RecordValue value, long deadlineNs) {
+      int partitionId, Intent intent, long key, RecordValue value, long deadlineNs) {
     try {
-      return local.request(partitionId, valueType, intent, key, value, remainingMs(deadlineNs));
+      return local.request(partitionId, intent, key, value, remainingMs(deadlineNs));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -177,8 +173,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
   /** One command on its way, tried again while its partition has no reachable leader. */
   private final class Attempt implements Runnable {
     private final int partitionId;
-    private final int valueType;
-    private final int intent;
+    private final Intent intent;
     private final long key;
     private final RecordValue value;
     private final CompletableFuture<Answer> result;
@@ -189,15 +184,13 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
 
     Attempt(
         int partitionId,
-        int valueType,
-        int intent,
+        Intent intent,
         long key,
         RecordValue value,
         CompletableFuture<Answer> result,
         long giveUpNanos,
         long deadlineNs) {
       this.partitionId = partitionId;
-      this.valueType = valueType;
       this.intent = intent;
       this.key = key;
       this.value = value;
@@ -213,7 +206,7 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
       }
       if (local.leads(partitionId)) {
         CompletableFuture<Answer> answer =
-            requestLocally(partitionId, valueType, intent, key, value, deadlineNs);
+            requestLocally(partitionId, intent, key, value, deadlineNs);
         answer.whenComplete((answered, error) -> done(answered, error, LOCAL));
         result.whenComplete(
             (done, error) -> {
@@ -229,7 +222,15 @@ public final class ClusterPartitions implements PartitionCommands, Partitions {
         return;
       }
       if (encoded == null) {
-        encoded = new Execute(partitionId, valueType, intent, key, true, bytesOf(value)).encode();
+        encoded =
+            new Execute(
+                    partitionId,
+                    intent.valueType().code(),
+                    intent.code(),
+                    key,
+                    true,
+                    bytesOf(value))
+                .encode();
       }
       // The leader's broker times out first and says why (see PartitionCommands.request).
       CompletableFuture<byte[]> answer =

@@ -11,6 +11,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tern.engine.protocol.Intent;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSession;
@@ -68,12 +69,14 @@ final class CommandApiAccess {
     return INTERCEPTOR;
   }
 
-  /** Whether the current call may execute {@code command}; if not, it has been answered. */
-  boolean mayExecute(BrokerMessages.Execute command, StreamObserver<byte[]> observer) {
-    boolean allowed =
-        ForwardableCommands.allowed(command.valueType(), command.intent(), command.wantsAnswer());
-    boolean clientForm =
-        ForwardableCommands.isClientForm(command.valueType(), command.intent(), command.value());
+  /**
+   * Whether the current call may execute {@code command}, whose codes name {@code intent} (null if
+   * they name none here); if not, it has been answered.
+   */
+  boolean mayExecute(
+      BrokerMessages.Execute command, Intent intent, StreamObserver<byte[]> observer) {
+    boolean allowed = ForwardableCommands.allowed(intent, command.wantsAnswer());
+    boolean clientForm = ForwardableCommands.isClientForm(intent, command.value());
     if ((allowed && clientForm) || fromBroker()) {
       return true;
     }

@@ -9,11 +9,10 @@ import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.JobStreamRequest;
 import io.tern.engine.cluster.BrokerMessages.PushedJob;
 import io.tern.engine.gateway.JobStreamForwarder;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.Keys;
 import io.tern.engine.workflow.JobStreams;
 import io.tern.engine.workflow.Partitions;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.value.JobValue;
 import java.util.List;
 import java.util.Map;
@@ -99,11 +98,7 @@ public final class JobStreamForwarding implements JobStreamForwarder, ClusterCli
               JobValue job = new JobValue().readFrom(new UnsafeBuffer(pushed.value()));
               if (closed || !target.push(pushed.jobKey(), job)) {
                 partitions.send(
-                    Keys.partitionOf(pushed.jobKey()),
-                    ValueTypes.JOB,
-                    JobIntent.YIELD,
-                    pushed.jobKey(),
-                    job);
+                    Keys.partitionOf(pushed.jobKey()), JobIntent.YIELD, pushed.jobKey(), job);
               }
             }
 

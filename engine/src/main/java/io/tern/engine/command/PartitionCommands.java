@@ -1,5 +1,6 @@
 package io.tern.engine.command;
 
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
 import java.util.concurrent.CompletableFuture;
@@ -31,12 +32,17 @@ public interface PartitionCommands {
    * partition {@link #TIMEOUT_GRACE_MS} more, so that its explanation arrives first.
    */
   CompletableFuture<Answer> request(
-      int partitionId, int valueType, int intent, long key, RecordValue value, long timeoutMs);
+      int partitionId, Intent intent, long key, RecordValue value, long timeoutMs);
 
   /** How much later than the partition's own timeout a caller's bound on the wait falls. */
   long TIMEOUT_GRACE_MS = 1_000;
 
-  /** A committed answer: an event (accepted) or a rejection with its reason. */
+  /**
+   * A committed answer: an event (accepted) or a rejection with its reason. {@code intent} is the
+   * answering record's intent code: the command API's answer carries no value type (an answer may
+   * be of another value type than its command, e.g. a PROCESS_INSTANCE_RESULT), so compare it with
+   * an intent's {@code code()}.
+   */
   record Answer(int intent, RejectionType rejection, String reason, long key, byte[] value) {
     public boolean accepted() {
       return rejection == RejectionType.NONE;

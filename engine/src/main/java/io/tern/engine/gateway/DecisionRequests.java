@@ -9,8 +9,7 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluatedDecisionInpu
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.EvaluatedDecisionOutput;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.MatchedDecisionRule;
 import io.grpc.stub.StreamObserver;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
+import io.tern.engine.protocol.DecisionEvaluationIntent;
 import io.tern.engine.workflow.value.DecisionEvaluationValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.List;
@@ -43,7 +42,6 @@ final class DecisionRequests {
     commands.unary(
         "EvaluateDecision",
         DEPLOYMENT_PARTITION,
-        ValueTypes.DECISION_EVALUATION,
         DecisionEvaluationIntent.EVALUATE,
         -1,
         evaluation,

@@ -11,9 +11,8 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.DeployResourceRespons
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.Deployment;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ProcessMetadata;
 import io.grpc.stub.StreamObserver;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.ResourceDeletionIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.ResourceDeletionValue;
 import java.util.HashSet;
@@ -77,7 +76,6 @@ final class DeploymentRequests {
     commands.unary(
         "DeleteResource",
         DEPLOYMENT_PARTITION,
-        ValueTypes.RESOURCE_DELETION,
         ResourceDeletionIntent.DELETE,
         -1,
         deletion,
@@ -106,7 +104,6 @@ final class DeploymentRequests {
     commands.unary(
         "DeployResource",
         DEPLOYMENT_PARTITION,
-        ValueTypes.DEPLOYMENT,
         DeploymentIntent.CREATE,
         -1,
         deployment,

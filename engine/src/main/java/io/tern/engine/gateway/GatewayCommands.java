@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.command.PartitionCommands;
 import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.Keys;
 import io.tern.engine.record.RecordValue;
 import java.util.concurrent.CompletableFuture;
@@ -40,8 +41,7 @@ final class GatewayCommands {
   <T> void byKey(
       String what,
       long key,
-      int valueType,
-      int intent,
+      Intent intent,
       RecordValue value,
       StreamObserver<T> observer,
       Function<Answer, T> onAccepted) {
@@ -61,14 +61,13 @@ final class GatewayCommands {
               .asRuntimeException());
       return;
     }
-    unary(what, partition, valueType, intent, key, value, observer, onAccepted);
+    unary(what, partition, intent, key, value, observer, onAccepted);
   }
 
   <T> void unary(
       String what,
       int partition,
-      int valueType,
-      int intent,
+      Intent intent,
       long key,
       RecordValue value,
       StreamObserver<T> observer,
@@ -76,7 +75,6 @@ final class GatewayCommands {
     send(
         what,
         partition,
-        valueType,
         intent,
         key,
         value,
@@ -88,8 +86,7 @@ final class GatewayCommands {
   <T> void send(
       String what,
       int partition,
-      int valueType,
-      int intent,
+      Intent intent,
       long key,
       RecordValue value,
       long timeoutMs,
@@ -106,7 +103,7 @@ final class GatewayCommands {
                 Math.max(1, deadline.timeRemaining(TimeUnit.MILLISECONDS) - DEADLINE_MARGIN_MS));
     CompletableFuture<Answer> answer;
     try {
-      answer = partitions.request(partition, valueType, intent, key, value, waitMs);
+      answer = partitions.request(partition, intent, key, value, waitMs);
     } catch (RuntimeException e) {
       observer.onError(GrpcErrors.failed(what, e));
       return;

@@ -18,14 +18,13 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.SetVariablesRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.SetVariablesResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.MigrationIntent;
-import io.tern.engine.workflow.ValueTypes.ModificationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ResultIntent;
-import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.MigrationIntent;
+import io.tern.engine.protocol.ModificationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ResultIntent;
+import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
@@ -60,7 +59,6 @@ final class InstanceRequests {
     commands.unary(
         "CreateProcessInstance",
         nextCreationPartition(),
-        ValueTypes.PROCESS_INSTANCE_CREATION,
         CreationIntent.CREATE,
         -1,
         creation(request),
@@ -102,7 +100,6 @@ final class InstanceRequests {
     commands.send(
         "CreateProcessInstanceWithResult",
         nextCreationPartition(),
-        ValueTypes.PROCESS_INSTANCE_CREATION,
         CreationIntent.CREATE_WITH_AWAITING_RESULT,
         -1,
         creation,
@@ -110,7 +107,7 @@ final class InstanceRequests {
         observer,
         answer -> {
           ProcessInstanceCreationValue result = read(new ProcessInstanceCreationValue(), answer);
-          if (answer.intent() == ResultIntent.TERMINATED) {
+          if (answer.intent() == ResultIntent.TERMINATED.code()) {
             throw Status.FAILED_PRECONDITION
                 .withDescription(
                     "process instance "
@@ -148,7 +145,6 @@ final class InstanceRequests {
     commands.byKey(
         "CancelProcessInstance",
         request.getProcessInstanceKey(),
-        ValueTypes.PROCESS_INSTANCE,
         ProcessInstanceIntent.CANCEL,
         new ProcessInstanceValue(),
         observer,
@@ -193,7 +189,6 @@ final class InstanceRequests {
     commands.byKey(
         "ModifyProcessInstance",
         request.getProcessInstanceKey(),
-        ValueTypes.PROCESS_INSTANCE_MODIFICATION,
         ModificationIntent.MODIFY,
         modification,
         observer,
@@ -232,7 +227,6 @@ final class InstanceRequests {
     commands.byKey(
         "MigrateProcessInstance",
         request.getProcessInstanceKey(),
-        ValueTypes.PROCESS_INSTANCE_MIGRATION,
         MigrationIntent.MIGRATE,
         migration,
         observer,
@@ -247,7 +241,6 @@ final class InstanceRequests {
     commands.byKey(
         "SetVariables",
         request.getElementInstanceKey(),
-        ValueTypes.VARIABLE_DOCUMENT,
         VariableDocumentIntent.UPDATE,
         document,
         observer,
@@ -259,7 +252,6 @@ final class InstanceRequests {
     commands.byKey(
         "ResolveIncident",
         request.getIncidentKey(),
-        ValueTypes.INCIDENT,
         IncidentIntent.RESOLVE,
         new IncidentValue(),
         observer,

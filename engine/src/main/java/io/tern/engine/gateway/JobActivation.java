@@ -5,8 +5,7 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ActivateJobsResponse;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.tern.engine.command.PartitionCommands;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
+import io.tern.engine.protocol.JobBatchIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -143,12 +142,7 @@ final class JobActivation {
       try {
         answer =
             partitions.request(
-                partition,
-                ValueTypes.JOB_BATCH,
-                JobBatchIntent.ACTIVATE,
-                -1,
-                batch,
-                config.requestTimeout().toMillis());
+                partition, JobBatchIntent.ACTIVATE, -1, batch, config.requestTimeout().toMillis());
       } catch (RuntimeException e) {
         answer = CompletableFuture.failedFuture(e);
       }

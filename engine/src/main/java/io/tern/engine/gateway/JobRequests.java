@@ -18,8 +18,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.command.PartitionCommands;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.workflow.value.JobValue;
 
 /**
@@ -86,7 +85,6 @@ final class JobRequests {
     commands.byKey(
         "CompleteJob",
         request.getJobKey(),
-        ValueTypes.JOB,
         JobIntent.COMPLETE,
         completion,
         observer,
@@ -102,7 +100,6 @@ final class JobRequests {
     commands.byKey(
         "FailJob",
         request.getJobKey(),
-        ValueTypes.JOB,
         JobIntent.FAIL,
         failure,
         observer,
@@ -120,7 +117,6 @@ final class JobRequests {
     commands.byKey(
         "ThrowError",
         request.getJobKey(),
-        ValueTypes.JOB,
         JobIntent.THROW_ERROR,
         error,
         observer,
@@ -134,7 +130,6 @@ final class JobRequests {
     commands.byKey(
         "UpdateJobRetries",
         request.getJobKey(),
-        ValueTypes.JOB,
         JobIntent.UPDATE_RETRIES,
         update,
         observer,
@@ -148,7 +143,6 @@ final class JobRequests {
     commands.byKey(
         "UpdateJobTimeout",
         request.getJobKey(),
-        ValueTypes.JOB,
         JobIntent.UPDATE_TIMEOUT,
         update,
         observer,

@@ -5,10 +5,9 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BroadcastSignalRespon
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageResponse;
 import io.grpc.stub.StreamObserver;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.SignalIntent;
 import io.tern.engine.workflow.Partitions;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
 import io.tern.engine.workflow.value.MessageValue;
 import io.tern.engine.workflow.value.SignalValue;
 
@@ -46,7 +45,6 @@ final class MessageRequests {
     commands.unary(
         "PublishMessage",
         Partitions.ofCorrelationKey(request.getCorrelationKey(), commands.partitionsCount()),
-        ValueTypes.MESSAGE,
         MessageIntent.PUBLISH,
         -1,
         message,
@@ -70,7 +68,6 @@ final class MessageRequests {
     commands.unary(
         "BroadcastSignal",
         SIGNAL_PARTITION,
-        ValueTypes.SIGNAL,
         SignalIntent.BROADCAST,
         -1,
         signal,

@@ -1,5 +1,6 @@
 package io.tern.engine.log;
 
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordBatchBuilder;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RecordType;
@@ -42,7 +43,7 @@ public final class CommandIntake {
    *     or the command exceeds {@code log.maxBatchBytes}
    */
   public synchronized long write(
-      int requestStreamId, long requestId, int valueType, int intent, long key, RecordValue value) {
+      int requestStreamId, long requestId, Intent intent, long key, RecordValue value) {
     String refusal = admission.get();
     if (refusal != null) {
       throw new LogStreamWriter.NotWritableException(refusal);
@@ -51,7 +52,6 @@ public final class CommandIntake {
     int index =
         batch.append(
             RecordType.COMMAND,
-            valueType,
             intent,
             key,
             RecordBatchBuilder.NO_POSITION,

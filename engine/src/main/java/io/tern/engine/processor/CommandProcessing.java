@@ -335,11 +335,14 @@ final class CommandProcessing {
   }
 
   private void processOne(LoggedRecord command) {
-    CommandProcessor processor = processors.processor(command.valueType(), command.intent());
+    CommandProcessor processor = processors.processor(command.intent());
     if (processor == null) {
       result.reject(
           RejectionType.PROCESSING_ERROR,
-          "no processor for value type " + command.valueType() + " and intent " + command.intent());
+          "no processor for value type "
+              + command.valueTypeCode()
+              + " and intent "
+              + command.intentCode());
       metrics.rejected();
       return;
     }
@@ -366,10 +369,9 @@ final class CommandProcessing {
     while ((task = scheduler.pollDue(nowMs)) != null) {
       taskBatch.reset(nowMs);
       task.run(
-          (key, valueType, intent, value) -> {
+          (key, intent, value) -> {
             if (taskBatch.append(
                     RecordType.COMMAND,
-                    valueType,
                     intent,
                     key,
                     RecordBatchBuilder.NO_POSITION,

@@ -1,5 +1,7 @@
 package io.tern.engine.processor;
 
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.Intents;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatchBuilder;
 import io.tern.engine.record.RecordValue;
@@ -60,21 +62,19 @@ public final class ProcessingResult {
   }
 
   /** Appends an event and applies it to the state at once, so later steps see its effect. */
-  public void appendEvent(long key, int valueType, int intent, RecordValue value) {
-    int index =
-        append(RecordType.EVENT, valueType, intent, key, RejectionType.NONE, null, false, value);
-    EventApplier applier = processors.applier(valueType, intent);
+  public void appendEvent(long key, Intent intent, RecordValue value) {
+    int index = append(RecordType.EVENT, intent, key, value);
+    EventApplier applier = processors.applier(intent);
     if (applier == null) {
-      throw new IllegalStateException(
-          "No event applier for value type " + valueType + ", intent " + intent);
+      throw new IllegalStateException("No event applier for " + Intents.describe(intent));
     }
     applier.apply(batch.record(index, applied));
     meta.observeKey(key);
   }
 
   /** Appends a follow-up command: processed in this batch if the limit allows, else later. */
-  public void appendCommand(long key, int valueType, int intent, RecordValue value) {
-    append(RecordType.COMMAND, valueType, intent, key, RejectionType.NONE, null, false, value);
+  public void appendCommand(long key, Intent intent, RecordValue value) {
+    append(RecordType.COMMAND, intent, key, value);
   }
 
   /**
@@ -83,16 +83,23 @@ public final class ProcessingResult {
    */
   public void reject(RejectionType type, String reason) {
     LoggedRecord command = current;
+    // The command's own codes: a command of an unknown intent is rejected too.
     int index =
-        append(
+        batch.appendWithCodes(
             RecordType.COMMAND_REJECTION,
-            command.valueType(),
-            command.intent(),
+            command.valueTypeCode(),
+            command.intentCode(),
             command.key(),
+            rootCommand.position(),
+            -1,
+            RecordBatchBuilder.NO_REQUEST,
             type,
             reason,
             false,
             RecordValue.of(command.value(), 0, command.value().capacity()));
+    if (index < 0) {
+      throw BATCH_FULL;
+    }
     if (command == rootCommand) {
       responseIndex = index;
     }
@@ -123,27 +130,18 @@ public final class ProcessingResult {
     sideEffects.add(effect);
   }
 
-  private int append(
-      RecordType recordType,
-      int valueType,
-      int intent,
-      long key,
-      RejectionType rejectionType,
-      String reason,
-      boolean processed,
-      RecordValue value) {
+  private int append(RecordType recordType, Intent intent, long key, RecordValue value) {
     int index =
         batch.append(
             recordType,
-            valueType,
             intent,
             key,
             rootCommand.position(),
             -1,
             RecordBatchBuilder.NO_REQUEST,
-            rejectionType,
-            reason,
-            processed,
+            RejectionType.NONE,
+            null,
+            false,
             value);
     if (index < 0) {
       throw BATCH_FULL;

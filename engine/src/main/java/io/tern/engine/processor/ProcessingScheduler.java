@@ -1,5 +1,6 @@
 package io.tern.engine.processor;
 
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import java.util.PriorityQueue;
 
@@ -13,7 +14,7 @@ import java.util.PriorityQueue;
 public final class ProcessingScheduler {
   /** Appends commands from a scheduled task. */
   public interface TaskCommands {
-    void appendCommand(long key, int valueType, int intent, RecordValue value);
+    void appendCommand(long key, Intent intent, RecordValue value);
   }
 
   @FunctionalInterface

@@ -59,7 +59,7 @@ final class Replay {
   }
 
   private void applyEvent(LoggedRecord record, long index) {
-    EventApplier applier = processors.applier(record.valueType(), record.intent());
+    EventApplier applier = processors.applier(record.intent());
     if (applier == null) {
       throw new IllegalStateException(
           "partition " + partitionId + ": no applier for the event " + record);

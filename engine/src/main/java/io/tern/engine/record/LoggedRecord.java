@@ -1,5 +1,8 @@
 package io.tern.engine.record;
 
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.Intents;
+import io.tern.engine.protocol.ValueType;
 import io.tern.engine.record.sbe.BooleanType;
 import io.tern.engine.record.sbe.MessageHeaderDecoder;
 import io.tern.engine.record.sbe.RecordDecoder;
@@ -126,11 +129,26 @@ public final class LoggedRecord {
     return decoder.partitionId();
   }
 
-  public int valueType() {
+  /** The value type, or null if its code is unknown here (see {@link #valueTypeCode()}). */
+  public ValueType valueType() {
+    return ValueType.ofCode(decoder.valueType());
+  }
+
+  /**
+   * The intent, or null if the pair of codes is unknown here, e.g. a record of a newer version (see
+   * {@link #valueTypeCode()} and {@link #intentCode()}).
+   */
+  public Intent intent() {
+    return Intents.of(decoder.valueType(), decoder.intent());
+  }
+
+  /** The value type's code as the record holds it, known here or not. */
+  public int valueTypeCode() {
     return decoder.valueType();
   }
 
-  public int intent() {
+  /** The intent's code as the record holds it, known here or not. */
+  public int intentCode() {
     return decoder.intent();
   }
 
@@ -172,6 +190,11 @@ public final class LoggedRecord {
     return new String(bytes, StandardCharsets.UTF_8);
   }
 
+  private String describeIntent() {
+    Intent intent = intent();
+    return intent == null ? "" : " (" + Intents.describe(intent) + ")";
+  }
+
   @Override
   public String toString() {
     return recordType()
@@ -182,9 +205,10 @@ public final class LoggedRecord {
         + ", key="
         + key()
         + ", valueType="
-        + valueType()
+        + valueTypeCode()
         + ", intent="
-        + intent()
+        + intentCode()
+        + describeIntent()
         + (rejectionType() == RejectionType.NONE ? "" : ", rejection=" + rejectionType())
         + (isProcessed() ? ", processed" : "")
         + ", value="

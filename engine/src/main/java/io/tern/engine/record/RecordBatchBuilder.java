@@ -1,5 +1,6 @@
 package io.tern.engine.record;
 
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.sbe.BooleanType;
 import io.tern.engine.record.sbe.MessageHeaderEncoder;
 import io.tern.engine.record.sbe.RecordBatchEncoder;
@@ -63,12 +64,43 @@ public final class RecordBatchBuilder {
   }
 
   /**
-   * Appends a record.
+   * Appends a record of {@code intent} (and its value type).
    *
    * @return its index in the batch, or -1 if it would take the batch beyond its byte limit (the
    *     batch is then unchanged)
    */
   public int append(
+      RecordType recordType,
+      Intent intent,
+      long key,
+      long sourceRecordPosition,
+      int requestStreamId,
+      long requestId,
+      RejectionType rejectionType,
+      String rejectionReason,
+      boolean processed,
+      RecordValue value) {
+    return appendWithCodes(
+        recordType,
+        intent.valueType().code(),
+        intent.code(),
+        key,
+        sourceRecordPosition,
+        requestStreamId,
+        requestId,
+        rejectionType,
+        rejectionReason,
+        processed,
+        value);
+  }
+
+  /**
+   * Appends a record with these codes, known here or not: for the rejection of a command read from
+   * the log, which repeats the command's codes; everything else appends an {@link Intent}.
+   *
+   * @return as {@link #append}
+   */
+  public int appendWithCodes(
       RecordType recordType,
       int valueType,
       int intent,

@@ -1,5 +1,6 @@
 package io.tern.engine.workflow;
 
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import java.nio.charset.StandardCharsets;
 
@@ -13,7 +14,7 @@ public interface Partitions {
   int count();
 
   /** Writes a command to partition {@code partitionId}'s log, or drops it. */
-  void send(int partitionId, int valueType, int intent, long key, RecordValue value);
+  void send(int partitionId, Intent intent, long key, RecordValue value);
 
   /** One partition: nothing is ever sent elsewhere. */
   Partitions SINGLE =
@@ -24,7 +25,7 @@ public interface Partitions {
         }
 
         @Override
-        public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+        public void send(int partitionId, Intent intent, long key, RecordValue value) {
           throw new IllegalStateException(
               "a single partition sends nothing to partition " + partitionId);
         }

@@ -12,9 +12,10 @@ import io.tern.engine.cluster.PartitionDistribution;
 import io.tern.engine.log.LogStorage;
 import io.tern.engine.log.RaftLogStorage;
 import io.tern.engine.partition.EnginePartition;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
-import io.tern.engine.workflow.ValueTypes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -207,10 +208,7 @@ class ClusterTest {
           .atMost(Duration.ofSeconds(30))
           .until(
               () ->
-                  committedCount(
-                          cluster.broker(0),
-                          ValueTypes.MESSAGE_SUBSCRIPTION,
-                          ValueTypes.MessageSubscriptionIntent.CREATED)
+                  committedCount(cluster.broker(0), MessageSubscriptionIntent.CREATED)
                       >= ids.size());
       for (String id : ids) {
         client
@@ -335,7 +333,7 @@ class ClusterTest {
   }
 
   /** How many committed events of that type and intent the partitions of {@code broker} hold. */
-  private static int committedCount(Broker broker, int valueType, int intent) {
+  private static int committedCount(Broker broker, Intent intent) {
     int count = 0;
     RecordBatch batch = new RecordBatch();
     for (EnginePartition partition : broker.partitions()) {
@@ -348,7 +346,7 @@ class ClusterTest {
           batch.wrap(entry.data(), entry.offset(), entry.length());
           while (batch.hasNext()) {
             LoggedRecord record = batch.next();
-            if (record.valueType() == valueType && record.intent() == intent && record.isEvent()) {
+            if (record.intent() == intent && record.isEvent()) {
               count++;
             }
           }

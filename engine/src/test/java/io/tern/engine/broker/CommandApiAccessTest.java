@@ -14,16 +14,17 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.log.LogStorage;
 import io.tern.engine.log.RaftLogStorage;
 import io.tern.engine.partition.EnginePartition;
+import io.tern.engine.protocol.DeploymentDistributionIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.Intents;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.value.DeploymentDistributionValue;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.JobValue;
@@ -64,29 +65,18 @@ class CommandApiAccessTest {
   private static final MethodDescriptor<byte[], byte[]> REBALANCE = method("Rebalance");
 
   /** An internal command, a key no other record has, and a valid value of its type. */
-  record Internal(int valueType, int intent, long key, WorkflowValue value) {}
+  record Internal(Intent intent, long key, WorkflowValue value) {}
 
   static final List<Internal> INTERNAL =
       List.of(
+          new Internal(DeploymentIntent.DISTRIBUTE, 7_001, new DeploymentValue()),
           new Internal(
-              ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, 7_001, new DeploymentValue()),
+              DeploymentDistributionIntent.COMPLETE, 7_002, new DeploymentDistributionValue()),
+          new Internal(MessageSubscriptionIntent.CORRELATE, 7_003, new MessageSubscriptionValue()),
           new Internal(
-              ValueTypes.DEPLOYMENT_DISTRIBUTION,
-              DeploymentDistributionIntent.COMPLETE,
-              7_002,
-              new DeploymentDistributionValue()),
-          new Internal(
-              ValueTypes.MESSAGE_SUBSCRIPTION,
-              MessageSubscriptionIntent.CORRELATE,
-              7_003,
-              new MessageSubscriptionValue()),
-          new Internal(
-              ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-              ProcessMessageSubscriptionIntent.CORRELATE,
-              7_004,
-              new MessageSubscriptionValue()),
-          new Internal(ValueTypes.JOB, JobIntent.TIME_OUT, 7_005, new JobValue()),
-          new Internal(ValueTypes.TIMER, TimerIntent.TRIGGER, 7_006, new TimerValue()));
+              ProcessMessageSubscriptionIntent.CORRELATE, 7_004, new MessageSubscriptionValue()),
+          new Internal(JobIntent.TIME_OUT, 7_005, new JobValue()),
+          new Internal(TimerIntent.TRIGGER, 7_006, new TimerValue()));
 
   @TempDir Path dir;
 
@@ -110,7 +100,8 @@ class CommandApiAccessTest {
           assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
           assertThat(refused.getStatus().getDescription())
               .contains("only a broker may send")
-              .contains("(" + command.valueType() + "/" + command.intent() + ")");
+              .contains(
+                  "(" + command.intent().valueType().code() + "/" + command.intent().code() + ")");
         }
       }
       StatusRuntimeException timeOut =
@@ -132,19 +123,12 @@ class CommandApiAccessTest {
       message.name = "from-a-gateway";
       message.correlationKey = "7";
       message.timeToLiveMs = 0;
-      execute(stranger.channel, ValueTypes.MESSAGE, MessageIntent.PUBLISH, -1, message, true);
+      execute(stranger.channel, MessageIntent.PUBLISH, -1, message, true);
       // A client command that skips its answer would skip backpressure: refused too.
       StatusRuntimeException unanswered =
           catchThrowableOfType(
               StatusRuntimeException.class,
-              () ->
-                  execute(
-                      stranger.channel,
-                      ValueTypes.MESSAGE,
-                      MessageIntent.PUBLISH,
-                      -1,
-                      message,
-                      false));
+              () -> execute(stranger.channel, MessageIntent.PUBLISH, -1, message, false));
       assertThat(unanswered.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
 
       // A broker (here: a caller on the broker's own address) sends internal commands; once its
@@ -157,7 +141,7 @@ class CommandApiAccessTest {
 
       for (Internal command : INTERNAL) {
         assertThat(records(broker, command.key()))
-            .as("records of the refused %d/%d", command.valueType(), command.intent())
+            .as("records of the refused %s", Intents.describe(command.intent()))
             .isZero();
       }
       assertThat(registry.get("tern.commandapi.refused").tag("method", "Execute").counter().count())
@@ -169,20 +153,16 @@ class CommandApiAccessTest {
   }
 
   static void execute(ManagedChannel channel, Internal command, long key, boolean wantsAnswer) {
-    execute(channel, command.valueType(), command.intent(), key, command.value(), wantsAnswer);
+    execute(channel, command.intent(), key, command.value(), wantsAnswer);
   }
 
   private static void execute(
-      ManagedChannel channel,
-      int valueType,
-      int intent,
-      long key,
-      WorkflowValue value,
-      boolean wantsAnswer) {
+      ManagedChannel channel, Intent intent, long key, WorkflowValue value, boolean wantsAnswer) {
     byte[] bytes = new byte[value.length()];
     value.write(new UnsafeBuffer(bytes), 0);
     ByteBuffer message = ByteBuffer.allocate(1 + 4 + 4 + 4 + 8 + 1 + 4 + bytes.length);
-    message.put((byte) 1).putInt(1).putInt(valueType).putInt(intent).putLong(key);
+    message.put((byte) 1).putInt(1).putInt(intent.valueType().code()).putInt(intent.code());
+    message.putLong(key);
     message.put((byte) (wantsAnswer ? 1 : 0)).putInt(bytes.length).put(bytes);
     ClientCalls.blockingUnaryCall(
         channel,

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.concurrency.limits.Limiter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -28,24 +29,21 @@ class CommandLimiterTest {
                     "TERN_BACKPRESSURE_ALGORITHM", "fixed", "TERN_BACKPRESSURE_FIXED_LIMIT", "2")),
             1,
             registry);
-    int create = CreationIntent.CREATE;
-    Optional<Limiter.Listener> first =
-        limiter.acquire(ValueTypes.PROCESS_INSTANCE_CREATION, create);
-    Optional<Limiter.Listener> second =
-        limiter.acquire(ValueTypes.PROCESS_INSTANCE_CREATION, create);
+    Intent create = CreationIntent.CREATE;
+    Optional<Limiter.Listener> first = limiter.acquire(create);
+    Optional<Limiter.Listener> second = limiter.acquire(create);
     assertThat(first).isPresent();
     assertThat(second).isPresent();
-    assertThat(limiter.acquire(ValueTypes.PROCESS_INSTANCE_CREATION, create)).isEmpty();
+    assertThat(limiter.acquire(create)).isEmpty();
     assertThat(registry.get("tern.backpressure.rejected").counter().count()).isEqualTo(1);
 
     // Finishing work is never refused, even at the limit.
-    assertThat(limiter.acquire(ValueTypes.JOB, JobIntent.COMPLETE)).isPresent();
-    assertThat(limiter.acquire(ValueTypes.JOB, JobIntent.FAIL)).isPresent();
-    assertThat(limiter.acquire(ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.CANCEL))
-        .isPresent();
+    assertThat(limiter.acquire(JobIntent.COMPLETE)).isPresent();
+    assertThat(limiter.acquire(JobIntent.FAIL)).isPresent();
+    assertThat(limiter.acquire(ProcessInstanceIntent.CANCEL)).isPresent();
 
     first.get().onSuccess();
-    assertThat(limiter.acquire(ValueTypes.PROCESS_INSTANCE_CREATION, create)).isPresent();
+    assertThat(limiter.acquire(create)).isPresent();
   }
 
   @Test
@@ -57,7 +55,7 @@ class CommandLimiterTest {
             new SimpleMeterRegistry());
     assertThat(limiter.limit()).isEqualTo(100);
     for (int i = 0; i < WindowedAimdLimit.WINDOW_COMMANDS; i++) {
-      limiter.acquire(ValueTypes.MESSAGE, ValueTypes.MessageIntent.PUBLISH).get().onDropped();
+      limiter.acquire(MessageIntent.PUBLISH).get().onDropped();
     }
     assertThat(limiter.limit()).isLessThan(100);
   }
@@ -74,8 +72,7 @@ class CommandLimiterTest {
             1,
             new SimpleMeterRegistry());
     for (int i = 0; i < 10; i++) {
-      assertThat(limiter.acquire(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE))
-          .isPresent();
+      assertThat(limiter.acquire(CreationIntent.CREATE)).isPresent();
     }
   }
 }

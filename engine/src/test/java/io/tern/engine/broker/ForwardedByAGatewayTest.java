@@ -14,9 +14,10 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.log.LogStorage;
 import io.tern.engine.log.RaftLogStorage;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ValueType;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
-import io.tern.engine.workflow.ValueTypes;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -219,8 +220,8 @@ class ForwardedByAGatewayTest {
         batch.wrap(entry.data(), entry.offset(), entry.length());
         while (batch.hasNext()) {
           LoggedRecord record = batch.next();
-          if (record.valueType() == ValueTypes.INCIDENT
-              && record.intent() == ValueTypes.IncidentIntent.CREATED
+          if (record.valueType() == ValueType.INCIDENT
+              && record.intent() == IncidentIntent.CREATED
               && record.isEvent()) {
             return record.key();
           }

@@ -16,9 +16,10 @@ import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.grpc.Status;
 import io.tern.engine.log.LogStorage;
 import io.tern.engine.log.RaftLogStorage;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ValueType;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
-import io.tern.engine.workflow.ValueTypes;
 import io.tern.engine.workflow.value.IncidentValue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -466,8 +467,8 @@ class GatewayClientTest {
         batch.wrap(entry.data(), entry.offset(), entry.length());
         while (batch.hasNext()) {
           LoggedRecord record = batch.next();
-          if (record.valueType() == ValueTypes.INCIDENT
-              && record.intent() == ValueTypes.IncidentIntent.CREATED
+          if (record.valueType() == ValueType.INCIDENT
+              && record.intent() == IncidentIntent.CREATED
               && record.isEvent()
               && incident.<IncidentValue>readFrom(record.value()).processInstanceKey == instance) {
             return record.key();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.concurrency.limits.Limiter;
 import io.tern.engine.command.PartitionCommands.Answer;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatchBuilder;
 import io.tern.engine.record.RecordValue;
@@ -42,8 +43,7 @@ class InFlightRequestsTest {
     batch.reset(0);
     batch.append(
         RecordType.EVENT,
-        1,
-        1,
+        JobIntent.COMPLETED,
         key,
         RecordBatchBuilder.NO_POSITION,
         -1,
@@ -59,7 +59,7 @@ class InFlightRequestsTest {
   void theSlotIsFreedWhenTheCommandIsProcessedAndTheAnswerMayComeLater() {
     InFlightRequests requests = new InFlightRequests(0, 1);
     Slot slot = new Slot();
-    InFlightRequests.InFlight request = requests.register(slot, 1, 1, 1);
+    InFlightRequests.InFlight request = requests.register(slot, 1, JobIntent.COMPLETE);
 
     requests.processed(requests.streamId(), request.requestId, -1);
     assertThat(slot.outcomes).containsExactly("success");
@@ -77,18 +77,21 @@ class InFlightRequestsTest {
   void aTimeoutBeforeProcessingIsTheOverloadSignalAfterItNothing() {
     InFlightRequests requests = new InFlightRequests(0, 1);
     Slot unprocessed = new Slot();
-    requests.register(unprocessed, 1, 1, 1).answer.completeExceptionally(new TimeoutException());
+    requests
+        .register(unprocessed, 1, JobIntent.COMPLETE)
+        .answer
+        .completeExceptionally(new TimeoutException());
     assertThat(unprocessed.outcomes).containsExactly("dropped");
 
     Slot processed = new Slot();
-    InFlightRequests.InFlight awaiting = requests.register(processed, 1, 1, 1);
+    InFlightRequests.InFlight awaiting = requests.register(processed, 1, JobIntent.COMPLETE);
     requests.processed(requests.streamId(), awaiting.requestId, -1);
     awaiting.answer.completeExceptionally(new TimeoutException()); // a long instance's result
     assertThat(processed.outcomes).containsExactly("success");
 
     Slot notWritten = new Slot();
     requests
-        .register(notWritten, 1, 1, 1)
+        .register(notWritten, 1, JobIntent.COMPLETE)
         .answer
         .completeExceptionally(new IllegalStateException());
     assertThat(notWritten.outcomes).containsExactly("ignore");
@@ -102,7 +105,7 @@ class InFlightRequestsTest {
     InFlightRequests node0 = new InFlightRequests(0, 1);
     InFlightRequests node1 = new InFlightRequests(1, 1);
     Slot slot = new Slot();
-    InFlightRequests.InFlight ours = node1.register(slot, 1, 1, 1);
+    InFlightRequests.InFlight ours = node1.register(slot, 1, JobIntent.COMPLETE);
     assertThat(node0.streamId()).isNotEqualTo(node1.streamId());
 
     node1.processed(node0.streamId(), ours.requestId, -1);
@@ -114,8 +117,8 @@ class InFlightRequestsTest {
 
   @Test
   void aRestartedBrokerDoesNotReuseTheIdsOfItsLastRun() {
-    long first = new InFlightRequests(0).register(new Slot(), 1, 1, 1).requestId;
-    long second = new InFlightRequests(0).register(new Slot(), 1, 1, 1).requestId;
+    long first = new InFlightRequests(0).register(new Slot(), 1, JobIntent.COMPLETE).requestId;
+    long second = new InFlightRequests(0).register(new Slot(), 1, JobIntent.COMPLETE).requestId;
     // Random starting points in [0, 2^62): equal only by a 1 in 2^62 chance.
     assertThat(first).isNotEqualTo(second);
   }

@@ -7,6 +7,8 @@ import io.tern.engine.cluster.BrokerMessages.PartitionState;
 import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.command.PartitionCommands.NotWrittenException;
 import io.tern.engine.command.PartitionCommands.OutcomeUnknownException;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.JobStreams;
@@ -51,12 +53,7 @@ class ClusterPartitionsOutcomeTest {
         new BrokerApiServer.Host() {
           @Override
           public CompletableFuture<Answer> request(
-              int partitionId,
-              int valueType,
-              int intent,
-              long key,
-              RecordValue value,
-              long timeoutMs) {
+              int partitionId, Intent intent, long key, RecordValue value, long timeoutMs) {
             return answers.get();
           }
 
@@ -135,7 +132,7 @@ class ClusterPartitionsOutcomeTest {
             });
     ClusterPartitions partitions = gatewayTo(leader.port());
 
-    CompletableFuture<Answer> answer = partitions.request(1, 1, 1, -1, VALUE, 20_000);
+    CompletableFuture<Answer> answer = partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000);
     assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
     leader.close();
 
@@ -161,7 +158,8 @@ class ClusterPartitionsOutcomeTest {
     open.add(leader);
     ClusterPartitions partitions = gatewayTo(leader.port());
 
-    Answer answer = partitions.request(1, 1, 1, -1, VALUE, 20_000).get(30, TimeUnit.SECONDS);
+    Answer answer =
+        partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000).get(30, TimeUnit.SECONDS);
 
     assertThat(answer.key()).isEqualTo(42);
     assertThat(received).hasValue(2);
@@ -177,7 +175,7 @@ class ClusterPartitionsOutcomeTest {
     open.add(leader);
     ClusterPartitions partitions = gatewayTo(leader.port());
 
-    assertThat(failureOf(partitions.request(1, 1, 1, -1, VALUE, 20_000)))
+    assertThat(failureOf(partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000)))
         .isInstanceOfSatisfying(NotWrittenException.class, e -> assertThat(e.exhausted()).isTrue())
         .hasMessageContaining("at its limit of 5");
   }
@@ -188,7 +186,7 @@ class ClusterPartitionsOutcomeTest {
     ClusterPartitions partitions = gatewayTo(nobody, false);
     long startNs = System.nanoTime();
 
-    Throwable failure = failureOf(partitions.request(1, 1, 1, -1, VALUE, 20_000));
+    Throwable failure = failureOf(partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000));
 
     assertThat(failure)
         .isInstanceOfSatisfying(NotWrittenException.class, e -> assertThat(e.exhausted()).isFalse())
@@ -196,5 +194,37 @@ class ClusterPartitionsOutcomeTest {
     assertThat(Duration.ofNanos(System.nanoTime() - startNs))
         .as("it waited for a leader first")
         .isGreaterThanOrEqualTo(Duration.ofMillis(ClusterPartitions.LEADER_WAIT_MS));
+  }
+
+  @Test
+  void aCommandOfUnknownCodesIsRefusedNamingThemAndNotWritten() throws Exception {
+    AtomicInteger received = new AtomicInteger();
+    BrokerApiServer leader =
+        leader(
+            () -> {
+              received.incrementAndGet();
+              return new CompletableFuture<>();
+            });
+    open.add(leader);
+    ClusterClient cluster =
+        new ClusterClient(List.of(new InetSocketAddress("127.0.0.1", leader.port())), -1, 1)
+            .start();
+    open.add(cluster::close);
+    Awaitility.await("the leader of partition 1 known")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> cluster.leaderOf(1) >= 0);
+
+    // From a newer broker, say: JOB (13) with an intent this one does not know.
+    byte[] unknown = new BrokerMessages.Execute(1, 13, 99, -1, true, new byte[] {1}).encode();
+    CompletableFuture<byte[]> call =
+        cluster.call(cluster.leaderOf(1), BrokerApi.EXECUTE, unknown, 10_000);
+
+    Throwable failure =
+        org.assertj.core.api.Assertions.catchThrowable(() -> call.get(30, TimeUnit.SECONDS));
+    assertThat(failure).hasCauseInstanceOf(io.grpc.StatusRuntimeException.class);
+    io.grpc.Status status = ((io.grpc.StatusRuntimeException) failure.getCause()).getStatus();
+    assertThat(status.getCode()).isEqualTo(io.grpc.Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getDescription()).contains("unknown command JOB intent (13/99)");
+    assertThat(received).as("never handed to a partition").hasValue(0);
   }
 }

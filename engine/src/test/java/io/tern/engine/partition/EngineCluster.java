@@ -244,7 +244,7 @@ final class EngineCluster implements AutoCloseable {
         broker
             .partition
             .intake()
-            .write(0, requestId, TestEngine.TYPE, TestEngine.CREATE, -1, TestEngine.value(value));
+            .write(0, requestId, TestEngine.CREATE, -1, TestEngine.value(value));
         return true;
       } catch (LogStreamWriter.NotWritableException e) {
         // not the leader (yet): try the next broker

@@ -276,7 +276,7 @@ class EngineClusterTest {
     await(
         () -> {
           try {
-            leader.partition.intake().write(0, 2, TestEngine.TYPE, TestEngine.CREATE, -1, value());
+            leader.partition.intake().write(0, 2, TestEngine.CREATE, -1, value());
             return false;
           } catch (LogStreamWriter.NotWritableException e) {
             assertThat(e)
@@ -295,7 +295,7 @@ class EngineClusterTest {
     await(
         () -> {
           try {
-            leader.partition.intake().write(0, 3, TestEngine.TYPE, TestEngine.CREATE, -1, value());
+            leader.partition.intake().write(0, 3, TestEngine.CREATE, -1, value());
             return true;
           } catch (LogStreamWriter.NotWritableException e) {
             return false;

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.engine.log.LogStreamWriter;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.Keys;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
@@ -62,7 +63,7 @@ class StreamProcessorTest {
       long position,
       long source,
       RecordType type,
-      int intent,
+      Intent intent,
       boolean processed,
       RejectionType rejection) {}
 
@@ -122,7 +123,7 @@ class StreamProcessorTest {
     log.setAutoCommit(false);
 
     long request = leader.send(CREATE, -1, "a");
-    leader.write(TestEngine.TYPE, CREATE, -1, TestEngine.value("nobody waits"));
+    leader.write(CREATE, -1, TestEngine.value("nobody waits"));
     long rejected = leader.send(UPDATE, 12345, "no such entity");
     log.commitTo(log.lastIndex()); // the commands only: their results stay uncommitted
 
@@ -340,9 +341,9 @@ class StreamProcessorTest {
   void anEventThatCannotBeAppliedOnReplayFailsThePartitionClearly() {
     TestMember follower = member("follower", ProcessorConfig.defaults());
     RecordBatchBuilder batch = new RecordBatchBuilder(1, 4096).reset(0);
-    batch.append(
+    batch.appendWithCodes(
         RecordType.EVENT,
-        TestEngine.TYPE,
+        io.tern.engine.protocol.ValueType.JOB.code(),
         99, // no applier
         5,
         1,

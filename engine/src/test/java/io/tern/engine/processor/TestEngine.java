@@ -1,5 +1,7 @@
 package io.tern.engine.processor;
 
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
@@ -15,25 +17,30 @@ import org.agrona.concurrent.UnsafeBuffer;
  * under its key.
  */
 public final class TestEngine {
-  public static final int TYPE = 1;
   public static final short ENTITIES = 16;
 
-  // Commands (even) and the events they produce (odd).
-  public static final int CREATE = 0;
-  public static final int CREATED = 1;
-  public static final int UPDATE = 2;
-  public static final int UPDATED = 3;
-  public static final int CHAIN = 4; // value "n": an event, then CHAIN n-1 until 0
-  public static final int CHAINED = 5;
-  public static final int FAIL = 6; // appends an event, then throws
-  public static final int BIG = 7; // value "n": an event with an n-byte value
-  public static final int SCHEDULE = 8; // value "ms": after ms, a FIRE command
-  public static final int FIRE = 9;
-  public static final int FIRED = 11;
-  public static final int OVERFLOW =
-      12; // appends an event, then recurses until the stack overflows
-  public static final int HOG = 14; // appends an event, then asks for more memory than the JVM has
-  public static final int VM_ERROR = 16; // throws an InternalError, as a broken JVM would
+  // The tiny engine borrows the JOB value type's intents: only which one a record names matters
+  // here, not what it means to the workflow engine. Commands, and the events they produce:
+  public static final Intent CREATE = JobIntent.CREATED;
+  public static final Intent CREATED = JobIntent.COMPLETE;
+  public static final Intent UPDATE = JobIntent.COMPLETED;
+  public static final Intent UPDATED = JobIntent.FAIL;
+  public static final Intent CHAIN = JobIntent.FAILED; // value "n": an event, then CHAIN n-1 to 0
+  public static final Intent CHAINED = JobIntent.UPDATE_RETRIES;
+  public static final Intent FAIL = JobIntent.RETRIES_UPDATED; // appends an event, then throws
+  public static final Intent BIG = JobIntent.TIME_OUT; // value "n": an event with an n-byte value
+  public static final Intent SCHEDULE = JobIntent.TIMED_OUT; // value "ms": then a FIRE command
+  public static final Intent FIRE = JobIntent.RECUR_AFTER_BACKOFF;
+  public static final Intent FIRED = JobIntent.CANCELED;
+
+  /** Appends an event, then recurses until the stack overflows. */
+  public static final Intent OVERFLOW = JobIntent.THROW_ERROR;
+
+  /** Appends an event, then asks for more memory than the JVM has. */
+  public static final Intent HOG = JobIntent.UPDATE_TIMEOUT;
+
+  /** Throws an InternalError, as a broken JVM would. */
+  public static final Intent VM_ERROR = JobIntent.YIELD;
 
   private TestEngine() {}
 
@@ -54,53 +61,47 @@ public final class TestEngine {
         };
     return new RecordProcessors()
         .onCommand(
-            TYPE,
             CREATE,
             (command, result) -> {
-              result.appendEvent(context.nextKey(), TYPE, CREATED, copy(command));
+              result.appendEvent(context.nextKey(), CREATED, copy(command));
               result.respondWithLastEvent();
             })
         .onCommand(
-            TYPE,
             UPDATE,
             (command, result) -> {
               if (!entities.exists(key.set(command.key()))) {
                 result.reject(RejectionType.NOT_FOUND, "no entity with key " + command.key());
                 return;
               }
-              result.appendEvent(command.key(), TYPE, UPDATED, copy(command));
+              result.appendEvent(command.key(), UPDATED, copy(command));
               result.respondWithLastEvent();
             })
         .onCommand(
-            TYPE,
             CHAIN,
             (command, result) -> {
               int remaining = Integer.parseInt(command.valueAsString());
-              result.appendEvent(context.nextKey(), TYPE, CHAINED, copy(command));
+              result.appendEvent(context.nextKey(), CHAINED, copy(command));
               result.respondWithLastEvent();
               if (remaining > 0) {
-                result.appendCommand(-1, TYPE, CHAIN, value(Integer.toString(remaining - 1)));
+                result.appendCommand(-1, CHAIN, value(Integer.toString(remaining - 1)));
               }
             })
         .onCommand(
-            TYPE,
             FAIL,
             (command, result) -> {
-              result.appendEvent(context.nextKey(), TYPE, CREATED, copy(command));
+              result.appendEvent(context.nextKey(), CREATED, copy(command));
               throw new IllegalStateException("failing on purpose");
             })
         .onCommand(
-            TYPE,
             OVERFLOW,
             (command, result) -> {
-              result.appendEvent(context.nextKey(), TYPE, CREATED, copy(command));
+              result.appendEvent(context.nextKey(), CREATED, copy(command));
               recurse(0);
             })
         .onCommand(
-            TYPE,
             HOG,
             (command, result) -> {
-              result.appendEvent(context.nextKey(), TYPE, CREATED, copy(command));
+              result.appendEvent(context.nextKey(), CREATED, copy(command));
               // More than any heap of a test JVM: an OutOfMemoryError, at once and every time.
               long[][] hog = new long[64][];
               for (int i = 0; i < hog.length; i++) {
@@ -109,40 +110,35 @@ public final class TestEngine {
               throw new IllegalStateException("allocated " + hog.length);
             })
         .onCommand(
-            TYPE,
             VM_ERROR,
             (command, result) -> {
               throw new InternalError("the JVM is broken");
             })
         .onCommand(
-            TYPE,
             BIG,
             (command, result) -> {
               int bytes = Integer.parseInt(command.valueAsString());
-              result.appendEvent(context.nextKey(), TYPE, CREATED, value("x".repeat(bytes)));
+              result.appendEvent(context.nextKey(), CREATED, value("x".repeat(bytes)));
             })
         .onCommand(
-            TYPE,
             SCHEDULE,
             (command, result) -> {
               long delayMs = Long.parseLong(command.valueAsString());
-              result.appendEvent(context.nextKey(), TYPE, CREATED, copy(command));
+              result.appendEvent(context.nextKey(), CREATED, copy(command));
               result.sideEffect(
                   () ->
                       context
                           .scheduler()
                           .runDelayed(
                               delayMs,
-                              commands -> commands.appendCommand(-1, TYPE, FIRE, value("fire"))));
+                              commands -> commands.appendCommand(-1, FIRE, value("fire"))));
             })
         .onCommand(
-            TYPE,
-            FIRE,
-            (command, result) -> result.appendEvent(context.nextKey(), TYPE, FIRED, copy(command)))
-        .onEvent(TYPE, CREATED, store)
-        .onEvent(TYPE, UPDATED, store)
-        .onEvent(TYPE, CHAINED, store)
-        .onEvent(TYPE, FIRED, store);
+            FIRE, (command, result) -> result.appendEvent(context.nextKey(), FIRED, copy(command)))
+        .onEvent(CREATED, store)
+        .onEvent(UPDATED, store)
+        .onEvent(CHAINED, store)
+        .onEvent(FIRED, store);
   }
 
   private static int recurse(int depth) {

@@ -3,6 +3,7 @@ package io.tern.engine.processor;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.log.CommandIntake;
 import io.tern.engine.log.LogStreamWriter;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RecordType;
@@ -36,7 +37,7 @@ public final class TestMember implements AutoCloseable {
   public record Answer(
       long requestId,
       RecordType recordType,
-      int intent,
+      Intent intent,
       RejectionType rejection,
       String reason,
       long key,
@@ -138,14 +139,14 @@ public final class TestMember implements AutoCloseable {
   }
 
   /** Writes a client command; returns its request id. */
-  synchronized long send(int intent, long key, String value) {
-    return send(TestEngine.TYPE, intent, key, TestEngine.value(value));
+  synchronized long send(Intent intent, long key, String value) {
+    return send(intent, key, TestEngine.value(value));
   }
 
   /** Writes a client command of any value type; returns its request id. */
-  public synchronized long send(int valueType, int intent, long key, RecordValue value) {
+  public synchronized long send(Intent intent, long key, RecordValue value) {
     long requestId = nextRequestId++;
-    intake.write(0, requestId, valueType, intent, key, value);
+    intake.write(0, requestId, intent, key, value);
     return requestId;
   }
 
@@ -154,8 +155,8 @@ public final class TestMember implements AutoCloseable {
    *
    * @throws io.tern.engine.log.LogStreamWriter.NotWritableException if this member cannot write
    */
-  public void write(int valueType, int intent, long key, RecordValue value) {
-    intake.write(-1, -1, valueType, intent, key, value);
+  public void write(Intent intent, long key, RecordValue value) {
+    intake.write(-1, -1, intent, key, value);
   }
 
   public Answer awaitAnswer(long requestId) {

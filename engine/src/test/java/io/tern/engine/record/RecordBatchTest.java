@@ -3,6 +3,8 @@ package io.tern.engine.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tern.engine.protocol.Intents;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.engine.record.sbe.RejectionType;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +66,7 @@ class RecordBatchTest {
     RecordBatchBuilder builder = new RecordBatchBuilder(7, 1 << 20).reset(1234);
     for (Spec s : specs) {
       assertThat(
-              builder.append(
+              builder.appendWithCodes(
                   s.type,
                   s.valueType,
                   s.intent,
@@ -90,8 +92,9 @@ class RecordBatchTest {
       LoggedRecord r = batch.next();
       assertThat(r.position()).isEqualTo(firstPosition + i);
       assertThat(r.recordType()).isEqualTo(s.type);
-      assertThat(r.valueType()).isEqualTo(s.valueType);
-      assertThat(r.intent()).isEqualTo(s.intent);
+      assertThat(r.valueTypeCode()).isEqualTo(s.valueType);
+      assertThat(r.intentCode()).isEqualTo(s.intent);
+      assertThat(r.intent()).isEqualTo(Intents.of(s.valueType, s.intent));
       assertThat(r.key()).isEqualTo(s.key);
       assertThat(r.sourceRecordPosition()).isEqualTo(s.source);
       assertThat(r.requestStreamId()).isEqualTo(s.streamId);
@@ -113,8 +116,7 @@ class RecordBatchTest {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     builder.append(
         RecordType.COMMAND,
-        1,
-        0,
+        JobIntent.COMPLETE,
         -1,
         -1,
         -1,
@@ -135,8 +137,7 @@ class RecordBatchTest {
     int index =
         builder.append(
             RecordType.EVENT,
-            1,
-            1,
+            JobIntent.COMPLETE,
             -1,
             -1,
             -1,

@@ -7,10 +7,10 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /** Call activities: a called process instance, its variables, incidents, termination, errors. */
 class CallActivityTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   private static BpmnModelInstance parent(String calledProcessId) {
     return Bpmn.createExecutableProcess("parent")
@@ -70,8 +70,7 @@ class CallActivityTest extends WorkflowTestBase {
 
   private ProcessInstanceValue processRecordOf(long processInstanceKey) {
     ProcessInstanceValue value = new ProcessInstanceValue();
-    for (byte[] bytes :
-        eventValues(ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATED)) {
+    for (byte[] bytes : eventValues(ProcessInstanceIntent.ELEMENT_ACTIVATED)) {
       value.readFrom(new UnsafeBuffer(bytes));
       if (value.processInstanceKey == processInstanceKey && value.flowScopeKey < 0) {
         return value;
@@ -85,16 +84,14 @@ class CallActivityTest extends WorkflowTestBase {
     TestMember leader = leader();
     deployed(deploy(leader, "parent.bpmn", xml(parent("child"))));
     create(leader, "parent");
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.CALLED_ELEMENT_ERROR);
     assertThat(incident.errorMessage).contains("'child'").contains("not deployed");
 
     deployed(deploy(leader, "child.bpmn", xml(child())));
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     awaitJob(leader, "child-work");
   }
 
@@ -116,16 +113,12 @@ class CallActivityTest extends WorkflowTestBase {
     assertThat(lifecycle())
         .containsSubsequence(
             "child-work " + TERMINATED, "child " + TERMINATED, "call " + TERMINATED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(1);
   }
 
   private static Answer cancel(TestMember member, long processInstanceKey) {
     return member.awaitAnswer(
-        member.send(
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.CANCEL,
-            processInstanceKey,
-            new ProcessInstanceValue()));
+        member.send(ProcessInstanceIntent.CANCEL, processInstanceKey, new ProcessInstanceValue()));
   }
 
   @Test

@@ -9,11 +9,14 @@ import io.camunda.zeebe.model.bpmn.builder.AbstractFlowNodeBuilder;
 import io.camunda.zeebe.model.bpmn.builder.IntermediateThrowEventBuilder;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CompensationIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.ModificationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ValueType;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CompensationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -34,14 +37,14 @@ import org.junit.jupiter.api.Test;
  * element. Each test's log is replayed by a new member afterwards.
  */
 class CompensationEventsTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   private int count(String line) {
     return Collections.frequency(lifecycle(), line);
   }
 
-  private long subscriptions(int intent) {
-    return countOf(ValueTypes.COMPENSATION_SUBSCRIPTION, intent);
+  private long subscriptions(Intent intent) {
+    return countOf(intent);
   }
 
   /**
@@ -58,7 +61,7 @@ class CompensationEventsTest extends WorkflowTestBase {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.valueType() == ValueTypes.PROCESS_INSTANCE) {
+        if (record.valueType() == ValueType.PROCESS_INSTANCE) {
           element.readFrom(record.value());
           if (record.isEvent()) {
             lines.add(element.elementId + " " + record.intent());
@@ -67,18 +70,14 @@ class CompensationEventsTest extends WorkflowTestBase {
               && element.elementId.startsWith("undo-")) {
             lines.add(element.elementId + " activate");
           }
-        } else if (record.valueType() == ValueTypes.COMPENSATION_SUBSCRIPTION && record.isEvent()) {
+        } else if (record.valueType() == ValueType.COMPENSATION_SUBSCRIPTION && record.isEvent()) {
           subscription.readFrom(record.value());
-          lines.add(subscription.activityId + " " + SUBSCRIPTION_INTENTS[record.intent()]);
+          lines.add(subscription.activityId + " " + record.intent().name());
         }
       }
     }
     return lines;
   }
-
-  private static final String[] SUBSCRIPTION_INTENTS = {
-    "CREATED", "TRIGGERED", "COMPLETED", "DELETED", "MIGRATED"
-  };
 
   /** Element {@code elementId}'s four lifecycle events, in the order Zeebe writes them. */
   private static List<String> passes(String elementId) {
@@ -98,9 +97,9 @@ class CompensationEventsTest extends WorkflowTestBase {
   }
 
   /** The values of the events of {@code elementId}'s element instances with {@code intent}. */
-  private List<ProcessInstanceValue> elementEvents(String elementId, int intent) {
+  private List<ProcessInstanceValue> elementEvents(String elementId, Intent intent) {
     List<ProcessInstanceValue> found = new ArrayList<>();
-    for (byte[] value : eventValues(ValueTypes.PROCESS_INSTANCE, intent)) {
+    for (byte[] value : eventValues(intent)) {
       ProcessInstanceValue event = new ProcessInstanceValue().readFrom(new UnsafeBuffer(value));
       if (event.elementId.equals(elementId)) {
         found.add(event);
@@ -351,7 +350,6 @@ class CompensationEventsTest extends WorkflowTestBase {
             leader
                 .awaitAnswer(
                     leader.send(
-                        ValueTypes.PROCESS_INSTANCE,
                         ProcessInstanceIntent.CANCEL,
                         instance,
                         new io.tern.engine.workflow.value.ProcessInstanceValue()))
@@ -459,12 +457,7 @@ class CompensationEventsTest extends WorkflowTestBase {
     activateHandler.activations.add(
         new ProcessInstanceModificationValue.Activation("undo-book", -1));
     Answer refused =
-        leader.awaitAnswer(
-            leader.send(
-                ValueTypes.PROCESS_INSTANCE_MODIFICATION,
-                ValueTypes.ModificationIntent.MODIFY,
-                instance,
-                activateHandler));
+        leader.awaitAnswer(leader.send(ModificationIntent.MODIFY, instance, activateHandler));
     assertThat(refused.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(refused.reason()).contains("compensation handler");
 
@@ -472,12 +465,7 @@ class CompensationEventsTest extends WorkflowTestBase {
     terminate.terminations.add(handler);
     assertThat(
             leader
-                .awaitAnswer(
-                    leader.send(
-                        ValueTypes.PROCESS_INSTANCE_MODIFICATION,
-                        ValueTypes.ModificationIntent.MODIFY,
-                        instance,
-                        terminate))
+                .awaitAnswer(leader.send(ModificationIntent.MODIFY, instance, terminate))
                 .rejection())
         .isEqualTo(RejectionType.NONE);
     await(() -> count("skip " + COMPLETED) == 1, "the throw event, then the instance, to go on");

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ResultIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import java.nio.charset.StandardCharsets;
@@ -43,9 +43,7 @@ class CreateWithResultTest extends WorkflowTestBase {
     await(
         () -> lifecycle().contains("p " + ProcessInstanceIntent.ELEMENT_COMPLETED),
         "the instance to complete");
-    assertThat(countOf(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.COMPLETED))
-        .as("nobody waits any more")
-        .isZero();
+    assertThat(countOf(ResultIntent.COMPLETED)).as("nobody waits any more").isZero();
   }
 
   private static long createAwaiting(
@@ -54,11 +52,7 @@ class CreateWithResultTest extends WorkflowTestBase {
     creation.bpmnProcessId = processId;
     creation.variables = variables.getBytes(StandardCharsets.UTF_8);
     creation.fetchVariables.addAll(fetch);
-    return member.send(
-        ValueTypes.PROCESS_INSTANCE_CREATION,
-        CreationIntent.CREATE_WITH_AWAITING_RESULT,
-        -1,
-        creation);
+    return member.send(CreationIntent.CREATE_WITH_AWAITING_RESULT, -1, creation);
   }
 
   private static ProcessInstanceCreationValue result(Answer answer) {
@@ -96,12 +90,11 @@ class CreateWithResultTest extends WorkflowTestBase {
 
     deployed(deploy(leader, "p.bpmn", xml(oneTask("p", "work"))));
     long request = createAwaiting(leader, "p", "", List.of());
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 1, "the job");
-    long instance = lastKeyOf(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED);
+    await(() -> countOf(JobIntent.CREATED) == 1, "the job");
+    long instance = lastKeyOf(CreationIntent.CREATED);
     Answer canceled =
         leader.awaitAnswer(
             leader.send(
-                ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.CANCEL,
                 instance,
                 new io.tern.engine.workflow.value.ProcessInstanceValue()));
@@ -114,8 +107,7 @@ class CreateWithResultTest extends WorkflowTestBase {
   private static Answer updateTimeout(TestMember member, long jobKey, long timeoutMs) {
     JobValue update = new JobValue();
     update.timeoutMs = timeoutMs;
-    return member.awaitAnswer(
-        member.send(ValueTypes.JOB, JobIntent.UPDATE_TIMEOUT, jobKey, update));
+    return member.awaitAnswer(member.send(JobIntent.UPDATE_TIMEOUT, jobKey, update));
   }
 
   @Test
@@ -132,7 +124,7 @@ class CreateWithResultTest extends WorkflowTestBase {
     JobValue value = new JobValue().readFrom(new UnsafeBuffer(updated.value()));
     assertThat(value.deadline).isLessThanOrEqualTo(System.currentTimeMillis() + 100);
 
-    await(() -> countOf(ValueTypes.JOB, JobIntent.TIMED_OUT) == 1, "the job to time out");
+    await(() -> countOf(JobIntent.TIMED_OUT) == 1, "the job to time out");
     assertThat(updateTimeout(leader, job, 100).rejection())
         .as("no longer activated")
         .isEqualTo(RejectionType.INVALID_STATE);

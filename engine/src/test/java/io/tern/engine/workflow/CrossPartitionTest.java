@@ -6,16 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.engine.processor.InMemoryLogStorage;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.DeploymentDistributionIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
+import io.tern.engine.protocol.ResourceDeletionIntent;
+import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.SignalSubscriptionIntent;
 import io.tern.engine.record.Keys;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
-import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
@@ -66,7 +69,7 @@ class CrossPartitionTest extends PartitionsTestBase {
           .isEqualTo(process.processDefinitionKey());
     }
     assertThat(cluster.dropped.get()).isEqualTo(1);
-    assertThat(cluster.count(2, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED)).isEqualTo(1);
+    assertThat(cluster.count(2, DeploymentIntent.DISTRIBUTED)).isEqualTo(1);
 
     Answer elsewhere =
         deploy(cluster.leader(2), "order.bpmn", xml(MessageCorrelationTest.waitForPayment()));
@@ -79,26 +82,25 @@ class CrossPartitionTest extends PartitionsTestBase {
     start();
     // Every partition takes its copy, but the acknowledgements are lost: the copies are sent
     // again, and a partition that took its copy before changes nothing, yet must answer again.
-    cluster.hold(ValueTypes.DEPLOYMENT_DISTRIBUTION, DeploymentDistributionIntent.COMPLETE);
+    cluster.hold(DeploymentDistributionIntent.COMPLETE);
     deployed(deploy(cluster.leader(1), "order.bpmn", xml(MessageCorrelationTest.waitForPayment())));
     await(
         () ->
-            cluster.count(2, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED) == 1
-                && cluster.count(3, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED) == 1
-                && WorkflowTestBase.rejectedCount(
-                        cluster.logs.get(1), ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE)
+            cluster.count(2, DeploymentIntent.DISTRIBUTED) == 1
+                && cluster.count(3, DeploymentIntent.DISTRIBUTED) == 1
+                && WorkflowTestBase.rejectedCount(cluster.logs.get(1), DeploymentIntent.DISTRIBUTE)
                     >= 1,
         "both copies taken, and one sent again");
     cluster.releaseAll();
     awaitFullDistribution();
-    assertThat(cluster.count(2, ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED))
+    assertThat(cluster.count(2, DeploymentIntent.DISTRIBUTED))
         .as("a copy sent again is taken once")
         .isEqualTo(1);
   }
 
   private void awaitFullDistribution() {
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
         "the deployment to reach every partition");
   }
 
@@ -133,9 +135,7 @@ class CrossPartitionTest extends PartitionsTestBase {
     long instance = create(instances, "order", "{\"orderId\": \"" + key + "\"}").key();
     assertThat(Keys.partitionOf(instance)).isEqualTo(1);
     await(
-        () ->
-            cluster.count(3, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED)
-                == 1,
+        () -> cluster.count(3, MessageSubscriptionIntent.CREATED) == 1,
         "the subscription on the message's partition");
 
     Answer wrongPartition = publish(cluster.leader(2), "paid", key, 0, "", "");
@@ -146,15 +146,9 @@ class CrossPartitionTest extends PartitionsTestBase {
         .isEqualTo(MessageIntent.PUBLISHED);
     awaitJob(instances, "ship");
     await(
-        () ->
-            cluster.count(3, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
-                == 1,
+        () -> cluster.count(3, MessageSubscriptionIntent.CORRELATED) == 1,
         "the message partition to learn the message was taken");
-    assertThat(
-            WorkflowTestBase.count(
-                cluster.logs.get(0),
-                ValueTypes.PROCESS_INSTANCE,
-                ProcessInstanceIntent.ELEMENT_COMPLETED))
+    assertThat(WorkflowTestBase.count(cluster.logs.get(0), ProcessInstanceIntent.ELEMENT_COMPLETED))
         .isPositive();
   }
 
@@ -171,11 +165,9 @@ class CrossPartitionTest extends PartitionsTestBase {
     awaitJob(instances, "ship");
     assertThat(cluster.dropped.get()).isGreaterThanOrEqualTo(2);
     await(
-        () ->
-            cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
-                == 1,
+        () -> cluster.count(1, MessageSubscriptionIntent.CORRELATED) == 1,
         "the correlation to be acknowledged");
-    assertThat(cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED))
+    assertThat(cluster.count(1, MessageSubscriptionIntent.CREATED))
         .as("a CREATE sent again does not create twice")
         .isEqualTo(1);
   }
@@ -206,18 +198,13 @@ class CrossPartitionTest extends PartitionsTestBase {
                             .done())))
             .processDefinitionKey();
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
         "settle on every partition");
 
     cluster.dropNext.set(Integer.MAX_VALUE); // nothing reaches another partition until released
     long instance = create(instances, "order", "{\"orderId\": \"" + key + "\"}").key();
     await(
-        () ->
-            cluster.count(
-                    2,
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CREATING)
-                == 1,
+        () -> cluster.count(2, ProcessMessageSubscriptionIntent.CREATING) == 1,
         "the subscription's CREATE, held");
     Answer opening =
         MigrateProcessInstanceTest.migrate(instances, instance, settle, "payment", "payment-b");
@@ -225,12 +212,7 @@ class CrossPartitionTest extends PartitionsTestBase {
     assertThat(opening.reason()).contains("still being opened").contains("retry");
     cluster.dropNext.set(0);
     await(
-        () ->
-            cluster.count(
-                    2,
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CREATED)
-                == 1,
+        () -> cluster.count(2, ProcessMessageSubscriptionIntent.CREATED) == 1,
         "the subscription to open");
 
     cluster.dropNext.set(Integer.MAX_VALUE); // the MIGRATE, and its retries
@@ -242,18 +224,9 @@ class CrossPartitionTest extends PartitionsTestBase {
     assertThat(again.reason()).contains("not yet moved").contains("retry");
     cluster.dropNext.set(0);
     await(
-        () ->
-            cluster.count(
-                    2,
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED)
-                == 1,
+        () -> cluster.count(2, ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED) == 1,
         "the message partition's acknowledgement");
-    List<byte[]> moved =
-        eventValues(
-            cluster.logs.get(0),
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.MIGRATED);
+    List<byte[]> moved = eventValues(cluster.logs.get(0), MessageSubscriptionIntent.MIGRATED);
     assertThat(moved).as("a MIGRATE sent again changes nothing again").hasSize(1);
     MessageSubscriptionValue copy =
         new MessageSubscriptionValue().readFrom(new UnsafeBuffer(moved.get(0)));
@@ -284,50 +257,34 @@ class CrossPartitionTest extends PartitionsTestBase {
                     xml(MigrateProcessInstanceTest.pinged("guard", "ping2", false))))
             .processDefinitionKey();
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
         "both versions on every partition");
     long instance = createGuard(instances, v1, key);
     long job = awaitJob(instances, "work");
     await(
-        () ->
-            cluster.count(
-                    2,
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CREATED)
-                == 1,
+        () -> cluster.count(2, ProcessMessageSubscriptionIntent.CREATED) == 1,
         "the subscription to open");
 
     // The message partition's copy still says the first message ends the subscription; the process
     // instance partition's answer to each message says it stays open.
-    cluster.heldType = ValueTypes.MESSAGE_SUBSCRIPTION;
     cluster.heldIntent = MessageSubscriptionIntent.MIGRATE;
     MigrateProcessInstanceTest.assertMigrated(
         MigrateProcessInstanceTest.migrate(
             instances, instance, v2, "work", "work", "ping", "ping2"));
     publish(cluster.leader(1), "ping", key, 60_000, "", "");
     await(
-        () ->
-            cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
-                == 1,
+        () -> cluster.count(1, MessageSubscriptionIntent.CORRELATED) == 1,
         "the first message taken");
     publish(cluster.leader(1), "ping", key, 60_000, "", "");
     await(
         () ->
-            WorkflowTestBase.count(
-                    cluster.logs.get(1),
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CORRELATED)
+            WorkflowTestBase.count(cluster.logs.get(1), ProcessMessageSubscriptionIntent.CORRELATED)
                 == 2,
         "the second message taken");
 
-    cluster.heldType = -1;
+    cluster.heldIntent = null;
     await(
-        () ->
-            cluster.count(
-                    2,
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED)
-                == 1,
+        () -> cluster.count(2, ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED) == 1,
         "the MIGRATE sent again, and acknowledged");
     assertThat(lifecycle(cluster.logs.get(1)))
         .containsOnlyOnce("work " + ProcessInstanceIntent.ELEMENT_ACTIVATED)
@@ -360,43 +317,30 @@ class CrossPartitionTest extends PartitionsTestBase {
                     xml(MigrateProcessInstanceTest.pinged("guard", "ping", false))))
             .processDefinitionKey();
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
         "the process on every partition");
     createGuard(instances, definition, key);
     long job = awaitJob(instances, "work");
     await(
-        () ->
-            cluster.count(
-                    2,
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CREATED)
-                == 1,
+        () -> cluster.count(2, ProcessMessageSubscriptionIntent.CREATED) == 1,
         "the subscription to open");
 
     // The answer "taken" is lost: the message partition offers the message again, every retry.
-    cluster.heldType = ValueTypes.MESSAGE_SUBSCRIPTION;
     cluster.heldIntent = MessageSubscriptionIntent.CORRELATE;
     publish(cluster.leader(1), "ping", key, 60_000, "", "");
     await(
         () ->
-            WorkflowTestBase.count(
-                        cluster.logs.get(1),
-                        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                        ProcessMessageSubscriptionIntent.CORRELATED)
+            WorkflowTestBase.count(cluster.logs.get(1), ProcessMessageSubscriptionIntent.CORRELATED)
                     + rejections(cluster.logs.get(1), ProcessMessageSubscriptionIntent.CORRELATE)
                 >= 3,
         "the message offered, then offered again twice");
-    cluster.heldType = -1;
+    cluster.heldIntent = null;
     await(
-        () ->
-            cluster.count(1, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
-                == 1,
+        () -> cluster.count(1, MessageSubscriptionIntent.CORRELATED) == 1,
         "the message partition told that it was taken");
     assertThat(
             WorkflowTestBase.count(
-                cluster.logs.get(1),
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                ProcessMessageSubscriptionIntent.CORRELATED))
+                cluster.logs.get(1), ProcessMessageSubscriptionIntent.CORRELATED))
         .as("taken once")
         .isEqualTo(1);
     await(
@@ -423,19 +367,12 @@ class CrossPartitionTest extends PartitionsTestBase {
     ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
     creation.processDefinitionKey = definition;
     creation.variables = ("{\"id\": \"" + key + "\"}").getBytes(StandardCharsets.UTF_8);
-    return instances
-        .awaitAnswer(
-            instances.send(
-                ValueTypes.PROCESS_INSTANCE_CREATION,
-                ValueTypes.CreationIntent.CREATE,
-                -1,
-                creation))
-        .key();
+    return instances.awaitAnswer(instances.send(CreationIntent.CREATE, -1, creation)).key();
   }
 
   /** Rejected commands of {@code intent} on the process message subscription, in {@code log}. */
-  private static long rejections(InMemoryLogStorage log, int intent) {
-    return WorkflowTestBase.rejectedCount(log, ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, intent);
+  private static long rejections(InMemoryLogStorage log, Intent intent) {
+    return WorkflowTestBase.rejectedCount(log, intent);
   }
 
   /** A process waiting for signal "go", and one started by it; deployed to every partition. */
@@ -462,15 +399,13 @@ class CrossPartitionTest extends PartitionsTestBase {
                     .serviceTask("begin", t -> t.zeebeJobType("started"))
                     .done())));
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
         "both deployments to reach every partition");
     for (int partition = 1; partition <= PARTITIONS; partition++) {
       create(cluster.leader(partition), "listener", "{}");
       int p = partition;
       await(
-          () ->
-              cluster.count(p, ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.CREATED)
-                  == 1,
+          () -> cluster.count(p, SignalSubscriptionIntent.CREATED) == 1,
           "the listener's subscription on partition " + p);
     }
   }
@@ -486,13 +421,11 @@ class CrossPartitionTest extends PartitionsTestBase {
     for (int partition = 1; partition <= PARTITIONS; partition++) {
       awaitJob(cluster.leader(partition), "heard");
     }
-    await(
-        () -> cluster.count(1, ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED) == 2,
-        "both copies acknowledged");
+    await(() -> cluster.count(1, SignalIntent.ACKNOWLEDGED) == 2, "both copies acknowledged");
     assertThat(cluster.dropped.get()).isEqualTo(1);
     awaitJob(cluster.leader(1), "started");
     for (int partition = 2; partition <= PARTITIONS; partition++) {
-      assertThat(cluster.count(partition, ValueTypes.SIGNAL, SignalIntent.BROADCASTED))
+      assertThat(cluster.count(partition, SignalIntent.BROADCASTED))
           .as("partition %d took its copy once", partition)
           .isEqualTo(1);
       assertThat(activate(cluster.leader(partition), "started", 1).jobs)
@@ -516,7 +449,7 @@ class CrossPartitionTest extends PartitionsTestBase {
                     .endEvent("shout", e -> e.signal("go"))
                     .done())));
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 3,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 3,
         "the thrower to reach every partition");
 
     create(cluster.leader(3), "thrower", "{}");
@@ -525,7 +458,7 @@ class CrossPartitionTest extends PartitionsTestBase {
       awaitJob(cluster.leader(partition), "heard");
     }
     await(
-        () -> cluster.count(3, ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED) == 2,
+        () -> cluster.count(3, SignalIntent.ACKNOWLEDGED) == 2,
         "the thrower's partition to hear from both others");
   }
 
@@ -536,17 +469,14 @@ class CrossPartitionTest extends PartitionsTestBase {
     DeploymentValue.Process v2 =
         deployed(deploy(cluster.leader(1), "order.bpmn", xml(oneTask("order", "second-version"))));
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 2,
         "version 2 on every partition");
 
     cluster.dropNext.set(1); // the copy to partition 2
     assertThat(DeleteResourceTest.delete(cluster.leader(1), v2.processDefinitionKey()).rejection())
         .isEqualTo(RejectionType.NONE);
     await(
-        () ->
-            cluster.count(
-                    1, ValueTypes.RESOURCE_DELETION, ValueTypes.ResourceDeletionIntent.ACKNOWLEDGED)
-                == 2,
+        () -> cluster.count(1, ResourceDeletionIntent.ACKNOWLEDGED) == 2,
         "both copies acknowledged");
     for (int partition = 1; partition <= PARTITIONS; partition++) {
       Answer created = create(cluster.leader(partition), "order", "{\"orderId\": \"x\"}");

@@ -7,10 +7,10 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
@@ -68,10 +68,9 @@ class DecisionsTest extends WorkflowTestBase {
   }
 
   private IncidentValue onlyIncident() {
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     return new IncidentValue()
-        .readFrom(
-            new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        .readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
   }
 
   @Test
@@ -153,7 +152,7 @@ class DecisionsTest extends WorkflowTestBase {
     assertThat(missing.errorMessage).contains("'rules'").contains("'doubled'");
 
     deployedValue(deploy(leader, "checks.dmn", literal("3")));
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     JobBatchValue after = activateWhenAvailable(leader, "after", List.of("result"));
     assertThat(JsonDocuments.toJava(after.jobs.get(0).variables)).isEqualTo(Map.of("result", 15L));
   }
@@ -190,9 +189,7 @@ class DecisionsTest extends WorkflowTestBase {
     deployment.resources.add(
         new DeploymentValue.Resource("order-discount.dmn", resource("order-discount.dmn")));
     DeploymentValue deployed =
-        deployedValue(
-            leader.awaitAnswer(
-                leader.send(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, deployment)));
+        deployedValue(leader.awaitAnswer(leader.send(DeploymentIntent.CREATE, -1, deployment)));
     assertThat(deployed.processes).hasSize(1);
     assertThat(deployed.decisions).hasSize(2);
 

@@ -7,11 +7,14 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ResourceDeletionIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
@@ -33,16 +36,14 @@ class DeleteResourceTest extends WorkflowTestBase {
   static Answer delete(TestMember member, long resourceKey) {
     ResourceDeletionValue deletion = new ResourceDeletionValue();
     deletion.resourceKey = resourceKey;
-    return member.awaitAnswer(
-        member.send(ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETE, -1, deletion));
+    return member.awaitAnswer(member.send(ResourceDeletionIntent.DELETE, -1, deletion));
   }
 
   private static Answer createByKey(TestMember member, long processDefinitionKey) {
     ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
     creation.processDefinitionKey = processDefinitionKey;
     creation.variables = "{}".getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(
-        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
+    return member.awaitAnswer(member.send(CreationIntent.CREATE, -1, creation));
   }
 
   private static BpmnModelInstance version(String jobType) {
@@ -113,10 +114,10 @@ class DeleteResourceTest extends WorkflowTestBase {
     }
     long v1 = processKeyOf("started", 1);
     long v2 = processKeyOf("started", 2);
-    assertThat(timers(ValueTypes.TimerIntent.CANCELED, v1)).as("replaced by version 2's").isOne();
+    assertThat(timers(TimerIntent.CANCELED, v1)).as("replaced by version 2's").isOne();
     assertThat(delete(leader, v2).rejection()).isEqualTo(RejectionType.NONE);
-    assertThat(timers(ValueTypes.TimerIntent.CANCELED, v2)).isOne();
-    assertThat(timers(ValueTypes.TimerIntent.CREATED, v1)).as("version 1's again").isEqualTo(2);
+    assertThat(timers(TimerIntent.CANCELED, v2)).isOne();
+    assertThat(timers(TimerIntent.CREATED, v1)).as("version 1's again").isEqualTo(2);
 
     publish(leader, "go", "", 0, "", "{}");
     awaitJob(leader, "message-1");
@@ -146,8 +147,8 @@ class DeleteResourceTest extends WorkflowTestBase {
   }
 
   /** How many timers of the process's start events were created or canceled ({@code intent}). */
-  private long timers(int intent, long processDefinitionKey) {
-    return eventValues(ValueTypes.TIMER, intent).stream()
+  private long timers(Intent intent, long processDefinitionKey) {
+    return eventValues(intent).stream()
         .map(
             bytes ->
                 new io.tern.engine.workflow.value.TimerValue()
@@ -158,7 +159,7 @@ class DeleteResourceTest extends WorkflowTestBase {
   }
 
   private long processKeyOf(String processId, int version) {
-    return eventValues(ValueTypes.DEPLOYMENT, ValueTypes.DeploymentIntent.CREATED).stream()
+    return eventValues(DeploymentIntent.CREATED).stream()
         .map(
             bytes ->
                 new DeploymentValue()
@@ -217,12 +218,10 @@ class DeleteResourceTest extends WorkflowTestBase {
         .isEqualTo(RejectionType.NONE);
     create(leader, "p", "{\"amount\": 5}");
     await(
-        () -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1,
+        () -> countOf(IncidentIntent.CREATED) == 1,
         "an incident: no version of the decision is left");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.CALLED_DECISION_ERROR);
   }
 }

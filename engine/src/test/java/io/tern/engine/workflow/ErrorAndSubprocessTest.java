@@ -7,10 +7,10 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /** Embedded subprocesses, error end events, ThrowError and error boundary events. */
 class ErrorAndSubprocessTest extends WorkflowTestBase {
-  private static final int ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   @Test
   void anEmbeddedSubprocessRunsItsFlowAndCompletesBeforeTheProcessGoesOn() {
@@ -95,7 +95,7 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     assertThat(lifecycle())
         .containsSubsequence("charge " + TERMINATED, "declined " + COMPLETED)
         .doesNotContain("any-error " + ACTIVATED, "charge " + COMPLETED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(1);
     assertThat(completeJob(leader, charge).rejection())
         .as("the caught job is gone")
         .isEqualTo(RejectionType.NOT_FOUND);
@@ -118,7 +118,7 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     // Each fits a record's text field alone; the incident's message quotes both.
     Answer thrown = throwError(leader, job, "C".repeat(32_000), "m".repeat(32_000), "");
     assertThat(thrown.rejection()).isEqualTo(RejectionType.NONE);
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident = incident(0);
     assertThat(incident.errorType).isEqualTo(ErrorType.UNHANDLED_ERROR_EVENT);
     assertThat(incident.errorMessage).startsWith("error 'CCC").contains("(cut: ");
@@ -133,7 +133,7 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     long job = awaitJob(leader, "work");
 
     throwError(leader, job, "NOBODY_CATCHES", "it broke", "");
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident = incident(0);
     assertThat(incident.errorType).isEqualTo(ErrorType.UNHANDLED_ERROR_EVENT);
     assertThat(incident.jobKey).isEqualTo(job);
@@ -142,8 +142,7 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     assertThat(throwError(leader, job, "AGAIN", "", "").rejection())
         .isEqualTo(RejectionType.INVALID_STATE);
 
-    Answer resolved =
-        resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    Answer resolved = resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     assertThat(resolved.intent()).isEqualTo(IncidentIntent.RESOLVED);
     assertThat(awaitJob(leader, "work")).isEqualTo(job);
     completeJob(leader, job);
@@ -152,8 +151,7 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
 
   private IncidentValue incident(int index) {
     return new IncidentValue()
-        .readFrom(
-            new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(index)));
+        .readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(index)));
   }
 
   @Test
@@ -201,7 +199,7 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     deployed(deploy(leader, "p.bpmn", xml(model)));
     create(leader, "p");
 
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident = incident(0);
     assertThat(incident.errorType).isEqualTo(ErrorType.UNHANDLED_ERROR_EVENT);
     assertThat(incident.elementId).isEqualTo("fail");
@@ -209,8 +207,8 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     assertThat(lifecycle()).contains("fail " + ACTIVATED).doesNotContain("fail " + COMPLETED);
 
     // Resolving throws again: still nothing catches it, so a new incident holds the end event.
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 2, "a second incident");
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
+    await(() -> countOf(IncidentIntent.CREATED) == 2, "a second incident");
   }
 
   @Test
@@ -234,11 +232,9 @@ class ErrorAndSubprocessTest extends WorkflowTestBase {
     await(() -> lifecycle().contains("declined-end " + COMPLETED), "the boundary for the code");
 
     long instance = create(leader, "dyn", "{}").key();
-    await(
-        () -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED) == 1,
-        "an incident for the code");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident for the code");
     setVariables(leader, instance, "{\"kind\": \"DECLINED\"}", false);
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED));
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     await(
         () -> lifecycle().stream().filter(("declined-end " + COMPLETED)::equals).count() == 2,
         "the second instance at the boundary after resolving");

@@ -7,8 +7,9 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * new member afterwards.
  */
 class EscalationEventsTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   @Test
   void aNonInterruptingBoundaryEventCatchesAndTheSubprocessGoesOn() {
@@ -123,7 +124,7 @@ class EscalationEventsTest extends WorkflowTestBase {
 
     completeJob(leader, awaitJob(leader, "next"));
     await(() -> lifecycle().contains("nobody " + COMPLETED), "the instance to complete");
-    assertThat(countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED)).isZero();
+    assertThat(countOf(IncidentIntent.CREATED)).isZero();
   }
 
   @Test

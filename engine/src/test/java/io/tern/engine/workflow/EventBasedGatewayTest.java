@@ -7,11 +7,11 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /** Event-based gateways: a message and a timer race; the first wins, the other is canceled. */
 class EventBasedGatewayTest extends WorkflowTestBase {
-  private static final int ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   /** Waits for message "paid" (key orderId), or gives up after {@code timeout}. */
   private static BpmnModelInstance paymentOrTimeout(String timeout) {
@@ -43,16 +43,14 @@ class EventBasedGatewayTest extends WorkflowTestBase {
     TestMember leader = leader();
     deployed(deploy(leader, "order.bpmn", xml(paymentOrTimeout("PT1H"))));
     create(leader, "order", "{\"orderId\": \"o-1\"}");
-    await(
-        () -> countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED) == 1,
-        "the subscription to open");
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).isEqualTo(1);
+    await(() -> countOf(MessageSubscriptionIntent.CREATED) == 1, "the subscription to open");
+    assertThat(countOf(TimerIntent.CREATED)).isEqualTo(1);
 
     publish(leader, "paid", "o-1", 0, "", "{\"amount\": 42}");
     JobBatchValue ship = activateWhenAvailable(leader, "ship", List.of("amount"));
     assertThat(new String(ship.jobs.get(0).variables, StandardCharsets.UTF_8))
         .isEqualTo("{\"amount\":42}");
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.CANCELED)).isEqualTo(1);
     assertThat(lifecycle())
         .containsSubsequence("race " + COMPLETED, "payment " + ACTIVATED, "payment " + COMPLETED)
         .doesNotContain("timeout " + ACTIVATED);
@@ -72,12 +70,7 @@ class EventBasedGatewayTest extends WorkflowTestBase {
         .containsSubsequence("race " + COMPLETED, "timeout " + COMPLETED)
         .doesNotContain("payment " + ACTIVATED);
     await(
-        () ->
-            countOf(
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.DELETED)
-                == 1,
-        "the subscription to close");
+        () -> countOf(ProcessMessageSubscriptionIntent.DELETED) == 1, "the subscription to close");
 
     // A late message finds no subscription: nothing else happens.
     publish(leader, "paid", "o-1", 0, "", "");

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.List;
@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /** Event subprocesses started by errors, timers and messages, interrupting or not. */
 class EventSubprocessTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   @Test
   void anErrorEventSubprocessCatchesAJobsErrorAndReplacesWhatRan() {
@@ -49,7 +49,7 @@ class EventSubprocessTest extends WorkflowTestBase {
     assertThat(JsonDocuments.toJava(handle.jobs.get(0).variables))
         .isEqualTo(Map.of("cause", "disk"));
     assertThat(lifecycle()).contains("work " + TERMINATED, "other " + TERMINATED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(2);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(2);
 
     completeJob(leader, handle.jobKeys.get(0));
     await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");

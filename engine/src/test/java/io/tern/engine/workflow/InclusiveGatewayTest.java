@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import java.util.ArrayList;
@@ -57,15 +58,15 @@ class InclusiveGatewayTest extends WorkflowTestBase {
     deployed(deploy(leader, "fork.bpmn", xml(fork(true))));
 
     create(leader, "fork", "{\"x\": 10}");
-    await(() -> countOf(ValueTypes.JOB, ValueTypes.JobIntent.CREATED) == 2, "two jobs");
+    await(() -> countOf(JobIntent.CREATED) == 2, "two jobs");
     assertThat(jobTypes(leader, "small", "large", "none")).containsExactly("small", "large");
 
     create(leader, "fork", "{\"x\": 3}");
-    await(() -> countOf(ValueTypes.JOB, ValueTypes.JobIntent.CREATED) == 3, "one more job");
+    await(() -> countOf(JobIntent.CREATED) == 3, "one more job");
     assertThat(jobTypes(leader, "small", "large", "none")).containsExactly("small");
 
     create(leader, "fork", "{\"x\": 0}");
-    await(() -> countOf(ValueTypes.JOB, ValueTypes.JobIntent.CREATED) == 4, "one more job");
+    await(() -> countOf(JobIntent.CREATED) == 4, "one more job");
     assertThat(jobTypes(leader, "small", "large", "none")).containsExactly("none");
   }
 
@@ -75,16 +76,14 @@ class InclusiveGatewayTest extends WorkflowTestBase {
     deployed(deploy(leader, "fork.bpmn", xml(fork(false))));
     long instance = create(leader, "fork", "{\"x\": 0}").key();
 
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.CONDITION_ERROR);
     assertThat(incident.errorMessage).contains("'split'").contains("no default flow");
 
     setVariables(leader, instance, "{\"x\": 6}", false);
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
-    await(() -> countOf(ValueTypes.JOB, ValueTypes.JobIntent.CREATED) == 2, "both jobs");
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
+    await(() -> countOf(JobIntent.CREATED) == 2, "both jobs");
   }
 }

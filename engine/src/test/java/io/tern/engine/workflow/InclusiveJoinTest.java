@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  * the gateway does not hold it either. Each test's log is replayed by a new member afterwards.
  */
 class InclusiveJoinTest extends WorkflowTestBase {
-  private static final int ACTIVATING = ProcessInstanceIntent.ELEMENT_ACTIVATING;
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent ACTIVATING = ProcessInstanceIntent.ELEMENT_ACTIVATING;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   /**
    * An inclusive fork to tasks a (x > 1), b (x > 5) and c (x > 10), joined by inclusive gateway

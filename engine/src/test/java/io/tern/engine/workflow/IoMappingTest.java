@@ -7,9 +7,9 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -63,18 +63,16 @@ class IoMappingTest extends WorkflowTestBase {
     TestMember leader = leader();
     deployed(deploy(leader, "p.bpmn", xml(mapped("assert(total, total != null, \"no total\")"))));
     long instance = create(leader, "p").key();
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.EXTRACT_VALUE_ERROR);
     assertThat(incident.elementId).isEqualTo("charge");
     assertThat(incident.errorMessage).contains("input mapping").contains("no total");
     assertThat(lifecycle()).doesNotContain("charge " + ProcessInstanceIntent.ELEMENT_ACTIVATED);
 
     setVariables(leader, instance, "{\"total\": 3}", false);
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     JobBatchValue charge = activateWhenAvailable(leader, "charge", List.of("amount"));
     assertThat(variables(charge)).isEqualTo("{\"amount\":3}");
   }

@@ -4,10 +4,10 @@ import static io.tern.engine.processor.TestMember.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.engine.processor.TestMember;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.List;
@@ -90,7 +90,7 @@ class JobPushTest extends WorkflowTestBase {
     assertThat(pushed.job().worker).isEqualTo("streaming-worker");
     assertThat(JsonDocuments.toJava(pushed.job().variables)).isEqualTo(Map.of("orderId", 7L));
     assertThat(activate(leader, "work", 5).jobs).as("it is activated already").isEmpty();
-    assertThat(countOf(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED)).isEqualTo(2);
+    assertThat(countOf(JobBatchIntent.ACTIVATED)).isEqualTo(2);
 
     assertThat(completeJob(leader, pushed.key()).rejection()).isEqualTo(RejectionType.NONE);
     await(
@@ -108,7 +108,7 @@ class JobPushTest extends WorkflowTestBase {
     deployed(deploy(leader, "p.bpmn", xml(oneTask("p", "work"))));
     create(leader, "p");
 
-    await(() -> countOf(ValueTypes.JOB, JobIntent.YIELDED) == 1, "the job to be yielded");
+    await(() -> countOf(JobIntent.YIELDED) == 1, "the job to be yielded");
     assertThat(streams.available).containsExactly("work");
     streams.open.clear();
     long key = awaitJob(leader, "work");
@@ -124,7 +124,7 @@ class JobPushTest extends WorkflowTestBase {
     create(leader, "p");
 
     await(() -> stream.pushed.size() == 2, "the job to time out and be pushed again");
-    assertThat(countOf(ValueTypes.JOB, JobIntent.TIMED_OUT)).isEqualTo(1);
+    assertThat(countOf(JobIntent.TIMED_OUT)).isEqualTo(1);
     long key = stream.pushed.get(1).key();
     assertThat(stream.pushed.get(0).key()).isEqualTo(key);
 

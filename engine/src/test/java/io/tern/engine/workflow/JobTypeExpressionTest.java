@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -39,16 +39,14 @@ class JobTypeExpressionTest extends WorkflowTestBase {
     deployed(deploy(leader, "p.bpmn", xml(regional())));
     long instance = create(leader, "p", "{}").key();
 
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.EXTRACT_VALUE_ERROR);
     assertThat(incident.errorMessage).contains("job type").contains("'work'");
 
     setVariables(leader, instance, "{\"region\": \"ap\"}", false);
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     completeJob(leader, awaitJob(leader, "work-ap"));
   }
 
@@ -66,11 +64,9 @@ class JobTypeExpressionTest extends WorkflowTestBase {
     assertThat(activate(leader, "retried", 1).jobs.get(0).retries).isEqualTo(7);
 
     create(leader, "r", "{\"tries\": \"many\"}");
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorMessage).contains("job retries").contains("many");
   }
 }

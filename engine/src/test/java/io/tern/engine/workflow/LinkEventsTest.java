@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import org.junit.jupiter.api.Test;
 
 /** Link events: a link throw event goes on at the catch event of its name in the same scope. */
 class LinkEventsTest extends WorkflowTestBase {
-  private static final int ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   /** Task "before", then a jump by link {@code throwName} to catch event {@code catchName}. */
   private static byte[] linked(String throwName, String catchName) {

@@ -7,12 +7,13 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -20,9 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /** Messages on one partition: catch events, receive tasks, boundary events, buffering, expiry. */
 class MessageCorrelationTest extends WorkflowTestBase {
-  private static final int ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   static BpmnModelInstance waitForPayment() {
     return Bpmn.createExecutableProcess("order")
@@ -36,7 +37,7 @@ class MessageCorrelationTest extends WorkflowTestBase {
 
   /** Subscriptions created on the message's side (the process side may correlate first). */
   private long subscriptionsOpened() {
-    return countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATED);
+    return countOf(MessageSubscriptionIntent.CREATED);
   }
 
   @Test
@@ -54,7 +55,7 @@ class MessageCorrelationTest extends WorkflowTestBase {
         .as("only the instance with that correlation key, with the message's variables")
         .isEqualTo("{\"amount\":42,\"orderId\":\"o-2\"}");
     assertThat(activate(leader, "ship", 5).jobs).isEmpty();
-    assertThat(countOf(ValueTypes.MESSAGE, MessageIntent.EXPIRED))
+    assertThat(countOf(MessageIntent.EXPIRED))
         .as("a message without time to live is gone once offered")
         .isEqualTo(1);
   }
@@ -77,7 +78,7 @@ class MessageCorrelationTest extends WorkflowTestBase {
     publish(leader, "paid", "o-1", 100, "", "");
     awaitJob(leader, "ship");
     publish(leader, "paid", "o-3", 100, "", "");
-    await(() -> countOf(ValueTypes.MESSAGE, MessageIntent.EXPIRED) == 2, "the messages to expire");
+    await(() -> countOf(MessageIntent.EXPIRED) == 2, "the messages to expire");
     create(leader, "order", "{\"orderId\": \"o-3\"}");
     await(() -> subscriptionsOpened() == 3, "the third subscription to open");
     assertThat(activate(leader, "ship", 5).jobs)
@@ -96,7 +97,7 @@ class MessageCorrelationTest extends WorkflowTestBase {
     assertThat(publish(leader, "paid", "o-2", 200, "m-1", "").intent())
         .as("another correlation key")
         .isEqualTo(MessageIntent.PUBLISHED);
-    await(() -> countOf(ValueTypes.MESSAGE, MessageIntent.EXPIRED) == 2, "the messages to expire");
+    await(() -> countOf(MessageIntent.EXPIRED) == 2, "the messages to expire");
     assertThat(publish(leader, "paid", "o-1", 200, "m-1", "").intent())
         .as("expired: the id is free again")
         .isEqualTo(MessageIntent.PUBLISHED);
@@ -154,17 +155,13 @@ class MessageCorrelationTest extends WorkflowTestBase {
             "confirm " + COMPLETED,
             "work " + TERMINATED,
             "canceled " + COMPLETED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(1);
     assertThat(completeJob(leader, work).rejection()).isEqualTo(RejectionType.NOT_FOUND);
     await(
-        () ->
-            countOf(
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.DELETED)
-                == 3,
+        () -> countOf(ProcessMessageSubscriptionIntent.DELETED) == 3,
         "every subscription to be closed: the interrupting ones keep the message they took until"
             + " the message partition acknowledged their DELETE");
-    assertThat(countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETED))
+    assertThat(countOf(MessageSubscriptionIntent.DELETED))
         .as("the message partition had ended the interrupting ones when it heard 'taken'")
         .isEqualTo(1);
   }
@@ -187,20 +184,13 @@ class MessageCorrelationTest extends WorkflowTestBase {
     long work = awaitJob(leader, "work");
     await(() -> subscriptionsOpened() == 1, "the subscription");
     completeJob(leader, work);
+    await(() -> countOf(MessageSubscriptionIntent.DELETED) == 1, "the message side to be deleted");
     await(
-        () -> countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETED) == 1,
-        "the message side to be deleted");
-    await(
-        () ->
-            countOf(
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.DELETED)
-                == 1,
+        () -> countOf(ProcessMessageSubscriptionIntent.DELETED) == 1,
         "the process side to be deleted");
     publish(leader, "stop", "a", 60_000, "", "");
     assertThat(lifecycle()).doesNotContain("stopped " + ACTIVATED);
-    assertThat(countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATING))
-        .isZero();
+    assertThat(countOf(MessageSubscriptionIntent.CORRELATING)).isZero();
   }
 
   @Test
@@ -208,8 +198,7 @@ class MessageCorrelationTest extends WorkflowTestBase {
     TestMember leader = leader();
     deployed(deploy(leader, "order.bpmn", xml(waitForPayment())));
     create(leader, "order", "{\"orderId\": {\"nested\": true}}");
-    await(
-        () -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     assertThat(subscriptionsOpened()).isZero();
   }
 }

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ class MessageOnceTest extends PartitionsTestBase {
             "guard.bpmn",
             xml(MigrateProcessInstanceTest.pinged("guard", "ping", false))));
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
         "the process on every partition");
     String key = cluster.keyOnPartition(MESSAGES, "late-");
     create(instances(), "guard", "{\"id\": \"" + key + "\"}");
@@ -106,10 +107,7 @@ class MessageOnceTest extends PartitionsTestBase {
     long first = publish(cluster.leader(MESSAGES), "ping", key, 60_000, "", "").key();
     await(() -> taken(key).size() == 1, "the first message taken");
     await(
-        () ->
-            cluster.count(
-                    MESSAGES, ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED)
-                == 1,
+        () -> cluster.count(MESSAGES, MessageSubscriptionIntent.CORRELATED) == 1,
         "the message partition to hear it");
     long second = publish(cluster.leader(MESSAGES), "ping", key, 60_000, "", "").key();
     await(() -> takenPerMessage(key).containsKey(second), "the second message taken");
@@ -117,13 +115,7 @@ class MessageOnceTest extends PartitionsTestBase {
     // Now the first message's offer, late.
     MessageSubscriptionValue late = new MessageSubscriptionValue().copyFrom(taken(key).get(0));
     late.variables = new byte[0];
-    cluster
-        .leader(INSTANCES)
-        .write(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-            ProcessMessageSubscriptionIntent.CORRELATE,
-            -1,
-            late);
+    cluster.leader(INSTANCES).write(ProcessMessageSubscriptionIntent.CORRELATE, -1, late);
     await(
         () -> offersAnsweredWithoutTaking() > answered,
         "the late offer of the first message to be answered");
@@ -173,7 +165,7 @@ class MessageOnceTest extends PartitionsTestBase {
       deployed(deploy(cluster.leader(1), "p" + i + ".bpmn", xml(models.get(i))));
     }
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 3,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 3,
         "the processes on every partition");
     String key = cluster.keyOnPartition(MESSAGES);
     for (int i = 0; i < 3; i++) {
@@ -225,7 +217,7 @@ class MessageOnceTest extends PartitionsTestBase {
   }
 
   /** The subscription events of {@code intent} for {@code key} on both instance partitions. */
-  private List<MessageSubscriptionValue> ofKeyEverywhere(int intent, String key) {
+  private List<MessageSubscriptionValue> ofKeyEverywhere(Intent intent, String key) {
     List<MessageSubscriptionValue> found = new ArrayList<>(ofKey(2, intent, key));
     found.addAll(ofKey(3, intent, key));
     return found;
@@ -239,7 +231,7 @@ class MessageOnceTest extends PartitionsTestBase {
     cluster.start();
     deployed(deploy(cluster.leader(1), waiting.process + ".bpmn", xml(waiting.model)));
     await(
-        () -> cluster.count(1, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
+        () -> cluster.count(1, DeploymentIntent.FULLY_DISTRIBUTED) == 1,
         "the process on every partition");
     for (Lost lost : Lost.values()) {
       for (LeaderChange change : LeaderChange.values()) {
@@ -319,14 +311,9 @@ class MessageOnceTest extends PartitionsTestBase {
         };
     for (Lost kind : losing) {
       switch (kind) {
-        case OFFER ->
-            cluster.hold(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                ProcessMessageSubscriptionIntent.CORRELATE);
-        case TAKEN ->
-            cluster.hold(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATE);
-        case DELETE ->
-            cluster.hold(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETE);
+        case OFFER -> cluster.hold(ProcessMessageSubscriptionIntent.CORRELATE);
+        case TAKEN -> cluster.hold(MessageSubscriptionIntent.CORRELATE);
+        case DELETE -> cluster.hold(MessageSubscriptionIntent.DELETE);
         default -> throw new IllegalArgumentException(kind.name());
       }
     }
@@ -345,9 +332,7 @@ class MessageOnceTest extends PartitionsTestBase {
   /** Offers the process instance partition answered with no CORRELATED: refused or taken before. */
   private long offersAnsweredWithoutTaking() {
     return WorkflowTestBase.rejectedCount(
-        cluster.logs.get(INSTANCES - 1),
-        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-        ProcessMessageSubscriptionIntent.CORRELATE);
+        cluster.logs.get(INSTANCES - 1), ProcessMessageSubscriptionIntent.CORRELATE);
   }
 
   private long opened(String key) {
@@ -372,15 +357,13 @@ class MessageOnceTest extends PartitionsTestBase {
   /**
    * The instance partition's subscription events of {@code intent} for correlation key {@code key}.
    */
-  private List<MessageSubscriptionValue> ofKey(int intent, String key) {
+  private List<MessageSubscriptionValue> ofKey(Intent intent, String key) {
     return ofKey(INSTANCES, intent, key);
   }
 
-  private List<MessageSubscriptionValue> ofKey(int partition, int intent, String key) {
+  private List<MessageSubscriptionValue> ofKey(int partition, Intent intent, String key) {
     List<MessageSubscriptionValue> found = new ArrayList<>();
-    for (byte[] value :
-        eventValues(
-            cluster.logs.get(partition - 1), ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, intent)) {
+    for (byte[] value : eventValues(cluster.logs.get(partition - 1), intent)) {
       MessageSubscriptionValue event = new MessageSubscriptionValue();
       event.readFrom(new UnsafeBuffer(value));
       if (event.correlationKey.equals(key)) {

@@ -7,10 +7,10 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageStartEventSubscriptionIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.util.List;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** Message start events: instances started by published messages, one per correlation key. */
 class MessageStartEventTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   /** Starts on message "placed", then a job "ship". */
   private static BpmnModelInstance startedByMessage() {
@@ -32,9 +32,7 @@ class MessageStartEventTest extends WorkflowTestBase {
   }
 
   private long instancesStarted() {
-    return countOf(
-        ValueTypes.MESSAGE_START_EVENT_SUBSCRIPTION,
-        MessageStartEventSubscriptionIntent.CORRELATED);
+    return countOf(MessageStartEventSubscriptionIntent.CORRELATED);
   }
 
   @Test
@@ -63,7 +61,7 @@ class MessageStartEventTest extends WorkflowTestBase {
     publish(leader, "placed", "o-2", 60_000, "", "{\"n\": 3}");
     publish(leader, "placed", "", 60_000, "", "{\"n\": 4}");
     publish(leader, "placed", "", 60_000, "", "{\"n\": 5}");
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 4, "four instances");
+    await(() -> countOf(JobIntent.CREATED) == 4, "four instances");
     JobBatchValue first = activate(leader, "ship", 10, List.of("n"));
     assertThat(first.jobs.stream().map(job -> JsonDocuments.toJava(job.variables)))
         .as("another key, and messages without a key, start at once; o-1's second waits")

@@ -8,16 +8,19 @@ import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.camunda.zeebe.model.bpmn.builder.AbstractFlowNodeBuilder;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CompensationIntent;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.MigrationIntent;
+import io.tern.engine.protocol.ProcessEventIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
+import io.tern.engine.protocol.SignalSubscriptionIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CompensationIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.MigrationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobValue;
@@ -62,12 +65,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
       migration.mappings.add(
           new ProcessInstanceMigrationValue.Mapping(sourceAndTarget[i], sourceAndTarget[i + 1]));
     }
-    return member.awaitAnswer(
-        member.send(
-            ValueTypes.PROCESS_INSTANCE_MIGRATION,
-            MigrationIntent.MIGRATE,
-            processInstanceKey,
-            migration));
+    return member.awaitAnswer(member.send(MigrationIntent.MIGRATE, processInstanceKey, migration));
   }
 
   static void assertMigrated(Answer answer) {
@@ -80,13 +78,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
     creation.processDefinitionKey = processDefinitionKey;
     creation.variables = variables.getBytes(StandardCharsets.UTF_8);
-    Answer created =
-        member.awaitAnswer(
-            member.send(
-                ValueTypes.PROCESS_INSTANCE_CREATION,
-                ValueTypes.CreationIntent.CREATE,
-                -1,
-                creation));
+    Answer created = member.awaitAnswer(member.send(CreationIntent.CREATE, -1, creation));
     assertThat(created.rejection()).as("%s", created.reason()).isEqualTo(RejectionType.NONE);
     return created.key();
   }
@@ -111,8 +103,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     assertThat(count("order " + ProcessInstanceIntent.ELEMENT_MIGRATED)).isEqualTo(1);
     assertThat(count("a2 " + ProcessInstanceIntent.ELEMENT_MIGRATED)).isEqualTo(1);
     JobValue migrated =
-        new JobValue()
-            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.JOB, JobIntent.MIGRATED).get(0)));
+        new JobValue().readFrom(new UnsafeBuffer(eventValues(JobIntent.MIGRATED).get(0)));
     assertThat(migrated.elementId).isEqualTo("a2");
     assertThat(migrated.processDefinitionKey).isEqualTo(v2);
     assertThat(migrated.processDefinitionVersion).isEqualTo(2);
@@ -184,8 +175,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     assertThat(otherScope.rejection()).isEqualTo(RejectionType.INVALID_STATE);
     assertThat(otherScope.reason()).contains("the flow scope of active element with id 'a'");
 
-    assertThat(countOf(ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED))
-        .isZero();
+    assertThat(countOf(ProcessInstanceIntent.ELEMENT_MIGRATED)).isZero();
     completeJob(leader, job);
     await(() -> count("order " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v1's end");
     assertThat(v1).isNotEqualTo(v2);
@@ -199,14 +189,12 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     long instance = createOf(leader, v1, "{}");
     long job = awaitJob(leader, "a");
     failJob(leader, job, 0, 0, "out of paper");
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "the incident");
-    long incidentKey = firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED);
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "the incident");
+    long incidentKey = firstKeyOf(IncidentIntent.CREATED);
 
     assertMigrated(migrate(leader, instance, v2, "a", "a2"));
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.MIGRATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.MIGRATED).get(0)));
     assertThat(incident.elementId).isEqualTo("a2");
     assertThat(incident.processDefinitionKey).isEqualTo(v2);
     assertThat(incident.jobKey).isEqualTo(job);
@@ -251,7 +239,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     long v2 = deployKey(leader, "guarded.bpmn", target);
     long instance = createOf(leader, v1, "{\"id\":\"o-1\"}");
     awaitJob(leader, "work");
-    long timerKey = firstKeyOf(ValueTypes.TIMER, TimerIntent.CREATED);
+    long timerKey = firstKeyOf(TimerIntent.CREATED);
 
     Answer detached = migrate(leader, instance, v2, "work", "work", "late", "done");
     assertThat(detached.rejection()).isEqualTo(RejectionType.INVALID_STATE);
@@ -261,27 +249,23 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     assertThat(otherKind.reason()).contains("different event types: 'timer' and 'signal'");
 
     assertMigrated(migrate(leader, instance, v2, "work", "work", "late", "too-late"));
-    assertThat(lastKeyOf(ValueTypes.TIMER, TimerIntent.MIGRATED)).isEqualTo(timerKey);
+    assertThat(lastKeyOf(TimerIntent.MIGRATED)).isEqualTo(timerKey);
     TimerValue timer =
-        new TimerValue()
-            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, TimerIntent.MIGRATED).get(0)));
+        new TimerValue().readFrom(new UnsafeBuffer(eventValues(TimerIntent.MIGRATED).get(0)));
     TimerValue created =
-        new TimerValue()
-            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, TimerIntent.CREATED).get(0)));
+        new TimerValue().readFrom(new UnsafeBuffer(eventValues(TimerIntent.CREATED).get(0)));
     assertThat(timer.targetElementId).isEqualTo("too-late");
     assertThat(timer.dueDateMs).as("the due date stays").isEqualTo(created.dueDateMs);
-    assertThat(
-            countOf(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, ProcessMessageSubscriptionIntent.DELETING))
+    assertThat(countOf(ProcessMessageSubscriptionIntent.DELETING))
         .as("the unmapped message boundary event closes")
         .isEqualTo(1);
-    assertThat(countOf(ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.CREATED))
+    assertThat(countOf(SignalSubscriptionIntent.CREATED))
         .as("the target's new signal boundary event opens")
         .isEqualTo(1);
 
     SignalEventsTest.broadcast(leader, "stop", "{}");
     await(() -> count("stopped " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the signal");
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED))
+    assertThat(countOf(TimerIntent.CANCELED))
         .as("the migrated timer is canceled with its element")
         .isEqualTo(1);
   }
@@ -314,28 +298,17 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
                 .endEvent()
                 .done());
     long instance = createOf(leader, v1, "{\"id\":\"o-7\"}");
-    await(
-        () ->
-            countOf(
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CREATED)
-                == 1,
-        "the subscription");
+    await(() -> countOf(ProcessMessageSubscriptionIntent.CREATED) == 1, "the subscription");
 
     Answer unmapped = migrate(leader, instance, v2, "paid", "go-v2");
     assertThat(unmapped.rejection()).isEqualTo(RejectionType.INVALID_STATE);
     assertThat(unmapped.reason()).contains("different event types: 'message' and 'signal'");
     assertMigrated(migrate(leader, instance, v2, "paid", "paid-v2", "go", "go-v2"));
-    assertThat(
-            countOf(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, ProcessMessageSubscriptionIntent.MIGRATED))
-        .isEqualTo(1);
+    assertThat(countOf(ProcessMessageSubscriptionIntent.MIGRATED)).isEqualTo(1);
 
     publish(leader, "paid", "o-7", 60_000, "", "{}");
     await(() -> count("paid-v2 " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "the message");
-    await(
-        () -> countOf(ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.CREATED) == 1,
-        "the signal subscription of go-v2");
+    await(() -> countOf(SignalSubscriptionIntent.CREATED) == 1, "the signal subscription of go-v2");
     SignalEventsTest.broadcast(leader, "go", "{}");
     completeJob(leader, awaitJob(leader, "ship"));
     await(() -> count("wait " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
@@ -464,21 +437,20 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
                 .endEvent()
                 .done());
     long instance = createOf(leader, v1, "{}");
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "the job type incident");
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED))
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "the job type incident");
+    assertThat(countOf(TimerIntent.CREATED))
         .as("the boundary timer came before the job type failed")
         .isEqualTo(1);
 
     assertMigrated(migrate(leader, instance, v2, "a", "a2"));
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED))
+    assertThat(countOf(TimerIntent.CANCELED))
         .as("the source's timer closes with the migration")
         .isEqualTo(1);
     setVariables(leader, instance, "{\"jobType\":\"work\"}", false);
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     long job = awaitJob(leader, "work");
     TimerValue timer =
-        new TimerValue()
-            .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, TimerIntent.CREATED).get(1)));
+        new TimerValue().readFrom(new UnsafeBuffer(eventValues(TimerIntent.CREATED).get(1)));
     assertThat(timer.targetElementId).as("entered again: the target's timer").isEqualTo("t2");
     assertThat(count("a2 " + ProcessInstanceIntent.ELEMENT_ACTIVATING))
         .as("entered again, not activated twice")
@@ -516,19 +488,13 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     long instance = createOf(leader, v1, "{\"id\":\"g-1\"}");
     awaitJob(leader, "work");
     await(
-        () ->
-            countOf(
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CREATED)
-                == 1,
+        () -> countOf(ProcessMessageSubscriptionIntent.CREATED) == 1,
         "the event subprocess's subscription");
     publish(leader, "cancel", "g-1", 60_000, "", "{}");
     long cleanup = awaitJob(leader, "cleanup");
 
     assertMigrated(migrate(leader, instance, v2, "on-cancel", "on-cancel", "cleanup", "cleanup"));
-    assertThat(
-            countOf(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION, ProcessMessageSubscriptionIntent.CREATING))
+    assertThat(countOf(ProcessMessageSubscriptionIntent.CREATING))
         .as("the interrupting event subprocess that runs is not armed again")
         .isEqualTo(1);
     completeJob(leader, cleanup);
@@ -571,7 +537,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     // The broadcast's answer comes once its batch, triggers included, is committed: a trigger
     // would be counted here (an element completing, a follow-up, might not be yet).
     SignalEventsTest.broadcast(leader, "new-2", "{}");
-    assertThat(countOf(ValueTypes.PROCESS_EVENT, ValueTypes.ProcessEventIntent.TRIGGERED))
+    assertThat(countOf(ProcessEventIntent.TRIGGERED))
         .as("a catch event a subscription moved to opens no subscription of its own")
         .isEqualTo(2);
     completeJob(leader, job);
@@ -591,8 +557,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
   /** The message partition's copies, as MESSAGE_SUBSCRIPTION MIGRATED wrote them. */
   private List<MessageSubscriptionValue> messagePartitionMoves() {
     List<MessageSubscriptionValue> moves = new ArrayList<>();
-    for (byte[] value :
-        eventValues(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.MIGRATED)) {
+    for (byte[] value : eventValues(MessageSubscriptionIntent.MIGRATED)) {
       moves.add(new MessageSubscriptionValue().readFrom(new UnsafeBuffer(value)));
     }
     return moves;
@@ -600,21 +565,13 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
 
   private void awaitAcknowledgedMigrations(int count) {
     await(
-        () ->
-            countOf(
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED)
-                == count,
+        () -> countOf(ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED) == count,
         "the message partition to acknowledge the migration");
   }
 
   private void awaitSubscriptionsOpened(int count) {
     await(
-        () ->
-            countOf(
-                    ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                    ProcessMessageSubscriptionIntent.CREATED)
-                == count,
+        () -> countOf(ProcessMessageSubscriptionIntent.CREATED) == count,
         "the subscriptions to open");
   }
 
@@ -667,14 +624,12 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     // Offered in the publishing batch: to the instance of "wait", and to one of the two of
     // "settle".
     publish(leader, "paid", "o-5", 60_000, "", "{}");
-    assertThat(countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATING))
-        .isEqualTo(2);
+    assertThat(countOf(MessageSubscriptionIntent.CORRELATING)).isEqualTo(2);
     await(() -> count("wait " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "wait's end");
     await(() -> count("settle " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "one settle");
     await(
-        () -> countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATED) == 2,
-        "both correlations acknowledged");
-    assertThat(countOf(ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CORRELATING))
+        () -> countOf(MessageSubscriptionIntent.CORRELATED) == 2, "both correlations acknowledged");
+    assertThat(countOf(MessageSubscriptionIntent.CORRELATING))
         .as("the other instance of settle does not get the same message")
         .isEqualTo(2);
 
@@ -699,8 +654,8 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
         .done();
   }
 
-  private long correlations(int intent) {
-    return countOf(ValueTypes.MESSAGE_SUBSCRIPTION, intent);
+  private long correlations(Intent intent) {
+    return countOf(intent);
   }
 
   @Test
@@ -818,21 +773,20 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
     assertThat(noHandler.reason())
         .contains("completed activity 'book' can be compensated and is mapped to 'pay'")
         .contains("has no compensation boundary event with a handler");
-    assertThat(countOf(ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED))
+    assertThat(countOf(ProcessInstanceIntent.ELEMENT_MIGRATED))
         .as("a refusal writes nothing")
         .isZero();
 
     assertMigrated(migrate(leader, instance, v2, "pay", "pay", "book", "book2"));
-    List<byte[]> migrated =
-        eventValues(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.MIGRATED);
+    List<byte[]> migrated = eventValues(CompensationIntent.MIGRATED);
     assertThat(migrated).hasSize(1);
     CompensationSubscriptionValue moved = subscription(migrated.get(0));
     assertThat(moved.processDefinitionKey).isEqualTo(v2);
     assertThat(moved.activityId).isEqualTo("book2");
     assertThat(moved.handlerId).isEqualTo("undo-book2");
-    assertThat(lastKeyOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.MIGRATED))
+    assertThat(lastKeyOf(CompensationIntent.MIGRATED))
         .as("it keeps its key")
-        .isEqualTo(firstKeyOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.CREATED));
+        .isEqualTo(firstKeyOf(CompensationIntent.CREATED));
 
     completeJob(leader, pay);
     long undo = awaitJob(leader, "undo-v2");
@@ -847,8 +801,7 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
         .contains("retry");
     completeJob(leader, undo);
     await(() -> count("saga " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
-    assertThat(countOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.COMPLETED))
-        .isEqualTo(1);
+    assertThat(countOf(CompensationIntent.COMPLETED)).isEqualTo(1);
   }
 
   @Test
@@ -898,13 +851,13 @@ class MigrateProcessInstanceTest extends WorkflowTestBase {
 
     assertMigrated(
         migrate(leader, instance, v2, "pay", "pay", "sub", "sub2", "reserve", "reserve2"));
-    assertThat(eventValues(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.MIGRATED))
+    assertThat(eventValues(CompensationIntent.MIGRATED))
         .extracting(value -> subscription(value).activityId + ":" + subscription(value).handlerId)
         .containsExactly("reserve2:undo-reserve2", "sub2:");
     completeJob(leader, pay);
     completeJob(leader, awaitJob(leader, "undo-v2"));
     await(() -> count("trip " + ProcessInstanceIntent.ELEMENT_COMPLETED) == 1, "v2's end");
-    assertThat(countOf(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.COMPLETED))
+    assertThat(countOf(CompensationIntent.COMPLETED))
         .as("the handler's, then the subprocess's")
         .isEqualTo(2);
   }

@@ -4,8 +4,8 @@ import static io.tern.engine.processor.TestMember.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** BPMN files as the Camunda Modeler saves them (with diagrams) run from start to end. */
 class ModelerFilesTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   private byte[] resource(String name) throws IOException {
     try (InputStream in = getClass().getResourceAsStream("/bpmn/" + name)) {
@@ -44,7 +44,7 @@ class ModelerFilesTest extends WorkflowTestBase {
         .isEqualTo("{\"bureau\":\"acme-credit\"}");
     completeJob(leader, score.jobKeys.get(0), "{\"score\": 742}");
 
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 3, "one job per tranche");
+    await(() -> countOf(JobIntent.CREATED) == 3, "one job per tranche");
     JobBatchValue disburse = activate(leader, "disburse", 10, List.of("tranche", "creditScore"));
     assertThat(disburse.jobs).hasSize(2);
     for (int i = 0; i < 2; i++) {

@@ -7,9 +7,10 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.ModificationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.ModificationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue.Activation;
@@ -60,11 +61,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
     ProcessInstanceModificationValue modification = new ProcessInstanceModificationValue();
     how.accept(modification);
     return member.awaitAnswer(
-        member.send(
-            ValueTypes.PROCESS_INSTANCE_MODIFICATION,
-            ModificationIntent.MODIFY,
-            processInstanceKey,
-            modification));
+        member.send(ModificationIntent.MODIFY, processInstanceKey, modification));
   }
 
   private static void activate(ProcessInstanceModificationValue m, String elementId) {
@@ -407,10 +404,7 @@ class ModifyProcessInstanceTest extends WorkflowTestBase {
         .as("%s", withVariables.reason())
         .isEqualTo(RejectionType.NONE);
     TimerValue timer =
-        new TimerValue()
-            .readFrom(
-                new UnsafeBuffer(
-                    eventValues(ValueTypes.TIMER, ValueTypes.TimerIntent.CREATED).get(0)));
+        new TimerValue().readFrom(new UnsafeBuffer(eventValues(TimerIntent.CREATED).get(0)));
     assertThat(timer.targetElementId).isEqualTo("late");
     assertThat(timer.dueDateMs - System.currentTimeMillis())
         .as("evaluated with the variable given for the new scope")

@@ -8,10 +8,12 @@ import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.camunda.zeebe.model.bpmn.builder.MultiInstanceLoopCharacteristicsBuilder;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -25,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /** Multi-instance activities: parallel and sequential, input and output collections, events. */
 class MultiInstanceTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   /** start, a multi-instance task "work" over {@code items}, then task "after", end. */
   private static BpmnModelInstance loop(Consumer<MultiInstanceLoopCharacteristicsBuilder> loop) {
@@ -56,7 +58,7 @@ class MultiInstanceTest extends WorkflowTestBase {
     deployed(deploy(leader, "loop.bpmn", xml(loop(l -> collecting(l, false)))));
     create(leader, "loop", "{\"items\": [1, 2, 3]}");
 
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 3, "three jobs");
+    await(() -> countOf(JobIntent.CREATED) == 3, "three jobs");
     JobBatchValue batch = activate(leader, "work", 10);
     assertThat(batch.jobs).hasSize(3);
     // Each inner instance sees its own item and 1-based loop counter.
@@ -106,7 +108,7 @@ class MultiInstanceTest extends WorkflowTestBase {
     JobBatchValue after = activateWhenAvailable(leader, "after", List.of("results"));
     assertThat(JsonDocuments.toJava(after.jobs.get(0).variables))
         .isEqualTo(Map.of("results", List.of(10L, 20L)));
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CREATED)).isEqualTo(3);
+    assertThat(countOf(JobIntent.CREATED)).isEqualTo(3);
   }
 
   @Test
@@ -118,7 +120,7 @@ class MultiInstanceTest extends WorkflowTestBase {
     JobBatchValue after = activateWhenAvailable(leader, "after", List.of("results"));
     assertThat(JsonDocuments.toJava(after.jobs.get(0).variables))
         .isEqualTo(Map.of("results", List.of()));
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CREATED)).isEqualTo(1); // only "after"
+    assertThat(countOf(JobIntent.CREATED)).isEqualTo(1); // only "after"
   }
 
   @Test
@@ -127,11 +129,9 @@ class MultiInstanceTest extends WorkflowTestBase {
     deployed(deploy(leader, "loop.bpmn", xml(loop(l -> collecting(l, false)))));
     long instance = create(leader, "loop", "{\"items\": 5}").key();
 
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.EXTRACT_VALUE_ERROR);
     assertThat(incident.errorMessage)
         .contains("input collection")
@@ -140,7 +140,7 @@ class MultiInstanceTest extends WorkflowTestBase {
 
     assertThat(setVariables(leader, instance, "{\"items\": [7]}", false).rejection())
         .isEqualTo(RejectionType.NONE);
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
     JobBatchValue work = activateWhenAvailable(leader, "work", List.of("item"));
     assertThat(JsonDocuments.toJava(work.jobs.get(0).variables)).isEqualTo(Map.of("item", 7L));
   }
@@ -163,7 +163,7 @@ class MultiInstanceTest extends WorkflowTestBase {
             .done();
     deployed(deploy(leader, "loop.bpmn", xml(model)));
     create(leader, "loop", "{\"items\": [1, 2, 3]}");
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 3, "three jobs");
+    await(() -> countOf(JobIntent.CREATED) == 3, "three jobs");
     JobBatchValue batch = activate(leader, "work", 10);
 
     throwError(leader, batch.jobKeys.get(1), "BROKEN", "", "");
@@ -173,7 +173,7 @@ class MultiInstanceTest extends WorkflowTestBase {
         .hasSize(4);
     assertThat(lifecycle()).contains("failed-end " + COMPLETED).doesNotContain("end " + COMPLETED);
     // The thrower's job (as for a task without multi-instance) and the two others' go.
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(3);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(3);
     assertThat(activate(leader, "work", 10).jobs).isEmpty();
   }
 
@@ -216,19 +216,18 @@ class MultiInstanceTest extends WorkflowTestBase {
     TestMember leader = leader();
     deployed(deploy(leader, "loop.bpmn", xml(loop(l -> collecting(l, false)))));
     long instance = create(leader, "loop", "{\"items\": [1, 2]}").key();
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 2, "two jobs");
+    await(() -> countOf(JobIntent.CREATED) == 2, "two jobs");
 
     Answer canceled =
         leader.awaitAnswer(
             leader.send(
-                ValueTypes.PROCESS_INSTANCE,
                 ProcessInstanceIntent.CANCEL,
                 instance,
                 new io.tern.engine.workflow.value.ProcessInstanceValue()));
     assertThat(canceled.rejection()).isEqualTo(RejectionType.NONE);
     await(() -> lifecycle().contains("loop " + TERMINATED), "the instance to be terminated");
     assertThat(lifecycle().stream().filter(("work " + TERMINATED)::equals)).hasSize(3);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(2);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(2);
     assertThat(activate(leader, "work", 10).jobs).isEmpty();
   }
 
@@ -262,9 +261,7 @@ class MultiInstanceTest extends WorkflowTestBase {
     deployed(deploy(leader, "loop.bpmn", xml(model)));
     create(leader, "loop", "{\"items\": [\"k1\", \"k2\"]}");
     await(
-        () ->
-            countOf(ValueTypes.MESSAGE_SUBSCRIPTION, ValueTypes.MessageSubscriptionIntent.CREATED)
-                == 2,
+        () -> countOf(MessageSubscriptionIntent.CREATED) == 2,
         "one subscription per inner instance");
 
     publish(leader, "ready", "k2", 60_000, "", "");
@@ -294,8 +291,8 @@ class MultiInstanceTest extends WorkflowTestBase {
     create(leader, "loop", "{\"items\": [1, 2, 3]}");
 
     await(() -> lifecycle().contains("late-end " + COMPLETED), "the timer to interrupt the body");
-    assertThat(countOf(ValueTypes.TIMER, ValueTypes.TimerIntent.CREATED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.CREATED)).isEqualTo(1);
     assertThat(lifecycle().stream().filter(("work " + TERMINATED)::equals)).hasSize(4);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(3);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(3);
   }
 }

@@ -11,24 +11,26 @@ import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.DecisionEvaluationIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.MigrationIntent;
+import io.tern.engine.protocol.ModificationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ResourceDeletionIntent;
+import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.TimerIntent;
+import io.tern.engine.protocol.ValueType;
+import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.MigrationIntent;
-import io.tern.engine.workflow.ValueTypes.ModificationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
-import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.CompensationSubscriptionValue;
 import io.tern.engine.workflow.value.DecisionEvaluationValue;
@@ -168,11 +170,9 @@ class OldLogFixtureTest {
         clock.set(first.timestamp());
         byte[] value = new byte[first.value().capacity()];
         first.value().getBytes(0, value);
+        assertThat(first.intent()).as("batch %d's command", before).isNotNull();
         leader.send(
-            first.valueType(),
-            first.intent(),
-            first.key(),
-            RecordValue.of(new UnsafeBuffer(value), 0, value.length));
+            first.intent(), first.key(), RecordValue.of(new UnsafeBuffer(value), 0, value.length));
       } else if (first.sourceRecordPosition() < 0) {
         // Written by a scheduled task (a due timer, job, message): its time has come.
         assertThat(first.timestamp()).isGreaterThanOrEqualTo(clock.get());
@@ -226,33 +226,33 @@ class OldLogFixtureTest {
   }
 
   /** The value class of a value type's records (as the engine reads them). */
-  static WorkflowValue valueOf(int valueType) {
+  static WorkflowValue valueOf(ValueType valueType) {
     Supplier<WorkflowValue> value =
         switch (valueType) {
-          case ValueTypes.DEPLOYMENT -> DeploymentValue::new;
-          case ValueTypes.PROCESS_INSTANCE -> ProcessInstanceValue::new;
-          case ValueTypes.PROCESS_INSTANCE_CREATION, ValueTypes.PROCESS_INSTANCE_RESULT ->
+          case DEPLOYMENT -> DeploymentValue::new;
+          case PROCESS_INSTANCE -> ProcessInstanceValue::new;
+          case PROCESS_INSTANCE_CREATION, PROCESS_INSTANCE_RESULT ->
               ProcessInstanceCreationValue::new;
-          case ValueTypes.JOB -> JobValue::new;
-          case ValueTypes.JOB_BATCH -> JobBatchValue::new;
-          case ValueTypes.VARIABLE -> VariableValue::new;
-          case ValueTypes.INCIDENT -> IncidentValue::new;
-          case ValueTypes.TIMER -> TimerValue::new;
-          case ValueTypes.PROCESS_EVENT -> ProcessEventValue::new;
-          case ValueTypes.VARIABLE_DOCUMENT -> VariableDocumentValue::new;
-          case ValueTypes.MESSAGE -> MessageValue::new;
-          case ValueTypes.MESSAGE_SUBSCRIPTION,
-              ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-              ValueTypes.MESSAGE_START_EVENT_SUBSCRIPTION ->
+          case JOB -> JobValue::new;
+          case JOB_BATCH -> JobBatchValue::new;
+          case VARIABLE -> VariableValue::new;
+          case INCIDENT -> IncidentValue::new;
+          case TIMER -> TimerValue::new;
+          case PROCESS_EVENT -> ProcessEventValue::new;
+          case VARIABLE_DOCUMENT -> VariableDocumentValue::new;
+          case MESSAGE -> MessageValue::new;
+          case MESSAGE_SUBSCRIPTION,
+              PROCESS_MESSAGE_SUBSCRIPTION,
+              MESSAGE_START_EVENT_SUBSCRIPTION ->
               MessageSubscriptionValue::new;
-          case ValueTypes.DEPLOYMENT_DISTRIBUTION -> DeploymentDistributionValue::new;
-          case ValueTypes.DECISION_EVALUATION -> DecisionEvaluationValue::new;
-          case ValueTypes.SIGNAL -> SignalValue::new;
-          case ValueTypes.SIGNAL_SUBSCRIPTION -> SignalSubscriptionValue::new;
-          case ValueTypes.RESOURCE_DELETION -> ResourceDeletionValue::new;
-          case ValueTypes.PROCESS_INSTANCE_MODIFICATION -> ProcessInstanceModificationValue::new;
-          case ValueTypes.PROCESS_INSTANCE_MIGRATION -> ProcessInstanceMigrationValue::new;
-          case ValueTypes.COMPENSATION_SUBSCRIPTION -> CompensationSubscriptionValue::new;
+          case DEPLOYMENT_DISTRIBUTION -> DeploymentDistributionValue::new;
+          case DECISION_EVALUATION -> DecisionEvaluationValue::new;
+          case SIGNAL -> SignalValue::new;
+          case SIGNAL_SUBSCRIPTION -> SignalSubscriptionValue::new;
+          case RESOURCE_DELETION -> ResourceDeletionValue::new;
+          case PROCESS_INSTANCE_MODIFICATION -> ProcessInstanceModificationValue::new;
+          case PROCESS_INSTANCE_MIGRATION -> ProcessInstanceMigrationValue::new;
+          case COMPENSATION_SUBSCRIPTION -> CompensationSubscriptionValue::new;
           default -> throw new AssertionError("no value class for value type " + valueType);
         };
     return value.get();
@@ -304,7 +304,7 @@ class OldLogFixtureTest {
       // Deployments: a DMN, the processes, two versions of one, one to delete.
       DeploymentValue dmn = new DeploymentValue();
       dmn.resources.add(new DeploymentValue.Resource("checks.dmn", DecisionsTest.literal("2")));
-      ok(act(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, dmn));
+      ok(act(DeploymentIntent.CREATE, -1, dmn));
       deploy("main.bpmn", MAIN);
       deploy("start.bpmn", STARTED_BY_MESSAGE);
       deploy("trip.bpmn", TRIP);
@@ -327,25 +327,25 @@ class OldLogFixtureTest {
       ok(setVariables(main, "{\"note\": \"very fragile\"}"));
       long work = activateOne("work", 60_000);
       ok(fail(work, 1, 500, "busy"));
-      advanceClock(500, () -> count(ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF) == 1);
+      advanceClock(500, () -> count(JobIntent.RECURRED_AFTER_BACKOFF) == 1);
       work = activateOne("work", 60_000);
       ok(fail(work, 0, 0, "broken"));
       JobValue retries = new JobValue();
       retries.retries = 1;
-      ok(act(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, work, retries));
-      long incident = lastKey(ValueTypes.INCIDENT, IncidentIntent.CREATED);
-      ok(act(ValueTypes.INCIDENT, IncidentIntent.RESOLVE, incident, new IncidentValue()));
+      ok(act(JobIntent.UPDATE_RETRIES, work, retries));
+      long incident = lastKey(IncidentIntent.CREATED);
+      ok(act(IncidentIntent.RESOLVE, incident, new IncidentValue()));
       work = activateOne("work", 60_000);
       JobValue done = new JobValue();
       done.variables = "{\"worked\": true}".getBytes(StandardCharsets.UTF_8);
-      ok(act(ValueTypes.JOB, JobIntent.COMPLETE, work, done));
+      ok(act(JobIntent.COMPLETE, work, done));
       // The timer wins the event-based gateway; the decision runs; the message, then the signal.
-      advanceClock(1_000, () -> count(ValueTypes.TIMER, TimerIntent.TRIGGERED) == 1);
+      advanceClock(1_000, () -> count(TimerIntent.TRIGGERED) == 1);
       ok(publish("paid", "o-1", ONE_DAY, "pay-1", "{\"paid\": 42}"));
       SignalValue signal = new SignalValue();
       signal.signalName = "go";
       signal.variables = "{\"went\": 1}".getBytes(StandardCharsets.UTF_8);
-      ok(act(ValueTypes.SIGNAL, SignalIntent.BROADCAST, -1, signal));
+      ok(act(SignalIntent.BROADCAST, -1, signal));
 
       // A second instance: the message wins the gateway, the timer is canceled.
       create("main", "{\"orderId\": \"o-2\", \"amount\": 1}");
@@ -354,15 +354,15 @@ class OldLogFixtureTest {
       // A signal start event.
       SignalValue launch = new SignalValue();
       launch.signalName = "launch";
-      ok(act(ValueTypes.SIGNAL, SignalIntent.BROADCAST, -1, launch));
+      ok(act(SignalIntent.BROADCAST, -1, launch));
 
       // Decisions evaluated for a client: one that works, one that fails.
       DecisionEvaluationValue evaluation = new DecisionEvaluationValue();
       evaluation.decisionId = "doubled";
       evaluation.variables = "{\"amount\": 4}".getBytes(StandardCharsets.UTF_8);
-      ok(act(ValueTypes.DECISION_EVALUATION, DecisionEvaluationIntent.EVALUATE, -1, evaluation));
+      ok(act(DecisionEvaluationIntent.EVALUATE, -1, evaluation));
       evaluation.variables = "{}".getBytes(StandardCharsets.UTF_8);
-      act(ValueTypes.DECISION_EVALUATION, DecisionEvaluationIntent.EVALUATE, -1, evaluation);
+      act(DecisionEvaluationIntent.EVALUATE, -1, evaluation);
 
       // A message start event.
       ok(publish("placed", "s-1", ONE_DAY, "", "{\"orderId\": \"s-1\"}"));
@@ -380,24 +380,18 @@ class OldLogFixtureTest {
       error.errorCode = "DECLINED";
       error.errorMessage = "card declined";
       error.variables = "{\"reason\": \"limit\"}".getBytes(StandardCharsets.UTF_8);
-      ok(act(ValueTypes.JOB, JobIntent.THROW_ERROR, activateOne("charge", 60_000), error));
+      ok(act(JobIntent.THROW_ERROR, activateOne("charge", 60_000), error));
 
       // Migration from version 1 to 2, then a cancel.
       ProcessInstanceCreationValue byKey = new ProcessInstanceCreationValue();
       byKey.processDefinitionKey = orderV1;
       byKey.variables = "{\"n\": 1}".getBytes(StandardCharsets.UTF_8);
-      long migrated =
-          ok(act(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, byKey));
+      long migrated = ok(act(CreationIntent.CREATE, -1, byKey));
       ProcessInstanceMigrationValue migration = new ProcessInstanceMigrationValue();
       migration.targetProcessDefinitionKey = orderV2;
       migration.mappings.add(new ProcessInstanceMigrationValue.Mapping("a", "a2"));
-      ok(act(ValueTypes.PROCESS_INSTANCE_MIGRATION, MigrationIntent.MIGRATE, migrated, migration));
-      ok(
-          act(
-              ValueTypes.PROCESS_INSTANCE,
-              ProcessInstanceIntent.CANCEL,
-              migrated,
-              new ProcessInstanceValue()));
+      ok(act(MigrationIntent.MIGRATE, migrated, migration));
+      ok(act(ProcessInstanceIntent.CANCEL, migrated, new ProcessInstanceValue()));
 
       // Modification: from a2 to b, with a variable.
       long modified = create("order", "{\"n\": 2}").key();
@@ -408,41 +402,31 @@ class OldLogFixtureTest {
       modification.variables.add(
           new ProcessInstanceModificationValue.Variables(
               0, "b", "{\"moved\": true}".getBytes(StandardCharsets.UTF_8)));
-      ok(
-          act(
-              ValueTypes.PROCESS_INSTANCE_MODIFICATION,
-              ModificationIntent.MODIFY,
-              modified,
-              modification));
+      ok(act(ModificationIntent.MODIFY, modified, modification));
       ok(complete(activateOne("b", 60_000), "{}"));
 
       // A resource deleted; an instance whose client awaits its result.
       ResourceDeletionValue deletion = new ResourceDeletionValue();
       deletion.resourceKey = temp;
-      ok(act(ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETE, -1, deletion));
+      ok(act(ResourceDeletionIntent.DELETE, -1, deletion));
       ProcessInstanceCreationValue awaiting = new ProcessInstanceCreationValue();
       awaiting.bpmnProcessId = "quick";
       awaiting.variables = "{\"q\": 1}".getBytes(StandardCharsets.UTF_8);
-      ok(
-          act(
-              ValueTypes.PROCESS_INSTANCE_CREATION,
-              CreationIntent.CREATE_WITH_AWAITING_RESULT,
-              -1,
-              awaiting));
+      ok(act(CreationIntent.CREATE_WITH_AWAITING_RESULT, -1, awaiting));
 
       // Rejections: a job that does not exist; a process that does not exist.
-      act(ValueTypes.JOB, JobIntent.COMPLETE, 4242, new JobValue());
+      act(JobIntent.COMPLETE, 4242, new JobValue());
       create("missing", "{}");
 
       // A message nobody takes expires; a job times out after its timeout was shortened.
       ok(publish("orphan", "nobody", 5_000, "", "{}"));
-      advanceClock(5_000, () -> count(ValueTypes.MESSAGE, MessageIntent.EXPIRED) == 1);
+      advanceClock(5_000, () -> count(MessageIntent.EXPIRED) == 1);
       create("order", "{\"n\": 3}");
       long late = activateOne("a2", 60_000);
       JobValue timeout = new JobValue();
       timeout.timeoutMs = 30_000;
-      ok(act(ValueTypes.JOB, JobIntent.UPDATE_TIMEOUT, late, timeout));
-      advanceClock(30_000, () -> count(ValueTypes.JOB, JobIntent.TIMED_OUT) == 1);
+      ok(act(JobIntent.UPDATE_TIMEOUT, late, timeout));
+      advanceClock(30_000, () -> count(JobIntent.TIMED_OUT) == 1);
       // One more job: the re-activated one completes and the instance goes on.
       ok(complete(activateOne("a2", 60_000), "{}"));
 
@@ -450,12 +434,7 @@ class OldLogFixtureTest {
       ProcessInstanceCreationValue canceledAwaiting = new ProcessInstanceCreationValue();
       canceledAwaiting.bpmnProcessId = "order";
       long before = lastElementKey("order", ProcessInstanceIntent.ELEMENT_ACTIVATED);
-      long request =
-          leader.send(
-              ValueTypes.PROCESS_INSTANCE_CREATION,
-              CreationIntent.CREATE_WITH_AWAITING_RESULT,
-              -1,
-              canceledAwaiting);
+      long request = leader.send(CreationIntent.CREATE_WITH_AWAITING_RESULT, -1, canceledAwaiting);
       await(
           () ->
               lastElementKey("order", ProcessInstanceIntent.ELEMENT_ACTIVATED) != before
@@ -468,19 +447,14 @@ class OldLogFixtureTest {
       cancel(trip);
     }
 
-    private Answer act(int valueType, int intent, long key, RecordValue value) {
-      Answer answer = leader.awaitAnswer(leader.send(valueType, intent, key, value));
+    private Answer act(Intent intent, long key, RecordValue value) {
+      Answer answer = leader.awaitAnswer(leader.send(intent, key, value));
       await(() -> idle(leader, log), "the leader to be idle");
       return answer;
     }
 
     private void cancel(long processInstanceKey) {
-      ok(
-          act(
-              ValueTypes.PROCESS_INSTANCE,
-              ProcessInstanceIntent.CANCEL,
-              processInstanceKey,
-              new ProcessInstanceValue()));
+      ok(act(ProcessInstanceIntent.CANCEL, processInstanceKey, new ProcessInstanceValue()));
     }
 
     private long ok(Answer answer) {
@@ -491,7 +465,7 @@ class OldLogFixtureTest {
     private long deploy(String name, BpmnModelInstance model) {
       DeploymentValue deployment = new DeploymentValue();
       deployment.resources.add(new DeploymentValue.Resource(name, WorkflowTestBase.xml(model)));
-      Answer answer = act(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, deployment);
+      Answer answer = act(DeploymentIntent.CREATE, -1, deployment);
       return WorkflowTestBase.deployed(answer).processDefinitionKey();
     }
 
@@ -499,14 +473,14 @@ class OldLogFixtureTest {
       ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
       creation.bpmnProcessId = processId;
       creation.variables = variables.getBytes(StandardCharsets.UTF_8);
-      return act(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation);
+      return act(CreationIntent.CREATE, -1, creation);
     }
 
     private Answer setVariables(long scopeKey, String json) {
       VariableDocumentValue document = new VariableDocumentValue();
       document.scopeKey = scopeKey;
       document.variables = json.getBytes(StandardCharsets.UTF_8);
-      return act(ValueTypes.VARIABLE_DOCUMENT, VariableDocumentIntent.UPDATE, -1, document);
+      return act(VariableDocumentIntent.UPDATE, -1, document);
     }
 
     private long activateOne(String type, long timeoutMs) {
@@ -515,7 +489,7 @@ class OldLogFixtureTest {
       request.worker = "fixture";
       request.maxJobsToActivate = 1;
       request.timeoutMs = timeoutMs;
-      Answer answer = act(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request);
+      Answer answer = act(JobBatchIntent.ACTIVATE, -1, request);
       JobBatchValue batch = new JobBatchValue().readFrom(new UnsafeBuffer(answer.value()));
       assertThat(batch.jobKeys).as("jobs of type %s", type).hasSize(1);
       return batch.jobKeys.get(0);
@@ -526,13 +500,13 @@ class OldLogFixtureTest {
       failure.retries = retries;
       failure.retryBackoffMs = backoffMs;
       failure.errorMessage = message;
-      return act(ValueTypes.JOB, JobIntent.FAIL, jobKey, failure);
+      return act(JobIntent.FAIL, jobKey, failure);
     }
 
     private Answer complete(long jobKey, String variables) {
       JobValue completion = new JobValue();
       completion.variables = variables.getBytes(StandardCharsets.UTF_8);
-      return act(ValueTypes.JOB, JobIntent.COMPLETE, jobKey, completion);
+      return act(JobIntent.COMPLETE, jobKey, completion);
     }
 
     private Answer publish(String name, String key, long ttlMs, String id, String json) {
@@ -542,7 +516,7 @@ class OldLogFixtureTest {
       message.timeToLiveMs = ttlMs;
       message.messageId = id;
       message.variables = json.getBytes(StandardCharsets.UTF_8);
-      return act(ValueTypes.MESSAGE, MessageIntent.PUBLISH, -1, message);
+      return act(MessageIntent.PUBLISH, -1, message);
     }
 
     /** Moves the clock on while the partition is idle; waits for what falls due, then idleness. */
@@ -553,18 +527,18 @@ class OldLogFixtureTest {
       await(() -> idle(leader, log), "the leader to be idle");
     }
 
-    private long count(int valueType, int intent) {
-      return WorkflowTestBase.count(log, valueType, intent);
+    private long count(Intent intent) {
+      return WorkflowTestBase.count(log, intent);
     }
 
-    private long lastKey(int valueType, int intent) {
+    private long lastKey(Intent intent) {
       long last = -1;
       RecordBatch batch = new RecordBatch();
       for (byte[] entry : log.committedBatches()) {
         batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
         while (batch.hasNext()) {
           LoggedRecord record = batch.next();
-          if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
+          if (record.isEvent() && record.intent() == intent) {
             last = record.key();
           }
         }
@@ -572,7 +546,7 @@ class OldLogFixtureTest {
       return last;
     }
 
-    private long lastElementKey(String elementId, int intent) {
+    private long lastElementKey(String elementId, ProcessInstanceIntent intent) {
       return WorkflowTestBase.elementKey(log, elementId, intent);
     }
   }
@@ -726,9 +700,9 @@ class OldLogFixtureTest {
                 + " "
                 + record.recordType()
                 + " valueType="
-                + record.valueType()
+                + record.valueTypeCode()
                 + " intent="
-                + record.intent()
+                + record.intentCode()
                 + " key="
                 + record.key()
                 + " t=+"

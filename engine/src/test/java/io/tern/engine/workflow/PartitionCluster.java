@@ -4,6 +4,7 @@ import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.processor.InMemoryLogStorage;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,13 +31,11 @@ final class PartitionCluster implements Partitions {
   private final int partitions;
   private final Members members;
 
-  /** Commands of this value type and intent are lost while it is set (-1: none). */
-  volatile int heldType = -1;
+  /** Commands of this intent are lost while it is set (null: none). */
+  volatile Intent heldIntent;
 
-  volatile int heldIntent = -1;
-
-  /** Commands of these value types and intents ({@link #kind}) are lost while they are here. */
-  private final Set<Long> held = ConcurrentHashMap.newKeySet();
+  /** Commands of these intents are lost while they are here. */
+  private final Set<Intent> held = ConcurrentHashMap.newKeySet();
 
   /** While set, each command is lost with probability {@link #lossRate}, drawn from it. */
   private Random loss;
@@ -74,18 +73,14 @@ final class PartitionCluster implements Partitions {
     return next;
   }
 
-  /** Commands of {@code valueType} and {@code intent} are lost until {@link #releaseAll}. */
-  void hold(int valueType, int intent) {
-    held.add(kind(valueType, intent));
+  /** Commands of {@code intent} are lost until {@link #releaseAll}. */
+  void hold(Intent intent) {
+    held.add(intent);
   }
 
   void releaseAll() {
     held.clear();
-    heldType = -1;
-  }
-
-  private static long kind(int valueType, int intent) {
-    return ((long) valueType << 32) | (intent & 0xFFFFFFFFL);
+    heldIntent = null;
   }
 
   /**
@@ -106,16 +101,16 @@ final class PartitionCluster implements Partitions {
   }
 
   @Override
-  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
-    if ((valueType == heldType && intent == heldIntent)
-        || held.contains(kind(valueType, intent))
+  public void send(int partitionId, Intent intent, long key, RecordValue value) {
+    if (intent == heldIntent
+        || held.contains(intent)
         || dropNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0
         || lostAtRandom()) {
       dropped.incrementAndGet();
       return;
     }
     try {
-      leaders.get(partitionId - 1).write(valueType, intent, key, value);
+      leaders.get(partitionId - 1).write(intent, key, value);
     } catch (LogStreamWriter.NotWritableException e) {
       // lost, as over a network: the sender asks again
     }
@@ -125,8 +120,8 @@ final class PartitionCluster implements Partitions {
     return leaders.get(partitionId - 1);
   }
 
-  long count(int partitionId, int valueType, int intent) {
-    return WorkflowTestBase.count(logs.get(partitionId - 1), valueType, intent);
+  long count(int partitionId, Intent intent) {
+    return WorkflowTestBase.count(logs.get(partitionId - 1), intent);
   }
 
   /** A correlation key whose messages live on {@code partitionId}. */

@@ -8,9 +8,9 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.DecisionEvaluationIntent;
+import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.value.DecisionEvaluationValue;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
@@ -136,14 +136,10 @@ class PoisonDecisionTest extends WorkflowTestBase {
       Case pill = CASES.get(i);
       create(first, "rules", "{\"decision\": \"" + pill.called() + "\", \"n\": 300000000}");
       int incidents = i + 1;
-      await(
-          () -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == incidents,
-          "an incident for " + pill.called());
+      await(() -> countOf(IncidentIntent.CREATED) == incidents, "an incident for " + pill.called());
       IncidentValue incident =
           new IncidentValue()
-              .readFrom(
-                  new UnsafeBuffer(
-                      eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(i)));
+              .readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(i)));
       assertThat(incident.elementId).isEqualTo("decide");
       assertThat(incident.errorType).isEqualTo(ErrorType.DECISION_EVALUATION_ERROR);
       assertThat(incident.errorMessage)
@@ -171,9 +167,7 @@ class PoisonDecisionTest extends WorkflowTestBase {
     TestMember second = takeOver("second");
     assertThat(second.processor.phase()).isEqualTo(ProcessorPhase.PROCESSING);
     create(second, "rules", "{\"decision\": \"chain\", \"n\": 300000000}");
-    await(
-        () -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == CASES.size() + 1,
-        "the new leader's incident");
+    await(() -> countOf(IncidentIntent.CREATED) == CASES.size() + 1, "the new leader's incident");
     aNormalInstanceCompletes(second, "after-failover");
   }
 
@@ -209,8 +203,6 @@ class PoisonDecisionTest extends WorkflowTestBase {
     DecisionEvaluationValue evaluation = new DecisionEvaluationValue();
     evaluation.decisionId = decisionId;
     evaluation.variables = variables.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(
-        member.send(
-            ValueTypes.DECISION_EVALUATION, DecisionEvaluationIntent.EVALUATE, -1, evaluation));
+    return member.awaitAnswer(member.send(DecisionEvaluationIntent.EVALUATE, -1, evaluation));
   }
 }

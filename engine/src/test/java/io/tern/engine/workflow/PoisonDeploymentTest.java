@@ -7,8 +7,8 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -8,9 +8,9 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.IncidentValue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -90,11 +90,9 @@ class PoisonFeelTest extends WorkflowTestBase {
                     .done())));
 
     create(first, "loop", "{\"n\": 300000000}");
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.elementId).isEqualTo("count");
     assertThat(incident.errorMessage)
         .contains("'" + loop + "'")

@@ -7,11 +7,11 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.VariableDocumentIntent;
+import io.tern.engine.protocol.VariableIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
-import io.tern.engine.workflow.ValueTypes.VariableIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.VariableValue;
 import java.nio.charset.StandardCharsets;
@@ -78,13 +78,13 @@ class SetVariablesTest extends WorkflowTestBase {
     assertThat(array.reason()).contains("JSON object");
     Answer broken = setVariables(leader, instance, "{\"a\": ", true);
     assertThat(broken.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(countOf(ValueTypes.VARIABLE, VariableIntent.CREATED)).isZero();
+    assertThat(countOf(VariableIntent.CREATED)).isZero();
   }
 
   private long scopeOf(String name) {
     VariableValue variable = new VariableValue();
     long scope = -1;
-    for (byte[] value : eventValues(ValueTypes.VARIABLE, VariableIntent.CREATED)) {
+    for (byte[] value : eventValues(VariableIntent.CREATED)) {
       variable.readFrom(new UnsafeBuffer(value));
       if (variable.name.equals(name)) {
         scope = variable.scopeKey;

@@ -7,10 +7,11 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.SignalSubscriptionIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
-import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.SignalValue;
 import io.tern.engine.workflow.variables.JsonDocuments;
@@ -27,14 +28,14 @@ import org.junit.jupiter.api.Test;
  * member afterwards. Signals across partitions are {@link CrossPartitionTest}'s.
  */
 class SignalEventsTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   static Answer broadcast(TestMember member, String name, String json) {
     SignalValue signal = new SignalValue();
     signal.signalName = name;
     signal.variables = json.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(member.send(ValueTypes.SIGNAL, SignalIntent.BROADCAST, -1, signal));
+    return member.awaitAnswer(member.send(SignalIntent.BROADCAST, -1, signal));
   }
 
   @SuppressWarnings("unchecked")
@@ -48,8 +49,7 @@ class SignalEventsTest extends WorkflowTestBase {
 
   private void awaitSubscriptions(long count) {
     await(
-        () -> countOf(ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.CREATED) >= count,
-        count + " signal subscriptions");
+        () -> countOf(SignalSubscriptionIntent.CREATED) >= count, count + " signal subscriptions");
   }
 
   @Test
@@ -106,9 +106,7 @@ class SignalEventsTest extends WorkflowTestBase {
     broadcast(leader, "ready-b", "{}"); // its subscription is gone: nothing happens
     broadcast(leader, "ready-a", "{}");
     await(() -> occurrences("ready " + COMPLETED) == 2, "the other instance to go on");
-    await(
-        () -> countOf(ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.DELETED) == 2,
-        "both subscriptions closed");
+    await(() -> countOf(SignalSubscriptionIntent.DELETED) == 2, "both subscriptions closed");
   }
 
   @Test
@@ -173,7 +171,7 @@ class SignalEventsTest extends WorkflowTestBase {
     broadcast(leader, "now", "{\"why\": \"signal\"}");
     assertThat(variablesOf(activateWhenAvailable(leader, "by-signal", List.of())))
         .containsEntry("why", "signal");
-    assertThat(countOf(ValueTypes.TIMER, ValueTypes.TimerIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.CANCELED)).isEqualTo(1);
   }
 
   @Test

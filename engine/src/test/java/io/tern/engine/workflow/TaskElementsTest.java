@@ -7,9 +7,9 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * them: passing through with their mappings, evaluating a script, or creating a job.
  */
 class TaskElementsTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> variablesOf(JobBatchValue batch) {
@@ -119,11 +119,9 @@ class TaskElementsTest extends WorkflowTestBase {
                     .endEvent()
                     .done())));
     create(leader, "approve", "{}");
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.EXTRACT_VALUE_ERROR);
     assertThat(incident.errorMessage).contains("'review'").contains("io.camunda.zeebe:assignee");
   }
@@ -177,15 +175,13 @@ class TaskElementsTest extends WorkflowTestBase {
                     .endEvent()
                     .done())));
     long instanceKey = create(leader, "score", "{}").key();
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorMessage).contains("the script of 'sum'");
 
     setVariables(leader, instanceKey, "{\"x\": 41}", false);
-    resolveIncident(leader, lastKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
+    resolveIncident(leader, lastKeyOf(IncidentIntent.CREATED));
     JobBatchValue after = activateWhenAvailable(leader, "after", List.of("y"));
     assertThat(variablesOf(after)).isEqualTo(Map.of("y", 42L));
   }

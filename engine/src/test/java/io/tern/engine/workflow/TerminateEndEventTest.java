@@ -6,16 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.TimerIntent;
 import org.junit.jupiter.api.Test;
 
 /** Terminate end events: everything else in the scope is terminated, then the scope completes. */
 class TerminateEndEventTest extends WorkflowTestBase {
-  private static final int ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   @Test
   void aTerminateEndEventCancelsTheSiblingsAndTheirJobsAndCompletesTheProcess() {
@@ -35,7 +35,7 @@ class TerminateEndEventTest extends WorkflowTestBase {
             .done();
     deployed(deploy(leader, "p.bpmn", xml(model)));
     create(leader, "p");
-    await(() -> countOf(ValueTypes.TIMER, TimerIntent.CREATED) == 1, "the reminder timer");
+    await(() -> countOf(TimerIntent.CREATED) == 1, "the reminder timer");
 
     completeJob(leader, awaitJob(leader, "fast"));
 
@@ -43,8 +43,8 @@ class TerminateEndEventTest extends WorkflowTestBase {
     assertThat(lifecycle())
         .containsSubsequence("kill " + COMPLETED, "slow " + TERMINATED, "p " + COMPLETED)
         .doesNotContain("p " + TERMINATED, "slow-end " + ACTIVATED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).as("slow's job").isEqualTo(1);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED)).as("the reminder").isEqualTo(1);
+    assertThat(countOf(JobIntent.CANCELED)).as("slow's job").isEqualTo(1);
+    assertThat(countOf(TimerIntent.CANCELED)).as("the reminder").isEqualTo(1);
     assertThat(activate(leader, "slow", 1).jobs).isEmpty();
   }
 
@@ -81,7 +81,7 @@ class TerminateEndEventTest extends WorkflowTestBase {
         .containsSubsequence(
             "sub-kill " + COMPLETED, "inner-slow " + TERMINATED, "sub " + COMPLETED)
         .doesNotContain("sub " + TERMINATED, "beside " + TERMINATED, "p " + COMPLETED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(1);
     completeJob(leader, awaitJob(leader, "beside"));
     await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");
   }
@@ -108,6 +108,6 @@ class TerminateEndEventTest extends WorkflowTestBase {
 
     await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");
     assertThat(lifecycle()).doesNotContain("never " + ACTIVATED, "p " + TERMINATED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CREATED)).isZero();
+    assertThat(countOf(JobIntent.CREATED)).isZero();
   }
 }

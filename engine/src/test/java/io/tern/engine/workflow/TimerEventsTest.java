@@ -7,11 +7,13 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.TimerValue;
@@ -20,9 +22,9 @@ import org.junit.jupiter.api.Test;
 
 /** Timer catch events and timer boundary events (interrupting, non-interrupting, cycles). */
 class TimerEventsTest extends WorkflowTestBase {
-  private static final int ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
-  private static final int TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
+  private static final ProcessInstanceIntent ACTIVATED = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent TERMINATED = ProcessInstanceIntent.ELEMENT_TERMINATED;
 
   private static BpmnModelInstance waitThenWork(String duration) {
     return Bpmn.createExecutableProcess("p")
@@ -33,9 +35,8 @@ class TimerEventsTest extends WorkflowTestBase {
         .done();
   }
 
-  private TimerValue timer(int intent, int index) {
-    return new TimerValue()
-        .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, intent).get(index)));
+  private TimerValue timer(Intent intent, int index) {
+    return new TimerValue().readFrom(new UnsafeBuffer(eventValues(intent).get(index)));
   }
 
   @Test
@@ -45,7 +46,7 @@ class TimerEventsTest extends WorkflowTestBase {
     long before = System.currentTimeMillis();
     create(leader, "p");
 
-    await(() -> countOf(ValueTypes.TIMER, TimerIntent.CREATED) == 1, "the timer");
+    await(() -> countOf(TimerIntent.CREATED) == 1, "the timer");
     TimerValue created = timer(TimerIntent.CREATED, 0);
     assertThat(created.targetElementId).isEqualTo("wait");
     assertThat(created.dueDateMs).isBetween(before + 300, System.currentTimeMillis() + 300);
@@ -53,7 +54,7 @@ class TimerEventsTest extends WorkflowTestBase {
 
     awaitJob(leader, "after");
     assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(created.dueDateMs);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.TRIGGERED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.TRIGGERED)).isEqualTo(1);
     assertThat(lifecycle()).containsSubsequence("wait " + ACTIVATED, "wait " + COMPLETED);
   }
 
@@ -73,21 +74,19 @@ class TimerEventsTest extends WorkflowTestBase {
     deployed(deploy(leader, "p.bpmn", xml(waitThenWork("=duration(pause)"))));
     create(leader, "p", "{\"pause\": \"not a duration\"}");
 
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 1, "an incident");
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "an incident");
     IncidentValue incident =
-        new IncidentValue()
-            .readFrom(
-                new UnsafeBuffer(eventValues(ValueTypes.INCIDENT, IncidentIntent.CREATED).get(0)));
+        new IncidentValue().readFrom(new UnsafeBuffer(eventValues(IncidentIntent.CREATED).get(0)));
     assertThat(incident.errorType).isEqualTo(ErrorType.EXTRACT_VALUE_ERROR);
     assertThat(incident.elementId).isEqualTo("wait");
     assertThat(incident.errorMessage).contains("'wait'").contains("=duration(pause)");
     assertThat(lifecycle()).contains("wait " + ProcessInstanceIntent.ELEMENT_ACTIVATING);
     assertThat(lifecycle()).doesNotContain("wait " + ACTIVATED);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).isZero();
+    assertThat(countOf(TimerIntent.CREATED)).isZero();
 
     // Nothing changed: resolving tries again and fails again, with a new incident.
-    resolveIncident(leader, firstKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED));
-    await(() -> countOf(ValueTypes.INCIDENT, IncidentIntent.CREATED) == 2, "a second incident");
+    resolveIncident(leader, firstKeyOf(IncidentIntent.CREATED));
+    await(() -> countOf(IncidentIntent.CREATED) == 2, "a second incident");
     assertThat(
             lifecycle().stream()
                 .filter(l -> l.equals("wait " + ProcessInstanceIntent.ELEMENT_ACTIVATING)))
@@ -95,10 +94,9 @@ class TimerEventsTest extends WorkflowTestBase {
         .hasSize(1);
 
     // Fixed: the variable is set, and resolving schedules the timer.
-    long instance =
-        firstKeyOf(ValueTypes.PROCESS_INSTANCE_CREATION, ValueTypes.CreationIntent.CREATED);
+    long instance = firstKeyOf(CreationIntent.CREATED);
     setVariables(leader, instance, "{\"pause\": \"PT0.1S\"}", false);
-    long second = lastKeyOf(ValueTypes.INCIDENT, IncidentIntent.CREATED);
+    long second = lastKeyOf(IncidentIntent.CREATED);
     assertThat(resolveIncident(leader, second).intent()).isEqualTo(IncidentIntent.RESOLVED);
     awaitJob(leader, "after");
   }
@@ -145,7 +143,7 @@ class TimerEventsTest extends WorkflowTestBase {
     assertThat(lifecycle())
         .containsSubsequence("work " + TERMINATED, "too-late " + COMPLETED, "escalate " + ACTIVATED)
         .doesNotContain("done " + ACTIVATED);
-    assertThat(countOf(ValueTypes.JOB, JobIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(JobIntent.CANCELED)).isEqualTo(1);
     assertThat(completeJob(leader, work).rejection()).isEqualTo(RejectionType.NOT_FOUND);
     completeJob(leader, escalate);
     await(() -> lifecycle().contains("p " + COMPLETED), "the process to complete");
@@ -174,7 +172,7 @@ class TimerEventsTest extends WorkflowTestBase {
         () -> lifecycle().stream().filter(l -> l.equals("reminded " + COMPLETED)).count() == 3,
         "three reminders");
     assertThat(
-            eventValues(ValueTypes.TIMER, TimerIntent.CREATED).stream()
+            eventValues(TimerIntent.CREATED).stream()
                 .map(v -> new TimerValue().<TimerValue>readFrom(new UnsafeBuffer(v)))
                 .filter(t -> t.targetElementId.equals("remind"))
                 .map(t -> t.repetitions))
@@ -185,7 +183,7 @@ class TimerEventsTest extends WorkflowTestBase {
     assertThat(lifecycle().stream().filter(l -> l.equals("remind " + COMPLETED)).count())
         .as("R3 fires three times only")
         .isEqualTo(3);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED))
+    assertThat(countOf(TimerIntent.CANCELED))
         .as("the endless cycle is canceled when the task completes")
         .isEqualTo(1);
   }
@@ -226,12 +224,12 @@ class TimerEventsTest extends WorkflowTestBase {
     TestMember first = leader();
     deployed(deploy(first, "p.bpmn", xml(waitThenWork("PT0.5S"))));
     create(first, "p");
-    await(() -> countOf(ValueTypes.TIMER, TimerIntent.CREATED) == 1, "the timer");
+    await(() -> countOf(TimerIntent.CREATED) == 1, "the timer");
     first.close();
     members.remove(first);
 
     TestMember second = takeOver("second");
     awaitJob(second, "after");
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.TRIGGERED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.TRIGGERED)).isEqualTo(1);
   }
 }

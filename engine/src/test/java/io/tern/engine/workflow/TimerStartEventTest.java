@@ -7,10 +7,11 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.TimerValue;
 import java.time.Instant;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** Timer start events of processes: date, duration and cycle, and their replacement on redeploy. */
 class TimerStartEventTest extends WorkflowTestBase {
-  private static final int COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
+  private static final ProcessInstanceIntent COMPLETED = ProcessInstanceIntent.ELEMENT_COMPLETED;
 
   /** A process started by a timer ({@code kind}: duration, date or cycle) and by command. */
   private static BpmnModelInstance timed(String kind, String text, String jobType) {
@@ -40,9 +41,8 @@ class TimerStartEventTest extends WorkflowTestBase {
         .done();
   }
 
-  private TimerValue timer(int intent, int index) {
-    return new TimerValue()
-        .readFrom(new UnsafeBuffer(eventValues(ValueTypes.TIMER, intent).get(index)));
+  private TimerValue timer(Intent intent, int index) {
+    return new TimerValue().readFrom(new UnsafeBuffer(eventValues(intent).get(index)));
   }
 
   @Test
@@ -52,8 +52,8 @@ class TimerStartEventTest extends WorkflowTestBase {
     completeJob(leader, awaitJob(leader, "work"));
     await(() -> lifecycle().contains("timed " + COMPLETED), "the instance to complete");
     assertThat(lifecycle()).contains("tick " + COMPLETED).doesNotContain("by-hand " + COMPLETED);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.TRIGGERED)).isEqualTo(1);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).as("no second timer").isEqualTo(1);
+    assertThat(countOf(TimerIntent.TRIGGERED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.CREATED)).as("no second timer").isEqualTo(1);
   }
 
   @Test
@@ -72,9 +72,9 @@ class TimerStartEventTest extends WorkflowTestBase {
   void aCycleStartsAnInstanceForEachRepetition() {
     TestMember leader = leader();
     deployed(deploy(leader, "p.bpmn", xml(timed("cycle", "R3/PT0.1S", "work"))));
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 3, "three instances");
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.TRIGGERED)).isEqualTo(3);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).as("no fourth timer").isEqualTo(3);
+    await(() -> countOf(JobIntent.CREATED) == 3, "three instances");
+    assertThat(countOf(TimerIntent.TRIGGERED)).isEqualTo(3);
+    assertThat(countOf(TimerIntent.CREATED)).as("no fourth timer").isEqualTo(3);
     assertThat(timer(TimerIntent.CREATED, 2).repetitions).isEqualTo(1);
   }
 
@@ -83,7 +83,7 @@ class TimerStartEventTest extends WorkflowTestBase {
     TestMember leader = leader();
     // Every second: two instances come within about two seconds.
     deployed(deploy(leader, "p.bpmn", xml(timed("cycle", "* * * * * *", "work"))));
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) >= 2, "two instances");
+    await(() -> countOf(JobIntent.CREATED) >= 2, "two instances");
     TimerValue first = timer(TimerIntent.CREATED, 0);
     TimerValue second = timer(TimerIntent.CREATED, 1);
     assertThat(first.dueDateMs % 1000).as("on a whole second").isZero();
@@ -96,9 +96,9 @@ class TimerStartEventTest extends WorkflowTestBase {
             leader,
             "p.bpmn",
             xml(Bpmn.createExecutableProcess("timed").startEvent("by-hand").endEvent().done())));
-    long created = countOf(ValueTypes.TIMER, TimerIntent.CREATED);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED)).isEqualTo(1);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).isEqualTo(created);
+    long created = countOf(TimerIntent.CREATED);
+    assertThat(countOf(TimerIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.CREATED)).isEqualTo(created);
   }
 
   @Test
@@ -109,7 +109,7 @@ class TimerStartEventTest extends WorkflowTestBase {
     DeploymentValue.Process second =
         deployed(deploy(leader, "p.bpmn", xml(timed("cycle", "R/PT2H", "second"))));
     assertThat(second.version()).isEqualTo(2);
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED)).isEqualTo(1);
+    assertThat(countOf(TimerIntent.CANCELED)).isEqualTo(1);
     assertThat(timer(TimerIntent.CANCELED, 0).processDefinitionKey)
         .isEqualTo(first.processDefinitionKey());
     assertThat(timer(TimerIntent.CREATED, 1).processDefinitionKey)
@@ -119,13 +119,13 @@ class TimerStartEventTest extends WorkflowTestBase {
     BpmnModelInstance untimed =
         Bpmn.createExecutableProcess("timed").startEvent("by-hand").endEvent("end").done();
     deployed(deploy(leader, "p.bpmn", xml(untimed)));
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CANCELED)).isEqualTo(2);
+    assertThat(countOf(TimerIntent.CANCELED)).isEqualTo(2);
     assertThat(timer(TimerIntent.CANCELED, 1).processDefinitionKey)
         .isEqualTo(second.processDefinitionKey());
 
     // The same resource again is no new version: nothing changes.
     deployed(deploy(leader, "p.bpmn", xml(untimed)));
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).isEqualTo(2);
+    assertThat(countOf(TimerIntent.CREATED)).isEqualTo(2);
   }
 
   @Test
@@ -153,7 +153,7 @@ class TimerStartEventTest extends WorkflowTestBase {
     Answer nested = deploy(leader, "p.bpmn", xml(inSubprocess));
     assertThat(nested.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(nested.reason()).contains("'sub-tick'").contains("not in subprocesses");
-    assertThat(countOf(ValueTypes.TIMER, TimerIntent.CREATED)).isZero();
+    assertThat(countOf(TimerIntent.CREATED)).isZero();
   }
 
   @Test
@@ -169,6 +169,6 @@ class TimerStartEventTest extends WorkflowTestBase {
     Answer answer = create(leader, "only");
     assertThat(answer.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(answer.reason()).contains("timer start events");
-    assertThat(List.of(countOf(ValueTypes.TIMER, TimerIntent.CREATED))).containsExactly(1L);
+    assertThat(List.of(countOf(TimerIntent.CREATED))).containsExactly(1L);
   }
 }

@@ -10,13 +10,14 @@ import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -113,8 +114,8 @@ class WorkflowEngineTest extends WorkflowTestBase {
     assertThat(ship.jobs).hasSize(1);
     completeJob(leader, ship.jobKeys.get(0));
 
-    int activated = ProcessInstanceIntent.ELEMENT_ACTIVATED;
-    int completed = ProcessInstanceIntent.ELEMENT_COMPLETED;
+    ProcessInstanceIntent activated = ProcessInstanceIntent.ELEMENT_ACTIVATED;
+    ProcessInstanceIntent completed = ProcessInstanceIntent.ELEMENT_COMPLETED;
     await(() -> lifecycle().contains("order-payment " + completed), "the process to complete");
     assertThat(lifecycle())
         .containsSubsequence(
@@ -170,7 +171,7 @@ class WorkflowEngineTest extends WorkflowTestBase {
     for (int i = 1; i <= 10; i++) {
       create(member, "p");
       int jobs = i;
-      await(() -> count(log, ValueTypes.JOB, JobIntent.CREATED) == jobs, jobs + " jobs");
+      await(() -> count(log, JobIntent.CREATED) == jobs, jobs + " jobs");
     }
     int completed = 0;
     for (long key : activate(member, "work", 6).jobKeys) {
@@ -178,7 +179,7 @@ class WorkflowEngineTest extends WorkflowTestBase {
       int instances = ++completed;
       await(
           () ->
-              count(log, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_COMPLETED)
+              count(log, ProcessInstanceIntent.ELEMENT_COMPLETED)
                   // every start event, and per finished instance its task, end event and itself
                   == 10 + 3 * instances,
           instances + " instances completed");
@@ -249,23 +250,19 @@ class WorkflowEngineTest extends WorkflowTestBase {
     long job = activate(leader, "doomed", 1).jobKeys.get(0);
 
     failJob(leader, job, 0, 0, "card declined");
-    long incident = firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED);
+    long incident = firstKeyOf(IncidentIntent.CREATED);
     assertThat(incident).isPositive();
     assertThat(activate(leader, "doomed", 1).jobs).as("held by the incident").isEmpty();
 
     Answer early =
-        leader.awaitAnswer(
-            leader.send(
-                ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVE, incident, new JobValue()));
+        leader.awaitAnswer(leader.send(IncidentIntent.RESOLVE, incident, new JobValue()));
     assertThat(early.rejection()).isEqualTo(RejectionType.INVALID_STATE);
     assertThat(early.reason()).contains("update the job's retries first");
 
     assertThat(updateRetries(leader, job, 3).intent()).isEqualTo(JobIntent.RETRIES_UPDATED);
     Answer resolved =
-        leader.awaitAnswer(
-            leader.send(
-                ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVE, incident, new JobValue()));
-    assertThat(resolved.intent()).isEqualTo(ValueTypes.IncidentIntent.RESOLVED);
+        leader.awaitAnswer(leader.send(IncidentIntent.RESOLVE, incident, new JobValue()));
+    assertThat(resolved.intent()).isEqualTo(IncidentIntent.RESOLVED);
 
     JobBatchValue again = activate(leader, "doomed", 1);
     assertThat(again.jobKeys).containsExactly(job);
@@ -284,21 +281,18 @@ class WorkflowEngineTest extends WorkflowTestBase {
     request.worker = "lazy";
     request.maxJobsToActivate = 1;
     request.timeoutMs = 200;
-    Answer first =
-        leader.awaitAnswer(leader.send(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request));
+    Answer first = leader.awaitAnswer(leader.send(JobBatchIntent.ACTIVATE, -1, request));
     long job =
         new JobBatchValue().<JobBatchValue>readFrom(new UnsafeBuffer(first.value())).jobKeys.get(0);
     assertThat(activate(leader, "slow", 1).jobs).as("activated until its deadline").isEmpty();
 
-    await(() -> firstKeyOf(ValueTypes.JOB, JobIntent.TIMED_OUT) == job, "the job to time out");
+    await(() -> firstKeyOf(JobIntent.TIMED_OUT) == job, "the job to time out");
     assertThat(activate(leader, "slow", 1).jobKeys).containsExactly(job);
 
     long failedAt = System.currentTimeMillis();
     failJob(leader, job, 1, 300, "try later");
     assertThat(activate(leader, "slow", 1).jobs).as("backing off").isEmpty();
-    await(
-        () -> firstKeyOf(ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF) == job,
-        "the back-off to end");
+    await(() -> firstKeyOf(JobIntent.RECURRED_AFTER_BACKOFF) == job, "the back-off to end");
     assertThat(System.currentTimeMillis() - failedAt).isGreaterThanOrEqualTo(300);
     assertThat(activate(leader, "slow", 1).jobKeys).containsExactly(job);
   }
@@ -368,15 +362,11 @@ class WorkflowEngineTest extends WorkflowTestBase {
     long instance = create(leader, "forked").key();
     long a = activate(leader, "a", 1).jobKeys.get(0);
     failJob(leader, a, 0, 0, "broken");
-    assertThat(firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED)).isPositive();
+    assertThat(firstKeyOf(IncidentIntent.CREATED)).isPositive();
 
     Answer canceled =
         leader.awaitAnswer(
-            leader.send(
-                ValueTypes.PROCESS_INSTANCE,
-                ProcessInstanceIntent.CANCEL,
-                instance,
-                new ProcessInstanceValue()));
+            leader.send(ProcessInstanceIntent.CANCEL, instance, new ProcessInstanceValue()));
     assertThat(canceled.rejection()).isEqualTo(RejectionType.NONE);
     await(
         () -> lifecycle().contains("forked " + ProcessInstanceIntent.ELEMENT_TERMINATED),
@@ -385,17 +375,13 @@ class WorkflowEngineTest extends WorkflowTestBase {
         .contains("a " + ProcessInstanceIntent.ELEMENT_TERMINATED)
         .contains("b " + ProcessInstanceIntent.ELEMENT_TERMINATED)
         .doesNotContain("forked " + ProcessInstanceIntent.ELEMENT_COMPLETED);
-    assertThat(firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVED)).isPositive();
+    assertThat(firstKeyOf(IncidentIntent.RESOLVED)).isPositive();
     assertThat(activate(leader, "b", 1).jobs).as("b's job was canceled").isEmpty();
     assertThat(completeJob(leader, a).rejection()).isEqualTo(RejectionType.NOT_FOUND);
 
     Answer again =
         leader.awaitAnswer(
-            leader.send(
-                ValueTypes.PROCESS_INSTANCE,
-                ProcessInstanceIntent.CANCEL,
-                instance,
-                new ProcessInstanceValue()));
+            leader.send(ProcessInstanceIntent.CANCEL, instance, new ProcessInstanceValue()));
     assertThat(again.rejection()).isEqualTo(RejectionType.NOT_FOUND);
     await(
         () ->
@@ -430,7 +416,7 @@ class WorkflowEngineTest extends WorkflowTestBase {
     create(leader, "routed", "{\"amount\": 150, \"customer\": {\"vip\": false}}");
     create(leader, "routed", "{\"amount\": 50, \"customer\": {\"vip\": true}}");
 
-    await(() -> countOf(ValueTypes.JOB, JobIntent.CREATED) == 3, "three jobs");
+    await(() -> countOf(JobIntent.CREATED) == 3, "three jobs");
     assertThat(activate(leader, "review", 5).jobs).hasSize(1);
     assertThat(activate(leader, "ship", 5).jobs).hasSize(2);
   }
@@ -456,7 +442,7 @@ class WorkflowEngineTest extends WorkflowTestBase {
     await(
         () -> lifecycle().contains("p " + ProcessInstanceIntent.ELEMENT_COMPLETED),
         "the instance to complete through the join");
-    assertThat(countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED)).isZero();
+    assertThat(countOf(IncidentIntent.CREATED)).isZero();
   }
 
   @Test
@@ -499,15 +485,13 @@ class WorkflowEngineTest extends WorkflowTestBase {
     deployed(deploy(leader, "strict.bpmn", xml(strict)));
 
     create(leader, "strict", "{\"amount\": 50}");
-    await(() -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED) == 1, "incident");
-    long incident = firstKeyOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED);
+    await(() -> countOf(IncidentIntent.CREATED) == 1, "incident");
+    long incident = firstKeyOf(IncidentIntent.CREATED);
     Answer resolved =
-        leader.awaitAnswer(
-            leader.send(
-                ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVE, incident, new JobValue()));
-    assertThat(resolved.intent()).isEqualTo(ValueTypes.IncidentIntent.RESOLVED);
+        leader.awaitAnswer(leader.send(IncidentIntent.RESOLVE, incident, new JobValue()));
+    assertThat(resolved.intent()).isEqualTo(IncidentIntent.RESOLVED);
     // Nothing changed, so the retry fails again and raises a new incident.
-    await(() -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.CREATED) == 2, "a new one");
+    await(() -> countOf(IncidentIntent.CREATED) == 2, "a new one");
     assertThat(lifecycle()).doesNotContain("strict " + ProcessInstanceIntent.ELEMENT_COMPLETED);
 
     RecordBatch batch = new RecordBatch();
@@ -516,7 +500,7 @@ class WorkflowEngineTest extends WorkflowTestBase {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.valueType() == ValueTypes.INCIDENT && record.intent() == 0) {
+        if (record.intent() == IncidentIntent.CREATED) {
           messages.add(
               new io.tern.engine.workflow.value.IncidentValue()
                   .<io.tern.engine.workflow.value.IncidentValue>readFrom(record.value())
@@ -526,17 +510,13 @@ class WorkflowEngineTest extends WorkflowTestBase {
     }
     assertThat(messages.get(0)).contains("gateway 'check'").contains("must give true or false");
 
-    long instance = firstKeyOf(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED);
+    long instance = firstKeyOf(CreationIntent.CREATED);
     Answer cancel =
         leader.awaitAnswer(
-            leader.send(
-                ValueTypes.PROCESS_INSTANCE,
-                ProcessInstanceIntent.CANCEL,
-                instance,
-                new ProcessInstanceValue()));
+            leader.send(ProcessInstanceIntent.CANCEL, instance, new ProcessInstanceValue()));
     assertThat(cancel.rejection()).as("%s", cancel.reason()).isEqualTo(RejectionType.NONE);
     await(
-        () -> countOf(ValueTypes.INCIDENT, ValueTypes.IncidentIntent.RESOLVED) == 2,
+        () -> countOf(IncidentIntent.RESOLVED) == 2,
         "the open incident to be resolved by the cancellation");
     assertThat(workflowState(leader).keySet())
         .as("no incident or instance left")

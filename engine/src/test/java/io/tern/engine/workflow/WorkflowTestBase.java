@@ -10,14 +10,20 @@ import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ValueType;
+import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
@@ -126,8 +132,7 @@ abstract class WorkflowTestBase {
   static Answer deploy(TestMember member, String name, byte[] resource) {
     DeploymentValue deployment = new DeploymentValue();
     deployment.resources.add(new DeploymentValue.Resource(name, resource));
-    return member.awaitAnswer(
-        member.send(ValueTypes.DEPLOYMENT, DeploymentIntent.CREATE, -1, deployment));
+    return member.awaitAnswer(member.send(DeploymentIntent.CREATE, -1, deployment));
   }
 
   static DeploymentValue.Process deployed(Answer answer) {
@@ -141,8 +146,7 @@ abstract class WorkflowTestBase {
   static Answer create(TestMember member, String processId) {
     ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
     creation.bpmnProcessId = processId;
-    return member.awaitAnswer(
-        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
+    return member.awaitAnswer(member.send(CreationIntent.CREATE, -1, creation));
   }
 
   static JobBatchValue activate(TestMember member, String type, int max) {
@@ -157,8 +161,7 @@ abstract class WorkflowTestBase {
     request.worker = "test-worker";
     request.maxJobsToActivate = max;
     request.timeoutMs = 60_000;
-    Answer answer =
-        member.awaitAnswer(member.send(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, -1, request));
+    Answer answer = member.awaitAnswer(member.send(JobBatchIntent.ACTIVATE, -1, request));
     assertThat(answer.intent()).isEqualTo(JobBatchIntent.ACTIVATED);
     return new JobBatchValue().readFrom(new UnsafeBuffer(answer.value()));
   }
@@ -170,15 +173,14 @@ abstract class WorkflowTestBase {
   static Answer completeJob(TestMember member, long jobKey, String variables) {
     JobValue completion = new JobValue();
     completion.variables = variables.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.COMPLETE, jobKey, completion));
+    return member.awaitAnswer(member.send(JobIntent.COMPLETE, jobKey, completion));
   }
 
   static Answer create(TestMember member, String processId, String variables) {
     ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
     creation.bpmnProcessId = processId;
     creation.variables = variables.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(
-        member.send(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, -1, creation));
+    return member.awaitAnswer(member.send(CreationIntent.CREATE, -1, creation));
   }
 
   /** Process instance records of the committed log: "elementId intentName". */
@@ -194,7 +196,7 @@ abstract class WorkflowTestBase {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.valueType() == ValueTypes.PROCESS_INSTANCE && record.isEvent()) {
+        if (record.valueType() == ValueType.PROCESS_INSTANCE && record.isEvent()) {
           value.readFrom(record.value());
           lines.add(value.elementId + " " + record.intent());
         }
@@ -216,26 +218,23 @@ abstract class WorkflowTestBase {
     return highest;
   }
 
-  static long count(InMemoryLogStorage log, int valueType, int intent) {
-    return countRecords(log, RecordType.EVENT, valueType, intent);
+  static long count(InMemoryLogStorage log, Intent intent) {
+    return countRecords(log, RecordType.EVENT, intent);
   }
 
   /** Committed rejections of commands of {@code valueType} and {@code intent}. */
-  static long rejectedCount(InMemoryLogStorage log, int valueType, int intent) {
-    return countRecords(log, RecordType.COMMAND_REJECTION, valueType, intent);
+  static long rejectedCount(InMemoryLogStorage log, Intent intent) {
+    return countRecords(log, RecordType.COMMAND_REJECTION, intent);
   }
 
-  private static long countRecords(
-      InMemoryLogStorage log, RecordType recordType, int valueType, int intent) {
+  private static long countRecords(InMemoryLogStorage log, RecordType recordType, Intent intent) {
     long count = 0;
     RecordBatch batch = new RecordBatch();
     for (byte[] entry : log.committedBatches()) {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.recordType() == recordType
-            && record.valueType() == valueType
-            && record.intent() == intent) {
+        if (record.recordType() == recordType && record.intent() == intent) {
           count++;
         }
       }
@@ -262,23 +261,22 @@ abstract class WorkflowTestBase {
     failure.retries = retries;
     failure.retryBackoffMs = backoffMs;
     failure.errorMessage = error;
-    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.FAIL, jobKey, failure));
+    return member.awaitAnswer(member.send(JobIntent.FAIL, jobKey, failure));
   }
 
   Answer updateRetries(TestMember member, long jobKey, int retries) {
     JobValue update = new JobValue();
     update.retries = retries;
-    return member.awaitAnswer(
-        member.send(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, jobKey, update));
+    return member.awaitAnswer(member.send(JobIntent.UPDATE_RETRIES, jobKey, update));
   }
 
-  long firstKeyOf(int valueType, int intent) {
+  long firstKeyOf(Intent intent) {
     RecordBatch batch = new RecordBatch();
     for (byte[] entry : log.committedBatches()) {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.valueType() == valueType && record.intent() == intent) {
+        if (record.intent() == intent) {
           return record.key();
         }
       }
@@ -287,12 +285,12 @@ abstract class WorkflowTestBase {
   }
 
   /** The key of the last element instance of {@code elementId} with that lifecycle event, or -1. */
-  long elementKey(String elementId, int intent) {
+  long elementKey(String elementId, ProcessInstanceIntent intent) {
     return elementKey(log, elementId, intent);
   }
 
   /** The key of the last element instance of {@code elementId} with that event in {@code log}. */
-  static long elementKey(InMemoryLogStorage log, String elementId, int intent) {
+  static long elementKey(InMemoryLogStorage log, String elementId, ProcessInstanceIntent intent) {
     long last = -1;
     RecordBatch batch = new RecordBatch();
     ProcessInstanceValue value = new ProcessInstanceValue();
@@ -301,7 +299,6 @@ abstract class WorkflowTestBase {
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
         if (record.isEvent()
-            && record.valueType() == ValueTypes.PROCESS_INSTANCE
             && record.intent() == intent
             && value.<ProcessInstanceValue>readFrom(record.value()).elementId.equals(elementId)) {
           last = record.key();
@@ -311,14 +308,14 @@ abstract class WorkflowTestBase {
     return last;
   }
 
-  long lastKeyOf(int valueType, int intent) {
+  long lastKeyOf(Intent intent) {
     long last = -1;
     RecordBatch batch = new RecordBatch();
     for (byte[] entry : log.committedBatches()) {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.valueType() == valueType && record.intent() == intent) {
+        if (record.intent() == intent) {
           last = record.key();
         }
       }
@@ -326,23 +323,23 @@ abstract class WorkflowTestBase {
     return last;
   }
 
-  long countOf(int valueType, int intent) {
-    return count(log, valueType, intent);
+  long countOf(Intent intent) {
+    return count(log, intent);
   }
 
   /** The values of the committed events of one type and intent, oldest first. */
-  List<byte[]> eventValues(int valueType, int intent) {
-    return eventValues(log, valueType, intent);
+  List<byte[]> eventValues(Intent intent) {
+    return eventValues(log, intent);
   }
 
-  static List<byte[]> eventValues(InMemoryLogStorage log, int valueType, int intent) {
+  static List<byte[]> eventValues(InMemoryLogStorage log, Intent intent) {
     List<byte[]> values = new ArrayList<>();
     RecordBatch batch = new RecordBatch();
     for (byte[] entry : log.committedBatches()) {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
         LoggedRecord record = batch.next();
-        if (record.isEvent() && record.valueType() == valueType && record.intent() == intent) {
+        if (record.isEvent() && record.intent() == intent) {
           byte[] value = new byte[record.value().capacity()];
           record.value().getBytes(0, value);
           values.add(value);
@@ -355,8 +352,7 @@ abstract class WorkflowTestBase {
   static Answer resolveIncident(TestMember member, long incidentKey) {
     return member.awaitAnswer(
         member.send(
-            ValueTypes.INCIDENT,
-            ValueTypes.IncidentIntent.RESOLVE,
+            IncidentIntent.RESOLVE,
             incidentKey,
             new io.tern.engine.workflow.value.IncidentValue()));
   }
@@ -367,7 +363,7 @@ abstract class WorkflowTestBase {
     error.errorCode = code;
     error.errorMessage = message;
     error.variables = variables.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(member.send(ValueTypes.JOB, JobIntent.THROW_ERROR, jobKey, error));
+    return member.awaitAnswer(member.send(JobIntent.THROW_ERROR, jobKey, error));
   }
 
   /** Waits for a job of {@code type} to be activatable and activates it; returns its key. */
@@ -403,9 +399,7 @@ abstract class WorkflowTestBase {
     document.scopeKey = scopeKey;
     document.local = local;
     document.variables = json.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(
-        member.send(
-            ValueTypes.VARIABLE_DOCUMENT, ValueTypes.VariableDocumentIntent.UPDATE, -1, document));
+    return member.awaitAnswer(member.send(VariableDocumentIntent.UPDATE, -1, document));
   }
 
   static Answer publish(
@@ -417,7 +411,6 @@ abstract class WorkflowTestBase {
     message.timeToLiveMs = ttlMs;
     message.messageId = id;
     message.variables = json.getBytes(StandardCharsets.UTF_8);
-    return member.awaitAnswer(
-        member.send(ValueTypes.MESSAGE, ValueTypes.MessageIntent.PUBLISH, -1, message));
+    return member.awaitAnswer(member.send(MessageIntent.PUBLISH, -1, message));
   }
 }

@@ -1,7 +1,7 @@
 package io.tern.engine.workflow.inspect;
 
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.state.PartitionState;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
@@ -112,15 +112,15 @@ public final class WorkflowInspection {
   }
 
   /** An element instance's lifecycle state by name, as the intent of its last event. */
-  static String stateName(int intent) {
+  static String stateName(ProcessInstanceIntent intent) {
     return switch (intent) {
-      case ProcessInstanceIntent.ELEMENT_ACTIVATING -> "ACTIVATING";
-      case ProcessInstanceIntent.ELEMENT_ACTIVATED -> "ACTIVATED";
-      case ProcessInstanceIntent.ELEMENT_COMPLETING -> "COMPLETING";
-      case ProcessInstanceIntent.ELEMENT_COMPLETED -> "COMPLETED";
-      case ProcessInstanceIntent.ELEMENT_TERMINATING -> "TERMINATING";
-      case ProcessInstanceIntent.ELEMENT_TERMINATED -> "TERMINATED";
-      default -> "UNKNOWN(" + intent + ")";
+      case ELEMENT_ACTIVATING -> "ACTIVATING";
+      case ELEMENT_ACTIVATED -> "ACTIVATED";
+      case ELEMENT_COMPLETING -> "COMPLETING";
+      case ELEMENT_COMPLETED -> "COMPLETED";
+      case ELEMENT_TERMINATING -> "TERMINATING";
+      case ELEMENT_TERMINATED -> "TERMINATED";
+      default -> "UNKNOWN(" + intent.code() + ")";
     };
   }
 

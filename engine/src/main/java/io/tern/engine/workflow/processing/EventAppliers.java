@@ -1,10 +1,9 @@
 package io.tern.engine.workflow.processing;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.DeploymentDistributionIntent;
+import io.tern.engine.protocol.DeploymentIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.processing.compensation.CompensationAppliers;
@@ -51,7 +50,6 @@ final class EventAppliers {
 
   private void registerAll(RecordProcessors on) {
     on.onEvent(
-            ValueTypes.DEPLOYMENT,
             DeploymentIntent.CREATED,
             event -> {
               deployed(event);
@@ -60,10 +58,9 @@ final class EventAppliers {
                 state.deploymentCopies().distribute(event.key(), deployment, others);
               }
             })
-        .onEvent(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED, this::deployed)
-        .onEvent(ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED, event -> {})
+        .onEvent(DeploymentIntent.DISTRIBUTED, this::deployed)
+        .onEvent(DeploymentIntent.FULLY_DISTRIBUTED, event -> {})
         .onEvent(
-            ValueTypes.DEPLOYMENT_DISTRIBUTION,
             DeploymentDistributionIntent.COMPLETED,
             event ->
                 state

@@ -4,24 +4,23 @@ import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingScheduler;
 import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.processor.RecordProcessorsFactory;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.MigrationIntent;
-import io.tern.engine.workflow.ValueTypes.ModificationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
-import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.DecisionEvaluationIntent;
+import io.tern.engine.protocol.DeploymentDistributionIntent;
+import io.tern.engine.protocol.DeploymentIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.MigrationIntent;
+import io.tern.engine.protocol.ModificationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
+import io.tern.engine.protocol.ResourceDeletionIntent;
+import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.TimerIntent;
+import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.messages.ProcessMessageSubscriptions;
@@ -108,7 +107,6 @@ public final class WorkflowEngine {
                       deletions);
                 })
             .onCommand(
-                ValueTypes.DEPLOYMENT,
                 DeploymentIntent.CREATE,
                 new DeploymentProcessor(
                     context,
@@ -118,102 +116,51 @@ public final class WorkflowEngine {
                     config.partitions().count(),
                     timerStarts,
                     config.modelLimits()))
-            .onCommand(ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTE, distribution::take)
+            .onCommand(DeploymentIntent.DISTRIBUTE, distribution::take)
+            .onCommand(DeploymentDistributionIntent.COMPLETE, distribution::completed)
             .onCommand(
-                ValueTypes.DEPLOYMENT_DISTRIBUTION,
-                DeploymentDistributionIntent.COMPLETE,
-                distribution::completed)
-            .onCommand(
-                ValueTypes.DECISION_EVALUATION,
                 DecisionEvaluationIntent.EVALUATE,
                 new DecisionEvaluationProcessor(context, state.decisions()))
-            .onCommand(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATE, creation)
+            .onCommand(CreationIntent.CREATE, creation)
+            .onCommand(CreationIntent.CREATE_WITH_AWAITING_RESULT, creation)
+            .onCommand(ProcessInstanceIntent.ACTIVATE_ELEMENT, elements::activate)
+            .onCommand(ProcessInstanceIntent.COMPLETE_ELEMENT, elements::complete)
+            .onCommand(ProcessInstanceIntent.CANCEL, cancellation::cancel)
             .onCommand(
-                ValueTypes.PROCESS_INSTANCE_CREATION,
-                CreationIntent.CREATE_WITH_AWAITING_RESULT,
-                creation)
+                ModificationIntent.MODIFY, new ModificationProcessor(context, state, behaviors))
+            .onCommand(MigrationIntent.MIGRATE, new MigrationProcessor(context, state, behaviors))
+            .onCommand(ProcessInstanceIntent.TERMINATE_ELEMENT, cancellation::terminateElement)
+            .onCommand(ResourceDeletionIntent.DELETE, deletions::delete)
+            .onCommand(ResourceDeletionIntent.ACKNOWLEDGE, deletions::acknowledge)
+            .onCommand(SignalIntent.BROADCAST, signals::broadcast)
+            .onCommand(SignalIntent.ACKNOWLEDGE, signals::acknowledge)
+            .onCommand(JobIntent.COMPLETE, jobs::complete)
+            .onCommand(JobIntent.FAIL, jobs::fail)
+            .onCommand(JobIntent.THROW_ERROR, jobs::throwError)
+            .onCommand(JobIntent.UPDATE_RETRIES, jobs::updateRetries)
+            .onCommand(JobIntent.UPDATE_TIMEOUT, jobs::updateTimeout)
+            .onCommand(JobIntent.TIME_OUT, jobs::timeOut)
+            .onCommand(JobIntent.RECUR_AFTER_BACKOFF, jobs::recur)
+            .onCommand(JobIntent.YIELD, jobs::yieldJob)
+            .onCommand(JobBatchIntent.ACTIVATE, jobs::activate)
             .onCommand(
-                ValueTypes.PROCESS_INSTANCE,
-                ProcessInstanceIntent.ACTIVATE_ELEMENT,
-                elements::activate)
-            .onCommand(
-                ValueTypes.PROCESS_INSTANCE,
-                ProcessInstanceIntent.COMPLETE_ELEMENT,
-                elements::complete)
-            .onCommand(
-                ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.CANCEL, cancellation::cancel)
-            .onCommand(
-                ValueTypes.PROCESS_INSTANCE_MODIFICATION,
-                ModificationIntent.MODIFY,
-                new ModificationProcessor(context, state, behaviors))
-            .onCommand(
-                ValueTypes.PROCESS_INSTANCE_MIGRATION,
-                MigrationIntent.MIGRATE,
-                new MigrationProcessor(context, state, behaviors))
-            .onCommand(
-                ValueTypes.PROCESS_INSTANCE,
-                ProcessInstanceIntent.TERMINATE_ELEMENT,
-                cancellation::terminateElement)
-            .onCommand(
-                ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETE, deletions::delete)
-            .onCommand(
-                ValueTypes.RESOURCE_DELETION,
-                ResourceDeletionIntent.ACKNOWLEDGE,
-                deletions::acknowledge)
-            .onCommand(ValueTypes.SIGNAL, SignalIntent.BROADCAST, signals::broadcast)
-            .onCommand(ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGE, signals::acknowledge)
-            .onCommand(ValueTypes.JOB, JobIntent.COMPLETE, jobs::complete)
-            .onCommand(ValueTypes.JOB, JobIntent.FAIL, jobs::fail)
-            .onCommand(ValueTypes.JOB, JobIntent.THROW_ERROR, jobs::throwError)
-            .onCommand(ValueTypes.JOB, JobIntent.UPDATE_RETRIES, jobs::updateRetries)
-            .onCommand(ValueTypes.JOB, JobIntent.UPDATE_TIMEOUT, jobs::updateTimeout)
-            .onCommand(ValueTypes.JOB, JobIntent.TIME_OUT, jobs::timeOut)
-            .onCommand(ValueTypes.JOB, JobIntent.RECUR_AFTER_BACKOFF, jobs::recur)
-            .onCommand(ValueTypes.JOB, JobIntent.YIELD, jobs::yieldJob)
-            .onCommand(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATE, jobs::activate)
-            .onCommand(
-                ValueTypes.INCIDENT,
                 IncidentIntent.RESOLVE,
                 new IncidentProcessor(state, new JobIncidents(state.jobs(), behaviors.jobPush())))
-            .onCommand(ValueTypes.TIMER, TimerIntent.TRIGGER, timers)
+            .onCommand(TimerIntent.TRIGGER, timers)
             .onCommand(
-                ValueTypes.VARIABLE_DOCUMENT,
                 VariableDocumentIntent.UPDATE,
                 new VariableDocumentProcessor(context, state, behaviors))
-            .onCommand(ValueTypes.MESSAGE, MessageIntent.PUBLISH, messages::publish)
-            .onCommand(ValueTypes.MESSAGE, MessageIntent.EXPIRE, messages::expire)
-            .onCommand(
-                ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.CREATE, messages::create)
-            .onCommand(
-                ValueTypes.MESSAGE_SUBSCRIPTION,
-                MessageSubscriptionIntent.CORRELATE,
-                messages::correlated)
-            .onCommand(
-                ValueTypes.MESSAGE_SUBSCRIPTION,
-                MessageSubscriptionIntent.REJECT,
-                messages::rejected)
-            .onCommand(
-                ValueTypes.MESSAGE_SUBSCRIPTION, MessageSubscriptionIntent.DELETE, messages::delete)
-            .onCommand(
-                ValueTypes.MESSAGE_SUBSCRIPTION,
-                MessageSubscriptionIntent.MIGRATE,
-                messages::migrate)
-            .onCommand(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                ProcessMessageSubscriptionIntent.CREATE,
-                subscriptions::created)
-            .onCommand(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                ProcessMessageSubscriptionIntent.CORRELATE,
-                subscriptions::correlate)
-            .onCommand(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                ProcessMessageSubscriptionIntent.DELETE,
-                subscriptions::deleted)
-            .onCommand(
-                ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-                ProcessMessageSubscriptionIntent.MIGRATE,
-                subscriptions::migrated);
+            .onCommand(MessageIntent.PUBLISH, messages::publish)
+            .onCommand(MessageIntent.EXPIRE, messages::expire)
+            .onCommand(MessageSubscriptionIntent.CREATE, messages::create)
+            .onCommand(MessageSubscriptionIntent.CORRELATE, messages::correlated)
+            .onCommand(MessageSubscriptionIntent.REJECT, messages::rejected)
+            .onCommand(MessageSubscriptionIntent.DELETE, messages::delete)
+            .onCommand(MessageSubscriptionIntent.MIGRATE, messages::migrate)
+            .onCommand(ProcessMessageSubscriptionIntent.CREATE, subscriptions::created)
+            .onCommand(ProcessMessageSubscriptionIntent.CORRELATE, subscriptions::correlate)
+            .onCommand(ProcessMessageSubscriptionIntent.DELETE, subscriptions::deleted)
+            .onCommand(ProcessMessageSubscriptionIntent.MIGRATE, subscriptions::migrated);
     EventAppliers.register(processors, state, config.partitions().count());
     return processors;
   }

@@ -1,5 +1,8 @@
 package io.tern.engine.workflow.state;
 
+import io.tern.engine.protocol.Intents;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ValueType;
 import io.tern.engine.state.DbValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import java.nio.ByteOrder;
@@ -14,7 +17,12 @@ import org.agrona.MutableDirectBuffer;
 public final class ElementInstance implements DbValue {
   private static final int HEADER_BYTES = 3 * Integer.BYTES + 2 * Long.BYTES;
 
-  public int state;
+  /**
+   * Its lifecycle intent, stored as its code; an instance before its first lifecycle event holds
+   * code 0 ({@link ProcessInstanceIntent#ACTIVATE_ELEMENT}), as it always has.
+   */
+  public ProcessInstanceIntent state = ProcessInstanceIntent.ACTIVATE_ELEMENT;
+
   public int activeChildren;
   public long jobKey = -1;
 
@@ -33,7 +41,7 @@ public final class ElementInstance implements DbValue {
 
   @Override
   public void write(MutableDirectBuffer buffer, int offset) {
-    buffer.putInt(offset, state, ByteOrder.LITTLE_ENDIAN);
+    buffer.putInt(offset, state.code(), ByteOrder.LITTLE_ENDIAN);
     buffer.putInt(offset + Integer.BYTES, activeChildren, ByteOrder.LITTLE_ENDIAN);
     buffer.putLong(offset + 2 * Integer.BYTES, jobKey, ByteOrder.LITTLE_ENDIAN);
     buffer.putLong(
@@ -45,7 +53,7 @@ public final class ElementInstance implements DbValue {
 
   @Override
   public void wrap(DirectBuffer buffer, int offset, int length) {
-    state = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+    state = stateOf(buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN));
     activeChildren = buffer.getInt(offset + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
     jobKey = buffer.getLong(offset + 2 * Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
     calledInstanceKey =
@@ -53,5 +61,13 @@ public final class ElementInstance implements DbValue {
     loopCounter =
         buffer.getInt(offset + 2 * Integer.BYTES + 2 * Long.BYTES, ByteOrder.LITTLE_ENDIAN);
     value.wrap(buffer, offset + HEADER_BYTES, length - HEADER_BYTES);
+  }
+
+  private static ProcessInstanceIntent stateOf(int code) {
+    if (Intents.of(ValueType.PROCESS_INSTANCE.code(), code)
+        instanceof ProcessInstanceIntent known) {
+      return known;
+    }
+    throw new IllegalStateException("an element instance's state has the unknown intent " + code);
   }
 }

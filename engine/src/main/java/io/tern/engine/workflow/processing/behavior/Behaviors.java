@@ -1,8 +1,7 @@
 package io.tern.engine.workflow.processing.behavior;
 
 import io.tern.engine.processor.ProcessingContext;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.behavior.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.behavior.events.CatchEventBehavior;
@@ -111,11 +110,7 @@ public record Behaviors(
         new CaughtEvents(variables, boundaries, eventSubprocesses, eventGateways);
     DueDateChecker jobDeadlines =
         new DueDateChecker(
-            context,
-            state.jobs()::forEachDeadline,
-            ValueTypes.JOB,
-            JobIntent.TIME_OUT,
-            new JobValue());
+            context, state.jobs()::forEachDeadline, JobIntent.TIME_OUT, new JobValue());
     JobPushBehavior jobPush =
         new JobPushBehavior(context, config.jobStreams(), variables, sender, metrics, jobDeadlines);
     return new Behaviors(

@@ -1,6 +1,7 @@
 package io.tern.engine.workflow.processing.common;
 
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.state.PendingCopies;
 import io.tern.engine.workflow.value.WorkflowValue;
@@ -21,29 +22,19 @@ import java.util.List;
 public final class Distribution<V extends WorkflowValue> {
   private final PartitionSender sender;
   private final PendingCopies<V> copies;
-  private final int valueType;
-  private final int copyIntent;
-  private final int ackValueType;
-  private final int ackIntent;
+  private final Intent copyIntent;
+  private final Intent ackIntent;
 
   /**
    * @param copies the copies of this feature not acknowledged yet
-   * @param valueType the copied record's value type, and {@code copyIntent} the command it is sent
-   *     as
-   * @param ackValueType the acknowledgement's value type, and {@code ackIntent} its command
+   * @param copyIntent the command the copied record is sent as (of the copied record's value type)
+   * @param ackIntent the acknowledgement's command
    */
   public Distribution(
-      PartitionSender sender,
-      PendingCopies<V> copies,
-      int valueType,
-      int copyIntent,
-      int ackValueType,
-      int ackIntent) {
+      PartitionSender sender, PendingCopies<V> copies, Intent copyIntent, Intent ackIntent) {
     this.sender = sender;
     this.copies = copies;
-    this.valueType = valueType;
     this.copyIntent = copyIntent;
-    this.ackValueType = ackValueType;
     this.ackIntent = ackIntent;
   }
 
@@ -64,7 +55,7 @@ public final class Distribution<V extends WorkflowValue> {
    */
   public void send(ProcessingResult result, long key, V copy, List<Integer> partitions) {
     for (int partition : partitions) {
-      sender.sendAfterCommit(result, partition, valueType, copyIntent, key, copy);
+      sender.sendAfterCommit(result, partition, copyIntent, key, copy);
     }
   }
 
@@ -73,7 +64,7 @@ public final class Distribution<V extends WorkflowValue> {
    * committed.
    */
   public void acknowledge(ProcessingResult result, int origin, long key, RecordValue ack) {
-    sender.sendAfterCommit(result, origin, ackValueType, ackIntent, key, ack);
+    sender.sendAfterCommit(result, origin, ackIntent, key, ack);
   }
 
   /** Whether partition {@code partitionId} still owes an acknowledgement of {@code key}. */
@@ -84,6 +75,6 @@ public final class Distribution<V extends WorkflowValue> {
   /** Sends again every copy not acknowledged yet. */
   public void retryPending() {
     copies.forEachPending(
-        (partitionId, key, copy) -> sender.send(partitionId, valueType, copyIntent, key, copy));
+        (partitionId, key, copy) -> sender.send(partitionId, copyIntent, key, copy));
   }
 }

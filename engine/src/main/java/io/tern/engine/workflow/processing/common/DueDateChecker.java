@@ -2,6 +2,7 @@ package io.tern.engine.workflow.processing.common;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingScheduler;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.state.JobState;
 
@@ -23,20 +24,17 @@ public final class DueDateChecker {
 
   private final ProcessingContext context;
   private final Index index;
-  private final int valueType;
-  private final int intent;
+  private final Intent intent;
   private final RecordValue empty;
   private ProcessingScheduler.Scheduled next;
 
   /**
    * @param empty the value of the commands written (the processor reads the entity from state)
    */
-  public DueDateChecker(
-      ProcessingContext context, Index index, int valueType, int intent, RecordValue empty) {
+  public DueDateChecker(ProcessingContext context, Index index, Intent intent, RecordValue empty) {
     this.empty = empty;
     this.context = context;
     this.index = index;
-    this.valueType = valueType;
     this.intent = intent;
   }
 
@@ -76,7 +74,7 @@ public final class DueDateChecker {
             nextDue[0] = dueMs;
             return false;
           }
-          commands.appendCommand(key, valueType, intent, empty);
+          commands.appendCommand(key, intent, empty);
           return ++written[0] < MAX_COMMANDS_PER_RUN;
         });
     if (written[0] == MAX_COMMANDS_PER_RUN) {

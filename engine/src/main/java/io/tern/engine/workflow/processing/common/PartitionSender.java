@@ -2,6 +2,7 @@ package io.tern.engine.workflow.processing.common;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.Intent;
 import io.tern.engine.record.Keys;
 import io.tern.engine.record.RecordValue;
 import io.tern.engine.workflow.Partitions;
@@ -35,24 +36,18 @@ public final class PartitionSender {
 
   /** Sends once {@code result} is committed; {@code value} must not be reused by the caller. */
   public void sendAfterCommit(
-      ProcessingResult result,
-      int partitionId,
-      int valueType,
-      int intent,
-      long key,
-      RecordValue value) {
-    result.sideEffect(() -> send(partitionId, valueType, intent, key, value));
+      ProcessingResult result, int partitionId, Intent intent, long key, RecordValue value) {
+    result.sideEffect(() -> send(partitionId, intent, key, value));
   }
 
   /** Sends now (from a side effect or a scheduled task). */
-  public void send(int partitionId, int valueType, int intent, long key, RecordValue value) {
+  public void send(int partitionId, Intent intent, long key, RecordValue value) {
     if (partitionId == context.partitionId()) {
       context
           .scheduler()
-          .runAt(
-              context.nowMs(), commands -> commands.appendCommand(key, valueType, intent, value));
+          .runAt(context.nowMs(), commands -> commands.appendCommand(key, intent, value));
     } else {
-      partitions.send(partitionId, valueType, intent, key, value);
+      partitions.send(partitionId, intent, key, value);
     }
   }
 }

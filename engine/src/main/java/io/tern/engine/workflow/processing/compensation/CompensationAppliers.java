@@ -1,9 +1,8 @@
 package io.tern.engine.workflow.processing.compensation;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.CompensationIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CompensationIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.value.CompensationSubscriptionValue;
@@ -24,16 +23,13 @@ public final class CompensationAppliers {
 
   private void registerAll(RecordProcessors on) {
     on.onEvent(
-            ValueTypes.COMPENSATION_SUBSCRIPTION,
             CompensationIntent.CREATED,
             event -> state.compensations().put(event.key(), subscription.readFrom(event.value())))
-        .onEvent(
-            ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.TRIGGERED, this::triggered)
-        .onEvent(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.COMPLETED, this::remove)
-        .onEvent(ValueTypes.COMPENSATION_SUBSCRIPTION, CompensationIntent.DELETED, this::remove)
+        .onEvent(CompensationIntent.TRIGGERED, this::triggered)
+        .onEvent(CompensationIntent.COMPLETED, this::remove)
+        .onEvent(CompensationIntent.DELETED, this::remove)
         // Replaced whole: its process instance, scope and keys stay, so does its place by scope.
         .onEvent(
-            ValueTypes.COMPENSATION_SUBSCRIPTION,
             CompensationIntent.MIGRATED,
             event -> state.compensations().put(event.key(), subscription.readFrom(event.value())));
   }

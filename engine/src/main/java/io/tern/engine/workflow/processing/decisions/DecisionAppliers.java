@@ -1,8 +1,7 @@
 package io.tern.engine.workflow.processing.decisions;
 
 import io.tern.engine.processor.RecordProcessors;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
+import io.tern.engine.protocol.DecisionEvaluationIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.DeploymentValue;
 import java.util.ArrayList;
@@ -16,8 +15,8 @@ public final class DecisionAppliers {
 
   public static void register(RecordProcessors on) {
     // An evaluation for EvaluateDecision changes no state.
-    on.onEvent(ValueTypes.DECISION_EVALUATION, DecisionEvaluationIntent.EVALUATED, event -> {})
-        .onEvent(ValueTypes.DECISION_EVALUATION, DecisionEvaluationIntent.FAILED, event -> {});
+    on.onEvent(DecisionEvaluationIntent.EVALUATED, event -> {})
+        .onEvent(DecisionEvaluationIntent.FAILED, event -> {});
   }
 
   /** Stores each new decision requirements graph of {@code deployment} with its decisions. */

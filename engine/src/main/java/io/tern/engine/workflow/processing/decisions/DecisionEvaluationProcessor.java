@@ -5,10 +5,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.DecisionEvaluationIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DecisionEvaluationIntent;
 import io.tern.engine.workflow.dmn.DecisionEvaluator;
 import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.value.DecisionEvaluationValue;
@@ -80,7 +79,6 @@ public final class DecisionEvaluationProcessor implements CommandProcessor {
     answer.evaluation = json(deployed, evaluation);
     result.appendEvent(
         context.nextKey(),
-        ValueTypes.DECISION_EVALUATION,
         evaluation.failed() ? DecisionEvaluationIntent.FAILED : DecisionEvaluationIntent.EVALUATED,
         answer);
     result.respondWithLastEvent();

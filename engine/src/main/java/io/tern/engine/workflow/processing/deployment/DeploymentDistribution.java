@@ -2,10 +2,9 @@ package io.tern.engine.workflow.processing.deployment;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.DeploymentDistributionIntent;
+import io.tern.engine.protocol.DeploymentIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DeploymentDistributionIntent;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.common.Distribution;
 import io.tern.engine.workflow.processing.common.PartitionSender;
@@ -38,9 +37,7 @@ public final class DeploymentDistribution {
         new Distribution<>(
             sender,
             state.deploymentCopies(),
-            ValueTypes.DEPLOYMENT,
             DeploymentIntent.DISTRIBUTE,
-            ValueTypes.DEPLOYMENT_DISTRIBUTION,
             DeploymentDistributionIntent.COMPLETE);
   }
 
@@ -67,7 +64,7 @@ public final class DeploymentDistribution {
       }
     }
     if (missing) {
-      result.appendEvent(command.key(), ValueTypes.DEPLOYMENT, DeploymentIntent.DISTRIBUTED, copy);
+      result.appendEvent(command.key(), DeploymentIntent.DISTRIBUTED, copy);
     }
     DeploymentDistributionValue done = new DeploymentDistributionValue();
     done.partitionId = context.partitionId();
@@ -83,14 +80,9 @@ public final class DeploymentDistribution {
     }
     DeploymentValue deployment = new DeploymentValue();
     state.deploymentCopies().value(deploymentKey, deployment);
-    result.appendEvent(
-        deploymentKey,
-        ValueTypes.DEPLOYMENT_DISTRIBUTION,
-        DeploymentDistributionIntent.COMPLETED,
-        completion);
+    result.appendEvent(deploymentKey, DeploymentDistributionIntent.COMPLETED, completion);
     if (state.deploymentCopies().partitionsLeft(deploymentKey) == 0) {
-      result.appendEvent(
-          deploymentKey, ValueTypes.DEPLOYMENT, DeploymentIntent.FULLY_DISTRIBUTED, deployment);
+      result.appendEvent(deploymentKey, DeploymentIntent.FULLY_DISTRIBUTED, deployment);
     }
   }
 

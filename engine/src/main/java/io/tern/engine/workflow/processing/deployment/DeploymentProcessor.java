@@ -3,10 +3,9 @@ package io.tern.engine.workflow.processing.deployment;
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.DeploymentIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.DeploymentIntent;
 import io.tern.engine.workflow.dmn.DmnResources;
 import io.tern.engine.workflow.model.BpmnTransformer;
 import io.tern.engine.workflow.model.DeploymentRejection;
@@ -140,7 +139,7 @@ public final class DeploymentProcessor implements CommandProcessor {
       }
     }
     long deploymentKey = context.nextKey();
-    result.appendEvent(deploymentKey, ValueTypes.DEPLOYMENT, DeploymentIntent.CREATED, deployed);
+    result.appendEvent(deploymentKey, DeploymentIntent.CREATED, deployed);
     result.respondWithLastEvent();
     // Timer start events live on this partition only: a new version replaces the previous one's.
     for (DeploymentValue.Process process : deployed.processes) {

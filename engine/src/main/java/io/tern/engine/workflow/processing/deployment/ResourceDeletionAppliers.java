@@ -1,8 +1,7 @@
 package io.tern.engine.workflow.processing.deployment;
 
 import io.tern.engine.processor.RecordProcessors;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
+import io.tern.engine.protocol.ResourceDeletionIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.processing.signals.SignalAppliers;
 import io.tern.engine.workflow.state.ProcessState;
@@ -31,7 +30,6 @@ public final class ResourceDeletionAppliers {
 
   private void registerAll(RecordProcessors on) {
     on.onEvent(
-            ValueTypes.RESOURCE_DELETION,
             ResourceDeletionIntent.DELETED,
             event -> {
               deletion.readFrom(event.value());
@@ -46,7 +44,6 @@ public final class ResourceDeletionAppliers {
               }
             })
         .onEvent(
-            ValueTypes.RESOURCE_DELETION,
             ResourceDeletionIntent.ACKNOWLEDGED,
             event ->
                 state

@@ -2,11 +2,10 @@ package io.tern.engine.workflow.processing.deployment;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.ResourceDeletionIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ResourceDeletionIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.timers.TimerStartBehavior;
 import io.tern.engine.workflow.processing.common.Distribution;
@@ -47,9 +46,7 @@ public final class ResourceDeletionProcessor {
         new Distribution<>(
             sender,
             state.deletionCopies(),
-            ValueTypes.RESOURCE_DELETION,
             ResourceDeletionIntent.DELETE,
-            ValueTypes.RESOURCE_DELETION,
             ResourceDeletionIntent.ACKNOWLEDGE);
     this.timerStarts = timerStarts;
   }
@@ -93,8 +90,7 @@ public final class ResourceDeletionProcessor {
     deletion.partitionId = -1;
     deletion.bpmnProcessId = deployed.bpmnProcessId();
     deletion.version = deployed.version();
-    result.appendEvent(
-        deletionKey, ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETED, deletion);
+    result.appendEvent(deletionKey, ResourceDeletionIntent.DELETED, deletion);
     result.respondWithLastEvent();
     replaceStartTimers(result, deployed, wasLatest);
     sendCopies(result, deletionKey);
@@ -110,8 +106,7 @@ public final class ResourceDeletionProcessor {
     deletion.partitionId = -1;
     deletion.bpmnProcessId = graph.decisions.get(0).decisionRequirementsId();
     deletion.version = graph.decisions.get(0).decisionRequirementsVersion();
-    result.appendEvent(
-        deletionKey, ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETED, deletion);
+    result.appendEvent(deletionKey, ResourceDeletionIntent.DELETED, deletion);
     result.respondWithLastEvent();
     sendCopies(result, deletionKey);
   }
@@ -129,8 +124,7 @@ public final class ResourceDeletionProcessor {
   private void takeCopy(long deletionKey, ProcessingResult result) {
     if (!state.processes().isDeleted(deletion.resourceKey)) {
       deletion.partitionId = context.partitionId();
-      result.appendEvent(
-          deletionKey, ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.DELETED, deletion);
+      result.appendEvent(deletionKey, ResourceDeletionIntent.DELETED, deletion);
     }
     ResourceDeletionValue ack = new ResourceDeletionValue().copyFrom(deletion);
     ack.partitionId = context.partitionId();
@@ -145,7 +139,7 @@ public final class ResourceDeletionProcessor {
       ProcessingResult result, ProcessState.Deployed deleted, boolean wasLatest) {
     for (long timerKey : state.timers().ofElement(-1)) {
       if (state.timers().get(timerKey, timer) && timer.processDefinitionKey == deleted.key()) {
-        result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.CANCELED, timer);
+        result.appendEvent(timerKey, TimerIntent.CANCELED, timer);
       }
     }
     if (!wasLatest) {
@@ -172,8 +166,7 @@ public final class ResourceDeletionProcessor {
     if (!copies.isPending(command.key(), deletion.partitionId)) {
       return; // acknowledged twice
     }
-    result.appendEvent(
-        command.key(), ValueTypes.RESOURCE_DELETION, ResourceDeletionIntent.ACKNOWLEDGED, deletion);
+    result.appendEvent(command.key(), ResourceDeletionIntent.ACKNOWLEDGED, deletion);
   }
 
   /** Sends again every copy not acknowledged yet. */

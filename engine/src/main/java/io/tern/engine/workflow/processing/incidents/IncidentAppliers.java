@@ -1,9 +1,8 @@
 package io.tern.engine.workflow.processing.incidents;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.value.IncidentValue;
@@ -25,13 +24,11 @@ public final class IncidentAppliers {
 
   private void registerAll(RecordProcessors on) {
     on.onEvent(
-            ValueTypes.INCIDENT,
             IncidentIntent.CREATED,
             event -> state.incidents().create(event.key(), incident.readFrom(event.value())))
-        .onEvent(ValueTypes.INCIDENT, IncidentIntent.RESOLVED, this::incidentResolved)
+        .onEvent(IncidentIntent.RESOLVED, this::incidentResolved)
         // Same key, same job or element: only the definition and element it names change.
         .onEvent(
-            ValueTypes.INCIDENT,
             IncidentIntent.MIGRATED,
             event -> state.incidents().create(event.key(), incident.readFrom(event.value())));
   }

@@ -2,11 +2,10 @@ package io.tern.engine.workflow.processing.incidents;
 
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
@@ -43,7 +42,7 @@ public final class IncidentProcessor implements CommandProcessor {
       result.reject(RejectionType.INVALID_STATE, refusal);
       return;
     }
-    result.appendEvent(key, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
+    result.appendEvent(key, IncidentIntent.RESOLVED, incident);
     result.respondWithLastEvent();
     if (incident.jobKey >= 0) {
       jobIncidents.resolved(result, incident.jobKey);
@@ -54,16 +53,10 @@ public final class IncidentProcessor implements CommandProcessor {
       // without a matching flow, an uncaught error end event) completes again.
       if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATING) {
         result.appendCommand(
-            incident.elementInstanceKey,
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.ACTIVATE_ELEMENT,
-            instance.value);
+            incident.elementInstanceKey, ProcessInstanceIntent.ACTIVATE_ELEMENT, instance.value);
       } else if (instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
         result.appendCommand(
-            incident.elementInstanceKey,
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.COMPLETE_ELEMENT,
-            instance.value);
+            incident.elementInstanceKey, ProcessInstanceIntent.COMPLETE_ELEMENT, instance.value);
       }
     }
   }

@@ -1,9 +1,9 @@
 package io.tern.engine.workflow.processing.instances;
 
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.behavior.termination.TerminationBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;

@@ -3,10 +3,9 @@ package io.tern.engine.workflow.processing.instances;
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.CreationIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.instances.ProcessActivation;
 import io.tern.engine.workflow.processing.behavior.instances.ResultAwaiters;
@@ -80,8 +79,7 @@ public final class CreationProcessor implements CommandProcessor {
     // The variables go into the log once, as the VARIABLE events below; repeated here they would
     // halve the largest document a create can carry (a result must fit log.maxBatchBytes).
     creation.variables = NO_VARIABLES;
-    result.appendEvent(
-        processInstanceKey, ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, creation);
+    result.appendEvent(processInstanceKey, CreationIntent.CREATED, creation);
     if (command.intent() == CreationIntent.CREATE_WITH_AWAITING_RESULT) {
       awaiters.await(
           processInstanceKey,

@@ -1,14 +1,13 @@
 package io.tern.engine.workflow.processing.instances;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.CreationIntent;
+import io.tern.engine.protocol.MigrationIntent;
+import io.tern.engine.protocol.ModificationIntent;
+import io.tern.engine.protocol.ProcessEventIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ResultIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CreationIntent;
-import io.tern.engine.workflow.ValueTypes.MigrationIntent;
-import io.tern.engine.workflow.ValueTypes.ModificationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ResultIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
@@ -43,49 +42,38 @@ public final class InstanceAppliers {
   }
 
   private void registerAll(RecordProcessors on) {
-    on.onEvent(ValueTypes.PROCESS_INSTANCE_CREATION, CreationIntent.CREATED, event -> {})
+    on.onEvent(CreationIntent.CREATED, event -> {})
+        .onEvent(ProcessInstanceIntent.ELEMENT_ACTIVATING, this::activating)
         .onEvent(
-            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATING, this::activating)
-        .onEvent(
-            ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_ACTIVATED,
             event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_ACTIVATED))
         .onEvent(
-            ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_COMPLETING,
             event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_COMPLETING))
         .onEvent(
-            ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_COMPLETED,
             event -> {
               removeInstance(event.key());
               state.pendingBoundaries().remove(event.key()); // a terminate end event's
             })
         .onEvent(
-            ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_TERMINATING,
             event -> setState(event.key(), ProcessInstanceIntent.ELEMENT_TERMINATING))
         .onEvent(
-            ValueTypes.PROCESS_INSTANCE,
             ProcessInstanceIntent.ELEMENT_TERMINATED,
             event -> {
               removeInstance(event.key());
               state.pendingBoundaries().remove(event.key());
             })
-        .onEvent(
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
-            this::sequenceFlowTaken)
-        .onEvent(ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, this::boundaryTriggered)
-        .onEvent(
-            ValueTypes.PROCESS_INSTANCE_MODIFICATION, ModificationIntent.MODIFIED, this::modified)
-        .onEvent(
-            ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED, this::migrated)
+        .onEvent(ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN, this::sequenceFlowTaken)
+        .onEvent(ProcessEventIntent.TRIGGERED, this::boundaryTriggered)
+        .onEvent(ModificationIntent.MODIFIED, this::modified)
+        .onEvent(ProcessInstanceIntent.ELEMENT_MIGRATED, this::migrated)
         // Its element instances' own events moved them.
-        .onEvent(ValueTypes.PROCESS_INSTANCE_MIGRATION, MigrationIntent.MIGRATED, event -> {})
+        .onEvent(MigrationIntent.MIGRATED, event -> {})
         // Answers to clients only; the instance's own events change the state.
-        .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.COMPLETED, event -> {})
-        .onEvent(ValueTypes.PROCESS_INSTANCE_RESULT, ResultIntent.TERMINATED, event -> {});
+        .onEvent(ResultIntent.COMPLETED, event -> {})
+        .onEvent(ResultIntent.TERMINATED, event -> {});
   }
 
   /** The instance runs on as an element of the target definition: lifecycle and tokens stay. */
@@ -293,7 +281,7 @@ public final class InstanceAppliers {
     }
   }
 
-  private void setState(long key, int intent) {
+  private void setState(long key, ProcessInstanceIntent intent) {
     if (!state.instances().get(key, instance)) {
       throw new IllegalStateException("no element instance " + key);
     }

@@ -1,10 +1,9 @@
 package io.tern.engine.workflow.processing.jobs;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.JobState;
@@ -29,11 +28,10 @@ public final class JobAppliers {
   }
 
   private void registerAll(RecordProcessors on) {
-    on.onEvent(ValueTypes.JOB, JobIntent.CREATED, this::jobCreated)
-        .onEvent(ValueTypes.JOB, JobIntent.CANCELED, event -> removeJob(event.key()))
-        .onEvent(ValueTypes.JOB, JobIntent.COMPLETED, event -> removeJob(event.key()))
+    on.onEvent(JobIntent.CREATED, this::jobCreated)
+        .onEvent(JobIntent.CANCELED, event -> removeJob(event.key()))
+        .onEvent(JobIntent.COMPLETED, event -> removeJob(event.key()))
         .onEvent(
-            ValueTypes.JOB,
             JobIntent.FAILED,
             event ->
                 changeJob(
@@ -42,30 +40,18 @@ public final class JobAppliers {
                         value.retries > 0 && value.recurAt < 0
                             ? JobState.ACTIVATABLE
                             : JobState.FAILED))
+        .onEvent(JobIntent.RETRIES_UPDATED, event -> changeJob(event, value -> previous.state))
+        .onEvent(JobIntent.TIMED_OUT, event -> changeJob(event, v -> JobState.ACTIVATABLE))
         .onEvent(
-            ValueTypes.JOB,
-            JobIntent.RETRIES_UPDATED,
-            event -> changeJob(event, value -> previous.state))
-        .onEvent(
-            ValueTypes.JOB,
-            JobIntent.TIMED_OUT,
-            event -> changeJob(event, v -> JobState.ACTIVATABLE))
-        .onEvent(
-            ValueTypes.JOB,
             JobIntent.RECURRED_AFTER_BACKOFF,
             event -> changeJob(event, value -> JobState.ACTIVATABLE))
         // An uncaught error leaves the job waiting for its incident; a caught one's job is
         // canceled with its element right after.
-        .onEvent(
-            ValueTypes.JOB, JobIntent.ERROR_THROWN, event -> changeJob(event, v -> JobState.FAILED))
-        .onEvent(
-            ValueTypes.JOB, JobIntent.YIELDED, event -> changeJob(event, v -> JobState.ACTIVATABLE))
-        .onEvent(
-            ValueTypes.JOB,
-            JobIntent.TIMEOUT_UPDATED,
-            event -> changeJob(event, v -> JobState.ACTIVATED))
-        .onEvent(ValueTypes.JOB, JobIntent.MIGRATED, event -> changeJob(event, v -> previous.state))
-        .onEvent(ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, this::jobsActivated);
+        .onEvent(JobIntent.ERROR_THROWN, event -> changeJob(event, v -> JobState.FAILED))
+        .onEvent(JobIntent.YIELDED, event -> changeJob(event, v -> JobState.ACTIVATABLE))
+        .onEvent(JobIntent.TIMEOUT_UPDATED, event -> changeJob(event, v -> JobState.ACTIVATED))
+        .onEvent(JobIntent.MIGRATED, event -> changeJob(event, v -> previous.state))
+        .onEvent(JobBatchIntent.ACTIVATED, this::jobsActivated);
   }
 
   private void jobCreated(LoggedRecord event) {

@@ -2,12 +2,11 @@ package io.tern.engine.workflow.processing.jobs;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.behavior.jobs.JobPushBehavior;
@@ -63,11 +62,7 @@ public final class JobProcessors {
     this.deadlines = behaviors.jobDeadlines();
     this.backoffs =
         new DueDateChecker(
-            context,
-            jobs::forEachBackoff,
-            ValueTypes.JOB,
-            JobIntent.RECUR_AFTER_BACKOFF,
-            new JobValue());
+            context, jobs::forEachBackoff, JobIntent.RECUR_AFTER_BACKOFF, new JobValue());
   }
 
   /** This member starts processing: deadlines and back-offs are looked at afresh. */
@@ -107,7 +102,7 @@ public final class JobProcessors {
         request.retries > 0 && request.retryBackoffMs > 0
             ? context.nowMs() + request.retryBackoffMs
             : -1;
-    result.appendEvent(key, ValueTypes.JOB, JobIntent.FAILED, failed);
+    result.appendEvent(key, JobIntent.FAILED, failed);
     result.respondWithLastEvent();
     if (failed.recurAt >= 0) {
       long recurAt = failed.recurAt;
@@ -164,7 +159,7 @@ public final class JobProcessors {
     thrown.variables = request.variables;
     thrown.deadline = -1;
     thrown.recurAt = -1;
-    result.appendEvent(key, ValueTypes.JOB, JobIntent.ERROR_THROWN, thrown);
+    result.appendEvent(key, JobIntent.ERROR_THROWN, thrown);
     result.respondWithLastEvent();
     if (!boundaries.throwError(
         result, job.value.elementInstanceKey, request.errorCode, request.variables)) {
@@ -198,7 +193,7 @@ public final class JobProcessors {
     }
     JobValue updated = new JobValue().copyFrom(job.value);
     updated.retries = request.retries;
-    result.appendEvent(key, ValueTypes.JOB, JobIntent.RETRIES_UPDATED, updated);
+    result.appendEvent(key, JobIntent.RETRIES_UPDATED, updated);
     result.respondWithLastEvent();
   }
 
@@ -217,7 +212,7 @@ public final class JobProcessors {
     JobValue updated = new JobValue().copyFrom(job.value);
     updated.deadline = context.nowMs() + request.timeoutMs;
     updated.timeoutMs = 0;
-    result.appendEvent(key, ValueTypes.JOB, JobIntent.TIMEOUT_UPDATED, updated);
+    result.appendEvent(key, JobIntent.TIMEOUT_UPDATED, updated);
     result.respondWithLastEvent();
     long deadline = updated.deadline;
     result.sideEffect(() -> deadlines.scheduleAt(deadline));
@@ -232,7 +227,7 @@ public final class JobProcessors {
       JobValue timedOut = new JobValue().copyFrom(job.value);
       timedOut.deadline = -1;
       timedOut.worker = "";
-      result.appendEvent(key, ValueTypes.JOB, JobIntent.TIMED_OUT, timedOut);
+      result.appendEvent(key, JobIntent.TIMED_OUT, timedOut);
       push.activatable(result, key, timedOut);
     }
   }
@@ -250,7 +245,7 @@ public final class JobProcessors {
       JobValue yielded = new JobValue().copyFrom(job.value);
       yielded.deadline = -1;
       yielded.worker = "";
-      result.appendEvent(key, ValueTypes.JOB, JobIntent.YIELDED, yielded);
+      result.appendEvent(key, JobIntent.YIELDED, yielded);
       // Not pushed again at once: the stream that failed may still be listed for a moment.
       push.notifyAvailable(result, yielded.type);
     }
@@ -265,7 +260,7 @@ public final class JobProcessors {
         && job.value.recurAt <= context.nowMs()) {
       JobValue recurred = new JobValue().copyFrom(job.value);
       recurred.recurAt = -1;
-      result.appendEvent(key, ValueTypes.JOB, JobIntent.RECURRED_AFTER_BACKOFF, recurred);
+      result.appendEvent(key, JobIntent.RECURRED_AFTER_BACKOFF, recurred);
       push.activatable(result, key, recurred);
     }
   }
@@ -308,7 +303,7 @@ public final class JobProcessors {
     // repeated here they would halve the largest document a completion can carry.
     JobValue completed = new JobValue().copyFrom(job.value);
     completed.variables = new byte[0];
-    result.appendEvent(key, ValueTypes.JOB, JobIntent.COMPLETED, completed);
+    result.appendEvent(key, JobIntent.COMPLETED, completed);
     metrics.jobCompleted(result, key, context.nowMs());
     result.respondWithLastEvent();
     long elementInstanceKey = job.value.elementInstanceKey;
@@ -337,10 +332,7 @@ public final class JobProcessors {
             values);
       }
       result.appendCommand(
-          elementInstanceKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.COMPLETE_ELEMENT,
-          instance.value);
+          elementInstanceKey, ProcessInstanceIntent.COMPLETE_ELEMENT, instance.value);
     }
   }
 
@@ -377,7 +369,7 @@ public final class JobProcessors {
           }
           return batch.jobs.size() < batch.maxJobsToActivate;
         });
-    result.appendEvent(context.nextKey(), ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, batch);
+    result.appendEvent(context.nextKey(), JobBatchIntent.ACTIVATED, batch);
     result.respondWithLastEvent();
     if (!batch.jobs.isEmpty()) {
       result.sideEffect(() -> deadlines.scheduleAt(deadline));

@@ -1,12 +1,11 @@
 package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.MessageStartEventSubscriptionIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.processing.behavior.messages.ProcessMessageSubscriptions;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
@@ -29,64 +28,33 @@ public final class MessageAppliers {
   public static void register(RecordProcessors on, WorkflowState state) {
     MessageAppliers appliers = new MessageAppliers(state);
     on.onEvent(
-            ValueTypes.MESSAGE,
             MessageIntent.PUBLISHED,
             event -> state.messages().put(event.key(), appliers.message.readFrom(event.value())))
-        .onEvent(ValueTypes.MESSAGE, MessageIntent.EXPIRED, appliers::expired)
+        .onEvent(MessageIntent.EXPIRED, appliers::expired)
         .onEvent(
-            ValueTypes.MESSAGE_SUBSCRIPTION,
             MessageSubscriptionIntent.CREATED,
             event -> appliers.putMessageSide(event, MessageSubscriptionState.OPEN))
+        .onEvent(MessageSubscriptionIntent.CORRELATING, appliers::correlating)
+        .onEvent(MessageSubscriptionIntent.CORRELATED, appliers::correlatedOnMessageSide)
+        .onEvent(MessageSubscriptionIntent.REJECTED, appliers::removeMessageSide)
+        .onEvent(MessageSubscriptionIntent.DELETED, appliers::removeMessageSide)
+        .onEvent(MessageSubscriptionIntent.MIGRATED, appliers::migratedOnMessageSide)
+        .onEvent(MessageStartEventSubscriptionIntent.CORRELATED, appliers::startedInstance)
         .onEvent(
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.CORRELATING,
-            appliers::correlating)
-        .onEvent(
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.CORRELATED,
-            appliers::correlatedOnMessageSide)
-        .onEvent(
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.REJECTED,
-            appliers::removeMessageSide)
-        .onEvent(
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.DELETED,
-            appliers::removeMessageSide)
-        .onEvent(
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.MIGRATED,
-            appliers::migratedOnMessageSide)
-        .onEvent(
-            ValueTypes.MESSAGE_START_EVENT_SUBSCRIPTION,
-            MessageStartEventSubscriptionIntent.CORRELATED,
-            appliers::startedInstance)
-        .onEvent(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.CREATING,
             event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.OPENING))
         .onEvent(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.CREATED,
             event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.OPENED))
+        .onEvent(ProcessMessageSubscriptionIntent.CORRELATED, appliers::correlatedOnProcessSide)
+        .onEvent(ProcessMessageSubscriptionIntent.MIGRATED, appliers::migratedOnProcessSide)
         .onEvent(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-            ProcessMessageSubscriptionIntent.CORRELATED,
-            appliers::correlatedOnProcessSide)
-        .onEvent(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-            ProcessMessageSubscriptionIntent.MIGRATED,
-            appliers::migratedOnProcessSide)
-        .onEvent(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED,
             event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.OPENED))
         .onEvent(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.DELETING,
             event -> appliers.putProcessSide(event, ProcessMessageSubscriptionState.CLOSING))
         .onEvent(
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
             ProcessMessageSubscriptionIntent.DELETED,
             event -> {
               appliers.value.readFrom(event.value());

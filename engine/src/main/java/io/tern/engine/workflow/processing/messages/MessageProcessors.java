@@ -2,12 +2,11 @@ package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.MessageIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.MessageIntent;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.messages.MessageStartBehavior;
 import io.tern.engine.workflow.processing.behavior.messages.ProcessMessageSubscriptions;
@@ -45,11 +44,7 @@ public final class MessageProcessors {
     this.starts = behaviors.messageStarts();
     this.expiry =
         new DueDateChecker(
-            context,
-            state.messages()::forEachDeadline,
-            ValueTypes.MESSAGE,
-            MessageIntent.EXPIRE,
-            new MessageValue());
+            context, state.messages()::forEachDeadline, MessageIntent.EXPIRE, new MessageValue());
   }
 
   /** This member starts processing: message deadlines are looked at afresh. */
@@ -82,14 +77,14 @@ public final class MessageProcessors {
     }
     long key = context.nextKey();
     published.deadlineMs = context.nowMs() + published.timeToLiveMs;
-    result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.PUBLISHED, published);
+    result.appendEvent(key, MessageIntent.PUBLISHED, published);
     result.respondWithLastEvent();
     offer(result, key, published);
     starts.offer(result, key, published);
     if (published.timeToLiveMs == 0) {
       // The expiry needs the key only; the variables are in this batch already.
       published.variables = new byte[0];
-      result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.EXPIRED, published);
+      result.appendEvent(key, MessageIntent.EXPIRED, published);
     } else {
       long deadlineMs = published.deadlineMs;
       result.sideEffect(() -> expiry.scheduleAt(deadlineMs));
@@ -131,7 +126,7 @@ public final class MessageProcessors {
     long key = command.key();
     if (state.messages().get(key, message) && message.deadlineMs <= context.nowMs()) {
       message.variables = new byte[0]; // the expiry needs the key only
-      result.appendEvent(key, ValueTypes.MESSAGE, MessageIntent.EXPIRED, message);
+      result.appendEvent(key, MessageIntent.EXPIRED, message);
     }
   }
 
@@ -168,23 +163,16 @@ public final class MessageProcessors {
     MessageSubscriptionValue correlating = new MessageSubscriptionValue().copyFrom(subscription);
     correlating.messageKey = messageKey;
     correlating.variables = offered.variables;
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.MESSAGE_SUBSCRIPTION,
-        MessageSubscriptionIntent.CORRELATING,
-        correlating);
+    result.appendEvent(context.nextKey(), MessageSubscriptionIntent.CORRELATING, correlating);
     sendToProcess(result, ProcessMessageSubscriptionIntent.CORRELATE, correlating);
   }
 
   private void sendToProcess(
-      ProcessingResult result, int intent, MessageSubscriptionValue subscription) {
+      ProcessingResult result,
+      ProcessMessageSubscriptionIntent intent,
+      MessageSubscriptionValue subscription) {
     sender.sendAfterCommit(
-        result,
-        PartitionSender.ofKey(subscription.processInstanceKey),
-        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-        intent,
-        -1,
-        subscription);
+        result, PartitionSender.ofKey(subscription.processInstanceKey), intent, -1, subscription);
   }
 
   /** CREATE, from the process instance's partition (again, if it missed the acknowledgement). */
@@ -194,11 +182,7 @@ public final class MessageProcessors {
     if (!state.messageSubscriptions().get(created, subscription)) {
       created.messageKey = -1;
       created.variables = new byte[0];
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
-          MessageSubscriptionIntent.CREATED,
-          created);
+      result.appendEvent(context.nextKey(), MessageSubscriptionIntent.CREATED, created);
       findMessageFor(result, created);
     } else {
       result.reject(RejectionType.ALREADY_EXISTS, acknowledgedAgain(created, "exists"));
@@ -217,11 +201,7 @@ public final class MessageProcessors {
       return;
     }
     subscription.value.interrupting = taken.interrupting;
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.MESSAGE_SUBSCRIPTION,
-        MessageSubscriptionIntent.CORRELATED,
-        subscription.value);
+    result.appendEvent(context.nextKey(), MessageSubscriptionIntent.CORRELATED, subscription.value);
     if (!subscription.value.interrupting) {
       findMessageFor(result, subscription.value); // open again: the next message may follow
     }
@@ -234,11 +214,7 @@ public final class MessageProcessors {
     if (!isCorrelating(refused)) {
       return;
     }
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.MESSAGE_SUBSCRIPTION,
-        MessageSubscriptionIntent.REJECTED,
-        subscription.value);
+    result.appendEvent(context.nextKey(), MessageSubscriptionIntent.REJECTED, subscription.value);
     if (state.messages().get(refused.messageKey, message)) {
       offer(result, refused.messageKey, message);
     }
@@ -259,16 +235,9 @@ public final class MessageProcessors {
       boolean taken = wasCorrelating && messageKey >= 0 && deleted.messageKey == messageKey;
       if (taken) {
         result.appendEvent(
-            context.nextKey(),
-            ValueTypes.MESSAGE_SUBSCRIPTION,
-            MessageSubscriptionIntent.CORRELATED,
-            subscription.value);
+            context.nextKey(), MessageSubscriptionIntent.CORRELATED, subscription.value);
       }
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
-          MessageSubscriptionIntent.DELETED,
-          subscription.value);
+      result.appendEvent(context.nextKey(), MessageSubscriptionIntent.DELETED, subscription.value);
       if (wasCorrelating && !taken && state.messages().get(messageKey, message)) {
         offer(result, messageKey, message);
       }
@@ -295,11 +264,7 @@ public final class MessageProcessors {
       moved.bpmnProcessId = migrated.bpmnProcessId;
       moved.elementId = migrated.elementId;
       moved.interrupting = migrated.interrupting;
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
-          MessageSubscriptionIntent.MIGRATED,
-          moved);
+      result.appendEvent(context.nextKey(), MessageSubscriptionIntent.MIGRATED, moved);
     } else {
       result.reject(RejectionType.INVALID_STATE, acknowledgedAgain(migrated, "is gone or moved"));
     }
@@ -332,7 +297,6 @@ public final class MessageProcessors {
     for (Subscription correlating : state.messageSubscriptions().correlating()) {
       sender.send(
           PartitionSender.ofKey(correlating.value.processInstanceKey),
-          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
           ProcessMessageSubscriptionIntent.CORRELATE,
           -1,
           correlating.value);

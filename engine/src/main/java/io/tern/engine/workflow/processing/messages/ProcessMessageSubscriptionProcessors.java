@@ -2,12 +2,11 @@ package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.messages.ProcessMessageSubscriptions;
@@ -51,10 +50,7 @@ public final class ProcessMessageSubscriptionProcessors {
             .get(request.elementInstanceKey, request.messageName, subscription)
         && subscription.state == ProcessMessageSubscriptionState.OPENING) {
       result.appendEvent(
-          context.nextKey(),
-          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-          ProcessMessageSubscriptionIntent.CREATED,
-          subscription.value);
+          context.nextKey(), ProcessMessageSubscriptionIntent.CREATED, subscription.value);
     }
   }
 
@@ -66,10 +62,7 @@ public final class ProcessMessageSubscriptionProcessors {
             .get(request.elementInstanceKey, request.messageName, subscription)
         && subscription.state == ProcessMessageSubscriptionState.CLOSING) {
       result.appendEvent(
-          context.nextKey(),
-          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-          ProcessMessageSubscriptionIntent.DELETED,
-          subscription.value);
+          context.nextKey(), ProcessMessageSubscriptionIntent.DELETED, subscription.value);
     }
   }
 
@@ -87,7 +80,6 @@ public final class ProcessMessageSubscriptionProcessors {
         && ProcessMessageSubscriptions.sameTarget(subscription.value, request)) {
       result.appendEvent(
           context.nextKey(),
-          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
           ProcessMessageSubscriptionIntent.MIGRATION_ACKNOWLEDGED,
           subscription.value);
     }
@@ -122,7 +114,6 @@ public final class ProcessMessageSubscriptionProcessors {
       sender.sendAfterCommit(
           result,
           sender.ofCorrelationKey(message.correlationKey),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
           MessageSubscriptionIntent.REJECT,
           -1,
           message);
@@ -131,11 +122,7 @@ public final class ProcessMessageSubscriptionProcessors {
     // Whether the subscription stays open is this side's to say: after a migration the message
     // partition's copy may not know yet.
     message.interrupting = subscription.value.interrupting;
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-        ProcessMessageSubscriptionIntent.CORRELATED,
-        message);
+    result.appendEvent(context.nextKey(), ProcessMessageSubscriptionIntent.CORRELATED, message);
     sendTaken(result, message);
     if (message.interrupting) {
       // Done with its message, it still remembers it, closing, until the message partition has
@@ -145,15 +132,10 @@ public final class ProcessMessageSubscriptionProcessors {
           new MessageSubscriptionValue().copyFrom(subscription.value);
       closing.messageKey = message.messageKey;
       closing.variables = new byte[0];
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-          ProcessMessageSubscriptionIntent.DELETING,
-          closing);
+      result.appendEvent(context.nextKey(), ProcessMessageSubscriptionIntent.DELETING, closing);
       sender.sendAfterCommit(
           result,
           sender.ofCorrelationKey(closing.correlationKey),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
           MessageSubscriptionIntent.DELETE,
           -1,
           closing);
@@ -180,7 +162,6 @@ public final class ProcessMessageSubscriptionProcessors {
     sender.sendAfterCommit(
         result,
         sender.ofCorrelationKey(message.correlationKey),
-        ValueTypes.MESSAGE_SUBSCRIPTION,
         MessageSubscriptionIntent.CORRELATE,
         -1,
         message);

@@ -1,6 +1,6 @@
 package io.tern.engine.workflow.processing.migration;
 
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.common.WorkflowState;

@@ -3,16 +3,15 @@ package io.tern.engine.workflow.processing.migration;
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.CompensationIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MigrationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.SignalSubscriptionIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CompensationIntent;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.MigrationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
@@ -73,11 +72,7 @@ public final class MigrationProcessor implements CommandProcessor {
     for (MigrationPlan.Move move : plan.moves()) {
       migrate(result, move, plan.compensations());
     }
-    result.appendEvent(
-        processInstanceKey,
-        ValueTypes.PROCESS_INSTANCE_MIGRATION,
-        MigrationIntent.MIGRATED,
-        migration);
+    result.appendEvent(processInstanceKey, MigrationIntent.MIGRATED, migration);
     result.respondWithLastEvent();
   }
 
@@ -87,8 +82,7 @@ public final class MigrationProcessor implements CommandProcessor {
       List<MigrationCompensations.Moved> compensations) {
     long key = move.key();
     ProcessInstanceValue after = move.after();
-    result.appendEvent(
-        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_MIGRATED, after);
+    result.appendEvent(key, ProcessInstanceIntent.ELEMENT_MIGRATED, after);
     if (move.target() == null) {
       // What compensation recorded goes with the process instance, first, as later Zeebe
       // versions write it.
@@ -100,7 +94,7 @@ public final class MigrationProcessor implements CommandProcessor {
       job.value.processDefinitionVersion = after.version;
       job.value.bpmnProcessId = after.bpmnProcessId;
       job.value.elementId = after.elementId;
-      result.appendEvent(jobKey, ValueTypes.JOB, JobIntent.MIGRATED, job.value);
+      result.appendEvent(jobKey, JobIntent.MIGRATED, job.value);
       migrateIncident(result, state.incidents().ofJob(jobKey), after);
     }
     migrateIncident(result, state.incidents().ofElement(key), after);
@@ -114,11 +108,7 @@ public final class MigrationProcessor implements CommandProcessor {
   private void migrateCompensations(
       ProcessingResult result, List<MigrationCompensations.Moved> compensations) {
     for (MigrationCompensations.Moved moved : compensations) {
-      result.appendEvent(
-          moved.key(),
-          ValueTypes.COMPENSATION_SUBSCRIPTION,
-          CompensationIntent.MIGRATED,
-          moved.after());
+      result.appendEvent(moved.key(), CompensationIntent.MIGRATED, moved.after());
     }
   }
 
@@ -128,7 +118,7 @@ public final class MigrationProcessor implements CommandProcessor {
       incident.processDefinitionKey = after.processDefinitionKey;
       incident.bpmnProcessId = after.bpmnProcessId;
       incident.elementId = after.elementId;
-      result.appendEvent(incidentKey, ValueTypes.INCIDENT, IncidentIntent.MIGRATED, incident);
+      result.appendEvent(incidentKey, IncidentIntent.MIGRATED, incident);
     }
   }
 
@@ -151,7 +141,7 @@ public final class MigrationProcessor implements CommandProcessor {
       timer.processDefinitionKey = after.processDefinitionKey;
       timer.bpmnProcessId = after.bpmnProcessId;
       timer.targetElementId = kept.targetId();
-      result.appendEvent(kept.timerKey(), ValueTypes.TIMER, TimerIntent.MIGRATED, timer);
+      result.appendEvent(kept.timerKey(), TimerIntent.MIGRATED, timer);
     }
     for (MigrationCatchEvents.KeptMessage kept : events.messages()) {
       behaviors.subscriptions().migrate(result, kept.subscription(), after, kept.target());
@@ -159,22 +149,14 @@ public final class MigrationProcessor implements CommandProcessor {
     // Stored by catch event id: the old entries go, then the new ones come, in this one batch (one
     // by one, a move to an id another kept signal leaves would be deleted with it).
     for (MigrationCatchEvents.KeptSignal kept : events.signals()) {
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.SIGNAL_SUBSCRIPTION,
-          SignalSubscriptionIntent.DELETED,
-          kept.subscription());
+      result.appendEvent(context.nextKey(), SignalSubscriptionIntent.DELETED, kept.subscription());
     }
     for (MigrationCatchEvents.KeptSignal kept : events.signals()) {
       SignalSubscriptionValue signal = kept.subscription();
       signal.processDefinitionKey = after.processDefinitionKey;
       signal.bpmnProcessId = after.bpmnProcessId;
       signal.elementId = kept.targetId();
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.SIGNAL_SUBSCRIPTION,
-          SignalSubscriptionIntent.CREATED,
-          signal);
+      result.appendEvent(context.nextKey(), SignalSubscriptionIntent.CREATED, signal);
     }
     behaviors.catchEvents().open(result, key, after, events.opened());
   }

@@ -3,11 +3,10 @@ package io.tern.engine.workflow.processing.modification;
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.ModificationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ModificationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
@@ -125,11 +124,7 @@ public final class ModificationProcessor implements CommandProcessor {
     modification.variables.clear(); // set as VARIABLE events above
     // Before the terminations: a scope that receives an element holds its token when the last of
     // its other elements is terminated, so it does not complete in between.
-    result.appendEvent(
-        processInstanceKey,
-        ValueTypes.PROCESS_INSTANCE_MODIFICATION,
-        ModificationIntent.MODIFIED,
-        modification);
+    result.appendEvent(processInstanceKey, ModificationIntent.MODIFIED, modification);
     result.respondWithLastEvent();
     for (long key : plan.terminations()) {
       termination.terminate(key, result);
@@ -154,11 +149,9 @@ public final class ModificationProcessor implements CommandProcessor {
       if (placed.created().contains(key)) {
         ExecutableElement scope = process.element(scopeId);
         ProcessInstanceValue value = instanceValue(scope, scopeKeys.get(level - 1));
-        result.appendEvent(
-            key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATING, value);
+        result.appendEvent(key, ProcessInstanceIntent.ELEMENT_ACTIVATING, value);
         setVariables(result, index, scopeId, level == 0, key, documents);
-        result.appendEvent(
-            key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_ACTIVATED, value);
+        result.appendEvent(key, ProcessInstanceIntent.ELEMENT_ACTIVATED, value);
         CatchEventBehavior.Part part = CatchEventBehavior.partOf(scope, value.elementType);
         List<ExecutableElement> starts = EventSubprocessBehavior.waitingStarts(process, value);
         if (!starts.isEmpty() || CatchEventBehavior.hasCatchEvents(process, scope, part)) {
@@ -176,8 +169,7 @@ public final class ModificationProcessor implements CommandProcessor {
     if (element.loop() != null) {
       value.elementType = BpmnElementType.MULTI_INSTANCE_BODY;
     }
-    result.appendCommand(
-        elementKey, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ACTIVATE_ELEMENT, value);
+    result.appendCommand(elementKey, ProcessInstanceIntent.ACTIVATE_ELEMENT, value);
     return elementKey;
   }
 

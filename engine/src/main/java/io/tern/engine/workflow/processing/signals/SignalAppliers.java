@@ -1,9 +1,8 @@
 package io.tern.engine.workflow.processing.signals;
 
 import io.tern.engine.processor.RecordProcessors;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
-import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
+import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.SignalSubscriptionIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.common.Distribution;
@@ -35,7 +34,6 @@ public final class SignalAppliers {
 
   private void registerAll(RecordProcessors on) {
     on.onEvent(
-            ValueTypes.SIGNAL,
             SignalIntent.BROADCASTED,
             event -> {
               signal.readFrom(event.value());
@@ -51,7 +49,6 @@ public final class SignalAppliers {
               }
             })
         .onEvent(
-            ValueTypes.SIGNAL,
             SignalIntent.ACKNOWLEDGED,
             event ->
                 state
@@ -59,15 +56,12 @@ public final class SignalAppliers {
                     .acknowledged(
                         event.key(), signal.<SignalValue>readFrom(event.value()).partitionId))
         .onEvent(
-            ValueTypes.SIGNAL_SUBSCRIPTION,
             SignalSubscriptionIntent.CREATED,
             event -> state.signals().subscribe(subscription.readFrom(event.value())))
         .onEvent(
-            ValueTypes.SIGNAL_SUBSCRIPTION,
             SignalSubscriptionIntent.DELETED,
             event -> state.signals().unsubscribe(subscription.readFrom(event.value())))
         .onEvent(
-            ValueTypes.SIGNAL_SUBSCRIPTION,
             SignalSubscriptionIntent.TRIGGERED,
             event -> {
               subscription.readFrom(event.value());

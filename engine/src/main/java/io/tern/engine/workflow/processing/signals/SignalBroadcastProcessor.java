@@ -2,12 +2,11 @@ package io.tern.engine.workflow.processing.signals;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.SignalSubscriptionIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
-import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.instances.ProcessActivation;
@@ -60,12 +59,7 @@ public final class SignalBroadcastProcessor {
     this.sender = behaviors.sender();
     this.copies =
         new Distribution<>(
-            sender,
-            state.signalCopies(),
-            ValueTypes.SIGNAL,
-            SignalIntent.BROADCAST,
-            ValueTypes.SIGNAL,
-            SignalIntent.ACKNOWLEDGE);
+            sender, state.signalCopies(), SignalIntent.BROADCAST, SignalIntent.ACKNOWLEDGE);
     this.subscriptions = behaviors.signals();
     this.variables = behaviors.variables();
     this.caughtEvents = behaviors.caughtEvents();
@@ -92,7 +86,7 @@ public final class SignalBroadcastProcessor {
     long key = command.key() >= 0 ? command.key() : context.nextKey();
     signal.originPartitionId = context.partitionId();
     signal.partitionId = -1;
-    result.appendEvent(key, ValueTypes.SIGNAL, SignalIntent.BROADCASTED, signal);
+    result.appendEvent(key, SignalIntent.BROADCASTED, signal);
     result.respondWithLastEvent();
     trigger(result, signal);
     copies.send(
@@ -107,7 +101,7 @@ public final class SignalBroadcastProcessor {
     int origin = signal.originPartitionId;
     if (!signals.wasReceived(key)) {
       signal.partitionId = context.partitionId();
-      result.appendEvent(key, ValueTypes.SIGNAL, SignalIntent.BROADCASTED, signal);
+      result.appendEvent(key, SignalIntent.BROADCASTED, signal);
       trigger(result, signal);
     }
     SignalValue ack = new SignalValue();
@@ -123,7 +117,7 @@ public final class SignalBroadcastProcessor {
     if (!copies.isPending(command.key(), signal.partitionId)) {
       return; // acknowledged twice
     }
-    result.appendEvent(command.key(), ValueTypes.SIGNAL, SignalIntent.ACKNOWLEDGED, signal);
+    result.appendEvent(command.key(), SignalIntent.ACKNOWLEDGED, signal);
   }
 
   /** Sends again every copy not acknowledged yet. */
@@ -179,11 +173,7 @@ public final class SignalBroadcastProcessor {
     long processInstanceKey = context.nextKey();
     started.copyFrom(start);
     started.processInstanceKey = processInstanceKey;
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.SIGNAL_SUBSCRIPTION,
-        SignalSubscriptionIntent.TRIGGERED,
-        started);
+    result.appendEvent(context.nextKey(), SignalSubscriptionIntent.TRIGGERED, started);
     if (variablesJson.length > 0) {
       variables.createLocal(
           result,

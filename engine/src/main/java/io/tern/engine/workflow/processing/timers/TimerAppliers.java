@@ -1,9 +1,8 @@
 package io.tern.engine.workflow.processing.timers;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.TimerValue;
 
@@ -22,11 +21,9 @@ public final class TimerAppliers {
 
   private void registerAll(RecordProcessors on) {
     on.onEvent(
-            ValueTypes.TIMER,
             TimerIntent.CREATED,
             event -> state.timers().put(event.key(), timer.readFrom(event.value())))
         .onEvent(
-            ValueTypes.TIMER,
             TimerIntent.TRIGGERED,
             event -> {
               removeTimer(event);
@@ -36,10 +33,9 @@ public final class TimerAppliers {
                 state.startEvents().put(timer.processInstanceKey, timer.targetElementId);
               }
             })
-        .onEvent(ValueTypes.TIMER, TimerIntent.CANCELED, this::removeTimer)
+        .onEvent(TimerIntent.CANCELED, this::removeTimer)
         // Same due date and element instance: the stored value is replaced, the indexes stay.
         .onEvent(
-            ValueTypes.TIMER,
             TimerIntent.MIGRATED,
             event -> state.timers().put(event.key(), timer.readFrom(event.value())));
   }

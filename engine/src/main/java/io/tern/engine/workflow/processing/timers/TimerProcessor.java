@@ -3,10 +3,9 @@ package io.tern.engine.workflow.processing.timers;
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
@@ -63,7 +62,7 @@ public final class TimerProcessor implements CommandProcessor {
       timerStarts.fire(result, key, timer, nowMs); // a process's timer start event
       return;
     }
-    result.appendEvent(key, ValueTypes.TIMER, TimerIntent.TRIGGERED, timer);
+    result.appendEvent(key, TimerIntent.TRIGGERED, timer);
     long elementKey = timer.elementInstanceKey;
     if (!state.instances().get(elementKey, instance)
         || instance.state != ProcessInstanceIntent.ELEMENT_ACTIVATED) {

@@ -1,10 +1,9 @@
 package io.tern.engine.workflow.processing.variables;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.VariableDocumentIntent;
+import io.tern.engine.protocol.VariableIntent;
 import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
-import io.tern.engine.workflow.ValueTypes.VariableIntent;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.VariableValue;
 
@@ -22,10 +21,10 @@ public final class VariableAppliers {
   }
 
   private void registerAll(RecordProcessors on) {
-    on.onEvent(ValueTypes.VARIABLE, VariableIntent.CREATED, this::variableSet)
-        .onEvent(ValueTypes.VARIABLE, VariableIntent.UPDATED, this::variableSet)
+    on.onEvent(VariableIntent.CREATED, this::variableSet)
+        .onEvent(VariableIntent.UPDATED, this::variableSet)
         // The variables' own events change the state; the document only says who asked.
-        .onEvent(ValueTypes.VARIABLE_DOCUMENT, VariableDocumentIntent.UPDATED, event -> {});
+        .onEvent(VariableDocumentIntent.UPDATED, event -> {});
   }
 
   private void variableSet(LoggedRecord event) {

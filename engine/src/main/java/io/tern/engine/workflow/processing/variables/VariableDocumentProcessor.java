@@ -3,11 +3,10 @@ package io.tern.engine.workflow.processing.variables;
 import io.tern.engine.processor.CommandProcessor;
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
-import io.tern.engine.workflow.ValueTypes.VariableDocumentIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.processing.common.WorkflowState;
@@ -58,8 +57,7 @@ public final class VariableDocumentProcessor implements CommandProcessor {
     // The event leaves the document out: the VARIABLE events below carry each variable, and
     // repeated here they would halve the largest document SetVariables can carry.
     document.variables = new byte[0];
-    result.appendEvent(
-        context.nextKey(), ValueTypes.VARIABLE_DOCUMENT, VariableDocumentIntent.UPDATED, document);
+    result.appendEvent(context.nextKey(), VariableDocumentIntent.UPDATED, document);
     result.respondWithLastEvent();
     long processInstanceKey = instance.value.processInstanceKey;
     long processDefinitionKey = instance.value.processDefinitionKey;

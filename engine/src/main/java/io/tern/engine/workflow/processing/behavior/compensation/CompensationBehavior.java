@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.behavior.compensation;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CompensationIntent;
+import io.tern.engine.protocol.CompensationIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.common.WorkflowState;
@@ -163,11 +162,7 @@ public final class CompensationBehavior {
       return;
     }
     for (CompensationState.Entry entry : state.compensations().ofInstance(processInstanceKey)) {
-      result.appendEvent(
-          entry.key(),
-          ValueTypes.COMPENSATION_SUBSCRIPTION,
-          CompensationIntent.DELETED,
-          entry.value());
+      result.appendEvent(entry.key(), CompensationIntent.DELETED, entry.value());
     }
   }
 
@@ -180,11 +175,7 @@ public final class CompensationBehavior {
     subscription.scopeKey = value.flowScopeKey;
     subscription.activityId = value.elementId;
     subscription.handlerId = handlerId;
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.COMPENSATION_SUBSCRIPTION,
-        CompensationIntent.CREATED,
-        subscription);
+    result.appendEvent(context.nextKey(), CompensationIntent.CREATED, subscription);
   }
 
   /**
@@ -203,11 +194,7 @@ public final class CompensationBehavior {
     scopes.add(scopeKey);
     while (!scopes.isEmpty()) {
       for (CompensationState.Entry entry : byScope.getOrDefault(scopes.poll(), List.of())) {
-        result.appendEvent(
-            entry.key(),
-            ValueTypes.COMPENSATION_SUBSCRIPTION,
-            CompensationIntent.DELETED,
-            entry.value());
+        result.appendEvent(entry.key(), CompensationIntent.DELETED, entry.value());
         scopes.add(entry.value().activityInstanceKey);
       }
     }

@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.compensation;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.CompensationIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.CompensationIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.common.WorkflowState;
@@ -58,11 +57,7 @@ final class CompensationThrow {
       subscription.handlerInstanceKey = activateHandler(result, throwValue, process, subscription);
       subscription.handlerScopeKey = throwValue.flowScopeKey;
     }
-    result.appendEvent(
-        entry.key(),
-        ValueTypes.COMPENSATION_SUBSCRIPTION,
-        CompensationIntent.TRIGGERED,
-        subscription);
+    result.appendEvent(entry.key(), CompensationIntent.TRIGGERED, subscription);
     for (CompensationState.Entry inside :
         byScope.getOrDefault(subscription.activityInstanceKey, List.of())) {
       handlers |= trigger(result, inside, byScope, throwKey, throwValue, process);
@@ -93,14 +88,14 @@ final class CompensationThrow {
     boundary.elementId = boundaryId;
     boundary.elementType = BpmnElementType.BOUNDARY_EVENT;
     long key = context.nextKey();
-    for (int intent :
-        new int[] {
+    for (ProcessInstanceIntent intent :
+        new ProcessInstanceIntent[] {
           ProcessInstanceIntent.ELEMENT_ACTIVATING,
           ProcessInstanceIntent.ELEMENT_ACTIVATED,
           ProcessInstanceIntent.ELEMENT_COMPLETING,
           ProcessInstanceIntent.ELEMENT_COMPLETED
         }) {
-      result.appendEvent(key, ValueTypes.PROCESS_INSTANCE, intent, boundary);
+      result.appendEvent(key, intent, boundary);
     }
   }
 
@@ -117,11 +112,7 @@ final class CompensationThrow {
     activation.elementType =
         handler.loop() != null ? BpmnElementType.MULTI_INSTANCE_BODY : handler.type();
     long handlerKey = context.nextKey();
-    result.appendCommand(
-        handlerKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        activation);
+    result.appendCommand(handlerKey, ProcessInstanceIntent.ACTIVATE_ELEMENT, activation);
     return handlerKey;
   }
 
@@ -142,7 +133,6 @@ final class CompensationThrow {
     }
     result.appendEvent(
         done.key(),
-        ValueTypes.COMPENSATION_SUBSCRIPTION,
         terminated ? CompensationIntent.DELETED : CompensationIntent.COMPLETED,
         done.value());
     completeEmptied(result, done.value().scopeKey, processInstanceKey);
@@ -154,11 +144,7 @@ final class CompensationThrow {
     }
     if (state.instances().get(throwKey, instance)
         && instance.state == ProcessInstanceIntent.ELEMENT_ACTIVATED) {
-      result.appendCommand(
-          throwKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.COMPLETE_ELEMENT,
-          instance.value);
+      result.appendCommand(throwKey, ProcessInstanceIntent.COMPLETE_ELEMENT, instance.value);
     }
   }
 
@@ -180,11 +166,7 @@ final class CompensationThrow {
       if (holder == null) {
         return;
       }
-      result.appendEvent(
-          holder.key(),
-          ValueTypes.COMPENSATION_SUBSCRIPTION,
-          CompensationIntent.COMPLETED,
-          holder.value());
+      result.appendEvent(holder.key(), CompensationIntent.COMPLETED, holder.value());
       scope = holder.value().scopeKey;
     }
   }

@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.events;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessEventIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.processing.common.WorkflowState;
@@ -57,11 +56,7 @@ public final class TriggeredEvents {
     boundary.flowScopeKey = flowScopeKey;
     boundary.elementId = triggered.targetElementId;
     boundary.elementType = BpmnElementType.BOUNDARY_EVENT;
-    result.appendCommand(
-        context.nextKey(),
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        boundary);
+    result.appendCommand(context.nextKey(), ProcessInstanceIntent.ACTIVATE_ELEMENT, boundary);
   }
 
   /**
@@ -88,11 +83,7 @@ public final class TriggeredEvents {
     subprocess.flowScopeKey = scopeKey;
     subprocess.elementId = eventSubprocess.id();
     subprocess.elementType = BpmnElementType.EVENT_SUB_PROCESS;
-    result.appendCommand(
-        context.nextKey(),
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        subprocess);
+    result.appendCommand(context.nextKey(), ProcessInstanceIntent.ACTIVATE_ELEMENT, subprocess);
   }
 
   /**
@@ -109,17 +100,12 @@ public final class TriggeredEvents {
     link.targetElementId = catchId;
     link.bpmnProcessId = linkThrow.bpmnProcessId;
     link.variables = new byte[0];
-    result.appendEvent(
-        context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, link);
+    result.appendEvent(context.nextKey(), ProcessEventIntent.TRIGGERED, link);
     boundary.copyFrom(linkThrow);
     boundary.parentElementInstanceKey = -1;
     boundary.elementId = catchId;
     boundary.elementType = BpmnElementType.INTERMEDIATE_CATCH_EVENT;
-    result.appendCommand(
-        context.nextKey(),
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        boundary);
+    result.appendCommand(context.nextKey(), ProcessInstanceIntent.ACTIVATE_ELEMENT, boundary);
   }
 
   /**

@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.behavior.incidents;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
+import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
@@ -69,6 +68,6 @@ public final class IncidentBehavior {
     incident.bpmnProcessId = bpmnProcessId;
     incident.elementId = elementId;
     incident.errorMessage = cut(message);
-    result.appendEvent(context.nextKey(), ValueTypes.INCIDENT, IncidentIntent.CREATED, incident);
+    result.appendEvent(context.nextKey(), IncidentIntent.CREATED, incident);
   }
 }

@@ -1,8 +1,7 @@
 package io.tern.engine.workflow.processing.behavior.instances;
 
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
@@ -31,10 +30,6 @@ public final class ProcessActivation {
     scratch.elementType = BpmnElementType.PROCESS;
     scratch.bpmnProcessId = deployed.bpmnProcessId();
     scratch.elementId = deployed.bpmnProcessId();
-    result.appendCommand(
-        processInstanceKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ACTIVATE_ELEMENT,
-        scratch);
+    result.appendCommand(processInstanceKey, ProcessInstanceIntent.ACTIVATE_ELEMENT, scratch);
   }
 }

@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.behavior.instances;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ResultIntent;
+import io.tern.engine.protocol.ResultIntent;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
@@ -76,11 +75,7 @@ public final class ResultAwaiters {
         completed
             ? JsonDocuments.document(variables.visible(key, awaiter.fetchVariables()))
             : new byte[0];
-    result.appendEvent(
-        key,
-        ValueTypes.PROCESS_INSTANCE_RESULT,
-        completed ? ResultIntent.COMPLETED : ResultIntent.TERMINATED,
-        answer);
+    result.appendEvent(key, completed ? ResultIntent.COMPLETED : ResultIntent.TERMINATED, answer);
     result.respondTo(awaiter.requestStreamId(), awaiter.requestId());
     result.sideEffect(() -> awaiters.remove(key));
   }

@@ -2,10 +2,9 @@ package io.tern.engine.workflow.processing.behavior.jobs;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.workflow.JobStreams;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobBatchIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.processing.common.DueDateChecker;
 import io.tern.engine.workflow.processing.common.PartitionSender;
@@ -72,13 +71,13 @@ public final class JobPushBehavior {
     batch.jobKeys.add(jobKey);
     batch.jobs.clear();
     batch.jobs.add(activated);
-    result.appendEvent(context.nextKey(), ValueTypes.JOB_BATCH, JobBatchIntent.ACTIVATED, batch);
+    result.appendEvent(context.nextKey(), JobBatchIntent.ACTIVATED, batch);
     metrics.jobActivated(result, jobKey, context.nowMs());
     result.sideEffect(
         () -> {
           deadlines.scheduleAt(deadline);
           if (!stream.push(jobKey, activated)) {
-            sender.send(context.partitionId(), ValueTypes.JOB, JobIntent.YIELD, jobKey, activated);
+            sender.send(context.partitionId(), JobIntent.YIELD, jobKey, activated);
           }
         });
   }

@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.behavior.messages;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.MessageStartEventSubscriptionIntent;
+import io.tern.engine.protocol.MessageStartEventSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.processing.behavior.instances.ProcessActivation;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
@@ -113,11 +112,7 @@ public final class MessageStartBehavior {
     started.correlationKey = message.correlationKey;
     started.elementId = executable.messageStartEvents().get(message.name);
     started.variables = message.variables;
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.MESSAGE_START_EVENT_SUBSCRIPTION,
-        MessageStartEventSubscriptionIntent.CORRELATED,
-        started);
+    result.appendEvent(context.nextKey(), MessageStartEventSubscriptionIntent.CORRELATED, started);
     variables.createLocal(
         result,
         processInstanceKey,

@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.messages;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.MessageSubscriptionIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessMessageSubscriptionIntent;
+import io.tern.engine.protocol.MessageSubscriptionIntent;
+import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.common.PartitionSender;
 import io.tern.engine.workflow.processing.common.WorkflowState;
@@ -51,15 +50,10 @@ public final class ProcessMessageSubscriptions {
     opened.messageName = messageName;
     opened.correlationKey = correlationKey;
     opened.elementId = target.id();
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-        ProcessMessageSubscriptionIntent.CREATING,
-        opened);
+    result.appendEvent(context.nextKey(), ProcessMessageSubscriptionIntent.CREATING, opened);
     sender.sendAfterCommit(
         result,
         sender.ofCorrelationKey(correlationKey),
-        ValueTypes.MESSAGE_SUBSCRIPTION,
         MessageSubscriptionIntent.CREATE,
         -1,
         opened);
@@ -99,16 +93,11 @@ public final class ProcessMessageSubscriptions {
         subscription.state == ProcessMessageSubscriptionState.OPENED
             && changesMessageSide(
                 subscription.value, migrated.bpmnProcessId, migrated.interrupting);
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-        ProcessMessageSubscriptionIntent.MIGRATED,
-        migrated);
+    result.appendEvent(context.nextKey(), ProcessMessageSubscriptionIntent.MIGRATED, migrated);
     if (follow) {
       sender.sendAfterCommit(
           result,
           sender.ofCorrelationKey(migrated.correlationKey),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
           MessageSubscriptionIntent.MIGRATE,
           -1,
           migrated);
@@ -143,14 +132,10 @@ public final class ProcessMessageSubscriptions {
       if (open.state != ProcessMessageSubscriptionState.CLOSING
           && targets.test(open.value.elementId)) {
         result.appendEvent(
-            context.nextKey(),
-            ValueTypes.PROCESS_MESSAGE_SUBSCRIPTION,
-            ProcessMessageSubscriptionIntent.DELETING,
-            open.value);
+            context.nextKey(), ProcessMessageSubscriptionIntent.DELETING, open.value);
         sender.sendAfterCommit(
             result,
             sender.ofCorrelationKey(open.value.correlationKey),
-            ValueTypes.MESSAGE_SUBSCRIPTION,
             MessageSubscriptionIntent.DELETE,
             -1,
             open.value);
@@ -165,7 +150,6 @@ public final class ProcessMessageSubscriptions {
     for (Subscription pending : state.processMessageSubscriptions().pending()) {
       sender.send(
           sender.ofCorrelationKey(pending.value.correlationKey),
-          ValueTypes.MESSAGE_SUBSCRIPTION,
           switch (pending.state) {
             case ProcessMessageSubscriptionState.OPENING -> MessageSubscriptionIntent.CREATE;
             case ProcessMessageSubscriptionState.MIGRATING -> MessageSubscriptionIntent.MIGRATE;

@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.signals;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.SignalIntent;
-import io.tern.engine.workflow.ValueTypes.SignalSubscriptionIntent;
+import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.SignalSubscriptionIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
@@ -41,11 +40,7 @@ public final class SignalBehavior {
     subscription.signalName = signalName;
     subscription.bpmnProcessId = element.bpmnProcessId;
     subscription.elementId = target.id();
-    result.appendEvent(
-        context.nextKey(),
-        ValueTypes.SIGNAL_SUBSCRIPTION,
-        SignalSubscriptionIntent.CREATED,
-        subscription);
+    result.appendEvent(context.nextKey(), SignalSubscriptionIntent.CREATED, subscription);
   }
 
   /** Element instance {@code key} is left: it waits for no signal any more. */
@@ -64,8 +59,7 @@ public final class SignalBehavior {
 
   /** Closes one subscription (a signal consumed it). */
   public void close(ProcessingResult result, SignalSubscriptionValue open) {
-    result.appendEvent(
-        context.nextKey(), ValueTypes.SIGNAL_SUBSCRIPTION, SignalSubscriptionIntent.DELETED, open);
+    result.appendEvent(context.nextKey(), SignalSubscriptionIntent.DELETED, open);
   }
 
   /**
@@ -76,6 +70,6 @@ public final class SignalBehavior {
     SignalValue signal = new SignalValue();
     signal.signalName = signalName;
     signal.variables = variablesJson;
-    result.appendCommand(context.nextKey(), ValueTypes.SIGNAL, SignalIntent.BROADCAST, signal);
+    result.appendCommand(context.nextKey(), SignalIntent.BROADCAST, signal);
   }
 }

@@ -1,10 +1,9 @@
 package io.tern.engine.workflow.processing.behavior.termination;
 
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.IncidentIntent;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.behavior.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.behavior.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.behavior.events.TriggeredEvents;
@@ -100,22 +99,18 @@ public final class TerminationBehavior {
 
   /** Terminates the instance in {@link #instance}. */
   private void terminateLoaded(long key, ProcessingResult result) {
-    result.appendEvent(
-        key,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.ELEMENT_TERMINATING,
-        instance.value);
+    result.appendEvent(key, ProcessInstanceIntent.ELEMENT_TERMINATING, instance.value);
     catchEvents.unsubscribe(result, key);
     long elementIncident = incidents.ofElement(key);
     if (elementIncident >= 0 && incidents.get(elementIncident, incident)) {
-      result.appendEvent(elementIncident, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
+      result.appendEvent(elementIncident, IncidentIntent.RESOLVED, incident);
     }
     if (instance.jobKey >= 0 && jobs.get(instance.jobKey, job)) {
       long incidentKey = incidents.ofJob(instance.jobKey);
       if (incidentKey >= 0 && incidents.get(incidentKey, incident)) {
-        result.appendEvent(incidentKey, ValueTypes.INCIDENT, IncidentIntent.RESOLVED, incident);
+        result.appendEvent(incidentKey, IncidentIntent.RESOLVED, incident);
       }
-      result.appendEvent(instance.jobKey, ValueTypes.JOB, JobIntent.CANCELED, job.value);
+      result.appendEvent(instance.jobKey, JobIntent.CANCELED, job.value);
       metrics.jobCanceled(result, instance.jobKey);
     }
     List<Long> children = new ArrayList<>(instances.children(key));
@@ -129,11 +124,7 @@ public final class TerminationBehavior {
     }
     for (long child : children) {
       instances.get(child, parent);
-      result.appendCommand(
-          child,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.TERMINATE_ELEMENT,
-          parent.value);
+      result.appendCommand(child, ProcessInstanceIntent.TERMINATE_ELEMENT, parent.value);
     }
   }
 
@@ -152,8 +143,7 @@ public final class TerminationBehavior {
     boolean interrupted =
         pendingBoundaries.get(key, pending) && triggeredEvents.isBoundaryEvent(pending);
     MessageSubscriptionValue heldBy = flowScopeKey < 0 ? messageStarts.heldBy(key) : null;
-    result.appendEvent(
-        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
+    result.appendEvent(key, ProcessInstanceIntent.ELEMENT_TERMINATED, instance.value);
     if (heldBy != null) {
       messageStarts.keyReleased(result, heldBy);
     }
@@ -164,11 +154,7 @@ public final class TerminationBehavior {
         && parent.state == ProcessInstanceIntent.ELEMENT_TERMINATING
         && instances.children(callerKey).isEmpty()) {
       // A called instance is gone: its terminating call activity may go now.
-      result.appendCommand(
-          callerKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.TERMINATE_ELEMENT,
-          parent.value);
+      result.appendCommand(callerKey, ProcessInstanceIntent.TERMINATE_ELEMENT, parent.value);
       return;
     }
     if (flowScopeKey < 0 || !instances.get(flowScopeKey, parent)) {
@@ -176,11 +162,7 @@ public final class TerminationBehavior {
     }
     if (parent.state == ProcessInstanceIntent.ELEMENT_TERMINATING) {
       if (instances.children(flowScopeKey).isEmpty() && parent.calledInstanceKey < 0) {
-        result.appendCommand(
-            flowScopeKey,
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.TERMINATE_ELEMENT,
-            parent.value);
+        result.appendCommand(flowScopeKey, ProcessInstanceIntent.TERMINATE_ELEMENT, parent.value);
       }
     } else if (interrupted) {
       // An interrupting boundary event terminated this activity: it takes the activity's place.
@@ -194,22 +176,14 @@ public final class TerminationBehavior {
         && pendingBoundaries.get(flowScopeKey, pending)
         && triggeredEvents.endsScope(pending)) {
       // The last of what a terminate end event terminated is gone: its scope completes.
-      result.appendCommand(
-          flowScopeKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.COMPLETE_ELEMENT,
-          parent.value);
+      result.appendCommand(flowScopeKey, ProcessInstanceIntent.COMPLETE_ELEMENT, parent.value);
     } else if (parent.state == ProcessInstanceIntent.ELEMENT_ACTIVATED
         && parent.activeChildren == 0
         && parent.value.elementType != BpmnElementType.MULTI_INSTANCE_BODY
         && !pendingBoundaries.has(flowScopeKey)) {
       // A modification terminated the last of an active scope's elements while others of the
       // same command completed: nothing is left to complete it, so it completes now.
-      result.appendCommand(
-          flowScopeKey,
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.COMPLETE_ELEMENT,
-          parent.value);
+      result.appendCommand(flowScopeKey, ProcessInstanceIntent.COMPLETE_ELEMENT, parent.value);
     }
   }
 }

@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.behavior.timers;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
@@ -37,11 +36,7 @@ public final class TimerBehavior {
     this.variables = variables;
     this.dueTimers =
         new DueDateChecker(
-            context,
-            state.timers()::forEachDue,
-            ValueTypes.TIMER,
-            TimerIntent.TRIGGER,
-            new TimerValue());
+            context, state.timers()::forEachDue, TimerIntent.TRIGGER, new TimerValue());
   }
 
   /** This member starts processing: the due-date index is looked at afresh. */
@@ -88,7 +83,7 @@ public final class TimerBehavior {
 
   /** Creates {@code created}, due at its due date (a cycle's next repetition, say). */
   public void create(ProcessingResult result, TimerValue created) {
-    result.appendEvent(context.nextKey(), ValueTypes.TIMER, TimerIntent.CREATED, created);
+    result.appendEvent(context.nextKey(), TimerIntent.CREATED, created);
     long dueDateMs = created.dueDateMs;
     result.sideEffect(() -> dueTimers.scheduleAt(dueDateMs));
   }
@@ -102,7 +97,7 @@ public final class TimerBehavior {
   public void cancelAll(ProcessingResult result, long key, Predicate<String> targets) {
     for (long timerKey : state.timers().ofElement(key)) {
       if (state.timers().get(timerKey, timer) && targets.test(timer.targetElementId)) {
-        result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.CANCELED, timer);
+        result.appendEvent(timerKey, TimerIntent.CANCELED, timer);
       }
     }
   }

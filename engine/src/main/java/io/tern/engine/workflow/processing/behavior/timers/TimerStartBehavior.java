@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.behavior.timers;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.TimerIntent;
+import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
@@ -76,7 +75,7 @@ public final class TimerStartBehavior {
       if (state.timers().get(timerKey, timer)
           && timer.bpmnProcessId.equals(deployed.bpmnProcessId())
           && timer.processDefinitionKey != deployed.key()) {
-        result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.CANCELED, timer);
+        result.appendEvent(timerKey, TimerIntent.CANCELED, timer);
       }
     }
     for (Scheduled each : scheduled) {
@@ -101,7 +100,7 @@ public final class TimerStartBehavior {
     ProcessState.Deployed deployed = state.processes().byKey(due.processDefinitionKey);
     long processInstanceKey = context.nextKey();
     due.processInstanceKey = processInstanceKey;
-    result.appendEvent(timerKey, ValueTypes.TIMER, TimerIntent.TRIGGERED, due);
+    result.appendEvent(timerKey, TimerIntent.TRIGGERED, due);
     ProcessActivation.append(result, processInstanceKey, deployed, instance);
     if (due.repetitions == TimerValue.UNBOUNDED || due.repetitions > 1) {
       next.copyFrom(due);

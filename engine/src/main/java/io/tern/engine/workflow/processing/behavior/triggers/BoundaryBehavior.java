@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.triggers;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessEventIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
@@ -67,8 +66,7 @@ public final class BoundaryBehavior {
     trigger.variables = variablesJson;
     // The applier counts the coming boundary event in the flow scope at once, so the scope cannot
     // complete in between; an interrupting one is remembered until the activity is terminated.
-    result.appendEvent(
-        context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, trigger);
+    result.appendEvent(context.nextKey(), ProcessEventIntent.TRIGGERED, trigger);
     if (event.interrupting()) {
       termination.terminate(activityKey, result);
     } else {

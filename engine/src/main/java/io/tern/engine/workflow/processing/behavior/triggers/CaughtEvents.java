@@ -1,8 +1,7 @@
 package io.tern.engine.workflow.processing.behavior.triggers;
 
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;
 import io.tern.engine.workflow.state.ElementInstance;
@@ -80,8 +79,7 @@ public final class CaughtEvents {
       }
     }
     completion.copyFrom(instance.value);
-    result.appendCommand(
-        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, completion);
+    result.appendCommand(key, ProcessInstanceIntent.COMPLETE_ELEMENT, completion);
     return true;
   }
 }

@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.triggers;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessEventIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.common.WorkflowState;
@@ -52,14 +51,9 @@ public final class EventBasedGatewayBehavior {
     trigger.targetElementId = event.id();
     trigger.bpmnProcessId = gateway.value.bpmnProcessId;
     trigger.variables = variablesJson;
-    result.appendEvent(
-        context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, trigger);
+    result.appendEvent(context.nextKey(), ProcessEventIntent.TRIGGERED, trigger);
     completion.copyFrom(gateway.value);
-    result.appendCommand(
-        gatewayKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.COMPLETE_ELEMENT,
-        completion);
+    result.appendCommand(gatewayKey, ProcessInstanceIntent.COMPLETE_ELEMENT, completion);
     return true;
   }
 

@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.triggers;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessEventIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.EventDefinition;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
@@ -111,8 +110,7 @@ public final class EventSubprocessBehavior {
     trigger.variables = variablesJson;
     // The applier counts the coming event subprocess in the scope at once, so that the scope does
     // not complete in between; an interrupting trigger is remembered until it runs.
-    result.appendEvent(
-        context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, trigger);
+    result.appendEvent(context.nextKey(), ProcessEventIntent.TRIGGERED, trigger);
     if (!start.interrupting()) {
       triggeredEvents.activateEventSubprocess(result, scopeKey, scope.value, trigger);
       return true;

@@ -2,9 +2,8 @@ package io.tern.engine.workflow.processing.behavior.triggers;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessEventIntent;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessEventIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.behavior.events.TriggeredEvents;
 import io.tern.engine.workflow.processing.behavior.termination.TerminationBehavior;
 import io.tern.engine.workflow.processing.common.WorkflowState;
@@ -59,8 +58,7 @@ public final class TerminateEndBehavior {
     trigger.targetElementId = endEvent.elementId;
     trigger.bpmnProcessId = endEvent.bpmnProcessId;
     trigger.variables = new byte[0];
-    result.appendEvent(
-        context.nextKey(), ValueTypes.PROCESS_EVENT, ProcessEventIntent.TRIGGERED, trigger);
+    result.appendEvent(context.nextKey(), ProcessEventIntent.TRIGGERED, trigger);
     // Set even with no child left: tokens on their way must not start anything before the scope's
     // completion, written now, is processed.
     List<Long> children = new ArrayList<>(state.instances().children(scopeKey));
@@ -81,7 +79,6 @@ public final class TerminateEndBehavior {
     if (!state.instances().get(scopeKey, scope)) {
       throw new IllegalStateException("element instance " + scopeKey + " vanished");
     }
-    result.appendCommand(
-        scopeKey, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, scope.value);
+    result.appendCommand(scopeKey, ProcessInstanceIntent.COMPLETE_ELEMENT, scope.value);
   }
 }

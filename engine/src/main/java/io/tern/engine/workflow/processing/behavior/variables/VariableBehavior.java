@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.behavior.variables;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.VariableIntent;
+import io.tern.engine.protocol.VariableIntent;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.VariableState;
@@ -80,7 +79,7 @@ public final class VariableBehavior {
       Map<String, byte[]> values) {
     for (Map.Entry<String, byte[]> variable : values.entrySet()) {
       long target = processInstanceKey;
-      int intent = VariableIntent.CREATED;
+      VariableIntent intent = VariableIntent.CREATED;
       for (long key = elementInstanceKey; key >= 0; key = parentOf(key)) {
         if (variables.has(key, variable.getKey())) {
           target = key;
@@ -118,7 +117,7 @@ public final class VariableBehavior {
 
   private void append(
       ProcessingResult result,
-      int intent,
+      VariableIntent intent,
       long scopeKey,
       long processInstanceKey,
       long processDefinitionKey,
@@ -129,6 +128,6 @@ public final class VariableBehavior {
     event.processDefinitionKey = processDefinitionKey;
     event.name = name;
     event.value = json;
-    result.appendEvent(context.nextKey(), ValueTypes.VARIABLE, intent, event);
+    result.appendEvent(context.nextKey(), intent, event);
   }
 }

@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.elements.container;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
@@ -99,8 +98,7 @@ public final class CallActivityBehavior {
     child.elementType = BpmnElementType.PROCESS;
     child.bpmnProcessId = called.bpmnProcessId();
     child.elementId = called.bpmnProcessId();
-    result.appendCommand(
-        childKey, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ACTIVATE_ELEMENT, child);
+    result.appendCommand(childKey, ProcessInstanceIntent.ACTIVATE_ELEMENT, child);
   }
 
   /**
@@ -126,10 +124,6 @@ public final class CallActivityBehavior {
       variables.setPropagating(
           result, parentKey, processInstanceKey, processDefinitionKey, childVariables);
     }
-    result.appendCommand(
-        parentKey,
-        ValueTypes.PROCESS_INSTANCE,
-        ProcessInstanceIntent.COMPLETE_ELEMENT,
-        parent.value);
+    result.appendCommand(parentKey, ProcessInstanceIntent.COMPLETE_ELEMENT, parent.value);
   }
 }

@@ -2,7 +2,7 @@ package io.tern.engine.workflow.processing.elements.container;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.instances.ResultAwaiters;
 import io.tern.engine.workflow.processing.behavior.messages.MessageStartBehavior;

@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.elements.lifecycle;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
 import io.tern.engine.workflow.model.ExecutableElement;
@@ -91,8 +90,8 @@ public final class ElementLifecycle {
   }
 
   /** Appends the lifecycle event {@code intent} of the instance. */
-  public void append(ElementStep step, int intent) {
-    step.result().appendEvent(step.key(), ValueTypes.PROCESS_INSTANCE, intent, step.value());
+  public void append(ElementStep step, ProcessInstanceIntent intent) {
+    step.result().appendEvent(step.key(), intent, step.value());
   }
 
   /** Sets the element's input mappings as its local variables; false after raising an incident. */
@@ -235,11 +234,7 @@ public final class ElementLifecycle {
       next.parentElementInstanceKey = -1;
       next.elementType = BpmnElementType.SEQUENCE_FLOW;
       next.elementId = flow.id();
-      result.appendEvent(
-          context.nextKey(),
-          ValueTypes.PROCESS_INSTANCE,
-          ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN,
-          next);
+      result.appendEvent(context.nextKey(), ProcessInstanceIntent.SEQUENCE_FLOW_TAKEN, next);
       ExecutableElement target = step.process().element(flow.targetId());
       if (InclusiveJoin.joins(target)) {
         continue; // ElementProcessor activates it once no other token may still reach it
@@ -272,12 +267,7 @@ public final class ElementLifecycle {
     next.elementId = element.id();
     next.elementType =
         element.loop() != null ? BpmnElementType.MULTI_INSTANCE_BODY : element.type();
-    step.result()
-        .appendCommand(
-            context.nextKey(),
-            ValueTypes.PROCESS_INSTANCE,
-            ProcessInstanceIntent.ACTIVATE_ELEMENT,
-            next);
+    step.result().appendCommand(context.nextKey(), ProcessInstanceIntent.ACTIVATE_ELEMENT, next);
   }
 
   /**
@@ -288,8 +278,7 @@ public final class ElementLifecycle {
     if (!instances.get(key, scope)) {
       throw new IllegalStateException("element instance " + key + " vanished");
     }
-    result.appendCommand(
-        key, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, scope.value);
+    result.appendCommand(key, ProcessInstanceIntent.COMPLETE_ELEMENT, scope.value);
   }
 
   /** The mappings' variables, or null after raising an incident naming the failure. */

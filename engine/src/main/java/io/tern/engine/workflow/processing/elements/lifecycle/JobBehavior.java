@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.elements.lifecycle;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.JobIntent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
 import io.tern.engine.workflow.model.ExecutableElement;
@@ -198,7 +197,7 @@ public final class JobBehavior {
     job.errorMessage = "";
     job.errorCode = "";
     long jobKey = context.nextKey();
-    result.appendEvent(jobKey, ValueTypes.JOB, JobIntent.CREATED, job);
+    result.appendEvent(jobKey, JobIntent.CREATED, job);
     metrics.jobCreated(result, jobKey, context.nowMs());
     jobPush.activatable(result, jobKey, job);
   }

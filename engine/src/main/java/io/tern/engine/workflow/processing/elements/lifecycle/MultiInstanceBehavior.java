@@ -2,8 +2,7 @@ package io.tern.engine.workflow.processing.elements.lifecycle;
 
 import io.tern.engine.processor.ProcessingContext;
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
 import io.tern.engine.workflow.model.ExecutableElement;
@@ -108,8 +107,7 @@ public final class MultiInstanceBehavior {
           Map.of(loop.outputCollection(), JsonValues.fromJava(nulls)));
     }
     if (items.isEmpty()) {
-      result.appendCommand(
-          bodyKey, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, value);
+      result.appendCommand(bodyKey, ProcessInstanceIntent.COMPLETE_ELEMENT, value);
     } else if (loop.sequential()) {
       activateInner(result, bodyKey, value, element, 0, items.get(0));
     } else {
@@ -139,8 +137,7 @@ public final class MultiInstanceBehavior {
     inner.flowScopeKey = bodyKey;
     inner.parentElementInstanceKey = -1;
     inner.elementType = element.type();
-    result.appendCommand(
-        innerKey, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.ACTIVATE_ELEMENT, inner);
+    result.appendCommand(innerKey, ProcessInstanceIntent.ACTIVATE_ELEMENT, inner);
   }
 
   /**
@@ -206,8 +203,7 @@ public final class MultiInstanceBehavior {
     if (state.instances().get(bodyKey, body)
         && body.state == ProcessInstanceIntent.ELEMENT_ACTIVATED
         && body.activeChildren == 0) {
-      result.appendCommand(
-          bodyKey, ValueTypes.PROCESS_INSTANCE, ProcessInstanceIntent.COMPLETE_ELEMENT, body.value);
+      result.appendCommand(bodyKey, ProcessInstanceIntent.COMPLETE_ELEMENT, body.value);
     }
   }
 

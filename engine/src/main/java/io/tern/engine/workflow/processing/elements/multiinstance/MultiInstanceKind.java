@@ -1,7 +1,7 @@
 package io.tern.engine.workflow.processing.elements.multiinstance;
 
 import io.tern.engine.processor.ProcessingResult;
-import io.tern.engine.workflow.ValueTypes.ProcessInstanceIntent;
+import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.processing.elements.lifecycle.ElementKind;
 import io.tern.engine.workflow.processing.elements.lifecycle.ElementLifecycle;

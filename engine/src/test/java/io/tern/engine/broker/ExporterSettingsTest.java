@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.engine.exporter.ExporterDescriptor;
-import io.tern.engine.exporter.ExporterLoadException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,24 +131,5 @@ class ExporterSettingsTest {
         .hasMessageContaining(
             "exporter 'hz' has no class name: set exporters.hz.className (or"
                 + " TERN_EXPORTERS_HZ_CLASSNAME)");
-  }
-
-  /** The broker checks its exporters first: a bad one stops it before any port or lock. */
-  @Test
-  void aBrokerWhoseExporterDoesNotLoadDoesNotStart() {
-    BrokerConfig config =
-        BrokerConfigLoader.load(
-            null,
-            Map.of(
-                "TERN_DATA_DIRECTORY",
-                dir.resolve("data").toString(),
-                "TERN_EXPORTERS_TYPO_CLASSNAME",
-                "acme.NoSuchExporter"));
-    assertThatThrownBy(() -> Broker.start(config))
-        .isInstanceOf(ExporterLoadException.class)
-        .hasMessage(
-            "exporter 'typo': class acme.NoSuchExporter not found on the broker's class path"
-                + " (exporters.typo.jarPath is not set)");
-    assertThat(dir.resolve("data")).doesNotExist();
   }
 }

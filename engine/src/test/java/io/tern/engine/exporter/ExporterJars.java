@@ -31,6 +31,8 @@ final class ExporterJars {
   private final Map<String, String> sources = new LinkedHashMap<>();
   private final Map<String, byte[]> extraEntries = new LinkedHashMap<>();
   private final List<String> leftOut = new ArrayList<>();
+  private int release = 17;
+  private String classPath = defaultClassPath();
 
   private ExporterJars(Path dir) {
     this.dir = dir;
@@ -56,6 +58,19 @@ final class ExporterJars {
     return this;
   }
 
+  /** Compiles for this Java version (javac --release) instead of 17. */
+  ExporterJars release(int version) {
+    this.release = version;
+    return this;
+  }
+
+  /** Compiles against these jars instead of the tests' exporter API, protocol and slf4j. */
+  ExporterJars classPath(List<Path> jars) {
+    this.classPath =
+        jars.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator));
+    return this;
+  }
+
   /** Adds an entry as it is (a copy of a class of the broker's, say). */
   ExporterJars entry(String name, byte[] bytes) {
     extraEntries.put(name, bytes);
@@ -69,7 +84,13 @@ final class ExporterJars {
     Path classes = Files.createDirectories(work.resolve("classes"));
     List<String> args =
         new ArrayList<>(
-            List.of("--release", "17", "-d", classes.toString(), "-classpath", classPath()));
+            List.of(
+                "--release",
+                Integer.toString(release),
+                "-d",
+                classes.toString(),
+                "-classpath",
+                classPath));
     for (Map.Entry<String, String> source : sources.entrySet()) {
       Path file = src.resolve(source.getKey());
       Files.createDirectories(file.getParent());
@@ -116,16 +137,18 @@ final class ExporterJars {
   }
 
   /** The jars (or directories) of the exporter API, the protocol and slf4j. */
-  private static String classPath() {
+  private static String defaultClassPath() {
     return Stream.of(Exporter.class, Record.class, Logger.class)
         .map(ExporterJars::location)
+        .map(Path::toString)
         .distinct()
         .collect(Collectors.joining(java.io.File.pathSeparator));
   }
 
-  private static String location(Class<?> type) {
+  /** The jar or directory {@code type} was loaded from. */
+  static Path location(Class<?> type) {
     try {
-      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }

@@ -48,6 +48,11 @@ final class ExporterProblems {
       Throwable cause = error.getCause() == null ? error : error.getCause();
       return "a static initializer threw while " + during + ": " + describe(cause);
     }
+    if (error instanceof IncompatibleClassChangeError && !mentionsTheApi(error)) {
+      return "it was built against another version of a library than the one it gets (bundle that"
+          + " library in the exporter's jar): "
+          + describe(error);
+    }
     if (error instanceof IncompatibleClassChangeError) { // NoSuchMethodError, AbstractMethodError..
       return "it was built against a newer exporter API than this broker provides (exporter API "
           + apiVersion()
@@ -63,6 +68,13 @@ final class ExporterProblems {
           + describe(error);
     }
     return "it cannot be linked while " + during + ": " + describe(error);
+  }
+
+  /** Whether a linkage error names a class of the exporter API or the protocol. */
+  private static boolean mentionsTheApi(Throwable error) {
+    String message = String.valueOf(error.getMessage()).replace('/', '.');
+    return message.contains("io.camunda.zeebe.exporter.api.")
+        || message.contains("io.camunda.zeebe.protocol.");
   }
 
   /** "class x needs Java 21 (class file version 65), but this broker runs on Java 17 (17.0.15)". */

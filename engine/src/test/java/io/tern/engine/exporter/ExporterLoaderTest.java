@@ -106,6 +106,10 @@ class ExporterLoaderTest {
       assertThat(Thread.currentThread().getContextClassLoader())
           .as("restored after configure")
           .isNotSameAs(loaded.classLoader());
+      ClassLoader duringCall =
+          loaded.call(exporter -> Thread.currentThread().getContextClassLoader());
+      assertThat(duringCall).as("every call into the exporter").isSameAs(loaded.classLoader());
+      assertThat(Thread.currentThread().getContextClassLoader()).isNotSameAs(loaded.classLoader());
     }
   }
 

@@ -15,6 +15,9 @@ import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.cluster.PartitionDistribution;
+import io.tern.engine.exporter.ExporterLoadException;
+import io.tern.engine.exporter.ExporterLoader;
+import io.tern.engine.exporter.LoadedExporter;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
 import io.tern.engine.gateway.auth.AuthenticationConfig;
@@ -36,6 +39,7 @@ import io.tern.raft.transport.RaftTransport;
 import io.tern.raft.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +82,12 @@ public final class Broker implements AutoCloseable {
    */
   private final Set<String> brokerHosts = ConcurrentHashMap.newKeySet();
 
+  /**
+   * The configured exporters, loaded and configured at start (docs/exporters.md: records are not
+   * exported yet).
+   */
+  private final List<LoadedExporter> exporters;
+
   private final List<EnginePartition> opened = new ArrayList<>();
   private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
   private final DataDirectoryLock dataLock;
@@ -85,10 +95,15 @@ public final class Broker implements AutoCloseable {
   private Gateway gateway;
   private ManagementServer management;
 
-  private Broker(BrokerConfig config, MeterRegistry registry, DataDirectoryLock dataLock) {
+  private Broker(
+      BrokerConfig config,
+      MeterRegistry registry,
+      DataDirectoryLock dataLock,
+      List<LoadedExporter> exporters) {
     this.config = config;
     this.registry = registry;
     this.dataLock = dataLock;
+    this.exporters = exporters;
     int memberId = PartitionDistribution.memberIdOf(config.nodeId());
     // Read first: bad certificate files then fail the start before any port is bound.
     this.clusterTls = config.clusterTls() == null ? null : ClusterTls.load(config.clusterTls());
@@ -175,16 +190,28 @@ public final class Broker implements AutoCloseable {
    * Opens this broker's partitions, its command API and gateway; returns at once (partitions elect
    * in the background).
    *
+   * @throws ExporterLoadException when a configured exporter does not load or configure
    * @throws DataDirectoryLock.InUseException when another broker holds {@code data.directory}
    * @throws ListenFailedException when a port is taken
    */
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
-    // First: a second broker on the same data is told so before it binds a port.
-    DataDirectoryLock dataLock = DataDirectoryLock.acquire(config.dataDirectory());
+    // First, as Zeebe does: every exporter loads and accepts its configuration, or the broker
+    // does not start (configure sees partition 1: it runs once, not once per partition).
+    List<LoadedExporter> exporters =
+        new ExporterLoader(1, registry, InstantSource.system()).loadAll(config.exporters());
+    // A second broker on the same data is told so before it binds a port.
+    DataDirectoryLock dataLock;
+    try {
+      dataLock = DataDirectoryLock.acquire(config.dataDirectory());
+    } catch (RuntimeException | Error e) {
+      exporters.forEach(LoadedExporter::close);
+      throw e;
+    }
     Broker broker;
     try {
-      broker = new Broker(config, registry, dataLock);
+      broker = new Broker(config, registry, dataLock, exporters);
     } catch (RuntimeException | Error e) {
+      exporters.forEach(LoadedExporter::close);
       dataLock.close();
       throw e;
     }
@@ -449,6 +476,11 @@ public final class Broker implements AutoCloseable {
     return config;
   }
 
+  /** The configured exporters, loaded and configured (not yet fed records). */
+  public List<LoadedExporter> exporters() {
+    return List.copyOf(exporters);
+  }
+
   /**
    * Stops accepting requests, then closes the partitions (flushing state), Raft and RocksDB, and
    * releases {@code data.directory}.
@@ -481,6 +513,7 @@ public final class Broker implements AutoCloseable {
         clusterTls.close();
       }
     } finally {
+      exporters.forEach(LoadedExporter::close);
       dataLock.close(); // last: the data is free for another broker only once all is closed
     }
   }

@@ -1,5 +1,6 @@
 package io.tern.engine.broker;
 
+import io.tern.engine.exporter.ExporterDescriptor;
 import io.tern.engine.gateway.GatewayConfig;
 import io.tern.engine.tls.TlsFiles;
 import io.tern.engine.workflow.model.ModelLimits;
@@ -69,7 +70,8 @@ public record BrokerConfig(
     BackpressureConfig backpressure,
     String logLevel,
     NetworkLatency networkLatency,
-    boolean faultInjection) {
+    boolean faultInjection,
+    List<ExporterDescriptor> exporters) {
 
   /**
    * The settings latency experiments switch (see the README's experiment flags), by key, as this
@@ -217,7 +219,8 @@ public record BrokerConfig(
         BackpressureConfig.from(values),
         logLevel(values),
         NetworkLatency.from(values, clusterSize),
-        values.bool("experimental.faultInjection.enabled"));
+        values.bool("experimental.faultInjection.enabled"),
+        values.exporters());
   }
 
   private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");

@@ -1,5 +1,6 @@
 package io.tern.engine.broker;
 
+import io.tern.engine.exporter.ExporterDescriptor;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -61,12 +62,17 @@ public final class BrokerConfigLoader {
     for (ConfigKeys.Key key : ConfigKeys.ALL) {
       values.put(key.name(), key.defaultValue()); // no origin: see Values.isDefault
     }
+    ExporterSettings exporters = new ExporterSettings(problems);
     for (Path file : files) {
-      readFile(file, values, origins, problems);
+      readFile(file, values, origins, exporters, problems);
     }
     environment.forEach(
         (name, value) -> {
           if (!name.startsWith(ENV_PREFIX) || NOT_KEYS.contains(name)) {
+            return;
+          }
+          if (ExporterSettings.isExporterVariable(name)) {
+            exporters.fromEnvironment(name, value);
             return;
           }
           String dotted =
@@ -90,7 +96,8 @@ public final class BrokerConfigLoader {
         });
     // The known keys' values are checked even when some keys are unknown: one run names every
     // problem.
-    BrokerConfig config = BrokerConfig.from(new Values(values, origins, problems));
+    Values resolved = new Values(values, origins, exporters.descriptors(), problems);
+    BrokerConfig config = BrokerConfig.from(resolved);
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -98,7 +105,11 @@ public final class BrokerConfigLoader {
   }
 
   private static void readFile(
-      Path file, Map<String, String> values, Map<String, String> origins, List<String> problems) {
+      Path file,
+      Map<String, String> values,
+      Map<String, String> origins,
+      ExporterSettings exporters,
+      List<String> problems) {
     if (!Files.exists(file)) {
       problems.add("configuration file " + file + " not found");
       return;
@@ -124,7 +135,7 @@ public final class BrokerConfigLoader {
       problems.add(file + " must hold a mapping of keys to values");
       return;
     }
-    flatten("", root, file, values, origins, problems);
+    flatten("", root, file, values, origins, exporters, problems);
   }
 
   private static void flatten(
@@ -133,12 +144,17 @@ public final class BrokerConfigLoader {
       Path file,
       Map<String, String> values,
       Map<String, String> origins,
+      ExporterSettings exporters,
       List<String> problems) {
     map.forEach(
         (name, value) -> {
           String dotted = prefix + name;
+          if (ExporterSettings.isExporterKey(dotted)) {
+            exporters.fromFile(dotted, value, file); // args stay maps: not flattened
+            return;
+          }
           if (value instanceof Map<?, ?> nested) {
-            flatten(dotted + ".", nested, file, values, origins, problems);
+            flatten(dotted + ".", nested, file, values, origins, exporters, problems);
             return;
           }
           ConfigKeys.Key key = ConfigKeys.BY_LOWER_NAME.get(dotted.toLowerCase(Locale.ROOT));
@@ -187,12 +203,23 @@ public final class BrokerConfigLoader {
   static final class Values {
     private final Map<String, String> values;
     private final Map<String, String> origins;
+    private final List<ExporterDescriptor> exporters;
     private final List<String> problems;
 
-    Values(Map<String, String> values, Map<String, String> origins, List<String> problems) {
+    Values(
+        Map<String, String> values,
+        Map<String, String> origins,
+        List<ExporterDescriptor> exporters,
+        List<String> problems) {
       this.values = values;
       this.origins = origins;
+      this.exporters = exporters;
       this.problems = problems;
+    }
+
+    /** The exporters configured under {@code exporters.<id>} ({@link ExporterSettings}). */
+    List<ExporterDescriptor> exporters() {
+      return exporters;
     }
 
     /** True when {@code key} was set neither in a file nor in the environment. */

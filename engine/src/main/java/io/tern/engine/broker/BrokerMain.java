@@ -1,5 +1,6 @@
 package io.tern.engine.broker;
 
+import io.tern.engine.exporter.ExporterLoadException;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,7 @@ public final class BrokerMain {
     Broker broker;
     try {
       broker = Broker.start(config);
-    } catch (ListenFailedException | DataDirectoryLock.InUseException e) {
+    } catch (ListenFailedException | DataDirectoryLock.InUseException | ExporterLoadException e) {
       // The cause is the configuration or another process, not Tern: one line says it all.
       log.error("Tern broker {} did not start: {}", config.nodeId(), e.getMessage());
       System.exit(1);

@@ -366,6 +366,30 @@ final class ConfigKeys {
               "the level of Tern's own log lines: error, warn, info, debug or trace (gRPC and"
                   + " Netty log warnings and errors only)"));
 
+  /**
+   * Keys under a name of the user's choosing, {@code <id>} (read by {@link ExporterSettings}, not
+   * through {@link #ALL}): listed in the reference, with no default.
+   */
+  static final List<Key> EXPORTER_KEYS =
+      List.of(
+          new Key(
+              "exporters.<id>.className",
+              "",
+              "the class of the exporter <id>, which implements Zeebe's"
+                  + " io.camunda.zeebe.exporter.api.Exporter and has a public no-arg constructor;"
+                  + " ids are case-insensitive, kept in lower case"),
+          new Key(
+              "exporters.<id>.jarPath",
+              "",
+              "the jar holding the exporter and its dependencies, loaded in a class loader of its"
+                  + " own (empty: the class is on the broker's class path, e.g. in lib/)"),
+          new Key(
+              "exporters.<id>.args.<name>",
+              "",
+              "the exporter's own settings, handed to it as a map (YAML: nested maps and lists"
+                  + " too); in an environment variable <name> is read in lower case and each '_'"
+                  + " in it is a level of nesting (ARGS_BULK_SIZE: args.bulk.size)"));
+
   /** A key that was removed: its dotted name and what to know instead, for the error naming it. */
   record RemovedKey(String name, String reason) {}
 

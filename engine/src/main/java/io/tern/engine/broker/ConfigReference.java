@@ -86,6 +86,27 @@ public final class ConfigReference {
             .append(" |\n");
       }
     }
+    text.append("\n## Exporters (in progress)\n\n")
+        .append(
+            String.join(
+                "\n",
+                "In progress: exporters are loaded and configured at start (a broker whose exporter does not",
+                "load or whose `configure` throws does not start), but records are not exported to them yet;",
+                "see [exporters.md](exporters.md). `<id>` is a name of your choosing; an exporter needs at",
+                "least `className`. Any other key under `exporters.<id>` is refused.",
+                "",
+                ""));
+    text.append("| key | environment variable | meaning |\n");
+    text.append("|---|---|---|\n");
+    for (ConfigKeys.Key key : ConfigKeys.EXPORTER_KEYS) {
+      text.append("| `")
+          .append(key.name())
+          .append("` | `")
+          .append(environmentVariable(key.name()))
+          .append("` | ")
+          .append(key.meaning().replace("|", "\\|"))
+          .append(" |\n");
+    }
     return text.toString();
   }
 

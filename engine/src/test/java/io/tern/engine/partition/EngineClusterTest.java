@@ -22,10 +22,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The engine partition over real Raft (3 brokers, Netty on loopback). */
+@Tag("slow") // a cluster of three brokers' partitions over loopback: docs/testing.md
 class EngineClusterTest {
   @TempDir Path root;
 

@@ -2,6 +2,7 @@ package io.tern.engine.gateway;
 
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,7 +55,7 @@ public final class Gateway implements AutoCloseable {
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
             .maxInboundMessageSize(config.maxMessageBytes())
-            .addService(guarded);
+            .addService(ServerInterceptors.intercept(guarded, new RequestTimer(registry)));
     if (tls != null) {
       builder.sslContext(tls.context());
     }

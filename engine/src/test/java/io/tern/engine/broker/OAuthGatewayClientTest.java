@@ -221,6 +221,14 @@ class OAuthGatewayClientTest {
     assertThat(
             registry.get("tern.gateway.auth.refused").tag("reason", "audience").counter().count())
         .isGreaterThanOrEqualTo(1);
+    // Refused calls are timed too, under their status: the request timer is outside the check.
+    assertThat(
+            registry
+                .get("tern.gateway.request.latency")
+                .tags("method", "DeployResource", "code", "UNAUTHENTICATED")
+                .timer()
+                .count())
+        .isGreaterThanOrEqualTo(refused.size());
   }
 
   /**
@@ -239,6 +247,13 @@ class OAuthGatewayClientTest {
     assertThat(issuer.jwksRequests() - before).isLessThanOrEqualTo(1);
     assertThat(registry.get("tern.gateway.auth.jwks.fetches").counter().count()).isEqualTo(1);
     assertThat(registry.get("tern.gateway.auth.verification").timer().count())
+        .isGreaterThanOrEqualTo(200);
+    assertThat(
+            registry
+                .get("tern.gateway.request.latency")
+                .tags("method", "Topology", "code", "OK")
+                .timer()
+                .count())
         .isGreaterThanOrEqualTo(200);
   }
 

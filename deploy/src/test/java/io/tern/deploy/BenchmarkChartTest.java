@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,6 +71,7 @@ class BenchmarkChartTest {
    * JVM for all): an option renamed in the benchmark fails here, not in a user's cluster.
    */
   @Test
+  @Tag("slow") // runs the shaded jar, which -Pquick does not build
   void everyRenderedCommandLineIsOneTheBenchmarkReads(@TempDir Path dir) throws Exception {
     List<String> lines = new ArrayList<>();
     for (String file : valuesFiles().toList()) {

@@ -28,8 +28,8 @@ class ChaosEndToEndTest {
               "--dir", run.toString(),
               "--faults", "kill-leader,pause,partition",
               "--duration", "1s",
-              "--hold", "5s",
-              "--quiet", "4s",
+              "--hold", "3s",
+              "--quiet", "2s",
               "--settle", "3m",
               "--rate", "5",
               "--seed", "32"

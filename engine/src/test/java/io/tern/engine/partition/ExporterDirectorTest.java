@@ -59,13 +59,18 @@ class ExporterDirectorTest {
   }
 
   private PartitionExporters exporters(Map<String, Object> args) {
+    return new PartitionExporters(
+        List.of(template(ID, journalName, args)), partition -> new TestRecordMapper(), FAST);
+  }
+
+  private LoadedExporter template(String id, String journal, Map<String, Object> args) {
     Map<String, Object> all = new HashMap<>(args);
-    all.put("journal", journalName);
+    all.put("journal", journal);
     LoadedExporter template =
         new ExporterLoader(1, new SimpleMeterRegistry(), InstantSource.system())
-            .load(new ExporterDescriptor(ID, RecordingExporter.class.getName(), null, all));
+            .load(new ExporterDescriptor(id, RecordingExporter.class.getName(), null, all));
     templates.add(template);
-    return new PartitionExporters(List.of(template), partition -> new TestRecordMapper(), FAST);
+    return template;
   }
 
   @Test
@@ -103,6 +108,80 @@ class ExporterDirectorTest {
     EngineCluster.await(
         () -> status.position() >= expected.get(expected.size() - 1) && status.lagRecords() <= 2,
         "the status caught up");
+  }
+
+  @Test
+  void anExporterThatKeepsFailingHoldsBackNoOtherAndLosesNothing() {
+    String otherName = journalName + "-other";
+    RecordingExporter.Journal other = RecordingExporter.journal(otherName);
+    cluster =
+        new EngineCluster(
+            dir,
+            1,
+            0,
+            new PartitionExporters(
+                List.of(
+                    template(ID, journalName, Map.of("failures", 1_000_000)),
+                    template("other", otherName, Map.of())),
+                partition -> new TestRecordMapper(),
+                FAST));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    for (long i = 1; i <= 20; i++) {
+      cluster.send(i, "value-" + i);
+    }
+    EngineCluster.await(() -> broker.answers.size() == 20, "20 answers");
+    List<Long> expected = exportable(broker);
+    EngineCluster.await(() -> other.exported.size() >= expected.size(), "the other exported all");
+    EngineCluster.await(() -> journal.failed.size() >= 3, "retries");
+
+    assertThat(other.exported).containsExactlyElementsOf(expected);
+    assertThat(journal.exported).isEmpty();
+    assertThat(journal.failed).containsOnly(expected.get(0));
+    ExporterStatus failing = broker.partition.director().status(ID);
+    assertThat(failing.state()).isEqualTo(ExporterStatus.State.RETRYING);
+    assertThat(failing.position()).isEqualTo(-1);
+    assertThat(failing.lagRecords()).isGreaterThanOrEqualTo(expected.size());
+    assertThat(failing.lagSeconds(System.currentTimeMillis())).isGreaterThan(0);
+
+    journal.failuresLeft.set(0);
+    EngineCluster.await(() -> journal.exported.size() >= expected.size(), "it caught up");
+    assertThat(journal.exported).containsExactlyElementsOf(expected);
+    EngineCluster.await(() -> failing.state() == ExporterStatus.State.RUNNING, "it runs again");
+  }
+
+  @Test
+  void theControllerKeepsMetadataRunsTasksAndTheFilterSkipsRecords() {
+    cluster =
+        new EngineCluster(
+            dir, 1, 0, exporters(Map.of("metadata", "true", "task", "true", "eventsOnly", "true")));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    for (long i = 1; i <= 10; i++) {
+      cluster.send(i, "value-" + i);
+    }
+    EngineCluster.await(() -> broker.answers.size() == 10, "10 answers");
+    List<Long> events = new ArrayList<>();
+    broker.forEachCommittedRecord(
+        record -> {
+          if (record.isEvent() && record.valueType() != ValueType.EXPORTER) {
+            events.add(record.position());
+          }
+        });
+    EngineCluster.await(() -> journal.exported.size() >= events.size(), "the events exported");
+    assertThat(journal.exported).as("commands filtered out").containsExactlyElementsOf(events);
+    assertThat(journal.metadataAtOpen).containsExactly((String) null);
+    assertThat(journal.positionAtOpen).containsExactly(-1L);
+    EngineCluster.await(() -> !journal.taskThreads.isEmpty(), "the scheduled task ran");
+    assertThat(journal.taskThreads).containsExactly("exporter-p1");
+    assertThat(journal.taskLoaders).containsExactly(RecordingExporter.class.getClassLoader());
+
+    long last = events.get(events.size() - 1);
+    EngineCluster.await(() -> storedPosition(broker) >= last, "the position stored");
+    cluster.kill(1);
+    cluster.start(1);
+    cluster.awaitLeader();
+    EngineCluster.await(() -> journal.opened.get() == 2, "opened again");
+    assertThat(journal.metadataAtOpen).containsExactly(null, "at " + last);
+    assertThat(journal.positionAtOpen.get(1)).isGreaterThanOrEqualTo(last);
   }
 
   @Test

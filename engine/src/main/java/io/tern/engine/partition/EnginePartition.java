@@ -55,6 +55,7 @@ public final class EnginePartition implements AutoCloseable {
   private final ScheduledExecutorService snapshotTimer;
   private final ReplayLag replayLag;
   private final ExporterDirector director;
+  private final ExporterPositions.Published exporterPositions;
 
   private EnginePartition(
       int partitionId,
@@ -63,7 +64,8 @@ public final class EnginePartition implements AutoCloseable {
       CommandIntake intake,
       ScheduledExecutorService snapshotTimer,
       ReplayLag replayLag,
-      ExporterDirector director) {
+      ExporterDirector director,
+      ExporterPositions.Published exporterPositions) {
     this.partitionId = partitionId;
     this.raft = raft;
     this.processor = processor;
@@ -71,6 +73,7 @@ public final class EnginePartition implements AutoCloseable {
     this.snapshotTimer = snapshotTimer;
     this.replayLag = replayLag;
     this.director = director;
+    this.exporterPositions = exporterPositions;
   }
 
   /** Opens the partition on {@code server} and starts processing (or replaying). */
@@ -243,7 +246,8 @@ public final class EnginePartition implements AutoCloseable {
                   InstantSource.system())
               .start();
     }
-    return new EnginePartition(partitionId, raft, processor, intake, timer, lag, director);
+    return new EnginePartition(
+        partitionId, raft, processor, intake, timer, lag, director, positions);
   }
 
   /**
@@ -355,6 +359,14 @@ public final class EnginePartition implements AutoCloseable {
   /** The exporter director, or null if no exporter is configured. */
   public ExporterDirector director() {
     return director;
+  }
+
+  /**
+   * The exporters' positions as this member's state holds them (on every member, the leader's a
+   * moment ahead of the followers').
+   */
+  public ExporterPositions.Published exporterPositions() {
+    return exporterPositions;
   }
 
   /** Takes a snapshot now (see {@link StreamProcessor#takeSnapshot()}). */

@@ -191,8 +191,11 @@ final class EngineCluster implements AutoCloseable {
     this(root, size, 0);
   }
 
-  /** What every broker exports (ExporterDirectorTest); none unless a test sets them. */
-  private final PartitionExporters exporters;
+  /**
+   * What every broker exports (ExporterDirectorTest); none unless a test sets them. Brokers started
+   * after {@link #exporters(PartitionExporters)} get the new ones.
+   */
+  private volatile PartitionExporters exporters;
 
   EngineCluster(Path root, int size, long snapshotEveryRecords) {
     this(root, size, snapshotEveryRecords, PartitionExporters.NONE);
@@ -210,6 +213,11 @@ final class EngineCluster implements AutoCloseable {
     for (int id = 1; id <= size; id++) {
       start(id);
     }
+  }
+
+  /** Changes what brokers started from now on export. */
+  void exporters(PartitionExporters exporters) {
+    this.exporters = exporters;
   }
 
   private List<Member> members() {

@@ -253,6 +253,46 @@ class ExporterDirectorTest {
   }
 
   @Test
+  void anExporterRemovedFromTheConfigurationHoldsNothingBack() {
+    cluster = new EngineCluster(dir, 1, 0, exporters(Map.of()));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    cluster.send(1, "first");
+    EngineCluster.await(() -> broker.answers.size() == 1, "an answer");
+    List<Long> first = exportable(broker);
+    EngineCluster.await(() -> journal.exported.size() >= first.size(), "exported");
+    EngineCluster.await(() -> storedPosition(broker) >= 0, "a position stored");
+    long firstIndex = broker.partition.raft().journal().getFirstIndex();
+
+    cluster.kill(1);
+    String otherName = journalName + "-other";
+    RecordingExporter.Journal other = RecordingExporter.journal(otherName);
+    cluster.exporters(
+        new PartitionExporters(
+            List.of(template("other", otherName, Map.of())),
+            partition -> new TestRecordMapper(),
+            FAST));
+    EngineCluster.Broker restarted = cluster.start(1);
+    cluster.awaitLeader();
+    String big = "x".repeat(2_000);
+    for (long i = 2; i <= 80; i++) {
+      cluster.send(i, big + i);
+    }
+    EngineCluster.await(() -> restarted.answers.size() == 79, "79 answers");
+    List<Long> all = exportable(restarted);
+    EngineCluster.await(() -> other.exported.size() >= all.size(), "the new exporter got all");
+    assertThat(other.exported).as("from the start of the log").containsExactlyElementsOf(all);
+    long last = all.get(all.size() - 1);
+    EngineCluster.await(() -> storedPosition(restarted, "other") >= last, "its position stored");
+    assertThat(storedPosition(restarted)).as("the old one's is still stored").isGreaterThan(-1);
+
+    assertThat(restarted.partition.takeSnapshot().join()).isNotNull();
+    assertThat(restarted.partition.raft().journal().getFirstIndex())
+        .as("compacted past the removed exporter's position")
+        .isGreaterThan(firstIndex);
+    assertThat(exportable(restarted)).doesNotContain(first.get(first.size() - 1));
+  }
+
+  @Test
   @Tag("slow")
   void aNewLeaderResumesWhereTheOldOneStored() {
     cluster = new EngineCluster(dir, 3, 0, exporters(Map.of()));
@@ -283,6 +323,10 @@ class ExporterDirectorTest {
 
   /** The position the broker's state holds for the exporter, or -1. */
   private static long storedPosition(EngineCluster.Broker broker) {
+    return storedPosition(broker, ID);
+  }
+
+  private static long storedPosition(EngineCluster.Broker broker, String id) {
     ExporterPositions.Stored stored =
         broker
             .partition
@@ -290,7 +334,7 @@ class ExporterDirectorTest {
             .query(ExporterPositions::readAll)
             .orTimeout(10, TimeUnit.SECONDS)
             .join()
-            .get(ID);
+            .get(id);
     return stored == null ? -1 : stored.position();
   }
 

@@ -87,11 +87,18 @@ public final class Broker implements AutoCloseable {
   private final Set<String> brokerHosts = ConcurrentHashMap.newKeySet();
 
   /**
-   * What turns each partition's records into Zeebe records for its exporters, until the broker has
-   * a real mapper: none (no record is exported; positions still move past what is skipped).
+   * No mapper of records: with it the broker runs no exporter director (exporters are loaded and
+   * configured at start only, as before the director), since a director would move every exporter's
+   * position past records it could not hand over, and they would never be exported.
    */
   public static final IntFunction<ExportRecordMapper> NO_MAPPER =
       partition -> ExportRecordMapper.NONE;
+
+  /**
+   * What {@link #start(BrokerConfig)} exports each partition's records with: replace with the Zeebe
+   * record mapper (issue 47) to run the exporters' directors.
+   */
+  public static final IntFunction<ExportRecordMapper> DEFAULT_MAPPERS = NO_MAPPER;
 
   /**
    * The configured exporters, loaded and configured at start; each partition led here runs an
@@ -210,7 +217,7 @@ public final class Broker implements AutoCloseable {
    * @throws ListenFailedException when a port is taken
    */
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
-    return start(config, registry, NO_MAPPER);
+    return start(config, registry, DEFAULT_MAPPERS);
   }
 
   /**
@@ -357,6 +364,11 @@ public final class Broker implements AutoCloseable {
         transport.boundAddress().getPort(),
         opened.size(),
         config.partitionsCount());
+    if (!exporters.isEmpty() && mappers == NO_MAPPER) {
+      LOG.warn(
+          "Exporters are configured but not run: this broker has no mapper of its records to"
+              + " Zeebe's yet (docs/exporters.md)");
+    }
     if (config.processUncommitted()) {
       LOG.warn(
           "EXPERIMENT: broker {} processes commands before they commit (processing.uncommitted):"
@@ -393,7 +405,9 @@ public final class Broker implements AutoCloseable {
             partitions,
             System::currentTimeMillis,
             registry,
-            new PartitionExporters(exporters, mappers, ExporterDirector.Settings.defaults()));
+            mappers == NO_MAPPER
+                ? PartitionExporters.NONE
+                : new PartitionExporters(exporters, mappers, ExporterDirector.Settings.defaults()));
     CommandLimiter limiter = new CommandLimiter(config.backpressure(), partitionId, registry);
     resourceMetrics.partition(
         partitionId,

@@ -240,7 +240,10 @@ public final class EnginePartition implements AutoCloseable {
                   partitionId,
                   exporters.exporters(),
                   exporters.mappers().apply(partitionId),
-                  new Host(raft, processor, storage, intake),
+                  // Its own intake, without the disk watermark: a position it cannot write
+                  // would hold back the compaction that frees the disk.
+                  new Host(
+                      raft, processor, storage, new CommandIntake(partitionId, writer, clockMs)),
                   exporters.settings(),
                   registry,
                   InstantSource.system())

@@ -11,6 +11,8 @@ import io.tern.engine.exporter.ExporterStatus;
 import io.tern.engine.exporter.LoadedExporter;
 import io.tern.engine.exporter.RecordingExporter;
 import io.tern.engine.exporter.TestRecordMapper;
+import io.tern.engine.log.LogStreamWriter;
+import io.tern.engine.processor.TestEngine;
 import io.tern.engine.protocol.ValueType;
 import io.tern.engine.record.RecordBatch;
 import io.tern.journal.JournalReader;
@@ -250,6 +252,34 @@ class ExporterDirectorTest {
         () -> storedPosition(broker) >= expected.get(expected.size() - 1), "the position stored");
     broker.partition.takeSnapshot().join();
     assertThat(exportable(broker)).doesNotContain(acknowledged + 1);
+  }
+
+  /** Positions are written while the disk watermark refuses commands: they free the disk. */
+  @Test
+  void positionsAreStoredWhenTheDiskRefusesCommands() {
+    cluster = new EngineCluster(dir, 1, 0, exporters(Map.of("acknowledge", "false")));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    for (long i = 1; i <= 5; i++) {
+      cluster.send(i, "value-" + i);
+    }
+    EngineCluster.await(() -> broker.answers.size() == 5, "5 answers");
+    List<Long> expected = exportable(broker);
+    EngineCluster.await(() -> journal.exported.size() >= expected.size(), "all exported");
+
+    broker.freeDiskBytes.set(0);
+    EngineCluster.await(
+        () -> {
+          try {
+            broker.partition.intake().write(0, 99, TestEngine.CREATE, -1, TestEngine.value("x"));
+            return false;
+          } catch (LogStreamWriter.NotWritableException e) {
+            return true;
+          }
+        },
+        "client commands refused");
+    long last = expected.get(expected.size() - 1);
+    journal.controller.updateLastExportedRecordPosition(last);
+    EngineCluster.await(() -> storedPosition(broker) >= last, "the position stored");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.tern.engine.exporter.ExporterDirector;
 import io.tern.engine.exporter.ExporterLoader;
 import io.tern.engine.exporter.ExporterPositions;
 import io.tern.engine.exporter.ExporterStatus;
+import io.tern.engine.exporter.FileExporterJar;
 import io.tern.engine.exporter.LoadedExporter;
 import io.tern.engine.exporter.RecordingExporter;
 import io.tern.engine.exporter.TestRecordMapper;
@@ -18,6 +19,7 @@ import io.tern.engine.record.RecordBatch;
 import io.tern.journal.JournalReader;
 import io.tern.journal.JournalRecord;
 import io.tern.raft.storage.JournalRaftLog;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -184,6 +186,51 @@ class ExporterDirectorTest {
     EngineCluster.await(() -> journal.opened.get() == 2, "opened again");
     assertThat(journal.metadataAtOpen).containsExactly(null, "at " + last);
     assertThat(journal.positionAtOpen.get(1)).isGreaterThanOrEqualTo(last);
+  }
+
+  /** An exporter from a jar: every call runs with its own class loader as context class loader. */
+  @Test
+  void everyCallRunsWithTheExportersClassLoader() throws Exception {
+    Path jar = FileExporterJar.build(dir.resolve("jars"));
+    Path out = dir.resolve("calls.txt");
+    LoadedExporter template =
+        new ExporterLoader(1, new SimpleMeterRegistry(), InstantSource.system())
+            .load(
+                new ExporterDescriptor(
+                    "files", FileExporterJar.CLASS_NAME, jar, Map.of("out", out.toString())));
+    templates.add(template);
+    cluster =
+        new EngineCluster(
+            dir,
+            1,
+            0,
+            new PartitionExporters(List.of(template), partition -> new TestRecordMapper(), FAST));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    for (long i = 1; i <= 5; i++) {
+      cluster.send(i, "value-" + i);
+    }
+    EngineCluster.await(() -> broker.answers.size() == 5, "5 answers");
+    List<Long> expected = exportable(broker);
+    EngineCluster.await(
+        () -> calls(out).contains("export " + expected.get(expected.size() - 1)), "all exported");
+    cluster.kill(1);
+
+    List<String> lines = Files.readAllLines(out);
+    assertThat(lines.get(0)).as("the check at start").startsWith("configure own ");
+    assertThat(lines.subList(1, lines.size()))
+        .allSatisfy(line -> assertThat(line).endsWith(" own exporter-p1"));
+    assertThat(lines.subList(1, lines.size()))
+        .extracting(line -> line.substring(0, line.indexOf(" own")))
+        .startsWith("configure", "open", "export " + expected.get(0))
+        .endsWith("close");
+  }
+
+  private static String calls(Path out) {
+    try {
+      return Files.exists(out) ? Files.readString(out) : "";
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.exporter.ExporterDescriptor;
 import io.tern.engine.exporter.ExporterDirector;
 import io.tern.engine.exporter.ExporterLoader;
+import io.tern.engine.exporter.ExporterPositionValue;
 import io.tern.engine.exporter.ExporterPositions;
 import io.tern.engine.exporter.ExporterStatus;
 import io.tern.engine.exporter.FileExporterJar;
@@ -14,6 +15,7 @@ import io.tern.engine.exporter.RecordingExporter;
 import io.tern.engine.exporter.TestRecordMapper;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.processor.TestEngine;
+import io.tern.engine.protocol.ExporterIntent;
 import io.tern.engine.protocol.ValueType;
 import io.tern.engine.record.RecordBatch;
 import io.tern.journal.JournalReader;
@@ -299,6 +301,42 @@ class ExporterDirectorTest {
         () -> storedPosition(broker) >= expected.get(expected.size() - 1), "the position stored");
     broker.partition.takeSnapshot().join();
     assertThat(exportable(broker)).doesNotContain(acknowledged + 1);
+  }
+
+  /** A late UPDATE_POSITION of an earlier leader does not move a stored position back. */
+  @Test
+  void aStoredPositionDoesNotMoveBack() {
+    cluster = new EngineCluster(dir, 1, 0, exporters(Map.of()));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    for (long i = 1; i <= 5; i++) {
+      cluster.send(i, "value-" + i);
+    }
+    EngineCluster.await(() -> broker.answers.size() == 5, "5 answers");
+    List<Long> expected = exportable(broker);
+    long last = expected.get(expected.size() - 1);
+    EngineCluster.await(() -> storedPosition(broker) >= last, "the position stored");
+    long stored = storedPosition(broker);
+
+    long late =
+        broker
+            .partition
+            .intake()
+            .write(
+                -1,
+                -1,
+                ExporterIntent.UPDATE_POSITION,
+                -1,
+                new ExporterPositionValue(ID, 1, new byte[0]));
+    EngineCluster.await(() -> broker.lastProcessedPosition() >= late, "the command processed");
+    assertThat(storedPosition(broker)).isEqualTo(stored);
+    List<String> answers = new ArrayList<>();
+    broker.forEachCommittedRecord(
+        record -> {
+          if (record.sourceRecordPosition() == late) {
+            answers.add(record.rejectionType() + ": " + record.rejectionReason());
+          }
+        });
+    assertThat(answers).singleElement().asString().startsWith("INVALID_STATE").contains("later");
   }
 
   /** Positions are written while the disk watermark refuses commands: they free the disk. */

@@ -16,7 +16,6 @@ import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.cluster.PartitionDistribution;
 import io.tern.engine.exporter.ExportRecordMapper;
-import io.tern.engine.exporter.ExporterDirector;
 import io.tern.engine.exporter.ExporterLoadException;
 import io.tern.engine.exporter.ExporterLoader;
 import io.tern.engine.exporter.LoadedExporter;
@@ -407,7 +406,7 @@ public final class Broker implements AutoCloseable {
             registry,
             mappers == NO_MAPPER
                 ? PartitionExporters.NONE
-                : new PartitionExporters(exporters, mappers, ExporterDirector.Settings.defaults()));
+                : new PartitionExporters(exporters, mappers, config.exporting()));
     CommandLimiter limiter = new CommandLimiter(config.backpressure(), partitionId, registry);
     resourceMetrics.partition(
         partitionId,

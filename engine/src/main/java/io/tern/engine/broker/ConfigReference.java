@@ -31,6 +31,7 @@ public final class ConfigReference {
           Map.entry("raft", "Raft"),
           Map.entry("backpressure", "Backpressure"),
           Map.entry("experimental", "Experiments (never in production)"),
+          Map.entry("exporting", "Exporting (the exporters' director)"),
           Map.entry("logging", "Logging"));
 
   private ConfigReference() {}

@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -406,7 +407,7 @@ class RaftServerTest {
                     .compactionTailEntries(0)
                     .build())) {
       RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
-      java.util.concurrent.atomic.AtomicLong bound = new java.util.concurrent.atomic.AtomicLong(0);
+      AtomicLong bound = new AtomicLong(0);
       leader.setCompactionBound(bound::get);
       long last = awaitAll(proposeMany(leader, "entry-with-some-padding-", 1000));
       leader.takeSnapshot(last, dir -> Files.write(dir.resolve("state"), new byte[1])).get();

@@ -436,6 +436,37 @@ class ExporterDirectorTest {
     assertThat(journal.exported).containsExactlyElementsOf(all);
   }
 
+  /** A leader that hands its leadership over closes its exporters; the new one opens them. */
+  @Test
+  @Tag("slow")
+  void aLeaderThatStepsDownClosesItsExporters() {
+    cluster = new EngineCluster(dir, 3, 0, exporters(Map.of()));
+    EngineCluster.Broker leader = cluster.awaitLeader();
+    cluster.send(1, "before");
+    EngineCluster.await(() -> leader.answers.size() == 1, "an answer");
+    EngineCluster.await(() -> !journal.exported.isEmpty(), "exported");
+    ExporterStatus status = leader.partition.director().status(ID);
+    assertThat(status.state()).isEqualTo(ExporterStatus.State.RUNNING);
+    EngineCluster.await(() -> storedPosition(leader) >= journal.lastExported(), "stored");
+    int target = leader.id % 3 + 1;
+
+    assertThat(leader.partition.raft().transferLeadership(target).join()).isTrue();
+    EngineCluster.await(
+        () -> cluster.brokers.get(target).isProcessingLeader(), "broker " + target + " leads");
+    EngineCluster.await(() -> journal.closed.get() == 1, "the old leader closed its exporter");
+    EngineCluster.await(() -> journal.opened.get() == 2, "the new leader opened one");
+    assertThat(status.state()).isEqualTo(ExporterStatus.State.CLOSED);
+    assertThat(cluster.brokers.get(target).partition.director().status(ID).state())
+        .isEqualTo(ExporterStatus.State.RUNNING);
+
+    EngineCluster.Broker next = cluster.brokers.get(target);
+    cluster.send(2, "after");
+    EngineCluster.await(() -> next.answers.size() == 1, "an answer");
+    List<Long> all = exportable(next);
+    EngineCluster.await(() -> journal.exported.size() >= all.size(), "the new one exported");
+    assertThat(journal.exported).containsExactlyElementsOf(all);
+  }
+
   /** The position the broker's state holds for the exporter, or -1. */
   private static long storedPosition(EngineCluster.Broker broker) {
     return storedPosition(broker, ID);

@@ -15,6 +15,7 @@ import io.tern.engine.cluster.ClusterPartitions;
 import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.cluster.PartitionDistribution;
+import io.tern.engine.exporter.ExportRecordMapper;
 import io.tern.engine.exporter.ExporterLoadException;
 import io.tern.engine.exporter.ExporterLoader;
 import io.tern.engine.exporter.LoadedExporter;
@@ -23,6 +24,7 @@ import io.tern.engine.gateway.GatewayJobStreams;
 import io.tern.engine.gateway.auth.AuthenticationConfig;
 import io.tern.engine.partition.EnginePartition;
 import io.tern.engine.partition.EnginePartitionConfig;
+import io.tern.engine.partition.PartitionExporters;
 import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.state.StateConfig;
@@ -46,6 +48,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,10 +86,26 @@ public final class Broker implements AutoCloseable {
   private final Set<String> brokerHosts = ConcurrentHashMap.newKeySet();
 
   /**
-   * The configured exporters, loaded and configured at start (docs/exporters.md: records are not
-   * exported yet).
+   * No mapper of records: with it the broker runs no exporter director (exporters are loaded and
+   * configured at start only, as before the director), since a director would move every exporter's
+   * position past records it could not hand over, and they would never be exported.
+   */
+  public static final IntFunction<ExportRecordMapper> NO_MAPPER =
+      partition -> ExportRecordMapper.NONE;
+
+  /**
+   * What {@link #start(BrokerConfig)} exports each partition's records with: replace with the Zeebe
+   * record mapper (issue 47) to run the exporters' directors.
+   */
+  public static final IntFunction<ExportRecordMapper> DEFAULT_MAPPERS = NO_MAPPER;
+
+  /**
+   * The configured exporters, loaded and configured at start; each partition led here runs an
+   * instance of each (docs/exporters.md).
    */
   private final List<LoadedExporter> exporters;
+
+  private final IntFunction<ExportRecordMapper> mappers;
 
   private final List<EnginePartition> opened = new ArrayList<>();
   private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
@@ -99,11 +118,13 @@ public final class Broker implements AutoCloseable {
       BrokerConfig config,
       MeterRegistry registry,
       DataDirectoryLock dataLock,
-      List<LoadedExporter> exporters) {
+      List<LoadedExporter> exporters,
+      IntFunction<ExportRecordMapper> mappers) {
     this.config = config;
     this.registry = registry;
     this.dataLock = dataLock;
     this.exporters = exporters;
+    this.mappers = mappers;
     int memberId = PartitionDistribution.memberIdOf(config.nodeId());
     // Read first: bad certificate files then fail the start before any port is bound.
     this.clusterTls = config.clusterTls() == null ? null : ClusterTls.load(config.clusterTls());
@@ -195,6 +216,15 @@ public final class Broker implements AutoCloseable {
    * @throws ListenFailedException when a port is taken
    */
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
+    return start(config, registry, DEFAULT_MAPPERS);
+  }
+
+  /**
+   * As {@link #start(BrokerConfig, MeterRegistry)}, exporting each partition's records as {@code
+   * mappers} (by partition id) maps them.
+   */
+  public static Broker start(
+      BrokerConfig config, MeterRegistry registry, IntFunction<ExportRecordMapper> mappers) {
     // First, as Zeebe does: every exporter loads and accepts its configuration, or the broker
     // does not start (configure sees partition 1: it runs once, not once per partition).
     List<LoadedExporter> exporters =
@@ -209,7 +239,7 @@ public final class Broker implements AutoCloseable {
     }
     Broker broker;
     try {
-      broker = new Broker(config, registry, dataLock, exporters);
+      broker = new Broker(config, registry, dataLock, exporters, mappers);
     } catch (RuntimeException | Error e) {
       exporters.forEach(LoadedExporter::close);
       dataLock.close();
@@ -333,6 +363,11 @@ public final class Broker implements AutoCloseable {
         transport.boundAddress().getPort(),
         opened.size(),
         config.partitionsCount());
+    if (!exporters.isEmpty() && mappers == NO_MAPPER) {
+      LOG.warn(
+          "Exporters are configured but not run: this broker has no mapper of its records to"
+              + " Zeebe's yet (docs/exporters.md)");
+    }
     if (config.processUncommitted()) {
       LOG.warn(
           "EXPERIMENT: broker {} processes commands before they commit (processing.uncommitted):"
@@ -368,7 +403,10 @@ public final class Broker implements AutoCloseable {
             WorkflowEngine.factory(workflow),
             partitions,
             System::currentTimeMillis,
-            registry);
+            registry,
+            mappers == NO_MAPPER
+                ? PartitionExporters.NONE
+                : new PartitionExporters(exporters, mappers, config.exporting()));
     CommandLimiter limiter = new CommandLimiter(config.backpressure(), partitionId, registry);
     resourceMetrics.partition(
         partitionId,
@@ -476,7 +514,10 @@ public final class Broker implements AutoCloseable {
     return config;
   }
 
-  /** The configured exporters, loaded and configured (not yet fed records). */
+  /**
+   * The configured exporters as loaded and configured at start (each partition's director runs
+   * instances of its own; see {@link EnginePartition#director()}).
+   */
   public List<LoadedExporter> exporters() {
     return List.copyOf(exporters);
   }

@@ -1,6 +1,7 @@
 package io.tern.engine.broker;
 
 import io.tern.engine.exporter.ExporterDescriptor;
+import io.tern.engine.exporter.ExporterDirector;
 import io.tern.engine.gateway.GatewayConfig;
 import io.tern.engine.tls.TlsFiles;
 import io.tern.engine.workflow.model.ModelLimits;
@@ -71,7 +72,8 @@ public record BrokerConfig(
     String logLevel,
     NetworkLatency networkLatency,
     boolean faultInjection,
-    List<ExporterDescriptor> exporters) {
+    List<ExporterDescriptor> exporters,
+    ExporterDirector.Settings exporting) {
 
   /**
    * The settings latency experiments switch (see the README's experiment flags), by key, as this
@@ -220,7 +222,20 @@ public record BrokerConfig(
         logLevel(values),
         NetworkLatency.from(values, clusterSize),
         values.bool("experimental.faultInjection.enabled"),
-        values.exporters());
+        values.exporters(),
+        exporting(values));
+  }
+
+  /** The {@code exporting.*} keys: the exporters' director's timings. */
+  private static ExporterDirector.Settings exporting(BrokerConfigLoader.Values values) {
+    Duration minBackoff = positive(values, "exporting.retryMinBackoff");
+    Duration maxBackoff = positive(values, "exporting.retryMaxBackoff");
+    if (maxBackoff.compareTo(minBackoff) < 0) {
+      values.bad("exporting.retryMaxBackoff", "at least exporting.retryMinBackoff");
+      maxBackoff = minBackoff;
+    }
+    return new ExporterDirector.Settings(
+        positive(values, "exporting.positionWriteInterval"), minBackoff, maxBackoff);
   }
 
   private static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");

@@ -361,6 +361,21 @@ final class ConfigKeys {
                   + " API still connects them), POST /actuator/faults/delay/{nodes}/{ms} delays"
                   + " each, until POST /actuator/faults/heal; off, they answer 404"),
           new Key(
+              "exporting.positionWriteInterval",
+              "1s",
+              "how often a partition's leader writes the positions its exporters acknowledged to"
+                  + " the log (when one moved); a new leader resumes there, so a longer interval"
+                  + " means more records exported again after a leader change"),
+          new Key(
+              "exporting.retryMinBackoff",
+              "100ms",
+              "how long an exporter whose call threw waits before the same record is tried again;"
+                  + " the wait doubles with each failure in a row"),
+          new Key(
+              "exporting.retryMaxBackoff",
+              "10s",
+              "the longest wait between an exporter's retries (at least exporting.retryMinBackoff)"),
+          new Key(
               "logging.level",
               "info",
               "the level of Tern's own log lines: error, warn, info, debug or trace (gRPC and"

@@ -31,6 +31,7 @@ public final class ConfigReference {
           Map.entry("raft", "Raft"),
           Map.entry("backpressure", "Backpressure"),
           Map.entry("experimental", "Experiments (never in production)"),
+          Map.entry("exporting", "Exporting (the exporters' director)"),
           Map.entry("logging", "Logging"));
 
   private ConfigReference() {}
@@ -86,14 +87,15 @@ public final class ConfigReference {
             .append(" |\n");
       }
     }
-    text.append("\n## Exporters (in progress)\n\n")
+    text.append("\n## Exporters\n\n")
         .append(
             String.join(
                 "\n",
-                "In progress: exporters are loaded and configured at start (a broker whose exporter does not",
-                "load or whose `configure` throws does not start), but records are not exported to them yet;",
-                "see [exporters.md](exporters.md). `<id>` is a name of your choosing; an exporter needs at",
-                "least `className`. Any other key under `exporters.<id>` is refused.",
+                "Exporters are loaded and configured at start (a broker whose exporter does not load or",
+                "whose `configure` throws does not start) and run on each partition's leader; see",
+                "[exporters.md](exporters.md), which also says what is still in progress (the records",
+                "handed to `export`). `<id>` is a name of your choosing; an exporter needs at least",
+                "`className`. Any other key under `exporters.<id>` is refused.",
                 "",
                 ""));
     text.append("| key | environment variable | meaning |\n");

@@ -40,6 +40,7 @@ final class ManagementApi implements ManagementServer.Routes {
           "GET /actuator/incidents",
           "GET /actuator/flags",
           "GET /actuator/jobstreams",
+          "GET /actuator/exporters",
           "GET /actuator/instances/{key}",
           "POST /actuator/partitions/pauseProcessing",
           "POST /actuator/partitions/resumeProcessing",
@@ -139,6 +140,14 @@ final class ManagementApi implements ManagementServer.Routes {
                         }
                       })));
       case "GET /actuator/jobstreams" -> done(jobStreams.get());
+      case "GET /actuator/exporters" ->
+          done(
+              Answer.json(
+                  200,
+                  ExportersEndpoint.answer(
+                      partitions.stream().map(Hosted::partition).toList(),
+                      token.matches(authorization),
+                      System.currentTimeMillis())));
       case "POST /actuator/partitions/pauseProcessing" -> pause(true);
       case "POST /actuator/partitions/resumeProcessing" -> pause(false);
       case "POST /actuator/partitions/takeSnapshot" -> takeSnapshots();

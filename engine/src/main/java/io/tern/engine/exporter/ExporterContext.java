@@ -47,7 +47,7 @@ public final class ExporterContext implements Context {
     return configuration;
   }
 
-  /** Kept for the records' director (a later increment); null: every record. */
+  /** Asked by the partition's director of every record (ExporterContainer); null: every record. */
   @Override
   public void setFilter(RecordFilter filter) {
     this.filter = filter;

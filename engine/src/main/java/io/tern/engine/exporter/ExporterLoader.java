@@ -110,6 +110,33 @@ public final class ExporterLoader {
     }
   }
 
+  /**
+   * Another instance of an exporter that loaded, for this loader's partition: created with the same
+   * class and class loader (which it shares: closing it does not release the jar) and configured
+   * again, as Zeebe configures each partition's instance.
+   *
+   * @throws ExporterLoadException naming the exporter's id and what went wrong
+   */
+  public LoadedExporter newInstance(LoadedExporter template) {
+    ExporterDescriptor descriptor = template.descriptor();
+    ClassLoader loader = template.classLoader();
+    try {
+      Exporter exporter = create(template.exporter().getClass(), loader);
+      ExporterContext context =
+          new ExporterContext(
+              new ExporterConfiguration(descriptor.id(), descriptor.args()),
+              partitionId,
+              registry,
+              clock);
+      configure(exporter, context, loader);
+      return new LoadedExporter(descriptor, exporter, context, loader, false);
+    } catch (Failure failure) {
+      throw new ExporterLoadException(
+          List.of("exporter '" + descriptor.id() + "': " + failure.getMessage()),
+          failure.getCause());
+    }
+  }
+
   private ExporterClassLoader openJar(ExporterDescriptor descriptor) throws Failure {
     Path jar = descriptor.jarPath();
     String key = " (exporters." + descriptor.id() + ".jarPath)";

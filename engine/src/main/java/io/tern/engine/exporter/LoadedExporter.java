@@ -20,16 +20,31 @@ public final class LoadedExporter implements AutoCloseable {
   private final Exporter exporter;
   private final ExporterContext context;
   private final ClassLoader loader;
+  private final boolean ownsLoader;
 
   LoadedExporter(
       ExporterDescriptor descriptor,
       Exporter exporter,
       ExporterContext context,
       ClassLoader loader) {
+    this(descriptor, exporter, context, loader, true);
+  }
+
+  /**
+   * @param ownsLoader whether {@link #close} releases the loader: false for the instances a
+   *     partition's director creates from the broker's (which share its loader)
+   */
+  LoadedExporter(
+      ExporterDescriptor descriptor,
+      Exporter exporter,
+      ExporterContext context,
+      ClassLoader loader,
+      boolean ownsLoader) {
     this.descriptor = descriptor;
     this.exporter = exporter;
     this.context = context;
     this.loader = loader;
+    this.ownsLoader = ownsLoader;
   }
 
   /** A call into the exporter (configure, open, export, close). */
@@ -82,12 +97,12 @@ public final class LoadedExporter implements AutoCloseable {
   }
 
   /**
-   * Releases the exporter's jar (a failure to is logged). The exporter itself is not closed here:
-   * it was configured, never opened.
+   * Releases the exporter's jar (a failure to is logged) unless this instance shares another's
+   * loader. The exporter itself is not closed here: whoever opened it closes it.
    */
   @Override
   public void close() {
-    if (loader instanceof ExporterClassLoader own) {
+    if (ownsLoader && loader instanceof ExporterClassLoader own) {
       try {
         closeLoader(own);
       } catch (UncheckedIOException e) {

@@ -2,16 +2,25 @@ package io.tern.engine.partition;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.tern.engine.exporter.DirectorHost;
+import io.tern.engine.exporter.ExporterDirector;
+import io.tern.engine.exporter.ExporterPositionValue;
+import io.tern.engine.exporter.ExporterPositions;
+import io.tern.engine.exporter.LoadedExporter;
 import io.tern.engine.log.CommandIntake;
 import io.tern.engine.log.LogStreamWriter;
 import io.tern.engine.log.RaftLogStorage;
 import io.tern.engine.processor.CommandResponseSink;
+import io.tern.engine.processor.ProcessorPhase;
+import io.tern.engine.processor.RecordProcessors;
 import io.tern.engine.processor.RecordProcessorsFactory;
 import io.tern.engine.processor.SnapshotSink;
 import io.tern.engine.processor.StreamProcessor;
+import io.tern.engine.protocol.ExporterIntent;
 import io.tern.engine.state.StateMetrics;
 import io.tern.engine.state.StateResources;
 import io.tern.raft.Member;
+import io.tern.raft.RaftRole;
 import io.tern.raft.SnapshotMeta;
 import io.tern.raft.server.RaftPartition;
 import io.tern.raft.server.RaftServer;
@@ -20,7 +29,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,6 +54,8 @@ public final class EnginePartition implements AutoCloseable {
   private final CommandIntake intake;
   private final ScheduledExecutorService snapshotTimer;
   private final ReplayLag replayLag;
+  private final ExporterDirector director;
+  private final ExporterPositions.Published exporterPositions;
 
   private EnginePartition(
       int partitionId,
@@ -50,13 +63,17 @@ public final class EnginePartition implements AutoCloseable {
       StreamProcessor processor,
       CommandIntake intake,
       ScheduledExecutorService snapshotTimer,
-      ReplayLag replayLag) {
+      ReplayLag replayLag,
+      ExporterDirector director,
+      ExporterPositions.Published exporterPositions) {
     this.partitionId = partitionId;
     this.raft = raft;
     this.processor = processor;
     this.intake = intake;
     this.snapshotTimer = snapshotTimer;
     this.replayLag = replayLag;
+    this.director = director;
+    this.exporterPositions = exporterPositions;
   }
 
   /** Opens the partition on {@code server} and starts processing (or replaying). */
@@ -79,9 +96,35 @@ public final class EnginePartition implements AutoCloseable {
         engine,
         responses,
         clockMs,
+        registry,
+        PartitionExporters.NONE);
+  }
+
+  /** As above, running {@code exporters} while this member leads the partition. */
+  public static EnginePartition start(
+      RaftServer server,
+      int partitionId,
+      List<Member> members,
+      EnginePartitionConfig config,
+      StateResources resources,
+      RecordProcessorsFactory engine,
+      CommandResponseSink responses,
+      LongSupplier clockMs,
+      MeterRegistry registry,
+      PartitionExporters exporters) {
+    return start(
+        server,
+        partitionId,
+        members,
+        config,
+        resources,
+        engine,
+        responses,
+        clockMs,
         DiskSpaceGuard.usableSpaceOf(config.dataDirectory()),
         DiskSpaceGuard.usableSpaceOf(config.runtimeDirectory()),
-        registry);
+        registry,
+        exporters);
   }
 
   /** As {@link #start}, measuring free disk space with {@code freeDiskBytes} (for tests). */
@@ -96,8 +139,17 @@ public final class EnginePartition implements AutoCloseable {
       LongSupplier clockMs,
       LongSupplier freeDiskBytes,
       LongSupplier freeRuntimeBytes,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      PartitionExporters exporters) {
     RaftLogStorage storage = new RaftLogStorage();
+    // The exporters' positions are part of every partition's state, exporters configured or not:
+    // a log may hold them from a time when they were.
+    ExporterPositions.Published positions = new ExporterPositions.Published();
+    RecordProcessorsFactory withPositions =
+        context -> {
+          RecordProcessors processors = engine.create(context);
+          return ExporterPositions.register(processors, context.state(), positions);
+        };
     LogStreamWriter writer =
         new LogStreamWriter(partitionId, storage, config.processor().maxBatchBytes());
     StreamProcessor processor =
@@ -110,7 +162,7 @@ public final class EnginePartition implements AutoCloseable {
                 config.runtimeDirectory(),
                 () -> storage.partition().latestSnapshotDirectory(),
                 resources),
-            engine,
+            withPositions,
             responses,
             clockMs,
             config.dataDirectory(),
@@ -132,6 +184,10 @@ public final class EnginePartition implements AutoCloseable {
     deleteStaleStaging(config.dataDirectory());
     RaftPartition raft = server.addPartition(partitionId, members, storage);
     storage.bind(raft);
+    if (!exporters.exporters().isEmpty()) {
+      List<String> ids = exporters.exporters().stream().map(LoadedExporter::id).toList();
+      raft.setCompactionBound(() -> compactionBound(storage, positions, ids));
+    }
     processor.start();
     DiskSpaceGuard disk =
         new DiskSpaceGuard(config.dataDirectory(), config.minFreeDiskBytes(), freeDiskBytes);
@@ -176,13 +232,87 @@ public final class EnginePartition implements AutoCloseable {
         diskCheckMs,
         diskCheckMs,
         TimeUnit.MILLISECONDS);
+    CommandIntake intake = new CommandIntake(partitionId, writer, clockMs, disk::refusal);
+    ExporterDirector director = null;
+    if (!exporters.exporters().isEmpty()) {
+      director =
+          new ExporterDirector(
+                  partitionId,
+                  exporters.exporters(),
+                  exporters.mappers().apply(partitionId),
+                  // Its own intake, without the disk watermark: a position it cannot write
+                  // would hold back the compaction that frees the disk.
+                  new Host(
+                      raft, processor, storage, new CommandIntake(partitionId, writer, clockMs)),
+                  exporters.settings(),
+                  registry,
+                  InstantSource.system())
+              .start();
+    }
     return new EnginePartition(
-        partitionId,
-        raft,
-        processor,
-        new CommandIntake(partitionId, writer, clockMs, disk::refusal),
-        timer,
-        lag);
+        partitionId, raft, processor, intake, timer, lag, director, positions);
+  }
+
+  /**
+   * The highest log index that compaction may delete: below the entry holding the first record that
+   * a configured exporter has not acknowledged (as the state stores it, on every member). Runs on
+   * the Raft thread when a snapshot was taken.
+   */
+  static long compactionBound(
+      RaftLogStorage storage, ExporterPositions.Published positions, List<String> exporterIds) {
+    long lowest = Long.MAX_VALUE;
+    for (String id : exporterIds) {
+      Long position = positions.position(id);
+      lowest = Math.min(lowest, position == null ? -1 : position);
+    }
+    if (lowest < 0) {
+      return 0; // an exporter that acknowledged nothing yet needs the whole log
+    }
+    try (var reader = storage.newReader()) {
+      reader.readUncommitted(true);
+      reader.seekToPosition(lowest + 1);
+      return Math.max(0, reader.nextIndex() - 1);
+    }
+  }
+
+  /** What the exporter director gets of this partition. */
+  private record Host(
+      RaftPartition raft, StreamProcessor processor, RaftLogStorage storage, CommandIntake intake)
+      implements DirectorHost {
+    @Override
+    public long readyLeaderTerm() {
+      ProcessorPhase phase = processor.phase();
+      long term = raft.term();
+      return raft.role() == RaftRole.LEADER
+              && (phase == ProcessorPhase.PROCESSING || phase == ProcessorPhase.PAUSED)
+          ? term
+          : -1;
+    }
+
+    @Override
+    public long commitIndex() {
+      return raft.commitIndex();
+    }
+
+    @Override
+    public io.tern.engine.log.LogStorage.Reader newReader() {
+      return storage.newReader();
+    }
+
+    @Override
+    public CompletableFuture<Map<String, ExporterPositions.Stored>> storedPositions() {
+      return processor.query(ExporterPositions::readAll);
+    }
+
+    @Override
+    public void writePosition(String exporterId, long position, byte[] metadata) {
+      intake.write(
+          -1,
+          -1,
+          ExporterIntent.UPDATE_POSITION,
+          -1,
+          new ExporterPositionValue(exporterId, position, metadata));
+    }
   }
 
   private static void moveFiles(Path from, Path to) throws IOException {
@@ -229,6 +359,19 @@ public final class EnginePartition implements AutoCloseable {
     return intake;
   }
 
+  /** The exporter director, or null if no exporter is configured. */
+  public ExporterDirector director() {
+    return director;
+  }
+
+  /**
+   * The exporters' positions as this member's state holds them (on every member, the leader's a
+   * moment ahead of the followers').
+   */
+  public ExporterPositions.Published exporterPositions() {
+    return exporterPositions;
+  }
+
   /** Takes a snapshot now (see {@link StreamProcessor#takeSnapshot()}). */
   public CompletableFuture<SnapshotMeta> takeSnapshot() {
     return processor.takeSnapshot();
@@ -240,6 +383,9 @@ public final class EnginePartition implements AutoCloseable {
    */
   @Override
   public void close() {
+    if (director != null) {
+      director.close(); // first: its last positions go to the log while the processor runs
+    }
     snapshotTimer.shutdownNow();
     processor.close();
   }

@@ -52,7 +52,10 @@ public enum ValueType {
   PROCESS_INSTANCE_MIGRATION(35),
 
   /** A completed activity that a compensation throw event can compensate. */
-  COMPENSATION_SUBSCRIPTION(36);
+  COMPENSATION_SUBSCRIPTION(36),
+
+  /** Tern's own: the position an exporter of the partition acknowledged (never exported). */
+  EXPORTER(40);
 
   private static final ValueType[] BY_CODE;
 

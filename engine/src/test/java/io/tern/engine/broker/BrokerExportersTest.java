@@ -33,6 +33,9 @@ class BrokerExportersTest {
       assertThat(exporter.context.getConfiguration().getArguments())
           .isEqualTo(Map.of("url", "http://localhost:9200"));
       assertThat(local.context().getPartitionId()).isEqualTo(1);
+      assertThat(broker.partitions().get(0).director())
+          .as("no director without a record mapper: positions would move past every record")
+          .isNull();
     }
   }
 

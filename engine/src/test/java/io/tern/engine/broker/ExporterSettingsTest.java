@@ -4,17 +4,48 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.engine.exporter.ExporterDescriptor;
+import io.tern.engine.exporter.ExporterDirector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code exporters.<id>.*} from YAML and from TERN_EXPORTERS_* variables. */
+/** {@code exporters.<id>.*} from YAML and from TERN_EXPORTERS_* variables; {@code exporting.*}. */
 class ExporterSettingsTest {
   @TempDir Path dir;
+
+  @Test
+  void theDirectorsTimingsDefaultToItsConstantsAndCanBeSet() {
+    assertThat(BrokerConfigLoader.load(null, Map.of()).exporting())
+        .isEqualTo(ExporterDirector.Settings.defaults());
+    assertThat(
+            BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_EXPORTING_POSITIONWRITEINTERVAL",
+                        "5s",
+                        "TERN_EXPORTING_RETRYMINBACKOFF",
+                        "1s",
+                        "TERN_EXPORTING_RETRYMAXBACKOFF",
+                        "1m"))
+                .exporting())
+        .isEqualTo(
+            new ExporterDirector.Settings(
+                Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(1)));
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_EXPORTING_RETRYMINBACKOFF", "20s",
+                        "TERN_EXPORTING_RETRYMAXBACKOFF", "10s")))
+        .isInstanceOf(BrokerConfigLoader.ConfigException.class)
+        .hasMessageContaining("exporting.retryMaxBackoff");
+  }
 
   @Test
   void yamlAndEnvironmentVariablesGiveTheSameExporters() throws IOException {

@@ -114,7 +114,8 @@ final class EngineCluster implements AutoCloseable {
               System::currentTimeMillis,
               freeDiskBytes::get,
               freeRuntimeBytes::get,
-              registry);
+              registry,
+              exporters);
     }
 
     boolean isProcessingLeader() {
@@ -190,10 +191,21 @@ final class EngineCluster implements AutoCloseable {
     this(root, size, 0);
   }
 
+  /**
+   * What every broker exports (ExporterDirectorTest); none unless a test sets them. Brokers started
+   * after {@link #exporters(PartitionExporters)} get the new ones.
+   */
+  private volatile PartitionExporters exporters;
+
   EngineCluster(Path root, int size, long snapshotEveryRecords) {
+    this(root, size, snapshotEveryRecords, PartitionExporters.NONE);
+  }
+
+  EngineCluster(Path root, int size, long snapshotEveryRecords, PartitionExporters exporters) {
     this.root = root;
     this.size = size;
     this.snapshotEveryRecords = snapshotEveryRecords;
+    this.exporters = exporters;
     int[] ports = BrokerProcess.freePorts(size);
     for (int id = 1; id <= size; id++) {
       addresses.put(id, new InetSocketAddress("127.0.0.1", ports[id - 1]));
@@ -201,6 +213,11 @@ final class EngineCluster implements AutoCloseable {
     for (int id = 1; id <= size; id++) {
       start(id);
     }
+  }
+
+  /** Changes what brokers started from now on export. */
+  void exporters(PartitionExporters exporters) {
+    this.exporters = exporters;
   }
 
   private List<Member> members() {

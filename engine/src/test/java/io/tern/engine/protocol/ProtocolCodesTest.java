@@ -44,6 +44,7 @@ class ProtocolCodesTest {
           "PROCESS_INSTANCE_MODIFICATION 34",
           "PROCESS_INSTANCE_MIGRATION 35",
           "COMPENSATION_SUBSCRIPTION 36",
+          "EXPORTER 40",
           "DEPLOYMENT CREATE 0",
           "DEPLOYMENT CREATED 1",
           "DEPLOYMENT DISTRIBUTE 2",
@@ -152,7 +153,9 @@ class ProtocolCodesTest {
           "COMPENSATION_SUBSCRIPTION DELETED 3",
           "COMPENSATION_SUBSCRIPTION MIGRATED 4",
           "JOB_BATCH ACTIVATE 0",
-          "JOB_BATCH ACTIVATED 1");
+          "JOB_BATCH ACTIVATED 1",
+          "EXPORTER UPDATE_POSITION 0",
+          "EXPORTER POSITION_UPDATED 1");
 
   @Test
   void everyCodeIsWhatItWas() {

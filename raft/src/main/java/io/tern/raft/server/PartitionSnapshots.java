@@ -6,6 +6,7 @@ import io.tern.raft.SnapshotMeta;
 import io.tern.raft.snapshot.SnapshotWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,7 @@ final class PartitionSnapshots {
   private final PartitionStorage storage;
   private final RaftNode node;
   private final RaftMetrics metrics;
+  private volatile LongSupplier compactionBound = () -> Long.MAX_VALUE;
   private long receiveStartNs;
   private long receivedBytes;
 
@@ -90,7 +92,29 @@ final class PartitionSnapshots {
       throw new UncheckedIOException(
           "partition " + partitionId + ": writing the snapshot at " + index + " failed", e);
     }
-    node.onSnapshotTaken(index, Math.max(0, index - config.compactionTailEntries()));
+    long compactUpTo = Math.max(0, index - config.compactionTailEntries());
+    long bound;
+    try {
+      bound = compactionBound.getAsLong();
+    } catch (RuntimeException e) {
+      LOG.warn("Partition {}: no compaction bound, the log is kept whole", partitionId, e);
+      bound = 0;
+    }
+    if (bound < compactUpTo) {
+      LOG.debug(
+          "Partition {}: compacting up to {} only, not {}: the state machine needs the entries"
+              + " after it",
+          partitionId,
+          Math.max(0, bound),
+          compactUpTo);
+      compactUpTo = Math.max(0, bound);
+    }
+    node.onSnapshotTaken(index, compactUpTo);
     return meta;
+  }
+
+  /** See {@link RaftPartition#setCompactionBound}. */
+  void setCompactionBound(LongSupplier bound) {
+    this.compactionBound = bound;
   }
 }

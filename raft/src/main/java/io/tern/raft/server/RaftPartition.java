@@ -179,6 +179,17 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   }
 
   /**
+   * Bounds the compaction after each snapshot: no entry after the index {@code bound} answers is
+   * deleted (the state machine still needs them, e.g. for exporters that have not acknowledged
+   * them). Called on the Raft thread when a snapshot was taken; {@code Long.MAX_VALUE}, the
+   * default, leaves compaction to the snapshots and {@code compactionTailEntries}, 0 keeps the
+   * whole log.
+   */
+  public void setCompactionBound(java.util.function.LongSupplier bound) {
+    snapshots.setCompactionBound(bound);
+  }
+
+  /**
    * Defers this member's elections while {@code deferred} answers true (see {@link
    * RaftNode#deferElectionWhile}); {@code deferred} is called on the Raft thread on every tick and
    * must be cheap and thread-safe.

@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -386,6 +387,39 @@ class RaftServerTest {
           .cause()
           .isInstanceOf(NotLeaderException.class)
           .hasMessageContaining("the leader is member " + leader.memberId());
+    }
+  }
+
+  /** The state machine bounds compaction (the engine's exporters): nothing after the bound goes. */
+  @Test
+  void compactionStopsAtTheBoundTheStateMachineSets() throws Exception {
+    LocalTransportHub hub = new LocalTransportHub();
+    try (TestCluster cluster =
+        new TestCluster(
+            root,
+            1,
+            1,
+            hub::transport,
+            dir ->
+                TestCluster.fastConfig(dir)
+                    .segmentSizeBytes(16 * 1024)
+                    .maxAppendBatchBytes(4 * 1024)
+                    .compactionTailEntries(0)
+                    .build())) {
+      RaftPartition leader = cluster.awaitLeader(1, TIMEOUT);
+      AtomicLong bound = new AtomicLong(0);
+      leader.setCompactionBound(bound::get);
+      long last = awaitAll(proposeMany(leader, "entry-with-some-padding-", 1000));
+      leader.takeSnapshot(last, dir -> Files.write(dir.resolve("state"), new byte[1])).get();
+      assertThat(leader.journal().getFirstIndex()).as("bound 0: nothing compacted").isEqualTo(1);
+
+      bound.set(500);
+      long more = awaitAll(proposeMany(leader, "more-", 10));
+      leader.takeSnapshot(more, dir -> Files.write(dir.resolve("state"), new byte[2])).get();
+      assertThat(leader.journal().getFirstIndex())
+          .as("compacted, but not beyond the bound")
+          .isGreaterThan(1)
+          .isLessThanOrEqualTo(501);
     }
   }
 

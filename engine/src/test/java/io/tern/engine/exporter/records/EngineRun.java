@@ -10,8 +10,11 @@ import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
 import io.tern.engine.processor.TestMember;
 import io.tern.engine.processor.TestMember.Answer;
+import io.tern.engine.protocol.CreationIntent;
 import io.tern.engine.protocol.DeploymentIntent;
 import io.tern.engine.protocol.Intent;
+import io.tern.engine.protocol.JobBatchIntent;
+import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.RecordValue;
@@ -20,6 +23,9 @@ import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.WorkflowEngine;
 import io.tern.engine.workflow.value.DeploymentValue;
+import io.tern.engine.workflow.value.JobBatchValue;
+import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,6 +84,41 @@ final class EngineRun implements AutoCloseable {
     return accepted(send(DeploymentIntent.CREATE, -1, deployment));
   }
 
+  /** Creates an instance of the latest version of {@code processId}; the answer must be CREATED. */
+  Answer create(String processId, String variables) {
+    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
+    creation.bpmnProcessId = processId;
+    creation.variables = variables.getBytes(StandardCharsets.UTF_8);
+    return accepted(send(CreationIntent.CREATE, -1, creation));
+  }
+
+  /** Activates jobs of {@code type} (worker "w-1", up to 5) once there are any. */
+  JobBatchValue activate(String type) {
+    JobBatchValue request = new JobBatchValue();
+    request.type = type;
+    request.worker = "w-1";
+    request.maxJobsToActivate = 5;
+    request.timeoutMs = 60_000;
+    JobBatchValue[] batch = new JobBatchValue[1];
+    TestMember.await(
+        () -> {
+          Answer answer = send(JobBatchIntent.ACTIVATE, -1, request);
+          batch[0] = new JobBatchValue().readFrom(new UnsafeBuffer(answer.value()));
+          return !batch[0].jobKeys.isEmpty();
+        },
+        "a job of type " + type);
+    return batch[0];
+  }
+
+  /** Completes the first job of {@code type} with {@code variables}; returns the job's key. */
+  long completeJob(String type, String variables) {
+    long key = activate(type).jobKeys.get(0);
+    JobValue completion = new JobValue();
+    completion.variables = variables.getBytes(StandardCharsets.UTF_8);
+    accepted(send(JobIntent.COMPLETE, key, completion));
+    return key;
+  }
+
   static Answer accepted(Answer answer) {
     assertThat(answer.rejection()).as("%s", answer.reason()).isEqualTo(RejectionType.NONE);
     return answer;
@@ -96,6 +137,23 @@ final class EngineRun implements AutoCloseable {
 
   void awaitRecord(Intent intent) {
     awaitRecord(intent, r -> true);
+  }
+
+  /** The mapped records of {@code intent} and {@code type}, in log order. */
+  List<Record<?>> records(Intent intent, io.camunda.zeebe.protocol.record.RecordType type) {
+    return mapAll().stream()
+        .filter(m -> m.intent() == intent && m.zeebe() != null)
+        .map(Mapped::zeebe)
+        .filter(r -> r.getRecordType() == type)
+        .toList();
+  }
+
+  /** The value of the one event of {@code intent}. */
+  @SuppressWarnings("unchecked")
+  <T> T event(Intent intent) {
+    List<Record<?>> events = records(intent, io.camunda.zeebe.protocol.record.RecordType.EVENT);
+    assertThat(events).as("%s events", intent).hasSize(1);
+    return (T) events.get(0).getValue();
   }
 
   /**

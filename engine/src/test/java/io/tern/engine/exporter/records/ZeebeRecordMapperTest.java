@@ -46,10 +46,8 @@ import io.tern.engine.protocol.TimerIntent;
 import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.protocol.VariableIntent;
 import io.tern.engine.workflow.value.IncidentValue;
-import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
 import io.tern.engine.workflow.value.MessageValue;
-import io.tern.engine.workflow.value.ProcessInstanceCreationValue;
 import io.tern.engine.workflow.value.SignalValue;
 import io.tern.engine.workflow.value.VariableDocumentValue;
 import java.math.BigInteger;
@@ -58,7 +56,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,9 +108,9 @@ class ZeebeRecordMapperTest {
   void runTheOrder(@TempDir Path dir) {
     run = new EngineRun(dir);
     run.deploy(order(), child());
-    processInstanceKey = EngineRun.accepted(create("order", VARIABLES)).key();
+    processInstanceKey = run.create("order", VARIABLES).key();
 
-    jobKey = activate("work").jobKeys.get(0);
+    jobKey = run.activate("work").jobKeys.get(0);
     JobValue failure = new JobValue();
     failure.retries = 0;
     failure.errorMessage = "boom";
@@ -124,7 +121,7 @@ class ZeebeRecordMapperTest {
     retries.retries = 1;
     EngineRun.accepted(run.send(JobIntent.UPDATE_RETRIES, jobKey, retries));
     EngineRun.accepted(run.send(IncidentIntent.RESOLVE, incidentKey, new IncidentValue()));
-    assertThat(activate("work").jobKeys).containsExactly(jobKey);
+    assertThat(run.activate("work").jobKeys).containsExactly(jobKey);
     JobValue completion = new JobValue();
     completion.variables = "{\"result\": \"ok\"}".getBytes(StandardCharsets.UTF_8);
     EngineRun.accepted(run.send(JobIntent.COMPLETE, jobKey, completion));
@@ -161,30 +158,6 @@ class ZeebeRecordMapperTest {
     if (run != null) {
       run.close();
     }
-  }
-
-  private Answer create(String processId, String variables) {
-    ProcessInstanceCreationValue creation = new ProcessInstanceCreationValue();
-    creation.bpmnProcessId = processId;
-    creation.variables = variables.getBytes(StandardCharsets.UTF_8);
-    return run.send(CreationIntent.CREATE, -1, creation);
-  }
-
-  private JobBatchValue activate(String type) {
-    JobBatchValue request = new JobBatchValue();
-    request.type = type;
-    request.worker = "w-1";
-    request.maxJobsToActivate = 5;
-    request.timeoutMs = 60_000;
-    JobBatchValue[] batch = new JobBatchValue[1];
-    io.tern.engine.processor.TestMember.await(
-        () -> {
-          Answer answer = run.send(JobBatchIntent.ACTIVATE, -1, request);
-          batch[0] = new JobBatchValue().readFrom(new UnsafeBuffer(answer.value()));
-          return !batch[0].jobKeys.isEmpty();
-        },
-        "a job of type " + type);
-    return batch[0];
   }
 
   // ------------------------------------------------------------------ helpers over the mapped log

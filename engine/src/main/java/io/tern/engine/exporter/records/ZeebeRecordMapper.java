@@ -18,7 +18,8 @@ import org.agrona.DirectBuffer;
  *
  * <p>Each record is copied into the protocol's {@code Immutable*} classes: the result shares
  * nothing with the {@link LoggedRecord} (a flyweight the caller wraps again), so an exporter may
- * keep it as long as it likes.
+ * keep it as long as it likes. Unlike the bare protocol classes, it answers {@code copyOf()} and
+ * {@code toJson()} ({@link ExportedRecord}).
  *
  * <p>Not thread-safe: one mapper per partition, called in log order from one thread. It decodes
  * into values it reuses, and it remembers the call activities it has seen active, to fill a called
@@ -79,24 +80,25 @@ public final class ZeebeRecordMapper {
     if (value == null) {
       return null;
     }
-    return ImmutableRecord.builder()
-        .withPosition(record.position())
-        .withSourceRecordPosition(record.sourceRecordPosition())
-        .withKey(record.key())
-        .withTimestamp(record.timestamp())
-        .withPartitionId(partitionId)
-        .withRecordType(recordType)
-        .withValueType(ZeebeIntents.valueType(type))
-        .withIntent(zeebeIntent)
-        .withRejectionType(rejectionType(record.rejectionType()))
-        .withRejectionReason(
-            record.rejectionType() == RejectionType.NONE ? "" : record.rejectionReason())
-        .withBrokerVersion(brokerVersion)
-        .withAuthorizations(Collections.emptyMap())
-        .withRecordVersion(RECORD_VERSION)
-        .withOperationReference(NO_OPERATION_REFERENCE)
-        .withValue(value)
-        .build();
+    return new ExportedRecord<>(
+        ImmutableRecord.builder()
+            .withPosition(record.position())
+            .withSourceRecordPosition(record.sourceRecordPosition())
+            .withKey(record.key())
+            .withTimestamp(record.timestamp())
+            .withPartitionId(partitionId)
+            .withRecordType(recordType)
+            .withValueType(ZeebeIntents.valueType(type))
+            .withIntent(zeebeIntent)
+            .withRejectionType(rejectionType(record.rejectionType()))
+            .withRejectionReason(
+                record.rejectionType() == RejectionType.NONE ? "" : record.rejectionReason())
+            .withBrokerVersion(brokerVersion)
+            .withAuthorizations(Collections.emptyMap())
+            .withRecordVersion(RECORD_VERSION)
+            .withOperationReference(NO_OPERATION_REFERENCE)
+            .withValue(value)
+            .build());
   }
 
   /**

@@ -3,6 +3,8 @@ package io.tern.engine.exporter.records;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.camunda.zeebe.protocol.record.Record;
@@ -255,6 +257,38 @@ class ZeebeRecordMapperTest {
     assertThat(mapped.stream().map(m -> String.valueOf(m.zeebe())).toList())
         .isEqualTo(before)
         .isEqualTo(records.stream().map(m -> String.valueOf(m.zeebe())).toList());
+  }
+
+  @Test
+  void aRecordIsItsOwnCopyAndWritesItselfAsZeebesJson() throws Exception {
+    Record<?> created = only(JobIntent.CREATED, RecordType.EVENT);
+    assertThat(created.copyOf()).isSameAs(created);
+    JsonNode json = new ObjectMapper().readTree(created.toJson());
+    assertThat(json.path("position").asLong()).isEqualTo(created.getPosition());
+    assertThat(json.path("key").asLong()).isEqualTo(jobKey);
+    assertThat(json.path("partitionId").asInt()).isEqualTo(1);
+    assertThat(json.path("valueType").asText()).isEqualTo("JOB");
+    assertThat(json.path("intent").asText()).isEqualTo("CREATED");
+    assertThat(json.path("recordType").asText()).isEqualTo("EVENT");
+    assertThat(json.path("rejectionType").asText()).isEqualTo("NULL_VAL");
+    assertThat(json.path("brokerVersion").asText()).isEqualTo(EngineRun.BROKER_VERSION);
+    JsonNode job = json.path("value");
+    assertThat(job.path("type").asText()).isEqualTo("work");
+    assertThat(job.path("retries").asInt()).isEqualTo(3);
+    assertThat(job.path("customHeaders").path("color").asText()).isEqualTo("blue");
+    assertThat(job.path("processInstanceKey").asLong()).isEqualTo(processInstanceKey);
+    assertThat(job.path("tenantId").asText()).isEqualTo(TenantOwned.DEFAULT_TENANT_IDENTIFIER);
+
+    JsonNode deployment =
+        new ObjectMapper().readTree(only(DeploymentIntent.CREATED, RecordType.EVENT).toJson());
+    assertThat(
+            deployment.path("value").path("processesMetadata").get(0).path("duplicate").isBoolean())
+        .isTrue();
+    assertThat(
+            new String(
+                deployment.path("value").path("resources").get(0).path("resource").binaryValue(),
+                StandardCharsets.UTF_8))
+        .contains("<process id=\"order\"");
   }
 
   // ------------------------------------------------------------------ process instances

@@ -26,7 +26,7 @@ import org.agrona.DirectBuffer;
  * process instance's parent process instance key (see {@link InstanceValues}).
  */
 public final class ZeebeRecordMapper {
-  /** Zeebe writes every record of 8.6 in version 1 of its value, but for a few we have none of. */
+  /** The version Zeebe 8.6 writes its records in unless a record's layout changed (none here). */
   private static final int RECORD_VERSION = 1;
 
   /** Zeebe's "no operation reference" (a client may tag a command with one; Tern has none). */

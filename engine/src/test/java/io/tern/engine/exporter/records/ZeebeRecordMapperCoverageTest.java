@@ -175,4 +175,26 @@ class ZeebeRecordMapperCoverageTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("cannot read the value");
   }
+
+  @Test
+  void documentsReadAsZeebesMessagePackReadingGivesThem() {
+    byte[] none = new byte[0];
+    assertThat(Documents.variables(none)).isEmpty();
+    assertThat(Documents.variables(" \n".getBytes(StandardCharsets.UTF_8))).isEmpty();
+    assertThat(Documents.variables("{\"n\": 2.50, \"i\": -7}".getBytes(StandardCharsets.UTF_8)))
+        .containsEntry("n", 2.5)
+        .containsEntry("i", -7);
+    assertThatThrownBy(
+            () -> Documents.variables("{\"a\": {}}".getBytes(StandardCharsets.UTF_8)).put("b", 1))
+        .as("unmodifiable")
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThat(
+            Documents.compactJson(" [1, 2.50, {\"a\" : null}] ".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo("[1,2.5,{\"a\":null}]");
+    assertThat(Documents.compactJson(none)).isEqualTo("null");
+    assertThat(Documents.headers("{\"a\": \"x\", \"n\": 1}".getBytes(StandardCharsets.UTF_8)))
+        .containsEntry("a", "x")
+        .containsEntry("n", "1");
+    assertThat(Documents.checksum("00ff")).containsExactly(0, -1);
+  }
 }

@@ -23,8 +23,11 @@ import java.util.Map;
  * <p>The JSON is Jackson's reading of the record's getters: the property names of Zeebe's JSON
  * ({@code position}, {@code valueType}, {@code value.bpmnProcessId}, ...), enums by name, byte
  * arrays (resources, checksums) in base64, as Zeebe writes them.
+ *
+ * <p>Public, as the protocol's classes are: an exporter that serializes records with its own
+ * Jackson (by their getters) reaches them through the record's class.
  */
-final class ExportedRecord<T extends RecordValue> implements Record<T> {
+public final class ExportedRecord<T extends RecordValue> implements Record<T> {
   private static final ObjectMapper JSON =
       new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 

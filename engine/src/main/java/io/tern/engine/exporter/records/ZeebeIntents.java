@@ -8,6 +8,7 @@ import io.tern.engine.protocol.ValueType;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Tern's value types and intents as Zeebe's. Tern named its value types and intents after Zeebe's,
@@ -20,10 +21,11 @@ import java.util.Map;
 final class ZeebeIntents {
   /**
    * Zeebe answers a creation that awaits its result with a PROCESS_INSTANCE_RESULT, but never
-   * writes one to its log, so exporters never see one; Tern logs it (to answer after a restart).
+   * writes one to its log, so exporters never see one; Tern logs it as the answer, sent to the
+   * waiting client once it is committed.
    */
-  private static final java.util.Set<Intent> NOT_EXPORTED =
-      java.util.Set.of(ResultIntent.COMPLETED, ResultIntent.TERMINATED);
+  private static final Set<Intent> NOT_EXPORTED =
+      Set.of(ResultIntent.COMPLETED, ResultIntent.TERMINATED);
 
   private static final Map<ValueType, io.camunda.zeebe.protocol.record.ValueType> VALUE_TYPES;
   private static final Map<Intent, io.camunda.zeebe.protocol.record.intent.Intent> INTENTS;

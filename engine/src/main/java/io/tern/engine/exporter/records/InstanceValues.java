@@ -35,13 +35,14 @@ import org.agrona.DirectBuffer;
  * instance, are in {@link ReworkValues}.)
  */
 final class InstanceValues {
-  /**
-   * Call activity instances seen active, and their process instance: a called process instance's
-   * records name only the call activity instance that called it, Zeebe's also name the caller's
-   * process instance. Bounded, against a log whose call activities never end in what is exported.
-   */
+  /** Against a log whose call activities never end in what is exported: the oldest go first. */
   private static final int MAX_CALLERS = 1 << 16;
 
+  /**
+   * Call activity instances seen active, to their process instance: a called process instance's
+   * records name only the call activity instance that called it; Zeebe's also name the caller's
+   * process instance.
+   */
   private final Map<Long, Long> callers =
       new LinkedHashMap<>() {
         @Override

@@ -19,6 +19,7 @@ import io.tern.engine.exporter.ExportRecordMapper;
 import io.tern.engine.exporter.ExporterLoadException;
 import io.tern.engine.exporter.ExporterLoader;
 import io.tern.engine.exporter.LoadedExporter;
+import io.tern.engine.exporter.records.ZeebeRecordMapper;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
 import io.tern.engine.gateway.auth.AuthenticationConfig;
@@ -94,10 +95,11 @@ public final class Broker implements AutoCloseable {
       partition -> ExportRecordMapper.NONE;
 
   /**
-   * What {@link #start(BrokerConfig)} exports each partition's records with: replace with the Zeebe
-   * record mapper (issue 47) to run the exporters' directors.
+   * What {@link #start(BrokerConfig)} exports each partition's records with: Zeebe 8.6's records
+   * (docs/exporter-records.md), a mapper per partition.
    */
-  public static final IntFunction<ExportRecordMapper> DEFAULT_MAPPERS = NO_MAPPER;
+  public static final IntFunction<ExportRecordMapper> DEFAULT_MAPPERS =
+      partition -> new ZeebeRecordMapper(partition, ZeebeRecordMapper.BROKER_VERSION)::map;
 
   /**
    * The configured exporters, loaded and configured at start; each partition led here runs an

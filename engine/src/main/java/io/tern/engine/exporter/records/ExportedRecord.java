@@ -1,8 +1,5 @@
 package io.tern.engine.exporter.records;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.camunda.zeebe.protocol.record.ImmutableRecord;
 import io.camunda.zeebe.protocol.record.Record;
 import io.camunda.zeebe.protocol.record.RecordType;
@@ -10,7 +7,6 @@ import io.camunda.zeebe.protocol.record.RecordValue;
 import io.camunda.zeebe.protocol.record.RejectionType;
 import io.camunda.zeebe.protocol.record.ValueType;
 import io.camunda.zeebe.protocol.record.intent.Intent;
-import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
@@ -20,17 +16,14 @@ import java.util.Map;
  * records as text (the Hazelcast exporter's JSON format, Kafka exporters). The protocol's default
  * of both throws.
  *
- * <p>The JSON is Jackson's reading of the record's getters: the property names of Zeebe's JSON
- * ({@code position}, {@code valueType}, {@code value.bpmnProcessId}, ...), enums by name, byte
- * arrays (resources, checksums) in base64, as Zeebe writes them.
+ * <p>The JSON is Zeebe's ({@link RecordJson}): the record's fields, and its value as the properties
+ * of its value type's protocol interface ({@code value.bpmnProcessId}, ...), enums by name, byte
+ * arrays (resources, checksums) in base64.
  *
  * <p>Public, as the protocol's classes are: an exporter that serializes records with its own
  * Jackson (by their getters) reaches them through the record's class.
  */
 public final class ExportedRecord<T extends RecordValue> implements Record<T> {
-  private static final ObjectMapper JSON =
-      new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-
   private final ImmutableRecord<T> record;
 
   ExportedRecord(ImmutableRecord<T> record) {
@@ -119,11 +112,7 @@ public final class ExportedRecord<T extends RecordValue> implements Record<T> {
 
   @Override
   public String toJson() {
-    try {
-      return JSON.writeValueAsString(record);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException("record at position " + getPosition(), e);
-    }
+    return RecordJson.toJson(this);
   }
 
   @Override

@@ -33,6 +33,14 @@ public final class ZeebeRecordMapper {
   private static final long NO_OPERATION_REFERENCE = -1;
 
   private final int partitionId;
+
+  /**
+   * The broker version a Tern broker's records carry: the Zeebe release whose records they are.
+   * Readers go by it (Zeebe's Elasticsearch exporter puts it in index names; Operate reads records
+   * of its own minor version).
+   */
+  public static final String BROKER_VERSION = "8.6.0";
+
   private final String brokerVersion;
   private final InstanceValues instances = new InstanceValues();
   private final ReworkValues rework = new ReworkValues();

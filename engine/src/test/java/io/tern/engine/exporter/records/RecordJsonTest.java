@@ -59,7 +59,7 @@ class RecordJsonTest {
   @Test
   void aJobEventHasZeebesFieldsAndItsValueThePropertiesOfJobRecordValue() throws Exception {
     Record<?> record =
-        JsonRecord.of(
+        new ExportedRecord<>(
             ImmutableRecord.<RecordValue>builder()
                 .withPartitionId(2)
                 .withPosition(42)
@@ -130,7 +130,7 @@ class RecordJsonTest {
   @Test
   void aProcessInstanceValueHasItsElementTypesByName() throws Exception {
     Record<?> record =
-        JsonRecord.of(
+        new ExportedRecord<>(
             envelope(
                 ValueType.PROCESS_INSTANCE,
                 ProcessInstanceIntent.ELEMENT_ACTIVATED,
@@ -161,7 +161,7 @@ class RecordJsonTest {
   @Test
   void nestedValuesAndBooleansAreWrittenAsTheProtocolNamesThem() throws Exception {
     Record<?> record =
-        JsonRecord.of(
+        new ExportedRecord<>(
             envelope(
                 ValueType.JOB_BATCH,
                 JobBatchIntent.ACTIVATED,
@@ -189,7 +189,7 @@ class RecordJsonTest {
   void bytesAreBase64() throws Exception {
     byte[] bpmn = "<definitions/>".getBytes(StandardCharsets.UTF_8);
     Record<?> record =
-        JsonRecord.of(
+        new ExportedRecord<>(
             envelope(
                 ValueType.DEPLOYMENT,
                 DeploymentIntent.CREATED,
@@ -210,14 +210,14 @@ class RecordJsonTest {
 
   @Test
   void aRejectionCarriesItsTypeAndReasonAndACopyKeepsItsJson() throws Exception {
-    Record<RecordValue> rejected =
+    ImmutableRecord<RecordValue> rejected =
         ImmutableRecord.<RecordValue>builder()
             .from(envelope(ValueType.JOB, JobIntent.COMPLETE, JOB))
             .withRecordType(RecordType.COMMAND_REJECTION)
             .withRejectionType(RejectionType.NOT_FOUND)
             .withRejectionReason("Expected to complete job with key '7', but no such job was found")
             .build();
-    Record<RecordValue> record = JsonRecord.of(rejected);
+    Record<RecordValue> record = new ExportedRecord<>(rejected);
 
     JsonNode json = JSON.readTree(record.copyOf().toJson());
 
@@ -225,7 +225,7 @@ class RecordJsonTest {
     assertThat(json.get("intent").asText()).isEqualTo("COMPLETE");
     assertThat(json.get("rejectionType").asText()).isEqualTo("NOT_FOUND");
     assertThat(json.get("rejectionReason").asText()).contains("no such job");
-    assertThat(JsonRecord.of(record)).isSameAs(record);
+    assertThat(new ExportedRecord<>(record)).isSameAs(record);
   }
 
   private static ImmutableRecord<RecordValue> envelope(

@@ -92,9 +92,9 @@ public final class ConfigReference {
             String.join(
                 "\n",
                 "Exporters are loaded and configured at start (a broker whose exporter does not load or",
-                "whose `configure` throws does not start) and run on each partition's leader; see",
-                "[exporters.md](exporters.md), which also says what is still in progress (the records",
-                "handed to `export`). `<id>` is a name of your choosing; an exporter needs at least",
+                "whose `configure` throws does not start) and run on each partition's leader, which",
+                "hands them its committed records as Zeebe 8.6's; see [exporters.md](exporters.md).",
+                "`<id>` is a name of your choosing; an exporter needs at least",
                 "`className`. Any other key under `exporters.<id>` is refused.",
                 "",
                 ""));

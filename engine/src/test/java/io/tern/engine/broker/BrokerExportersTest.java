@@ -34,8 +34,8 @@ class BrokerExportersTest {
           .isEqualTo(Map.of("url", "http://localhost:9200"));
       assertThat(local.context().getPartitionId()).isEqualTo(1);
       assertThat(broker.partitions().get(0).director())
-          .as("no director without a record mapper: positions would move past every record")
-          .isNull();
+          .as("the leader's director, exporting Zeebe records (Broker.DEFAULT_MAPPERS)")
+          .isNotNull();
     }
   }
 

@@ -225,7 +225,7 @@ class RecordJsonTest {
     assertThat(json.get("intent").asText()).isEqualTo("COMPLETE");
     assertThat(json.get("rejectionType").asText()).isEqualTo("NOT_FOUND");
     assertThat(json.get("rejectionReason").asText()).contains("no such job");
-    assertThat(new ExportedRecord<>(record)).isSameAs(record);
+    assertThat(record.copyOf()).isSameAs(record);
   }
 
   private static ImmutableRecord<RecordValue> envelope(

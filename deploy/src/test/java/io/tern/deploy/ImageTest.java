@@ -95,7 +95,14 @@ class ImageTest {
               .serviceTask("task", t -> t.zeebeJobType("image-check"))
               .endEvent()
               .done();
-      client.newDeployResourceCommand().addProcessModel(process, "image-check.bpmn").send().join();
+      // A minute, not the client's 10 s: the container's JVM is cold and, in a parallel build,
+      // shares the machine with other modules' brokers.
+      client
+          .newDeployResourceCommand()
+          .addProcessModel(process, "image-check.bpmn")
+          .requestTimeout(Duration.ofSeconds(60))
+          .send()
+          .join();
       try (JobWorker worker =
           client
               .newWorker()

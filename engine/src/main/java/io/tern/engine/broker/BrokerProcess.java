@@ -41,6 +41,13 @@ public final class BrokerProcess {
         .addShutdownHook(new Thread(BrokerProcess::stopStarted, "stop-child-brokers"));
   }
 
+  /**
+   * A system property with JVM options for every broker process started here (split at spaces),
+   * before the caller's own: e.g. {@code -XX:TieredStopAtLevel=1} for the many short-lived brokers
+   * of the test suite, where compiling with C2 costs more CPU than the brokers run for.
+   */
+  public static final String JVM_OPTIONS_PROPERTY = "tern.brokerProcess.jvmOptions";
+
   private BrokerProcess() {}
 
   private static void stopStarted() {
@@ -69,6 +76,10 @@ public final class BrokerProcess {
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("--add-exports");
     command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+    String extra = System.getProperty(JVM_OPTIONS_PROPERTY, "").strip();
+    if (!extra.isEmpty()) {
+      command.addAll(java.util.List.of(extra.split("\\s+")));
+    }
     command.addAll(java.util.List.of(jvmOptions));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

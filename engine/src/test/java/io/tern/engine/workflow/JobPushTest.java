@@ -109,6 +109,9 @@ class JobPushTest extends WorkflowTestBase {
     create(leader, "p");
 
     await(() -> countOf(JobIntent.YIELDED) == 1, "the job to be yielded");
+    // Long polls hear of the yielded job once its event is applied, which can come a moment
+    // after the event is in the log.
+    await(() -> !streams.available.isEmpty(), "long polls told of the job");
     assertThat(streams.available).containsExactly("work");
     streams.open.clear();
     long key = awaitJob(leader, "work");

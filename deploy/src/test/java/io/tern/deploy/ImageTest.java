@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -84,51 +85,60 @@ class ImageTest {
         .as("the heap is a quarter of the container's 1 GiB, not of the host's memory")
         .contains(String.valueOf(256L * 1024 * 1024));
 
-    try (CamundaClient client =
-        CamundaClient.newClientBuilder()
-            .grpcAddress(URI.create("http://127.0.0.1:" + gateway))
-            .preferRestOverGrpc(false)
-            .build()) {
-      BpmnModelInstance process =
-          Bpmn.createExecutableProcess("image-check")
-              .startEvent()
-              .serviceTask("task", t -> t.zeebeJobType("image-check"))
-              .endEvent()
-              .done();
-      // A minute, not the client's 10 s: the container's JVM is cold and, in a parallel build,
-      // shares the machine with other modules' brokers.
-      client
-          .newDeployResourceCommand()
-          .addProcessModel(process, "image-check.bpmn")
-          .requestTimeout(Duration.ofSeconds(60))
-          .send()
-          .join();
-      try (JobWorker worker =
-          client
-              .newWorker()
-              .jobType("image-check")
-              .handler(
-                  (jobClient, job) ->
-                      jobClient
-                          .newCompleteCommand(job)
-                          .variables(Map.of("done", true))
-                          .send()
-                          .join())
-              .open()) {
-        ProcessInstanceResult result =
+    try {
+      try (CamundaClient client =
+          CamundaClient.newClientBuilder()
+              .grpcAddress(URI.create("http://127.0.0.1:" + gateway))
+              .preferRestOverGrpc(false)
+              .build()) {
+        BpmnModelInstance process =
+            Bpmn.createExecutableProcess("image-check")
+                .startEvent()
+                .serviceTask("task", t -> t.zeebeJobType("image-check"))
+                .endEvent()
+                .done();
+        // A minute, not the client's 10 s: the container's JVM is cold and, in a parallel build,
+        // shares the machine with other modules' brokers.
+        client
+            .newDeployResourceCommand()
+            .addProcessModel(process, "image-check.bpmn")
+            .requestTimeout(Duration.ofSeconds(60))
+            .send()
+            .join();
+        try (JobWorker worker =
             client
-                .newCreateInstanceCommand()
-                .bpmnProcessId("image-check")
-                .latestVersion()
-                .variables(Map.of("order", 7))
-                .withResult()
-                .requestTimeout(Duration.ofSeconds(30))
-                .send()
-                .join();
-        assertThat(result.getVariablesAsMap())
-            .containsEntry("order", 7)
-            .containsEntry("done", true);
+                .newWorker()
+                .jobType("image-check")
+                .handler(
+                    (jobClient, job) ->
+                        jobClient
+                            .newCompleteCommand(job)
+                            .variables(Map.of("done", true))
+                            .send()
+                            .join())
+                .open()) {
+          ProcessInstanceResult result =
+              client
+                  .newCreateInstanceCommand()
+                  .bpmnProcessId("image-check")
+                  .latestVersion()
+                  .variables(Map.of("order", 7))
+                  .withResult()
+                  .requestTimeout(Duration.ofSeconds(30))
+                  .send()
+                  .join();
+          assertThat(result.getVariablesAsMap())
+              .containsEntry("order", 7)
+              .containsEntry("done", true);
+        }
       }
+    } catch (RuntimeException | AssertionError e) {
+      // What the broker in the container did is the first thing to read when this fails.
+      e.addSuppressed(
+          new AssertionError(
+              "the container's log, last lines:\n"
+                  + tail(Podman.podman("logs", container).output())));
+      throw e;
     }
 
     Podman.Result stop = Podman.podman("stop", "-t", "30", container);
@@ -142,6 +152,11 @@ class ImageTest {
             Podman.podman("inspect", container, "--format", "{{.State.ExitCode}}").output().strip())
         .as("exit code: a clean stop on SIGTERM (0), not podman's kill after the timeout (137)")
         .isEqualTo("0");
+  }
+
+  private static String tail(String log) {
+    List<String> lines = log.lines().toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
   }
 
   private static Map<String, String> imageConfig() throws Exception {

@@ -53,6 +53,15 @@ class PackageCyclesTest {
         .check(ENGINE);
   }
 
+  /**
+   * Nor the workflow engine's own packages: the model checks FEEL and timer expressions at
+   * deployment, so FEEL and the timer schedule know nothing of the model.
+   */
+  @Test
+  void theWorkflowPackagesHaveNoCycle() {
+    slices().matching("io.tern.engine.workflow.(*)..").should().beFreeOfCycles().check(ENGINE);
+  }
+
   @Test
   void theProcessingPackagesHaveNoCycle() {
     slices().matching("..workflow.processing.(*)..").should().beFreeOfCycles().check(ENGINE);

@@ -1,6 +1,5 @@
 package io.tern.engine.workflow.feel;
 
-import io.tern.engine.workflow.model.ExecutableElement.Mapping;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import io.tern.engine.workflow.variables.JsonValues;
 import java.util.LinkedHashMap;

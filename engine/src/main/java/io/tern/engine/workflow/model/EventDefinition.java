@@ -1,5 +1,7 @@
 package io.tern.engine.workflow.model;
 
+import io.tern.engine.workflow.timer.TimerKind;
+
 /** The trigger of a catch event, or the result of a throw event. */
 public sealed interface EventDefinition {
   /**
@@ -37,16 +39,6 @@ public sealed interface EventDefinition {
     public String code() {
       return escalationCode;
     }
-  }
-
-  /** How a timer's expression is read. */
-  enum TimerKind {
-    /** {@code timeDuration}: fires once, that long after the element is entered. */
-    DURATION,
-    /** {@code timeDate}: fires once, at that date and time. */
-    DATE,
-    /** {@code timeCycle}: fires repeatedly ({@code R5/PT10S}). */
-    CYCLE
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tern.engine.workflow.model;
 
+import io.tern.engine.workflow.feel.Mapping;
 import io.tern.engine.workflow.value.BpmnElementType;
 import java.util.List;
 
@@ -110,10 +111,4 @@ public record ExecutableElement(
       String inputElement,
       String outputCollection,
       String outputElement) {}
-
-  /**
-   * A variable mapping: its source (FEEL after a leading '=', else static text) and its target (a
-   * variable name, or a path into one: {@code order.total}).
-   */
-  public record Mapping(String source, String target) {}
 }

@@ -3,7 +3,7 @@ package io.tern.engine.workflow.model;
 import static io.tern.engine.workflow.model.BpmnTransformer.describe;
 
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
-import io.tern.engine.workflow.model.ExecutableElement.Mapping;
+import io.tern.engine.workflow.feel.Mapping;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.camunda.feel.api.FeelEngineApi;

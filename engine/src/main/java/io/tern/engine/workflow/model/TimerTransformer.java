@@ -5,7 +5,7 @@ import static io.tern.engine.workflow.model.BpmnTransformer.describe;
 import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.IntermediateCatchEvent;
 import io.camunda.zeebe.model.bpmn.instance.TimerEventDefinition;
-import io.tern.engine.workflow.model.EventDefinition.TimerKind;
+import io.tern.engine.workflow.timer.TimerKind;
 import java.util.List;
 
 /** Reads a timer event definition: which of duration, date or cycle, and its expression. */

@@ -1,7 +1,6 @@
 package io.tern.engine.workflow.timer;
 
 import io.tern.engine.workflow.feel.FeelBudget;
-import io.tern.engine.workflow.model.EventDefinition.TimerKind;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.time.Duration;
 import java.time.Instant;

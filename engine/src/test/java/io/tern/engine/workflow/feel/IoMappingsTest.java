@@ -3,7 +3,6 @@ package io.tern.engine.workflow.feel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.engine.workflow.model.ExecutableElement.Mapping;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.tern.engine.workflow.timer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.engine.workflow.model.EventDefinition.TimerKind;
 import io.tern.engine.workflow.timer.TimerSchedule.Schedule;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -5,6 +5,7 @@ import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
+import io.tern.engine.workflow.feel.Mapping;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableProcess;
 import io.tern.engine.workflow.model.InclusiveJoin;
@@ -283,7 +284,7 @@ public final class ElementLifecycle {
 
   /** The mappings' variables, or null after raising an incident naming the failure. */
   private Map<String, byte[]> evaluateMappings(
-      ElementStep step, List<ExecutableElement.Mapping> mappings, String kind) {
+      ElementStep step, List<Mapping> mappings, String kind) {
     try {
       return ioMappings.evaluate(mappings, variables.visible(step.key(), List.of()));
     } catch (FeelStrings.EvaluationException | InvalidVariablesException e) {

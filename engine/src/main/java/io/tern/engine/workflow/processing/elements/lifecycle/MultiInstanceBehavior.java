@@ -5,6 +5,7 @@ import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
+import io.tern.engine.workflow.feel.Mapping;
 import io.tern.engine.workflow.model.ExecutableElement;
 import io.tern.engine.workflow.model.ExecutableElement.MultiInstance;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
@@ -83,9 +84,7 @@ public final class MultiInstanceBehavior {
 
   private byte[] evaluate(String expression, long scopeKey) {
     return expressions
-        .evaluate(
-            List.of(new ExecutableElement.Mapping(expression, "value")),
-            variables.visible(scopeKey, List.of()))
+        .evaluate(List.of(new Mapping(expression, "value")), variables.visible(scopeKey, List.of()))
         .get("value");
   }
 

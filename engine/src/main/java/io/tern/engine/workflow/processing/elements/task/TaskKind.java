@@ -2,8 +2,8 @@ package io.tern.engine.workflow.processing.elements.task;
 
 import io.tern.engine.workflow.feel.FeelStrings;
 import io.tern.engine.workflow.feel.IoMappings;
+import io.tern.engine.workflow.feel.Mapping;
 import io.tern.engine.workflow.model.ExecutableElement;
-import io.tern.engine.workflow.model.ExecutableElement.Mapping;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.behavior.incidents.IncidentBehavior;
 import io.tern.engine.workflow.processing.behavior.variables.VariableBehavior;

@@ -171,25 +171,54 @@ final class ExporterContainer implements Controller {
     return handled;
   }
 
-  /** The record as the exporter gets it, or null if it does not get it. */
+  /**
+   * The record as the exporter gets it, or null if it does not get it. The filter is asked first,
+   * with the record's types by their Zeebe names (a mapped record keeps Tern's names), so that the
+   * records an exporter filters out are not mapped (copied) at all.
+   */
   private Record<?> accepted(LoggedRecord record) throws Exception {
     if (record.valueType() == ValueType.EXPORTER) {
       return null; // Tern's own bookkeeping
     }
-    Record<?> mapped = mapper.map(record);
-    if (mapped == null) {
-      return null;
-    }
     Context.RecordFilter filter = instance.context().filter();
-    if (filter == null) {
-      return mapped;
+    if (filter != null) {
+      io.camunda.zeebe.protocol.record.RecordType recordType =
+          ZEEBE_RECORD_TYPES[record.recordType().ordinal()];
+      io.camunda.zeebe.protocol.record.ValueType valueType =
+          ZEEBE_VALUE_TYPES[record.valueType().ordinal()];
+      if (recordType == null || valueType == null) {
+        return null; // no Zeebe counterpart: the mapper would not map it either
+      }
+      boolean accept =
+          instance.call(exporter -> filter.acceptType(recordType) && filter.acceptValue(valueType));
+      if (!accept) {
+        return null;
+      }
     }
-    boolean accept =
-        instance.call(
-            exporter ->
-                filter.acceptType(mapped.getRecordType())
-                    && filter.acceptValue(mapped.getValueType()));
-    return accept ? mapped : null;
+    return mapper.map(record);
+  }
+
+  /** Zeebe's record type of the same name, by Tern's ordinal; null where Zeebe has none. */
+  private static final io.camunda.zeebe.protocol.record.RecordType[] ZEEBE_RECORD_TYPES =
+      byName(
+          io.tern.engine.record.sbe.RecordType.values(),
+          io.camunda.zeebe.protocol.record.RecordType.class);
+
+  /** Zeebe's value type of the same name, by Tern's ordinal; null where Zeebe has none. */
+  private static final io.camunda.zeebe.protocol.record.ValueType[] ZEEBE_VALUE_TYPES =
+      byName(ValueType.values(), io.camunda.zeebe.protocol.record.ValueType.class);
+
+  private static <E extends Enum<E>> E[] byName(Enum<?>[] tern, Class<E> zeebe) {
+    @SuppressWarnings("unchecked")
+    E[] table = (E[]) java.lang.reflect.Array.newInstance(zeebe, tern.length);
+    for (Enum<?> constant : tern) {
+      try {
+        table[constant.ordinal()] = Enum.valueOf(zeebe, constant.name());
+      } catch (IllegalArgumentException none) {
+        table[constant.ordinal()] = null;
+      }
+    }
+    return table;
   }
 
   /**

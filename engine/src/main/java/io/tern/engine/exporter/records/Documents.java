@@ -1,7 +1,6 @@
 package io.tern.engine.exporter.records;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -22,8 +21,6 @@ import java.util.Map;
  */
 final class Documents {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<LinkedHashMap<String, Object>> OBJECT =
-      new TypeReference<>() {};
 
   private Documents() {}
 
@@ -33,11 +30,14 @@ final class Documents {
       return Collections.emptyMap();
     }
     try {
-      JsonNode tree = JSON.readTree(json);
-      if (tree == null || !tree.isObject()) {
+      // One pass: Jackson's untyped reading gives the map, list and number types of the tree's.
+      Object document = JSON.readValue(json, Object.class);
+      if (!(document instanceof Map<?, ?>)) {
         return Collections.emptyMap(); // the engine accepts only objects; nothing else was logged
       }
-      return frozen(JSON.convertValue(tree, OBJECT));
+      @SuppressWarnings("unchecked")
+      Map<String, Object> map = (Map<String, Object>) document;
+      return frozen(map);
     } catch (IOException e) {
       throw new UncheckedIOException("variables that are not JSON: " + e.getMessage(), e);
     }

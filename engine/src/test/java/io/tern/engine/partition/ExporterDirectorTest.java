@@ -327,15 +327,21 @@ class ExporterDirectorTest {
                 ExporterIntent.UPDATE_POSITION,
                 -1,
                 new ExporterPositionValue(ID, 1, new byte[0]));
-    EngineCluster.await(() -> broker.lastProcessedPosition() >= late, "the command processed");
-    assertThat(storedPosition(broker)).isEqualTo(stored);
+    // The rejection is processed before it is committed: wait for it among committed records.
     List<String> answers = new ArrayList<>();
-    broker.forEachCommittedRecord(
-        record -> {
-          if (record.sourceRecordPosition() == late) {
-            answers.add(record.rejectionType() + ": " + record.rejectionReason());
-          }
-        });
+    EngineCluster.await(
+        () -> {
+          answers.clear();
+          broker.forEachCommittedRecord(
+              record -> {
+                if (record.sourceRecordPosition() == late) {
+                  answers.add(record.rejectionType() + ": " + record.rejectionReason());
+                }
+              });
+          return !answers.isEmpty();
+        },
+        "the command's rejection committed");
+    assertThat(storedPosition(broker)).isEqualTo(stored);
     assertThat(answers).singleElement().asString().startsWith("INVALID_STATE").contains("later");
   }
 

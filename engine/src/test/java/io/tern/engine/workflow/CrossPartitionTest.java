@@ -160,6 +160,8 @@ class CrossPartitionTest extends PartitionsTestBase {
     deployEverywhere();
     cluster.dropNext.set(2); // the subscription's CREATE, then whatever follows
     create(instances, "order", "{\"orderId\": \"" + key + "\"}");
+    // The instance is answered before its subscription's CREATE is sent: wait for that drop.
+    await(() -> cluster.dropped.get() >= 1, "the subscription's CREATE dropped");
     publish(cluster.leader(1), "paid", key, 60_000, "", "");
     cluster.dropNext.set(1);
     awaitJob(instances, "ship");

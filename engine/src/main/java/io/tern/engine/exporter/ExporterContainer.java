@@ -70,6 +70,13 @@ final class ExporterContainer implements Controller {
   /** The last position handed to {@code export}: skipped records move the position only past it. */
   private long lastExported;
 
+  /**
+   * Positions and timestamps of the records handed to {@code export} and not yet acknowledged, in
+   * log order (guarded by this): the oldest one's age is the exporter's lag, since an exporter that
+   * buffers (a bulk of a thousand documents) has not delivered what it holds.
+   */
+  private final UnacknowledgedRecords unacknowledged = new UnacknowledgedRecords();
+
   private long failingSinceMs = -1;
   private long backoffMs;
   private long retryAtNs;
@@ -156,6 +163,7 @@ final class ExporterContainer implements Controller {
             exportTimer.record(System.nanoTime() - startNs, TimeUnit.NANOSECONDS);
           }
           lastExported = pending.position();
+          handed(pending.position(), pending.timestamp());
         } else {
           skipped(pending);
         }
@@ -360,6 +368,7 @@ final class ExporterContainer implements Controller {
     }
     reader.close();
     status.oldestUnexported(0);
+    status.oldestUnacknowledged(0);
     status.state(ExporterStatus.State.CLOSED);
   }
 
@@ -375,6 +384,16 @@ final class ExporterContainer implements Controller {
       acknowledged = position;
       positionToWrite = position;
       status.position(position);
+      unacknowledged.acknowledge(position);
+      status.oldestUnacknowledged(unacknowledged.oldestTimestampMs());
+    }
+  }
+
+  /** A record handed to {@code export}: its age counts until the exporter acknowledges it. */
+  private synchronized void handed(long position, long timestampMs) {
+    if (position > acknowledged) {
+      unacknowledged.add(position, timestampMs);
+      status.oldestUnacknowledged(unacknowledged.oldestTimestampMs());
     }
   }
 

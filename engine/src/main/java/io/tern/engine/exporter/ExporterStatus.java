@@ -22,6 +22,7 @@ public final class ExporterStatus {
   private volatile long position = -1;
   private volatile long commitPosition = -1;
   private volatile long oldestUnexportedTimestampMs;
+  private volatile long oldestUnacknowledgedTimestampMs;
   private volatile String lastError;
 
   ExporterStatus(int partitionId, String exporterId) {
@@ -52,11 +53,13 @@ public final class ExporterStatus {
   }
 
   /**
-   * Seconds since the oldest committed record not yet handed to the exporter was written; 0 when
-   * caught up.
+   * Seconds since the oldest committed record the exporter has not acknowledged was written: one it
+   * holds unflushed, or else the next it has not been handed; 0 when it is caught up.
    */
   public double lagSeconds(long nowMs) {
-    long oldest = oldestUnexportedTimestampMs;
+    long held = oldestUnacknowledgedTimestampMs;
+    long waiting = oldestUnexportedTimestampMs;
+    long oldest = held <= 0 ? waiting : waiting <= 0 ? held : Math.min(held, waiting);
     return oldest <= 0 ? 0 : Math.max(0, nowMs - oldest) / 1000.0;
   }
 
@@ -79,6 +82,10 @@ public final class ExporterStatus {
 
   void oldestUnexported(long timestampMs) {
     this.oldestUnexportedTimestampMs = timestampMs;
+  }
+
+  void oldestUnacknowledged(long timestampMs) {
+    this.oldestUnacknowledgedTimestampMs = timestampMs;
   }
 
   void lastError(String lastError) {

@@ -265,6 +265,51 @@ class ExporterDirectorTest {
         .containsExactlyElementsOf(all);
   }
 
+  /**
+   * An exporter that holds what it was handed (a bulk not yet flushed) is behind by the oldest
+   * record it has not acknowledged, not by what it has not been handed.
+   */
+  @Test
+  void theLagCountsWhatTheExporterHoldsUnacknowledged() {
+    cluster = new EngineCluster(dir, 1, 0, exporters(Map.of("acknowledge", "false")));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    for (long i = 1; i <= 10; i++) {
+      cluster.send(i, "value-" + i);
+    }
+    EngineCluster.await(() -> broker.answers.size() == 10, "10 answers");
+    List<Long> expected = exportable(broker);
+    EngineCluster.await(() -> journal.exported.size() >= expected.size(), "all handed over");
+    ExporterStatus status = broker.partition.director().status(ID);
+    long firstTimestampMs = timestampOf(broker, expected.get(0));
+    long nowMs = System.currentTimeMillis();
+    assertThat(status.lagSeconds(nowMs))
+        .as("the age of the first record, which the exporter still holds")
+        .isEqualTo((nowMs - firstTimestampMs) / 1000.0);
+
+    long half = expected.get(4);
+    journal.controller.updateLastExportedRecordPosition(half);
+    long later = System.currentTimeMillis();
+    assertThat(status.lagSeconds(later))
+        .isEqualTo((later - timestampOf(broker, expected.get(5))) / 1000.0);
+
+    journal.controller.updateLastExportedRecordPosition(expected.get(expected.size() - 1));
+    EngineCluster.await(
+        () -> status.lagSeconds(System.currentTimeMillis()) == 0,
+        "no lag once all is acknowledged");
+  }
+
+  private static long timestampOf(EngineCluster.Broker broker, long position) {
+    long[] timestamp = {-1};
+    broker.forEachCommittedRecord(
+        record -> {
+          if (record.position() == position) {
+            timestamp[0] = record.timestamp();
+          }
+        });
+    assertThat(timestamp[0]).as("the record at " + position).isPositive();
+    return timestamp[0];
+  }
+
   @Test
   void compactionKeepsWhatAnExporterHasNotAcknowledged() {
     cluster = new EngineCluster(dir, 1, 0, exporters(Map.of("acknowledge", "false")));

@@ -194,7 +194,12 @@ public final class LoadBenchmark {
           options.durationSeconds);
       LoadReporter reporter =
           new LoadReporter(
-              stats, gauges, new MetricsWindow(management), driver::outstanding, progress);
+              stats,
+              gauges,
+              new ExporterLags(management),
+              new MetricsWindow(management),
+              driver::outstanding,
+              progress);
       long startNs = System.nanoTime();
       long measureFromNs = startNs + options.warmup().toNanos();
       long endNs = measureFromNs + options.duration().toNanos();
@@ -278,6 +283,10 @@ public final class LoadBenchmark {
     results.put("refusalLatencyMs", percentiles(measured.refusalLatency));
     results.put("processingLatencyMs", reporter.processingLatency());
     results.put("limiter", reporter.limiterSummary());
+    Map<String, Object> lags = reporter.exporterLagSummary();
+    if (!lags.isEmpty()) {
+      results.put("exporterLagSeconds", lags);
+    }
     results.put("series", reporter.series().stream().map(LoadReporter.Row::json).toList());
     progress.log(
         "done: %d instances in %.0f s = %.0f PI/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f"
@@ -304,6 +313,10 @@ public final class LoadBenchmark {
         "accepted commands, write to processed (brokers' histograms, bucket bounds in ms): %s",
         reporter.processingLatency());
     progress.log("backpressure limit, per partition: %s", reporter.limiterSummary());
+    if (!lags.isEmpty()) {
+      progress.log(
+          "exporter lag over the measured window (seconds, sampled each second): %s", lags);
+    }
     LoadChart.write(options.chartOut, title(options), reporter.series());
     return results;
   }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.HdrHistogram.DoubleHistogram;
 
 /**
  * Once a second during a load run: what the starter's instances met in that second, and each
@@ -57,6 +58,11 @@ final class LoadReporter {
 
   private final LoadStats stats;
   private final LimiterGauges gauges;
+  private final ExporterLags exporterLags;
+
+  /** Each exporter's lag, one sample a second of the measured window, by exporter id. */
+  private final Map<String, DoubleHistogram> lagSeconds = new TreeMap<>();
+
   private final MetricsWindow processing;
   private Map<String, Object> processingLatency = Map.of();
   private final LongSupplier outstanding;
@@ -75,11 +81,13 @@ final class LoadReporter {
   LoadReporter(
       LoadStats stats,
       LimiterGauges gauges,
+      ExporterLags exporterLags,
       MetricsWindow processing,
       LongSupplier outstanding,
       Progress progress) {
     this.stats = stats;
     this.gauges = gauges;
+    this.exporterLags = exporterLags;
     this.processing = processing;
     this.outstanding = outstanding;
     this.progress = progress;
@@ -140,6 +148,7 @@ final class LoadReporter {
   private synchronized void report(long atNs) {
     LoadStats.Interval second = stats.interval();
     Map<Integer, LimiterGauges.Partition> limiters = gauges.read();
+    Map<String, Double> lags = exporterLags.read();
     refusedTotal += second.refused;
     failedTotal += second.failed;
     boolean inWindow = atNs > measureFromNs && atNs <= endNs;
@@ -154,6 +163,9 @@ final class LoadReporter {
             range[1] = Math.max(range[1], limiter.limit());
             range[2] = limiter.limit();
           });
+      lags.forEach(
+          (id, lag) ->
+              lagSeconds.computeIfAbsent(id, any -> new DoubleHistogram(3)).recordValue(lag));
     }
     Row row =
         new Row(
@@ -184,6 +196,29 @@ final class LoadReporter {
         second.failed,
         outstanding.getAsLong(),
         limits.length() == 0 ? " (no gauges)" : limits);
+    if (!lags.isEmpty()) {
+      StringBuilder behind = new StringBuilder();
+      lags.forEach((id, lag) -> behind.append(String.format(" %s %.2f s", id, lag)));
+      progress.log("        exporters behind by:%s", behind);
+    }
+  }
+
+  /**
+   * Each exporter's lag over the measured window, sampled once a second: p50, p99 and max in
+   * seconds, and the samples taken; empty if the brokers run no exporter.
+   */
+  synchronized Map<String, Object> exporterLagSummary() {
+    Map<String, Object> summary = new LinkedHashMap<>();
+    lagSeconds.forEach(
+        (id, histogram) -> {
+          Map<String, Object> figures = new LinkedHashMap<>();
+          figures.put("samples", histogram.getTotalCount());
+          figures.put("p50", histogram.getValueAtPercentile(50));
+          figures.put("p99", histogram.getValueAtPercentile(99));
+          figures.put("max", histogram.getMaxValue());
+          summary.put(id, figures);
+        });
+    return summary;
   }
 
   /** The brokers' write-to-processed latency over the measured window (see the class used). */

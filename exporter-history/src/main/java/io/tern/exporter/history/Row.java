@@ -1,0 +1,58 @@
+package io.tern.exporter.history;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A row waiting in the buffer: a value per column, null where the records seen so far did not say.
+ * Rows for the same key merge in the buffer ({@link #mergeNewer}) exactly as the database's upsert
+ * merges them into the stored row, so a batch writes each key once.
+ */
+final class Row<C extends Enum<C> & Column> {
+  final Table<C> table;
+  private final Object[] values;
+
+  Row(Table<C> table) {
+    this.table = table;
+    this.values = new Object[table.columns.size()];
+  }
+
+  Row<C> set(C column, Object value) {
+    values[column.ordinal()] = value;
+    return this;
+  }
+
+  Object get(C column) {
+    return values[column.ordinal()];
+  }
+
+  /** The key's values, usable as a map key. */
+  List<Object> key() {
+    return table.keys.stream().map(this::get).toList();
+  }
+
+  /**
+   * Folds {@code newer} (a later record's row for the same key) into this one, by each column's
+   * {@link Column.Merge} rule; an insert-only table keeps what it had.
+   */
+  void mergeNewer(Row<C> newer) {
+    if (!table.versioned) {
+      return;
+    }
+    for (C column : table.columns) {
+      int i = column.ordinal();
+      Object older = values[i];
+      Object later = newer.values[i];
+      switch (column.merge()) {
+        case KEY -> {}
+        case FIRST -> values[i] = older != null ? older : later;
+        case LAST, POSITION -> values[i] = later != null ? later : older;
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return table.name + Arrays.toString(values);
+  }
+}

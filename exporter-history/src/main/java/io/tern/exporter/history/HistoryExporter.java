@@ -99,8 +99,8 @@ public final class HistoryExporter implements Exporter {
               + " ("
               + JdbcUrls.redact(settings.url())
               + ") cannot be opened: "
-              + e.getMessage(),
-          e);
+              + SqlErrors.describe(e),
+          SqlErrors.cause(e));
     }
     log.info(
         "History store {} opened ({}), partition {}, stored position {}",
@@ -163,7 +163,7 @@ public final class HistoryExporter implements Exporter {
             JdbcUrls.redact(settings.url()),
             buffer.rowCount(),
             buffer.position(),
-            e.toString());
+            SqlErrors.describe(e));
       }
       throw unavailable(
           "writing " + buffer.rowCount() + " rows up to position " + buffer.position(), e);
@@ -262,8 +262,8 @@ public final class HistoryExporter implements Exporter {
             + " unavailable: "
             + what
             + " failed: "
-            + cause.getMessage(),
-        cause);
+            + SqlErrors.describe(cause),
+        SqlErrors.cause(cause));
   }
 
   private static void cancel(ScheduledTask task) {

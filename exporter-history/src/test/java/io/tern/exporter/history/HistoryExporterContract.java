@@ -1,0 +1,310 @@
+package io.tern.exporter.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.camunda.zeebe.protocol.record.Record;
+import io.camunda.zeebe.protocol.record.intent.ProcessInstanceIntent;
+import io.camunda.zeebe.protocol.record.intent.VariableIntent;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the history store must do, on every database it supports: the subclasses provide a fresh
+ * database per test and a way to take it down and bring it back.
+ */
+abstract class HistoryExporterContract {
+  static final int PARTITION = 1;
+  static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
+
+  /** A new, empty database; its JDBC URL. */
+  abstract String newStoreUrl() throws Exception;
+
+  /** The username and password args for it (none for H2). */
+  abstract Map<String, Object> credentials();
+
+  /** A URL with a password in it where nothing answers. */
+  abstract String unreachableUrl();
+
+  /** The database stops answering: open connections break, new ones are refused. */
+  abstract void takeStoreDown() throws Exception;
+
+  abstract void bringStoreBack() throws Exception;
+
+  String url;
+  StoreQueries db;
+  private final List<TestDirector> directors = new ArrayList<>();
+
+  @BeforeEach
+  void newStore() throws Exception {
+    url = newStoreUrl();
+    db =
+        new StoreQueries(
+            url, (String) credentials().get("username"), (String) credentials().get("password"));
+  }
+
+  @AfterEach
+  void closeDirectors() {
+    directors.forEach(TestDirector::close);
+    db.close();
+  }
+
+  TestDirector director(Map<String, Object> args) {
+    return director(args, null, InstantSource.system());
+  }
+
+  TestDirector director(
+      Map<String, Object> args, SimpleMeterRegistry registry, InstantSource clock) {
+    Map<String, Object> all = new HashMap<>(credentials());
+    all.put("url", url);
+    all.putAll(args);
+    TestDirector director = new TestDirector(PARTITION, all, registry, clock);
+    directors.add(director);
+    return director.start();
+  }
+
+  @Test
+  void storesAnInstancesLifeRecordByRecord() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    OrderScenario order = new OrderScenario(records);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    // batchSize 1: each record is written when exported, so the store can be checked in between.
+    TestDirector director =
+        director(Map.of("batchSize", 1, "flushInterval", "PT1H"), registry, InstantSource.system());
+
+    for (int step = 0; step < order.steps.size(); step++) {
+      director.exportAll(order.steps.get(step));
+      long last = order.steps.get(step).get(order.steps.get(step).size() - 1).getPosition();
+      assertThat(director.acknowledged()).isEqualTo(last);
+      assertThat(db.count("SELECT position FROM exporter_position WHERE partition_id = 1"))
+          .isEqualTo(last);
+      if (step == 0) {
+        assertThat(
+                db.row(
+                    "SELECT state, end_date FROM process_instance WHERE process_instance_key = ?",
+                    order.instanceKey))
+            .containsEntry("state", "ACTIVE")
+            .containsEntry("end_date", null);
+      }
+      if (step == 2) {
+        // The job failed into an incident: the instance and the task show it.
+        assertThat(
+                db.count(
+                    "SELECT incident_count FROM process_instance WHERE process_instance_key = ?",
+                    order.instanceKey))
+            .isEqualTo(1);
+        assertThat(
+                db.row(
+                    "SELECT incident, state FROM element_instance WHERE element_instance_key = ?",
+                    order.taskKey))
+            .containsEntry("incident", true)
+            .containsEntry("state", "ACTIVE");
+        assertThat(db.row("SELECT state, retries FROM job WHERE job_key = ?", order.jobKey))
+            .containsEntry("state", "FAILED")
+            .containsEntry("retries", 0);
+      }
+    }
+    order.assertStored(db);
+    assertThat(registry.get("tern.history.rows").counter().count()).isGreaterThan(10);
+    assertThat(registry.get("tern.history.flush").timer().count()).isEqualTo(order.all().size());
+  }
+
+  @Test
+  void replayedRecordsAddNothing() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    OrderScenario order = new OrderScenario(records);
+    List<Record<?>> log = records.log;
+    long last = log.get(log.size() - 1).getPosition();
+
+    // Batches of 7 rows: the flushes fall in the middle of elements' and jobs' lives.
+    TestDirector first = director(Map.of("batchSize", 7, "flushInterval", "PT1H"));
+    first.exportAll(log);
+    first.close();
+    order.assertStored(db);
+    Map<String, List<List<Object>>> stored = db.dump();
+
+    // A new leader (or a restarted broker) exports again from the broker's older position.
+    TestDirector second = director(Map.of("batchSize", 7, "flushInterval", "PT1H"));
+    second.exportAll(log);
+    assertThat(second.acknowledged()).isEqualTo(last);
+    second.close();
+    assertThat(db.dump()).isEqualTo(stored);
+
+    // Even without the stored position, writing the rows again changes nothing: the upserts keep
+    // the newer row and insert-only rows are written once.
+    db.execute("DELETE FROM exporter_position");
+    TestDirector third = director(Map.of("batchSize", 3, "flushInterval", "PT1H"));
+    third.exportAll(log);
+    third.close();
+    assertThat(db.dump()).isEqualTo(stored);
+    assertThat(db.count("SELECT position FROM exporter_position")).isEqualTo(last);
+  }
+
+  @Test
+  void flushesWhenTheBatchIsFull() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    long instance = records.nextKey();
+    TestDirector director = director(Map.of("batchSize", 4, "flushInterval", "PT1H"));
+
+    director.export(records.deployment());
+    director.export(records.process(ProcessInstanceIntent.ELEMENT_ACTIVATING, instance));
+    director.export(records.process(ProcessInstanceIntent.ELEMENT_ACTIVATED, instance));
+    // Commands and other value types are filtered out before they reach the exporter.
+    director.export(records.command());
+    assertThat(db.count("SELECT COUNT(*) FROM process_instance")).isZero();
+    assertThat(director.acknowledged()).isEqualTo(-1);
+
+    // The variable and its history entry are rows 3 and 4.
+    Record<?> variable =
+        records.variable(VariableIntent.CREATED, instance, instance, "orderId", "\"A-1\"");
+    director.export(variable);
+    assertThat(db.count("SELECT COUNT(*) FROM process_instance")).isOne();
+    assertThat(db.count("SELECT COUNT(*) FROM variable_history")).isOne();
+    assertThat(director.acknowledged()).isEqualTo(variable.getPosition());
+  }
+
+  @Test
+  void flushesWhenTheIntervalPasses() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    long instance = records.nextKey();
+    TestDirector director = director(Map.of("batchSize", 500, "flushInterval", 0.1));
+
+    Record<?> activating = records.process(ProcessInstanceIntent.ELEMENT_ACTIVATING, instance);
+    director.export(activating);
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> db.count("SELECT COUNT(*) FROM process_instance") == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> director.acknowledged() == 1);
+    assertThat(activating.getPosition()).isOne();
+  }
+
+  @Test
+  void losesAndDuplicatesNothingWhileTheStoreIsDown() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    OrderScenario order = new OrderScenario(records);
+    List<Record<?>> log = records.log;
+    TestDirector director = director(Map.of("batchSize", 3, "flushInterval", "PT1H"));
+
+    int half = log.size() / 2;
+    director.exportAll(log.subList(0, half));
+    long before = director.acknowledged();
+    assertThat(before).isPositive();
+
+    takeStoreDown();
+    int failedAt = -1;
+    try {
+      for (int i = half; i < log.size() && failedAt < 0; i++) {
+        try {
+          director.export(log.get(i));
+        } catch (IllegalStateException e) {
+          assertThat(e).hasMessageContaining("history store").hasMessageContaining("unavailable");
+          failedAt = i;
+        }
+      }
+      assertThat(failedAt).as("a flush failed while the store was down").isNotNegative();
+      // The broker calls export again with the same record, which must not be buffered twice.
+      Record<?> same = log.get(failedAt);
+      for (int attempt = 0; attempt < 3; attempt++) {
+        assertThatThrownBy(() -> director.export(same)).isInstanceOf(IllegalStateException.class);
+      }
+      assertThat(director.acknowledged()).isLessThan(same.getPosition());
+    } finally {
+      bringStoreBack();
+    }
+    director.export(log.get(failedAt));
+    assertThat(director.acknowledged()).isGreaterThan(before);
+    director.exportAll(log.subList(failedAt + 1, log.size()));
+    director.close();
+
+    order.assertStored(db);
+    assertThat(db.count("SELECT COUNT(*) FROM variable_history")).isEqualTo(3);
+    assertThat(director.acknowledged()).isEqualTo(log.get(log.size() - 1).getPosition());
+  }
+
+  @Test
+  void retentionDeletesOldFinishedInstancesOnly() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW.minus(40, ChronoUnit.DAYS));
+    OrderScenario old = new OrderScenario(records);
+    OrderScenario alsoOld = new OrderScenario(records.at(NOW.minus(35, ChronoUnit.DAYS)));
+    OrderScenario oldButActive =
+        new OrderScenario(records.at(NOW.minus(40, ChronoUnit.DAYS)), false);
+    OrderScenario recent = new OrderScenario(records.at(NOW.minus(1, ChronoUnit.DAYS)));
+    // retentionBatchSize 1: the two old instances go in two transactions of one run.
+    TestDirector director =
+        director(
+            Map.of(
+                "flushInterval",
+                0.05,
+                "retention",
+                "P30D",
+                "retentionCheckInterval",
+                0.1,
+                "retentionBatchSize",
+                1),
+            null,
+            () -> NOW);
+    director.exportAll(records.log);
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> db.count("SELECT COUNT(*) FROM process_instance") == 2);
+    assertThat(db.list("SELECT process_instance_key, state FROM process_instance ORDER BY 1"))
+        .containsExactly(
+            List.of(oldButActive.instanceKey, "ACTIVE"), List.of(recent.instanceKey, "COMPLETED"));
+    for (OrderScenario deleted : List.of(old, alsoOld)) {
+      for (String table :
+          List.of("element_instance", "variable", "variable_history", "job", "incident")) {
+        assertThat(
+                db.count(
+                    "SELECT COUNT(*) FROM " + table + " WHERE process_instance_key = ?",
+                    deleted.instanceKey))
+            .as(table)
+            .isZero();
+      }
+    }
+    assertThat(
+            db.count(
+                "SELECT COUNT(*) FROM variable WHERE process_instance_key = ?",
+                oldButActive.instanceKey))
+        .isEqualTo(2);
+    recent.assertStored(db);
+  }
+
+  @Test
+  void aMissingOrUnreachableUrlIsNamed() {
+    assertThatThrownBy(
+            () -> new TestDirector(PARTITION, Map.of(), null, InstantSource.system()).start())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exporters.history.args.url is required");
+    assertThatThrownBy(
+            () ->
+                new TestDirector(
+                        PARTITION,
+                        Map.of("url", "jdbc:mysql://db/tern?password=hunter2"),
+                        null,
+                        InstantSource.system())
+                    .start())
+        .hasMessageContaining("exporters.history.args.url")
+        .hasMessageNotContaining("hunter2");
+    TestDirector unreachable =
+        new TestDirector(PARTITION, Map.of("url", unreachableUrl()), null, InstantSource.system());
+    directors.add(unreachable);
+    assertThatThrownBy(unreachable::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("exporters.history.args.url")
+        .hasMessageContaining("cannot be opened")
+        .hasMessageNotContaining("hunter2");
+  }
+}

@@ -283,6 +283,71 @@ abstract class HistoryExporterContract {
   }
 
   @Test
+  void takesThePartitionFromTheRecordsWhenTheContextHasNone() throws Exception {
+    TestRecords records = new TestRecords(3, NOW);
+    OrderScenario order = new OrderScenario(records);
+    Map<String, Object> args = new HashMap<>(credentials());
+    args.put("url", url);
+    TestDirector director = new TestDirector(PARTITION, args, null, InstantSource.system(), false);
+    directors.add(director);
+    director.start();
+    director.exportAll(records.log);
+    director.close();
+
+    order.assertStored(db);
+    assertThat(db.list("SELECT partition_id, position FROM exporter_position"))
+        .containsExactly(List.of(3, (long) records.log.size()));
+  }
+
+  /**
+   * A broker's partitions export into one store at once, each on its own thread; every partition
+   * logs the same deployment. Whatever one flush meets from another (a lock, a key inserted at the
+   * same moment), retrying the record gets it written.
+   */
+  @Test
+  void partitionsWriteIntoOneStoreAtOnce() throws Exception {
+    List<OrderScenario> orders = new ArrayList<>();
+    List<TestDirector> partitions = new ArrayList<>();
+    for (int partition = 1; partition <= 3; partition++) {
+      orders.add(new OrderScenario(new TestRecords(partition, NOW)));
+      Map<String, Object> args = new HashMap<>(credentials());
+      args.put("url", url);
+      args.put("batchSize", 2);
+      TestDirector director = new TestDirector(partition, args, null, InstantSource.system());
+      directors.add(director);
+      partitions.add(director);
+    }
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int i = 0; i < 3; i++) {
+      TestDirector director = partitions.get(i);
+      List<Record<?>> log = orders.get(i).records.log;
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  director.start();
+                  log.forEach(director::exportRetrying);
+                  director.close();
+                } catch (Throwable e) {
+                  failures.add(e);
+                }
+              });
+      threads.add(thread);
+      thread.start();
+    }
+    for (Thread thread : threads) {
+      thread.join(30_000);
+    }
+    assertThat(failures).isEmpty();
+    for (OrderScenario order : orders) {
+      order.assertStored(db);
+    }
+    assertThat(db.list("SELECT partition_id FROM exporter_position ORDER BY 1"))
+        .containsExactly(List.of(1), List.of(2), List.of(3));
+  }
+
+  @Test
   void aMissingOrUnreachableUrlIsNamed() {
     assertThatThrownBy(
             () -> new TestDirector(PARTITION, Map.of(), null, InstantSource.system()).start())

@@ -24,6 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
 final class TestDirector implements Controller, AutoCloseable {
   final HistoryExporter exporter = new HistoryExporter();
   final TestContext context;
+
+  /** What the exporter is configured with: {@link #context}, or an 8.3-only view of it. */
+  private final io.camunda.zeebe.exporter.api.context.Context configuredWith;
+
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "test-exporter-director"));
   private final AtomicLong acknowledged = new AtomicLong(-1);
@@ -31,14 +35,47 @@ final class TestDirector implements Controller, AutoCloseable {
 
   TestDirector(
       int partitionId, Map<String, Object> args, MeterRegistry registry, InstantSource clock) {
+    this(partitionId, args, registry, clock, true);
+  }
+
+  /**
+   * {@code newerContext}: false configures the exporter with a context that has only the 8.3
+   * methods (no partition id, registry or clock), as another host might.
+   */
+  TestDirector(
+      int partitionId,
+      Map<String, Object> args,
+      MeterRegistry registry,
+      InstantSource clock,
+      boolean newerContext) {
     context = new TestContext(new TestConfiguration("history", args), partitionId, registry, clock);
+    configuredWith = newerContext ? context : new OlderContext(context);
+  }
+
+  /** The 8.3 interface only (a class that is not public: its methods are not looked up). */
+  private record OlderContext(TestContext context)
+      implements io.camunda.zeebe.exporter.api.context.Context {
+    @Override
+    public org.slf4j.Logger getLogger() {
+      return context.getLogger();
+    }
+
+    @Override
+    public io.camunda.zeebe.exporter.api.context.Configuration getConfiguration() {
+      return context.getConfiguration();
+    }
+
+    @Override
+    public void setFilter(RecordFilter filter) {
+      context.setFilter(filter);
+    }
   }
 
   /** Configures and opens the exporter; throws what they throw. */
   TestDirector start() {
     call(
         () -> {
-          exporter.configure(context);
+          exporter.configure(configuredWith);
           exporter.open(this);
           return null;
         });
@@ -55,6 +92,23 @@ final class TestDirector implements Controller, AutoCloseable {
           }
           return null;
         });
+  }
+
+  /**
+   * Hands over {@code record} until {@code export} no longer throws, as the director retries (here
+   * without a backoff, up to 100 times).
+   */
+  void exportRetrying(Record<?> record) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        export(record);
+        return;
+      } catch (IllegalStateException e) {
+        if (attempt == 100) {
+          throw e;
+        }
+      }
+    }
   }
 
   void exportAll(Iterable<? extends Record<?>> records) {

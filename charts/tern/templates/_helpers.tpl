@@ -138,7 +138,82 @@ disk watermarks) with .Values.config layered over them, the user's keys winning.
 {{- $dir := "/usr/local/tern/tls/management" -}}
 {{- $_ := set $defaults.management "security" (dict "tls" (dict "enabled" true "certificateChainPath" (printf "%s/tls.crt" $dir) "privateKeyPath" (printf "%s/tls.key" $dir))) -}}
 {{- end -}}
+{{- $_ := set $defaults "exporting" (dict "history" (dict "enabled" .Values.exporters.history.enabled)) -}}
+{{- $exporters := include "tern.exporters" . | fromYaml -}}
+{{- if $exporters -}}
+{{- $_ := set $defaults "exporters" $exporters -}}
+{{- end -}}
 {{- toYaml (mustMergeOverwrite $defaults (deepCopy .Values.config)) -}}
+{{- end -}}
+
+{{/* The built-in exporters' config (exporters.<id>), from .Values.exporters. */}}
+{{- define "tern.exporters" -}}
+{{- $exporters := dict -}}
+{{- with .Values.exporters.history -}}
+{{- if and .enabled .url -}}
+{{- $args := dict "url" .url -}}
+{{- with .username }}{{ $_ := set $args "username" . }}{{ end -}}
+{{- with .retention }}{{ $_ := set $args "retention" . }}{{ end -}}
+{{- if .passwordSecret.name }}{{ $_ := set $args "passwordFile" "/usr/local/tern/secrets/exporters/history/password" }}{{ end -}}
+{{- $_ := set $exporters "history" (dict "args" $args) -}}
+{{- else if and .enabled .retention (eq (int $.Values.clusterSize) 1) -}}
+{{- $_ := set $exporters "history" (dict "args" (dict "retention" .retention)) -}}
+{{- end -}}
+{{- end -}}
+{{- with .Values.exporters.opensearch -}}
+{{- if .enabled -}}
+{{- $args := deepCopy (.args | default dict) -}}
+{{- $_ := set $args "url" .url -}}
+{{- $auth := dict -}}
+{{- with .username }}{{ $_ := set $auth "username" . }}{{ end -}}
+{{- if .passwordSecret.name }}{{ $_ := set $auth "passwordFile" "/usr/local/tern/secrets/exporters/opensearch/password" }}{{ end -}}
+{{- if $auth }}{{ $_ := set $args "authentication" $auth }}{{ end -}}
+{{- $_ := set $exporters "opensearch" (dict "className" "io.tern.exporter.opensearch.OpenSearchExporter" "args" $args) -}}
+{{- end -}}
+{{- end -}}
+{{- if $exporters }}{{ toYaml $exporters }}{{ end -}}
+{{- end -}}
+
+{{/* Checks the exporters' values; fails the render naming the value to fix. */}}
+{{- define "tern.exporters.check" -}}
+{{- $os := .Values.exporters.opensearch -}}
+{{- if and $os.enabled (not $os.url) -}}
+{{- fail "exporters.opensearch.enabled needs exporters.opensearch.url (http(s)://host:9200)" -}}
+{{- end -}}
+{{- if and $os.enabled $os.passwordSecret.name (not $os.username) -}}
+{{- fail "exporters.opensearch.passwordSecret needs exporters.opensearch.username" -}}
+{{- end -}}
+{{- $history := .Values.exporters.history -}}
+{{- if and $history.enabled $history.passwordSecret.name (not $history.url) -}}
+{{- fail "exporters.history.passwordSecret is for a database at exporters.history.url, which is empty" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The exporters' password Secrets as mounts: a directory per exporter, its file "password". */}}
+{{- define "tern.exporters.mounts" -}}
+{{- range $id := list "history" "opensearch" -}}
+{{- $exporter := get $.Values.exporters $id -}}
+{{- if and $exporter.enabled $exporter.passwordSecret.name }}
+- name: exporter-{{ $id }}-password
+  mountPath: /usr/local/tern/secrets/exporters/{{ $id }}
+  readOnly: true
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "tern.exporters.volumes" -}}
+{{- range $id := list "history" "opensearch" -}}
+{{- $exporter := get $.Values.exporters $id -}}
+{{- if and $exporter.enabled $exporter.passwordSecret.name }}
+- name: exporter-{{ $id }}-password
+  secret:
+    secretName: {{ $exporter.passwordSecret.name }}
+    defaultMode: 288 # 0440: owner and group (the pods' fsGroup) read
+    items:
+      - key: {{ $exporter.passwordSecret.key }}
+        path: password
+{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Checks the tls values; fails the render with the value to fix. */}}

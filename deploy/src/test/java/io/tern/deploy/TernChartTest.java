@@ -438,6 +438,86 @@ class TernChartTest {
         .isEqualTo(Files.readString(Podman.ROOT.resolve("dashboards/tern.json")).strip());
   }
 
+  @Test
+  void theHistoryStoreIsOnAndAClusterGivesItASharedDatabaseWithAPasswordFromASecret() {
+    Map<String, Object> defaults = config(Charts.render(Charts.TERN).manifests());
+    assertThat(at(defaults, "exporting.history.enabled").toString()).isEqualTo("true");
+    assertThat(defaults)
+        .as("three brokers and no database: the brokers run no history store and say why")
+        .doesNotContainKey("exporters");
+
+    Manifests postgres =
+        Charts.render(Charts.TERN)
+            .set("exporters.history.url", "jdbc:postgresql://db:5432/tern")
+            .set("exporters.history.username", "tern")
+            .set("exporters.history.passwordSecret.name", "history-db")
+            .set("exporters.history.retention", "P90D")
+            .manifests();
+    String file = "/usr/local/tern/secrets/exporters/history/password";
+    assertThat(Manifests.<Map<String, Object>>at(config(postgres), "exporters.history.args"))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "url", "jdbc:postgresql://db:5432/tern",
+                "username", "tern",
+                "passwordFile", file,
+                "retention", "P90D"));
+    Map<String, Object> statefulSet = postgres.one("StatefulSet");
+    Map<String, Object> volume = volumes(statefulSet).get("exporter-history-password");
+    assertThat(Manifests.<Object>at(volume, "secret.secretName").toString())
+        .isEqualTo("history-db");
+    assertThat(Manifests.<Object>at(volume, "secret.items.0.path").toString())
+        .isEqualTo("password");
+    List<Map<String, Object>> mounts =
+        at(statefulSet, "spec.template.spec.containers.0.volumeMounts");
+    assertThat(mounts)
+        .anySatisfy(
+            mount -> {
+              assertThat(mount.get("name")).isEqualTo("exporter-history-password");
+              assertThat(mount.get("mountPath") + "/password").isEqualTo(file);
+            });
+
+    Map<String, Object> single =
+        config(
+            Charts.render(Charts.TERN)
+                .set("clusterSize", 1)
+                .set("replicationFactor", 1)
+                .set("exporters.history.retention", "P7D")
+                .manifests());
+    assertThat(Manifests.<Object>at(single, "exporters.history.args").toString())
+        .as("one broker: H2 on its data volume, which the broker chooses")
+        .isEqualTo("{retention=P7D}");
+    Map<String, Object> off =
+        config(Charts.render(Charts.TERN).set("exporters.history.enabled", false).manifests());
+    assertThat(at(off, "exporting.history.enabled").toString()).isEqualTo("false");
+  }
+
+  @Test
+  void theOpenSearchExporterTakesItsUrlArgsAndPasswordFromValues() {
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .set("exporters.opensearch.enabled", true)
+            .set("exporters.opensearch.url", "https://search:9200")
+            .set("exporters.opensearch.username", "tern")
+            .set("exporters.opensearch.passwordSecret.name", "search-password")
+            .set("exporters.opensearch.args.bulk.size", 500)
+            .manifests();
+    Map<String, Object> exporter = at(config(manifests), "exporters.opensearch");
+    assertThat(exporter.get("className"))
+        .isEqualTo("io.tern.exporter.opensearch.OpenSearchExporter");
+    assertThat(at(exporter, "args.url").toString()).isEqualTo("https://search:9200");
+    assertThat(at(exporter, "args.bulk.size").toString()).isEqualTo("500");
+    assertThat(at(exporter, "args.authentication").toString())
+        .isEqualTo(
+            "{passwordFile=/usr/local/tern/secrets/exporters/opensearch/password, username=tern}");
+    assertThat(volumes(manifests.one("StatefulSet"))).containsKey("exporter-opensearch-password");
+    assertThat(manifests.named("ConfigMap", "tern-config").toString())
+        .doesNotContain("search-password");
+
+    assertThatThrownBy(
+            () -> Charts.render(Charts.TERN).set("exporters.opensearch.enabled", true).manifests())
+        .hasMessageContaining("exporters.opensearch.enabled needs exporters.opensearch.url");
+  }
+
   static Map<String, Object> config(Manifests manifests) {
     Map<String, Object> configMap =
         manifests.ofKind("ConfigMap").stream()

@@ -119,6 +119,9 @@ public final class LocalCluster implements AutoCloseable {
       settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
       settings.put("TERN_RAFT_FLUSH_MODE", flushMode);
       settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", managementToken);
+      // No exporter unless asked (--set exporting.history.enabled=true, --set exporters...), as
+      // a Zeebe broker runs none by default: figures compare engine with engine.
+      settings.put("TERN_EXPORTING_HISTORY_ENABLED", "false");
       int self = node;
       // "{node}" in a value is the broker's node id: each broker needs a directory of its own.
       extraSettings.forEach(

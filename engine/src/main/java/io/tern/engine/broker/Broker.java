@@ -355,6 +355,7 @@ public final class Broker implements AutoCloseable {
               : "Management operations (POST /actuator/...) are off: no management token is set"
                   + " (management.security.tokenFile or TERN_MANAGEMENT_SECURITY_TOKEN)");
     }
+    logHistoryStore(config);
     LOG.info(
         "Broker {} of {}: command API on {}:{}, Raft on {}:{}, {} of {} partition(s) here",
         config.nodeId(),
@@ -520,6 +521,19 @@ public final class Broker implements AutoCloseable {
    * The configured exporters as loaded and configured at start (each partition's director runs
    * instances of its own; see {@link EnginePartition#director()}).
    */
+  /** Where the history store writes, or why it is off (docs/history.md). */
+  private static void logHistoryStore(BrokerConfig config) {
+    boolean running = config.exporters().stream().anyMatch(e -> e.id().equals(HistoryDefaults.ID));
+    if (running || !config.historyStore()) {
+      return; // on: the exporter names its database when it opens; off: as configured
+    }
+    LOG.info(
+        "The history store is off: in a cluster of {} brokers it needs a database they share;"
+            + " set exporters.history.args.url (PostgreSQL: docs/history.md), or"
+            + " exporting.history.enabled: false to silence this",
+        config.clusterSize());
+  }
+
   public List<LoadedExporter> exporters() {
     return List.copyOf(exporters);
   }

@@ -73,7 +73,8 @@ public record BrokerConfig(
     NetworkLatency networkLatency,
     boolean faultInjection,
     List<ExporterDescriptor> exporters,
-    ExporterDirector.Settings exporting) {
+    ExporterDirector.Settings exporting,
+    boolean historyStore) {
 
   /**
    * The settings latency experiments switch (see the README's experiment flags), by key, as this
@@ -223,7 +224,8 @@ public record BrokerConfig(
         NetworkLatency.from(values, clusterSize),
         values.bool("experimental.faultInjection.enabled"),
         values.exporters(),
-        exporting(values));
+        exporting(values),
+        values.bool(HistoryDefaults.ENABLED_KEY));
   }
 
   /** The {@code exporting.*} keys: the exporters' director's timings. */

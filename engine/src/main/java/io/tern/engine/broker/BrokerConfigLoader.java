@@ -94,6 +94,7 @@ public final class BrokerConfigLoader {
             origins.put(key.name(), "environment variable " + name);
           }
         });
+    HistoryDefaults.apply(values, exporters);
     // The known keys' values are checked even when some keys are unknown: one run names every
     // problem.
     Values resolved = new Values(values, origins, exporters.descriptors(), problems);

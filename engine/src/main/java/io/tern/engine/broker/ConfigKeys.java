@@ -361,6 +361,16 @@ final class ConfigKeys {
                   + " API still connects them), POST /actuator/faults/delay/{nodes}/{ms} delays"
                   + " each, until POST /actuator/faults/heal; off, they answer 404"),
           new Key(
+              "exporting.history.enabled",
+              "true",
+              "the built-in history store (docs/history.md), exporter id history: instances,"
+                  + " elements, variables, jobs and incidents in a database. On a single broker"
+                  + " it runs with no setup, in an H2 file under data.directory/history; in a"
+                  + " cluster it runs once exporters.history.args.url names a database all"
+                  + " brokers share (PostgreSQL), as each broker's own H2 would hold only the"
+                  + " partitions it led. Its other args (username, passwordFile, retention, ...)"
+                  + " go under exporters.history.args; false turns it off"),
+          new Key(
               "exporting.positionWriteInterval",
               "1s",
               "how often a partition's leader writes the positions its exporters acknowledged to"

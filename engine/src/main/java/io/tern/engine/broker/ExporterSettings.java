@@ -190,6 +190,40 @@ final class ExporterSettings {
     return name;
   }
 
+  /** Whether an exporter {@code id} was configured at all (a class, a jar or any arg). */
+  boolean has(String id) {
+    return entries.containsKey(id);
+  }
+
+  /** The class exporter {@code id} names, or null. */
+  String className(String id) {
+    Entry entry = entries.get(id);
+    return entry == null ? null : entry.className;
+  }
+
+  /** Whether exporter {@code id} was given the arg {@code name} (in any case). */
+  boolean hasArg(String id, String name) {
+    Entry entry = entries.get(id);
+    return entry != null && entry.args.containsKey(existingKey(entry.args, name));
+  }
+
+  /**
+   * A built-in exporter's defaults under {@code id}: its class where none was named (so that args
+   * alone configure it) and {@code args} not set by the user.
+   */
+  void builtIn(String id, String className, Map<String, Object> args) {
+    Entry entry = entries.computeIfAbsent(id, any -> new Entry());
+    if (entry.className == null || entry.className.isEmpty()) {
+      entry.className = className;
+    }
+    args.forEach(
+        (name, value) -> {
+          if (!entry.args.containsKey(existingKey(entry.args, name))) {
+            entry.args.put(name, value);
+          }
+        });
+  }
+
   /** The exporters, by id; one without className is a problem. */
   List<ExporterDescriptor> descriptors() {
     List<ExporterDescriptor> descriptors = new ArrayList<>();

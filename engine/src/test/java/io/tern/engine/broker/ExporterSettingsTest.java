@@ -16,6 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code exporters.<id>.*} from YAML and from TERN_EXPORTERS_* variables; {@code exporting.*}. */
 class ExporterSettingsTest {
+  /** The built-in history store left out: these tests are about what the user configures. */
+  private static final Map<String, String> NO_HISTORY =
+      Map.of("TERN_EXPORTING_HISTORY_ENABLED", "false");
+
   @TempDir Path dir;
 
   @Test
@@ -63,7 +67,7 @@ class ExporterSettingsTest {
                 size: "10"
           onclasspath.className: acme.Exporter
         """);
-    BrokerConfig fromFile = BrokerConfigLoader.load(file, Map.of());
+    BrokerConfig fromFile = BrokerConfigLoader.load(file, NO_HISTORY);
     BrokerConfig fromEnvironment =
         BrokerConfigLoader.load(
             null,
@@ -73,7 +77,8 @@ class ExporterSettingsTest {
                 "TERN_EXPORTERS_HAZELCAST_JARPATH", "exporters/hazelcast.jar",
                 "TERN_EXPORTERS_HAZELCAST_ARGS_PORT", "5701",
                 "TERN_EXPORTERS_HAZELCAST_ARGS_BULK_SIZE", "10",
-                "TERN_EXPORTERS_ONCLASSPATH_CLASSNAME", "acme.Exporter"));
+                "TERN_EXPORTERS_ONCLASSPATH_CLASSNAME", "acme.Exporter",
+                "TERN_EXPORTING_HISTORY_ENABLED", "false"));
 
     List<ExporterDescriptor> expected =
         List.of(
@@ -85,7 +90,10 @@ class ExporterSettingsTest {
             new ExporterDescriptor("onclasspath", "acme.Exporter", null, Map.of()));
     assertThat(fromFile.exporters()).isEqualTo(expected);
     assertThat(fromEnvironment.exporters()).isEqualTo(expected);
-    assertThat(BrokerConfig.defaults().exporters()).isEmpty();
+    assertThat(BrokerConfig.defaults().exporters())
+        .as("by default only the history store (HistoryDefaultsTest)")
+        .extracting(ExporterDescriptor::id)
+        .containsExactly("history");
   }
 
   @Test
@@ -110,7 +118,8 @@ class ExporterSettingsTest {
             Map.of(
                 "TERN_EXPORTERS_ELASTIC_ARGS_CLUSTERNAME", "prod",
                 "TERN_EXPORTERS_ELASTIC_ARGS_INDEX_SHARDS", "6",
-                "TERN_EXPORTERS_MY_EXPORTER_CLASSNAME", "acme.Mine"));
+                "TERN_EXPORTERS_MY_EXPORTER_CLASSNAME", "acme.Mine",
+                "TERN_EXPORTING_HISTORY_ENABLED", "false"));
     assertThat(config.exporters())
         .containsExactly(
             new ExporterDescriptor(

@@ -31,6 +31,9 @@ final class TestBrokers {
     settings.put("TERN_GATEWAY_PORT", "0");
     settings.put("TERN_MANAGEMENT_PORT", "0");
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
+    // Off, as most tests are not about it (HistoryStoreTest is): an H2 store and its migrations
+    // would cost every broker start here.
+    settings.put("TERN_EXPORTING_HISTORY_ENABLED", "false");
     settings.put("TERN_RAFT_ELECTIONTIMEOUTMS", "300");
     settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
     settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", MANAGEMENT_TOKEN);

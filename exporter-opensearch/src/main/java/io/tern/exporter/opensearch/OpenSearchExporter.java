@@ -40,6 +40,7 @@ import org.slf4j.Logger;
 public final class OpenSearchExporter implements Exporter {
   private final ObjectMapper json = new ObjectMapper();
 
+  private Context context;
   private Logger log;
   private String id;
   private OpenSearchExporterConfiguration configuration;
@@ -58,6 +59,7 @@ public final class OpenSearchExporter implements Exporter {
 
   @Override
   public void configure(Context context) {
+    this.context = context;
     log = context.getLogger();
     id = context.getConfiguration().getId();
     OpenSearchExporterConfiguration read;
@@ -82,12 +84,14 @@ public final class OpenSearchExporter implements Exporter {
             return accepted.accepts(valueType);
           }
         });
-    metrics = ExporterMetrics.of(context, id);
   }
 
   @Override
   public void open(Controller controller) {
     this.controller = controller;
+    // Registered here, not in configure: the broker's start-up check configures an instance
+    // that is never opened nor closed, and would leave its meters behind.
+    metrics = ExporterMetrics.of(context, id);
     OpenSearchExporterConfiguration.IndexConfiguration index = configuration.index;
     names = new IndexNames(index.prefix, index.indexSuffixDatePattern);
     templates = new Templates(json, names, index.shards(), index.replicas());

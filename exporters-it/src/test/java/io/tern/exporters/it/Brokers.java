@@ -1,6 +1,8 @@
 package io.tern.exporters.it;
 
 import io.camunda.client.CamundaClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.broker.Broker;
 import io.tern.engine.broker.BrokerConfig;
 import io.tern.engine.broker.BrokerConfigLoader;
@@ -19,6 +21,12 @@ final class Brokers {
   private Brokers() {}
 
   static Broker start(Path dir, Map<String, String> extra) throws InterruptedException {
+    return start(dir, extra, new SimpleMeterRegistry());
+  }
+
+  /** As {@link #start(Path, Map)}, with its meters on {@code registry}. */
+  static Broker start(Path dir, Map<String, String> extra, MeterRegistry registry)
+      throws InterruptedException {
     Map<String, String> settings = new HashMap<>();
     settings.put("TERN_DATA_DIRECTORY", dir.resolve("data").toString());
     settings.put("TERN_NETWORK_HOST", "127.0.0.1");
@@ -33,7 +41,7 @@ final class Brokers {
     settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", "exporters-it-management-token-0123456789");
     settings.putAll(extra);
     BrokerConfig config = BrokerConfigLoader.load(null, settings);
-    Broker broker = Broker.start(config);
+    Broker broker = Broker.start(config, registry);
     if (!broker.awaitReady(Duration.ofMinutes(1))) {
       broker.close();
       throw new IllegalStateException("the broker did not become ready in a minute");

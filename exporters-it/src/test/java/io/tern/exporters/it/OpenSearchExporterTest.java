@@ -8,6 +8,7 @@ import io.camunda.client.CamundaClient;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.broker.Broker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,7 +107,8 @@ class OpenSearchExporterTest {
     long instanceKey;
     long jobKey;
     long incidentKey;
-    try (Broker broker = Brokers.start(dir, exporter("opensearch"));
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    try (Broker broker = Brokers.start(dir, exporter("opensearch"), meters);
         CamundaClient client = Brokers.client(broker)) {
       client.newDeployResourceCommand().addProcessModel(orderProcess(), "order.bpmn").send().join();
       instanceKey =
@@ -149,6 +151,15 @@ class OpenSearchExporterTest {
               + "{\"term\":{\"key\":"
               + instanceKey
               + "}}]}}");
+      // The exporter's meters, on the broker's registry (Context.getMeterRegistry, by reflection).
+      assertThat(
+              meters
+                  .get("tern.exporter.opensearch.flush")
+                  .tags("exporter", "opensearch", "partition", "1")
+                  .timer()
+                  .count())
+          .isPositive();
+      assertThat(meters.get("tern.exporter.opensearch.failures").counter().count()).isZero();
     }
     long ended = System.currentTimeMillis();
 

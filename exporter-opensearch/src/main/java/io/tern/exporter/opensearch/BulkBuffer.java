@@ -14,7 +14,9 @@ import java.io.UncheckedIOException;
  * <p>Nothing leaves the buffer but by {@link #clear()}, which the exporter calls only after the
  * node has accepted every document of a flush: a failed flush keeps them all for the next try.
  * {@link #add} ignores the document it was given last ({@code lastId}), which is what the exporter
- * director's retry of a failed {@code export} hands over again.
+ * director's retry of a failed {@code export} hands over again. It remembers that id across {@link
+ * #clear()}: a timed flush may send the buffer between a failed {@code export} and its retry, and
+ * the retried record must not be indexed (and counted) a second time.
  */
 final class BulkBuffer {
   private final JsonFactory factory;
@@ -72,10 +74,9 @@ final class BulkBuffer {
     return body.toByteArray();
   }
 
-  /** Drops every document: they were all indexed. */
+  /** Drops every document: they were all indexed. The last id is kept (see the class). */
   void clear() {
     body.reset();
     documents = 0;
-    lastId = null;
   }
 }

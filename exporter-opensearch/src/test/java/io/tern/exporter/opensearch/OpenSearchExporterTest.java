@@ -216,6 +216,30 @@ class OpenSearchExporterTest {
   }
 
   @Test
+  void aRetriedRecordThatATimedFlushSentMeanwhileIsNotSentTwice() throws Exception {
+    TestContext context = new TestContext(args(2));
+    OpenSearchExporter exporter = open(context);
+    node.answer =
+        request -> request.path().equals("/_bulk") ? new FakeNode.Answer(503, "{}") : FakeNode.OK;
+    exporter.export(TestRecords.job(1, day(0)));
+    Record<?> second = TestRecords.job(2, day(0));
+    assertThatThrownBy(() -> exporter.export(second)).hasMessageContaining("503");
+
+    // Before the director's retry, the timed flush runs and gets through.
+    node.answer = request -> FakeNode.OK;
+    context.runScheduled();
+    assertThat(context.position).isEqualTo(2);
+    exporter.export(second);
+    exporter.export(TestRecords.job(3, day(0)));
+    exporter.export(TestRecords.job(4, day(0)));
+
+    List<FakeNode.Request> bulks = node.bulks();
+    assertThat(ids(bulks.get(bulks.size() - 1))).containsExactly("1-3", "1-4");
+    JsonNode third = JSON.readTree(bulks.get(bulks.size() - 1).lines().get(1));
+    assertThat(third.get("sequence").asLong()).as("no number skipped").isEqualTo((1L << 51) + 3);
+  }
+
+  @Test
   void aTimedFlushThatFailsKeepsTheDocumentsForTheNextTry() throws Exception {
     TestContext context = new TestContext(args(1000));
     OpenSearchExporter exporter = open(context);

@@ -56,6 +56,7 @@ public final class OpenSearchExporter implements Exporter {
   private ScheduledTask timedFlush;
   private final Set<String> templatesPut = new HashSet<>();
   private long lastBufferedPosition = -1;
+  private int timedFlushFailures;
 
   @Override
   public void configure(Context context) {
@@ -215,13 +216,24 @@ public final class OpenSearchExporter implements Exporter {
   private void timedFlush() {
     try {
       flush();
+      if (timedFlushFailures > 0) {
+        log.info(
+            "Exporter {}: timed flush works again after {} failed tries", id, timedFlushFailures);
+        timedFlushFailures = 0;
+      }
     } catch (RuntimeException e) {
-      log.warn(
-          "Exporter {}: timed flush of {} documents failed (tried again in {} s): {}",
-          id,
-          buffer.size(),
-          configuration.bulk.delay,
-          e.getMessage());
+      // Once at WARN, then quietly: an outage of the node would otherwise log every delay.
+      timedFlushFailures++;
+      if (timedFlushFailures == 1) {
+        log.warn(
+            "Exporter {}: timed flush of {} documents failed (tried again every {} s): {}",
+            id,
+            buffer.size(),
+            configuration.bulk.delay,
+            e.getMessage());
+      } else {
+        log.debug("Exporter {}: timed flush failed again: {}", id, e.getMessage());
+      }
     } finally {
       scheduleTimedFlush();
     }

@@ -5,13 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.camunda.client.CamundaClient;
 import io.camunda.client.api.response.Topology;
 import io.tern.engine.cluster.PartitionDistribution;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,20 +34,49 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with SIGKILL while instances are created and completed through a standalone gateway, by the
  * official client with its default retry policy. Also with {@code processing.uncommitted}: then the
  * killed leader has processed commands that never commit, and none of them may have been answered.
+ * The brokers export to one history store on a real PostgreSQL: the killed leader's exporting is
+ * taken over by the new one, and the store ends with every instance once, completed.
  */
 @Tag("slow") // three broker processes, one killed with SIGKILL: docs/testing.md
 class ClusterKillTest {
   private static final Duration READY = Duration.ofSeconds(90);
 
   @TempDir Path dir;
+  private static EmbeddedPostgres postgres;
+
+  @BeforeAll
+  static void startPostgres() throws IOException {
+    postgres = EmbeddedPostgres.builder().start();
+  }
+
+  @AfterAll
+  static void stopPostgres() throws IOException {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
 
   @ParameterizedTest(name = "processing.uncommitted: {0}")
   @ValueSource(booleans = {false, true})
   void aKilledLeaderLosesNoAcknowledgedInstanceAndCompletesNoJobTwice(boolean uncommitted)
       throws Exception {
+    String schema = "kill_" + uncommitted;
+    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE SCHEMA " + schema);
+    }
+    String history = postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=" + schema;
     try (BrokerProcesses brokers =
         new BrokerProcesses(
-            dir, 3, 3, 3, Map.of("TERN_PROCESSING_UNCOMMITTED", Boolean.toString(uncommitted)))) {
+            dir,
+            3,
+            3,
+            3,
+            Map.of(
+                "TERN_PROCESSING_UNCOMMITTED",
+                Boolean.toString(uncommitted),
+                "TERN_EXPORTERS_HISTORY_ARGS_URL",
+                history))) {
       for (int node = 0; node < 3; node++) {
         brokers.start(node);
       }
@@ -78,6 +119,7 @@ class ClusterKillTest {
           assertThat(instances.acknowledgedCount()).isGreaterThan(60);
           instances.assertEveryAcknowledgedInstanceCompleted(Duration.ofSeconds(60));
           instances.assertNoCreateRanTwice(Duration.ofSeconds(60));
+          assertTheHistoryHoldsEveryInstanceOnceCompleted(history, instances.acknowledged());
         }
 
         brokers.start(victim);
@@ -102,6 +144,63 @@ class ClusterKillTest {
                 });
       }
     }
+  }
+
+  /**
+   * Every acknowledged instance is in the history store, completed, with its two jobs completed and
+   * its variable created once: nothing the killed leader exported was lost or written twice.
+   */
+  private static void assertTheHistoryHoldsEveryInstanceOnceCompleted(
+      String url, Set<Long> acknowledged) {
+    Awaitility.await("every acknowledged instance completed in the history store")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                rows(
+                        url,
+                        "SELECT process_instance_key FROM process_instance WHERE state = 'COMPLETED'")
+                    .containsAll(keys(acknowledged)));
+    for (String instance : keys(acknowledged)) {
+      assertThat(
+              rows(
+                  url,
+                  "SELECT state FROM process_instance WHERE process_instance_key = " + instance))
+          .containsExactly("COMPLETED");
+      assertThat(
+              rows(
+                  url,
+                  "SELECT type || ':' || state FROM job WHERE process_instance_key = "
+                      + instance
+                      + " ORDER BY type"))
+          .as("instance " + instance + "'s jobs")
+          .containsExactly("done:COMPLETED", "work:COMPLETED");
+      assertThat(
+              rows(
+                  url,
+                  "SELECT intent FROM variable_history WHERE name = 'tag' AND process_instance_key = "
+                      + instance))
+          .as("instance " + instance + "'s variable, created once")
+          .containsExactly("CREATED");
+    }
+  }
+
+  private static List<String> keys(Set<Long> instances) {
+    return instances.stream().map(String::valueOf).toList();
+  }
+
+  private static List<String> rows(String url, String sql) {
+    List<String> rows = new ArrayList<>();
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      while (result.next()) {
+        rows.add(result.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+    return rows;
   }
 
   private static int leaderOf(Topology topology, int partitionId) {

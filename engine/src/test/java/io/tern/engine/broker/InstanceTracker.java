@@ -156,6 +156,11 @@ final class InstanceTracker implements AutoCloseable {
     return acknowledged.size();
   }
 
+  /** The instances whose creation was acknowledged so far. */
+  Set<Long> acknowledged() {
+    return Set.copyOf(acknowledged);
+  }
+
   /** Waits for every acknowledged instance to reach "done", then checks the promises. */
   void assertEveryAcknowledgedInstanceCompleted(Duration timeout) throws InterruptedException {
     awaitOrGoOn(

@@ -140,6 +140,8 @@ public final class LoadBenchmark {
     settings.put("TERN_MANAGEMENT_PORT", "0");
     settings.put("TERN_RAFT_FLUSH_MODE", options.flushMode);
     settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(options.partitions));
+    // No exporter unless asked, as in a LocalCluster (and as a Zeebe broker runs none).
+    settings.put("TERN_EXPORTING_HISTORY_ENABLED", "false");
     extraSettings.forEach((key, value) -> settings.put(key, value.replace("{node}", "0")));
     Broker broker = Broker.start(BrokerConfigLoader.load(null, settings));
     if (!broker.awaitReady(Duration.ofMinutes(1))) {

@@ -121,4 +121,24 @@ final class TestBrokers {
     }
     return -1;
   }
+
+  /** Every record committed to partition 1's log so far. */
+  static long committedRecords(Broker broker) {
+    long count = 0;
+    RecordBatch batch = new RecordBatch();
+    RaftLogStorage log = new RaftLogStorage();
+    log.bind(broker.partitions().get(0).raft());
+    try (LogStorage.Reader reader = log.newReader()) {
+      reader.seekToIndex(0);
+      while (reader.hasNext()) {
+        LogStorage.Entry entry = reader.next();
+        batch.wrap(entry.data(), entry.offset(), entry.length());
+        while (batch.hasNext()) {
+          batch.next();
+          count++;
+        }
+      }
+    }
+    return count;
+  }
 }

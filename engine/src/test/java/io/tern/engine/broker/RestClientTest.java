@@ -309,6 +309,45 @@ class RestClientTest {
   }
 
   @Test
+  void aJobWorkerOfTheDefaultClientPollsOverRest() {
+    deploy(
+        Bpmn.createExecutableProcess("rest-greet")
+            .startEvent()
+            .serviceTask("greet", t -> t.zeebeJobType("rest-greet"))
+            .endEvent()
+            .done(),
+        "rest-greet.bpmn");
+    long polls = served("POST /v2/jobs/activation", 200);
+    try (var worker =
+        client
+            .newWorker()
+            .jobType("rest-greet")
+            .handler(
+                (jobs, job) ->
+                    jobs.newCompleteCommand(job)
+                        .variables(
+                            Map.of("greeting", "hello " + job.getVariablesAsMap().get("name")))
+                        .send()
+                        .join())
+            // Short polls: the client's close waits for a poll in flight.
+            .requestTimeout(Duration.ofMillis(500))
+            .open()) {
+      ProcessInstanceResult result =
+          client
+              .newCreateInstanceCommand()
+              .bpmnProcessId("rest-greet")
+              .latestVersion()
+              .variables(Map.of("name", "tern"))
+              .withResult()
+              .requestTimeout(Duration.ofSeconds(20))
+              .send()
+              .join();
+      assertThat(result.getVariablesAsMap()).containsEntry("greeting", "hello tern");
+    }
+    assertThat(served("POST /v2/jobs/activation", 200)).isGreaterThan(polls);
+  }
+
+  @Test
   void anUnknownProcessIsANotFoundProblem() {
     assertThatThrownBy(
             () ->

@@ -348,6 +348,110 @@ class RestClientTest {
   }
 
   @Test
+  void decisionsAreDeployedAndEvaluatedOverRest() throws Exception {
+    DeploymentEvent deployment =
+        client
+            .newDeployResourceCommand()
+            .addResourceBytes(TestBrokers.resource("order-discount.dmn"), "order-discount.dmn")
+            .send()
+            .join();
+    assertThat(deployment.getDecisionRequirements())
+        .extracting(graph -> graph.getDmnDecisionRequirementsId())
+        .containsExactly("order-discount-rules");
+    assertThat(deployment.getDecisions())
+        .extracting(decision -> decision.getDmnDecisionId())
+        .containsExactly("customerTier", "order-discount");
+
+    var evaluated =
+        client
+            .newEvaluateDecisionCommand()
+            .decisionId("order-discount")
+            .variables(
+                Map.of(
+                    "customer", Map.of("yearsActive", 3, "totalSpent", 900),
+                    "order", Map.of("total", 250)))
+            .send()
+            .join();
+    assertThat(evaluated.getDecisionOutput())
+        .isEqualTo("{\"rate\":0.05,\"reason\":\"silver customer, large order\"}");
+    assertThat(evaluated.getEvaluatedDecisions())
+        .extracting(decision -> decision.getDecisionId())
+        .containsExactly("customerTier", "order-discount");
+    assertThat(evaluated.getEvaluatedDecisions().get(0).getMatchedRules().get(0).getRuleId())
+        .isEqualTo("Rule_silver");
+    long tierKey = deployment.getDecisions().get(0).getDecisionKey();
+    assertThat(
+            client
+                .newEvaluateDecisionCommand()
+                .decisionKey(tierKey)
+                .variables(Map.of("customer", Map.of("yearsActive", 9, "totalSpent", 1e5)))
+                .send()
+                .join()
+                .getDecisionOutput())
+        .isEqualTo("\"gold\"");
+    assertThat(served("POST /v2/decision-definitions/evaluation", 200)).isEqualTo(2);
+  }
+
+  @Test
+  void anInstanceIsModifiedAndMigratedOverRest() {
+    deploy(
+        Bpmn.createExecutableProcess("rest-billing")
+            .startEvent()
+            .serviceTask("invoice", t -> t.zeebeJobType("rest-invoice"))
+            .serviceTask("remind", t -> t.zeebeJobType("rest-remind"))
+            .endEvent()
+            .done(),
+        "rest-billing.bpmn");
+    long v2 =
+        deploy(
+                Bpmn.createExecutableProcess("rest-billing-v2")
+                    .startEvent()
+                    .serviceTask("remind-v2", t -> t.zeebeJobType("rest-remind"))
+                    .serviceTask("archive", t -> t.zeebeJobType("rest-archive"))
+                    .endEvent()
+                    .done(),
+                "rest-billing-v2.bpmn")
+            .getProcesses()
+            .get(0)
+            .getProcessDefinitionKey();
+    long instance =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("rest-billing")
+            .latestVersion()
+            .send()
+            .join()
+            .getProcessInstanceKey();
+    ActivatedJob invoice = activateOne("rest-invoice");
+    client
+        .newModifyProcessInstanceCommand(instance)
+        .terminateElement(invoice.getElementInstanceKey())
+        .and()
+        .activateElement("remind")
+        .withVariables(Map.of("skipped", "invoice"))
+        .send()
+        .join();
+    assertThat(served("POST /v2/process-instances/{processInstanceKey}/modification", 204))
+        .isPositive();
+    ActivatedJob remind = activateOne("rest-remind");
+    assertThat(remind.getVariablesAsMap()).containsEntry("skipped", "invoice");
+
+    client
+        .newMigrateProcessInstanceCommand(instance)
+        .migrationPlan(v2)
+        .addMappingInstruction("remind", "remind-v2")
+        .send()
+        .join();
+    assertThat(served("POST /v2/process-instances/{processInstanceKey}/migration", 204))
+        .isPositive();
+    client.newCompleteCommand(remind).send().join();
+    ActivatedJob archive = activateOne("rest-archive");
+    assertThat(archive.getProcessDefinitionKey()).isEqualTo(v2);
+    assertThat(archive.getProcessInstanceKey()).isEqualTo(instance);
+    client.newCompleteCommand(archive).send().join();
+  }
+
+  @Test
   void anUnknownProcessIsANotFoundProblem() {
     assertThatThrownBy(
             () ->

@@ -7,12 +7,14 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstance
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceResponse;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.CreateProcessInstanceWithResultResponse;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.MigrateProcessInstanceRequest;
+import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.ModifyProcessInstanceRequest;
 import io.tern.engine.gateway.rest.Problems.InvalidRequest;
 import io.vertx.core.http.HttpMethod;
 
 /**
  * POST /v2/process-instances (by process id or definition key, with {@code awaitCompletion} the
- * gRPC CreateProcessInstanceWithResult) and POST /v2/process-instances/{key}/cancellation.
+ * gRPC CreateProcessInstanceWithResult) and its /cancellation, /modification and /migration.
  */
 final class InstanceRoutes {
   private InstanceRoutes() {}
@@ -28,6 +30,61 @@ final class InstanceRoutes {
                     .setProcessInstanceKey(exchange.pathKey("processInstanceKey"))
                     .build(),
                 exchange.noContentReply()));
+    routes.json(
+        HttpMethod.POST,
+        "/v2/process-instances/{processInstanceKey}/modification",
+        exchange -> modify(exchange, service));
+    routes.json(
+        HttpMethod.POST,
+        "/v2/process-instances/{processInstanceKey}/migration",
+        exchange -> migrate(exchange, service));
+  }
+
+  private static void modify(Exchange exchange, GatewayGrpc.AsyncService service) {
+    ObjectNode body = exchange.body();
+    Json.unsupported(body, "moveInstructions", "activate and terminate instead");
+    ModifyProcessInstanceRequest.Builder request =
+        ModifyProcessInstanceRequest.newBuilder()
+            .setProcessInstanceKey(exchange.pathKey("processInstanceKey"));
+    for (ObjectNode activate : Json.objects(body, "activateInstructions")) {
+      ModifyProcessInstanceRequest.ActivateInstruction.Builder instruction =
+          ModifyProcessInstanceRequest.ActivateInstruction.newBuilder()
+              .setElementId(Json.text(activate, "elementId"))
+              .setAncestorElementInstanceKey(Json.key(activate, "ancestorElementInstanceKey"));
+      for (ObjectNode variables : Json.objects(activate, "variableInstructions")) {
+        instruction.addVariableInstructions(
+            ModifyProcessInstanceRequest.VariableInstruction.newBuilder()
+                .setVariables(Json.variables(variables, "variables"))
+                .setScopeId(Json.text(variables, "scopeId")));
+      }
+      request.addActivateInstructions(instruction);
+    }
+    for (ObjectNode terminate : Json.objects(body, "terminateInstructions")) {
+      Json.unsupported(terminate, "elementId", "terminate by elementInstanceKey");
+      request.addTerminateInstructions(
+          ModifyProcessInstanceRequest.TerminateInstruction.newBuilder()
+              .setElementInstanceKey(Json.key(terminate, "elementInstanceKey")));
+    }
+    service.modifyProcessInstance(request.build(), exchange.noContentReply());
+  }
+
+  private static void migrate(Exchange exchange, GatewayGrpc.AsyncService service) {
+    ObjectNode body = exchange.body();
+    MigrateProcessInstanceRequest.MigrationPlan.Builder plan =
+        MigrateProcessInstanceRequest.MigrationPlan.newBuilder()
+            .setTargetProcessDefinitionKey(Json.key(body, "targetProcessDefinitionKey"));
+    for (ObjectNode mapping : Json.objects(body, "mappingInstructions")) {
+      plan.addMappingInstructions(
+          MigrateProcessInstanceRequest.MappingInstruction.newBuilder()
+              .setSourceElementId(Json.text(mapping, "sourceElementId"))
+              .setTargetElementId(Json.text(mapping, "targetElementId")));
+    }
+    service.migrateProcessInstance(
+        MigrateProcessInstanceRequest.newBuilder()
+            .setProcessInstanceKey(exchange.pathKey("processInstanceKey"))
+            .setMigrationPlan(plan)
+            .build(),
+        exchange.noContentReply());
   }
 
   private static void create(Exchange exchange, GatewayGrpc.AsyncService service) {

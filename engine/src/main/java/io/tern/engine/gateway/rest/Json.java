@@ -90,17 +90,25 @@ final class Json {
     return node.booleanValue();
   }
 
-  /** A key: a string of digits, as Camunda sends keys, or a number; 0 when absent. */
+  /**
+   * A key: a string of digits, as Camunda sends keys, or a number; 0 when absent or not positive
+   * (the client sends -1 for "none").
+   */
   static long key(ObjectNode body, String name) {
     JsonNode node = field(body, name);
     if (node == null) {
       return 0;
     }
     if (node.isIntegralNumber() && node.canConvertToLong()) {
-      return node.longValue();
+      return Math.max(0, node.longValue());
     }
     if (node.isTextual()) {
-      return key(name, node.textValue());
+      try {
+        return Math.max(0, Long.parseLong(node.textValue()));
+      } catch (NumberFormatException e) {
+        throw new InvalidRequest(
+            "'" + name + "' must be a key (a string of digits), not '" + node.textValue() + "'");
+      }
     }
     throw new InvalidRequest(
         "'" + name + "' must be a key (a string of digits), not " + kind(node));
@@ -148,6 +156,25 @@ final class Json {
       texts.add(element.textValue());
     }
     return texts;
+  }
+
+  /** An array of objects ([] when absent). */
+  static List<ObjectNode> objects(ObjectNode body, String name) {
+    JsonNode node = field(body, name);
+    List<ObjectNode> objects = new ArrayList<>();
+    if (node == null) {
+      return objects;
+    }
+    if (!node.isArray()) {
+      throw new InvalidRequest("'" + name + "' must be an array of objects, not " + kind(node));
+    }
+    for (JsonNode element : node) {
+      if (!(element instanceof ObjectNode object)) {
+        throw new InvalidRequest("'" + name + "' must hold objects only, not " + kind(element));
+      }
+      objects.add(object);
+    }
+    return objects;
   }
 
   /** Refuses a field Tern does not run, rather than ignore it. */

@@ -80,6 +80,7 @@ public final class RestGateway implements AutoCloseable {
       JobRoutes.register(routes, service);
       MessageRoutes.register(routes, service);
       VariableRoutes.register(routes, service);
+      DecisionRoutes.register(routes, service);
       routes.unmatched();
       HttpServer server =
           vertx

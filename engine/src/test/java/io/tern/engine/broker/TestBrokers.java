@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 
 /** Brokers for tests: loopback, ports chosen by the system, fast elections, no disk watermark. */
@@ -100,31 +101,39 @@ final class TestBrokers {
   /** The key of the committed incident of {@code instance}, or -1. */
   private static long incidentKey(Broker broker, long instance) {
     IncidentValue incident = new IncidentValue();
-    RecordBatch batch = new RecordBatch();
-    RaftLogStorage log = new RaftLogStorage();
-    log.bind(broker.partitions().get(0).raft());
-    try (LogStorage.Reader reader = log.newReader()) {
-      reader.seekToIndex(0);
-      while (reader.hasNext()) {
-        LogStorage.Entry entry = reader.next();
-        batch.wrap(entry.data(), entry.offset(), entry.length());
-        while (batch.hasNext()) {
-          LoggedRecord record = batch.next();
+    long[] key = {-1};
+    readLog(
+        broker,
+        record -> {
           if (record.valueType() == ValueType.INCIDENT
               && record.intent() == IncidentIntent.CREATED
               && record.isEvent()
               && incident.<IncidentValue>readFrom(record.value()).processInstanceKey == instance) {
-            return record.key();
+            key[0] = record.key();
+            return false;
           }
-        }
-      }
-    }
-    return -1;
+          return true;
+        });
+    return key[0];
   }
 
   /** Every record committed to partition 1's log so far. */
   static long committedRecords(Broker broker) {
-    long count = 0;
+    long[] count = {0};
+    readLog(
+        broker,
+        record -> {
+          count[0]++;
+          return true;
+        });
+    return count[0];
+  }
+
+  /**
+   * Hands each record committed to partition 1's log, from the first, to {@code visit} until it
+   * returns false (the record is reused: read what is needed before returning).
+   */
+  static void readLog(Broker broker, Predicate<LoggedRecord> visit) {
     RecordBatch batch = new RecordBatch();
     RaftLogStorage log = new RaftLogStorage();
     log.bind(broker.partitions().get(0).raft());
@@ -134,11 +143,11 @@ final class TestBrokers {
         LogStorage.Entry entry = reader.next();
         batch.wrap(entry.data(), entry.offset(), entry.length());
         while (batch.hasNext()) {
-          batch.next();
-          count++;
+          if (!visit.test(batch.next())) {
+            return;
+          }
         }
       }
     }
-    return count;
   }
 }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * gRPC port: without a good one a request is a 401 problem and nothing of it is written; with one
  * the 8.9 client's default builder works over REST.
  */
+@Tag("slow") // a broker end to end, through its REST port: docs/testing.md
 class RestAuthenticationTest {
   @TempDir static Path dir;
   private static TestIssuer issuer;

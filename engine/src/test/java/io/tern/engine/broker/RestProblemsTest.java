@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What the REST API answers to requests that go wrong, as a plain HTTP client sees it: RFC 9457
  * problem documents with Camunda's status and title, and a detail that names what is wrong.
  */
+@Tag("slow") // a broker end to end, through its REST port: docs/testing.md
 class RestProblemsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -17,10 +17,12 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** With gateway.security.enabled the REST API serves HTTPS with the gRPC port's certificate. */
+@Tag("slow") // a broker end to end, through its REST port: docs/testing.md
 class RestTlsTest {
   @TempDir static Path dir;
   private static TestPki ca;

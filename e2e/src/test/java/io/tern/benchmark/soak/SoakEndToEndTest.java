@@ -82,7 +82,18 @@ class SoakEndToEndTest {
     Path run = dir.resolve("run");
     int exit =
         SoakBenchmark.run(
-            args(run, "16s", "--brokers", "1", "--partitions", "1", "--replication", "1"));
+            args(
+                run,
+                "16s",
+                "--brokers",
+                "1",
+                "--partitions",
+                "1",
+                "--replication",
+                "1",
+                // The brokers of parallel tests each take a free REST port, not 8080.
+                "--config",
+                "gateway.rest.port=0"));
 
     assertThat(exit)
         .as("every verdict passed: " + Files.readString(run.resolve(SoakReport.MARKDOWN)))

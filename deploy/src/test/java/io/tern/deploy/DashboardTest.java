@@ -120,6 +120,7 @@ class DashboardTest {
                 Map.entry("TERN_NETWORK_COMMANDPORT", Integer.toString(ports[n][0])),
                 Map.entry("TERN_NETWORK_INTERNALPORT", Integer.toString(ports[n][1])),
                 Map.entry("TERN_GATEWAY_PORT", Integer.toString(ports[n][2])),
+                Map.entry("TERN_GATEWAY_REST_PORT", "0"),
                 Map.entry("TERN_MANAGEMENT_PORT", Integer.toString(ports[n][3])),
                 Map.entry("TERN_STATE_ROCKSDB_MEMORYLIMITMB", "64"),
                 Map.entry("TERN_EXPERIMENTAL_NETWORK_LATENCY", "1ms"),

@@ -30,6 +30,7 @@ class TourTest {
             "TERN_NETWORK_COMMANDPORT", "0",
             "TERN_NETWORK_INTERNALPORT", "0",
             "TERN_GATEWAY_PORT", "0",
+            "TERN_GATEWAY_REST_PORT", "0",
             "TERN_MANAGEMENT_PORT", "0");
     try (Broker broker = Broker.start(BrokerConfigLoader.load(null, settings));
         CamundaClient client =

@@ -26,6 +26,8 @@ class ChaosEndToEndTest {
         ChaosBenchmark.run(
             new String[] {
               "--dir", run.toString(),
+              // Several gateways on one machine: each takes a free REST port, not 8080.
+              "--config", "gateway.rest.port=0",
               "--faults", "kill-leader,pause,partition",
               "--duration", "1s",
               "--hold", "3s",

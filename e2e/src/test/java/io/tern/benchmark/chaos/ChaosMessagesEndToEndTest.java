@@ -31,6 +31,8 @@ class ChaosMessagesEndToEndTest {
             new String[] {
               "--workload", "messages",
               "--dir", run.toString(),
+              // Several gateways on one machine: each takes a free REST port, not 8080.
+              "--config", "gateway.rest.port=0",
               "--faults", "kill-leader,pause,partition",
               "--duration", "1s",
               "--hold", "3s",

@@ -19,7 +19,9 @@ class BackpressureClusterLoadTest {
 
   @Test
   void steadyLoadsOnThreeBrokersAreNeverRefused() throws Exception {
-    try (LocalCluster cluster = LocalCluster.start(3, 3, 3, "sync", Map.of(), dir, new Progress());
+    try (LocalCluster cluster =
+            LocalCluster.start(
+                3, 3, 3, "sync", Map.of("TERN_GATEWAY_REST_PORT", "0"), dir, new Progress());
         CamundaClient client = BackpressureLoadTest.client(cluster.gateway())) {
       BackpressureLoadTest.assertNoRefusals(client, cluster.managementAddresses(), "3 brokers");
     }

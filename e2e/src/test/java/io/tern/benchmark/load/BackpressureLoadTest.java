@@ -109,6 +109,7 @@ class BackpressureLoadTest {
         "TERN_NETWORK_COMMANDPORT", "0",
         "TERN_NETWORK_INTERNALPORT", "0",
         "TERN_GATEWAY_PORT", "0",
+        "TERN_GATEWAY_REST_PORT", "0",
         "TERN_MANAGEMENT_PORT", "0");
   }
 

@@ -32,7 +32,10 @@ class LoadBenchmarkTest {
               "--dir",
               dir.toString(),
               "--out",
-              out.toString()
+              out.toString(),
+              // The brokers of parallel tests each take a free REST port, not 8080.
+              "--set",
+              "gateway.rest.port=0"
             });
 
     assertThat(exit).as("no instance failed").isZero();

@@ -36,6 +36,8 @@ class OAuthLoadBenchmarkTest {
                   "--out",
                   out.toString()));
       args.addAll(MockIssuers.oauthOptions(issuer, secret));
+      // The brokers of parallel tests each take a free REST port, not 8080.
+      args.addAll(List.of("--set", "gateway.rest.port=0"));
       int exit = LoadBenchmark.run(args.toArray(String[]::new));
       assertThat(exit).as("no instance failed").isZero();
       assertThat(Files.readString(out))

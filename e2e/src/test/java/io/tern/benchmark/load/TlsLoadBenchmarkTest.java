@@ -46,6 +46,8 @@ class TlsLoadBenchmarkTest {
                   "--out",
                   out.toString()));
       args.addAll(MockIssuers.oauthOptions(issuer, secret));
+      // The brokers of parallel tests each take a free REST port, not 8080.
+      args.addAll(List.of("--set", "gateway.rest.port=0"));
       int exit = LoadBenchmark.run(args.toArray(String[]::new));
 
       // The client dials https with only the run's CA trusted: a plaintext gateway, or one whose

@@ -82,7 +82,18 @@ class SoakEndToEndTest {
     Path run = dir.resolve("run");
     int exit =
         SoakBenchmark.run(
-            args(run, "16s", "--brokers", "1", "--partitions", "1", "--replication", "1"));
+            args(
+                run,
+                "16s",
+                "--brokers",
+                "1",
+                "--partitions",
+                "1",
+                "--replication",
+                "1",
+                // The brokers of parallel tests each take a free REST port, not 8080.
+                "--config",
+                "gateway.rest.port=0"));
 
     assertThat(exit)
         .as("every verdict passed: " + Files.readString(run.resolve(SoakReport.MARKDOWN)))
@@ -208,6 +219,7 @@ class SoakEndToEndTest {
         "TERN_NETWORK_COMMANDPORT", "0",
         "TERN_NETWORK_INTERNALPORT", "0",
         "TERN_GATEWAY_PORT", "0",
+        "TERN_GATEWAY_REST_PORT", "0",
         "TERN_MANAGEMENT_PORT", "0",
         "TERN_MANAGEMENT_SECURITY_TOKEN", MANAGEMENT_TOKEN);
   }

@@ -328,6 +328,7 @@ public final class Broker implements AutoCloseable {
                       new ClusterTopology(
                           cluster, this::state, config.clusterSize(), config.replicationFactor()),
                       registry));
+      startRest(gateway, config, registry);
     }
     if (config.managementEnabled()) {
       management =
@@ -506,6 +507,23 @@ public final class Broker implements AutoCloseable {
   /** The gateway's port, or -1 without a gateway. */
   public int gatewayPort() {
     return gateway == null ? -1 : gateway.port();
+  }
+
+  /** The embedded gateway's REST port, or -1 without a gateway or with gateway.rest.enabled off. */
+  public int restPort() {
+    return gateway == null ? -1 : gateway.restPort();
+  }
+
+  /** Starts {@code gateway}'s REST API; a port that cannot be bound names gateway.rest.port. */
+  static void startRest(Gateway gateway, BrokerConfig config, MeterRegistry registry) {
+    ListenFailedException.listen(
+        "gateway.rest.port",
+        config.gateway().rest().host(),
+        config.gateway().rest().port(),
+        () -> {
+          gateway.startRest(registry);
+          return gateway;
+        });
   }
 
   /** The embedded gateway's job streams and parked requests, or null without a gateway. */

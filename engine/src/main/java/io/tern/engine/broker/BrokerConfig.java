@@ -165,7 +165,13 @@ public record BrokerConfig(
             positive(values, "gateway.longPollingTimeout"),
             maxMessageBytes(values),
             SecuritySettings.gateway(values),
-            GatewayAuthenticationSettings.from(values));
+            GatewayAuthenticationSettings.from(values),
+            new GatewayConfig.Rest(
+                values.bool("gateway.rest.enabled"),
+                values.text("gateway.rest.host").isEmpty()
+                    ? host
+                    : values.text("gateway.rest.host"),
+                values.integer("gateway.rest.port", 0, 65535)));
     String runtime = values.text("data.runtimeDirectory");
     return new BrokerConfig(
         nodeId,

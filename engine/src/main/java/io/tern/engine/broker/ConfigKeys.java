@@ -61,6 +61,17 @@ final class ConfigKeys {
                   + " file, which is refused); set one of the two"),
           new Key("gateway.port", "26500", "the gRPC gateway's port"),
           new Key(
+              "gateway.rest.enabled",
+              "true",
+              "whether the gateway also serves Camunda's REST API (/v2), which the 8.8+ client's"
+                  + " default builder prefers; same TLS and authentication as gateway.port"),
+          new Key(
+              "gateway.rest.port",
+              "8080",
+              "the REST API's port (Camunda's 8080; 0: any free port)"),
+          new Key(
+              "gateway.rest.host", "", "the address the REST API binds to (empty: network.host)"),
+          new Key(
               "gateway.requestTimeout",
               "15s",
               "how long a request waits for its partition's answer without a client deadline"),

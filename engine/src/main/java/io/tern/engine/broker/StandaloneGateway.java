@@ -75,6 +75,12 @@ public final class StandaloneGateway implements AutoCloseable {
                           cluster, null, config.clusterSize(), config.replicationFactor()),
                       registry));
       ManagementServer management = null;
+      try {
+        Broker.startRest(gateway, config, registry);
+      } catch (RuntimeException e) {
+        gateway.close();
+        throw e;
+      }
       if (config.managementEnabled()) {
         try {
           management =
@@ -111,6 +117,11 @@ public final class StandaloneGateway implements AutoCloseable {
 
   public int port() {
     return gateway.port();
+  }
+
+  /** The REST API's port, or -1 with gateway.rest.enabled off. */
+  public int restPort() {
+    return gateway.restPort();
   }
 
   /** Its job streams and parked requests. */

@@ -7,7 +7,9 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.gateway.auth.BearerTokenInterceptor;
 import io.tern.engine.gateway.auth.GatewayAuthentication;
+import io.tern.engine.gateway.rest.RestGateway;
 import io.tern.engine.tls.GatewayTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,19 +17,35 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-/** The gRPC server of Zeebe's gateway API, in front of the partitions. */
+/**
+ * The gRPC server of Zeebe's gateway API, in front of the partitions, and (once {@link #startRest}
+ * is called) Camunda's REST API over the same request handlers.
+ */
 public final class Gateway implements AutoCloseable {
   private final Server server;
   private final GatewayService service;
   private final GatewayJobStreams jobStreams;
   private final GatewayTls.Server tls;
+  private final GatewayConfig config;
+  private final Supplier<TopologyResponse> topology;
+  private final BearerTokenInterceptor authentication;
+  private volatile RestGateway rest;
 
   private Gateway(
-      Server server, GatewayService service, GatewayJobStreams jobStreams, GatewayTls.Server tls) {
+      Server server,
+      GatewayService service,
+      GatewayJobStreams jobStreams,
+      GatewayTls.Server tls,
+      GatewayConfig config,
+      Supplier<TopologyResponse> topology,
+      BearerTokenInterceptor authentication) {
     this.server = server;
     this.service = service;
     this.jobStreams = jobStreams;
     this.tls = tls;
+    this.config = config;
+    this.topology = topology;
+    this.authentication = authentication;
   }
 
   /**
@@ -43,14 +61,15 @@ public final class Gateway implements AutoCloseable {
       MeterRegistry registry) {
     GatewayService service =
         new GatewayService(partitions, config, jobStreams, forwarder, topology);
-    ServerServiceDefinition guarded;
+    BearerTokenInterceptor authentication;
     try {
-      guarded =
-          GatewayAuthentication.guard(service, config.authentication(), registry, config.host());
+      authentication =
+          GatewayAuthentication.interceptor(config.authentication(), registry, config.host());
     } catch (RuntimeException e) {
       service.close();
       throw e;
     }
+    ServerServiceDefinition guarded = GatewayAuthentication.guard(service, authentication);
     GatewayTls.Server tls = config.tls() == null ? null : config.tls().start();
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
@@ -69,7 +88,33 @@ public final class Gateway implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot start the gateway on " + config.host() + ":" + config.port(), e);
     }
-    return new Gateway(server, service, jobStreams, tls);
+    return new Gateway(server, service, jobStreams, tls, config, topology, authentication);
+  }
+
+  /**
+   * Starts the REST API on {@code config.rest()}'s address, over the same handlers, TLS and token
+   * check as the gRPC port; nothing when it is not enabled. A port that cannot be bound throws.
+   */
+  public void startRest(MeterRegistry registry) {
+    if (config.rest().enabled()) {
+      rest =
+          RestGateway.start(
+              config.rest().host(),
+              config.rest().port(),
+              service,
+              topology,
+              config.tls(),
+              tls,
+              authentication,
+              config.maxMessageBytes(),
+              registry);
+    }
+  }
+
+  /** The REST API's port, or -1 when it is not served. */
+  public int restPort() {
+    RestGateway started = rest;
+    return started == null ? -1 : started.port();
   }
 
   /** Its job streams and parked ActivateJobs requests. */
@@ -84,6 +129,10 @@ public final class Gateway implements AutoCloseable {
 
   @Override
   public void close() {
+    RestGateway started = rest;
+    if (started != null) {
+      started.close();
+    }
     server.shutdown();
     try {
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {

@@ -16,6 +16,7 @@ import java.time.Duration;
  * @param maxMessageBytes the largest request accepted (a deployment, a command's variables)
  * @param tls TLS on the port, with or without client certificates; null for plaintext
  * @param authentication what a call must present (none, or an OAuth bearer token)
+ * @param rest the REST API beside the gRPC port (same TLS, authentication and limits)
  */
 public record GatewayConfig(
     String host,
@@ -24,11 +25,54 @@ public record GatewayConfig(
     Duration longPollingTimeout,
     int maxMessageBytes,
     GatewayTls tls,
-    AuthenticationConfig authentication) {
+    AuthenticationConfig authentication,
+    Rest rest) {
   public static final int DEFAULT_PORT = 26500;
 
   /** Zeebe's default inbound message limit: a deployment or variables up to 4 MiB. */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * Camunda's REST API (/v2) served by the same gateway.
+   *
+   * @param enabled whether it is served
+   * @param host the address it binds to
+   * @param port its port (0: any free one)
+   */
+  public record Rest(boolean enabled, String host, int port) {
+    public static final int DEFAULT_PORT = 8080;
+
+    public Rest {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("gateway.rest.port must be 0-65535, got " + port);
+      }
+    }
+
+    /** Not served. */
+    public static Rest off() {
+      return new Rest(false, "0.0.0.0", DEFAULT_PORT);
+    }
+  }
+
+  /** Without authentication and without the REST API. */
+  public GatewayConfig(
+      String host,
+      int port,
+      Duration requestTimeout,
+      Duration longPollingTimeout,
+      int maxMessageBytes,
+      GatewayTls tls,
+      AuthenticationConfig authentication) {
+    this(
+        host,
+        port,
+        requestTimeout,
+        longPollingTimeout,
+        maxMessageBytes,
+        tls,
+        authentication,
+        Rest.off());
+  }
 
   /** Plaintext, without authentication, with Zeebe's message limit. */
   public GatewayConfig(
@@ -71,6 +115,9 @@ public record GatewayConfig(
     }
     if (authentication == null) {
       throw new IllegalArgumentException("gateway authentication must be set (none or oauth)");
+    }
+    if (rest == null) {
+      throw new IllegalArgumentException("gateway REST settings must be set (Rest.off() for none)");
     }
   }
 

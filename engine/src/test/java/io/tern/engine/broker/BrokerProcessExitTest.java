@@ -63,6 +63,7 @@ class BrokerProcessExitTest {
       settings.put("TERN_NETWORK_INTERNALPORT", Integer.toString(ports[0]));
       settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(ports[1]));
       settings.put("TERN_GATEWAY_PORT", Integer.toString(ports[2]));
+      settings.put("TERN_GATEWAY_REST_PORT", "0");
       settings.put("TERN_MANAGEMENT_PORT", Integer.toString(ports[3]));
       settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
       Process broker = BrokerProcess.start(settings, dir.resolve("broker.log"), "-Xmx128m");

@@ -12,12 +12,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tern.engine.log.LogStorage;
-import io.tern.engine.log.RaftLogStorage;
 import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.protocol.ValueType;
-import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.record.RecordBatch;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -210,24 +206,18 @@ class ForwardedByAGatewayTest {
 
   /** The key of a committed incident in the broker's log, or -1. */
   private static long incidentOf(Broker broker) {
-    RecordBatch batch = new RecordBatch();
-    RaftLogStorage log = new RaftLogStorage();
-    log.bind(broker.partitions().get(0).raft());
-    try (LogStorage.Reader reader = log.newReader()) {
-      reader.seekToIndex(0);
-      while (reader.hasNext()) {
-        LogStorage.Entry entry = reader.next();
-        batch.wrap(entry.data(), entry.offset(), entry.length());
-        while (batch.hasNext()) {
-          LoggedRecord record = batch.next();
+    long[] key = {-1};
+    TestBrokers.readLog(
+        broker,
+        record -> {
           if (record.valueType() == ValueType.INCIDENT
               && record.intent() == IncidentIntent.CREATED
               && record.isEvent()) {
-            return record.key();
+            key[0] = record.key();
+            return false;
           }
-        }
-      }
-    }
-    return -1;
+          return true;
+        });
+    return key[0];
   }
 }

@@ -14,13 +14,6 @@ import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.grpc.Status;
-import io.tern.engine.log.LogStorage;
-import io.tern.engine.log.RaftLogStorage;
-import io.tern.engine.protocol.IncidentIntent;
-import io.tern.engine.protocol.ValueType;
-import io.tern.engine.record.LoggedRecord;
-import io.tern.engine.record.RecordBatch;
-import io.tern.engine.workflow.value.IncidentValue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -425,7 +418,7 @@ class GatewayClientTest {
             .send();
     ActivatedJob job = activateOne("fragile"); // only after the timer fired
     client.newFailCommand(job.getKey()).retries(0).errorMessage("out of luck").send().join();
-    long incident = awaitIncidentKey(job.getProcessInstanceKey());
+    long incident = TestBrokers.awaitIncidentKey(broker, job.getProcessInstanceKey());
 
     assertThatThrownBy(() -> client.newResolveIncidentCommand(incident).send().join())
         .as("resolving while the job still has no retries")
@@ -440,43 +433,6 @@ class GatewayClientTest {
         .isInstanceOfSatisfying(
             ClientStatusException.class,
             e -> assertThat(e.getStatusCode()).isEqualTo(Status.Code.NOT_FOUND));
-  }
-
-  /**
-   * The key of the incident created for {@code instance}, read from the partition's committed log
-   * (the gRPC API has no queries; users see incidents through exporters).
-   */
-  private static long awaitIncidentKey(long instance) {
-    return Awaitility.await("an incident for instance " + instance)
-        .atMost(Duration.ofSeconds(5))
-        .pollDelay(Duration.ZERO)
-        .pollInterval(Duration.ofMillis(50))
-        .until(() -> incidentKey(instance), key -> key >= 0);
-  }
-
-  /** The key of the committed incident of {@code instance}, or -1. */
-  private static long incidentKey(long instance) {
-    IncidentValue incident = new IncidentValue();
-    RecordBatch batch = new RecordBatch();
-    RaftLogStorage log = new RaftLogStorage();
-    log.bind(broker.partitions().get(0).raft());
-    try (LogStorage.Reader reader = log.newReader()) {
-      reader.seekToIndex(0);
-      while (reader.hasNext()) {
-        LogStorage.Entry entry = reader.next();
-        batch.wrap(entry.data(), entry.offset(), entry.length());
-        while (batch.hasNext()) {
-          LoggedRecord record = batch.next();
-          if (record.valueType() == ValueType.INCIDENT
-              && record.intent() == IncidentIntent.CREATED
-              && record.isEvent()
-              && incident.<IncidentValue>readFrom(record.value()).processInstanceKey == instance) {
-            return record.key();
-          }
-        }
-      }
-    }
-    return -1;
   }
 
   @Test

@@ -13,9 +13,6 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.grpc.Status;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.gateway.auth.TestIssuer;
-import io.tern.engine.log.LogStorage;
-import io.tern.engine.log.RaftLogStorage;
-import io.tern.engine.record.RecordBatch;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -192,7 +189,7 @@ class OAuthGatewayClientTest {
                 fixed(
                     issuer.signedWithClaims(
                         Map.of("nbf", new Date(System.currentTimeMillis() + 3_600_000)))));
-    long recordsBefore = records();
+    long recordsBefore = TestBrokers.committedRecords(broker);
     refused.forEach(
         (why, credentials) -> {
           try (CamundaClient client = client(credentials)) {
@@ -215,7 +212,9 @@ class OAuthGatewayClientTest {
                 .isInstanceOf(ClientStatusException.class);
           }
         });
-    assertThat(records()).as("records in the partition's log").isEqualTo(recordsBefore);
+    assertThat(TestBrokers.committedRecords(broker))
+        .as("records in the partition's log")
+        .isEqualTo(recordsBefore);
     assertThat(registry.get("tern.gateway.auth.refused").tag("reason", "missing").counter().count())
         .isGreaterThanOrEqualTo(2);
     assertThat(
@@ -304,25 +303,5 @@ class OAuthGatewayClientTest {
         .credentialsProvider(credentials)
         .defaultRequestTimeout(Duration.ofSeconds(10))
         .build();
-  }
-
-  /** Every record committed to partition 1's log so far. */
-  private static long records() {
-    long count = 0;
-    RecordBatch batch = new RecordBatch();
-    RaftLogStorage log = new RaftLogStorage();
-    log.bind(broker.partitions().get(0).raft());
-    try (LogStorage.Reader reader = log.newReader()) {
-      reader.seekToIndex(0);
-      while (reader.hasNext()) {
-        LogStorage.Entry entry = reader.next();
-        batch.wrap(entry.data(), entry.offset(), entry.length());
-        while (batch.hasNext()) {
-          batch.next();
-          count++;
-        }
-      }
-    }
-    return count;
   }
 }

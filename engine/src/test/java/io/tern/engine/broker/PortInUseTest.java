@@ -37,6 +37,7 @@ class PortInUseTest {
     settings.put("TERN_NETWORK_COMMANDPORT", Integer.toString(ports[1]));
     settings.put("TERN_GATEWAY_PORT", Integer.toString(ports[2]));
     settings.put("TERN_MANAGEMENT_PORT", Integer.toString(ports[3]));
+    settings.put("TERN_GATEWAY_REST_PORT", Integer.toString(ports[4]));
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
     return settings;
   }
@@ -47,15 +48,22 @@ class PortInUseTest {
       case "network.commandPort" -> 1;
       case "gateway.port" -> 2;
       case "management.port" -> 3;
+      case "gateway.rest.port" -> 4;
       default -> throw new IllegalArgumentException(key);
     };
   }
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"network.internalPort", "network.commandPort", "gateway.port", "management.port"})
+      strings = {
+        "network.internalPort",
+        "network.commandPort",
+        "gateway.port",
+        "management.port",
+        "gateway.rest.port"
+      })
   void aTakenPortIsNamedAndEverythingStartedIsStoppedAgain(String key) throws Exception {
-    int[] ports = BrokerProcess.freePorts(4);
+    int[] ports = BrokerProcess.freePorts(5);
     int taken = ports[indexOf(key)];
     Map<String, String> settings = settings(ports);
     try (ServerSocket squatter = new ServerSocket(taken, 1, InetAddress.getByName(HOST))) {
@@ -79,7 +87,7 @@ class PortInUseTest {
 
   @Test
   void aStandaloneGatewayNamesItsTakenPortToo() throws Exception {
-    int[] ports = BrokerProcess.freePorts(4);
+    int[] ports = BrokerProcess.freePorts(5);
     Map<String, String> settings = settings(ports);
     settings.put("TERN_CLUSTER_CONTACTPOINTS", HOST + ":" + ports[1]);
     try (ServerSocket squatter = new ServerSocket(ports[2], 1, InetAddress.getByName(HOST))) {
@@ -88,11 +96,22 @@ class PortInUseTest {
           .hasMessageContaining("(gateway.port)")
           .hasMessageContaining(HOST + ":" + ports[2]);
     }
+    try (ServerSocket squatter = new ServerSocket(ports[4], 1, InetAddress.getByName(HOST))) {
+      assertThatThrownBy(() -> StandaloneGateway.start(BrokerConfigLoader.load(null, settings)))
+          .isInstanceOf(ListenFailedException.class)
+          .hasMessageContaining("(gateway.rest.port)")
+          .hasMessageContaining(HOST + ":" + ports[4]);
+    }
+    // Both refusals closed what they had started: the gateway starts on the same ports now.
+    try (StandaloneGateway gateway =
+        StandaloneGateway.start(BrokerConfigLoader.load(null, settings))) {
+      assertThat(gateway.restPort()).isEqualTo(ports[4]);
+    }
   }
 
   @Test
   void theBrokerProcessExitsNonZeroNamingThePort() throws Exception {
-    int[] ports = BrokerProcess.freePorts(4);
+    int[] ports = BrokerProcess.freePorts(5);
     Path log = dir.resolve("broker.log");
     try (ServerSocket squatter = new ServerSocket(ports[3], 1, InetAddress.getByName(HOST))) {
       Process broker = BrokerProcess.start(settings(ports), log);

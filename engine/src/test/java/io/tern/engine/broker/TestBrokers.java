@@ -2,6 +2,13 @@ package io.tern.engine.broker;
 
 import io.camunda.client.CamundaClient;
 import io.tern.engine.gateway.GatewayJobStreams;
+import io.tern.engine.log.LogStorage;
+import io.tern.engine.log.RaftLogStorage;
+import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.ValueType;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
+import io.tern.engine.workflow.value.IncidentValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -9,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 
 /** Brokers for tests: loopback, ports chosen by the system, fast elections, no disk watermark. */
@@ -29,6 +37,7 @@ final class TestBrokers {
     settings.put("TERN_NETWORK_COMMANDPORT", "0");
     settings.put("TERN_NETWORK_INTERNALPORT", "0");
     settings.put("TERN_GATEWAY_PORT", "0");
+    settings.put("TERN_GATEWAY_REST_PORT", "0");
     settings.put("TERN_MANAGEMENT_PORT", "0");
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
     // Off, as most tests are not about it (HistoryStoreTest is): an H2 store and its migrations
@@ -78,5 +87,70 @@ final class TestBrokers {
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(10))
         .until(() -> streams.openStreams().getOrDefault(jobType, 0) > 0);
+  }
+
+  /**
+   * The key of the incident created for {@code instance}, read from the partition's committed log
+   * (the gRPC API has no queries; users see incidents through exporters).
+   */
+  static long awaitIncidentKey(Broker broker, long instance) {
+    return Awaitility.await("an incident for instance " + instance)
+        .atMost(Duration.ofSeconds(5))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> incidentKey(broker, instance), key -> key >= 0);
+  }
+
+  /** The key of the committed incident of {@code instance}, or -1. */
+  private static long incidentKey(Broker broker, long instance) {
+    IncidentValue incident = new IncidentValue();
+    long[] key = {-1};
+    readLog(
+        broker,
+        record -> {
+          if (record.valueType() == ValueType.INCIDENT
+              && record.intent() == IncidentIntent.CREATED
+              && record.isEvent()
+              && incident.<IncidentValue>readFrom(record.value()).processInstanceKey == instance) {
+            key[0] = record.key();
+            return false;
+          }
+          return true;
+        });
+    return key[0];
+  }
+
+  /** Every record committed to partition 1's log so far. */
+  static long committedRecords(Broker broker) {
+    long[] count = {0};
+    readLog(
+        broker,
+        record -> {
+          count[0]++;
+          return true;
+        });
+    return count[0];
+  }
+
+  /**
+   * Hands each record committed to partition 1's log, from the first, to {@code visit} until it
+   * returns false (the record is reused: read what is needed before returning).
+   */
+  static void readLog(Broker broker, Predicate<LoggedRecord> visit) {
+    RecordBatch batch = new RecordBatch();
+    RaftLogStorage log = new RaftLogStorage();
+    log.bind(broker.partitions().get(0).raft());
+    try (LogStorage.Reader reader = log.newReader()) {
+      reader.seekToIndex(0);
+      while (reader.hasNext()) {
+        LogStorage.Entry entry = reader.next();
+        batch.wrap(entry.data(), entry.offset(), entry.length());
+        while (batch.hasNext()) {
+          if (!visit.test(batch.next())) {
+            return;
+          }
+        }
+      }
+    }
   }
 }

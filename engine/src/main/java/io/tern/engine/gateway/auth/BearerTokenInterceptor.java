@@ -51,21 +51,35 @@ public final class BearerTokenInterceptor implements ServerInterceptor {
   @Override
   public <Q, A> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-    long start = System.nanoTime();
-    try {
-      verifier.verify(bearerToken(headers.get(AUTHORIZATION)));
-    } catch (TokenRefusal refusal) {
-      refused.get(refusal.reason()).increment();
-      Status status =
-          refusal.reason() == TokenRefusal.Reason.KEYS_UNAVAILABLE
-              ? Status.UNAVAILABLE
-              : Status.UNAUTHENTICATED;
+    TokenRefusal refusal = check(headers.get(AUTHORIZATION));
+    if (refusal != null) {
+      Status status = keysUnavailable(refusal) ? Status.UNAVAILABLE : Status.UNAUTHENTICATED;
       call.close(status.withDescription(refusal.getMessage()), new Metadata());
       return new ServerCall.Listener<>() {};
+    }
+    return next.startCall(call, headers);
+  }
+
+  /**
+   * Checks an authorization header's bearer token, counted and timed like a gRPC call's (the REST
+   * API asks here too): null if it passes, else why not.
+   */
+  public TokenRefusal check(String authorization) {
+    long start = System.nanoTime();
+    try {
+      verifier.verify(bearerToken(authorization));
+      return null;
+    } catch (TokenRefusal refusal) {
+      refused.get(refusal.reason()).increment();
+      return refusal;
     } finally {
       verification.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
-    return next.startCall(call, headers);
+  }
+
+  /** Whether the token may be good but the issuer's keys could not be fetched (retry later). */
+  public static boolean keysUnavailable(TokenRefusal refusal) {
+    return refusal.reason() == TokenRefusal.Reason.KEYS_UNAVAILABLE;
   }
 
   /** The token of "Bearer token" (the scheme in any case). */

@@ -16,12 +16,12 @@ public final class GatewayAuthentication {
   private GatewayAuthentication() {}
 
   /**
-   * {@code service} behind the authentication {@code config} asks for. Reads the issuer's discovery
-   * document now when it must (and throws {@link IllegalArgumentException} naming the key if it
-   * cannot).
+   * The token check {@code config} asks for, or null when it asks for none (said in the log, loudly
+   * when {@code host} is reachable from other machines). Reads the issuer's discovery document now
+   * when it must (and throws {@link IllegalArgumentException} naming the key if it cannot).
    */
-  public static ServerServiceDefinition guard(
-      BindableService service, AuthenticationConfig config, MeterRegistry registry, String host) {
+  public static BearerTokenInterceptor interceptor(
+      AuthenticationConfig config, MeterRegistry registry, String host) {
     if (config.mode() == AuthenticationConfig.Mode.NONE) {
       // Today's default, so that the README's first command needs no setup; said loudly when the
       // port is reachable from other machines.
@@ -33,7 +33,7 @@ public final class GatewayAuthentication {
       } else {
         LOG.warn(text);
       }
-      return service.bindService();
+      return null;
     }
     TokenVerifier verifier = TokenVerifier.start(config.oauth(), registry);
     LOG.info(
@@ -41,7 +41,15 @@ public final class GatewayAuthentication {
         config.oauth().issuer(),
         config.oauth().audience(),
         verifier.jwksUri());
-    return ServerInterceptors.intercept(service, new BearerTokenInterceptor(verifier, registry));
+    return new BearerTokenInterceptor(verifier, registry);
+  }
+
+  /** {@code service} behind {@code interceptor}, or as it is when that is null. */
+  public static ServerServiceDefinition guard(
+      BindableService service, BearerTokenInterceptor interceptor) {
+    return interceptor == null
+        ? service.bindService()
+        : ServerInterceptors.intercept(service, interceptor);
   }
 
   private static boolean isLoopback(String host) {

@@ -346,6 +346,7 @@ class TernChartTest {
     assertThat(peers(policy, 26501)).containsExactly("broker");
     assertThat(peers(policy, 26502)).containsExactly("broker");
     assertThat(rule(policy, 26500)).doesNotContainKey("from"); // clients: anyone
+    assertThat(rule(policy, 8080)).as("REST, beside gRPC").isEqualTo(rule(policy, 26500));
     assertThat(rule(policy, 9600)).doesNotContainKey("from"); // probes, Prometheus: anyone
 
     Manifests restricted =
@@ -370,7 +371,10 @@ class TernChartTest {
     Map<String, Object> embedded =
         Charts.render(Charts.TERN).manifests().named("Service", "tern-gateway");
     List<Map<String, Object>> ports = at(embedded, "spec.ports");
-    assertThat(ports).extracting(port -> port.get("port")).containsExactly(26500);
+    assertThat(ports)
+        .as("gRPC and Camunda's REST API")
+        .extracting(port -> port.get("port"))
+        .containsExactly(26500, 8080);
     // A standalone gateway's management port has no operations; the ServiceMonitor scrapes it.
     Map<String, Object> standalone =
         Charts.render(Charts.TERN)
@@ -378,7 +382,9 @@ class TernChartTest {
             .manifests()
             .named("Service", "tern-gateway");
     List<Map<String, Object>> gatewayPorts = at(standalone, "spec.ports");
-    assertThat(gatewayPorts).extracting(port -> port.get("port")).containsExactly(26500, 9600);
+    assertThat(gatewayPorts)
+        .extracting(port -> port.get("port"))
+        .containsExactly(26500, 8080, 9600);
   }
 
   /** The ingress rule for {@code port}, or null. */

@@ -138,6 +138,7 @@ public final class LoadBenchmark {
     settings.put("TERN_NETWORK_INTERNALPORT", "0");
     settings.put("TERN_GATEWAY_PORT", "0");
     settings.put("TERN_MANAGEMENT_PORT", "0");
+    settings.put("TERN_GATEWAY_REST_PORT", "0");
     settings.put("TERN_RAFT_FLUSH_MODE", options.flushMode);
     settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(options.partitions));
     // No exporter unless asked, as in a LocalCluster (and as a Zeebe broker runs none).

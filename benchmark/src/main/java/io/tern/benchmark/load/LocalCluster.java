@@ -90,12 +90,14 @@ public final class LocalCluster implements AutoCloseable {
       throws IOException {
     int[] commandPorts = new int[size];
     int[] internalPorts = new int[size];
-    int[] ports = BrokerProcess.freePorts(4 * size);
+    int[] ports = BrokerProcess.freePorts(5 * size);
+    int[] restPorts = new int[size];
     for (int node = 0; node < size; node++) {
-      commandPorts[node] = ports[4 * node];
-      gatewayPorts[node] = ports[4 * node + 1];
-      managementPorts[node] = ports[4 * node + 2];
-      internalPorts[node] = ports[4 * node + 3];
+      commandPorts[node] = ports[5 * node];
+      gatewayPorts[node] = ports[5 * node + 1];
+      managementPorts[node] = ports[5 * node + 2];
+      internalPorts[node] = ports[5 * node + 3];
+      restPorts[node] = ports[5 * node + 4];
     }
     String contactPoints =
         Arrays.stream(commandPorts)
@@ -116,6 +118,7 @@ public final class LocalCluster implements AutoCloseable {
       settings.put("TERN_NETWORK_INTERNALPORT", Integer.toString(internalPorts[node]));
       settings.put("TERN_GATEWAY_PORT", Integer.toString(gatewayPorts[node]));
       settings.put("TERN_MANAGEMENT_PORT", Integer.toString(managementPorts[node]));
+      settings.put("TERN_GATEWAY_REST_PORT", Integer.toString(restPorts[node]));
       settings.put("TERN_DATA_DIRECTORY", dir.resolve("broker-" + node).toString());
       settings.put("TERN_RAFT_FLUSH_MODE", flushMode);
       settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", managementToken);

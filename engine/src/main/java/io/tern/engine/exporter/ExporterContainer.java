@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One exporter of one partition while this member leads it: its instance, its own reader over the
- * committed log, the position it acknowledged and its retries. Exporters of a partition share the
- * director's thread but not their progress: one that throws is retried with the same record, with
- * back-off, while the others go on. Everything but the {@link Controller} calls runs on the
- * director's thread; an exporter may call its controller from threads of its own.
+ * committed log, the position it acknowledged and its retries. Each exporter of a partition has a
+ * thread of its own: one that is slow or throws (retried with the same record, with back-off) holds
+ * back no other. Everything but the {@link Controller} calls and {@link #writePosition} (the
+ * director's thread) runs on that thread; an exporter may call its controller from threads of its
+ * own.
  */
 final class ExporterContainer implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(ExporterContainer.class);

@@ -14,18 +14,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one partition's exporters while this member leads it, on a thread of its own ({@code
- * exporter-p<partition>}): processing never waits for an exporter. Once the member leads and its
- * processor has replayed the log (so the state holds every position an earlier leader stored), the
- * director starts a session: each configured exporter gets an instance of its own for the
- * partition, configured and opened, and a reader over the committed log from after its stored
+ * Runs one partition's exporters while this member leads it, each on a thread of its own ({@code
+ * exporter-p<partition>-<id>}): processing never waits for an exporter, and a slow exporter (a
+ * database, a search cluster) holds back no other. The director's own thread ({@code
+ * exporter-p<partition>}) follows leadership, the commit and the positions. Once the member leads
+ * and its processor has replayed the log (so the state holds every position an earlier leader
+ * stored), the director starts a session: each configured exporter gets an instance of its own for
+ * the partition, configured and opened, and a reader over the committed log from after its stored
  * position. It then hands each exporter, in log order, the records that its filter accepts and the
  * mapper maps; every {@link Settings#positionWriteInterval()} it writes the positions that moved as
  * {@code EXPORTER UPDATE_POSITION} commands, which the processor stores in the state. When the
@@ -42,6 +47,9 @@ public final class ExporterDirector implements AutoCloseable {
 
   /** How long one round of exporting may take before scheduled tasks and checks get their turn. */
   static final long MAX_ROUND_NS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  /** How long closing a session waits for each exporter's close. */
+  static final long CLOSE_TIMEOUT_MS = 10_000;
 
   /** How long a session's start waits for the state's positions from the processor. */
   static final long POSITIONS_TIMEOUT_MS = 5_000;
@@ -73,11 +81,15 @@ public final class ExporterDirector implements AutoCloseable {
   private final int partitionId;
   private final List<LoadedExporter> templates;
   private final ExporterLoader loader;
-  private final ExportRecordMapper mapper;
+  private final Supplier<ExportRecordMapper> mappers;
   private final DirectorHost host;
   private final Settings settings;
   private final InstantSource clock;
   private final ScheduledExecutorService thread;
+
+  /** Each exporter's thread, by id: its export, open, close and scheduled tasks run there. */
+  private final Map<String, ScheduledExecutorService> exporterThreads = new LinkedHashMap<>();
+
   private final Map<String, ExporterStatus> statuses = new LinkedHashMap<>();
   private final Map<String, Timer> timers = new LinkedHashMap<>();
   private final Map<String, Counter> failures = new LinkedHashMap<>();
@@ -92,12 +104,13 @@ public final class ExporterDirector implements AutoCloseable {
   /**
    * @param templates the broker's exporters, as loaded and configured at start: each session
    *     creates an instance of each for this partition
-   * @param mapper this partition's record mapper
+   * @param mappers this partition's record mappers: one for each exporter of a session, since a
+   *     mapper is not thread-safe and remembers the records it saw
    */
   public ExporterDirector(
       int partitionId,
       List<LoadedExporter> templates,
-      ExportRecordMapper mapper,
+      Supplier<ExportRecordMapper> mappers,
       DirectorHost host,
       Settings settings,
       MeterRegistry registry,
@@ -105,7 +118,7 @@ public final class ExporterDirector implements AutoCloseable {
     this.partitionId = partitionId;
     this.templates = List.copyOf(templates);
     this.loader = new ExporterLoader(partitionId, registry, clock);
-    this.mapper = mapper;
+    this.mappers = mappers;
     this.host = host;
     this.settings = settings;
     this.clock = clock;
@@ -124,7 +137,8 @@ public final class ExporterDirector implements AutoCloseable {
           .register(registry);
       Gauge.builder("tern.exporter.lag.seconds", status, s -> s.lagSeconds(clock.millis()))
           .description(
-              "Age of the oldest committed record not yet handed to the exporter; 0 when caught up")
+              "Age of the oldest committed record the exporter has not acknowledged; 0 when caught"
+                  + " up")
           .tags(tags)
           .register(registry);
       failures.put(
@@ -140,13 +154,20 @@ public final class ExporterDirector implements AutoCloseable {
               .tags(tags)
               .register(registry));
     }
-    this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread t = new Thread(runnable, "exporter-p" + partitionId);
-              t.setDaemon(true);
-              return t;
-            });
+    this.thread = daemonThread("exporter-p" + partitionId);
+    for (LoadedExporter template : this.templates) {
+      exporterThreads.put(
+          template.id(), daemonThread("exporter-p" + partitionId + "-" + template.id()));
+    }
+  }
+
+  private static ScheduledExecutorService daemonThread(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        runnable -> {
+          Thread t = new Thread(runnable, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** Starts watching for leadership. */
@@ -185,14 +206,6 @@ public final class ExporterDirector implements AutoCloseable {
       if (session == null) {
         return;
       }
-      long startNs = System.nanoTime();
-      int handled;
-      do {
-        handled = 0;
-        for (ExporterContainer container : session.containers) {
-          handled += container.exportSome(RECORDS_PER_TURN);
-        }
-      } while (handled > 0 && System.nanoTime() - startNs < MAX_ROUND_NS);
       updateCommitPosition();
       if (System.nanoTime() - nextWriteNs >= 0) {
         nextWriteNs = System.nanoTime() + settings.positionWriteInterval().toNanos();
@@ -215,24 +228,30 @@ public final class ExporterDirector implements AutoCloseable {
       return;
     }
     List<ExporterContainer> containers = new ArrayList<>();
+    List<ScheduledFuture<?>> pumps = new ArrayList<>();
     for (LoadedExporter template : templates) {
       String id = template.id();
-      containers.add(
+      ScheduledExecutorService exporterThread = exporterThreads.get(id);
+      ExporterContainer container =
           new ExporterContainer(
               partitionId,
               id,
               () -> loader.newInstance(template),
-              mapper,
+              mappers.get(),
               host.newReader(),
               stored.get(id),
               statuses.get(id),
-              thread,
+              exporterThread,
               settings,
               timers.get(id),
               failures.get(id),
-              clockMs()));
+              clockMs());
+      containers.add(container);
+      pumps.add(
+          exporterThread.scheduleWithFixedDelay(
+              () -> pump(container), 0, IDLE_POLL_MS, TimeUnit.MILLISECONDS));
     }
-    session = new Session(term, containers, host.newReader());
+    session = new Session(term, containers, pumps, host.newReader());
     tailIndex = -1;
     nextWriteNs = System.nanoTime() + settings.positionWriteInterval().toNanos();
     LOG.info(
@@ -242,14 +261,47 @@ public final class ExporterDirector implements AutoCloseable {
         containers.size());
   }
 
+  /**
+   * One turn of an exporter on its thread: records until none is left or the turn has lasted {@link
+   * #MAX_ROUND_NS}, so that the tasks it scheduled get their turn.
+   */
+  private void pump(ExporterContainer container) {
+    try {
+      long startNs = System.nanoTime();
+      while (container.exportSome(RECORDS_PER_TURN) > 0
+          && System.nanoTime() - startNs < MAX_ROUND_NS) {
+        // on with the next records
+      }
+    } catch (RuntimeException | Error e) {
+      LOG.error("Partition {}: exporter {}: its turn failed", partitionId, container.id(), e);
+    }
+  }
+
   private void closeSession(String why, boolean writePositions) {
     Session closing = session;
     session = null;
+    closing.pumps.forEach(pump -> pump.cancel(false));
+    // Each exporter closes on its own thread, after a turn it may be in: never while it exports.
+    List<Future<?>> closed = new ArrayList<>();
+    for (ExporterContainer container : closing.containers) {
+      closed.add(exporterThreads.get(container.id()).submit(container::close));
+    }
+    for (int i = 0; i < closed.size(); i++) {
+      try {
+        closed.get(i).get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Exception e) {
+        LOG.warn(
+            "Partition {}: exporter {} did not close cleanly",
+            partitionId,
+            closing.containers.get(i).id(),
+            e);
+      }
+    }
+    // After the last turns: what they acknowledged is written too.
     if (writePositions) {
       writePositions(closing);
-    }
-    for (ExporterContainer container : closing.containers) {
-      container.close();
     }
     closing.tail.close();
     LOG.info("Partition {}: exporters closed: {}", partitionId, why);
@@ -305,15 +357,19 @@ public final class ExporterDirector implements AutoCloseable {
                   closeSession("the partition closes", true);
                 }
               })
-          .get(10, TimeUnit.SECONDS);
+          .get(CLOSE_TIMEOUT_MS + 5_000, TimeUnit.MILLISECONDS); // they close side by side
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
       LOG.warn("Partition {}: the exporters did not close cleanly", partitionId, e);
     }
     thread.shutdownNow();
+    exporterThreads.values().forEach(ScheduledExecutorService::shutdownNow);
     try {
       thread.awaitTermination(10, TimeUnit.SECONDS);
+      for (ScheduledExecutorService exporterThread : exporterThreads.values()) {
+        exporterThread.awaitTermination(10, TimeUnit.SECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -323,11 +379,17 @@ public final class ExporterDirector implements AutoCloseable {
   private static final class Session {
     final long term;
     final List<ExporterContainer> containers;
+    final List<ScheduledFuture<?>> pumps;
     final LogStorage.Reader tail;
 
-    Session(long term, List<ExporterContainer> containers, LogStorage.Reader tail) {
+    Session(
+        long term,
+        List<ExporterContainer> containers,
+        List<ScheduledFuture<?>> pumps,
+        LogStorage.Reader tail) {
       this.term = term;
       this.containers = containers;
+      this.pumps = pumps;
       this.tail = tail;
     }
   }

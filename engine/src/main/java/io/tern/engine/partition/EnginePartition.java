@@ -239,7 +239,7 @@ public final class EnginePartition implements AutoCloseable {
           new ExporterDirector(
                   partitionId,
                   exporters.exporters(),
-                  exporters.mappers().apply(partitionId),
+                  () -> exporters.mappers().apply(partitionId),
                   // Its own intake, without the disk watermark: a position it cannot write
                   // would hold back the compaction that frees the disk.
                   new Host(

@@ -104,7 +104,7 @@ class ExporterDirectorTest {
           .as("the entry of position %d was committed when it was exported", position)
           .isLessThanOrEqualTo(commitAtExport.get(position));
     }
-    assertThat(journal.threads).containsOnly("exporter-p1");
+    assertThat(journal.threads).as("the exporter's own thread").containsOnly("exporter-p1-rec");
     assertThat(journal.contextLoaders).containsOnly(RecordingExporter.class.getClassLoader());
     assertThat(journal.opened).hasValue(1);
 
@@ -114,6 +114,48 @@ class ExporterDirectorTest {
     EngineCluster.await(
         () -> status.position() >= expected.get(expected.size() - 1) && status.lagRecords() <= 2,
         "the status caught up");
+  }
+
+  /** Each exporter has a thread of its own: one stuck in export holds back no other. */
+  @Test
+  void anExporterStuckInExportHoldsBackNoOther() throws Exception {
+    String otherName = journalName + "-other";
+    RecordingExporter.Journal other = RecordingExporter.journal(otherName);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    journal.onExport =
+        position -> {
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    cluster =
+        new EngineCluster(
+            dir,
+            1,
+            0,
+            new PartitionExporters(
+                List.of(
+                    template(ID, journalName, Map.of()), template("other", otherName, Map.of())),
+                partition -> new TestRecordMapper(),
+                FAST));
+    try {
+      EngineCluster.Broker broker = cluster.awaitLeader();
+      for (long i = 1; i <= 10; i++) {
+        cluster.send(i, "value-" + i);
+      }
+      EngineCluster.await(() -> broker.answers.size() == 10, "10 answers");
+      List<Long> expected = exportable(broker);
+      EngineCluster.await(
+          () -> other.exported.size() >= expected.size(), "the other exported everything");
+      assertThat(journal.exported).as("the stuck one, still in its first export").isEmpty();
+    } finally {
+      release.countDown();
+    }
+    EngineCluster.await(
+        () -> journal.exported.size() >= other.exported.size(), "the stuck one caught up");
+    assertThat(journal.exported).containsExactlyElementsOf(other.exported);
   }
 
   @Test
@@ -177,7 +219,7 @@ class ExporterDirectorTest {
     assertThat(journal.metadataAtOpen).containsExactly((String) null);
     assertThat(journal.positionAtOpen).containsExactly(-1L);
     EngineCluster.await(() -> !journal.taskThreads.isEmpty(), "the scheduled task ran");
-    assertThat(journal.taskThreads).containsExactly("exporter-p1");
+    assertThat(journal.taskThreads).containsExactly("exporter-p1-rec");
     assertThat(journal.taskLoaders).containsExactly(RecordingExporter.class.getClassLoader());
 
     long last = events.get(events.size() - 1);
@@ -220,7 +262,7 @@ class ExporterDirectorTest {
     List<String> lines = Files.readAllLines(out);
     assertThat(lines.get(0)).as("the check at start").startsWith("configure own ");
     assertThat(lines.subList(1, lines.size()))
-        .allSatisfy(line -> assertThat(line).endsWith(" own exporter-p1"));
+        .allSatisfy(line -> assertThat(line).endsWith(" own exporter-p1-files"));
     assertThat(lines.subList(1, lines.size()))
         .extracting(line -> line.substring(0, line.indexOf(" own")))
         .startsWith("configure", "open", "export " + expected.get(0))

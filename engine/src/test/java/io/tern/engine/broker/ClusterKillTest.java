@@ -34,8 +34,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with SIGKILL while instances are created and completed through a standalone gateway, by the
  * official client with its default retry policy. Also with {@code processing.uncommitted}: then the
  * killed leader has processed commands that never commit, and none of them may have been answered.
- * The brokers export to one history store on a real PostgreSQL: the killed leader's exporting is
- * taken over by the new one, and the store ends with every instance once, completed.
+ * In the run without it, the brokers export to one history store on a real PostgreSQL: the killed
+ * leader's exporting is taken over by the new one, and the store ends with every instance once,
+ * completed.
  */
 @Tag("slow") // three broker processes, one killed with SIGKILL: docs/testing.md
 class ClusterKillTest {
@@ -60,23 +61,26 @@ class ClusterKillTest {
   @ValueSource(booleans = {false, true})
   void aKilledLeaderLosesNoAcknowledgedInstanceAndCompletesNoJobTwice(boolean uncommitted)
       throws Exception {
-    String schema = "kill_" + uncommitted;
+    String history =
+        postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=kill_" + uncommitted;
     try (Connection connection = postgres.getPostgresDatabase().getConnection();
         Statement statement = connection.createStatement()) {
-      statement.execute("CREATE SCHEMA " + schema);
+      statement.execute("CREATE SCHEMA kill_" + uncommitted);
     }
-    String history = postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=" + schema;
     try (BrokerProcesses brokers =
         new BrokerProcesses(
             dir,
             3,
             3,
             3,
-            Map.of(
-                "TERN_PROCESSING_UNCOMMITTED",
-                Boolean.toString(uncommitted),
-                "TERN_EXPORTERS_HISTORY_ARGS_URL",
-                history))) {
+            // The history store in one of the two runs only: it costs the brokers CPU.
+            uncommitted
+                ? Map.of("TERN_PROCESSING_UNCOMMITTED", "true")
+                : Map.of(
+                    "TERN_PROCESSING_UNCOMMITTED",
+                    "false",
+                    "TERN_EXPORTERS_HISTORY_ARGS_URL",
+                    history))) {
       for (int node = 0; node < 3; node++) {
         brokers.start(node);
       }
@@ -119,7 +123,9 @@ class ClusterKillTest {
           assertThat(instances.acknowledgedCount()).isGreaterThan(60);
           instances.assertEveryAcknowledgedInstanceCompleted(Duration.ofSeconds(60));
           instances.assertNoCreateRanTwice(Duration.ofSeconds(60));
-          assertTheHistoryHoldsEveryInstanceOnceCompleted(history, instances.acknowledged());
+          if (!uncommitted) {
+            assertTheHistoryHoldsEveryInstanceOnceCompleted(history, instances.acknowledged());
+          }
         }
 
         brokers.start(victim);

@@ -536,10 +536,8 @@ public final class Broker implements AutoCloseable {
   }
 
   /**
-   * The configured exporters as loaded and configured at start (each partition's director runs
-   * instances of its own; see {@link EnginePartition#director()}).
+   * Says why the history store is off where it is on by default: a cluster with no shared database.
    */
-  /** Where the history store writes, or why it is off (docs/history.md). */
   private static void logHistoryStore(BrokerConfig config) {
     boolean running = config.exporters().stream().anyMatch(e -> e.id().equals(HistoryDefaults.ID));
     if (running || !config.historyStore()) {
@@ -552,6 +550,10 @@ public final class Broker implements AutoCloseable {
         config.clusterSize());
   }
 
+  /**
+   * The configured exporters as loaded and configured at start (each partition's director runs
+   * instances of its own; see {@link EnginePartition#director()}).
+   */
   public List<LoadedExporter> exporters() {
     return List.copyOf(exporters);
   }

@@ -94,6 +94,9 @@ public final class ExporterDirector implements AutoCloseable {
   private final Map<String, Timer> timers = new LinkedHashMap<>();
   private final Map<String, Counter> failures = new LinkedHashMap<>();
 
+  /** Set by {@link #close}: no session opens after it, though the member may still lead. */
+  private volatile boolean closing;
+
   // The director's thread only.
   private Session session;
   private long nextWriteNs;
@@ -195,6 +198,9 @@ public final class ExporterDirector implements AutoCloseable {
   }
 
   private void tick() {
+    if (closing) {
+      return;
+    }
     try {
       long term = host.readyLeaderTerm();
       if (session != null && session.term != term) {
@@ -349,6 +355,7 @@ public final class ExporterDirector implements AutoCloseable {
    */
   @Override
   public void close() {
+    closing = true;
     try {
       thread
           .submit(

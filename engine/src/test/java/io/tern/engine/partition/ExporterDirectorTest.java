@@ -116,6 +116,24 @@ class ExporterDirectorTest {
         "the status caught up");
   }
 
+  /**
+   * Closing the partition closes every exporter instance the director opened, and opens no new one
+   * although the member still leads while it closes (once seen: a session opened after the close,
+   * its exporter opened against a store being shut).
+   */
+  @Test
+  void closingThePartitionClosesEveryExporterItOpenedAndOpensNoMore() {
+    cluster = new EngineCluster(dir, 1, 0, exporters(Map.of()));
+    EngineCluster.Broker broker = cluster.awaitLeader();
+    cluster.send(1, "value-1");
+    EngineCluster.await(() -> broker.answers.size() == 1, "an answer");
+    EngineCluster.await(() -> !journal.exported.isEmpty(), "something exported");
+    cluster.close();
+    cluster = null;
+    assertThat(journal.opened.get()).isPositive();
+    assertThat(journal.closed.get()).isEqualTo(journal.opened.get());
+  }
+
   /** Each exporter has a thread of its own: one stuck in export holds back no other. */
   @Test
   void anExporterStuckInExportHoldsBackNoOther() throws Exception {

@@ -42,7 +42,7 @@ public final class ExporterDirector implements AutoCloseable {
   /** How often the director looks for leadership changes and new records when it has no work. */
   static final long IDLE_POLL_MS = 10;
 
-  /** Records an exporter gets in a row before the next exporter's turn. */
+  /** Records an exporter is handed in a row before its turn checks how long it has lasted. */
   static final int RECORDS_PER_TURN = 500;
 
   /** How long one round of exporting may take before scheduled tasks and checks get their turn. */

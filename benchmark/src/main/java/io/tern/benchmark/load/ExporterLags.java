@@ -4,11 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,20 +15,15 @@ import java.util.TreeMap;
  * answer an empty object, so a run without exporters reads nothing.
  */
 final class ExporterLags {
-  private static final Duration TIMEOUT = Duration.ofSeconds(2);
   private static final JsonFactory JSON = new JsonFactory();
 
-  private final List<URI> endpoints;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  private final ManagementAnswers answers;
 
   /**
    * @param managementAddresses each broker's management address, {@code host:port}
    */
   ExporterLags(List<String> managementAddresses) {
-    this.endpoints =
-        managementAddresses.stream()
-            .map(address -> URI.create("http://" + address + "/actuator/exporters"))
-            .toList();
+    this.answers = new ManagementAnswers(managementAddresses, "/actuator/exporters");
   }
 
   /**
@@ -42,22 +32,7 @@ final class ExporterLags {
    */
   Map<String, Double> read() {
     Map<String, Double> lags = new TreeMap<>();
-    for (URI endpoint : endpoints) {
-      try {
-        HttpResponse<String> answer =
-            http.send(
-                HttpRequest.newBuilder(endpoint).timeout(TIMEOUT).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() == 200) {
-          parse(answer.body(), lags);
-        }
-      } catch (IOException e) {
-        // a broker down or restarting: its partitions have other leaders or none
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return lags;
-      }
-    }
+    answers.forEach((node, body) -> parse(body, lags));
     return lags;
   }
 

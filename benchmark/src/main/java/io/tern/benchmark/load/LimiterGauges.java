@@ -4,11 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,23 +16,18 @@ import java.util.TreeMap;
  * of kilobytes, too much to take every second beside the load being measured.)
  */
 final class LimiterGauges {
-  private static final Duration TIMEOUT = Duration.ofSeconds(2);
   private static final JsonFactory JSON = new JsonFactory();
 
   /** One partition's limiter as its leader reported it (limit NaN when disabled). */
   record Partition(int node, double limit, double inFlight, double refusedTotal) {}
 
-  private final List<URI> endpoints;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  private final ManagementAnswers answers;
 
   /**
    * @param managementAddresses each broker's management address, {@code host:port}
    */
   LimiterGauges(List<String> managementAddresses) {
-    this.endpoints =
-        managementAddresses.stream()
-            .map(address -> URI.create("http://" + address + "/actuator/partitions"))
-            .toList();
+    this.answers = new ManagementAnswers(managementAddresses, "/actuator/partitions");
   }
 
   /**
@@ -46,22 +36,7 @@ final class LimiterGauges {
    */
   Map<Integer, Partition> read() {
     Map<Integer, Partition> partitions = new TreeMap<>();
-    for (int node = 0; node < endpoints.size(); node++) {
-      try {
-        HttpResponse<String> answer =
-            http.send(
-                HttpRequest.newBuilder(endpoints.get(node)).timeout(TIMEOUT).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() == 200) {
-          parse(node, answer.body(), partitions);
-        }
-      } catch (IOException e) {
-        // a broker down or restarting: its partitions have other leaders or none
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return partitions;
-      }
-    }
+    answers.forEach((node, body) -> parse(node, body, partitions));
     return partitions;
   }
 

@@ -10,12 +10,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -164,18 +160,18 @@ class ClusterKillTest {
         .ignoreExceptionsInstanceOf(IllegalStateException.class) // tables made at first open
         .until(
             () ->
-                rows(
+                TestBrokers.sqlRows(
                         url,
                         "SELECT process_instance_key FROM process_instance WHERE state = 'COMPLETED'")
                     .containsAll(keys(acknowledged)));
     for (String instance : keys(acknowledged)) {
       assertThat(
-              rows(
+              TestBrokers.sqlRows(
                   url,
                   "SELECT state FROM process_instance WHERE process_instance_key = " + instance))
           .containsExactly("COMPLETED");
       assertThat(
-              rows(
+              TestBrokers.sqlRows(
                   url,
                   "SELECT type || ':' || state FROM job WHERE process_instance_key = "
                       + instance
@@ -183,7 +179,7 @@ class ClusterKillTest {
           .as("instance " + instance + "'s jobs")
           .containsExactly("done:COMPLETED", "work:COMPLETED");
       assertThat(
-              rows(
+              TestBrokers.sqlRows(
                   url,
                   "SELECT intent FROM variable_history WHERE name = 'tag' AND process_instance_key = "
                       + instance))
@@ -194,20 +190,6 @@ class ClusterKillTest {
 
   private static List<String> keys(Set<Long> instances) {
     return instances.stream().map(String::valueOf).toList();
-  }
-
-  private static List<String> rows(String url, String sql) {
-    List<String> rows = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(url);
-        Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery(sql)) {
-      while (result.next()) {
-        rows.add(result.getString(1));
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
-    }
-    return rows;
   }
 
   private static int leaderOf(Topology topology, int partitionId) {

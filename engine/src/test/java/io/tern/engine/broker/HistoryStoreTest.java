@@ -6,13 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.camunda.client.CamundaClient;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -52,20 +46,25 @@ class HistoryStoreTest {
       await("the instance completed in the history store")
           .atMost(Duration.ofSeconds(30))
           // The store's tables exist once the exporter opened and migrated it.
-          .ignoreExceptionsInstanceOf(SQLException.class)
-          .until(() -> rows(url, "SELECT state FROM process_instance").contains("COMPLETED"));
+          .ignoreExceptionsInstanceOf(IllegalStateException.class)
+          .until(
+              () ->
+                  TestBrokers.sqlRows(url, "SELECT state FROM process_instance")
+                      .contains("COMPLETED"));
       assertThat(
-              rows(
+              TestBrokers.sqlRows(
                   url,
                   "SELECT name || '=' || value_json FROM variable WHERE process_instance_key = "
                       + first
                       + " ORDER BY name"))
           .containsExactly("orderId=\"a-1\"", "paid=true");
-      assertThat(rows(url, "SELECT type || ':' || state FROM job"))
+      assertThat(TestBrokers.sqlRows(url, "SELECT type || ':' || state FROM job"))
           .containsExactly("pay:COMPLETED");
-      assertThat(rows(url, "SELECT bpmn_process_id FROM process_definition"))
+      assertThat(TestBrokers.sqlRows(url, "SELECT bpmn_process_id FROM process_definition"))
           .containsExactly("order");
-      historyBefore = rows(url, "SELECT name || '@' || position FROM variable_history ORDER BY 1");
+      historyBefore =
+          TestBrokers.sqlRows(
+              url, "SELECT name || '@' || position FROM variable_history ORDER BY 1");
     }
 
     // A restart replays the log and the exporter starts again from the position it stored.
@@ -75,18 +74,20 @@ class HistoryStoreTest {
       long second = runOne(client, "b-2");
       await("the second instance in the history store")
           .atMost(Duration.ofSeconds(30))
-          .ignoreExceptionsInstanceOf(SQLException.class)
+          .ignoreExceptionsInstanceOf(IllegalStateException.class)
           .until(
               () ->
-                  rows(
+                  TestBrokers.sqlRows(
                           url,
                           "SELECT state FROM process_instance WHERE process_instance_key = "
                               + second)
                       .contains("COMPLETED"));
-      assertThat(rows(url, "SELECT process_instance_key FROM process_instance ORDER BY 1"))
+      assertThat(
+              TestBrokers.sqlRows(
+                  url, "SELECT process_instance_key FROM process_instance ORDER BY 1"))
           .containsExactly(Long.toString(first), Long.toString(second));
       assertThat(
-              rows(
+              TestBrokers.sqlRows(
                   url,
                   "SELECT name || '@' || position FROM variable_history"
                       + " WHERE process_instance_key = "
@@ -117,18 +118,5 @@ class HistoryStoreTest {
           .join()
           .getProcessInstanceKey();
     }
-  }
-
-  /** The first column of every row {@code sql} selects, as text; the broker shares the file. */
-  private static List<String> rows(String url, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(url);
-        Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery(sql)) {
-      while (result.next()) {
-        rows.add(result.getString(1));
-      }
-    }
-    return rows;
   }
 }

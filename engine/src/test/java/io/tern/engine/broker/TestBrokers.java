@@ -13,8 +13,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
@@ -152,5 +159,23 @@ final class TestBrokers {
         }
       }
     }
+  }
+
+  /**
+   * The first column of every row {@code sql} selects from the database at {@code url}, as text (a
+   * history store the broker writes); a failed query throws {@link IllegalStateException}.
+   */
+  static List<String> sqlRows(String url, String sql) {
+    List<String> rows = new ArrayList<>();
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      while (result.next()) {
+        rows.add(result.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+    return rows;
   }
 }

@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
@@ -25,6 +26,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * loudly, where podman or podman-compose is not installed).
  */
 @Tag("slow") // containers (podman compose): docs/testing.md
+@ResourceLock(Podman.CONTAINERS)
 class ComposeTest {
   private static final Path COMPOSE = Podman.ROOT.resolve("docker/compose.yaml");
   private static final List<String> BROKERS = List.of("broker-0", "broker-1", "broker-2");

@@ -20,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * docker/Dockerfile builds on a JRE 21 base made by docker/local-base.sh, and its container runs a
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * stops the broker gracefully. Skipped (loudly) where podman is not installed.
  */
 @Tag("slow") // builds and runs the image (podman): docs/testing.md
+@ResourceLock(Podman.CONTAINERS)
 class ImageTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private final String container = "tern-image-test-" + ProcessHandle.current().pid();
@@ -64,11 +66,21 @@ class ImageTest {
             Podman.IMAGE);
     assertThat(run.code()).as("podman run:\n%s", run.output()).isZero();
 
-    await("readiness through the published management port")
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofMillis(250))
-        .ignoreExceptions()
-        .until(() -> get("http://127.0.0.1:" + management + "/actuator/health/readiness") == 200);
+    try {
+      await("readiness through the published management port")
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(250))
+          .ignoreExceptions()
+          .until(() -> get("http://127.0.0.1:" + management + "/actuator/health/readiness") == 200);
+    } catch (RuntimeException e) {
+      e.addSuppressed(
+          new AssertionError(
+              "the container's state: "
+                  + Podman.podman("inspect", container, "--format", "{{json .State}}").output()
+                  + "\nits log, last lines:\n"
+                  + tail(Podman.podman("logs", container).output())));
+      throw e;
+    }
     System.out.printf(
         "Container ready %d ms after podman run%n", (System.nanoTime() - start) / 1_000_000);
     Podman.Result health = Podman.podman("healthcheck", "run", container);

@@ -23,6 +23,14 @@ final class Podman {
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   static final String IMAGE = "localhost/tern:deploy-test";
   static final String BASE_IMAGE = "localhost/tern-jre21";
+
+  /**
+   * The lock every class that runs Tern containers holds: one at a time. Side by side, seven
+   * container JVMs on two cores took 160 s and once missed ImageTest's two-minute readiness; one
+   * after another they take about 100 s together.
+   */
+  static final String CONTAINERS = "podman containers";
+
   private static final Path DISTRIBUTION = ROOT.resolve("engine/target/tern/bin/broker");
   private static final Path BENCHMARK_JAR = ROOT.resolve("benchmark/target/tern-benchmark.jar");
 

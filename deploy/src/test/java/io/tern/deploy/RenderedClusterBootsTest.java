@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.snakeyaml.engine.v2.api.Dump;
 import org.snakeyaml.engine.v2.api.DumpSettings;
 
@@ -45,6 +46,7 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
  * way), and the rebalance CronJob's command runs too.
  */
 @Tag("slow") // containers (podman): docs/testing.md
+@ResourceLock(Podman.CONTAINERS)
 class RenderedClusterBootsTest {
   private static final int BROKERS = 3;
   private static final HttpClient HTTP = HttpClient.newHttpClient();

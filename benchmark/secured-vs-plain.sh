@@ -26,7 +26,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -r $secret ]] || { echo "cannot read the client secret file $secret" >&2; exit 2; }
 jar=$(dirname "$0")/target/tern-benchmark.jar
-[[ -f $jar ]] || { echo "$jar is missing: build it with ./mvnw -pl benchmark -am package -DskipTests" >&2; exit 2; }
+[[ -f $jar ]] || { echo "$jar is missing: build it with ./mvnw -pl benchmark/jar -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$out"
 
 secured=(--tls --oauth "$issuer/token" --oauth-client-secret-file "$secret" --oauth-audience "$audience"

@@ -140,6 +140,9 @@ class ComposeTest {
                 "TERN_IMAGE=" + Podman.IMAGE,
                 // tern-rebalance in broker-0 reads it from the broker's environment.
                 "TERN_MANAGEMENT_TOKEN=compose-test-management-token-01",
+                // Free host ports, not 26500 and 8080: other modules' brokers may hold those.
+                "TERN_GATEWAY_PORT=" + ImageTest.freePort(),
+                "TERN_REST_PORT=" + ImageTest.freePort(),
                 "podman-compose"));
     up.addAll(List.of("-p", project, "-f", COMPOSE.toString(), "up", "-d", "--no-build"));
     up.addAll(BROKERS);

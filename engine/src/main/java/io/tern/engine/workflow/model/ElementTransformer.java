@@ -98,7 +98,13 @@ final class ElementTransformer {
       case BUSINESS_RULE_TASK -> evaluation = TaskTransformer.calledDecisionOf(node, problems);
       default -> {}
     }
-    if (type == BpmnElementType.USER_TASK) {
+    ExecutableElement.UserTaskDefinition userTask = null;
+    if (type == BpmnElementType.USER_TASK && UserTaskTransformer.isCamundaUserTask(node)) {
+      userTask = UserTaskTransformer.transform(node, problems);
+      if (userTask == null) {
+        return null;
+      }
+    } else if (type == BpmnElementType.USER_TASK) {
       job = TaskTransformer.userTaskJobOf(node, problems);
       if (job == null) {
         return null;
@@ -171,7 +177,8 @@ final class ElementTransformer {
         evaluation,
         loop,
         List.copyOf(inputs),
-        List.copyOf(outputs));
+        List.copyOf(outputs),
+        userTask);
   }
 
   /** The subprocess {@code element} with the id of the start event its flow begins at. */
@@ -192,7 +199,8 @@ final class ElementTransformer {
         element.evaluation(),
         element.loop(),
         element.inputs(),
-        element.outputs());
+        element.outputs(),
+        element.userTask());
   }
 
   /**

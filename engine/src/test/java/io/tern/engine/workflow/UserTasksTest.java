@@ -395,4 +395,33 @@ class UserTasksTest extends WorkflowTestBase {
     assertThat(badPriority.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(badPriority.reason()).contains("'fill'").contains("'200'");
   }
+
+  @Test
+  void anInterruptingBoundaryEventCancelsTheTask() {
+    TestMember leader = leader();
+    deployed(
+        deploy(
+            leader,
+            "escalation.bpmn",
+            xml(
+                Bpmn.createExecutableProcess("escalation")
+                    .startEvent()
+                    .userTask("decide", t -> t.zeebeUserTask().zeebeAssignee("anna"))
+                    .boundaryEvent(
+                        "escalate",
+                        b -> b.message(m -> m.name("escalate").zeebeCorrelationKeyExpression("id")))
+                    .endEvent("escalated")
+                    .moveToActivity("decide")
+                    .endEvent("decided")
+                    .done())));
+    create(leader, "escalation", "{\"id\": \"e-1\"}");
+    long key = awaitTask();
+
+    accepted(publish(leader, "escalate", "e-1", 60_000, "", "{}"));
+    await(() -> lifecycle().contains("escalated " + COMPLETED), "the boundary event's path");
+    assertThat(lastKeyOf(UserTaskIntent.CANCELED)).isEqualTo(key);
+    assertThat(lifecycle()).doesNotContain("decided " + COMPLETED);
+    Answer late = complete(leader, key, "", "");
+    assertThat(late.rejection()).isEqualTo(RejectionType.NOT_FOUND);
+  }
 }

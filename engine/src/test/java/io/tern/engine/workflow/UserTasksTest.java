@@ -424,4 +424,35 @@ class UserTasksTest extends WorkflowTestBase {
     Answer late = complete(leader, key, "", "");
     assertThat(late.rejection()).isEqualTo(RejectionType.NOT_FOUND);
   }
+
+  @Test
+  void inputMappingsFeedTheTasksPropertiesAndOutputMappingsReadItsCompletion() {
+    TestMember leader = leader();
+    deployed(
+        deploy(
+            leader,
+            "sign.bpmn",
+            xml(
+                Bpmn.createExecutableProcess("signing")
+                    .startEvent()
+                    .userTask(
+                        "sign",
+                        t ->
+                            t.zeebeUserTask()
+                                .zeebeInputExpression("clerk", "who")
+                                .zeebeAssigneeExpression("who")
+                                .zeebeOutputExpression("approved", "signed"))
+                    .serviceTask("after", s -> s.zeebeJobType("after"))
+                    .endEvent()
+                    .done())));
+    create(leader, "signing", "{\"clerk\": \"olga\"}");
+    long key = awaitTask();
+    assertThat(last(UserTaskIntent.CREATED).assignee).isEqualTo("olga");
+
+    accepted(complete(leader, key, "{\"approved\": true}", ""));
+    JobBatchValue after = activateWhenAvailable(leader, "after", List.of());
+    assertThat(JsonDocuments.toJava(after.jobs.get(0).variables))
+        .as("the completion's variables are the task's own, for its output mapping")
+        .isEqualTo(Map.of("clerk", "olga", "signed", true));
+  }
 }

@@ -56,7 +56,7 @@ final class ElementTransformer {
           + " message (job-based) end events, none, link, signal and message (job-based)"
           + " intermediate throw events, escalation and compensation intermediate throw and end"
           + " events,"
-          + " service tasks, receive tasks, undefined and manual tasks, job-based user tasks,"
+          + " service tasks, receive tasks, undefined and manual tasks, user tasks (job-based or Camunda user tasks),"
           + " script tasks (FEEL or job-based), send tasks, business rule tasks (called decision or"
           + " job-based), call activities and embedded subprocesses (every task and these two also"
           + " multi-instance), event subprocesses (timer, message, signal, error or escalation start,"

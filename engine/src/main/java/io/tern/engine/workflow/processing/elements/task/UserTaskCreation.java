@@ -19,6 +19,7 @@ import io.tern.engine.workflow.variables.InvalidVariablesException;
 import io.tern.engine.workflow.variables.JsonDocuments;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -62,7 +63,7 @@ public final class UserTaskCreation {
     String what = "assignee";
     String expression = definition.assignee();
     try {
-      Map<String, byte[]> visible = new java.util.HashMap<>();
+      Map<String, byte[]> visible = new HashMap<>(); // read once, by the first FEEL property
       task.assignee = text(expression, visible, step.key());
       what = "candidate groups";
       expression = definition.candidateGroups();

@@ -176,10 +176,11 @@ class UserTasksTest extends WorkflowTestBase {
     assertThat(last(UserTaskIntent.UPDATED).priority).isEqualTo(90);
 
     accepted(complete(leader, key, "{\"approved\": true, \"owner\": \"carol\"}", "approve"));
-    UserTaskValue completed = last(UserTaskIntent.COMPLETED);
-    assertThat(completed.action).isEqualTo("approve");
-    assertThat(JsonDocuments.toJava(completed.variables))
+    UserTaskValue completing = last(UserTaskIntent.COMPLETING);
+    assertThat(completing.action).isEqualTo("approve");
+    assertThat(JsonDocuments.toJava(completing.variables))
         .isEqualTo(Map.of("approved", true, "owner", "carol"));
+    assertThat(last(UserTaskIntent.COMPLETED).variables).as("not repeated").isEmpty();
     JobBatchValue after = activateWhenAvailable(leader, "after", List.of());
     assertThat(JsonDocuments.toJava(after.jobs.get(0).variables))
         .isEqualTo(Map.of("approved", true, "owner", "carol", "level", 2L));

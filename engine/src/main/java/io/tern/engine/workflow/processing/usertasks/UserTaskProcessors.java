@@ -171,6 +171,9 @@ public final class UserTaskProcessors {
     UserTaskValue completed = event(request.action, "complete");
     completed.variables = request.variables;
     result.appendEvent(key, UserTaskIntent.COMPLETING, completed);
+    // COMPLETED leaves the variables out, as a job's does: COMPLETING and the VARIABLE events
+    // below carry them, and a third copy would cut the largest document a completion can carry.
+    completed.variables = new byte[0];
     result.appendEvent(key, UserTaskIntent.COMPLETED, completed);
     result.respondWithLastEvent();
     long elementInstanceKey = completed.elementInstanceKey;

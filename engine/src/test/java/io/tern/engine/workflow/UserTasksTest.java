@@ -11,6 +11,8 @@ import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.protocol.ModificationIntent;
 import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.protocol.UserTaskIntent;
+import io.tern.engine.record.LoggedRecord;
+import io.tern.engine.record.RecordBatch;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.value.ErrorType;
 import io.tern.engine.workflow.value.IncidentValue;
@@ -23,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -212,17 +215,33 @@ class UserTasksTest extends WorkflowTestBase {
   /** The user task events of the log, in order. */
   private List<String> userTaskIntents() {
     List<String> intents = new ArrayList<>();
-    io.tern.engine.record.RecordBatch batch = new io.tern.engine.record.RecordBatch();
+    forEachUserTaskEvent((intent, key) -> intents.add(intent.name()));
+    return intents;
+  }
+
+  /** The keys of the tasks created, in order. */
+  private List<Long> createdTaskKeys() {
+    List<Long> keys = new ArrayList<>();
+    forEachUserTaskEvent(
+        (intent, key) -> {
+          if (intent == UserTaskIntent.CREATED) {
+            keys.add(key);
+          }
+        });
+    return keys;
+  }
+
+  private void forEachUserTaskEvent(BiConsumer<UserTaskIntent, Long> visitor) {
+    RecordBatch batch = new RecordBatch();
     for (byte[] entry : log.committedBatches()) {
       batch.wrap(new UnsafeBuffer(entry), 0, entry.length);
       while (batch.hasNext()) {
-        io.tern.engine.record.LoggedRecord record = batch.next();
+        LoggedRecord record = batch.next();
         if (record.isEvent() && record.intent() instanceof UserTaskIntent intent) {
-          intents.add(intent.name());
+          visitor.accept(intent, record.key());
         }
       }
     }
-    return intents;
   }
 
   @Test
@@ -455,5 +474,42 @@ class UserTasksTest extends WorkflowTestBase {
     assertThat(JsonDocuments.toJava(after.jobs.get(0).variables))
         .as("the completion's variables are the task's own, for its output mapping")
         .isEqualTo(Map.of("clerk", "olga", "signed", true));
+  }
+
+  @Test
+  void aMultiInstanceUserTaskMakesATaskPerItemAndGoesOnWhenAllAreCompleted() {
+    TestMember leader = leader();
+    deployed(
+        deploy(
+            leader,
+            "votes.bpmn",
+            xml(
+                Bpmn.createExecutableProcess("votes")
+                    .startEvent()
+                    .userTask(
+                        "vote",
+                        t ->
+                            t.zeebeUserTask()
+                                .zeebeAssigneeExpression("voter")
+                                .multiInstance(
+                                    m ->
+                                        m.parallel()
+                                            .zeebeInputCollectionExpression("voters")
+                                            .zeebeInputElement("voter")))
+                    .serviceTask("after", s -> s.zeebeJobType("after"))
+                    .endEvent()
+                    .done())));
+    create(leader, "votes", "{\"voters\": [\"ann\", \"bo\"]}");
+    await(() -> countOf(UserTaskIntent.CREATED) == 2, "a task per voter");
+    List<String> assignees = new ArrayList<>();
+    for (byte[] bytes : eventValues(UserTaskIntent.CREATED)) {
+      assignees.add(valueOf(bytes).assignee);
+    }
+    assertThat(assignees).containsExactlyInAnyOrder("ann", "bo");
+    List<Long> keys = createdTaskKeys();
+    accepted(complete(leader, keys.get(0), "", ""));
+    assertThat(activate(leader, "after", 1).jobs).as("one task is still open").isEmpty();
+    accepted(complete(leader, keys.get(1), "", ""));
+    activateWhenAvailable(leader, "after", List.of());
   }
 }

@@ -50,8 +50,23 @@ public final class UserTaskState {
   private final DbLong other = new DbLong();
 
   public UserTaskState(PartitionState state) {
-    tasks = state.columnFamily(StateIds.USER_TASKS, new DbLong(), new Task());
-    byElement = state.columnFamily(StateIds.USER_TASKS_BY_ELEMENT, new DbLong(), new DbLong());
+    this(state, false);
+  }
+
+  /** A view for reads only (diagnostics), beside the engine's own instance: claims no ids. */
+  public static UserTaskState readOnly(PartitionState state) {
+    return new UserTaskState(state, true);
+  }
+
+  private UserTaskState(PartitionState state, boolean view) {
+    tasks =
+        view
+            ? state.readView(StateIds.USER_TASKS, new DbLong(), new Task())
+            : state.columnFamily(StateIds.USER_TASKS, new DbLong(), new Task());
+    byElement =
+        view
+            ? state.readView(StateIds.USER_TASKS_BY_ELEMENT, new DbLong(), new DbLong())
+            : state.columnFamily(StateIds.USER_TASKS_BY_ELEMENT, new DbLong(), new DbLong());
   }
 
   public boolean get(long userTaskKey, Task into) {

@@ -388,7 +388,7 @@ class UserTasksTest extends WorkflowTestBase {
   }
 
   @Test
-  void aLinkedFormIsRefusedNamingWhatWorksInstead() {
+  void linkedFormsBadPrioritiesAndTaskListenersAreRefusedAtDeployment() {
     TestMember leader = leader();
     Answer linked =
         deploy(
@@ -414,6 +414,20 @@ class UserTasksTest extends WorkflowTestBase {
                     .done()));
     assertThat(badPriority.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
     assertThat(badPriority.reason()).contains("'fill'").contains("'200'");
+    Answer listener =
+        deploy(
+            leader,
+            "listener.bpmn",
+            xml(
+                Bpmn.createExecutableProcess("listener")
+                    .startEvent()
+                    .userTask(
+                        "fill",
+                        t -> t.zeebeUserTask().zeebeTaskListener(l -> l.completing().type("audit")))
+                    .endEvent()
+                    .done()));
+    assertThat(listener.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
+    assertThat(listener.reason()).contains("'fill'").contains("task listeners");
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.camunda.zeebe.model.bpmn.instance.FlowNode;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeAssignmentDefinition;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeFormDefinition;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebePriorityDefinition;
+import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskListeners;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskSchedule;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeUserTask;
 import io.tern.engine.workflow.model.ExecutableElement.UserTaskDefinition;
@@ -28,6 +29,14 @@ final class UserTaskTransformer {
   /** The task, or null with the reasons in {@code problems}. */
   static UserTaskDefinition transform(FlowNode node, List<String> problems) {
     int before = problems.size();
+    ZeebeTaskListeners listeners = node.getSingleExtensionElement(ZeebeTaskListeners.class);
+    if (listeners != null && !listeners.getTaskListeners().isEmpty()) {
+      // Refused rather than skipped: a listener that never runs would let a task go on unchecked.
+      problems.add(
+          describe(node)
+              + ": task listeners (zeebe:taskListeners) are not run by Tern; remove them, or"
+              + " check the task in the job of a service task after it");
+    }
     ZeebeAssignmentDefinition assignment =
         node.getSingleExtensionElement(ZeebeAssignmentDefinition.class);
     ZeebeTaskSchedule schedule = node.getSingleExtensionElement(ZeebeTaskSchedule.class);

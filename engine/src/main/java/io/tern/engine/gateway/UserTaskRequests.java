@@ -7,8 +7,8 @@ import io.tern.engine.workflow.value.UserTaskValue;
 
 /**
  * The gateway's user task commands (REST only: Zeebe's gRPC API has none), each sent to the
- * partition the task's key was made on. A REST assignment without {@code allowOverride} is a CLAIM,
- * as in Camunda; unassigning is an ASSIGN without assignee.
+ * partition the task's key was made on. A REST assignment with {@code allowOverride} false is a
+ * CLAIM, as in Camunda; unassigning is an ASSIGN without assignee.
  */
 final class UserTaskRequests implements UserTaskService {
   private final GatewayCommands commands;

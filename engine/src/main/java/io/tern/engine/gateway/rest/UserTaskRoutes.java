@@ -7,9 +7,9 @@ import io.vertx.core.http.HttpMethod;
 import java.util.List;
 
 /**
- * Camunda user tasks: assignment (a claim without {@code allowOverride}), unassignment, completion
- * and update, as the 8.9 client sends them. Searching and reading tasks is not served here (it
- * comes with the search over the history store).
+ * Camunda user tasks: assignment (a claim when {@code allowOverride} is false), unassignment,
+ * completion and update, as the 8.9 client sends them. Searching and reading tasks is not served
+ * here (it comes with the search over the history store).
  */
 final class UserTaskRoutes {
   private UserTaskRoutes() {}

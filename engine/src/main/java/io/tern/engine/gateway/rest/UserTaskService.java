@@ -10,8 +10,8 @@ import java.util.List;
  */
 public interface UserTaskService {
   /**
-   * Assigns the task to {@code assignee}; without {@code allowOverride}, only when it has no other
-   * assignee (a claim).
+   * Assigns the task to {@code assignee}; with {@code allowOverride} false, only when it has no
+   * other assignee (a claim).
    *
    * @param action what the task list did ("" for the default: "assign", or "claim")
    */

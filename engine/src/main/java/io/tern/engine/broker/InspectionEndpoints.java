@@ -187,6 +187,9 @@ final class InspectionEndpoints {
     if (element.jobKey() >= 0) {
       json.writeNumberField("jobKey", element.jobKey());
     }
+    if (element.userTaskKey() >= 0) {
+      json.writeNumberField("userTaskKey", element.userTaskKey());
+    }
     if (element.incident() != null) {
       json.writeObjectFieldStart("incident");
       writeIncidentFields(json, element.incident());

@@ -107,6 +107,8 @@ final class TimeoutExplanation {
       places.append(i == 0 ? "" : ", ").append('\'').append(leaf.elementId()).append('\'');
       if (leaf.jobKey() >= 0) {
         places.append(" (job ").append(leaf.jobKey()).append(')');
+      } else if (leaf.userTaskKey() >= 0) {
+        places.append(" (user task ").append(leaf.userTaskKey()).append(')');
       }
     }
     if (leaves.size() > MAX_PLACES) {

@@ -14,6 +14,7 @@ import io.tern.engine.protocol.ModificationIntent;
 import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.protocol.ResourceDeletionIntent;
 import io.tern.engine.protocol.SignalIntent;
+import io.tern.engine.protocol.UserTaskIntent;
 import io.tern.engine.protocol.ValueType;
 import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.workflow.value.ResourceDeletionValue;
@@ -54,7 +55,11 @@ public final class ForwardableCommands {
           JobIntent.UPDATE_RETRIES,
           JobIntent.UPDATE_TIMEOUT,
           MessageIntent.PUBLISH,
-          SignalIntent.BROADCAST);
+          SignalIntent.BROADCAST,
+          UserTaskIntent.ASSIGN,
+          UserTaskIntent.CLAIM,
+          UserTaskIntent.UPDATE,
+          UserTaskIntent.COMPLETE);
 
   /** Sent by a gateway without waiting: a pushed job no worker could take goes back. */
   private static final Set<Intent> UNANSWERED = Set.of(JobIntent.YIELD);

@@ -43,6 +43,7 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.UpdateJobTimeoutReque
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.UpdateJobTimeoutResponse;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.gateway.rest.UserTaskService;
 import java.util.function.Supplier;
 
 /**
@@ -63,6 +64,7 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
   private final JobRequests jobs;
   private final MessageRequests messages;
   private final DecisionRequests decisions;
+  private final UserTaskRequests userTasks;
 
   GatewayService(
       PartitionCommands partitions,
@@ -77,6 +79,12 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
     this.messages = new MessageRequests(commands);
     this.decisions = new DecisionRequests(commands);
     this.jobs = new JobRequests(commands, partitions, config, jobStreams, forwarder);
+    this.userTasks = new UserTaskRequests(commands);
+  }
+
+  /** The user task commands, which only the REST API serves. */
+  UserTaskService userTasks() {
+    return userTasks;
   }
 
   @Override

@@ -54,6 +54,9 @@ public enum ValueType {
   /** A completed activity that a compensation throw event can compensate. */
   COMPENSATION_SUBSCRIPTION(36),
 
+  /** A Camunda user task ({@code zeebe:userTask}): assigned, updated and completed by people. */
+  USER_TASK(37),
+
   /** Tern's own: the position an exporter of the partition acknowledged (never exported). */
   EXPORTER(40);
 

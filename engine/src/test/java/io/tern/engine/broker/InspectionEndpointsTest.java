@@ -106,6 +106,31 @@ class InspectionEndpointsTest {
             .contains("\"elementId\":\"charge\",\"elementType\":\"SERVICE_TASK\"")
             .doesNotContain("orderId");
       }
+
+      // A Camunda user task's key, which a task list needs for its commands, is shown too.
+      client
+          .newDeployResourceCommand()
+          .addProcessModel(
+              Bpmn.createExecutableProcess("approval")
+                  .startEvent()
+                  .userTask("approve", task -> task.zeebeUserTask())
+                  .endEvent()
+                  .done(),
+              "approval.bpmn")
+          .send()
+          .join();
+      long waiting =
+          client
+              .newCreateInstanceCommand()
+              .bpmnProcessId("approval")
+              .latestVersion()
+              .send()
+              .join()
+              .getProcessInstanceKey();
+      long userTask = TestBrokers.awaitUserTaskKey(broker, "approval");
+      assertThat(get(broker, "/actuator/instances/" + waiting).body())
+          .contains("\"elementId\":\"approve\",\"elementType\":\"USER_TASK\"")
+          .contains("\"userTaskKey\":" + userTask);
     }
   }
 

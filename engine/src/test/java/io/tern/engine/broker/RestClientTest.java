@@ -14,10 +14,12 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.engine.workflow.value.UserTaskValue;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -469,5 +471,100 @@ class RestClientTest {
               assertThat(e.details().getDetail()).contains("no-such-process");
             });
     assertThat(served("POST /v2/process-instances", 404)).isPositive();
+  }
+
+  @Test
+  void aUserTaskIsAssignedUpdatedClaimedAndCompletedOverRest() {
+    deploy(
+        Bpmn.createExecutableProcess("rest-approval")
+            .startEvent()
+            .userTask(
+                "approve",
+                t -> t.zeebeUserTask().zeebeCandidateGroups("clerks").zeebeTaskPriority("40"))
+            .endEvent()
+            .done(),
+        "rest-approval.bpmn");
+    CompletableFuture<ProcessInstanceResult> result =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("rest-approval")
+            .latestVersion()
+            .variables(Map.of("amount", 120))
+            .withResult()
+            .requestTimeout(Duration.ofSeconds(20))
+            .send()
+            .toCompletableFuture();
+    long task = TestBrokers.awaitUserTaskKey(broker, "rest-approval");
+
+    client.newAssignUserTaskCommand(task).assignee("bob").send().join();
+    assertThat(served("POST /v2/user-tasks/{userTaskKey}/assignment", 204)).isEqualTo(1);
+    assertThatThrownBy(
+            () ->
+                client
+                    .newAssignUserTaskCommand(task)
+                    .assignee("carol")
+                    .allowOverride(false)
+                    .send()
+                    .join())
+        .as("claiming a task someone else has")
+        .isInstanceOfSatisfying(
+            ProblemException.class,
+            e -> {
+              assertThat(e.details().getStatus()).isEqualTo(409);
+              assertThat(e.details().getDetail()).contains("assigned to 'bob'");
+            });
+    client.newUnassignUserTaskCommand(task).send().join();
+    assertThat(served("DELETE /v2/user-tasks/{userTaskKey}/assignee", 204)).isEqualTo(1);
+    client.newAssignUserTaskCommand(task).assignee("carol").allowOverride(false).send().join();
+    client
+        .newUpdateUserTaskCommand(task)
+        .candidateGroups(List.of("clerks", "managers"))
+        .dueDate("2026-12-31T12:00:00Z")
+        .priority(75)
+        .send()
+        .join();
+    assertThat(served("PATCH /v2/user-tasks/{userTaskKey}", 204)).isEqualTo(1);
+    assertThatThrownBy(() -> client.newUpdateUserTaskCommand(task).priority(101).send().join())
+        .isInstanceOfSatisfying(
+            ProblemException.class, e -> assertThat(e.details().getStatus()).isEqualTo(400));
+
+    client
+        .newCompleteUserTaskCommand(task)
+        .variables(Map.of("approved", true))
+        .action("approve")
+        .send()
+        .join();
+    assertThat(served("POST /v2/user-tasks/{userTaskKey}/completion", 204)).isEqualTo(1);
+    assertThat(result.join().getVariablesAsMap())
+        .isEqualTo(Map.of("amount", 120, "approved", true));
+    assertThatThrownBy(() -> client.newCompleteUserTaskCommand(task).send().join())
+        .as("a completed task is gone")
+        .isInstanceOfSatisfying(
+            ProblemException.class, e -> assertThat(e.details().getStatus()).isEqualTo(404));
+    List<String> events = new ArrayList<>();
+    UserTaskValue value = new UserTaskValue();
+    TestBrokers.readLog(
+        broker,
+        record -> {
+          if (record.key() == task && record.isEvent()) {
+            value.readFrom(record.value());
+            events.add(record.intent().name() + " " + value.assignee + " " + value.priority);
+          }
+          return true;
+        });
+    assertThat(events)
+        .containsExactly(
+            "CREATING  40",
+            "CREATED  40",
+            "ASSIGNING bob 40",
+            "ASSIGNED bob 40",
+            "ASSIGNING  40",
+            "ASSIGNED  40",
+            "CLAIMING carol 40",
+            "ASSIGNED carol 40",
+            "UPDATING carol 75",
+            "UPDATED carol 75",
+            "COMPLETING carol 75",
+            "COMPLETED carol 75");
   }
 }

@@ -187,6 +187,54 @@ class RestProblemsTest {
         .contains("/v2/messages/publication");
   }
 
+  @Test
+  void userTaskRequestsAreCheckedAndAnUnknownTaskIsNotFound() throws Exception {
+    long taskKey = (1L << 51) + 54_321; // a key of partition 1 that no task has
+    String path = "/v2/user-tasks/" + taskKey;
+    assertThat(
+            problem(
+                postJson(path + "/assignment", "{\"allowOverride\": false}"),
+                400,
+                "INVALID_ARGUMENT",
+                path + "/assignment"))
+        .contains("'assignee'");
+    assertThat(
+            problem(
+                send("PATCH", path, "application/json", "{}".getBytes(StandardCharsets.UTF_8)),
+                400,
+                "INVALID_ARGUMENT",
+                path))
+        .contains("'action'")
+        .contains("'changeset'");
+    assertThat(
+            problem(
+                send(
+                    "PATCH",
+                    path,
+                    "application/json",
+                    "{\"changeset\": {\"assignee\": \"x\"}}".getBytes(StandardCharsets.UTF_8)),
+                400,
+                "INVALID_ARGUMENT",
+                path))
+        .contains("cannot change 'assignee'");
+    assertThat(
+            problem(
+                postJson(path + "/completion", "{\"variables\": [1]}"),
+                400,
+                "INVALID_ARGUMENT",
+                path + "/completion"))
+        .contains("'variables' must be a JSON object");
+    assertThat(
+            problem(postJson(path + "/completion", "{}"), 404, "NOT_FOUND", path + "/completion"))
+        .contains(Long.toString(taskKey));
+    problem(send("DELETE", path + "/assignee", null, null), 404, "NOT_FOUND", path + "/assignee");
+    problem(
+        postJson("/v2/user-tasks/abc/completion", "{}"),
+        400,
+        "INVALID_ARGUMENT",
+        "/v2/user-tasks/abc/completion");
+  }
+
   private static byte[] multipart(String fileName, String content) {
     String body =
         "--"

@@ -5,10 +5,12 @@ import io.tern.engine.gateway.GatewayJobStreams;
 import io.tern.engine.log.LogStorage;
 import io.tern.engine.log.RaftLogStorage;
 import io.tern.engine.protocol.IncidentIntent;
+import io.tern.engine.protocol.UserTaskIntent;
 import io.tern.engine.protocol.ValueType;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.RecordBatch;
 import io.tern.engine.workflow.value.IncidentValue;
+import io.tern.engine.workflow.value.UserTaskValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -106,6 +108,34 @@ final class TestBrokers {
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(50))
         .until(() -> incidentKey(broker, instance), key -> key >= 0);
+  }
+
+  /**
+   * The key of the Camunda user task of process {@code bpmnProcessId} committed first, once one is
+   * (Tern serves no task search yet: a client would find it in its exported records).
+   */
+  static long awaitUserTaskKey(Broker broker, String bpmnProcessId) {
+    return Awaitility.await("a user task of " + bpmnProcessId)
+        .atMost(Duration.ofSeconds(5))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> userTaskKey(broker, bpmnProcessId), key -> key >= 0);
+  }
+
+  private static long userTaskKey(Broker broker, String bpmnProcessId) {
+    UserTaskValue task = new UserTaskValue();
+    long[] found = {-1};
+    readLog(
+        broker,
+        record -> {
+          if (record.intent() == UserTaskIntent.CREATED
+              && task.<UserTaskValue>readFrom(record.value()).bpmnProcessId.equals(bpmnProcessId)) {
+            found[0] = record.key();
+            return false;
+          }
+          return true;
+        });
+    return found[0];
   }
 
   /** The key of the committed incident of {@code instance}, or -1. */

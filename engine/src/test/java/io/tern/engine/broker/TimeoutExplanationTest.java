@@ -45,6 +45,17 @@ class TimeoutExplanationTest {
             "pay.bpmn")
         .send()
         .join();
+    client
+        .newDeployResourceCommand()
+        .addProcessModel(
+            Bpmn.createExecutableProcess("sign")
+                .startEvent()
+                .userTask("countersign", t -> t.zeebeUserTask())
+                .endEvent()
+                .done(),
+            "sign.bpmn")
+        .send()
+        .join();
   }
 
   @AfterAll
@@ -80,6 +91,21 @@ class TimeoutExplanationTest {
                 .send()
                 .join(),
         "has not ended: it waits at 'charge' (job ");
+  }
+
+  @Test
+  void anInstanceThatWaitsForAUserTaskSaysWhich() {
+    assertTimesOutSaying(
+        () ->
+            client
+                .newCreateInstanceCommand()
+                .bpmnProcessId("sign")
+                .latestVersion()
+                .withResult()
+                .requestTimeout(SHORT)
+                .send()
+                .join(),
+        "has not ended: it waits at 'countersign' (user task ");
   }
 
   @Test

@@ -50,6 +50,7 @@ import io.tern.engine.workflow.value.ResourceDeletionValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
 import io.tern.engine.workflow.value.SignalValue;
 import io.tern.engine.workflow.value.TimerValue;
+import io.tern.engine.workflow.value.UserTaskValue;
 import io.tern.engine.workflow.value.VariableDocumentValue;
 import io.tern.engine.workflow.value.VariableValue;
 import io.tern.engine.workflow.value.WorkflowValue;
@@ -253,6 +254,7 @@ class OldLogFixtureTest {
           case PROCESS_INSTANCE_MODIFICATION -> ProcessInstanceModificationValue::new;
           case PROCESS_INSTANCE_MIGRATION -> ProcessInstanceMigrationValue::new;
           case COMPENSATION_SUBSCRIPTION -> CompensationSubscriptionValue::new;
+          case USER_TASK -> UserTaskValue::new;
           default -> throw new AssertionError("no value class for value type " + valueType);
         };
     return value.get();

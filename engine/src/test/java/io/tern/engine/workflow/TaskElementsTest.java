@@ -217,12 +217,12 @@ class TaskElementsTest extends WorkflowTestBase {
     BpmnModelInstance camundaUserTask =
         Bpmn.createExecutableProcess("p")
             .startEvent()
-            .userTask("approve", t -> t.zeebeUserTask())
+            .userTask("approve", t -> t.zeebeUserTask().zeebeDueDate("next week"))
             .endEvent()
             .done();
     Answer userTask = deploy(leader, "user.bpmn", xml(camundaUserTask));
     assertThat(userTask.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(userTask.reason()).contains("'approve'").contains("zeebe:userTask");
+    assertThat(userTask.reason()).contains("'approve'").contains("'next week'");
 
     BpmnModelInstance badScript =
         Bpmn.createExecutableProcess("p")

@@ -64,12 +64,15 @@ class WorkflowEngineTest extends WorkflowTestBase {
     BpmnModelInstance unsupported =
         Bpmn.createExecutableProcess("p")
             .startEvent()
-            .userTask("approve", t -> t.zeebeUserTask())
+            .userTask("approve", t -> t.zeebeUserTask().zeebeFormId("approval"))
             .endEvent()
             .done();
     Answer userTask = deploy(leader, "user.bpmn", xml(unsupported));
     assertThat(userTask.rejection()).isEqualTo(RejectionType.INVALID_ARGUMENT);
-    assertThat(userTask.reason()).contains("'approve' (userTask)").contains("not supported yet");
+    assertThat(userTask.reason())
+        .contains("'approve' (userTask)")
+        .contains("linked forms")
+        .contains("Tern does not have");
 
     BpmnModelInstance noType =
         Bpmn.createExecutableProcess("p").startEvent().serviceTask("task").endEvent().done();

@@ -4,6 +4,7 @@ import io.camunda.zeebe.protocol.record.ValueTypeMapping;
 import io.tern.engine.protocol.Intent;
 import io.tern.engine.protocol.Intents;
 import io.tern.engine.protocol.ResultIntent;
+import io.tern.engine.protocol.UserTaskIntent;
 import io.tern.engine.protocol.ValueType;
 import java.util.Collections;
 import java.util.HashMap;
@@ -27,6 +28,12 @@ final class ZeebeIntents {
   private static final Set<Intent> NOT_EXPORTED =
       Set.of(ResultIntent.COMPLETED, ResultIntent.TERMINATED);
 
+  /**
+   * Tern's intents that Zeebe 8.6 writes under another name: a claim, which later Zeebe versions
+   * log as CLAIMING, is ASSIGNING in 8.6.
+   */
+  private static final Map<Intent, String> RENAMED = Map.of(UserTaskIntent.CLAIMING, "ASSIGNING");
+
   private static final Map<ValueType, io.camunda.zeebe.protocol.record.ValueType> VALUE_TYPES;
   private static final Map<Intent, io.camunda.zeebe.protocol.record.intent.Intent> INTENTS;
 
@@ -46,7 +53,9 @@ final class ZeebeIntents {
         continue;
       }
       io.camunda.zeebe.protocol.record.intent.Intent zeebe =
-          byName(ValueTypeMapping.get(zeebeType).getIntentClass(), intent.name());
+          byName(
+              ValueTypeMapping.get(zeebeType).getIntentClass(),
+              RENAMED.getOrDefault(intent, intent.name()));
       if (zeebe != null) {
         intents.put(intent, zeebe);
       }

@@ -47,6 +47,7 @@ public final class ZeebeRecordMapper {
   private final JobValues jobs = new JobValues();
   private final MessageValues messages = new MessageValues();
   private final DeploymentValues deployments = new DeploymentValues();
+  private final UserTaskValues userTasks = new UserTaskValues();
 
   /**
    * @param partitionId the partition whose log is exported (every record's partition id)
@@ -128,6 +129,7 @@ public final class ZeebeRecordMapper {
       case COMPENSATION_SUBSCRIPTION -> instances.compensation(bytes);
       case JOB -> jobs.job(bytes, intent);
       case JOB_BATCH -> jobs.batch(bytes);
+      case USER_TASK -> userTasks.userTask(bytes, key);
       case MESSAGE -> messages.message(bytes);
       case MESSAGE_SUBSCRIPTION -> messages.messageSubscription(bytes);
       case PROCESS_MESSAGE_SUBSCRIPTION -> messages.processMessageSubscription(bytes);

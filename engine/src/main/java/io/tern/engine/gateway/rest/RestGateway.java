@@ -54,6 +54,7 @@ public final class RestGateway implements AutoCloseable {
       String host,
       int port,
       GatewayGrpc.AsyncService service,
+      UserTaskService userTasks,
       Supplier<TopologyResponse> topology,
       GatewayTls tls,
       GatewayTls.Server tlsCredentials,
@@ -81,6 +82,7 @@ public final class RestGateway implements AutoCloseable {
       MessageRoutes.register(routes, service);
       VariableRoutes.register(routes, service);
       DecisionRoutes.register(routes, service);
+      UserTaskRoutes.register(routes, userTasks);
       routes.unmatched();
       HttpServer server =
           vertx

@@ -5,6 +5,7 @@ import io.tern.engine.state.PartitionState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
+import io.tern.engine.workflow.state.UserTaskState;
 import io.tern.engine.workflow.state.VariableState;
 import io.tern.engine.workflow.value.IncidentValue;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +16,9 @@ import java.util.Map;
 
 /**
  * Read-only views of a partition's workflow state for operators: the open incidents, and where a
- * process instance is (its active elements, their variables and incidents). Reads the state it is
- * given and changes nothing; the caller runs it on the partition's processor thread.
+ * process instance is (its active elements, their jobs, user tasks, variables and incidents). Reads
+ * the state it is given and changes nothing; the caller runs it on the partition's processor
+ * thread.
  */
 public final class WorkflowInspection {
   /** One open incident. */
@@ -30,13 +32,17 @@ public final class WorkflowInspection {
       long elementInstanceKey,
       long jobKey) {}
 
-  /** An active element instance, with its variables (name to JSON) and active children. */
+  /**
+   * An active element instance, with its variables (name to JSON) and active children; its job or
+   * Camunda user task, -1 for none.
+   */
   public record Element(
       long key,
       String elementId,
       String elementType,
       String state,
       long jobKey,
+      long userTaskKey,
       Incident incident,
       Map<String, String> variables,
       List<Element> children) {}
@@ -50,8 +56,10 @@ public final class WorkflowInspection {
   private final IncidentState incidents;
   private final ElementInstanceState elements;
   private final VariableState variables;
+  private final UserTaskState userTasks;
 
   public WorkflowInspection(PartitionState state) {
+    this.userTasks = UserTaskState.readOnly(state);
     this.incidents = IncidentState.readOnly(state);
     this.elements = ElementInstanceState.readOnly(state);
     this.variables = VariableState.readOnly(state);
@@ -106,6 +114,7 @@ public final class WorkflowInspection {
         instance.value.elementType.name(),
         stateName(instance.state),
         instance.jobKey,
+        userTasks.ofElement(key),
         incident,
         scopeVariables,
         children);

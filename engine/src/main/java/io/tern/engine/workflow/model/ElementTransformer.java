@@ -56,7 +56,7 @@ final class ElementTransformer {
           + " message (job-based) end events, none, link, signal and message (job-based)"
           + " intermediate throw events, escalation and compensation intermediate throw and end"
           + " events,"
-          + " service tasks, receive tasks, undefined and manual tasks, job-based user tasks,"
+          + " service tasks, receive tasks, undefined and manual tasks, user tasks (job-based or Camunda user tasks),"
           + " script tasks (FEEL or job-based), send tasks, business rule tasks (called decision or"
           + " job-based), call activities and embedded subprocesses (every task and these two also"
           + " multi-instance), event subprocesses (timer, message, signal, error or escalation start,"
@@ -98,7 +98,13 @@ final class ElementTransformer {
       case BUSINESS_RULE_TASK -> evaluation = TaskTransformer.calledDecisionOf(node, problems);
       default -> {}
     }
-    if (type == BpmnElementType.USER_TASK) {
+    ExecutableElement.UserTaskDefinition userTask = null;
+    if (type == BpmnElementType.USER_TASK && UserTaskTransformer.isCamundaUserTask(node)) {
+      userTask = UserTaskTransformer.transform(node, problems);
+      if (userTask == null) {
+        return null;
+      }
+    } else if (type == BpmnElementType.USER_TASK) {
       job = TaskTransformer.userTaskJobOf(node, problems);
       if (job == null) {
         return null;
@@ -171,7 +177,8 @@ final class ElementTransformer {
         evaluation,
         loop,
         List.copyOf(inputs),
-        List.copyOf(outputs));
+        List.copyOf(outputs),
+        userTask);
   }
 
   /** The subprocess {@code element} with the id of the start event its flow begins at. */
@@ -192,7 +199,8 @@ final class ElementTransformer {
         element.evaluation(),
         element.loop(),
         element.inputs(),
-        element.outputs());
+        element.outputs(),
+        element.userTask());
   }
 
   /**

@@ -23,6 +23,7 @@ import java.util.List;
  * @param loop for multi-instance activities, how the instances are made; else null
  * @param inputs {@code zeebe:ioMapping} inputs: local variables set when the element is entered
  * @param outputs {@code zeebe:ioMapping} outputs: variables set in the flow scope when it is left
+ * @param userTask for Camunda user tasks ({@code zeebe:userTask}), the task to create; else null
  */
 public record ExecutableElement(
     String id,
@@ -40,7 +41,8 @@ public record ExecutableElement(
     Evaluation evaluation,
     MultiInstance loop,
     List<Mapping> inputs,
-    List<Mapping> outputs) {
+    List<Mapping> outputs,
+    UserTaskDefinition userTask) {
 
   /**
    * A sequence flow: its id, the id of the element it leads to, and its FEEL condition (with the
@@ -74,6 +76,26 @@ public record ExecutableElement(
       return typeIsExpression() || retriesExpression != null || !headerExpressions.isEmpty();
     }
   }
+
+  /**
+   * A Camunda user task ({@code zeebe:userTask}): each property is null (not given), static text,
+   * or FEEL after a leading '=', evaluated when the task is created. Static candidates are a comma
+   * separated list.
+   *
+   * @param priority 0 to 100, Zeebe's default 50 when not given
+   * @param externalFormReference the form a task list shows: {@code zeebe:formDefinition}'s {@code
+   *     externalReference} or {@code formKey}
+   * @param customHeadersJson {@code zeebe:taskHeaders} as a JSON object
+   */
+  public record UserTaskDefinition(
+      String assignee,
+      String candidateGroups,
+      String candidateUsers,
+      String dueDate,
+      String followUpDate,
+      String priority,
+      String externalFormReference,
+      String customHeadersJson) {}
 
   /** What a script task or business rule task evaluates, and the variable its result is set in. */
   public sealed interface Evaluation {

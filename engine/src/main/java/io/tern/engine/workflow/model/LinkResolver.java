@@ -82,6 +82,7 @@ final class LinkResolver {
         element.evaluation(),
         element.loop(),
         element.inputs(),
-        element.outputs());
+        element.outputs(),
+        element.userTask());
   }
 }

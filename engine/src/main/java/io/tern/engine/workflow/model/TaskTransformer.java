@@ -11,7 +11,6 @@ import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeScript;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskDefinition;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskHeaders;
 import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeTaskSchedule;
-import io.camunda.zeebe.model.bpmn.instance.zeebe.ZeebeUserTask;
 import io.tern.engine.workflow.feel.Mapping;
 import io.tern.engine.workflow.model.ExecutableElement.JobDefinition;
 import java.util.ArrayList;
@@ -76,15 +75,6 @@ final class TaskTransformer {
    * job is made (candidates as a JSON list, as Zeebe writes them).
    */
   static JobDefinition userTaskJobOf(FlowNode node, List<String> problems) {
-    if (node.getSingleExtensionElement(ZeebeUserTask.class) != null) {
-      problems.add(
-          describe(node)
-              + ": Camunda user tasks (zeebe:userTask) are not supported yet; without it, the"
-              + " task is a job-based user task (job type "
-              + USER_TASK_JOB_TYPE
-              + ")");
-      return null;
-    }
     Map<String, String> headers = headersOf(node);
     List<Mapping> expressions = new ArrayList<>();
     ZeebeAssignmentDefinition assignment =
@@ -209,7 +199,7 @@ final class TaskTransformer {
     }
   }
 
-  private static Map<String, String> headersOf(FlowNode node) {
+  static Map<String, String> headersOf(FlowNode node) {
     Map<String, String> headers = new LinkedHashMap<>();
     ZeebeTaskHeaders taskHeaders = node.getSingleExtensionElement(ZeebeTaskHeaders.class);
     if (taskHeaders != null) {

@@ -16,6 +16,7 @@ import io.tern.engine.workflow.processing.jobs.JobAppliers;
 import io.tern.engine.workflow.processing.messages.MessageAppliers;
 import io.tern.engine.workflow.processing.signals.SignalAppliers;
 import io.tern.engine.workflow.processing.timers.TimerAppliers;
+import io.tern.engine.workflow.processing.usertasks.UserTaskAppliers;
 import io.tern.engine.workflow.processing.variables.VariableAppliers;
 import io.tern.engine.workflow.state.ProcessState;
 import io.tern.engine.workflow.value.DeploymentDistributionValue;
@@ -71,6 +72,7 @@ final class EventAppliers {
                             .partitionId));
     InstanceAppliers.register(on, state);
     JobAppliers.register(on, state);
+    UserTaskAppliers.register(on, state);
     VariableAppliers.register(on, state);
     IncidentAppliers.register(on, state);
     TimerAppliers.register(on, state);

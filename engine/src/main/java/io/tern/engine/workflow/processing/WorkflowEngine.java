@@ -20,6 +20,7 @@ import io.tern.engine.protocol.ProcessMessageSubscriptionIntent;
 import io.tern.engine.protocol.ResourceDeletionIntent;
 import io.tern.engine.protocol.SignalIntent;
 import io.tern.engine.protocol.TimerIntent;
+import io.tern.engine.protocol.UserTaskIntent;
 import io.tern.engine.protocol.VariableDocumentIntent;
 import io.tern.engine.workflow.WorkflowConfig;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
@@ -42,6 +43,7 @@ import io.tern.engine.workflow.processing.migration.MigrationProcessor;
 import io.tern.engine.workflow.processing.modification.ModificationProcessor;
 import io.tern.engine.workflow.processing.signals.SignalBroadcastProcessor;
 import io.tern.engine.workflow.processing.timers.TimerProcessor;
+import io.tern.engine.workflow.processing.usertasks.UserTaskProcessors;
 import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
 
 /**
@@ -51,11 +53,12 @@ import io.tern.engine.workflow.processing.variables.VariableDocumentProcessor;
  *
  * <p>This class is the table of contents: which processor takes which command. The processors live
  * in one subpackage per feature ({@code deployment}, {@code instances}, {@code migration}, {@code
- * modification}, {@code elements}, {@code jobs}, {@code timers}, {@code messages}, {@code signals},
- * {@code variables}, {@code incidents}, {@code compensation}, {@code decisions}); what several of
- * them share is built once, before them, as {@link Behaviors}, the behaviour layer ({@code
- * behavior}), which uses no processor and only the partition's state, sender and metrics below it
- * ({@code common}). Nothing in the subpackages uses this package: it is the top.
+ * modification}, {@code elements}, {@code jobs}, {@code usertasks}, {@code timers}, {@code
+ * messages}, {@code signals}, {@code variables}, {@code incidents}, {@code compensation}, {@code
+ * decisions}); what several of them share is built once, before them, as {@link Behaviors}, the
+ * behaviour layer ({@code behavior}), which uses no processor and only the partition's state,
+ * sender and metrics below it ({@code common}). Nothing in the subpackages uses this package: it is
+ * the top.
  */
 public final class WorkflowEngine {
   private WorkflowEngine() {}
@@ -84,6 +87,7 @@ public final class WorkflowEngine {
     ProcessMessageSubscriptionProcessors subscriptions =
         new ProcessMessageSubscriptionProcessors(context, state, behaviors);
     SignalBroadcastProcessor signals = new SignalBroadcastProcessor(context, state, behaviors);
+    UserTaskProcessors userTasks = new UserTaskProcessors(state, behaviors);
     ResourceDeletionProcessor deletions =
         new ResourceDeletionProcessor(context, state, behaviors, timerStarts);
     long retryMs = config.subscriptionRetryInterval().toMillis();
@@ -143,6 +147,10 @@ public final class WorkflowEngine {
             .onCommand(JobIntent.RECUR_AFTER_BACKOFF, jobs::recur)
             .onCommand(JobIntent.YIELD, jobs::yieldJob)
             .onCommand(JobBatchIntent.ACTIVATE, jobs::activate)
+            .onCommand(UserTaskIntent.ASSIGN, userTasks::assign)
+            .onCommand(UserTaskIntent.CLAIM, userTasks::claim)
+            .onCommand(UserTaskIntent.UPDATE, userTasks::update)
+            .onCommand(UserTaskIntent.COMPLETE, userTasks::complete)
             .onCommand(
                 IncidentIntent.RESOLVE,
                 new IncidentProcessor(state, new JobIncidents(state.jobs(), behaviors.jobPush())))

@@ -58,6 +58,8 @@ final class StateIds {
   static final short COMPENSATION_SUBSCRIPTIONS = 69;
   static final short COMPENSATION_SUBSCRIPTIONS_BY_SCOPE = 70;
   static final short PROCESS_MESSAGE_SUBSCRIPTIONS_TAKEN = 71;
+  static final short USER_TASKS = 72;
+  static final short USER_TASKS_BY_ELEMENT = 73;
 
   private StateIds() {}
 }

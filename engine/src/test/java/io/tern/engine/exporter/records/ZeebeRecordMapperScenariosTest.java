@@ -7,6 +7,7 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.camunda.zeebe.model.bpmn.BpmnModelInstance;
 import io.camunda.zeebe.protocol.record.Record;
 import io.camunda.zeebe.protocol.record.RecordType;
+import io.camunda.zeebe.protocol.record.ValueType;
 import io.camunda.zeebe.protocol.record.value.BpmnElementType;
 import io.camunda.zeebe.protocol.record.value.CompensationSubscriptionRecordValue;
 import io.camunda.zeebe.protocol.record.value.DecisionEvaluationRecordValue;
@@ -19,6 +20,7 @@ import io.camunda.zeebe.protocol.record.value.ProcessInstanceModificationRecordV
 import io.camunda.zeebe.protocol.record.value.ProcessInstanceModificationRecordValue.ProcessInstanceModificationActivateInstructionValue;
 import io.camunda.zeebe.protocol.record.value.ProcessInstanceRecordValue;
 import io.camunda.zeebe.protocol.record.value.ResourceDeletionRecordValue;
+import io.camunda.zeebe.protocol.record.value.UserTaskRecordValue;
 import io.camunda.zeebe.protocol.record.value.deployment.DecisionRecordValue;
 import io.camunda.zeebe.protocol.record.value.deployment.DecisionRequirementsMetadataValue;
 import io.tern.engine.processor.TestMember.Answer;
@@ -32,12 +34,14 @@ import io.tern.engine.protocol.ModificationIntent;
 import io.tern.engine.protocol.ProcessEventIntent;
 import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.protocol.ResourceDeletionIntent;
+import io.tern.engine.protocol.UserTaskIntent;
 import io.tern.engine.workflow.value.DecisionEvaluationValue;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.MessageValue;
 import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.ProcessInstanceModificationValue;
 import io.tern.engine.workflow.value.ResourceDeletionValue;
+import io.tern.engine.workflow.value.UserTaskValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The value types the order run of {@link ZeebeRecordMapperTest} does not reach, each from a small
  * real run: decisions (deployed and evaluated), a message start event, a modification, a migration,
- * a deletion, compensation and a boundary event.
+ * a deletion, compensation, a boundary event and a Camunda user task.
  */
 class ZeebeRecordMapperScenariosTest {
   private static <T> T valueOf(Record<?> record) {
@@ -322,6 +326,72 @@ class ZeebeRecordMapperScenariosTest {
                   .findFirst()
                   .orElseThrow()
                   .getKey());
+    }
+  }
+
+  @Test
+  void aCamundaUserTaskCreatedClaimedAndCompleted(@TempDir Path dir) {
+    try (EngineRun run = new EngineRun(dir)) {
+      EngineRun.accepted(
+          run.deploy(
+              Bpmn.createExecutableProcess("approval")
+                  .startEvent()
+                  .userTask(
+                      "approve",
+                      t ->
+                          t.zeebeUserTask()
+                              .zeebeCandidateGroups("clerks")
+                              .zeebeDueDate("2026-12-24T18:00:00Z")
+                              .zeebeExternalFormReference("https://forms.example/approve")
+                              .zeebeTaskHeader("desk", "7"))
+                  .endEvent()
+                  .done()));
+      long instance = run.create("approval", "{}").key();
+      run.awaitRecord(UserTaskIntent.CREATED);
+      Record<?> created = run.records(UserTaskIntent.CREATED, RecordType.EVENT).get(0);
+      UserTaskRecordValue task = valueOf(created);
+      assertThat(created.getValueType()).isEqualTo(ValueType.USER_TASK);
+      assertThat(task.getUserTaskKey()).isEqualTo(created.getKey());
+      assertThat(task.getProcessInstanceKey()).isEqualTo(instance);
+      assertThat(task.getElementId()).isEqualTo("approve");
+      assertThat(task.getBpmnProcessId()).isEqualTo("approval");
+      assertThat(task.getCandidateGroupsList()).containsExactly("clerks");
+      assertThat(task.getDueDate()).isEqualTo("2026-12-24T18:00:00Z");
+      assertThat(task.getExternalFormReference()).isEqualTo("https://forms.example/approve");
+      assertThat(task.getFormKey()).isEqualTo(-1);
+      assertThat(task.getPriority()).isEqualTo(50);
+      assertThat(task.getCustomHeaders()).containsExactly(entry("desk", "7"));
+      assertThat(task.getTenantId()).isEqualTo("<default>");
+
+      UserTaskValue claim = new UserTaskValue();
+      claim.assignee = "ann";
+      EngineRun.accepted(run.send(UserTaskIntent.CLAIM, created.getKey(), claim));
+      UserTaskValue completion = new UserTaskValue();
+      completion.variables = "{\"ok\": true}".getBytes(StandardCharsets.UTF_8);
+      EngineRun.accepted(run.send(UserTaskIntent.COMPLETE, created.getKey(), completion));
+      run.awaitRecord(UserTaskIntent.COMPLETED);
+      List<String> intents =
+          run.mapAll().stream()
+              .filter(m -> m.zeebe() != null && m.zeebe().getValueType() == ValueType.USER_TASK)
+              .map(m -> m.zeebe().getRecordType() + " " + m.zeebe().getIntent())
+              .toList();
+      assertThat(intents)
+          .containsExactly(
+              "EVENT CREATING",
+              "EVENT CREATED",
+              "COMMAND CLAIM",
+              "EVENT ASSIGNING",
+              "EVENT ASSIGNED",
+              "COMMAND COMPLETE",
+              "EVENT COMPLETING",
+              "EVENT COMPLETED");
+      UserTaskRecordValue completing = run.event(UserTaskIntent.COMPLETING);
+      assertThat(completing.getAssignee()).isEqualTo("ann");
+      assertThat(completing.getAction()).isEqualTo("complete");
+      assertThat(completing.getVariables()).containsExactly(entry("ok", true));
+      UserTaskRecordValue completed = run.event(UserTaskIntent.COMPLETED);
+      assertThat(completed.getAction()).isEqualTo("complete");
+      assertThat(completed.getVariables()).as("in COMPLETING and VARIABLE records").isEmpty();
     }
   }
 }

@@ -38,6 +38,7 @@ class MappedValueTest {
         ProcessInstanceCreationValue.class,
         ProcessInstanceMigrationValue.class,
         ProcessInstanceModificationValue.class,
+        UserTaskValue.class,
         ProcessInstanceValue.class,
         ResourceDeletionValue.class,
         SignalSubscriptionValue.class,

@@ -18,6 +18,7 @@ import io.tern.engine.workflow.state.SignalState;
 import io.tern.engine.workflow.state.StartEventState;
 import io.tern.engine.workflow.state.TakenFlowState;
 import io.tern.engine.workflow.state.TimerState;
+import io.tern.engine.workflow.state.UserTaskState;
 import io.tern.engine.workflow.state.VariableState;
 import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.ResourceDeletionValue;
@@ -43,7 +44,8 @@ public record WorkflowState(
     SignalState signals,
     PendingCopies<SignalValue> signalCopies,
     PendingCopies<ResourceDeletionValue> deletionCopies,
-    CompensationState compensations) {
+    CompensationState compensations,
+    UserTaskState userTasks) {
 
   public static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -65,7 +67,8 @@ public record WorkflowState(
         new SignalState(state),
         PendingCopies.signals(state),
         PendingCopies.deletions(state),
-        new CompensationState(state));
+        new CompensationState(state),
+        new UserTaskState(state));
   }
 
   /**

@@ -24,6 +24,7 @@ import io.tern.engine.workflow.processing.elements.lifecycle.MultiInstanceBehavi
 import io.tern.engine.workflow.processing.elements.multiinstance.MultiInstanceKind;
 import io.tern.engine.workflow.processing.elements.task.DecisionBehavior;
 import io.tern.engine.workflow.processing.elements.task.TaskKind;
+import io.tern.engine.workflow.processing.elements.task.UserTaskCreation;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.value.BpmnElementType;
@@ -72,7 +73,11 @@ public final class ElementProcessor {
     JobBehavior jobs = new JobBehavior(context, lifecycle, behaviors);
     register(
         new TaskKind(
-            lifecycle, behaviors, jobs, new DecisionBehavior(lifecycle, state, behaviors)));
+            lifecycle,
+            behaviors,
+            jobs,
+            new UserTaskCreation(context, lifecycle, behaviors),
+            new DecisionBehavior(lifecycle, state, behaviors)));
     register(new GatewayKind(lifecycle, behaviors));
     register(new CatchEventKind(lifecycle, behaviors, jobs));
     register(new ThrowEventKind(lifecycle, behaviors, jobs, terminateEnds, state.variables()));

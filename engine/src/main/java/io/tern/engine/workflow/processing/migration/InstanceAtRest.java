@@ -59,15 +59,18 @@ final class InstanceAtRest {
   }
 
   /**
-   * Whether what the instance waited for came and its completion is on its way: its job completed,
-   * its own timer, message or signal fired (the event-based gateway's: one of them), the process it
-   * called ended. The completion carries what came (variables, the path to take) for the source's
-   * element.
+   * Whether what the instance waited for came and its completion is on its way: its job or user
+   * task completed, its own timer, message or signal fired (the event-based gateway's: one of
+   * them), the process it called ended. The completion carries what came (variables, the path to
+   * take) for the source's element.
    */
   private boolean completionOnItsWay(
       long key, ElementInstance instance, ExecutableElement element) {
     if (instance.jobKey >= 0) {
       return !state.jobs().get(instance.jobKey, new JobState.Job());
+    }
+    if (element.userTask() != null) {
+      return state.userTasks().ofElement(key) < 0;
     }
     BpmnElementType type = instance.value.elementType;
     if (type == BpmnElementType.CALL_ACTIVITY) {

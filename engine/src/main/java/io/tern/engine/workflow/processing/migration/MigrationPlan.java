@@ -361,6 +361,19 @@ final class MigrationPlan {
               + kind(targetType)
               + "'. Elements must be mapped to elements of the same type.");
     }
+    if (element.type() == BpmnElementType.USER_TASK
+        && (element.userTask() == null) != (targetElement.userTask() == null)) {
+      return refusal(
+          "active user task with id '"
+              + value.elementId
+              + "' and implementation '"
+              + implementation(element)
+              + "' is mapped to a user task with id '"
+              + targetElement.id()
+              + "' and different implementation '"
+              + implementation(targetElement)
+              + "'. Elements must be mapped to elements of the same implementation.");
+    }
     String scopeTargetId = targetIds.get(value.flowScopeKey);
     String expectedScope =
         inner ? targetElement.id() : target.process().flowScopes().get(targetElement.id());
@@ -394,6 +407,11 @@ final class MigrationPlan {
 
   private String expected() {
     return "Expected to migrate process instance '" + migration.processInstanceKey + "'";
+  }
+
+  /** A user task's kind, as Zeebe names it: a job or a Camunda user task. */
+  private static String implementation(ExecutableElement userTask) {
+    return userTask.userTask() == null ? "job worker" : "zeebe user task";
   }
 
   static String kind(BpmnElementType type) {

@@ -10,27 +10,31 @@ import io.tern.engine.protocol.MigrationIntent;
 import io.tern.engine.protocol.ProcessInstanceIntent;
 import io.tern.engine.protocol.SignalSubscriptionIntent;
 import io.tern.engine.protocol.TimerIntent;
+import io.tern.engine.protocol.UserTaskIntent;
 import io.tern.engine.record.LoggedRecord;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.workflow.processing.behavior.Behaviors;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.ElementInstance;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.UserTaskState;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.ProcessInstanceMigrationValue;
 import io.tern.engine.workflow.value.ProcessInstanceValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
 import io.tern.engine.workflow.value.TimerValue;
+import io.tern.engine.workflow.value.UserTaskValue;
 import java.util.List;
 
 /**
  * MigrateProcessInstance (MIGRATE): a running process instance moves to another process definition,
  * as in Zeebe 8.6. Everything is checked first ({@link MigrationPlan}); then each element instance,
- * scopes first, is ELEMENT_MIGRATED to its target element, its job and incidents are MIGRATED (a
- * job keeps its type, retries and deadline), and what it waits for follows ({@link
- * MigrationCatchEvents}); with the process instance, what compensation recorded is MIGRATED ({@link
- * MigrationCompensations}). Nothing is evaluated again (input mappings, job headers) but the catch
- * events the target adds. MIGRATED, with the command's value, answers the client.
+ * scopes first, is ELEMENT_MIGRATED to its target element, its job or user task and incidents are
+ * MIGRATED (a job keeps its type, retries and deadline, a user task its assignment and schedule),
+ * and what it waits for follows ({@link MigrationCatchEvents}); with the process instance, what
+ * compensation recorded is MIGRATED ({@link MigrationCompensations}). Nothing is evaluated again
+ * (input mappings, job headers) but the catch events the target adds. MIGRATED, with the command's
+ * value, answers the client.
  *
  * <p>Only the state changes: no element is activated, completed or terminated, so the instance goes
  * on from where it stood, on the target definition.
@@ -42,6 +46,7 @@ public final class MigrationProcessor implements CommandProcessor {
   private final ProcessInstanceMigrationValue migration = new ProcessInstanceMigrationValue();
   private final ElementInstance root = new ElementInstance();
   private final JobState.Job job = new JobState.Job();
+  private final UserTaskState.Task userTask = new UserTaskState.Task();
   private final IncidentValue incident = new IncidentValue();
 
   public MigrationProcessor(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
@@ -96,6 +101,15 @@ public final class MigrationProcessor implements CommandProcessor {
       job.value.elementId = after.elementId;
       result.appendEvent(jobKey, JobIntent.MIGRATED, job.value);
       migrateIncident(result, state.incidents().ofJob(jobKey), after);
+    }
+    long userTaskKey = state.userTasks().ofElement(key);
+    if (userTaskKey >= 0 && state.userTasks().get(userTaskKey, userTask)) {
+      UserTaskValue moved = userTask.value;
+      moved.processDefinitionKey = after.processDefinitionKey;
+      moved.processDefinitionVersion = after.version;
+      moved.bpmnProcessId = after.bpmnProcessId;
+      moved.elementId = after.elementId;
+      result.appendEvent(userTaskKey, UserTaskIntent.MIGRATED, moved);
     }
     migrateIncident(result, state.incidents().ofElement(key), after);
     MigrationCatchEvents.Moved events = move.events();

@@ -4,6 +4,7 @@ import io.tern.engine.processor.ProcessingResult;
 import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.protocol.JobIntent;
 import io.tern.engine.protocol.ProcessInstanceIntent;
+import io.tern.engine.protocol.UserTaskIntent;
 import io.tern.engine.workflow.processing.behavior.compensation.CompensationBehavior;
 import io.tern.engine.workflow.processing.behavior.events.CatchEventBehavior;
 import io.tern.engine.workflow.processing.behavior.events.TriggeredEvents;
@@ -16,10 +17,12 @@ import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
 import io.tern.engine.workflow.state.PendingBoundaryState;
+import io.tern.engine.workflow.state.UserTaskState;
 import io.tern.engine.workflow.value.BpmnElementType;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.ProcessEventValue;
+import io.tern.engine.workflow.value.UserTaskValue;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,11 +30,11 @@ import java.util.List;
  * Termination, for cancellation ({@code instances.CancelProcessor}), interrupting boundary events
  * and event subprocesses, terminate end events and modifications: an element instance is terminated
  * after its children, from the leaves up. A terminating element resolves its incident, cancels its
- * job (resolving the job's incident), timers and message subscriptions, asks each child to
- * terminate, and is terminated once it has no child left; the last child to go terminates its
- * terminating parent. An activity terminated by an interrupting boundary event is replaced by that
- * event; a scope whose children an interrupting event subprocess terminated runs it once they are
- * gone; a scope whose children a terminate end event terminated completes once they are gone.
+ * job (resolving the job's incident) or user task, timers and message subscriptions, asks each
+ * child to terminate, and is terminated once it has no child left; the last child to go terminates
+ * its terminating parent. An activity terminated by an interrupting boundary event is replaced by
+ * that event; a scope whose children an interrupting event subprocess terminated runs it once they
+ * are gone; a scope whose children a terminate end event terminated completes once they are gone.
  */
 public final class TerminationBehavior {
   private final WorkflowState state;
@@ -50,6 +53,7 @@ public final class TerminationBehavior {
   private final ElementInstance parent = new ElementInstance();
   private final JobState.Job job = new JobState.Job();
   private final IncidentValue incident = new IncidentValue();
+  private final UserTaskState.Task userTask = new UserTaskState.Task();
 
   public TerminationBehavior(
       WorkflowState state,
@@ -113,6 +117,7 @@ public final class TerminationBehavior {
       result.appendEvent(instance.jobKey, JobIntent.CANCELED, job.value);
       metrics.jobCanceled(result, instance.jobKey);
     }
+    cancelUserTask(key, result);
     List<Long> children = new ArrayList<>(instances.children(key));
     if (instance.calledInstanceKey >= 0) {
       children.add(instance.calledInstanceKey); // the process instance a call activity called
@@ -125,6 +130,19 @@ public final class TerminationBehavior {
     for (long child : children) {
       instances.get(child, parent);
       result.appendCommand(child, ProcessInstanceIntent.TERMINATE_ELEMENT, parent.value);
+    }
+  }
+
+  /** A Camunda user task goes with its element: CANCELING, then CANCELED. */
+  private void cancelUserTask(long key, ProcessingResult result) {
+    long userTaskKey = state.userTasks().ofElement(key);
+    if (userTaskKey >= 0 && state.userTasks().get(userTaskKey, userTask)) {
+      UserTaskValue canceled = userTask.value;
+      canceled.action = "";
+      canceled.changed.clear();
+      canceled.variables = new byte[0];
+      result.appendEvent(userTaskKey, UserTaskIntent.CANCELING, canceled);
+      result.appendEvent(userTaskKey, UserTaskIntent.CANCELED, canceled);
     }
   }
 

@@ -23,8 +23,9 @@ import java.util.Set;
 
 /**
  * Tasks. A job-based task (service, user, send; script and business rule tasks without a script or
- * decision) creates a job ({@link JobBehavior}) and completes when a worker completes it. A receive
- * task waits for its message ({@link
+ * decision) creates a job ({@link JobBehavior}) and completes when a worker completes it; a Camunda
+ * user task ({@code zeebe:userTask}) creates a user task ({@link UserTaskCreation}) and completes
+ * when a person completes that. A receive task waits for its message ({@link
  * io.tern.engine.workflow.processing.messages.ProcessMessageSubscriptionProcessors}). A script task
  * with {@code zeebe:script} evaluates its FEEL expression into its result variable and completes; a
  * business rule task with {@code zeebe:calledDecision} does so with its decision ({@link
@@ -34,6 +35,7 @@ import java.util.Set;
 public final class TaskKind implements ElementKind {
   private final ElementLifecycle lifecycle;
   private final JobBehavior jobs;
+  private final UserTaskCreation userTasks;
   private final DecisionBehavior decisions;
   private final IncidentBehavior incidents;
   private final VariableBehavior variables;
@@ -43,9 +45,11 @@ public final class TaskKind implements ElementKind {
       ElementLifecycle lifecycle,
       Behaviors behaviors,
       JobBehavior jobs,
+      UserTaskCreation userTasks,
       DecisionBehavior decisions) {
     this.lifecycle = lifecycle;
     this.jobs = jobs;
+    this.userTasks = userTasks;
     this.decisions = decisions;
     this.incidents = behaviors.incidents();
     this.variables = behaviors.variables();
@@ -74,6 +78,8 @@ public final class TaskKind implements ElementKind {
       lifecycle.activated(step); // it waits for its message
     } else if (element.job() != null) {
       jobs.activateWithJob(step); // or an incident holds the task until it is resolved
+    } else if (element.userTask() != null) {
+      userTasks.activateWithTask(step); // or an incident holds the task until it is resolved
     } else if (element.evaluation() instanceof ExecutableElement.Script script) {
       Map<String, byte[]> result = evaluateScript(step, script);
       if (result != null) {

@@ -5,45 +5,56 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.gateway.history.HistoryReader;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
- * The searches' SQL against a history store filled by hand (an in-memory H2 with the exporter's
- * schema), through the REST API on its own: the filters whose edges a broker run does not reach
- * (ranges, NULLs under $neq and $notIn, long variable values past the indexed prefix, wildcards,
- * the latest version), paging from the first page back, the capped total, and the answers without a
- * store (403) and with a store that cannot be read (503).
+ * The searches' SQL against a history store filled by hand (the exporter's schema, in H2 and in
+ * PostgreSQL: {@link H2SearchStoreTest}, {@link PostgresSearchStoreTest}), through the REST API on
+ * its own: the filters whose edges a broker run does not reach (ranges, NULLs under $neq and
+ * $notIn, long variable values past the indexed prefix, wildcards, the latest version), paging from
+ * the first page back, the capped total, and the answers without a store (403) and with a store
+ * that cannot be read (503).
  */
-class SearchStoreTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class SearchStoreContract {
   private static final HttpClient http = HttpClient.newHttpClient();
   private static final String LONG = "\"" + "y".repeat(300) + "\"";
   private static final String LONG_OTHER = "\"" + "y".repeat(299) + "z\"";
   private static final String EXACTLY_PREFIX = "\"" + "p".repeat(254) + "\"";
-  private static final List<AutoCloseable> closing = new ArrayList<>();
-  private static Connection keepAlive;
-  private static int store;
-  private static int none;
-  private static int empty;
+  private final List<AutoCloseable> closing = new ArrayList<>();
+  private Connection keepAlive;
+  private int store;
+  private int none;
+  private int empty;
+
+  /** A new, empty database, its credentials in its URL. */
+  abstract HistoryReader.Location database() throws Exception;
+
+  /** A database without the store's tables (the exporter has not opened it yet). */
+  abstract HistoryReader.Location emptyDatabase() throws Exception;
 
   @BeforeAll
-  static void start() throws SQLException {
-    String url = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-    keepAlive = DriverManager.getConnection(url);
+  void start() throws Exception {
+    HistoryReader.Location location = database();
+    keepAlive = DriverManager.getConnection(location.url());
     try (Statement sql = keepAlive.createStatement()) {
-      sql.execute("RUNSCRIPT FROM 'classpath:/db/history/V1__history_schema.sql'");
+      schema(sql);
       sql.execute(
           "INSERT INTO process_definition VALUES (1, 'order', 1, NULL, 'order.bpmn', 9,"
               + " TIMESTAMP WITH TIME ZONE '2026-12-01 00:00:00Z', 1, 1),"
@@ -64,16 +75,38 @@ class SearchStoreTest {
       variable(sql, 10, "doc", LONG);
       variable(sql, 11, "doc", LONG_OTHER);
       variable(sql, 12, "doc", EXACTLY_PREFIX);
-      // Past the count cap: 10,001 jobs.
-      sql.execute(
-          "INSERT INTO job (job_key, type, state, retries, partition_id, position)"
-              + " SELECT X, 'bulk', 'CREATED', 3, 1, X FROM SYSTEM_RANGE(1000, 11000)");
+    }
+    // Past the count cap: 10,001 jobs.
+    try (PreparedStatement job =
+        keepAlive.prepareStatement(
+            "INSERT INTO job (job_key, type, state, retries, partition_id, position)"
+                + " VALUES (?, 'bulk', 'CREATED', 3, 1, ?)")) {
+      for (long key = 1000; key <= 11000; key++) {
+        job.setLong(1, key);
+        job.setLong(2, key);
+        job.addBatch();
+      }
+      job.executeBatch();
     }
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    store = gateway(new HistoryReader(new HistoryReader.Location(url, null, null), registry));
+    store = gateway(new HistoryReader(location, registry));
     none = gateway(null);
-    String emptyUrl = "jdbc:h2:mem:" + UUID.randomUUID();
-    empty = gateway(new HistoryReader(new HistoryReader.Location(emptyUrl, null, null), registry));
+    empty = gateway(new HistoryReader(emptyDatabase(), registry));
+  }
+
+  /** The exporter's migration script, statement by statement (it holds no ; but as their end). */
+  private static void schema(Statement sql) throws Exception {
+    String script;
+    try (InputStream in =
+        SearchStoreContract.class.getResourceAsStream("/db/history/V1__history_schema.sql")) {
+      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    script = script.replaceAll("(?m)^--.*$", "");
+    for (String statement : script.split(";")) {
+      if (!statement.isBlank()) {
+        sql.execute(statement);
+      }
+    }
   }
 
   private static void variable(Statement sql, long instance, String name, String json)
@@ -99,7 +132,7 @@ class SearchStoreTest {
             + ", 1, 1)");
   }
 
-  private static int gateway(HistoryReader reader) {
+  private int gateway(HistoryReader reader) {
     RestGateway gateway =
         RestGateway.start(
             "127.0.0.1",
@@ -120,14 +153,18 @@ class SearchStoreTest {
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     for (AutoCloseable closeable : closing) {
       closeable.close();
     }
     keepAlive.close();
+    closeDatabase();
   }
 
-  private static HttpResponse<String> post(int port, String path, String body) throws Exception {
+  /** Stops what {@link #database()} started, once everything reading it is closed. */
+  void closeDatabase() throws Exception {}
+
+  private HttpResponse<String> post(int port, String path, String body) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .header("content-type", "application/json")
@@ -136,19 +173,19 @@ class SearchStoreTest {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private static JsonNode search(String path, String body) throws Exception {
+  private JsonNode search(String path, String body) throws Exception {
     HttpResponse<String> response = post(store, path, body);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return Json.MAPPER.readTree(response.body());
   }
 
-  private static List<String> keys(String path, String body, String key) throws Exception {
+  private List<String> keys(String path, String body, String key) throws Exception {
     List<String> keys = new ArrayList<>();
     search(path, body).get("items").forEach(item -> keys.add(item.get(key).asText()));
     return keys;
   }
 
-  private static List<String> instances(String filter) throws Exception {
+  private List<String> instances(String filter) throws Exception {
     return keys(
         "/v2/process-instances/search", "{\"filter\":" + filter + "}", "processInstanceKey");
   }

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * variable's value, by incident, sorted and paged; their variables, elements, jobs, incidents and
  * the definition; a key the store does not hold, and requests it refuses, as problem documents.
  */
+@Tag("slow") // a broker end to end, with its history store: docs/testing.md
 class RestSearchTest {
   @TempDir static Path dir;
   private static final SimpleMeterRegistry registry = new SimpleMeterRegistry();

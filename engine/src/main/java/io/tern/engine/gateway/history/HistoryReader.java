@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Timer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Properties;
@@ -25,10 +26,19 @@ public final class HistoryReader implements AutoCloseable {
   /** Timer of each query, tagged with the query's name. */
   public static final String QUERY_TIMER = "tern.history.query";
 
-  /** Reads done with a connection; what it returns is the read's result. */
+  /**
+   * Reads done with a connection; what it returns is the read's result. Each statement it runs is
+   * to be given {@code timeoutSeconds} ({@code Statement.setQueryTimeout}).
+   */
   public interface Work<T> {
-    T run(Connection connection) throws SQLException;
+    T run(Connection connection, int timeoutSeconds) throws SQLException;
   }
+
+  /** How long one statement may run by default before the database cancels it. */
+  public static final Duration QUERY_TIMEOUT = Duration.ofSeconds(30);
+
+  /** SQL's "query canceled", which both databases give a statement past its timeout. */
+  private static final String CANCELED = "57014";
 
   /** Where the store is: the history exporter's own {@code url}, {@code username}, password. */
   public record Location(String url, String username, String password) {
@@ -44,9 +54,19 @@ public final class HistoryReader implements AutoCloseable {
   private final ExecutorService threads;
   private final Deque<Connection> idle = new ArrayDeque<>();
   private final MeterRegistry registry;
+  private final int timeoutSeconds;
 
   public HistoryReader(Location location, MeterRegistry registry) {
+    this(location, QUERY_TIMEOUT, registry);
+  }
+
+  /**
+   * @param queryTimeout how long one statement may run: a search that would hold a reading thread
+   *     longer (a wildcard over millions of values) is cancelled and answered 504
+   */
+  public HistoryReader(Location location, Duration queryTimeout, MeterRegistry registry) {
     this.location = location;
+    this.timeoutSeconds = (int) Math.max(1, queryTimeout.toSeconds());
     this.registry = registry;
     AtomicInteger count = new AtomicInteger();
     // Bounded: a flood of searches waits here rather than piling up threads or connections.
@@ -81,11 +101,18 @@ public final class HistoryReader implements AutoCloseable {
     Connection connection = null;
     try {
       connection = take();
-      T result = work.run(connection);
+      T result = work.run(connection, timeoutSeconds);
       give(connection);
       return result;
     } catch (SQLException e) {
       close(connection);
+      if (CANCELED.equals(e.getSQLState())) {
+        throw new HistoryTimeoutException(
+            "the search took longer than "
+                + timeoutSeconds
+                + " s in the history store and was cancelled: narrow its filter",
+            e);
+      }
       throw new HistoryUnavailableException("the history store could not be read: " + reason(e), e);
     } catch (RuntimeException e) {
       close(connection);
@@ -155,6 +182,15 @@ public final class HistoryReader implements AutoCloseable {
     synchronized (idle) {
       idle.forEach(HistoryReader::close);
       idle.clear();
+    }
+  }
+
+  /** A statement ran past its timeout and was cancelled: a 504. */
+  public static final class HistoryTimeoutException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    HistoryTimeoutException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 

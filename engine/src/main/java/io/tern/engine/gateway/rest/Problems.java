@@ -63,6 +63,9 @@ final class Problems {
     if (cause instanceof NoHistoryStore none) {
       return new Problem(403, "FORBIDDEN", none.getMessage());
     }
+    if (cause instanceof HistoryReader.HistoryTimeoutException timeout) {
+      return new Problem(504, "DEADLINE_EXCEEDED", timeout.getMessage());
+    }
     if (cause instanceof HistoryReader.HistoryUnavailableException unavailable) {
       return new Problem(503, "UNAVAILABLE", unavailable.getMessage());
     }

@@ -299,17 +299,18 @@ final class SearchEntity {
   }
 
   /** Runs {@code query} and answers Camunda's search result: items and page. */
-  ObjectNode search(Connection connection, Query query) throws SQLException {
+  ObjectNode search(Connection connection, int timeout, Query query) throws SQLException {
     int limit = query.limit();
     ArrayNode items = Json.MAPPER.createArrayNode();
     if (limit > 0) {
       rows(
           connection,
+          timeout,
           query.where(),
           query.orderBy() + " LIMIT " + limit + " OFFSET " + query.offset(),
           items);
     }
-    long total = count(connection, query.where());
+    long total = count(connection, timeout, query.where());
     ObjectNode result = Json.MAPPER.createObjectNode();
     result.set("items", items);
     ObjectNode page = result.putObject("page");
@@ -326,13 +327,13 @@ final class SearchEntity {
   }
 
   /** The row of {@code value}, or null. */
-  ObjectNode get(Connection connection, long value) throws SQLException {
+  ObjectNode get(Connection connection, int timeout, long value) throws SQLException {
     ArrayNode items = Json.MAPPER.createArrayNode();
-    rows(connection, byKey(value), "", items);
+    rows(connection, timeout, byKey(value), "", items);
     return items.isEmpty() ? null : (ObjectNode) items.get(0);
   }
 
-  private void rows(Connection connection, Where where, String tail, ArrayNode items)
+  private void rows(Connection connection, int timeout, Where where, String tail, ArrayNode items)
       throws SQLException {
     List<Field> columns = List.copyOf(fields.values());
     StringBuilder sql = new StringBuilder("SELECT ");
@@ -340,7 +341,7 @@ final class SearchEntity {
       sql.append(i == 0 ? "" : ", ").append(columns.get(i).sql());
     }
     sql.append(" FROM ").append(from).append(where.sql()).append(tail);
-    try (PreparedStatement statement = prepare(connection, sql.toString(), where);
+    try (PreparedStatement statement = prepare(connection, timeout, sql.toString(), where);
         ResultSet rows = statement.executeQuery()) {
       while (rows.next()) {
         ObjectNode item = items.addObject();
@@ -352,7 +353,7 @@ final class SearchEntity {
     }
   }
 
-  private long count(Connection connection, Where where) throws SQLException {
+  private long count(Connection connection, int timeout, Where where) throws SQLException {
     // Counting stops past the cap: a total over a million rows would cost a scan of them all.
     String sql =
         "SELECT COUNT(*) FROM (SELECT 1 AS one FROM "
@@ -361,16 +362,17 @@ final class SearchEntity {
             + " LIMIT "
             + (COUNT_CAP + 1)
             + ") counted";
-    try (PreparedStatement statement = prepare(connection, sql, where);
+    try (PreparedStatement statement = prepare(connection, timeout, sql, where);
         ResultSet rows = statement.executeQuery()) {
       rows.next();
       return rows.getLong(1);
     }
   }
 
-  private static PreparedStatement prepare(Connection connection, String sql, Where where)
-      throws SQLException {
+  private static PreparedStatement prepare(
+      Connection connection, int timeout, String sql, Where where) throws SQLException {
     PreparedStatement statement = connection.prepareStatement(sql);
+    statement.setQueryTimeout(timeout);
     List<Object> parameters = where.parameters();
     for (int i = 0; i < parameters.size(); i++) {
       statement.setObject(i + 1, parameters.get(i));

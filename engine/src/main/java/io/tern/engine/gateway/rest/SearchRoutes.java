@@ -46,7 +46,9 @@ final class SearchRoutes {
           refuseWithout(history);
           SearchEntity.Query query = entity.query(exchange.body());
           history
-              .read(entity.noun + " search", connection -> entity.search(connection, query))
+              .read(
+                  entity.noun + " search",
+                  (connection, timeout) -> entity.search(connection, timeout, query))
               .whenComplete((result, error) -> answer(exchange, result, error));
         });
     if (!get) {
@@ -60,7 +62,9 @@ final class SearchRoutes {
           long key = exchange.pathKey(keyName);
           refuseWithout(history);
           history
-              .read(entity.noun + " get", connection -> entity.get(connection, key))
+              .read(
+                  entity.noun + " get",
+                  (connection, timeout) -> entity.get(connection, timeout, key))
               .whenComplete(
                   (result, error) -> {
                     if (error == null && result == null) {

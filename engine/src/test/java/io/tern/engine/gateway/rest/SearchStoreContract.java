@@ -16,6 +16,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -39,6 +40,7 @@ abstract class SearchStoreContract {
   private static final String EXACTLY_PREFIX = "\"" + "p".repeat(254) + "\"";
   private final List<AutoCloseable> closing = new ArrayList<>();
   private Connection keepAlive;
+  HistoryReader.Location location;
   private int store;
   private int none;
   private int empty;
@@ -51,7 +53,7 @@ abstract class SearchStoreContract {
 
   @BeforeAll
   void start() throws Exception {
-    HistoryReader.Location location = database();
+    location = database();
     keepAlive = DriverManager.getConnection(location.url());
     try (Statement sql = keepAlive.createStatement()) {
       schema(sql);
@@ -132,7 +134,7 @@ abstract class SearchStoreContract {
             + ", 1, 1)");
   }
 
-  private int gateway(HistoryReader reader) {
+  int gateway(HistoryReader reader) {
     RestGateway gateway =
         RestGateway.start(
             "127.0.0.1",
@@ -164,9 +166,11 @@ abstract class SearchStoreContract {
   /** Stops what {@link #database()} started, once everything reading it is closed. */
   void closeDatabase() throws Exception {}
 
-  private HttpResponse<String> post(int port, String path, String body) throws Exception {
+  HttpResponse<String> post(int port, String path, String body) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            // A search the store holds forever fails here rather than hanging the build.
+            .timeout(Duration.ofSeconds(30))
             .header("content-type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),

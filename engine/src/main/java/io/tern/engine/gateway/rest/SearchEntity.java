@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tern.engine.gateway.rest.Problems.InvalidRequest;
 import io.tern.engine.gateway.rest.SearchFilters.Where;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,7 +13,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,12 +51,9 @@ final class SearchEntity {
     void add(Where where, String name, JsonNode node);
   }
 
-  /** Camunda's largest page, and the count past which a total is given as "at least". */
-  static final int MAX_LIMIT = 10_000;
-
-  private static final int DEFAULT_LIMIT = 100;
+  /** The count past which a total is given as "at least" (Camunda's, whose store caps it too). */
   private static final int COUNT_CAP = 10_000;
-  private static final String CURSOR_PREFIX = "tern-offset:";
+
   private static final DateTimeFormatter DATES =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", Locale.ROOT);
 
@@ -138,14 +133,9 @@ final class SearchEntity {
             "'" + name + "' is not part of a search request (it has filter, sort and page)");
       }
     }
-    int limit = limit(body);
-    int offset = offset(body, limit);
-    JsonNode before = body.path("page").get("before");
-    if (present(before)) {
-      // The page that ends where the cursor starts, shorter at the start of the results.
-      limit = Math.min(limit, cursor("page.before", before) - offset);
-    }
-    return new Query(where(body.get("filter")), orderBy(body.get("sort")), offset, limit);
+    SearchPages.Page page = SearchPages.page(body.path("page"));
+    return new Query(
+        where(body.get("filter")), orderBy(body.get("sort")), page.offset(), page.limit());
   }
 
   /** The condition that picks the row of {@code key}. */
@@ -224,80 +214,6 @@ final class SearchEntity {
     return " ORDER BY " + String.join(", ", terms);
   }
 
-  private static int limit(ObjectNode body) {
-    JsonNode page = body.path("page");
-    JsonNode limit = page.get("limit");
-    if (limit == null || limit.isNull()) {
-      return DEFAULT_LIMIT;
-    }
-    if (!limit.canConvertToInt()
-        || !limit.isIntegralNumber()
-        || limit.intValue() < 0
-        || limit.intValue() > MAX_LIMIT) {
-      throw new InvalidRequest(
-          "'page.limit' must be a whole number from 0 to " + MAX_LIMIT + ", not " + limit);
-    }
-    return limit.intValue();
-  }
-
-  private static int offset(ObjectNode body, int limit) {
-    JsonNode page = body.path("page");
-    if (!page.isMissingNode() && !page.isNull() && !page.isObject()) {
-      throw new InvalidRequest("'page' must be an object, not " + page.getNodeType());
-    }
-    JsonNode from = page.get("from");
-    JsonNode after = page.get("after");
-    JsonNode before = page.get("before");
-    int given = (present(from) ? 1 : 0) + (present(after) ? 1 : 0) + (present(before) ? 1 : 0);
-    if (given > 1) {
-      throw new InvalidRequest("'page' takes one of from, after and before, not several");
-    }
-    if (present(from)) {
-      if (!from.canConvertToInt() || !from.isIntegralNumber() || from.intValue() < 0) {
-        throw new InvalidRequest("'page.from' must be a whole number of at least 0, not " + from);
-      }
-      return from.intValue();
-    }
-    if (present(after)) {
-      return cursor("page.after", after);
-    }
-    if (present(before)) {
-      return Math.max(0, cursor("page.before", before) - limit);
-    }
-    return 0;
-  }
-
-  private static boolean present(JsonNode node) {
-    return node != null && !node.isNull();
-  }
-
-  /**
-   * Cursors are offsets into the sorted results: a page read after another one was written can
-   * repeat or skip a row that moved in between (Camunda's cursors hold the last row's sort values).
-   */
-  private static String cursor(int offset) {
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static int cursor(String name, JsonNode node) {
-    String text = node.asText("");
-    try {
-      String decoded = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8);
-      if (decoded.startsWith(CURSOR_PREFIX)) {
-        int offset = Integer.parseInt(decoded.substring(CURSOR_PREFIX.length()));
-        if (offset >= 0) {
-          return offset;
-        }
-      }
-    } catch (IllegalArgumentException e) {
-      // said below (NumberFormatException is one)
-    }
-    throw new InvalidRequest(
-        "'" + name + "' is not a cursor of this API (give a startCursor or endCursor it answered)");
-  }
-
   /** Runs {@code query} and answers Camunda's search result: items and page. */
   ObjectNode search(Connection connection, int timeout, Query query) throws SQLException {
     int limit = query.limit();
@@ -320,8 +236,8 @@ final class SearchEntity {
       page.putNull("startCursor");
       page.putNull("endCursor");
     } else {
-      page.put("startCursor", cursor(query.offset()));
-      page.put("endCursor", cursor(query.offset() + items.size()));
+      page.put("startCursor", SearchPages.cursor(query.offset()));
+      page.put("endCursor", SearchPages.cursor(query.offset() + items.size()));
     }
     return result;
   }

@@ -521,7 +521,7 @@ public final class Broker implements AutoCloseable {
         config.gateway().rest().host(),
         config.gateway().rest().port(),
         () -> {
-          gateway.startRest(registry);
+          gateway.startRest(registry, HistoryDefaults.location(config.exporters()));
           return gateway;
         });
   }

@@ -1,7 +1,13 @@
 package io.tern.engine.broker;
 
+import io.tern.engine.exporter.ExporterDescriptor;
+import io.tern.engine.gateway.history.HistoryReader;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -49,6 +55,43 @@ final class HistoryDefaults {
       return; // the data directory's own check names it
     }
     exporters.builtIn(ID, CLASS_NAME, Map.of("url", h2Url(file)));
+  }
+
+  /**
+   * Where the REST searches read the history store: the database of the exporter {@code history}
+   * when it is the built-in class, else null (no store, or one of the user's own that Tern cannot
+   * read). Its args are read as the exporter reads them (names in any case, the password from
+   * {@code passwordFile} when given); a password file that cannot be read leaves the searches
+   * without a store (the exporter itself then stops the start, naming the file).
+   */
+  static HistoryReader.Location location(List<ExporterDescriptor> exporters) {
+    for (ExporterDescriptor exporter : exporters) {
+      if (!exporter.id().equals(ID) || !CLASS_NAME.equals(exporter.className())) {
+        continue;
+      }
+      Map<String, String> args = new HashMap<>();
+      exporter
+          .args()
+          .forEach((name, value) -> args.put(lower(name), value == null ? null : value.toString()));
+      String url = args.get("url");
+      if (url == null || url.isBlank()) {
+        return null;
+      }
+      String password = args.get("password");
+      String passwordFile = args.get("passwordfile");
+      if (passwordFile != null) {
+        try {
+          password =
+              Files.readString(Path.of(passwordFile.strip())).strip(); // as the exporter does
+        } catch (IOException | InvalidPathException e) {
+          return null;
+        }
+      }
+      String username = args.get("username");
+      return new HistoryReader.Location(
+          url.strip(), username == null || username.isEmpty() ? null : username, password);
+    }
+    return null;
   }
 
   /** An H2 database in {@code file} (H2 adds {@code .mv.db}), by its absolute path. */

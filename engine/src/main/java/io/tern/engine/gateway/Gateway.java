@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tern.engine.command.PartitionCommands;
 import io.tern.engine.gateway.auth.BearerTokenInterceptor;
 import io.tern.engine.gateway.auth.GatewayAuthentication;
+import io.tern.engine.gateway.history.HistoryReader;
 import io.tern.engine.gateway.rest.RestGateway;
 import io.tern.engine.tls.GatewayTls;
 import java.io.IOException;
@@ -30,6 +31,7 @@ public final class Gateway implements AutoCloseable {
   private final Supplier<TopologyResponse> topology;
   private final BearerTokenInterceptor authentication;
   private volatile RestGateway rest;
+  private volatile HistoryReader history;
 
   private Gateway(
       Server server,
@@ -94,22 +96,37 @@ public final class Gateway implements AutoCloseable {
   /**
    * Starts the REST API on {@code config.rest()}'s address, over the same handlers, TLS and token
    * check as the gRPC port; nothing when it is not enabled. A port that cannot be bound throws.
+   *
+   * @param history the history store its searches read, or null: they are refused then
    */
-  public void startRest(MeterRegistry registry) {
+  public void startRest(MeterRegistry registry, HistoryReader.Location history) {
     if (config.rest().enabled()) {
-      rest =
-          RestGateway.start(
-              config.rest().host(),
-              config.rest().port(),
-              service,
-              service.userTasks(),
-              topology,
-              config.tls(),
-              tls,
-              authentication,
-              config.maxMessageBytes(),
-              registry);
+      HistoryReader reader = history == null ? null : new HistoryReader(history, registry);
+      try {
+        rest = startRest(registry, reader);
+      } catch (RuntimeException e) {
+        if (reader != null) {
+          reader.close();
+        }
+        throw e;
+      }
+      this.history = reader;
     }
+  }
+
+  private RestGateway startRest(MeterRegistry registry, HistoryReader history) {
+    return RestGateway.start(
+        config.rest().host(),
+        config.rest().port(),
+        service,
+        service.userTasks(),
+        topology,
+        config.tls(),
+        tls,
+        authentication,
+        config.maxMessageBytes(),
+        history,
+        registry);
   }
 
   /** The REST API's port, or -1 when it is not served. */
@@ -133,6 +150,10 @@ public final class Gateway implements AutoCloseable {
     RestGateway started = rest;
     if (started != null) {
       started.close();
+    }
+    HistoryReader reader = history;
+    if (reader != null) {
+      reader.close();
     }
     server.shutdown();
     try {

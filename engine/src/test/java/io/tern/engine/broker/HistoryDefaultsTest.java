@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.engine.exporter.ExporterDescriptor;
+import io.tern.engine.gateway.history.HistoryReader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -68,6 +70,39 @@ class HistoryDefaultsTest {
     assertThatThrownBy(() -> history(Map.of("TERN_EXPORTING_HISTORY_ENABLED", "maybe")))
         .isInstanceOf(BrokerConfigLoader.ConfigException.class)
         .hasMessageContaining("exporting.history.enabled");
+  }
+
+  @Test
+  void theRestSearchesReadTheDatabaseTheExporterWrites() throws Exception {
+    assertThat(HistoryDefaults.location(List.of(history(Map.of()).orElseThrow())).url())
+        .isEqualTo("jdbc:h2:file:" + dir.resolve("data/history/history").toAbsolutePath());
+
+    Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");
+    HistoryReader.Location shared =
+        HistoryDefaults.location(
+            List.of(
+                history(
+                        Map.of(
+                            "TERN_CLUSTER_CLUSTERSIZE", "3",
+                            "TERN_EXPORTERS_HISTORY_ARGS_URL", "jdbc:postgresql://db/tern",
+                            "TERN_EXPORTERS_HISTORY_ARGS_USERNAME", "tern",
+                            "TERN_EXPORTERS_HISTORY_ARGS_PASSWORDFILE", secret.toString()))
+                    .orElseThrow()));
+    assertThat(shared)
+        .isEqualTo(new HistoryReader.Location("jdbc:postgresql://db/tern", "tern", "s3cret"));
+    assertThat(shared.toString()).doesNotContain("s3cret");
+
+    assertThat(HistoryDefaults.location(List.of())).as("no store").isNull();
+    assertThat(
+            HistoryDefaults.location(
+                List.of(
+                    history(
+                            Map.of(
+                                "TERN_EXPORTERS_HISTORY_CLASSNAME", "acme.History",
+                                "TERN_EXPORTERS_HISTORY_ARGS_URL", "jdbc:h2:mem:x"))
+                        .orElseThrow())))
+        .as("an exporter of the user's own: its database is not known to be the store")
+        .isNull();
   }
 
   private Optional<ExporterDescriptor> history(Map<String, String> settings) {

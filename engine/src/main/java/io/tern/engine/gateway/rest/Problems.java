@@ -3,6 +3,7 @@ package io.tern.engine.gateway.rest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.tern.engine.gateway.history.HistoryReader;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.CompletionException;
 
@@ -25,6 +26,27 @@ final class Problems {
     }
   }
 
+  /** Nothing has the key a request names: 404. */
+  static final class NotFound extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotFound(String detail) {
+      super(detail, null, false, false);
+    }
+  }
+
+  /**
+   * The gateway has no history store to search: 403, as Camunda answers a request its secondary
+   * storage cannot serve (a deployment's fault, not the request's).
+   */
+  static final class NoHistoryStore extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoHistoryStore(String detail) {
+      super(detail, null, false, false);
+    }
+  }
+
   /** One problem: its HTTP status, its title (Camunda's: the rejection or gRPC code) and detail. */
   record Problem(int status, String title, String detail) {}
 
@@ -34,6 +56,18 @@ final class Problems {
         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof InvalidRequest invalid) {
       return new Problem(400, "INVALID_ARGUMENT", invalid.getMessage());
+    }
+    if (cause instanceof NotFound notFound) {
+      return new Problem(404, "NOT_FOUND", notFound.getMessage());
+    }
+    if (cause instanceof NoHistoryStore none) {
+      return new Problem(403, "FORBIDDEN", none.getMessage());
+    }
+    if (cause instanceof HistoryReader.HistoryTimeoutException timeout) {
+      return new Problem(504, "DEADLINE_EXCEEDED", timeout.getMessage());
+    }
+    if (cause instanceof HistoryReader.HistoryUnavailableException unavailable) {
+      return new Problem(503, "UNAVAILABLE", unavailable.getMessage());
     }
     if (cause instanceof StatusRuntimeException status) {
       return of(status.getStatus());

@@ -4,6 +4,7 @@ import io.camunda.zeebe.gateway.protocol.GatewayGrpc;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.TopologyResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tern.engine.gateway.auth.BearerTokenInterceptor;
+import io.tern.engine.gateway.history.HistoryReader;
 import io.tern.engine.tls.GatewayTls;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -49,6 +50,7 @@ public final class RestGateway implements AutoCloseable {
    * @param tlsCredentials what {@code tls} loaded for the gRPC port, or null
    * @param authentication the gRPC port's token check, or null when none is asked
    * @param maxBodyBytes the largest request body (gateway.maxMessageSize)
+   * @param history the history store the searches read, or null: they are then refused
    */
   public static RestGateway start(
       String host,
@@ -60,6 +62,7 @@ public final class RestGateway implements AutoCloseable {
       GatewayTls.Server tlsCredentials,
       BearerTokenInterceptor authentication,
       int maxBodyBytes,
+      HistoryReader history,
       MeterRegistry registry) {
     Vertx vertx =
         Vertx.vertx(
@@ -83,6 +86,7 @@ public final class RestGateway implements AutoCloseable {
       VariableRoutes.register(routes, service);
       DecisionRoutes.register(routes, service);
       UserTaskRoutes.register(routes, userTasks);
+      SearchRoutes.register(routes, history);
       routes.unmatched();
       HttpServer server =
           vertx

@@ -1,0 +1,331 @@
+package io.tern.engine.gateway.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tern.engine.gateway.rest.Problems.InvalidRequest;
+import io.tern.engine.gateway.rest.SearchFilters.Where;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One kind of thing the REST API searches in the history store (process instances, variables, ...):
+ * the table it reads, the fields Camunda's API gives it (each a column or SQL expression that
+ * filters, sorts and is answered), and the filters Camunda has that Tern cannot serve. Turns a
+ * search request into SQL and the rows into Camunda's result shape.
+ */
+final class SearchEntity {
+  /** How a field's values are read, compared and written in JSON. */
+  enum Kind {
+    KEY,
+    TEXT,
+    INT,
+    DATE,
+    BOOL
+  }
+
+  /**
+   * A field of the entity.
+   *
+   * @param sql its column or expression over {@link #from}'s tables
+   * @param values the only values a TEXT field holds (an enumeration), or empty
+   * @param comparable whether it filters and sorts (long text does not, in H2)
+   */
+  record Field(String name, String sql, Kind kind, Set<String> values, boolean comparable) {}
+
+  /** A filter that is not one field's (process instances by a variable's value, say). */
+  interface CustomFilter {
+    void add(Where where, String name, JsonNode node);
+  }
+
+  /** The count past which a total is given as "at least" (Camunda's, whose store caps it too). */
+  private static final int COUNT_CAP = 10_000;
+
+  private static final DateTimeFormatter DATES =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", Locale.ROOT);
+
+  final String noun;
+  private final String from;
+  private final Field key;
+  private final Map<String, Field> fields = new LinkedHashMap<>();
+  private final Map<String, String> unsupported = new LinkedHashMap<>();
+  private final Map<String, CustomFilter> custom = new LinkedHashMap<>();
+  private final Map<String, JsonNode> constants = new LinkedHashMap<>();
+
+  /**
+   * @param noun what one row is, in messages ("process instance")
+   * @param from the FROM clause: the table and what it joins
+   * @param key the key field, the last sort (pages are stable) and the one a GET reads by
+   */
+  SearchEntity(String noun, String from, String keyName, String keySql) {
+    this.noun = noun;
+    this.from = from;
+    this.key = new Field(keyName, keySql, Kind.KEY, Set.of(), true);
+    fields.put(keyName, key);
+    // Tern has no tenants: everything is the default tenant's.
+    text("tenantId", "'<default>'");
+  }
+
+  SearchEntity field(String name, String sql, Kind kind) {
+    fields.put(name, new Field(name, sql, kind, Set.of(), true));
+    return this;
+  }
+
+  SearchEntity text(String name, String sql) {
+    return field(name, sql, Kind.TEXT);
+  }
+
+  /** A TEXT field that holds one of {@code values} only (a state): other values are a 400. */
+  SearchEntity enumerated(String name, String sql, String... values) {
+    fields.put(name, new Field(name, sql, Kind.TEXT, Set.of(values), true));
+    return this;
+  }
+
+  /** A field that is answered but neither filters nor sorts. */
+  SearchEntity answered(String name, String sql, Kind kind) {
+    fields.put(name, new Field(name, sql, kind, Set.of(), false));
+    return this;
+  }
+
+  /** A value every row answers (the client reads an absent list as null, not empty). */
+  SearchEntity constant(String name, JsonNode value) {
+    constants.put(name, value);
+    return this;
+  }
+
+  /** A filter Camunda has that Tern does not serve, and why. */
+  SearchEntity unsupported(String name, String why) {
+    unsupported.put(name, why);
+    return this;
+  }
+
+  SearchEntity custom(String name, CustomFilter filter) {
+    custom.put(name, filter);
+    return this;
+  }
+
+  String keyName() {
+    return key.name();
+  }
+
+  /** What a search request asks: its SQL conditions, order and page. */
+  record Query(Where where, String orderBy, int offset, int limit) {}
+
+  /** Reads {@code body} ({@code filter}, {@code sort}, {@code page}); a 400 names what is wrong. */
+  Query query(ObjectNode body) {
+    for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!Set.of("filter", "sort", "page").contains(name)) {
+        throw new InvalidRequest(
+            "'" + name + "' is not part of a search request (it has filter, sort and page)");
+      }
+    }
+    SearchPages.Page page = SearchPages.page(body.path("page"));
+    return new Query(
+        where(body.get("filter")), orderBy(body.get("sort")), page.offset(), page.limit());
+  }
+
+  /** The condition that picks the row of {@code key}. */
+  Where byKey(long value) {
+    Where where = new Where();
+    where.add(key.sql() + " = ?", value);
+    return where;
+  }
+
+  private Where where(JsonNode filter) {
+    Where where = new Where();
+    if (filter == null || filter.isNull()) {
+      return where;
+    }
+    if (!filter.isObject()) {
+      throw new InvalidRequest("'filter' must be an object, not " + filter.getNodeType());
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> entries = filter.fields(); entries.hasNext(); ) {
+      Map.Entry<String, JsonNode> entry = entries.next();
+      String name = entry.getKey();
+      String at = "filter." + name;
+      CustomFilter special = custom.get(name);
+      Field field = fields.get(name);
+      if (special != null) {
+        special.add(where, at, entry.getValue());
+      } else if (unsupported.containsKey(name)) {
+        JsonNode value = entry.getValue();
+        // The client sends some of them empty ("tags": []) whatever is asked.
+        if (!value.isNull() && !(value.isContainerNode() && value.isEmpty())) {
+          throw new InvalidRequest(
+              "'" + at + "' is not supported by Tern: " + unsupported.get(name));
+        }
+      } else if (field != null && field.comparable()) {
+        SearchFilters.add(where, at, field, entry.getValue());
+      } else {
+        throw new InvalidRequest(
+            "'" + at + "' is not a filter of " + noun + " searches (they take " + filters() + ")");
+      }
+    }
+    return where;
+  }
+
+  private Set<String> filters() {
+    Set<String> names = new TreeSet<>(custom.keySet());
+    fields.values().stream().filter(Field::comparable).forEach(f -> names.add(f.name()));
+    return names;
+  }
+
+  private String orderBy(JsonNode sort) {
+    List<String> terms = new ArrayList<>();
+    if (sort != null && !sort.isNull()) {
+      if (!sort.isArray()) {
+        throw new InvalidRequest("'sort' must be an array, not " + sort.getNodeType());
+      }
+      for (JsonNode term : sort) {
+        String name = term.path("field").asText("");
+        Field field = fields.get(name);
+        if (field == null || !field.comparable()) {
+          throw new InvalidRequest(
+              "'sort.field' "
+                  + (name.isEmpty() ? "is missing" : "'" + name + "' is not a field to sort by")
+                  + ": "
+                  + noun
+                  + " searches sort by "
+                  + filters().stream().filter(fields::containsKey).toList());
+        }
+        String order = term.path("order").asText("ASC").toUpperCase(Locale.ROOT);
+        if (!order.equals("ASC") && !order.equals("DESC")) {
+          throw new InvalidRequest("'sort.order' must be ASC or DESC, not '" + order + "'");
+        }
+        // Both databases then put rows without the value at the same end.
+        terms.add(field.sql() + (order.equals("ASC") ? " ASC NULLS LAST" : " DESC NULLS FIRST"));
+      }
+    }
+    terms.add(key.sql() + " ASC");
+    return " ORDER BY " + String.join(", ", terms);
+  }
+
+  /** Runs {@code query} and answers Camunda's search result: items and page. */
+  ObjectNode search(Connection connection, int timeout, Query query) throws SQLException {
+    int limit = query.limit();
+    ArrayNode items = Json.MAPPER.createArrayNode();
+    if (limit > 0) {
+      rows(
+          connection,
+          timeout,
+          query.where(),
+          query.orderBy() + " LIMIT " + limit + " OFFSET " + query.offset(),
+          items);
+    }
+    long total = count(connection, timeout, query.where());
+    ObjectNode result = Json.MAPPER.createObjectNode();
+    result.set("items", items);
+    ObjectNode page = result.putObject("page");
+    page.put("totalItems", Math.min(total, COUNT_CAP));
+    page.put("hasMoreTotalItems", total > COUNT_CAP);
+    if (items.isEmpty()) {
+      page.putNull("startCursor");
+      page.putNull("endCursor");
+    } else {
+      page.put("startCursor", SearchPages.cursor(query.offset()));
+      page.put("endCursor", SearchPages.cursor(query.offset() + items.size()));
+    }
+    return result;
+  }
+
+  /** The row of {@code value}, or null. */
+  ObjectNode get(Connection connection, int timeout, long value) throws SQLException {
+    ArrayNode items = Json.MAPPER.createArrayNode();
+    rows(connection, timeout, byKey(value), "", items);
+    return items.isEmpty() ? null : (ObjectNode) items.get(0);
+  }
+
+  private void rows(Connection connection, int timeout, Where where, String tail, ArrayNode items)
+      throws SQLException {
+    List<Field> columns = List.copyOf(fields.values());
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (int i = 0; i < columns.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").append(columns.get(i).sql());
+    }
+    sql.append(" FROM ").append(from).append(where.sql()).append(tail);
+    try (PreparedStatement statement = prepare(connection, timeout, sql.toString(), where);
+        ResultSet rows = statement.executeQuery()) {
+      while (rows.next()) {
+        ObjectNode item = items.addObject();
+        for (int i = 0; i < columns.size(); i++) {
+          put(item, columns.get(i), rows, i + 1);
+        }
+        constants.forEach((name, value) -> item.set(name, value.deepCopy()));
+      }
+    }
+  }
+
+  private long count(Connection connection, int timeout, Where where) throws SQLException {
+    // Counting stops past the cap: a total over a million rows would cost a scan of them all.
+    String sql =
+        "SELECT COUNT(*) FROM (SELECT 1 AS one FROM "
+            + from
+            + where.sql()
+            + " LIMIT "
+            + (COUNT_CAP + 1)
+            + ") counted";
+    try (PreparedStatement statement = prepare(connection, timeout, sql, where);
+        ResultSet rows = statement.executeQuery()) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
+  private static PreparedStatement prepare(
+      Connection connection, int timeout, String sql, Where where) throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql);
+    statement.setQueryTimeout(timeout);
+    List<Object> parameters = where.parameters();
+    for (int i = 0; i < parameters.size(); i++) {
+      statement.setObject(i + 1, parameters.get(i));
+    }
+    return statement;
+  }
+
+  private static void put(ObjectNode item, Field field, ResultSet rows, int column)
+      throws SQLException {
+    String name = field.name();
+    switch (field.kind()) {
+      case KEY -> {
+        long value = rows.getLong(column);
+        if (rows.wasNull()) {
+          item.putNull(name);
+        } else {
+          item.put(name, Long.toString(value)); // keys are strings in Camunda's JSON
+        }
+      }
+      case INT -> {
+        int value = rows.getInt(column);
+        if (rows.wasNull()) {
+          item.putNull(name);
+        } else {
+          item.put(name, value);
+        }
+      }
+      case BOOL -> item.put(name, rows.getBoolean(column));
+      case DATE -> {
+        OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
+        if (value == null) {
+          item.putNull(name);
+        } else {
+          item.put(name, DATES.format(value.withOffsetSameInstant(ZoneOffset.UTC)));
+        }
+      }
+      case TEXT -> item.put(name, rows.getString(column));
+    }
+  }
+}

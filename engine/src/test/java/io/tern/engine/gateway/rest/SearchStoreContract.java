@@ -1,0 +1,291 @@
+package io.tern.engine.gateway.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tern.engine.gateway.history.HistoryReader;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The searches' SQL against a history store filled by hand (the exporter's schema, in H2 and in
+ * PostgreSQL: {@link H2SearchStoreTest}, {@link PostgresSearchStoreTest}), through the REST API on
+ * its own: the filters whose edges a broker run does not reach (ranges, NULLs under $neq and
+ * $notIn, long variable values past the indexed prefix, wildcards, the latest version), paging from
+ * the first page back, the capped total, and the answers without a store (403) and with a store
+ * that cannot be read (503).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class SearchStoreContract {
+  private static final HttpClient http = HttpClient.newHttpClient();
+  private static final String LONG = "\"" + "y".repeat(300) + "\"";
+  private static final String LONG_OTHER = "\"" + "y".repeat(299) + "z\"";
+  private static final String EXACTLY_PREFIX = "\"" + "p".repeat(254) + "\"";
+  private final List<AutoCloseable> closing = new ArrayList<>();
+  private Connection keepAlive;
+  HistoryReader.Location location;
+  private int store;
+  private int none;
+  private int empty;
+
+  /** A new, empty database, its credentials in its URL. */
+  abstract HistoryReader.Location database() throws Exception;
+
+  /** A database without the store's tables (the exporter has not opened it yet). */
+  abstract HistoryReader.Location emptyDatabase() throws Exception;
+
+  @BeforeAll
+  void start() throws Exception {
+    location = database();
+    keepAlive = DriverManager.getConnection(location.url());
+    try (Statement sql = keepAlive.createStatement()) {
+      schema(sql);
+      sql.execute(
+          "INSERT INTO process_definition VALUES (1, 'order', 1, NULL, 'order.bpmn', 9,"
+              + " TIMESTAMP WITH TIME ZONE '2026-12-01 00:00:00Z', 1, 1),"
+              + " (2, 'order', 2, 'v2', 'order.bpmn', 9, TIMESTAMP WITH TIME ZONE"
+              + " '2026-12-02 00:00:00Z', 1, 2), (3, 'other_process', 1, NULL, 'o.bpmn', 9,"
+              + " NULL, 1, 3)");
+      // 10: old, completed; 11: active, called by 10; 12: active, other process.
+      sql.execute(
+          "INSERT INTO process_instance (process_instance_key, process_definition_key,"
+              + " bpmn_process_id, version, state, start_date, end_date,"
+              + " parent_process_instance_key, incident_count, partition_id, position) VALUES"
+              + " (10, 1, 'order', 1, 'COMPLETED', TIMESTAMP WITH TIME ZONE '2026-12-01 10:00:00Z',"
+              + " TIMESTAMP WITH TIME ZONE '2026-12-01 11:00:00Z', NULL, 0, 1, 10),"
+              + " (11, 2, 'order', 2, 'ACTIVE', TIMESTAMP WITH TIME ZONE '2026-12-02 10:00:00Z',"
+              + " NULL, 10, 0, 1, 11),"
+              + " (12, 3, 'other_process', 1, 'ACTIVE', TIMESTAMP WITH TIME ZONE"
+              + " '2026-12-03 10:00:00Z', NULL, NULL, 1, 1, 12)");
+      variable(sql, 10, "doc", LONG);
+      variable(sql, 11, "doc", LONG_OTHER);
+      variable(sql, 12, "doc", EXACTLY_PREFIX);
+    }
+    // Past the count cap: 10,001 jobs.
+    try (PreparedStatement job =
+        keepAlive.prepareStatement(
+            "INSERT INTO job (job_key, type, state, retries, partition_id, position)"
+                + " VALUES (?, 'bulk', 'CREATED', 3, 1, ?)")) {
+      for (long key = 1000; key <= 11000; key++) {
+        job.setLong(1, key);
+        job.setLong(2, key);
+        job.addBatch();
+      }
+      job.executeBatch();
+    }
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    store = gateway(new HistoryReader(location, registry));
+    none = gateway(null);
+    empty = gateway(new HistoryReader(emptyDatabase(), registry));
+  }
+
+  /** The exporter's migration script, statement by statement (it holds no ; but as their end). */
+  private static void schema(Statement sql) throws Exception {
+    String script;
+    try (InputStream in =
+        SearchStoreContract.class.getResourceAsStream("/db/history/V1__history_schema.sql")) {
+      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    script = script.replaceAll("(?m)^--.*$", "");
+    for (String statement : script.split(";")) {
+      if (!statement.isBlank()) {
+        sql.execute(statement);
+      }
+    }
+  }
+
+  private static void variable(Statement sql, long instance, String name, String json)
+      throws SQLException {
+    boolean truncated = json.length() > VariableValues.PREFIX;
+    String prefix = truncated ? json.substring(0, VariableValues.PREFIX) : json;
+    sql.execute(
+        "INSERT INTO variable (scope_key, name, variable_key, process_instance_key, value_json,"
+            + " value_prefix, value_truncated, partition_id, position) VALUES ("
+            + instance
+            + ", '"
+            + name
+            + "', "
+            + (instance + 100)
+            + ", "
+            + instance
+            + ", '"
+            + json
+            + "', '"
+            + prefix
+            + "', "
+            + truncated
+            + ", 1, 1)");
+  }
+
+  int gateway(HistoryReader reader) {
+    RestGateway gateway =
+        RestGateway.start(
+            "127.0.0.1",
+            0,
+            null,
+            null,
+            null,
+            null,
+            null,
+            1 << 20,
+            reader,
+            new SimpleMeterRegistry());
+    closing.add(gateway);
+    if (reader != null) {
+      closing.add(reader);
+    }
+    return gateway.port();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    for (AutoCloseable closeable : closing) {
+      closeable.close();
+    }
+    keepAlive.close();
+    closeDatabase();
+  }
+
+  /** Stops what {@link #database()} started, once everything reading it is closed. */
+  void closeDatabase() throws Exception {}
+
+  HttpResponse<String> post(int port, String path, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            // A search the store holds forever fails here rather than hanging the build.
+            .timeout(Duration.ofSeconds(30))
+            .header("content-type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private JsonNode search(String path, String body) throws Exception {
+    HttpResponse<String> response = post(store, path, body);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return Json.MAPPER.readTree(response.body());
+  }
+
+  private List<String> keys(String path, String body, String key) throws Exception {
+    List<String> keys = new ArrayList<>();
+    search(path, body).get("items").forEach(item -> keys.add(item.get(key).asText()));
+    return keys;
+  }
+
+  private List<String> instances(String filter) throws Exception {
+    return keys(
+        "/v2/process-instances/search", "{\"filter\":" + filter + "}", "processInstanceKey");
+  }
+
+  @Test
+  void rangesNullsAndWildcardsFilterAsCamundaDoes() throws Exception {
+    assertThat(
+            instances(
+                "{\"startDate\":{\"$gte\":\"2026-12-02T00:00:00Z\",\"$lt\":\"2026-12-03T10:00:00Z\"}}"))
+        .containsExactly("11");
+    assertThat(instances("{\"endDate\":{\"$exists\":false}}")).containsExactly("11", "12");
+    // Rows without a parent are not equal to 10 either.
+    assertThat(instances("{\"parentProcessInstanceKey\":{\"$neq\":\"10\"}}"))
+        .containsExactly("10", "12");
+    assertThat(instances("{\"processDefinitionKey\":{\"$notIn\":[\"1\",\"3\"]}}"))
+        .containsExactly("11");
+    assertThat(instances("{\"processDefinitionId\":{\"$like\":\"ord*\"}}"))
+        .containsExactly("10", "11");
+    assertThat(instances("{\"processDefinitionId\":{\"$like\":\"other?process\"}}"))
+        .containsExactly("12");
+    // _ is not a wildcard: other_process is found by its own name only.
+    assertThat(instances("{\"processDefinitionId\":{\"$like\":\"other_*\"}}"))
+        .containsExactly("12");
+    assertThat(instances("{\"processDefinitionId\":{\"$like\":\"otherXprocess\"}}")).isEmpty();
+    assertThat(instances("{\"processDefinitionVersionTag\":\"v2\",\"hasIncident\":false}"))
+        .containsExactly("11");
+    assertThat(instances("{\"tenantId\":\"<default>\",\"hasIncident\":true}"))
+        .containsExactly("12");
+    assertThat(instances("{\"tenantId\":\"other\"}")).isEmpty();
+  }
+
+  @Test
+  void longVariableValuesAreComparedInFull() throws Exception {
+    String byValue = "{\"variables\":[{\"name\":\"doc\",\"value\":%s}]}";
+    assertThat(instances(byValue.formatted(Json.MAPPER.writeValueAsString(LONG))))
+        .containsExactly("10");
+    assertThat(instances(byValue.formatted(Json.MAPPER.writeValueAsString(LONG_OTHER))))
+        .containsExactly("11");
+    assertThat(instances(byValue.formatted(Json.MAPPER.writeValueAsString(EXACTLY_PREFIX))))
+        .containsExactly("12");
+    assertThat(
+            instances(byValue.formatted("{\"$neq\":" + Json.MAPPER.writeValueAsString(LONG) + "}")))
+        .containsExactly("11", "12");
+    assertThat(
+            keys(
+                "/v2/variables/search",
+                "{\"filter\":{\"value\":{\"$like\":\"*yz*\"}}}",
+                "processInstanceKey"))
+        .containsExactly("11");
+  }
+
+  @Test
+  void definitionsByLatestVersion() throws Exception {
+    assertThat(
+            keys(
+                "/v2/process-definitions/search",
+                "{\"filter\":{\"isLatestVersion\":true},\"sort\":[{\"field\":\"processDefinitionId\"}]}",
+                "processDefinitionKey"))
+        .containsExactly("2", "3");
+  }
+
+  @Test
+  void pagesGoForwardAndBackAndTotalsStopAtTheCap() throws Exception {
+    JsonNode first = search("/v2/process-instances/search", "{\"page\":{\"limit\":2}}");
+    assertThat(first.at("/page/totalItems").asInt()).isEqualTo(3);
+    JsonNode second =
+        search(
+            "/v2/process-instances/search",
+            "{\"page\":{\"limit\":2,\"after\":\"" + first.at("/page/endCursor").asText() + "\"}}");
+    assertThat(second.get("items")).hasSize(1);
+    JsonNode back =
+        search(
+            "/v2/process-instances/search",
+            "{\"page\":{\"limit\":5,\"before\":\""
+                + second.at("/page/startCursor").asText()
+                + "\"}}");
+    assertThat(back.get("items")).isEqualTo(first.get("items"));
+
+    JsonNode jobs =
+        search("/v2/jobs/search", "{\"filter\":{\"type\":\"bulk\"},\"page\":{\"limit\":1}}");
+    assertThat(jobs.at("/page/totalItems").asInt()).isEqualTo(10_000);
+    assertThat(jobs.at("/page/hasMoreTotalItems").asBoolean()).isTrue();
+    assertThat(jobs.at("/items/0/state").asText()).isEqualTo("CREATED");
+  }
+
+  @Test
+  void withoutAStoreSearchesAre403AndAnUnreadableStoreIs503() throws Exception {
+    HttpResponse<String> refused = post(none, "/v2/process-instances/search", "{}");
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.body())
+        .contains("reads no history store")
+        .contains("exporting.history.enabled");
+    HttpResponse<String> unreadable = post(empty, "/v2/incidents/search", "{}");
+    assertThat(unreadable.statusCode()).isEqualTo(503);
+    assertThat(unreadable.body())
+        .contains("the history store could not be read")
+        .doesNotContain("SQL statement");
+  }
+}

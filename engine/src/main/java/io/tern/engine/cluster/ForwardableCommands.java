@@ -8,6 +8,7 @@ import io.tern.engine.protocol.Intent;
 import io.tern.engine.protocol.Intents;
 import io.tern.engine.protocol.JobBatchIntent;
 import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageCorrelationIntent;
 import io.tern.engine.protocol.MessageIntent;
 import io.tern.engine.protocol.MigrationIntent;
 import io.tern.engine.protocol.ModificationIntent;
@@ -54,6 +55,7 @@ public final class ForwardableCommands {
           JobIntent.UPDATE_RETRIES,
           JobIntent.UPDATE_TIMEOUT,
           MessageIntent.PUBLISH,
+          MessageCorrelationIntent.CORRELATE,
           SignalIntent.BROADCAST);
 
   /** Sent by a gateway without waiting: a pushed job no worker could take goes back. */

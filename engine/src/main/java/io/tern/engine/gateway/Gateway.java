@@ -102,6 +102,7 @@ public final class Gateway implements AutoCloseable {
               config.rest().host(),
               config.rest().port(),
               service,
+              service,
               topology,
               config.tls(),
               tls,

@@ -39,6 +39,7 @@ public final class Intents {
       ModificationIntent.values(),
       MigrationIntent.values(),
       CompensationIntent.values(),
+      MessageCorrelationIntent.values(),
       ExporterIntent.values(),
     };
     int maxType = 0;

@@ -54,6 +54,12 @@ public enum ValueType {
   /** A completed activity that a compensation throw event can compensate. */
   COMPENSATION_SUBSCRIPTION(36),
 
+  /**
+   * A message published and correlated at once (CorrelateMessage): answered with the process
+   * instance it went to, or NOT_FOUND.
+   */
+  MESSAGE_CORRELATION(37),
+
   /** Tern's own: the position an exporter of the partition acknowledged (never exported). */
   EXPORTER(40);
 

@@ -54,6 +54,7 @@ public final class RestGateway implements AutoCloseable {
       String host,
       int port,
       GatewayGrpc.AsyncService service,
+      MessageCorrelation correlation,
       Supplier<TopologyResponse> topology,
       GatewayTls tls,
       GatewayTls.Server tlsCredentials,
@@ -78,7 +79,7 @@ public final class RestGateway implements AutoCloseable {
       DeploymentRoutes.register(routes, service, maxBodyBytes);
       InstanceRoutes.register(routes, service);
       JobRoutes.register(routes, service);
-      MessageRoutes.register(routes, service);
+      MessageRoutes.register(routes, service, correlation);
       VariableRoutes.register(routes, service);
       DecisionRoutes.register(routes, service);
       routes.unmatched();

@@ -58,6 +58,7 @@ final class StateIds {
   static final short COMPENSATION_SUBSCRIPTIONS = 69;
   static final short COMPENSATION_SUBSCRIPTIONS_BY_SCOPE = 70;
   static final short PROCESS_MESSAGE_SUBSCRIPTIONS_TAKEN = 71;
+  static final short PENDING_MESSAGE_CORRELATIONS = 72;
 
   private StateIds() {}
 }

@@ -7,6 +7,7 @@ import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.MessageCorrelationState;
 import io.tern.engine.workflow.state.MessageStartState;
 import io.tern.engine.workflow.state.MessageState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
@@ -43,7 +44,8 @@ public record WorkflowState(
     SignalState signals,
     PendingCopies<SignalValue> signalCopies,
     PendingCopies<ResourceDeletionValue> deletionCopies,
-    CompensationState compensations) {
+    CompensationState compensations,
+    MessageCorrelationState correlations) {
 
   public static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -65,7 +67,8 @@ public record WorkflowState(
         new SignalState(state),
         PendingCopies.signals(state),
         PendingCopies.deletions(state),
-        new CompensationState(state));
+        new CompensationState(state),
+        new MessageCorrelationState(state));
   }
 
   /**

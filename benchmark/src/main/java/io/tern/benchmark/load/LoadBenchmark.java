@@ -51,6 +51,7 @@ public final class LoadBenchmark {
     String gateway = options.gateway;
     List<String> management = options.management;
     Path caFile = options.tlsCaFile;
+    String rest = options.restAddress;
     if (gateway == null) {
       localData =
           Files.createTempDirectory(
@@ -66,6 +67,7 @@ public final class LoadBenchmark {
         broker = startLocalBroker(options, settings, localData, progress);
         gateway = "127.0.0.1:" + broker.gatewayPort();
         management = List.of("127.0.0.1:" + broker.managementPort());
+        rest = "127.0.0.1:" + broker.restPort();
       } else {
         cluster =
             LocalCluster.start(
@@ -78,6 +80,7 @@ public final class LoadBenchmark {
                 progress);
         gateway = cluster.gateway();
         management = cluster.managementAddresses();
+        rest = cluster.restAddress();
       }
     }
     CamundaClientBuilder builder =
@@ -87,6 +90,11 @@ public final class LoadBenchmark {
             .credentialsProvider(options.oauth.credentialsProvider(System.getenv()))
             .defaultRequestTimeout(Duration.ofSeconds(options.requestTimeoutSeconds))
             .numJobWorkerExecutionThreads(1);
+    if (options.rest()) {
+      // Only the creates go over REST (LoadDriver asks for it per command): the worker and the
+      // deployment stay on gRPC, so the comparison with a gRPC run is about the creates alone.
+      builder.restAddress(URI.create((options.tls() ? "https://" : "http://") + rest));
+    }
     if (caFile != null) {
       builder.caCertificatePath(caFile.toString());
     }
@@ -182,13 +190,14 @@ public final class LoadBenchmark {
             })) {
       driver.start();
       progress.log(
-          "starting: %s, %d task(s), %s, %d-byte payload, streaming %s, TLS %s, OAuth %s,"
-              + " warmup %d s, measuring %d s",
+          "starting: %s, %d task(s), %s over %s, %d-byte payload, streaming %s, TLS %s, OAuth"
+              + " %s, warmup %d s, measuring %d s",
           options.openLoop()
               ? String.format("%.0f creates/s (open loop)", options.rate)
               : options.inFlight + " in flight",
           options.tasks,
           options.withResult ? "with result" : "without result",
+          options.rest() ? "REST" : "gRPC",
           options.payloadBytes,
           options.streaming ? "on" : "off",
           options.tls() ? "on" : "off",
@@ -235,10 +244,11 @@ public final class LoadBenchmark {
             ? options.gateway
             : options.brokers + (options.brokers == 1 ? " broker" : " brokers");
     return String.format(
-        "%s, %d task(s), %s, %s%s%s",
+        "%s, %d task(s), %s%s, %s%s%s",
         load,
         options.tasks,
         options.withResult ? "with result" : "without result",
+        options.rest() ? " over REST" : "",
         target,
         options.tls() ? ", TLS" : "",
         options.oauth.enabled() ? ", OAuth" : "");
@@ -269,6 +279,7 @@ public final class LoadBenchmark {
     }
     results.put("tasks", options.tasks);
     results.put("withResult", options.withResult);
+    results.put("api", options.rest() ? "rest" : "grpc");
     results.put("payloadBytes", options.payloadBytes);
     results.put("streaming", options.streaming);
     results.put("completionDelayMs", options.completionDelayMs);

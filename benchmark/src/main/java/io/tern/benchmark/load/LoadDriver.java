@@ -2,7 +2,9 @@ package io.tern.benchmark.load;
 
 import io.camunda.client.CamundaClient;
 import io.camunda.client.api.command.ClientStatusException;
+import io.camunda.client.api.command.CreateProcessInstanceCommandStep1;
 import io.camunda.client.api.command.CreateProcessInstanceCommandStep1.CreateProcessInstanceCommandStep3;
+import io.camunda.client.api.command.ProblemException;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.client.api.worker.JobClient;
 import io.camunda.client.api.worker.JobWorker;
@@ -61,7 +63,10 @@ final class LoadDriver implements AutoCloseable {
     }
   }
 
-  /** What each instance does. */
+  /**
+   * What each instance does. {@code rest}: its create goes over the REST API (the client's
+   * restAddress) rather than gRPC; the worker and the deployment stay on gRPC.
+   */
   record Workload(
       Model model,
       int payloadBytes,
@@ -69,7 +74,28 @@ final class LoadDriver implements AutoCloseable {
       boolean streaming,
       int workerCapacity,
       Duration completionDelay,
-      Duration requestTimeout) {
+      Duration requestTimeout,
+      boolean rest) {
+    /** Instances of {@code model}, created over gRPC. */
+    Workload(
+        Model model,
+        int payloadBytes,
+        boolean withResult,
+        boolean streaming,
+        int workerCapacity,
+        Duration completionDelay,
+        Duration requestTimeout) {
+      this(
+          model,
+          payloadBytes,
+          withResult,
+          streaming,
+          workerCapacity,
+          completionDelay,
+          requestTimeout,
+          false);
+    }
+
     /** Instances of start, {@code tasks} service tasks, end. */
     Workload(
         int tasks,
@@ -86,7 +112,21 @@ final class LoadDriver implements AutoCloseable {
           streaming,
           workerCapacity,
           completionDelay,
-          requestTimeout);
+          requestTimeout,
+          false);
+    }
+
+    /** The same, with its creates over REST ({@code true}) or gRPC. */
+    Workload overRest(boolean overRest) {
+      return new Workload(
+          model,
+          payloadBytes,
+          withResult,
+          streaming,
+          workerCapacity,
+          completionDelay,
+          requestTimeout,
+          overRest);
     }
   }
 
@@ -236,11 +276,12 @@ final class LoadDriver implements AutoCloseable {
     Map<String, Object> variables = new HashMap<>(4);
     variables.put("payload", payload);
     variables.put(SENT_AT, sentNs);
+    CreateProcessInstanceCommandStep1 create = client.newCreateInstanceCommand();
+    if (workload.rest()) {
+      create = create.useRest();
+    }
     CreateProcessInstanceCommandStep3 command =
-        client
-            .newCreateInstanceCommand()
-            .processDefinitionKey(processDefinitionKey)
-            .variables(variables);
+        create.processDefinitionKey(processDefinitionKey).variables(variables);
     if (workload.withResult()) {
       command
           .withResult()
@@ -337,17 +378,37 @@ final class LoadDriver implements AutoCloseable {
             });
   }
 
-  /** The gRPC status an error from the client carries, or null. */
+  /**
+   * The gRPC status an error from the client carries, or null; a REST problem's HTTP status as the
+   * gRPC code Camunda maps it from (429: RESOURCE_EXHAUSTED, ...).
+   */
   static Status.Code statusOf(Throwable error) {
     for (Throwable cause = error; cause != null; cause = cause.getCause()) {
       if (cause instanceof ClientStatusException status) {
         return status.getStatusCode();
+      }
+      if (cause instanceof ProblemException problem) {
+        return ofHttpStatus(problem.code());
       }
       if (cause instanceof StatusRuntimeException status) {
         return status.getStatus().getCode();
       }
     }
     return null;
+  }
+
+  static Status.Code ofHttpStatus(int httpStatus) {
+    return switch (httpStatus) {
+      case 400 -> Status.Code.INVALID_ARGUMENT;
+      case 401 -> Status.Code.UNAUTHENTICATED;
+      case 403 -> Status.Code.PERMISSION_DENIED;
+      case 404 -> Status.Code.NOT_FOUND;
+      case 409 -> Status.Code.FAILED_PRECONDITION;
+      case 429 -> Status.Code.RESOURCE_EXHAUSTED;
+      case 503 -> Status.Code.UNAVAILABLE;
+      case 504 -> Status.Code.DEADLINE_EXCEEDED;
+      default -> Status.Code.UNKNOWN;
+    };
   }
 
   private static String describe(Throwable error) {

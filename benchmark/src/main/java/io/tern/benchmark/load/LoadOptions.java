@@ -141,6 +141,20 @@ final class LoadOptions {
   boolean quick;
 
   @Option(
+      names = "--rest",
+      arity = "0..1",
+      fallbackValue = "",
+      paramLabel = "HOST:PORT",
+      description =
+          "create the instances over the REST API (/v2) instead of gRPC; the worker stays on"
+              + " gRPC. Local brokers: node 0's REST port. With --gateway: HOST:PORT, or the"
+              + " gateway's host on port 8080")
+  String rest;
+
+  /** With --rest and --gateway: the REST API's HOST:PORT (local brokers: known once started). */
+  String restAddress;
+
+  @Option(
       names = "--flush",
       defaultValue = "sync",
       paramLabel = "MODE",
@@ -291,6 +305,31 @@ final class LoadOptions {
               + " benchmark runs no issuer of its own)");
     }
     completeTls();
+    completeRest();
+  }
+
+  private void completeRest() {
+    if (rest == null) {
+      return;
+    }
+    if (gateway == null) {
+      if (!rest.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--rest HOST:PORT goes with --gateway; local brokers' REST port is known (--rest"
+                + " alone)");
+      }
+      return;
+    }
+    restAddress = rest.isEmpty() ? gateway.replaceFirst(":[^:]*$", "") + ":8080" : rest;
+    int colon = restAddress.lastIndexOf(':');
+    if (colon < 1 || !restAddress.substring(colon + 1).matches("[0-9]{1,5}")) {
+      throw new IllegalArgumentException("--rest takes HOST:PORT, not " + rest);
+    }
+  }
+
+  /** Whether the instances are created over REST. */
+  boolean rest() {
+    return rest != null;
   }
 
   private void completeTls() {
@@ -349,12 +388,13 @@ final class LoadOptions {
 
   LoadDriver.Workload workload() {
     return new LoadDriver.Workload(
-        tasks,
-        payloadBytes,
-        withResult,
-        streaming,
-        workerCapacity,
-        Duration.ofMillis(completionDelayMs),
-        Duration.ofSeconds(requestTimeoutSeconds));
+            tasks,
+            payloadBytes,
+            withResult,
+            streaming,
+            workerCapacity,
+            Duration.ofMillis(completionDelayMs),
+            Duration.ofSeconds(requestTimeoutSeconds))
+        .overRest(rest());
   }
 }

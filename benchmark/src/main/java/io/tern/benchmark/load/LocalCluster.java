@@ -25,6 +25,7 @@ public final class LocalCluster implements AutoCloseable {
   private final List<Map<String, String>> settings = new ArrayList<>();
   private final int[] gatewayPorts;
   private final int[] managementPorts;
+  private final int[] restPorts;
 
   /**
    * The brokers' management token, new for each cluster: pausing, snapshots, rebalancing and fault
@@ -37,6 +38,7 @@ public final class LocalCluster implements AutoCloseable {
   private LocalCluster(int size) {
     this.gatewayPorts = new int[size];
     this.managementPorts = new int[size];
+    this.restPorts = new int[size];
   }
 
   /**
@@ -91,7 +93,6 @@ public final class LocalCluster implements AutoCloseable {
     int[] commandPorts = new int[size];
     int[] internalPorts = new int[size];
     int[] ports = BrokerProcess.freePorts(5 * size);
-    int[] restPorts = new int[size];
     for (int node = 0; node < size; node++) {
       commandPorts[node] = ports[5 * node];
       gatewayPorts[node] = ports[5 * node + 1];
@@ -183,6 +184,11 @@ public final class LocalCluster implements AutoCloseable {
   /** Every broker's gateway (each embeds one), by node id. */
   public List<String> gateways() {
     return Arrays.stream(gatewayPorts).mapToObj(port -> "127.0.0.1:" + port).toList();
+  }
+
+  /** The REST API of the gateway clients use (node 0's). */
+  public String restAddress() {
+    return "127.0.0.1:" + restPorts[0];
   }
 
   /** The gateway clients use (node 0's embedded one). */

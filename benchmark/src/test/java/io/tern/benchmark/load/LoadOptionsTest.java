@@ -46,6 +46,40 @@ class LoadOptionsTest {
   }
 
   @Test
+  void restCreatesOverTheRestApiOfTheLocalBrokersOrTheGatewaysHost() {
+    LoadOptions grpc = LoadOptions.parse(new String[0]);
+    assertThat(grpc.rest()).isFalse();
+    assertThat(grpc.workload().rest()).as("gRPC unless asked").isFalse();
+
+    LoadOptions local = LoadOptions.parse(new String[] {"--rest", "--brokers", "1"});
+    assertThat(local.rest()).isTrue();
+    assertThat(local.workload().rest()).as("the driver's creates go over REST").isTrue();
+    assertThat(local.workload().withResult()).isTrue();
+    assertThat(local.inFlight).isEqualTo(16);
+    assertThat(local.restAddress).as("known once the local brokers started").isNull();
+
+    LoadOptions external = LoadOptions.parse(new String[] {"--gateway", "gw:26500", "--rest"});
+    assertThat(external.restAddress).as("the gateway's host, Camunda's port").isEqualTo("gw:8080");
+    LoadOptions given =
+        LoadOptions.parse(new String[] {"--gateway", "gw:26500", "--rest", "api:18080"});
+    assertThat(given.restAddress).isEqualTo("api:18080");
+    assertThat(given.workload().rest()).isTrue();
+
+    assertThatThrownBy(() -> LoadOptions.parse(new String[] {"--rest", "api:18080"}))
+        .hasMessageContaining("--rest HOST:PORT goes with --gateway");
+    assertThatThrownBy(
+            () -> LoadOptions.parse(new String[] {"--gateway", "gw:26500", "--rest", "api"}))
+        .hasMessageContaining("--rest takes HOST:PORT, not api");
+  }
+
+  @Test
+  void aRestProblemsStatusCountsAsTheGrpcCodeCamundaMapsItFrom() {
+    assertThat(LoadDriver.ofHttpStatus(429)).isEqualTo(io.grpc.Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(LoadDriver.ofHttpStatus(504)).isEqualTo(io.grpc.Status.Code.DEADLINE_EXCEEDED);
+    assertThat(LoadDriver.ofHttpStatus(500)).isEqualTo(io.grpc.Status.Code.UNKNOWN);
+  }
+
+  @Test
   void aLocalClusterDefaultsToAPartitionPerBrokerAndAtMostThreeReplicas() {
     LoadOptions three = LoadOptions.parse(new String[] {"--brokers", "3"});
     assertThat(three.brokers).isEqualTo(3);

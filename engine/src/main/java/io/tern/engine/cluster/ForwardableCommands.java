@@ -8,6 +8,7 @@ import io.tern.engine.protocol.Intent;
 import io.tern.engine.protocol.Intents;
 import io.tern.engine.protocol.JobBatchIntent;
 import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageCorrelationIntent;
 import io.tern.engine.protocol.MessageIntent;
 import io.tern.engine.protocol.MigrationIntent;
 import io.tern.engine.protocol.ModificationIntent;
@@ -56,6 +57,7 @@ public final class ForwardableCommands {
           JobIntent.UPDATE_TIMEOUT,
           MessageIntent.PUBLISH,
           SignalIntent.BROADCAST,
+          MessageCorrelationIntent.CORRELATE,
           UserTaskIntent.ASSIGN,
           UserTaskIntent.CLAIM,
           UserTaskIntent.UPDATE,

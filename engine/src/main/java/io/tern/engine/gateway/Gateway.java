@@ -120,6 +120,7 @@ public final class Gateway implements AutoCloseable {
         config.rest().port(),
         service,
         service.userTasks(),
+        service,
         topology,
         config.tls(),
         tls,

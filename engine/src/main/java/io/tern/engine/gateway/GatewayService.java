@@ -43,6 +43,7 @@ import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.UpdateJobTimeoutReque
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.UpdateJobTimeoutResponse;
 import io.grpc.stub.StreamObserver;
 import io.tern.engine.command.PartitionCommands;
+import io.tern.engine.gateway.rest.MessageCorrelation;
 import io.tern.engine.gateway.rest.UserTaskService;
 import java.util.function.Supplier;
 
@@ -57,7 +58,7 @@ import java.util.function.Supplier;
  * {@link DecisionRequests}, which share {@link GatewayCommands} to send a command and answer the
  * call.
  */
-final class GatewayService extends GatewayGrpc.GatewayImplBase {
+final class GatewayService extends GatewayGrpc.GatewayImplBase implements MessageCorrelation {
   private final Supplier<TopologyResponse> topology;
   private final DeploymentRequests deployments;
   private final InstanceRequests instances;
@@ -178,6 +179,12 @@ final class GatewayService extends GatewayGrpc.GatewayImplBase {
   public void publishMessage(
       PublishMessageRequest request, StreamObserver<PublishMessageResponse> observer) {
     messages.publishMessage(request, observer);
+  }
+
+  @Override
+  public void correlateMessage(
+      MessageCorrelation.Request request, StreamObserver<MessageCorrelation.Correlated> observer) {
+    messages.correlateMessage(request, observer);
   }
 
   @Override

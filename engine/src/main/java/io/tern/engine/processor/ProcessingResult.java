@@ -105,6 +105,39 @@ public final class ProcessingResult {
     }
   }
 
+  /**
+   * Appends the rejection of an earlier client command of {@code intent}, which answers that
+   * command's request once committed: its outcome was known only later (a message correlation whose
+   * every offer was refused).
+   */
+  public void rejectRequest(
+      Intent intent,
+      long key,
+      RejectionType type,
+      String reason,
+      RecordValue value,
+      int requestStreamId,
+      long requestId) {
+    int index =
+        batch.append(
+            RecordType.COMMAND_REJECTION,
+            intent,
+            key,
+            rootCommand.position(),
+            -1,
+            RecordBatchBuilder.NO_REQUEST,
+            type,
+            reason,
+            false,
+            value);
+    if (index < 0) {
+      throw BATCH_FULL;
+    }
+    if (requestId >= 0) {
+      otherResponses.add(new Response(index, requestStreamId, requestId));
+    }
+  }
+
   /** The last appended event answers the client of the command read from the log. */
   public void respondWithLastEvent() {
     if (current == rootCommand && batch.recordCount() > 0) {

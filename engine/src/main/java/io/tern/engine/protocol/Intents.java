@@ -40,6 +40,7 @@ public final class Intents {
       MigrationIntent.values(),
       CompensationIntent.values(),
       UserTaskIntent.values(),
+      MessageCorrelationIntent.values(),
       ExporterIntent.values(),
     };
     int maxType = 0;

@@ -57,6 +57,12 @@ public enum ValueType {
   /** A Camunda user task ({@code zeebe:userTask}): assigned, updated and completed by people. */
   USER_TASK(37),
 
+  /**
+   * A message published and correlated at once (CorrelateMessage): answered with the process
+   * instance it went to, or NOT_FOUND.
+   */
+  MESSAGE_CORRELATION(38),
+
   /** Tern's own: the position an exporter of the partition acknowledged (never exported). */
   EXPORTER(40);
 

@@ -177,14 +177,24 @@ class RestProblemsTest {
   }
 
   @Test
-  void aMessageCorrelationIsNotImplemented() throws Exception {
+  void aMessageNothingTakesIsNotFoundAndOneWithoutNameABadRequest() throws Exception {
     assertThat(
             problem(
-                postJson("/v2/messages/correlation", "{\"name\": \"paid\"}"),
-                501,
-                "NOT_IMPLEMENTED",
+                postJson(
+                    "/v2/messages/correlation",
+                    "{\"name\": \"paid\", \"correlationKey\": \"o-9\"}"),
+                404,
+                "NOT_FOUND",
                 "/v2/messages/correlation"))
-        .contains("/v2/messages/publication");
+        .contains("'paid'")
+        .contains("'o-9'");
+    assertThat(
+            problem(
+                postJson("/v2/messages/correlation", "{\"correlationKey\": \"o-9\"}"),
+                400,
+                "INVALID_ARGUMENT",
+                "/v2/messages/correlation"))
+        .contains("name");
   }
 
   @Test

@@ -39,6 +39,7 @@ import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.MessageCorrelationValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 import io.tern.engine.workflow.value.ProcessEventValue;
@@ -255,6 +256,7 @@ class OldLogFixtureTest {
           case PROCESS_INSTANCE_MIGRATION -> ProcessInstanceMigrationValue::new;
           case COMPENSATION_SUBSCRIPTION -> CompensationSubscriptionValue::new;
           case USER_TASK -> UserTaskValue::new;
+          case MESSAGE_CORRELATION -> MessageCorrelationValue::new;
           default -> throw new AssertionError("no value class for value type " + valueType);
         };
     return value.get();

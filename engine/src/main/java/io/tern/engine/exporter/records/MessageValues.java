@@ -1,12 +1,14 @@
 package io.tern.engine.exporter.records;
 
 import io.camunda.zeebe.protocol.record.RecordValue;
+import io.camunda.zeebe.protocol.record.value.ImmutableMessageCorrelationRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableMessageRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableMessageStartEventSubscriptionRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableMessageSubscriptionRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableProcessMessageSubscriptionRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableSignalRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableSignalSubscriptionRecordValue;
+import io.tern.engine.workflow.value.MessageCorrelationValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 import io.tern.engine.workflow.value.SignalSubscriptionValue;
@@ -21,6 +23,7 @@ import org.agrona.DirectBuffer;
 final class MessageValues {
   private final MessageValue message = new MessageValue();
   private final MessageSubscriptionValue subscription = new MessageSubscriptionValue();
+  private final MessageCorrelationValue correlation = new MessageCorrelationValue();
   private final SignalValue signal = new SignalValue();
   private final SignalSubscriptionValue signalSubscription = new SignalSubscriptionValue();
 
@@ -32,6 +35,21 @@ final class MessageValues {
         .withMessageId(value.messageId)
         .withTimeToLive(value.timeToLiveMs)
         .withDeadline(value.deadlineMs)
+        .withVariables(Documents.variables(value.variables))
+        .withTenantId(Values.TENANT)
+        .build();
+  }
+
+  /** Tern's count of pending offers is its own. */
+  RecordValue messageCorrelation(DirectBuffer bytes) {
+    MessageCorrelationValue value = Values.read(correlation, MessageCorrelationValue::new, bytes);
+    return ImmutableMessageCorrelationRecordValue.builder()
+        .withName(value.name)
+        .withCorrelationKey(value.correlationKey)
+        .withMessageKey(value.messageKey)
+        .withProcessInstanceKey(value.processInstanceKey)
+        .withRequestId(value.requestId)
+        .withRequestStreamId(value.requestStreamId)
         .withVariables(Documents.variables(value.variables))
         .withTenantId(Values.TENANT)
         .build();

@@ -134,6 +134,7 @@ public final class ZeebeRecordMapper {
       case MESSAGE_SUBSCRIPTION -> messages.messageSubscription(bytes);
       case PROCESS_MESSAGE_SUBSCRIPTION -> messages.processMessageSubscription(bytes);
       case MESSAGE_START_EVENT_SUBSCRIPTION -> messages.startEventSubscription(bytes);
+      case MESSAGE_CORRELATION -> messages.messageCorrelation(bytes);
       case SIGNAL -> messages.signal(bytes);
       case SIGNAL_SUBSCRIPTION -> messages.signalSubscription(bytes);
       case DEPLOYMENT -> deployments.deployment(bytes, key);

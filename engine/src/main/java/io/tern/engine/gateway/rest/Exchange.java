@@ -1,9 +1,13 @@
 package io.tern.engine.gateway.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RequestBody;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,15 +17,19 @@ import java.util.function.Function;
  * One REST request and its answer: the JSON body and path keys it carries, and the {@link
  * StreamObserver} through which the gateway's shared request handlers answer it (their response
  * becomes a JSON body, their gRPC error a problem document). Answers once; may be answered from any
- * thread.
+ * thread: a unary answer is turned into JSON on the request's event loop, not on the thread that
+ * completed it (a partition's processor, whose time is the partition's throughput).
  */
 final class Exchange {
   private final RoutingContext context;
+  private final Context eventLoop;
   private final AtomicBoolean answered = new AtomicBoolean();
   private ObjectNode body;
 
+  /** Made on the request's event loop. */
   Exchange(RoutingContext context) {
     this.context = context;
+    this.eventLoop = context.vertx().getOrCreateContext();
   }
 
   /** The request's JSON body ({} for none); a 400 when it is not a JSON object. */
@@ -30,9 +38,20 @@ final class Exchange {
       RequestBody requestBody = context.body();
       body =
           Json.object(
-              requestBody == null || !requestBody.available() ? null : requestBody.asString());
+              requestBody == null || !requestBody.available()
+                  ? null
+                  : requestBody.buffer().getBytes());
     }
     return body;
+  }
+
+  /** Runs {@code task} on the request's event loop: now if there, else as its next task. */
+  private void onEventLoop(Runnable task) {
+    if (Vertx.currentContext() == eventLoop) {
+      task.run();
+    } else {
+      eventLoop.runOnContext(ignored -> task.run());
+    }
   }
 
   /** The key in path parameter {@code name}. */
@@ -46,11 +65,18 @@ final class Exchange {
 
   void json(int status, JsonNode document) {
     if (answered.compareAndSet(false, true)) {
+      byte[] bytes;
+      try {
+        bytes = Json.MAPPER.writeValueAsBytes(document);
+      } catch (JsonProcessingException e) {
+        Problems.send(context, Problems.of(e));
+        return;
+      }
       context
           .response()
           .setStatusCode(status)
           .putHeader("content-type", "application/json")
-          .end(document.toString());
+          .end(Buffer.buffer(bytes));
     }
   }
 
@@ -91,16 +117,19 @@ final class Exchange {
 
     @Override
     public void onNext(T response) {
-      try {
-        onResponse.accept(response);
-      } catch (RuntimeException e) {
-        fail(e);
-      }
+      onEventLoop(
+          () -> {
+            try {
+              onResponse.accept(response);
+            } catch (RuntimeException e) {
+              fail(e);
+            }
+          });
     }
 
     @Override
     public void onError(Throwable error) {
-      fail(error);
+      onEventLoop(() -> fail(error));
     }
 
     @Override

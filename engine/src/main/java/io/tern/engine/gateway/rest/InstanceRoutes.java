@@ -134,7 +134,7 @@ final class InstanceRoutes {
             response.getProcessDefinitionKey(),
             response.getProcessInstanceKey(),
             response.getTenantId());
-    document.set("variables", Json.document(response.getVariables()));
+    Json.putDocument(document, "variables", response.getVariables());
     return document;
   }
 

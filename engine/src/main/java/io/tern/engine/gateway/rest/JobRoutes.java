@@ -96,11 +96,11 @@ final class JobRoutes {
       node.put("processDefinitionKey", Long.toString(job.getProcessDefinitionKey()));
       node.put("elementId", job.getElementId());
       node.put("elementInstanceKey", Long.toString(job.getElementInstanceKey()));
-      node.set("customHeaders", Json.document(job.getCustomHeaders()));
+      Json.putDocument(node, "customHeaders", job.getCustomHeaders());
       node.put("worker", job.getWorker());
       node.put("retries", job.getRetries());
       node.put("deadline", job.getDeadline());
-      node.set("variables", Json.document(job.getVariables()));
+      Json.putDocument(node, "variables", job.getVariables());
       node.put("tenantId", job.getTenantId());
       node.put("kind", "BPMN_ELEMENT");
       node.put("listenerEventType", "UNSPECIFIED");

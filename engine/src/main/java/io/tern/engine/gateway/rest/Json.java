@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.tern.engine.gateway.rest.Problems.InvalidRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,9 +20,9 @@ final class Json {
 
   private Json() {}
 
-  /** A request body: an object ({} for none). */
-  static ObjectNode object(String body) {
-    if (body == null || body.isBlank()) {
+  /** A request body, its UTF-8 bytes: an object ({} for none). */
+  static ObjectNode object(byte[] body) {
+    if (body == null || body.length == 0) {
       return MAPPER.createObjectNode();
     }
     JsonNode node;
@@ -34,8 +37,10 @@ final class Json {
               + ", column "
               + e.getLocation().getColumnNr()
               + ")");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // from bytes in memory: not expected
     }
-    if (node == null || node.isNull()) {
+    if (node == null || node.isNull() || node.isMissingNode()) {
       return MAPPER.createObjectNode();
     }
     if (!node.isObject()) {
@@ -185,13 +190,12 @@ final class Json {
     }
   }
 
-  /** A JSON document of the engine's ("{}" for none), as an object of the response. */
-  static JsonNode document(String text) {
-    try {
-      return text == null || text.isEmpty() ? MAPPER.createObjectNode() : MAPPER.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("the engine returned a document that is not JSON", e);
-    }
+  /**
+   * Puts a JSON document of the engine's ("{}" for none) into {@code parent} as it is: the engine
+   * wrote it as JSON, so it is neither parsed nor written again.
+   */
+  static void putDocument(ObjectNode parent, String name, String text) {
+    parent.putRawValue(name, new RawValue(text == null || text.isEmpty() ? "{}" : text));
   }
 
   private static String kind(JsonNode node) {

@@ -4,18 +4,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.camunda.zeebe.gateway.protocol.GatewayGrpc;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.BroadcastSignalRequest;
 import io.camunda.zeebe.gateway.protocol.GatewayOuterClass.PublishMessageRequest;
-import io.grpc.Status;
 import io.vertx.core.http.HttpMethod;
 
 /**
  * POST /v2/messages/publication and POST /v2/signals/broadcast, as the gRPC PublishMessage and
- * BroadcastSignal. POST /v2/messages/correlation (publish and wait for the instance it correlated
- * with) has no command in Tern: it answers 501.
+ * BroadcastSignal; POST /v2/messages/correlation publishes a message to be taken now and answers
+ * with the process instance that took it (404 NOT_FOUND when none did), a call of the REST API
+ * only.
  */
 final class MessageRoutes {
   private MessageRoutes() {}
 
-  static void register(Routes routes, GatewayGrpc.AsyncService service) {
+  static void register(
+      Routes routes, GatewayGrpc.AsyncService service, MessageCorrelation correlation) {
     routes.json(
         HttpMethod.POST,
         "/v2/messages/publication",
@@ -40,13 +41,23 @@ final class MessageRoutes {
     routes.json(
         HttpMethod.POST,
         "/v2/messages/correlation",
-        exchange ->
-            exchange.fail(
-                Status.UNIMPLEMENTED
-                    .withDescription(
-                        "Tern has no message correlation request: publish the message"
-                            + " (POST /v2/messages/publication) instead")
-                    .asRuntimeException()));
+        exchange -> {
+          ObjectNode body = exchange.body();
+          correlation.correlateMessage(
+              new MessageCorrelation.Request(
+                  Json.text(body, "name"),
+                  Json.text(body, "correlationKey"),
+                  Json.variables(body, "variables")),
+              exchange.reply(
+                  correlated -> {
+                    ObjectNode document = Json.MAPPER.createObjectNode();
+                    document.put("messageKey", Long.toString(correlated.messageKey()));
+                    document.put("tenantId", correlated.tenantId());
+                    document.put(
+                        "processInstanceKey", Long.toString(correlated.processInstanceKey()));
+                    return document;
+                  }));
+        });
     routes.json(
         HttpMethod.POST,
         "/v2/signals/broadcast",

@@ -57,6 +57,7 @@ public final class RestGateway implements AutoCloseable {
       int port,
       GatewayGrpc.AsyncService service,
       UserTaskService userTasks,
+      MessageCorrelation correlation,
       Supplier<TopologyResponse> topology,
       GatewayTls tls,
       GatewayTls.Server tlsCredentials,
@@ -82,7 +83,7 @@ public final class RestGateway implements AutoCloseable {
       DeploymentRoutes.register(routes, service, maxBodyBytes);
       InstanceRoutes.register(routes, service);
       JobRoutes.register(routes, service);
-      MessageRoutes.register(routes, service);
+      MessageRoutes.register(routes, service, correlation);
       VariableRoutes.register(routes, service);
       DecisionRoutes.register(routes, service);
       UserTaskRoutes.register(routes, userTasks);

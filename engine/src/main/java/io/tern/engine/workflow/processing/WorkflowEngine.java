@@ -11,6 +11,7 @@ import io.tern.engine.protocol.DeploymentIntent;
 import io.tern.engine.protocol.IncidentIntent;
 import io.tern.engine.protocol.JobBatchIntent;
 import io.tern.engine.protocol.JobIntent;
+import io.tern.engine.protocol.MessageCorrelationIntent;
 import io.tern.engine.protocol.MessageIntent;
 import io.tern.engine.protocol.MessageSubscriptionIntent;
 import io.tern.engine.protocol.MigrationIntent;
@@ -83,7 +84,8 @@ public final class WorkflowEngine {
     JobProcessors jobs = new JobProcessors(context, state, behaviors);
     TimerStartBehavior timerStarts = new TimerStartBehavior(context, state, behaviors.timers());
     TimerProcessor timers = new TimerProcessor(context, state, behaviors, timerStarts);
-    MessageProcessors messages = new MessageProcessors(context, state, behaviors);
+    MessageProcessors messages =
+        new MessageProcessors(context, state, behaviors, config.resultAwaitLimit().toMillis());
     ProcessMessageSubscriptionProcessors subscriptions =
         new ProcessMessageSubscriptionProcessors(context, state, behaviors);
     SignalBroadcastProcessor signals = new SignalBroadcastProcessor(context, state, behaviors);
@@ -160,6 +162,7 @@ public final class WorkflowEngine {
                 new VariableDocumentProcessor(context, state, behaviors))
             .onCommand(MessageIntent.PUBLISH, messages::publish)
             .onCommand(MessageIntent.EXPIRE, messages::expire)
+            .onCommand(MessageCorrelationIntent.CORRELATE, messages::correlate)
             .onCommand(MessageSubscriptionIntent.CREATE, messages::create)
             .onCommand(MessageSubscriptionIntent.CORRELATE, messages::correlated)
             .onCommand(MessageSubscriptionIntent.REJECT, messages::rejected)

@@ -60,6 +60,7 @@ final class StateIds {
   static final short PROCESS_MESSAGE_SUBSCRIPTIONS_TAKEN = 71;
   static final short USER_TASKS = 72;
   static final short USER_TASKS_BY_ELEMENT = 73;
+  static final short PENDING_MESSAGE_CORRELATIONS = 74;
 
   private StateIds() {}
 }

@@ -31,6 +31,7 @@ import io.tern.engine.workflow.value.DeploymentValue;
 import io.tern.engine.workflow.value.IncidentValue;
 import io.tern.engine.workflow.value.JobBatchValue;
 import io.tern.engine.workflow.value.JobValue;
+import io.tern.engine.workflow.value.MessageCorrelationValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 import io.tern.engine.workflow.value.ProcessEventValue;
@@ -105,6 +106,7 @@ class ZeebeRecordMapperCoverageTest {
       case PROCESS_INSTANCE_MIGRATION -> new ProcessInstanceMigrationValue();
       case COMPENSATION_SUBSCRIPTION -> new CompensationSubscriptionValue();
       case USER_TASK -> new UserTaskValue();
+      case MESSAGE_CORRELATION -> new MessageCorrelationValue();
       case EXPORTER -> new ExporterPositionValue("hazelcast", 41, new byte[0]);
       default -> throw new AssertionError("new value type " + type + ": map it, or list it");
     };

@@ -73,7 +73,18 @@ class SearchBenchmark {
             new HistoryReader(new HistoryReader.Location(url, null, null), registry);
         RestGateway gateway =
             RestGateway.start(
-                "127.0.0.1", 0, null, null, null, null, null, null, 1 << 20, reader, registry)) {
+                "127.0.0.1",
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                1 << 20,
+                reader,
+                registry)) {
       HttpClient http = HttpClient.newHttpClient();
       Map<String, String> searches = new LinkedHashMap<>();
       searches.put(

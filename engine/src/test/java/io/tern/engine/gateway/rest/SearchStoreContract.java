@@ -145,6 +145,7 @@ abstract class SearchStoreContract {
             null,
             null,
             null,
+            null,
             1 << 20,
             reader,
             new SimpleMeterRegistry());

@@ -32,6 +32,7 @@ class MappedValueTest {
         IncidentValue.class,
         JobBatchValue.class,
         JobValue.class,
+        MessageCorrelationValue.class,
         MessageSubscriptionValue.class,
         MessageValue.class,
         ProcessEventValue.class,

@@ -7,6 +7,7 @@ import io.tern.engine.workflow.state.DecisionState;
 import io.tern.engine.workflow.state.ElementInstanceState;
 import io.tern.engine.workflow.state.IncidentState;
 import io.tern.engine.workflow.state.JobState;
+import io.tern.engine.workflow.state.MessageCorrelationState;
 import io.tern.engine.workflow.state.MessageStartState;
 import io.tern.engine.workflow.state.MessageState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
@@ -45,7 +46,8 @@ public record WorkflowState(
     PendingCopies<SignalValue> signalCopies,
     PendingCopies<ResourceDeletionValue> deletionCopies,
     CompensationState compensations,
-    UserTaskState userTasks) {
+    UserTaskState userTasks,
+    MessageCorrelationState correlations) {
 
   public static WorkflowState open(PartitionState state) {
     return new WorkflowState(
@@ -68,7 +70,8 @@ public record WorkflowState(
         PendingCopies.signals(state),
         PendingCopies.deletions(state),
         new CompensationState(state),
-        new UserTaskState(state));
+        new UserTaskState(state),
+        new MessageCorrelationState(state));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.tern.engine.workflow.processing.messages;
 
 import io.tern.engine.processor.RecordProcessors;
+import io.tern.engine.protocol.MessageCorrelationIntent;
 import io.tern.engine.protocol.MessageIntent;
 import io.tern.engine.protocol.MessageStartEventSubscriptionIntent;
 import io.tern.engine.protocol.MessageSubscriptionIntent;
@@ -11,6 +12,7 @@ import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.ProcessMessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
+import io.tern.engine.workflow.value.MessageCorrelationValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 
@@ -18,6 +20,7 @@ import io.tern.engine.workflow.value.MessageValue;
 public final class MessageAppliers {
   private final WorkflowState state;
   private final MessageValue message = new MessageValue();
+  private final MessageCorrelationValue correlation = new MessageCorrelationValue();
   private final MessageSubscriptionValue value = new MessageSubscriptionValue();
   private final Subscription subscription = new Subscription();
 
@@ -31,6 +34,14 @@ public final class MessageAppliers {
             MessageIntent.PUBLISHED,
             event -> state.messages().put(event.key(), appliers.message.readFrom(event.value())))
         .onEvent(MessageIntent.EXPIRED, appliers::expired)
+        .onEvent(
+            MessageCorrelationIntent.CORRELATING,
+            event -> state.correlations().put(appliers.correlation.readFrom(event.value())))
+        .onEvent(
+            MessageCorrelationIntent.CORRELATED, event -> state.correlations().remove(event.key()))
+        .onEvent(
+            MessageCorrelationIntent.NOT_CORRELATED,
+            event -> state.correlations().remove(event.key()))
         .onEvent(
             MessageSubscriptionIntent.CREATED,
             event -> appliers.putMessageSide(event, MessageSubscriptionState.OPEN))

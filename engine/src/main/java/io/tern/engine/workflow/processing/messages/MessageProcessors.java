@@ -15,6 +15,7 @@ import io.tern.engine.workflow.processing.common.PartitionSender;
 import io.tern.engine.workflow.processing.common.WorkflowState;
 import io.tern.engine.workflow.state.MessageSubscriptionState;
 import io.tern.engine.workflow.state.Subscription;
+import io.tern.engine.workflow.value.MessageCorrelationValue;
 import io.tern.engine.workflow.value.MessageSubscriptionValue;
 import io.tern.engine.workflow.value.MessageValue;
 import io.tern.engine.workflow.variables.InvalidVariablesException;
@@ -23,7 +24,9 @@ import io.tern.engine.workflow.variables.JsonDocuments;
 /**
  * The message partition: publishes and buffers messages until their time to live ends, keeps the
  * subscriptions opened on it, and offers each message to the subscriptions for its name and
- * correlation key, at most once per process id, until a process instance partition takes it.
+ * correlation key, at most once per process id, until a process instance partition takes it. A
+ * message correlated (CorrelateMessage) rather than published lives for the offers it gets at once;
+ * {@link Correlations} answers it.
  */
 public final class MessageProcessors {
   /** Longest accepted message name and correlation key, in characters. */
@@ -36,9 +39,16 @@ public final class MessageProcessors {
   private final MessageValue message = new MessageValue();
   private final Subscription subscription = new Subscription();
   private final DueDateChecker expiry;
+  private final Correlations correlations;
 
-  public MessageProcessors(ProcessingContext context, WorkflowState state, Behaviors behaviors) {
+  /**
+   * @param correlationWaitMs how long the leader remembers a client waiting for a correlation's
+   *     answer (the result await limit: its request timed out by then)
+   */
+  public MessageProcessors(
+      ProcessingContext context, WorkflowState state, Behaviors behaviors, long correlationWaitMs) {
     this.context = context;
+    this.correlations = new Correlations(context, state.correlations(), correlationWaitMs);
     this.state = state;
     this.sender = behaviors.sender();
     this.starts = behaviors.messageStarts();
@@ -50,6 +60,7 @@ public final class MessageProcessors {
   /** This member starts processing: message deadlines are looked at afresh. */
   public void onProcessingStarted() {
     expiry.onProcessingStarted();
+    correlations.clear();
   }
 
   public void publish(LoggedRecord command, ProcessingResult result) {
@@ -91,6 +102,33 @@ public final class MessageProcessors {
     }
   }
 
+  /**
+   * CORRELATE (CorrelateMessage): the message is published without time to live, offered to what
+   * waits for it now, and gone. Answered with the instance it started, NOT_FOUND if nothing takes
+   * it, or, when it was offered to subscriptions, once their partitions answer.
+   */
+  public void correlate(LoggedRecord command, ProcessingResult result) {
+    MessageCorrelationValue request = new MessageCorrelationValue();
+    request.readFrom(command.value());
+    MessageValue published = new MessageValue();
+    published.name = request.name;
+    published.correlationKey = request.correlationKey;
+    published.variables = request.variables;
+    String problem = problemOf(published);
+    if (problem != null) {
+      result.reject(RejectionType.INVALID_ARGUMENT, problem);
+      return;
+    }
+    long key = context.nextKey();
+    published.deadlineMs = context.nowMs();
+    result.appendEvent(key, MessageIntent.PUBLISHED, published);
+    long started = starts.offer(result, key, published);
+    int offers = offer(result, key, published);
+    correlations.published(result, command, request, key, started, offers);
+    published.variables = new byte[0];
+    result.appendEvent(key, MessageIntent.EXPIRED, published);
+  }
+
   private String problemOf(MessageValue published) {
     if (published.name.isBlank()) {
       return "a message needs a name";
@@ -130,15 +168,21 @@ public final class MessageProcessors {
     }
   }
 
-  /** Offers a message to every open subscription for it whose process has not had it yet. */
-  private void offer(ProcessingResult result, long messageKey, MessageValue offered) {
+  /**
+   * Offers a message to every open subscription for it whose process has not had it yet; returns
+   * how many.
+   */
+  private int offer(ProcessingResult result, long messageKey, MessageValue offered) {
+    int offers = 0;
     for (Subscription open :
         state.messageSubscriptions().withNameAndKey(offered.name, offered.correlationKey)) {
       if (open.state == MessageSubscriptionState.OPEN
           && !state.messages().isCorrelatedTo(messageKey, open.value.bpmnProcessId)) {
         correlating(result, open.value, messageKey, offered);
+        offers++;
       }
     }
+    return offers;
   }
 
   /** Offers {@code subscription} the oldest live message it has not had, if any. */
@@ -201,7 +245,9 @@ public final class MessageProcessors {
       return;
     }
     subscription.value.interrupting = taken.interrupting;
+    long processInstanceKey = subscription.value.processInstanceKey;
     result.appendEvent(context.nextKey(), MessageSubscriptionIntent.CORRELATED, subscription.value);
+    correlations.taken(result, taken.messageKey, processInstanceKey);
     if (!subscription.value.interrupting) {
       findMessageFor(result, subscription.value); // open again: the next message may follow
     }
@@ -218,6 +264,7 @@ public final class MessageProcessors {
     if (state.messages().get(refused.messageKey, message)) {
       offer(result, refused.messageKey, message);
     }
+    correlations.refused(result, refused.messageKey);
   }
 
   /**
@@ -233,13 +280,18 @@ public final class MessageProcessors {
       boolean wasCorrelating = subscription.state == MessageSubscriptionState.CORRELATING;
       long messageKey = subscription.value.messageKey;
       boolean taken = wasCorrelating && messageKey >= 0 && deleted.messageKey == messageKey;
+      long processInstanceKey = subscription.value.processInstanceKey;
       if (taken) {
         result.appendEvent(
             context.nextKey(), MessageSubscriptionIntent.CORRELATED, subscription.value);
+        correlations.taken(result, messageKey, processInstanceKey);
       }
       result.appendEvent(context.nextKey(), MessageSubscriptionIntent.DELETED, subscription.value);
-      if (wasCorrelating && !taken && state.messages().get(messageKey, message)) {
-        offer(result, messageKey, message);
+      if (wasCorrelating && !taken) {
+        if (state.messages().get(messageKey, message)) {
+          offer(result, messageKey, message);
+        }
+        correlations.refused(result, messageKey);
       }
     } else {
       result.reject(RejectionType.NOT_FOUND, acknowledgedAgain(deleted, "is deleted"));

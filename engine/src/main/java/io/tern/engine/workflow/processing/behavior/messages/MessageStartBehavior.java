@@ -36,17 +36,24 @@ public final class MessageStartBehavior {
     this.variables = variables;
   }
 
-  /** Message {@code messageKey} was published: it starts the instances it may. */
-  public void offer(ProcessingResult result, long messageKey, MessageValue message) {
+  /**
+   * Message {@code messageKey} was published: it starts the instances it may. Returns the key of
+   * the first instance it started, or -1 if none.
+   */
+  public long offer(ProcessingResult result, long messageKey, MessageValue message) {
+    long first = -1;
     for (Map.Entry<String, Long> subscribed :
         state.messageStarts().subscribedTo(message.name).entrySet()) {
       String processId = subscribed.getKey();
       if (!state.messages().isCorrelatedTo(messageKey, processId)
           && (message.correlationKey.isEmpty()
               || !state.messageStarts().isHeld(processId, message.correlationKey))) {
-        start(result, messageKey, message, state.processes().byKey(subscribed.getValue()));
+        long started =
+            start(result, messageKey, message, state.processes().byKey(subscribed.getValue()));
+        first = first < 0 ? started : first;
       }
     }
+    return first;
   }
 
   /** The start event instance {@code processInstanceKey} begins at. */
@@ -95,7 +102,7 @@ public final class MessageStartBehavior {
     }
   }
 
-  private void start(
+  private long start(
       ProcessingResult result,
       long messageKey,
       MessageValue message,
@@ -120,5 +127,6 @@ public final class MessageStartBehavior {
         deployed.key(),
         JsonDocuments.variables(message.variables));
     ProcessActivation.append(result, processInstanceKey, deployed, process);
+    return processInstanceKey;
   }
 }

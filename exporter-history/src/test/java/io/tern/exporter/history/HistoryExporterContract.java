@@ -311,6 +311,27 @@ abstract class HistoryExporterContract {
         .containsEntry("assignee", "bob")
         .containsEntry("creation_date", NOW)
         .containsEntry("completion_date", NOW.plusSeconds(180));
+    // Another task of the instance, ended by its element's termination.
+    long canceled = records.nextKey();
+    records.at(NOW.plusSeconds(240));
+    director.exportAll(
+        List.of(
+            records.userTask(
+                UserTaskIntent.CREATED,
+                canceled,
+                records.userTaskValue(canceled, instance, element + 1).build()),
+            records.userTask(
+                UserTaskIntent.CANCELED,
+                canceled,
+                records.userTaskValue(canceled, instance, element + 1).build())));
+    assertThat(
+            db.row(
+                "SELECT state, creation_date, completion_date FROM user_task"
+                    + " WHERE user_task_key = ?",
+                canceled))
+        .containsEntry("state", "CANCELED")
+        .containsEntry("creation_date", NOW.plusSeconds(240))
+        .containsEntry("completion_date", NOW.plusSeconds(240));
     director.close();
     Map<String, List<List<Object>>> stored = db.dump();
 
@@ -326,7 +347,7 @@ abstract class HistoryExporterContract {
     stale.exportAll(records.log.subList(0, 6));
     stale.close();
     assertThat(db.dump()).isEqualTo(stored);
-    assertThat(db.count("SELECT COUNT(*) FROM user_task")).isEqualTo(1);
+    assertThat(db.count("SELECT COUNT(*) FROM user_task")).isEqualTo(2);
   }
 
   @Test

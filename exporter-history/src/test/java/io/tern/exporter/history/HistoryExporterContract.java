@@ -311,7 +311,8 @@ abstract class HistoryExporterContract {
         .containsEntry("assignee", "bob")
         .containsEntry("creation_date", NOW)
         .containsEntry("completion_date", NOW.plusSeconds(180));
-    // Another task of the instance, ended by its element's termination.
+    // Another task of the instance, migrated (it keeps waiting, under its new element and
+    // definition), then ended by its element's termination.
     long canceled = records.nextKey();
     records.at(NOW.plusSeconds(240));
     director.exportAll(
@@ -321,9 +322,34 @@ abstract class HistoryExporterContract {
                 canceled,
                 records.userTaskValue(canceled, instance, element + 1).build()),
             records.userTask(
+                UserTaskIntent.MIGRATED,
+                canceled,
+                records
+                    .userTaskValue(canceled, instance, element + 1)
+                    .withElementId("check")
+                    .withProcessDefinitionKey(TestRecords.DEFINITION_KEY + 1)
+                    .withProcessDefinitionVersion(2)
+                    .build())));
+    assertThat(
+            db.row(
+                "SELECT state, element_id, process_definition_key, process_definition_version"
+                    + " FROM user_task WHERE user_task_key = ?",
+                canceled))
+        .containsEntry("state", "CREATED")
+        .containsEntry("element_id", "check")
+        .containsEntry("process_definition_key", TestRecords.DEFINITION_KEY + 1)
+        .containsEntry("process_definition_version", 2);
+    director.exportAll(
+        List.of(
+            records.userTask(
                 UserTaskIntent.CANCELED,
                 canceled,
-                records.userTaskValue(canceled, instance, element + 1).build())));
+                records
+                    .userTaskValue(canceled, instance, element + 1)
+                    .withElementId("check")
+                    .withProcessDefinitionKey(TestRecords.DEFINITION_KEY + 1)
+                    .withProcessDefinitionVersion(2)
+                    .build())));
     assertThat(
             db.row(
                 "SELECT state, creation_date, completion_date FROM user_task"

@@ -12,10 +12,12 @@ import io.camunda.client.api.search.enums.IncidentErrorType;
 import io.camunda.client.api.search.enums.IncidentState;
 import io.camunda.client.api.search.enums.JobState;
 import io.camunda.client.api.search.enums.ProcessInstanceState;
+import io.camunda.client.api.search.enums.UserTaskState;
 import io.camunda.client.api.search.response.ElementInstance;
 import io.camunda.client.api.search.response.Incident;
 import io.camunda.client.api.search.response.ProcessInstance;
 import io.camunda.client.api.search.response.SearchResponse;
+import io.camunda.client.api.search.response.UserTask;
 import io.camunda.client.api.search.response.Variable;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The official 8.9 client searches a broker's history store over REST: three instances of one
  * process (one completed, one waiting at its task, one with an incident), found by state, by a
  * variable's value, by incident, sorted and paged; their variables, elements, jobs, incidents and
- * the definition; a key the store does not hold, and requests it refuses, as problem documents.
+ * the definition; a user task found, assigned and completed by its key; a key the store does not
+ * hold, and requests it refuses, as problem documents.
  */
 @Tag("slow") // a broker end to end, with its history store: docs/testing.md
 class RestSearchTest {
@@ -218,6 +221,97 @@ class RestSearchTest {
             .send()
             .join();
     assertThat(keys(back)).isEqualTo(keys(first));
+  }
+
+  @Test
+  void aUserTaskIsFoundAssignedAndCompletedByItsKeyAndSeenCompleted() {
+    client
+        .newDeployResourceCommand()
+        .addProcessModel(
+            Bpmn.createExecutableProcess("search-approval")
+                .startEvent()
+                .userTask(
+                    "approve",
+                    t ->
+                        t.zeebeUserTask()
+                            .zeebeCandidateGroups("clerks, auditors")
+                            .zeebeTaskPriority("40"))
+                .endEvent()
+                .done(),
+            "search-approval.bpmn")
+        .send()
+        .join();
+    long instance =
+        client
+            .newCreateInstanceCommand()
+            .bpmnProcessId("search-approval")
+            .latestVersion()
+            .variables(Map.of("amount", 120))
+            .send()
+            .join()
+            .getProcessInstanceKey();
+
+    // The store lags the engine by its flush: the task shows up when it has been written.
+    UserTask created =
+        await("the waiting task is in the history store")
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    client
+                        .newUserTaskSearchRequest()
+                        .filter(
+                            f ->
+                                f.processInstanceKey(instance)
+                                    .state(UserTaskState.CREATED)
+                                    .candidateGroup("auditors"))
+                        .send()
+                        .join()
+                        .items(),
+                items -> items.size() == 1)
+            .get(0);
+    long task = created.getUserTaskKey();
+    assertThat(created.getElementId()).isEqualTo("approve");
+    assertThat(created.getCandidateGroups()).containsExactly("clerks", "auditors");
+    assertThat(created.getPriority()).isEqualTo(40);
+    assertThat(created.getAssignee()).isNull();
+    assertThat(created.getBpmnProcessId()).isEqualTo("search-approval");
+    assertThat(created.getCreationDate()).isNotNull();
+    assertThat(created.getCompletionDate()).isNull();
+    assertThat(
+            client.newUserTaskVariableSearchRequest(task).send().join().items().stream()
+                .map(Variable::getName))
+        .containsExactly("amount");
+
+    client.newAssignUserTaskCommand(task).assignee("alice").send().join();
+    client.newCompleteUserTaskCommand(task).send().join();
+
+    UserTask completed =
+        await("the completed task is in the history store")
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> client.newUserTaskGetRequest(task).send().join(),
+                t -> t.getState() == UserTaskState.COMPLETED);
+    assertThat(completed.getAssignee()).isEqualTo("alice");
+    assertThat(completed.getCompletionDate()).isAfterOrEqualTo(created.getCreationDate());
+    assertThat(
+            client
+                .newUserTaskSearchRequest()
+                .filter(f -> f.assignee("alice").state(UserTaskState.COMPLETED))
+                .send()
+                .join()
+                .items())
+        .extracting(UserTask::getUserTaskKey)
+        .containsExactly(task);
+    // Its instance has ended too (the other tests count the active instances of this store).
+    await("the instance completed")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> client.newProcessInstanceGetRequest(instance).send().join().getState(),
+            state -> state == ProcessInstanceState.COMPLETED);
+    assertThatThrownBy(() -> client.newUserTaskGetRequest(987654321L).send().join())
+        .isInstanceOf(ProblemException.class)
+        .hasMessageContaining("404")
+        .hasMessageContaining("no user task with key 987654321");
   }
 
   @Test

@@ -26,6 +26,10 @@ interface Column {
     BOOLEAN("BOOLEAN", java.sql.Types.BOOLEAN),
     /** Names, ids, states: every VARCHAR column is 255 wide; longer values are cut to fit. */
     SHORT_TEXT("VARCHAR(255)", java.sql.Types.VARCHAR),
+    /**
+     * A user task's candidates as JSON ({@link JsonText}): long enough for lists, still comparable.
+     */
+    LIST_TEXT("VARCHAR(4000)", java.sql.Types.VARCHAR),
     /** The variable's value prefix (see {@link RecordRows}). */
     PREFIX_TEXT("VARCHAR(256)", java.sql.Types.VARCHAR),
     LONG_TEXT("TEXT", java.sql.Types.VARCHAR),
@@ -52,6 +56,11 @@ interface Column {
     FIRST,
     /** The newest value known wins (a state, an end date). */
     LAST,
+    /**
+     * The newest record's value, null included: for records that carry the whole entity each time
+     * (a user task's), where null means the value was removed (an unassigned task).
+     */
+    CURRENT,
     /** The log position of the last record applied; a row only takes newer positions. */
     POSITION
   }

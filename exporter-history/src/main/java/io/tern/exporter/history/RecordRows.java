@@ -9,6 +9,7 @@ import io.camunda.zeebe.protocol.record.intent.Intent;
 import io.camunda.zeebe.protocol.record.intent.JobBatchIntent;
 import io.camunda.zeebe.protocol.record.intent.JobIntent;
 import io.camunda.zeebe.protocol.record.intent.ProcessInstanceIntent;
+import io.camunda.zeebe.protocol.record.intent.UserTaskIntent;
 import io.camunda.zeebe.protocol.record.intent.VariableIntent;
 import io.camunda.zeebe.protocol.record.value.BpmnElementType;
 import io.camunda.zeebe.protocol.record.value.DeploymentRecordValue;
@@ -16,6 +17,7 @@ import io.camunda.zeebe.protocol.record.value.IncidentRecordValue;
 import io.camunda.zeebe.protocol.record.value.JobBatchRecordValue;
 import io.camunda.zeebe.protocol.record.value.JobRecordValue;
 import io.camunda.zeebe.protocol.record.value.ProcessInstanceRecordValue;
+import io.camunda.zeebe.protocol.record.value.UserTaskRecordValue;
 import io.camunda.zeebe.protocol.record.value.VariableRecordValue;
 import io.camunda.zeebe.protocol.record.value.deployment.ProcessMetadataValue;
 import io.tern.exporter.history.Tables.ElementInstance;
@@ -23,9 +25,12 @@ import io.tern.exporter.history.Tables.Incident;
 import io.tern.exporter.history.Tables.Job;
 import io.tern.exporter.history.Tables.ProcessDefinition;
 import io.tern.exporter.history.Tables.ProcessInstance;
+import io.tern.exporter.history.Tables.UserTask;
 import io.tern.exporter.history.Tables.Variable;
 import io.tern.exporter.history.Tables.VariableHistory;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -44,7 +49,8 @@ final class RecordRows {
           ValueType.JOB,
           ValueType.JOB_BATCH,
           ValueType.VARIABLE,
-          ValueType.INCIDENT);
+          ValueType.INCIDENT,
+          ValueType.USER_TASK);
 
   /** How much of a variable's value the indexed {@code value_prefix} column holds. */
   static final int VALUE_PREFIX_LENGTH = 256;
@@ -80,6 +86,7 @@ final class RecordRows {
       case JOB_BATCH -> jobBatch(record, (JobBatchRecordValue) record.getValue(), buffer);
       case VARIABLE -> variable(record, (VariableRecordValue) record.getValue(), buffer);
       case INCIDENT -> incident(record, (IncidentRecordValue) record.getValue(), buffer);
+      case USER_TASK -> userTask(record, (UserTaskRecordValue) record.getValue(), buffer);
       default -> {}
     }
   }
@@ -319,6 +326,76 @@ final class RecordRows {
             .set(Incident.PARTITION_ID, record.getPartitionId())
             .set(Incident.POSITION, record.getPosition()));
     buffer.incidentChanged(value.getProcessInstanceKey(), value.getElementInstanceKey());
+  }
+
+  /**
+   * A user task's row, from each of its settled events (the -ING ones are followed by their -ED in
+   * the same batch of the log). Each carries the whole task, so the row is the task as it is now.
+   */
+  private static void userTask(Record<?> record, UserTaskRecordValue value, RowBuffer buffer) {
+    if (!(record.getIntent() instanceof UserTaskIntent intent)) {
+      return;
+    }
+    String state;
+    Instant created = null;
+    Instant ended = null;
+    switch (intent) {
+      case CREATED -> {
+        state = "CREATED";
+        created = time(record);
+      }
+      case COMPLETED, CANCELED -> {
+        state = intent.name();
+        ended = time(record);
+      }
+      // Still waiting for a person; what changed is in the value.
+      case ASSIGNED, UPDATED -> state = "CREATED";
+      // Moved to another definition or element: the ids change, the state does not.
+      case MIGRATED -> state = null;
+      default -> {
+        return;
+      }
+    }
+    buffer.add(
+        Tables.USER_TASKS
+            .newRow()
+            .set(UserTask.USER_TASK_KEY, record.getKey())
+            .set(UserTask.STATE, state)
+            .set(UserTask.ASSIGNEE, text(value.getAssignee()))
+            .set(UserTask.CANDIDATE_GROUPS, JsonText.list(value.getCandidateGroupsList()))
+            .set(UserTask.CANDIDATE_USERS, JsonText.list(value.getCandidateUsersList()))
+            .set(UserTask.DUE_DATE, date(value.getDueDate()))
+            .set(UserTask.FOLLOW_UP_DATE, date(value.getFollowUpDate()))
+            .set(UserTask.PRIORITY, value.getPriority())
+            .set(UserTask.FORM_KEY, key(value.getFormKey()))
+            .set(UserTask.EXTERNAL_FORM_REFERENCE, text(value.getExternalFormReference()))
+            .set(UserTask.CUSTOM_HEADERS, JsonText.object(value.getCustomHeaders()))
+            .set(UserTask.ELEMENT_ID, text(value.getElementId()))
+            .set(UserTask.ELEMENT_INSTANCE_KEY, key(value.getElementInstanceKey()))
+            .set(UserTask.PROCESS_INSTANCE_KEY, key(value.getProcessInstanceKey()))
+            .set(UserTask.PROCESS_DEFINITION_KEY, key(value.getProcessDefinitionKey()))
+            .set(UserTask.BPMN_PROCESS_ID, text(value.getBpmnProcessId()))
+            .set(UserTask.PROCESS_DEFINITION_VERSION, value.getProcessDefinitionVersion())
+            .set(UserTask.TENANT_ID, text(value.getTenantId()))
+            .set(UserTask.CREATION_DATE, created)
+            .set(UserTask.COMPLETION_DATE, ended)
+            .set(UserTask.PARTITION_ID, record.getPartitionId())
+            .set(UserTask.POSITION, record.getPosition()));
+  }
+
+  /**
+   * A user task's due or follow-up date (ISO 8601 text in the record, empty for none). One that
+   * does not parse is stored as none: a value the store cannot hold must not stop the export.
+   */
+  static Instant date(String value) {
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.parse(value).toInstant();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
   }
 
   /** The first {@link #VALUE_PREFIX_LENGTH} characters, never ending in half a surrogate pair. */

@@ -24,6 +24,7 @@ final class Retention {
           "variable",
           "incident",
           "job",
+          "user_task",
           "element_instance",
           "process_instance");
 

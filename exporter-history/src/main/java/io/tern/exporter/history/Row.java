@@ -47,6 +47,7 @@ final class Row<C extends Enum<C> & Column> {
         case KEY -> {}
         case FIRST -> values[i] = older != null ? older : later;
         case LAST, POSITION -> values[i] = later != null ? later : older;
+        case CURRENT -> values[i] = later;
       }
     }
   }

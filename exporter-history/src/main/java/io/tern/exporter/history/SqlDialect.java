@@ -49,7 +49,7 @@ abstract class SqlDialect {
                 switch (c.merge()) {
                   case FIRST -> "%1$s = COALESCE(t.%1$s, %2$s.%1$s)".formatted(c.sqlName(), s);
                   case LAST -> "%1$s = COALESCE(%2$s.%1$s, t.%1$s)".formatted(c.sqlName(), s);
-                  case POSITION -> "%1$s = %2$s.%1$s".formatted(c.sqlName(), s);
+                  case POSITION, CURRENT -> "%1$s = %2$s.%1$s".formatted(c.sqlName(), s);
                   case KEY -> throw new IllegalStateException();
                 })
         .collect(Collectors.joining(", "));

@@ -1,11 +1,13 @@
 package io.tern.exporter.history;
 
+import static io.tern.exporter.history.Column.Merge.CURRENT;
 import static io.tern.exporter.history.Column.Merge.FIRST;
 import static io.tern.exporter.history.Column.Merge.KEY;
 import static io.tern.exporter.history.Column.Merge.LAST;
 import static io.tern.exporter.history.Column.SqlType.BIGINT;
 import static io.tern.exporter.history.Column.SqlType.BOOLEAN;
 import static io.tern.exporter.history.Column.SqlType.INTEGER;
+import static io.tern.exporter.history.Column.SqlType.LIST_TEXT;
 import static io.tern.exporter.history.Column.SqlType.LONG_TEXT;
 import static io.tern.exporter.history.Column.SqlType.PREFIX_TEXT;
 import static io.tern.exporter.history.Column.SqlType.SHORT_TEXT;
@@ -15,8 +17,9 @@ import java.util.List;
 
 /**
  * The tables the exporter writes, column by column, as created by {@code
- * db/history/V1__history_schema.sql}. The counters {@code process_instance.incident_count} and
- * {@code element_instance.incident} are not here: the writer recounts them from {@code incident}.
+ * db/history/V1__history_schema.sql} and {@code V2__user_tasks.sql}. The counters {@code
+ * process_instance.incident_count} and {@code element_instance.incident} are not here: the writer
+ * recounts them from {@code incident}.
  */
 final class Tables {
   private Tables() {}
@@ -252,6 +255,53 @@ final class Tables {
     }
   }
 
+  /**
+   * A Camunda user task. Every USER_TASK event carries the whole task, so what a person can change
+   * or remove (assignee, candidates, dates, priority) takes the newest record's value, null too.
+   */
+  enum UserTask implements Column {
+    USER_TASK_KEY(BIGINT, KEY),
+    STATE(SHORT_TEXT, LAST),
+    ASSIGNEE(SHORT_TEXT, CURRENT),
+    CANDIDATE_GROUPS(LIST_TEXT, CURRENT),
+    CANDIDATE_USERS(LIST_TEXT, CURRENT),
+    DUE_DATE(TIMESTAMP, CURRENT),
+    FOLLOW_UP_DATE(TIMESTAMP, CURRENT),
+    PRIORITY(INTEGER, CURRENT),
+    FORM_KEY(BIGINT, LAST),
+    EXTERNAL_FORM_REFERENCE(SHORT_TEXT, LAST),
+    CUSTOM_HEADERS(LONG_TEXT, LAST),
+    ELEMENT_ID(SHORT_TEXT, LAST),
+    ELEMENT_INSTANCE_KEY(BIGINT, LAST),
+    PROCESS_INSTANCE_KEY(BIGINT, LAST),
+    PROCESS_DEFINITION_KEY(BIGINT, LAST),
+    BPMN_PROCESS_ID(SHORT_TEXT, LAST),
+    PROCESS_DEFINITION_VERSION(INTEGER, LAST),
+    TENANT_ID(SHORT_TEXT, LAST),
+    CREATION_DATE(TIMESTAMP, FIRST),
+    COMPLETION_DATE(TIMESTAMP, LAST),
+    PARTITION_ID(INTEGER, LAST),
+    POSITION(BIGINT, Merge.POSITION);
+
+    private final SqlType type;
+    private final Merge merge;
+
+    UserTask(SqlType type, Merge merge) {
+      this.type = type;
+      this.merge = merge;
+    }
+
+    @Override
+    public SqlType type() {
+      return type;
+    }
+
+    @Override
+    public Merge merge() {
+      return merge;
+    }
+  }
+
   /** Per partition, the position of the last record whose rows are stored. */
   enum ExporterPosition implements Column {
     PARTITION_ID(INTEGER, KEY),
@@ -290,6 +340,7 @@ final class Tables {
       Table.insertOnly("variable_history", VariableHistory.class);
   static final Table<Job> JOBS = Table.versioned("job", Job.class);
   static final Table<Incident> INCIDENTS = Table.versioned("incident", Incident.class);
+  static final Table<UserTask> USER_TASKS = Table.versioned("user_task", UserTask.class);
 
   /**
    * The order a flush writes them in: parents before what refers to them, incidents last (the
@@ -303,5 +354,6 @@ final class Tables {
           VARIABLES,
           VARIABLE_HISTORY,
           JOBS,
+          USER_TASKS,
           INCIDENTS);
 }

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.camunda.zeebe.protocol.record.Record;
 import io.camunda.zeebe.protocol.record.intent.ProcessInstanceIntent;
+import io.camunda.zeebe.protocol.record.intent.UserTaskIntent;
 import io.camunda.zeebe.protocol.record.intent.VariableIntent;
+import io.camunda.zeebe.protocol.record.value.BpmnElementType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -160,6 +162,221 @@ abstract class HistoryExporterContract {
   }
 
   @Test
+  void storesAUserTasksLifeAndAReplayChangesNothing() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    long instance = records.nextKey();
+    long element = records.nextKey();
+    long task = records.nextKey();
+    String selectTask =
+        "SELECT state, assignee, candidate_groups, candidate_users, due_date, follow_up_date,"
+            + " priority, form_key, external_form_reference, custom_headers, element_id,"
+            + " element_instance_key, process_instance_key, process_definition_key,"
+            + " bpmn_process_id, process_definition_version, tenant_id, creation_date,"
+            + " completion_date FROM user_task WHERE user_task_key = ?";
+    TestDirector director = director(Map.of("batchSize", 1, "flushInterval", "PT1H"));
+
+    director.exportAll(
+        List.of(
+            records.deployment(),
+            records.process(ProcessInstanceIntent.ELEMENT_ACTIVATING, instance),
+            records.element(
+                ProcessInstanceIntent.ELEMENT_ACTIVATING,
+                element,
+                instance,
+                "approve",
+                BpmnElementType.USER_TASK,
+                instance),
+            // -ING events are not the task's state: only the settled ones make rows.
+            records.userTask(
+                UserTaskIntent.CREATING,
+                task,
+                records.userTaskValue(task, instance, element).withPriority(1).build()),
+            records.userTask(
+                UserTaskIntent.CREATED,
+                task,
+                records
+                    .userTaskValue(task, instance, element)
+                    .withCandidateGroupsList(List.of("sales", "say \"hi\""))
+                    .withCandidateUsersList(List.of("carol"))
+                    .withDueDate("2026-06-10T12:00:00+02:00")
+                    .withFollowUpDate("2026-06-09T08:00:00Z")
+                    .withExternalFormReference("https://forms.example/approve")
+                    .withCustomHeaders(Map.of("queue", "eu"))
+                    .build())));
+    Map<String, Object> created = db.row(selectTask, task);
+    assertThat(created)
+        .containsEntry("state", "CREATED")
+        .containsEntry("assignee", null)
+        .containsEntry("candidate_groups", "[\"sales\",\"say \\u0022hi\\u0022\"]")
+        .containsEntry("candidate_users", "[\"carol\"]")
+        .containsEntry("due_date", Instant.parse("2026-06-10T10:00:00Z"))
+        .containsEntry("follow_up_date", Instant.parse("2026-06-09T08:00:00Z"))
+        .containsEntry("priority", 50)
+        .containsEntry("form_key", null)
+        .containsEntry("external_form_reference", "https://forms.example/approve")
+        .containsEntry("custom_headers", "{\"queue\":\"eu\"}")
+        .containsEntry("element_id", "approve")
+        .containsEntry("element_instance_key", element)
+        .containsEntry("process_instance_key", instance)
+        .containsEntry("process_definition_key", TestRecords.DEFINITION_KEY)
+        .containsEntry("bpmn_process_id", TestRecords.PROCESS_ID)
+        .containsEntry("process_definition_version", 1)
+        .containsEntry("tenant_id", "<default>")
+        .containsEntry("creation_date", NOW)
+        .containsEntry("completion_date", null);
+    // The exact candidate search the REST gateway runs: a quote in a name is no delimiter.
+    assertThat(
+            db.list(
+                "SELECT user_task_key FROM user_task WHERE candidate_groups LIKE ?",
+                "%\"say \\\\u0022hi\\\\u0022\"%"))
+        .containsExactly(List.of(task));
+    assertThat(
+            db.list(
+                "SELECT user_task_key FROM user_task WHERE candidate_groups LIKE ?",
+                "%\"hi\\\\u0022\"%"))
+        .isEmpty();
+
+    records.at(NOW.plusSeconds(60));
+    director.exportAll(
+        List.of(
+            records.userTask(
+                UserTaskIntent.ASSIGNED,
+                task,
+                records
+                    .userTaskValue(task, instance, element)
+                    .withAssignee("alice")
+                    .withCandidateGroupsList(List.of("sales", "say \"hi\""))
+                    .withCandidateUsersList(List.of("carol"))
+                    .withDueDate("2026-06-10T12:00:00+02:00")
+                    .withFollowUpDate("2026-06-09T08:00:00Z")
+                    .build())));
+    assertThat(db.row(selectTask, task))
+        .containsEntry("state", "CREATED")
+        .containsEntry("assignee", "alice")
+        .containsEntry("creation_date", NOW);
+
+    // Cleared values (the due date, the candidates, the assignee) are cleared in the row too.
+    records.at(NOW.plusSeconds(120));
+    director.exportAll(
+        List.of(
+            records.userTask(
+                UserTaskIntent.UPDATED,
+                task,
+                records
+                    .userTaskValue(task, instance, element)
+                    .withAssignee("alice")
+                    .withCandidateGroupsList(List.of("ops"))
+                    .withPriority(80)
+                    .build()),
+            records.userTask(
+                UserTaskIntent.ASSIGNED,
+                task,
+                records
+                    .userTaskValue(task, instance, element)
+                    .withCandidateGroupsList(List.of("ops"))
+                    .withPriority(80)
+                    .build())));
+    assertThat(db.row(selectTask, task))
+        .containsEntry("state", "CREATED")
+        .containsEntry("assignee", null)
+        .containsEntry("candidate_groups", "[\"ops\"]")
+        .containsEntry("candidate_users", null)
+        .containsEntry("due_date", null)
+        .containsEntry("follow_up_date", null)
+        .containsEntry("priority", 80);
+
+    records.at(NOW.plusSeconds(180));
+    director.exportAll(
+        List.of(
+            records.userTask(
+                UserTaskIntent.ASSIGNED,
+                task,
+                records
+                    .userTaskValue(task, instance, element)
+                    .withAssignee("bob")
+                    .withCandidateGroupsList(List.of("ops"))
+                    .withPriority(80)
+                    .build()),
+            records.userTask(
+                UserTaskIntent.COMPLETED,
+                task,
+                records
+                    .userTaskValue(task, instance, element)
+                    .withAssignee("bob")
+                    .withCandidateGroupsList(List.of("ops"))
+                    .withPriority(80)
+                    .build())));
+    assertThat(db.row(selectTask, task))
+        .containsEntry("state", "COMPLETED")
+        .containsEntry("assignee", "bob")
+        .containsEntry("creation_date", NOW)
+        .containsEntry("completion_date", NOW.plusSeconds(180));
+    // Another task of the instance, migrated (it keeps waiting, under its new element and
+    // definition), then ended by its element's termination.
+    long canceled = records.nextKey();
+    records.at(NOW.plusSeconds(240));
+    director.exportAll(
+        List.of(
+            records.userTask(
+                UserTaskIntent.CREATED,
+                canceled,
+                records.userTaskValue(canceled, instance, element + 1).build()),
+            records.userTask(
+                UserTaskIntent.MIGRATED,
+                canceled,
+                records
+                    .userTaskValue(canceled, instance, element + 1)
+                    .withElementId("check")
+                    .withProcessDefinitionKey(TestRecords.DEFINITION_KEY + 1)
+                    .withProcessDefinitionVersion(2)
+                    .build())));
+    assertThat(
+            db.row(
+                "SELECT state, element_id, process_definition_key, process_definition_version"
+                    + " FROM user_task WHERE user_task_key = ?",
+                canceled))
+        .containsEntry("state", "CREATED")
+        .containsEntry("element_id", "check")
+        .containsEntry("process_definition_key", TestRecords.DEFINITION_KEY + 1)
+        .containsEntry("process_definition_version", 2);
+    director.exportAll(
+        List.of(
+            records.userTask(
+                UserTaskIntent.CANCELED,
+                canceled,
+                records
+                    .userTaskValue(canceled, instance, element + 1)
+                    .withElementId("check")
+                    .withProcessDefinitionKey(TestRecords.DEFINITION_KEY + 1)
+                    .withProcessDefinitionVersion(2)
+                    .build())));
+    assertThat(
+            db.row(
+                "SELECT state, creation_date, completion_date FROM user_task"
+                    + " WHERE user_task_key = ?",
+                canceled))
+        .containsEntry("state", "CANCELED")
+        .containsEntry("creation_date", NOW.plusSeconds(240))
+        .containsEntry("completion_date", NOW.plusSeconds(240));
+    director.close();
+    Map<String, List<List<Object>>> stored = db.dump();
+
+    // Written again, whole or its older half, without the stored position: nothing moves back
+    // (the assignee set at the half is not restored), nothing is added.
+    db.execute("DELETE FROM exporter_position");
+    TestDirector again = director(Map.of("batchSize", 2, "flushInterval", "PT1H"));
+    again.exportAll(records.log);
+    again.close();
+    assertThat(db.dump()).isEqualTo(stored);
+    db.execute("DELETE FROM exporter_position");
+    TestDirector stale = director(Map.of("batchSize", 2, "flushInterval", "PT1H"));
+    stale.exportAll(records.log.subList(0, 6));
+    stale.close();
+    assertThat(db.dump()).isEqualTo(stored);
+    assertThat(db.count("SELECT COUNT(*) FROM user_task")).isEqualTo(2);
+  }
+
+  @Test
   void flushesWhenTheBatchIsFull() throws Exception {
     TestRecords records = new TestRecords(PARTITION, NOW);
     long instance = records.nextKey();
@@ -297,7 +514,8 @@ abstract class HistoryExporterContract {
             List.of(oldButActive.instanceKey, "ACTIVE"), List.of(recent.instanceKey, "COMPLETED"));
     for (OrderScenario deleted : List.of(old, alsoOld)) {
       for (String table :
-          List.of("element_instance", "variable", "variable_history", "job", "incident")) {
+          List.of(
+              "element_instance", "variable", "variable_history", "job", "incident", "user_task")) {
         assertThat(
                 db.count(
                     "SELECT COUNT(*) FROM " + table + " WHERE process_instance_key = ?",
@@ -311,6 +529,11 @@ abstract class HistoryExporterContract {
                 "SELECT COUNT(*) FROM variable WHERE process_instance_key = ?",
                 oldButActive.instanceKey))
         .isEqualTo(2);
+    assertThat(
+            db.count(
+                "SELECT COUNT(*) FROM user_task WHERE process_instance_key = ?",
+                oldButActive.instanceKey))
+        .isEqualTo(1);
     recent.assertStored(db);
   }
 

@@ -6,6 +6,7 @@ import io.camunda.zeebe.protocol.record.Record;
 import io.camunda.zeebe.protocol.record.intent.IncidentIntent;
 import io.camunda.zeebe.protocol.record.intent.JobIntent;
 import io.camunda.zeebe.protocol.record.intent.ProcessInstanceIntent;
+import io.camunda.zeebe.protocol.record.intent.UserTaskIntent;
 import io.camunda.zeebe.protocol.record.intent.VariableIntent;
 import io.camunda.zeebe.protocol.record.value.BpmnElementType;
 import java.sql.SQLException;
@@ -28,6 +29,7 @@ final class OrderScenario {
   final long taskKey;
   final long jobKey;
   final long incidentKey;
+  final long userTaskKey;
   long amountCreatedKey;
   final List<List<Record<?>>> steps = new ArrayList<>();
 
@@ -43,6 +45,7 @@ final class OrderScenario {
     taskKey = records.nextKey();
     jobKey = records.nextKey();
     incidentKey = records.nextKey();
+    userTaskKey = records.nextKey();
 
     step(
         records.deployment(),
@@ -54,6 +57,8 @@ final class OrderScenario {
     amountCreatedKey = amount.getKey();
     steps.get(0).add(amount);
     steps.get(0).addAll(records.elementPassing(instanceKey, "start", BpmnElementType.START_EVENT));
+    // A user task waiting beside the service task (its element's records are not needed here).
+    steps.get(0).add(userTask(UserTaskIntent.CREATED, ""));
     if (!complete) {
       return;
     }
@@ -82,7 +87,8 @@ final class OrderScenario {
         records.job(
             JobIntent.COMPLETED, jobKey, records.jobValue(instanceKey, taskKey, 1, "w2", "")),
         task(ProcessInstanceIntent.ELEMENT_COMPLETING),
-        task(ProcessInstanceIntent.ELEMENT_COMPLETED));
+        task(ProcessInstanceIntent.ELEMENT_COMPLETED),
+        userTask(UserTaskIntent.COMPLETED, "bob"));
     records.at(t(5));
     List<Record<?>> end =
         new ArrayList<>(records.elementPassing(instanceKey, "end", BpmnElementType.END_EVENT));
@@ -102,6 +108,16 @@ final class OrderScenario {
   private Record<?> task(ProcessInstanceIntent intent) {
     return records.element(
         intent, taskKey, instanceKey, "ship", BpmnElementType.SERVICE_TASK, instanceKey);
+  }
+
+  private Record<?> userTask(UserTaskIntent intent, String assignee) {
+    return records.userTask(
+        intent,
+        userTaskKey,
+        records
+            .userTaskValue(userTaskKey, instanceKey, userTaskKey - 100)
+            .withAssignee(assignee)
+            .build());
   }
 
   private void step(Record<?>... group) {
@@ -180,6 +196,13 @@ final class OrderScenario {
             List.of("orderId", "CREATED", "\"A-1\""),
             List.of("amount", "CREATED", "12"),
             List.of("amount", "UPDATED", "15"));
+
+    assertThat(
+            db.list(
+                "SELECT user_task_key, state, assignee, creation_date, completion_date"
+                    + " FROM user_task WHERE process_instance_key = ?",
+                instanceKey))
+        .containsExactly(List.of(userTaskKey, "COMPLETED", "bob", t0, t(4)));
 
     assertThat(db.list("SELECT bpmn_process_id, version, resource_name FROM process_definition"))
         .containsExactly(List.of(TestRecords.PROCESS_ID, 1, "order.bpmn"));

@@ -11,6 +11,7 @@ import io.camunda.zeebe.protocol.record.intent.Intent;
 import io.camunda.zeebe.protocol.record.intent.JobBatchIntent;
 import io.camunda.zeebe.protocol.record.intent.JobIntent;
 import io.camunda.zeebe.protocol.record.intent.ProcessInstanceIntent;
+import io.camunda.zeebe.protocol.record.intent.UserTaskIntent;
 import io.camunda.zeebe.protocol.record.intent.VariableIntent;
 import io.camunda.zeebe.protocol.record.value.BpmnElementType;
 import io.camunda.zeebe.protocol.record.value.BpmnEventType;
@@ -20,6 +21,7 @@ import io.camunda.zeebe.protocol.record.value.ImmutableIncidentRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableJobBatchRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableJobRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableProcessInstanceRecordValue;
+import io.camunda.zeebe.protocol.record.value.ImmutableUserTaskRecordValue;
 import io.camunda.zeebe.protocol.record.value.ImmutableVariableRecordValue;
 import io.camunda.zeebe.protocol.record.value.JobRecordValue;
 import io.camunda.zeebe.protocol.record.value.deployment.ImmutableProcessMetadataValue;
@@ -224,6 +226,32 @@ final class TestRecords {
             .withVariableScopeKey(elementKey)
             .withTenantId("<default>")
             .build());
+  }
+
+  /** A user task as Zeebe 8.6 writes each of its events: the whole task. */
+  ImmutableUserTaskRecordValue.Builder userTaskValue(
+      long taskKey, long instanceKey, long elementKey) {
+    return ImmutableUserTaskRecordValue.builder()
+        .withUserTaskKey(taskKey)
+        .withAssignee("")
+        .withDueDate("")
+        .withFollowUpDate("")
+        .withFormKey(-1)
+        .withExternalFormReference("")
+        .withAction("")
+        .withCreationTimestamp(time.toEpochMilli())
+        .withElementId("approve")
+        .withElementInstanceKey(elementKey)
+        .withBpmnProcessId(PROCESS_ID)
+        .withProcessDefinitionVersion(1)
+        .withProcessDefinitionKey(DEFINITION_KEY)
+        .withProcessInstanceKey(instanceKey)
+        .withPriority(50)
+        .withTenantId("<default>");
+  }
+
+  Record<?> userTask(UserTaskIntent intent, long taskKey, RecordValue value) {
+    return add(taskKey, ValueType.USER_TASK, intent, value);
   }
 
   /** A record the history store has no use for: a command. */

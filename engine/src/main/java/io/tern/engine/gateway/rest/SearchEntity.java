@@ -34,7 +34,9 @@ final class SearchEntity {
     TEXT,
     INT,
     DATE,
-    BOOL
+    BOOL,
+    /** JSON text the store holds (a user task's candidates), answered as JSON; never filters. */
+    JSON
   }
 
   /**
@@ -326,6 +328,14 @@ final class SearchEntity {
         }
       }
       case TEXT -> item.put(name, rows.getString(column));
+      case JSON -> {
+        String json = rows.getString(column);
+        try {
+          item.set(name, json == null ? null : Json.MAPPER.readTree(json));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          throw new SQLException("the store holds malformed JSON in " + name, e);
+        }
+      }
     }
   }
 }

@@ -137,6 +137,7 @@ final class SearchFilters {
       }
       case BOOL -> bool(name, node);
       case DATE -> date(name, node);
+      case JSON -> throw new IllegalStateException(name + " does not filter");
       case TEXT -> {
         String text = text(name, node);
         if (!field.values().isEmpty() && !field.values().contains(text)) {

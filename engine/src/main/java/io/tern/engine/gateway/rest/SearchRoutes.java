@@ -12,9 +12,9 @@ import java.util.List;
 /**
  * Camunda's searches (POST /v2/.../search) and reads by key (GET /v2/.../{key}) over the history
  * store the history exporter writes (docs/history.md): process definitions, process instances,
- * element instances, variables, incidents and jobs. The store is read on threads of its own and
- * lags the engine by its exporter's flush interval (a second by default). Without a store every
- * such request is a 403 saying how to have one.
+ * element instances, variables, incidents, jobs and user tasks ({@link UserTaskSearches}). The
+ * store is read on threads of its own and lags the engine by its exporter's flush interval (a
+ * second by default). Without a store every such request is a 403 saying how to have one.
  */
 final class SearchRoutes {
   private static final String NO_NAMES = "Tern keeps no BPMN names in its history store";
@@ -35,9 +35,10 @@ final class SearchRoutes {
     serve(routes, history, "/v2/variables", variables, true);
     serve(routes, history, "/v2/incidents", incidents, true);
     serve(routes, history, "/v2/jobs", jobs, false);
+    UserTaskSearches.register(routes, history, variables);
   }
 
-  private static void serve(
+  static void serve(
       Routes routes, HistoryReader history, String path, SearchEntity entity, boolean get) {
     routes.json(
         HttpMethod.POST,
@@ -82,7 +83,7 @@ final class SearchRoutes {
         });
   }
 
-  private static void refuseWithout(HistoryReader history) {
+  static void refuseWithout(HistoryReader history) {
     if (history == null) {
       throw new Problems.NoHistoryStore(
           "this gateway reads no history store: searches need one (on a single broker"
@@ -145,7 +146,10 @@ final class SearchRoutes {
         .enumerated("state", "pi.state", "ACTIVE", "COMPLETED", "TERMINATED")
         .field("hasIncident", "(pi.incident_count > 0)", Kind.BOOL)
         .constant("tags", Json.MAPPER.createArrayNode())
-        .custom("variables", SearchRoutes::instanceVariables)
+        .custom(
+            "variables",
+            (where, name, node) ->
+                variablesOf(where, name, node, "pi.process_instance_key", "process_instance_key"))
         .unsupported("processDefinitionName", NO_NAMES)
         .unsupported("batchOperationId", NO_BATCHES)
         .unsupported("batchOperationKey", NO_BATCHES)
@@ -161,11 +165,13 @@ final class SearchRoutes {
   }
 
   /**
-   * {@code variables: [{name, value}]}: instances having, in any scope, each named variable with a
-   * value matching (the value as JSON text: {@code "\"A-1\""} for the text A-1). Reads the (name,
-   * value prefix) index; a value longer than the prefix is compared in full as well.
+   * {@code variables: [{name, value}]}: rows whose {@code key} is the {@code column} of a variable
+   * (its {@code process_instance_key}: any scope of the instance; its {@code scope_key}: that scope
+   * only) for each named variable with a value matching (the value as JSON text: {@code "\"A-1\""}
+   * for the text A-1). Reads the (name, value prefix) index; a value longer than the prefix is
+   * compared in full as well.
    */
-  private static void instanceVariables(Where where, String name, JsonNode node) {
+  static void variablesOf(Where where, String name, JsonNode node, String key, String column) {
     List<ObjectNode> conditions = Json.objects(wrap(name, node), name);
     for (ObjectNode condition : conditions) {
       JsonNode variable = condition.get("name");
@@ -176,9 +182,7 @@ final class SearchRoutes {
       inner.add("v.name = ?", variable.textValue());
       VariableValues.add(inner, name + "[].value", condition.get("value"));
       where.add(
-          "pi.process_instance_key IN (SELECT v.process_instance_key FROM variable v"
-              + inner.sql()
-              + ")",
+          key + " IN (SELECT v." + column + " FROM variable v" + inner.sql() + ")",
           inner.parameters());
     }
   }

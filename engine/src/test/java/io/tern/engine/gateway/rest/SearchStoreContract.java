@@ -77,6 +77,7 @@ abstract class SearchStoreContract {
       variable(sql, 10, "doc", LONG);
       variable(sql, 11, "doc", LONG_OTHER);
       variable(sql, 12, "doc", EXACTLY_PREFIX);
+      userTasks(sql);
     }
     // Past the count cap: 10,001 jobs.
     try (PreparedStatement job =
@@ -96,18 +97,65 @@ abstract class SearchStoreContract {
     empty = gateway(new HistoryReader(emptyDatabase(), registry));
   }
 
-  /** The exporter's migration script, statement by statement (it holds no ; but as their end). */
+  /** The exporter's migration scripts, statement by statement (they hold no ; but as ends). */
   private static void schema(Statement sql) throws Exception {
-    String script;
-    try (InputStream in =
-        SearchStoreContract.class.getResourceAsStream("/db/history/V1__history_schema.sql")) {
-      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    script = script.replaceAll("(?m)^--.*$", "");
-    for (String statement : script.split(";")) {
-      if (!statement.isBlank()) {
-        sql.execute(statement);
+    for (String name : List.of("V1__history_schema.sql", "V2__user_tasks.sql")) {
+      String script;
+      try (InputStream in = SearchStoreContract.class.getResourceAsStream("/db/history/" + name)) {
+        script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
+      script = script.replaceAll("(?m)^--.*$", "");
+      for (String statement : script.split(";")) {
+        if (!statement.isBlank()) {
+          sql.execute(statement);
+        }
+      }
+    }
+  }
+
+  /**
+   * 50: instance 11's, waiting, in a subprocess (element 500 in 501), a quote in a candidate's
+   * name; 51: instance 10's, completed; 52: instance 12's, nobody's, due first. Variables of 50's
+   * scopes (11, 501, 500) and of a scope beside them (599) that 50 does not see.
+   */
+  private static void userTasks(Statement sql) throws SQLException {
+    sql.execute(
+        "INSERT INTO user_task (user_task_key, state, assignee, candidate_groups,"
+            + " candidate_users, due_date, priority, custom_headers, element_id,"
+            + " element_instance_key, process_instance_key, process_definition_key,"
+            + " bpmn_process_id, process_definition_version, creation_date, completion_date,"
+            + " partition_id, position) VALUES"
+            + " (50, 'CREATED', 'alice', '[\"sales\",\"say \\u0022hi\\u0022\"]', NULL,"
+            + " TIMESTAMP WITH TIME ZONE '2026-12-10 00:00:00Z', 50, '{\"queue\":\"eu\"}',"
+            + " 'approve', 500, 11, 2, 'order', 2, TIMESTAMP WITH TIME ZONE"
+            + " '2026-12-02 11:00:00Z', NULL, 1, 50),"
+            + " (51, 'COMPLETED', 'bob', '[\"ops\"]', '[\"carol\"]', NULL, 80, NULL,"
+            + " 'approve', 510, 10, 1, 'order', 1, TIMESTAMP WITH TIME ZONE"
+            + " '2026-12-01 10:30:00Z', TIMESTAMP WITH TIME ZONE '2026-12-01 10:45:00Z', 1, 51),"
+            + " (52, 'CREATED', NULL, NULL, NULL, TIMESTAMP WITH TIME ZONE"
+            + " '2026-12-05 00:00:00Z', 10, NULL, 'review', 520, 12, 3, 'other_process', 1,"
+            + " TIMESTAMP WITH TIME ZONE '2026-12-03 11:00:00Z', NULL, 1, 52)");
+    sql.execute(
+        "INSERT INTO element_instance (element_instance_key, process_instance_key, element_id,"
+            + " flow_scope_key, state, partition_id, position) VALUES"
+            + " (500, 11, 'approve', 501, 'ACTIVE', 1, 500),"
+            + " (501, 11, 'sub', 11, 'ACTIVE', 1, 501),"
+            + " (599, 11, 'beside', 11, 'ACTIVE', 1, 599)");
+    for (Object[] v :
+        new Object[][] {{501L, "inSub", "1"}, {500L, "local", "2"}, {599L, "beside", "3"}}) {
+      sql.execute(
+          "INSERT INTO variable (scope_key, name, variable_key, process_instance_key, value_json,"
+              + " value_prefix, partition_id, position) VALUES ("
+              + v[0]
+              + ", '"
+              + v[1]
+              + "', "
+              + ((Long) v[0] + 10_000)
+              + ", 11, '"
+              + v[2]
+              + "', '"
+              + v[2]
+              + "', 1, 1)");
     }
   }
 
@@ -241,6 +289,106 @@ abstract class SearchStoreContract {
                 "{\"filter\":{\"value\":{\"$like\":\"*yz*\"}}}",
                 "processInstanceKey"))
         .containsExactly("11");
+  }
+
+  private List<String> userTasks(String body) throws Exception {
+    return keys("/v2/user-tasks/search", body, "userTaskKey");
+  }
+
+  @Test
+  void userTasksFilterAndSortAsCamundaDoes() throws Exception {
+    assertThat(userTasks("{\"filter\":{\"state\":\"CREATED\"}}")).containsExactly("50", "52");
+    // A state Camunda has and Tern never stores finds nothing; one Camunda has not is a 400.
+    assertThat(userTasks("{\"filter\":{\"state\":{\"$eq\":\"ASSIGNING\"}}}")).isEmpty();
+    HttpResponse<String> badState =
+        post(store, "/v2/user-tasks/search", "{\"filter\":{\"state\":\"DONE\"}}");
+    assertThat(badState.statusCode()).isEqualTo(400);
+    assertThat(badState.body()).contains("filter.state");
+    assertThat(userTasks("{\"filter\":{\"assignee\":{\"$exists\":false}}}")).containsExactly("52");
+    assertThat(userTasks("{\"filter\":{\"assignee\":{\"$like\":\"al*\"}}}")).containsExactly("50");
+    // Candidates are matched whole: a part of a name, or a quote in one, finds no other name.
+    assertThat(userTasks("{\"filter\":{\"candidateGroup\":\"sales\"}}")).containsExactly("50");
+    assertThat(userTasks("{\"filter\":{\"candidateGroup\":\"say \\\"hi\\\"\"}}"))
+        .containsExactly("50");
+    assertThat(userTasks("{\"filter\":{\"candidateGroup\":\"hi\"}}")).isEmpty();
+    assertThat(userTasks("{\"filter\":{\"candidateGroup\":\"sale\"}}")).isEmpty();
+    assertThat(userTasks("{\"filter\":{\"candidateGroup\":{\"$in\":[\"ops\",\"sales\"]}}}"))
+        .containsExactly("50", "51");
+    // $neq keeps tasks without candidates, as for other fields.
+    assertThat(userTasks("{\"filter\":{\"candidateGroup\":{\"$neq\":\"ops\"}}}"))
+        .containsExactly("50", "52");
+    assertThat(userTasks("{\"filter\":{\"candidateGroup\":{\"$notIn\":[\"ops\",\"sales\"]}}}"))
+        .containsExactly("52");
+    assertThat(userTasks("{\"filter\":{\"candidateUser\":\"carol\"}}")).containsExactly("51");
+    HttpResponse<String> like =
+        post(
+            store, "/v2/user-tasks/search", "{\"filter\":{\"candidateGroup\":{\"$like\":\"s*\"}}}");
+    assertThat(like.statusCode()).isEqualTo(400);
+    assertThat(like.body()).contains("filter.candidateGroup.$like");
+    assertThat(userTasks("{\"filter\":{\"priority\":{\"$gte\":50}}}")).containsExactly("50", "51");
+    assertThat(userTasks("{\"filter\":{\"dueDate\":{\"$lt\":\"2026-12-06T00:00:00Z\"}}}"))
+        .containsExactly("52");
+    assertThat(userTasks("{\"filter\":{\"completionDate\":{\"$gte\":\"2026-12-01T10:45:00Z\"}}}"))
+        .containsExactly("51");
+    assertThat(userTasks("{\"filter\":{\"processInstanceKey\":\"10\"}}")).containsExactly("51");
+    assertThat(userTasks("{\"filter\":{\"elementId\":\"review\"}}")).containsExactly("52");
+    assertThat(
+            userTasks(
+                "{\"filter\":{\"processInstanceVariables\":[{\"name\":\"doc\",\"value\":"
+                    + Json.MAPPER.writeValueAsString(EXACTLY_PREFIX)
+                    + "}]}}"))
+        .containsExactly("52");
+    assertThat(
+            userTasks("{\"filter\":{\"localVariables\":[{\"name\":\"local\",\"value\":\"2\"}]}}"))
+        .containsExactly("50");
+    // Newest due first, tasks without a due date before them (as every descending sort here).
+    assertThat(userTasks("{\"sort\":[{\"field\":\"dueDate\",\"order\":\"DESC\"}]}"))
+        .containsExactly("51", "50", "52");
+    assertThat(userTasks("{\"sort\":[{\"field\":\"priority\"}],\"page\":{\"limit\":1}}"))
+        .containsExactly("52");
+  }
+
+  @Test
+  void aUserTaskByKeyAndTheVariablesItSees() throws Exception {
+    HttpResponse<String> got =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + store + "/v2/user-tasks/50"))
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(got.statusCode()).as(got.body()).isEqualTo(200);
+    JsonNode task = Json.MAPPER.readTree(got.body());
+    assertThat(task.get("userTaskKey").asText()).isEqualTo("50");
+    assertThat(task.get("state").asText()).isEqualTo("CREATED");
+    assertThat(task.get("assignee").asText()).isEqualTo("alice");
+    assertThat(task.get("candidateGroups"))
+        .isEqualTo(Json.MAPPER.readTree("[\"sales\",\"say \\\"hi\\\"\"]"));
+    assertThat(task.get("candidateUsers")).isEqualTo(Json.MAPPER.createArrayNode());
+    assertThat(task.get("customHeaders")).isEqualTo(Json.MAPPER.readTree("{\"queue\":\"eu\"}"));
+    assertThat(task.get("dueDate").asText()).isEqualTo("2026-12-10T00:00:00.000Z");
+    assertThat(task.get("processInstanceKey").asText()).isEqualTo("11");
+    assertThat(task.get("elementInstanceKey").asText()).isEqualTo("500");
+    assertThat(task.get("processDefinitionVersion").asInt()).isEqualTo(2);
+    assertThat(task.get("tenantId").asText()).isEqualTo("<default>");
+    HttpResponse<String> missing =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + store + "/v2/user-tasks/999"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(missing.statusCode()).isEqualTo(404);
+
+    // Its element's, its subprocess's and its instance's variables; not those of a scope beside.
+    assertThat(
+            keys("/v2/user-tasks/50/variables/search", "{\"sort\":[{\"field\":\"name\"}]}", "name"))
+        .containsExactly("doc", "inSub", "local");
+    assertThat(
+            keys(
+                "/v2/user-tasks/50/variables/search",
+                "{\"filter\":{\"name\":\"local\"}}",
+                "scopeKey"))
+        .containsExactly("500");
+    assertThat(post(store, "/v2/user-tasks/999/variables/search", "{}").statusCode())
+        .isEqualTo(404);
   }
 
   @Test

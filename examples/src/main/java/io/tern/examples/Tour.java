@@ -10,20 +10,22 @@ import java.util.Map;
 
 /**
  * The five-minute tour: deploys {@code order.bpmn} (check stock, then ship or back-order), starts
- * two job workers, and creates an order with the official Java client, waiting for its result. Runs
- * against any gateway speaking Zeebe's gRPC API: {@code java -jar tern-examples.jar [host:port]}
- * (default {@code localhost:26500}, the broker of {@code bin/broker}).
+ * two job workers, and creates an order with the official Java client, waiting for its result. The
+ * client is built as Camunda's documentation builds it, with its defaults: it sends what it can
+ * over REST and streams jobs over gRPC. {@code java -jar tern-examples.jar [grpc-host:port
+ * [rest-host:port]]} (defaults {@code localhost:26500} and {@code localhost:8080}, the broker of
+ * {@code bin/broker}).
  */
 public final class Tour {
   private Tour() {}
 
   public static void main(String[] args) {
-    String gateway = args.length > 0 ? args[0] : "localhost:26500";
+    String grpc = args.length > 0 ? args[0] : "localhost:26500";
+    String rest = args.length > 1 ? args[1] : "localhost:8080";
     try (CamundaClient client =
         CamundaClient.newClientBuilder()
-            .grpcAddress(URI.create("http://" + gateway))
-            // Tern speaks Zeebe's gRPC API only; the 8.8+ client otherwise prefers REST.
-            .preferRestOverGrpc(false)
+            .grpcAddress(URI.create("http://" + grpc))
+            .restAddress(URI.create("http://" + rest))
             .defaultRequestTimeout(Duration.ofSeconds(20))
             .build()) {
       run(client, System.out);

@@ -3,6 +3,7 @@ package io.tern.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.camunda.client.CamundaClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.broker.Broker;
 import io.tern.engine.broker.BrokerConfigLoader;
 import java.io.ByteArrayOutputStream;
@@ -32,11 +33,13 @@ class TourTest {
             "TERN_GATEWAY_PORT", "0",
             "TERN_GATEWAY_REST_PORT", "0",
             "TERN_MANAGEMENT_PORT", "0");
-    try (Broker broker = Broker.start(BrokerConfigLoader.load(null, settings));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (Broker broker = Broker.start(BrokerConfigLoader.load(null, settings), registry);
         CamundaClient client =
             CamundaClient.newClientBuilder()
                 .grpcAddress(URI.create("http://127.0.0.1:" + broker.gatewayPort()))
-                .preferRestOverGrpc(false)
+                // The client's defaults, as the tour's: commands over REST, jobs streamed by gRPC.
+                .restAddress(URI.create("http://127.0.0.1:" + broker.restPort()))
                 // A cold broker's first deployment starts the FEEL engine: on a loaded machine that
                 // can outlast the client's default 10 s.
                 .defaultRequestTimeout(Duration.ofSeconds(30))
@@ -56,6 +59,10 @@ class TourTest {
           .contains("check-stock: teapot is in stock")
           .contains("ship: parcel handed to the carrier")
           .contains("finished with");
+      // The client's defaults sent the deployment and the order over REST, not gRPC.
+      assertThat(registry.find("tern.gateway.rest.request.latency").tag("status", "200").timers())
+          .extracting(timer -> timer.getId().getTag("route"))
+          .contains("POST /v2/deployments", "POST /v2/process-instances");
     }
   }
 }

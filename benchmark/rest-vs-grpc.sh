@@ -21,7 +21,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 jar=$(dirname "$0")/target/tern-benchmark.jar
-[[ -f $jar ]] || { echo "$jar is missing: build it with ./mvnw -pl benchmark -am package -DskipTests" >&2; exit 2; }
+[[ -f $jar ]] || { echo "$jar is missing: build it with ./mvnw -pl benchmark/jar -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$out"
 
 for ((r = 1; r <= rounds; r++)); do

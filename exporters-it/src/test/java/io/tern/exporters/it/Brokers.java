@@ -33,6 +33,8 @@ final class Brokers {
     settings.put("TERN_NETWORK_COMMANDPORT", "0");
     settings.put("TERN_NETWORK_INTERNALPORT", "0");
     settings.put("TERN_GATEWAY_PORT", "0");
+    // Not 8080: the examples' tour, in a module built beside this one, takes it as a user's does.
+    settings.put("TERN_GATEWAY_REST_PORT", "0");
     settings.put("TERN_MANAGEMENT_PORT", "0");
     settings.put("TERN_DATA_DISK_MINFREEBYTES", "0");
     settings.put("TERN_DATA_SNAPSHOTEVERYRECORDS", "0");

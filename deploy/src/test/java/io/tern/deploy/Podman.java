@@ -25,9 +25,9 @@ final class Podman {
   static final String BASE_IMAGE = "localhost/tern-jre21";
 
   /**
-   * The lock every class that runs Tern containers holds: one at a time. Side by side, seven
-   * container JVMs on two cores took 160 s and once missed ImageTest's two-minute readiness; one
-   * after another they take about 100 s together.
+   * The lock the classes that run three-broker clusters in containers hold: one such cluster at a
+   * time. Side by side with the image's own test, seven container JVMs on two cores took about 160
+   * s and once kept that test's container from being ready within two minutes.
    */
   static final String CONTAINERS = "podman containers";
 

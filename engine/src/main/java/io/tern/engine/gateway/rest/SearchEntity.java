@@ -59,6 +59,8 @@ final class SearchEntity {
 
   final String noun;
   private final String from;
+  private String countFrom;
+  private String joinedAlias;
   private final Field key;
   private final Map<String, Field> fields = new LinkedHashMap<>();
   private final Map<String, String> unsupported = new LinkedHashMap<>();
@@ -112,6 +114,17 @@ final class SearchEntity {
     return this;
   }
 
+  /**
+   * Counts from {@code table} alone when no condition reads the table {@link #from} joins as {@code
+   * alias}: a LEFT JOIN on the joined table's key adds no rows, so it cannot change the count, and
+   * skipping it spares a lookup for each of up to 10,001 rows counted.
+   */
+  SearchEntity countingFrom(String table, String alias) {
+    this.countFrom = table;
+    this.joinedAlias = alias;
+    return this;
+  }
+
   SearchEntity custom(String name, CustomFilter filter) {
     custom.put(name, filter);
     return this;
@@ -134,8 +147,8 @@ final class SearchEntity {
       }
     }
     SearchPages.Page page = SearchPages.page(body.path("page"));
-    return new Query(
-        where(body.get("filter")), orderBy(body.get("sort")), page.offset(), page.limit());
+    Where where = where(body.get("filter"));
+    return new Query(where, orderBy(body.get("sort"), where), page.offset(), page.limit());
   }
 
   /** The condition that picks the row of {@code key}. */
@@ -184,7 +197,7 @@ final class SearchEntity {
     return names;
   }
 
-  private String orderBy(JsonNode sort) {
+  private String orderBy(JsonNode sort, Where where) {
     List<String> terms = new ArrayList<>();
     if (sort != null && !sort.isNull()) {
       if (!sort.isArray()) {
@@ -210,6 +223,16 @@ final class SearchEntity {
         terms.add(field.sql() + (order.equals("ASC") ? " ASC NULLS LAST" : " DESC NULLS FIRST"));
       }
     }
+    if (!terms.isEmpty()) {
+      // The columns the filter holds to one value lead the order: the rows are the same, in the
+      // same order, but H2 reads rows in an index's order only if the ORDER BY starts with the
+      // index's first columns. "process-4, ACTIVE, newest first" is then the first 50 entries of
+      // the (bpmn_process_id, state, start_date DESC, key) index instead of all 100,000 matching
+      // rows sorted (PostgreSQL drops such terms itself).
+      List<String> fixed = new ArrayList<>();
+      where.fixedColumns().forEach(column -> fixed.add(column + " ASC"));
+      terms.addAll(0, fixed);
+    }
     terms.add(key.sql() + " ASC");
     return " ORDER BY " + String.join(", ", terms);
   }
@@ -226,7 +249,10 @@ final class SearchEntity {
           query.orderBy() + " LIMIT " + limit + " OFFSET " + query.offset(),
           items);
     }
-    long total = count(connection, timeout, query.where());
+    // A page short of its limit holds the last rows: the total is known without counting (a
+    // search by an order id, say, is then one query, not two).
+    boolean last = items.size() < limit && (!items.isEmpty() || query.offset() == 0);
+    long total = last ? query.offset() + items.size() : count(connection, timeout, query.where());
     ObjectNode result = Json.MAPPER.createObjectNode();
     result.set("items", items);
     ObjectNode page = result.putObject("page");
@@ -271,9 +297,10 @@ final class SearchEntity {
 
   private long count(Connection connection, int timeout, Where where) throws SQLException {
     // Counting stops past the cap: a total over a million rows would cost a scan of them all.
+    boolean joinUnread = countFrom != null && !where.sql().contains(joinedAlias + ".");
     String sql =
         "SELECT COUNT(*) FROM (SELECT 1 AS one FROM "
-            + from
+            + (joinUnread ? countFrom : from)
             + where.sql()
             + " LIMIT "
             + (COUNT_CAP + 1)

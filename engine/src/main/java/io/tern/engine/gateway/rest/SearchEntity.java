@@ -134,8 +134,16 @@ final class SearchEntity {
     return key.name();
   }
 
-  /** What a search request asks: its SQL conditions, order and page. */
-  record Query(Where where, String orderBy, int offset, int limit) {}
+  /**
+   * What a search request asks: its SQL conditions, order and page. {@code rows} are the conditions
+   * the page's rows are read with: {@code where}'s, and past a cursor's key those past it, read
+   * from {@code skip} on (0 then, not the page's {@code offset} in the results).
+   */
+  record Query(Where where, String orderBy, int offset, int limit, Where rows, int skip) {
+    Query(Where where, String orderBy, int offset, int limit) {
+      this(where, orderBy, offset, limit, where, offset);
+    }
+  }
 
   /** Reads {@code body} ({@code filter}, {@code sort}, {@code page}); a 400 names what is wrong. */
   Query query(ObjectNode body) {
@@ -148,7 +156,15 @@ final class SearchEntity {
     }
     SearchPages.Page page = SearchPages.page(body.path("page"));
     Where where = where(body.get("filter"));
-    return new Query(where, orderBy(body.get("sort"), where), page.offset(), page.limit());
+    JsonNode sort = body.get("sort");
+    String orderBy = orderBy(sort, where);
+    if (page.afterKey() != null && (sort == null || sort.isNull() || sort.isEmpty())) {
+      // Sorted by key alone: the rows past the cursor's key are the next page, read from the
+      // key's index, where an offset walks every row before it (0.2-0.9 s at 500,000).
+      Where past = where.and(key.sql() + " > ?", page.afterKey());
+      return new Query(where, orderBy, page.offset(), page.limit(), past, 0);
+    }
+    return new Query(where, orderBy, page.offset(), page.limit());
   }
 
   /** The condition that picks the row of {@code key}. */
@@ -245,8 +261,8 @@ final class SearchEntity {
       rows(
           connection,
           timeout,
-          query.where(),
-          query.orderBy() + " LIMIT " + limit + " OFFSET " + query.offset(),
+          query.rows(),
+          query.orderBy() + " LIMIT " + limit + " OFFSET " + query.skip(),
           items);
     }
     // A page short of its limit holds the last rows: the total is known without counting (a
@@ -263,7 +279,12 @@ final class SearchEntity {
       page.putNull("endCursor");
     } else {
       page.put("startCursor", SearchPages.cursor(query.offset()));
-      page.put("endCursor", SearchPages.cursor(query.offset() + items.size()));
+      String lastKey = items.get(items.size() - 1).path(key.name()).asText("");
+      page.put(
+          "endCursor",
+          lastKey.isEmpty()
+              ? SearchPages.cursor(query.offset() + items.size())
+              : SearchPages.cursor(query.offset() + items.size(), Long.parseLong(lastKey)));
     }
     return result;
   }

@@ -37,6 +37,16 @@ final class SearchFilters {
       add(condition, List.of(values));
     }
 
+    /** These conditions and {@code condition} (a new Where: this one is kept for the count). */
+    Where and(String condition, Object value) {
+      Where and = new Where();
+      and.conditions.addAll(conditions);
+      and.parameters.addAll(parameters);
+      and.fixedColumns.addAll(fixedColumns);
+      and.add(condition, value);
+      return and;
+    }
+
     String sql() {
       return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
     }

@@ -338,6 +338,47 @@ abstract class SearchStoreContract {
     assertThat(jobs.at("/items/0/state").asText()).isEqualTo("CREATED");
   }
 
+  /**
+   * Sorted by key, the page after an end cursor is the rows past the cursor's last key: a row added
+   * before the cursor since neither repeats a row on the next page (as an offset would) nor changes
+   * it. A cursor of the old form (an offset alone) still reads as that offset.
+   */
+  @Test
+  void pagesAfterAnEndCursorStartPastItsLastKey() throws Exception {
+    String path = "/v2/process-instances/search";
+    JsonNode first = search(path, "{\"page\":{\"limit\":2}}");
+    assertThat(first.get("items").findValuesAsText("processInstanceKey"))
+        .containsExactly("10", "11");
+    String after = first.at("/page/endCursor").asText();
+    try (Statement sql = keepAlive.createStatement()) {
+      sql.execute(
+          "INSERT INTO process_instance (process_instance_key, bpmn_process_id, state,"
+              + " incident_count, partition_id, position) VALUES (5, 'early', 'ACTIVE', 0, 1, 5)");
+    }
+    try {
+      assertThat(
+              keys(
+                  path,
+                  "{\"page\":{\"limit\":2,\"after\":\"" + after + "\"}}",
+                  "processInstanceKey"))
+          .containsExactly("12");
+      String offsetOnly =
+          java.util.Base64.getUrlEncoder()
+              .withoutPadding()
+              .encodeToString("tern-offset:2".getBytes(StandardCharsets.UTF_8));
+      assertThat(
+              keys(
+                  path,
+                  "{\"page\":{\"limit\":2,\"after\":\"" + offsetOnly + "\"}}",
+                  "processInstanceKey"))
+          .containsExactly("11", "12");
+    } finally {
+      try (Statement sql = keepAlive.createStatement()) {
+        sql.execute("DELETE FROM process_instance WHERE process_instance_key = 5");
+      }
+    }
+  }
+
   @Test
   void withoutAStoreSearchesAre403AndAnUnreadableStoreIs503() throws Exception {
     HttpResponse<String> refused = post(none, "/v2/process-instances/search", "{}");

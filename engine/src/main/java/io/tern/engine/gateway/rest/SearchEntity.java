@@ -279,12 +279,13 @@ final class SearchEntity {
       page.putNull("endCursor");
     } else {
       page.put("startCursor", SearchPages.cursor(query.offset()));
-      String lastKey = items.get(items.size() - 1).path(key.name()).asText("");
+      JsonNode lastKey = items.get(items.size() - 1).path(key.name());
       page.put(
           "endCursor",
-          lastKey.isEmpty()
+          !lastKey.isTextual()
               ? SearchPages.cursor(query.offset() + items.size())
-              : SearchPages.cursor(query.offset() + items.size(), Long.parseLong(lastKey)));
+              : SearchPages.cursor(
+                  query.offset() + items.size(), Long.parseLong(lastKey.textValue())));
     }
     return result;
   }

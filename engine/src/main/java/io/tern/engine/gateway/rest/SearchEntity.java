@@ -61,6 +61,8 @@ final class SearchEntity {
 
   final String noun;
   private final String from;
+  private String countFrom;
+  private String joinedAlias;
   private final Field key;
   private final Map<String, Field> fields = new LinkedHashMap<>();
   private final Map<String, String> unsupported = new LinkedHashMap<>();
@@ -114,6 +116,17 @@ final class SearchEntity {
     return this;
   }
 
+  /**
+   * Counts from {@code table} alone when no condition reads the table {@link #from} joins as {@code
+   * alias}: a LEFT JOIN on the joined table's key adds no rows, so it cannot change the count, and
+   * skipping it spares a lookup for each of up to 10,001 rows counted.
+   */
+  SearchEntity countingFrom(String table, String alias) {
+    this.countFrom = table;
+    this.joinedAlias = alias;
+    return this;
+  }
+
   SearchEntity custom(String name, CustomFilter filter) {
     custom.put(name, filter);
     return this;
@@ -123,8 +136,16 @@ final class SearchEntity {
     return key.name();
   }
 
-  /** What a search request asks: its SQL conditions, order and page. */
-  record Query(Where where, String orderBy, int offset, int limit) {}
+  /**
+   * What a search request asks: its SQL conditions, order and page. {@code rows} are the conditions
+   * the page's rows are read with: {@code where}'s, and past a cursor's key those past it, read
+   * from {@code skip} on (0 then, not the page's {@code offset} in the results).
+   */
+  record Query(Where where, String orderBy, int offset, int limit, Where rows, int skip) {
+    Query(Where where, String orderBy, int offset, int limit) {
+      this(where, orderBy, offset, limit, where, offset);
+    }
+  }
 
   /** Reads {@code body} ({@code filter}, {@code sort}, {@code page}); a 400 names what is wrong. */
   Query query(ObjectNode body) {
@@ -136,8 +157,16 @@ final class SearchEntity {
       }
     }
     SearchPages.Page page = SearchPages.page(body.path("page"));
-    return new Query(
-        where(body.get("filter")), orderBy(body.get("sort")), page.offset(), page.limit());
+    Where where = where(body.get("filter"));
+    JsonNode sort = body.get("sort");
+    String orderBy = orderBy(sort, where);
+    if (page.afterKey() != null && (sort == null || sort.isNull() || sort.isEmpty())) {
+      // Sorted by key alone: the rows past the cursor's key are the next page, read from the
+      // key's index, where an offset walks every row before it (0.2-0.9 s at 500,000).
+      Where past = where.and(key.sql() + " > ?", page.afterKey());
+      return new Query(where, orderBy, page.offset(), page.limit(), past, 0);
+    }
+    return new Query(where, orderBy, page.offset(), page.limit());
   }
 
   /** The condition that picks the row of {@code key}. */
@@ -186,7 +215,7 @@ final class SearchEntity {
     return names;
   }
 
-  private String orderBy(JsonNode sort) {
+  private String orderBy(JsonNode sort, Where where) {
     List<String> terms = new ArrayList<>();
     if (sort != null && !sort.isNull()) {
       if (!sort.isArray()) {
@@ -212,6 +241,16 @@ final class SearchEntity {
         terms.add(field.sql() + (order.equals("ASC") ? " ASC NULLS LAST" : " DESC NULLS FIRST"));
       }
     }
+    if (!terms.isEmpty()) {
+      // The columns the filter holds to one value lead the order: the rows are the same, in the
+      // same order, but H2 reads rows in an index's order only if the ORDER BY starts with the
+      // index's first columns. "process-4, ACTIVE, newest first" is then the first 50 entries of
+      // the (bpmn_process_id, state, start_date DESC, key) index instead of all 100,000 matching
+      // rows sorted (PostgreSQL drops such terms itself).
+      List<String> fixed = new ArrayList<>();
+      where.fixedColumns().forEach(column -> fixed.add(column + " ASC"));
+      terms.addAll(0, fixed);
+    }
     terms.add(key.sql() + " ASC");
     return " ORDER BY " + String.join(", ", terms);
   }
@@ -224,11 +263,14 @@ final class SearchEntity {
       rows(
           connection,
           timeout,
-          query.where(),
-          query.orderBy() + " LIMIT " + limit + " OFFSET " + query.offset(),
+          query.rows(),
+          query.orderBy() + " LIMIT " + limit + " OFFSET " + query.skip(),
           items);
     }
-    long total = count(connection, timeout, query.where());
+    // A page short of its limit holds the last rows: the total is known without counting (a
+    // search by an order id, say, is then one query, not two).
+    boolean last = items.size() < limit && (!items.isEmpty() || query.offset() == 0);
+    long total = last ? query.offset() + items.size() : count(connection, timeout, query.where());
     ObjectNode result = Json.MAPPER.createObjectNode();
     result.set("items", items);
     ObjectNode page = result.putObject("page");
@@ -239,7 +281,13 @@ final class SearchEntity {
       page.putNull("endCursor");
     } else {
       page.put("startCursor", SearchPages.cursor(query.offset()));
-      page.put("endCursor", SearchPages.cursor(query.offset() + items.size()));
+      JsonNode lastKey = items.get(items.size() - 1).path(key.name());
+      page.put(
+          "endCursor",
+          !lastKey.isTextual()
+              ? SearchPages.cursor(query.offset() + items.size())
+              : SearchPages.cursor(
+                  query.offset() + items.size(), Long.parseLong(lastKey.textValue())));
     }
     return result;
   }
@@ -273,9 +321,10 @@ final class SearchEntity {
 
   private long count(Connection connection, int timeout, Where where) throws SQLException {
     // Counting stops past the cap: a total over a million rows would cost a scan of them all.
+    boolean joinUnread = countFrom != null && !where.sql().contains(joinedAlias + ".");
     String sql =
         "SELECT COUNT(*) FROM (SELECT 1 AS one FROM "
-            + from
+            + (joinUnread ? countFrom : from)
             + where.sql()
             + " LIMIT "
             + (COUNT_CAP + 1)

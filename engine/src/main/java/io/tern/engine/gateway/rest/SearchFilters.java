@@ -8,9 +8,11 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Camunda's search filters as SQL conditions over the history store: a field is either a plain
@@ -24,6 +26,7 @@ final class SearchFilters {
   static final class Where {
     private final List<String> conditions = new ArrayList<>();
     private final List<Object> parameters = new ArrayList<>();
+    private final Set<String> fixedColumns = new LinkedHashSet<>();
 
     void add(String condition, List<?> values) {
       conditions.add(condition);
@@ -34,6 +37,16 @@ final class SearchFilters {
       add(condition, List.of(values));
     }
 
+    /** These conditions and {@code condition} (a new Where: this one is kept for the count). */
+    Where and(String condition, Object value) {
+      Where and = new Where();
+      and.conditions.addAll(conditions);
+      and.parameters.addAll(parameters);
+      and.fixedColumns.addAll(fixedColumns);
+      and.add(condition, value);
+      return and;
+    }
+
     String sql() {
       return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
     }
@@ -41,7 +54,15 @@ final class SearchFilters {
     List<Object> parameters() {
       return parameters;
     }
+
+    /** The columns a condition holds to one value (in the order given): constant in the rows. */
+    Set<String> fixedColumns() {
+      return fixedColumns;
+    }
   }
+
+  /** A column of a table (an alias, a dot, a name), not an expression over it. */
+  private static final Pattern COLUMN = Pattern.compile("[a-z]+\\.[a-z_]+");
 
   private static final Map<Kind, Set<String>> OPERATORS =
       Map.of(
@@ -99,7 +120,16 @@ final class SearchFilters {
   }
 
   private static void equal(Where where, String column, Object value) {
+    if (value instanceof Boolean bool) {
+      // The condition itself, not "(x > 0) = ?": a planner serves "incident_count > 0" from an
+      // index, never a comparison of an expression's truth with a parameter.
+      where.add(bool ? column : "NOT " + column);
+      return;
+    }
     where.add(column + " = ?", value);
+    if (COLUMN.matcher(column).matches()) {
+      where.fixedColumns().add(column);
+    }
   }
 
   private static void in(Where where, String column, List<Object> values, boolean not) {

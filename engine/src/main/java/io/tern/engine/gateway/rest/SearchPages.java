@@ -8,8 +8,12 @@ import java.util.Base64;
 /**
  * A search's {@code page}: {@code limit} (100 by default, at most 10,000, as Camunda's) and where
  * it starts, {@code from} an offset or {@code after}/{@code before} a cursor this API answered.
- * Cursors are offsets into the sorted results: a page read after rows were added can repeat or skip
- * a row that moved in between (Camunda's cursors hold the last row's sort values).
+ * Cursors are opaque to clients: an offset into the sorted results and, in an end cursor, the key
+ * of the row it follows. A search sorted by key alone (the default) reads the page after such a
+ * cursor as the rows past that key, from the index, however deep (and without repeating or skipping
+ * a row when rows were added before it); other sorts and start cursors use the offset (a page read
+ * after rows were added can then repeat or skip one). Cursors without a key (answered before keys
+ * were added to them) are read as offsets.
  */
 final class SearchPages {
   static final int MAX_LIMIT = 10_000;
@@ -17,8 +21,16 @@ final class SearchPages {
   private static final int DEFAULT_LIMIT = 100;
   private static final String CURSOR_PREFIX = "tern-offset:";
 
-  /** The rows to answer: {@code limit} of them from {@code offset} on. */
-  record Page(int offset, int limit) {}
+  /**
+   * The rows to answer: {@code limit} of them from {@code offset} on, or, when {@code afterKey} is
+   * not null and the search is sorted by key alone, those past that key ({@code offset} then only
+   * says where they are in the results).
+   */
+  record Page(int offset, int limit, Long afterKey) {
+    Page(int offset, int limit) {
+      this(offset, limit, null);
+    }
+  }
 
   private SearchPages() {}
 
@@ -41,11 +53,12 @@ final class SearchPages {
       return new Page(from.intValue(), limit);
     }
     if (present(after)) {
-      return new Page(cursor("page.after", after), limit);
+      Cursor cursor = cursor("page.after", after);
+      return new Page(cursor.offset(), limit, cursor.key());
     }
     if (present(before)) {
       // The page that ends where the cursor starts, shorter at the start of the results.
-      int end = cursor("page.before", before);
+      int end = cursor("page.before", before).offset();
       int offset = Math.max(0, end - limit);
       return new Page(offset, end - offset);
     }
@@ -70,21 +83,34 @@ final class SearchPages {
     return node != null && !node.isNull();
   }
 
+  /** A cursor's content: the offset of the row it points at, and the key of the row before. */
+  private record Cursor(int offset, Long key) {}
+
   /** The cursor of the row at {@code offset}. */
   static String cursor(int offset) {
-    return Base64.getUrlEncoder()
-        .withoutPadding()
-        .encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
+    return encode(CURSOR_PREFIX + offset);
   }
 
-  private static int cursor(String name, JsonNode node) {
+  /** The cursor of the row at {@code offset}, which follows the row of {@code keyBefore}. */
+  static String cursor(int offset, long keyBefore) {
+    return encode(CURSOR_PREFIX + offset + ":" + keyBefore);
+  }
+
+  private static String encode(String cursor) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(cursor.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Cursor cursor(String name, JsonNode node) {
     String text = node.asText("");
     try {
       String decoded = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8);
       if (decoded.startsWith(CURSOR_PREFIX)) {
-        int offset = Integer.parseInt(decoded.substring(CURSOR_PREFIX.length()));
-        if (offset >= 0) {
-          return offset;
+        String[] parts = decoded.substring(CURSOR_PREFIX.length()).split(":", -1);
+        int offset = Integer.parseInt(parts[0]);
+        if (offset >= 0 && parts.length <= 2) {
+          return new Cursor(offset, parts.length == 2 ? Long.valueOf(parts[1]) : null);
         }
       }
     } catch (IllegalArgumentException e) {

@@ -134,6 +134,7 @@ final class SearchRoutes {
                 + " ON pd.process_definition_key = pi.process_definition_key",
             "processInstanceKey",
             "pi.process_instance_key")
+        .countingFrom("process_instance pi", "pd")
         .text("processDefinitionId", "pi.bpmn_process_id")
         .answered("processDefinitionName", "CAST(NULL AS VARCHAR(1))", Kind.TEXT)
         .field("processDefinitionVersion", "pi.version", Kind.INT)

@@ -97,9 +97,14 @@ abstract class SearchStoreContract {
     empty = gateway(new HistoryReader(emptyDatabase(), registry));
   }
 
-  /** The exporter's migration scripts, statement by statement (they hold no ; but as ends). */
+  /**
+   * The exporter's migration scripts the searches read (the user tasks of V2 and the search
+   * indexes of V3 included, so both databases take them), statement by statement (they hold no ;
+   * but as their end).
+   */
   private static void schema(Statement sql) throws Exception {
-    for (String name : List.of("V1__history_schema.sql", "V2__user_tasks.sql")) {
+    for (String name :
+        List.of("V1__history_schema.sql", "V2__user_tasks.sql", "V3__search_indexes.sql")) {
       String script;
       try (InputStream in = SearchStoreContract.class.getResourceAsStream("/db/history/" + name)) {
         script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -271,6 +276,57 @@ abstract class SearchStoreContract {
     assertThat(instances("{\"tenantId\":\"other\"}")).isEmpty();
   }
 
+  /**
+   * A sort behind a filter holding columns to one value: the search puts those columns first in its
+   * ORDER BY (for H2 to read the descending index in order), which must not change the order, nor
+   * may a filter that does not hold its column to one value ($like) lead it. hasIncident is
+   * "incident_count > 0" or its negation, and the count skips the definition join.
+   */
+  @Test
+  void sortsBehindFixedFiltersAndIncidentFiltersAnswerAsWithoutIndexes() throws Exception {
+    try (Statement sql = keepAlive.createStatement()) {
+      // 'sorted': 20 and 23 start at the same time, 21 has no start, 22 is completed.
+      sql.execute(
+          "INSERT INTO process_instance (process_instance_key, bpmn_process_id, state, start_date,"
+              + " incident_count, partition_id, position) VALUES"
+              + " (20, 'sorted', 'ACTIVE', TIMESTAMP WITH TIME ZONE '2026-12-05 10:00:00Z', 0, 1, 20),"
+              + " (21, 'sorted', 'ACTIVE', NULL, 0, 1, 21),"
+              + " (22, 'sorted', 'COMPLETED', TIMESTAMP WITH TIME ZONE '2026-12-06 10:00:00Z', 0, 1,"
+              + " 22),"
+              + " (23, 'sorted', 'ACTIVE', TIMESTAMP WITH TIME ZONE '2026-12-05 10:00:00Z', 2, 1, 23),"
+              + " (24, 'sorted', 'ACTIVE', TIMESTAMP WITH TIME ZONE '2026-12-04 10:00:00Z', 0, 1, 24),"
+              + " (25, 'sorted2', 'ACTIVE', TIMESTAMP WITH TIME ZONE '2026-12-07 10:00:00Z', 0, 1,"
+              + " 25)");
+    }
+    try {
+      String sorted =
+          "{\"filter\":{\"processDefinitionId\":%s,\"state\":\"ACTIVE\"},"
+              + "\"sort\":[{\"field\":\"startDate\",\"order\":\"%s\"}]}";
+      String path = "/v2/process-instances/search";
+      assertThat(keys(path, sorted.formatted("\"sorted\"", "DESC"), "processInstanceKey"))
+          .containsExactly("21", "20", "23", "24");
+      assertThat(keys(path, sorted.formatted("\"sorted\"", "ASC"), "processInstanceKey"))
+          .containsExactly("24", "20", "23", "21");
+      assertThat(
+              keys(path, sorted.formatted("{\"$like\":\"sorted*\"}", "DESC"), "processInstanceKey"))
+          .containsExactly("21", "25", "20", "23", "24");
+      assertThat(
+              search(path, sorted.formatted("\"sorted\"", "DESC")).at("/page/totalItems").asInt())
+          .isEqualTo(4);
+      assertThat(instances("{\"processDefinitionId\":\"sorted\",\"hasIncident\":true}"))
+          .containsExactly("23");
+      assertThat(
+              instances(
+                  "{\"processDefinitionId\":\"sorted\",\"state\":\"ACTIVE\","
+                      + "\"hasIncident\":{\"$eq\":false}}"))
+          .containsExactly("20", "21", "24");
+    } finally {
+      try (Statement sql = keepAlive.createStatement()) {
+        sql.execute("DELETE FROM process_instance WHERE process_instance_key BETWEEN 20 AND 25");
+      }
+    }
+  }
+
   @Test
   void longVariableValuesAreComparedInFull() throws Exception {
     String byValue = "{\"variables\":[{\"name\":\"doc\",\"value\":%s}]}";
@@ -410,6 +466,13 @@ abstract class SearchStoreContract {
             "/v2/process-instances/search",
             "{\"page\":{\"limit\":2,\"after\":\"" + first.at("/page/endCursor").asText() + "\"}}");
     assertThat(second.get("items")).hasSize(1);
+    // The last page's total is its end, not counted, and a page past the end counts.
+    assertThat(second.at("/page/totalItems").asInt()).isEqualTo(3);
+    assertThat(
+            search("/v2/process-instances/search", "{\"page\":{\"from\":10,\"limit\":2}}")
+                .at("/page/totalItems")
+                .asInt())
+        .isEqualTo(3);
     JsonNode back =
         search(
             "/v2/process-instances/search",
@@ -423,6 +486,47 @@ abstract class SearchStoreContract {
     assertThat(jobs.at("/page/totalItems").asInt()).isEqualTo(10_000);
     assertThat(jobs.at("/page/hasMoreTotalItems").asBoolean()).isTrue();
     assertThat(jobs.at("/items/0/state").asText()).isEqualTo("CREATED");
+  }
+
+  /**
+   * Sorted by key, the page after an end cursor is the rows past the cursor's last key: a row added
+   * before the cursor since neither repeats a row on the next page (as an offset would) nor changes
+   * it. A cursor of the old form (an offset alone) still reads as that offset.
+   */
+  @Test
+  void pagesAfterAnEndCursorStartPastItsLastKey() throws Exception {
+    String path = "/v2/process-instances/search";
+    JsonNode first = search(path, "{\"page\":{\"limit\":2}}");
+    assertThat(first.get("items").findValuesAsText("processInstanceKey"))
+        .containsExactly("10", "11");
+    String after = first.at("/page/endCursor").asText();
+    try (Statement sql = keepAlive.createStatement()) {
+      sql.execute(
+          "INSERT INTO process_instance (process_instance_key, bpmn_process_id, state,"
+              + " incident_count, partition_id, position) VALUES (5, 'early', 'ACTIVE', 0, 1, 5)");
+    }
+    try {
+      assertThat(
+              keys(
+                  path,
+                  "{\"page\":{\"limit\":2,\"after\":\"" + after + "\"}}",
+                  "processInstanceKey"))
+          .containsExactly("12");
+      String offsetOnly =
+          java.util.Base64.getUrlEncoder()
+              .withoutPadding()
+              .encodeToString("tern-offset:2".getBytes(StandardCharsets.UTF_8));
+      assertThat(
+              keys(
+                  path,
+                  "{\"page\":{\"limit\":2,\"after\":\"" + offsetOnly + "\"}}",
+                  "processInstanceKey"))
+          .containsExactly("11", "12");
+    } finally {
+      try (Statement sql = keepAlive.createStatement()) {
+        sql.execute("DELETE FROM process_instance WHERE process_instance_key = 5");
+      }
+    }
   }
 
   @Test

@@ -98,9 +98,9 @@ abstract class SearchStoreContract {
   }
 
   /**
-   * The exporter's migration scripts the searches read (the user tasks of V2 and the search
-   * indexes of V3 included, so both databases take them), statement by statement (they hold no ;
-   * but as their end).
+   * The exporter's migration scripts the searches read (the user tasks of V2 and the search indexes
+   * of V3 included, so both databases take them), statement by statement (they hold no ; but as
+   * their end).
    */
   private static void schema(Statement sql) throws Exception {
     for (String name :

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.gateway.history.HistoryReader;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -72,7 +70,7 @@ class SearchBenchmark {
     try (Connection connection = DriverManager.getConnection(url);
         Statement sql = connection.createStatement()) {
       for (String script : SCRIPTS) {
-        run(sql, script);
+        applied(sql, script);
       }
       sql.execute(
           "INSERT INTO process_definition SELECT X, 'process-' || X, 1, NULL, 'p.bpmn', 1,"
@@ -113,20 +111,7 @@ class SearchBenchmark {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (HistoryReader reader =
             new HistoryReader(new HistoryReader.Location(url, null, null), registry);
-        RestGateway gateway =
-            RestGateway.start(
-                "127.0.0.1",
-                0,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                1 << 20,
-                reader,
-                registry)) {
+        RestGateway gateway = HistoryScripts.searchGateway(reader, registry)) {
       HttpClient http = HttpClient.newHttpClient();
       URI uri = URI.create("http://127.0.0.1:" + gateway.port() + "/v2/process-instances/search");
       List<Search> searches = searches();
@@ -207,7 +192,7 @@ class SearchBenchmark {
     try (Connection connection = DriverManager.getConnection(url);
         Statement sql = connection.createStatement()) {
       for (String script : scripts) {
-        run(sql, script);
+        applied(sql, script);
       }
       connection.setAutoCommit(false);
       long inserting = System.nanoTime();
@@ -305,22 +290,9 @@ class SearchBenchmark {
     return values[Math.max(0, Math.min(values.length - 1, index))];
   }
 
-  /**
-   * Runs one of the exporter's Flyway scripts statement by statement (comments are whole lines).
-   */
-  private static void run(Statement sql, String name) throws Exception {
-    String script;
-    try (InputStream in = SearchBenchmark.class.getResourceAsStream("/db/history/" + name)) {
-      if (in == null) {
-        System.out.printf("FIGURE no %s on the class path: not applied%n", name);
-        return;
-      }
-      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
-      if (!statement.isBlank()) {
-        sql.execute(statement);
-      }
+  private static void applied(Statement sql, String script) throws Exception {
+    if (!HistoryScripts.run(sql, script)) {
+      System.out.printf("FIGURE no %s on the class path: not applied%n", script);
     }
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.gateway.history.HistoryReader;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -105,15 +104,8 @@ abstract class SearchStoreContract {
   private static void schema(Statement sql) throws Exception {
     for (String name :
         List.of("V1__history_schema.sql", "V2__user_tasks.sql", "V3__search_indexes.sql")) {
-      String script;
-      try (InputStream in = SearchStoreContract.class.getResourceAsStream("/db/history/" + name)) {
-        script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      script = script.replaceAll("(?m)^--.*$", "");
-      for (String statement : script.split(";")) {
-        if (!statement.isBlank()) {
-          sql.execute(statement);
-        }
+      if (!HistoryScripts.run(sql, name)) {
+        throw new IllegalStateException(name + " is not on the class path");
       }
     }
   }
@@ -188,20 +180,7 @@ abstract class SearchStoreContract {
   }
 
   int gateway(HistoryReader reader) {
-    RestGateway gateway =
-        RestGateway.start(
-            "127.0.0.1",
-            0,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            1 << 20,
-            reader,
-            new SimpleMeterRegistry());
+    RestGateway gateway = HistoryScripts.searchGateway(reader, new SimpleMeterRegistry());
     closing.add(gateway);
     if (reader != null) {
       closing.add(reader);

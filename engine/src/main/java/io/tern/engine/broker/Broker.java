@@ -215,6 +215,7 @@ public final class Broker implements AutoCloseable {
    *
    * @throws ExporterLoadException when a configured exporter does not load or configure
    * @throws DataDirectoryLock.InUseException when another broker holds {@code data.directory}
+   * @throws StoredTopology.MismatchException when the data was made under another topology
    * @throws ListenFailedException when a port is taken
    */
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
@@ -236,6 +237,14 @@ public final class Broker implements AutoCloseable {
     try {
       dataLock = DataDirectoryLock.acquire(config.dataDirectory());
     } catch (RuntimeException | Error e) {
+      exporters.forEach(LoadedExporter::close);
+      throw e;
+    }
+    // Under the lock (no other broker writes it), before any partition opens on the data.
+    try {
+      StoredTopology.verifyOrRecord(config);
+    } catch (RuntimeException | Error e) {
+      dataLock.close();
       exporters.forEach(LoadedExporter::close);
       throw e;
     }

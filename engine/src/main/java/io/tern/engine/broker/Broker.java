@@ -199,12 +199,17 @@ public final class Broker implements AutoCloseable {
   }
 
   /**
-   * Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. The
-   * JVM's memory, GC, CPU and uptime come with every registry (see {@link ResourceMetrics});
-   * threads are added here for the dashboard's JVM panel.
+   * Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus,
+   * every meter tagged with this broker's {@code node_id}. The JVM's memory, GC, CPU and uptime
+   * come with every registry (see {@link ResourceMetrics}); threads are added here for the
+   * dashboard's JVM panel.
    */
   public static Broker start(BrokerConfig config) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    // Every series names its broker: Prometheus' instance label is the pod's address, which
+    // changes on each restart (a series would break) and says nothing on a dashboard. First, as
+    // common tags apply only to meters registered after them.
+    registry.config().commonTags("node_id", Integer.toString(config.nodeId()));
     new JvmThreadMetrics().bindTo(registry);
     return start(config, registry);
   }

@@ -39,7 +39,7 @@ final class StoredTopology {
               + " cluster yet: set cluster.clusterSize, cluster.partitionsCount and"
               + " cluster.replicationFactor back to the stored values; to run with the new ones,"
               + " take a backup, start every broker on empty data directories and restore or"
-              + " replay the load (docs/deploy.md, Scaling)");
+              + " replay the load (docs/deploy.md, Changing the cluster size)");
     }
   }
 

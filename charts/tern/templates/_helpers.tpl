@@ -83,10 +83,10 @@ cluster, so it is not a default.
 {{- end -}}
 
 {{- define "tern.imagePullSecrets" -}}
-{{- with ((.Values.global | default dict).image | default dict).pullSecrets }}
+{{- with ((.Values.global | default dict).image | default dict).pullSecrets -}}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
-{{- end }}
+{{- end -}}
 {{- end -}}
 
 {{/* The DNS name of broker N: <pod>.<headless service>.<namespace>.svc */}}
@@ -382,7 +382,9 @@ disk watermarks) with .Values.config layered over them, the user's keys winning.
 {{- define "tern.rebalancePod" -}}
 restartPolicy: Never
 automountServiceAccountToken: false
-{{- include "tern.imagePullSecrets" .root }}
+{{- with include "tern.imagePullSecrets" .root }}
+{{ . }}
+{{- end }}
 {{- with .root.Values.broker.podSecurityContext }}
 securityContext:
   {{- toYaml . | nindent 2 }}

@@ -249,6 +249,23 @@ class RenderedClusterBootsTest {
         .contains("\"1\":\"already led by its primary")
         .contains("\"2\":\"already led by its primary")
         .contains("\"3\":\"already led by its primary");
+    // docs/deploy.md's round-trip measurement (how to see Chaos Mesh's delay in force) runs in
+    // the image, from broker 0 to brokers 1 and 2 by their headless names; no delay here.
+    String deploy = Files.readString(Podman.ROOT.resolve("docs/deploy.md"));
+    int measure = deploy.indexOf("kubectl -n latency exec latency35-tern-broker-0 -- bash -c '");
+    assertThat(measure).as("docs/deploy.md's round-trip measurement").isNotNegative();
+    int scriptStart = deploy.indexOf('\'', measure) + 1;
+    String script =
+        deploy
+            .substring(scriptStart, deploy.indexOf('\'', scriptStart))
+            .replace("latency35-tern-broker", Charts.name(statefulSet))
+            .replace(".latency.svc", "." + Charts.NAMESPACE + ".svc");
+    Podman.Result measured =
+        Podman.podman("exec", Charts.name(statefulSet) + "-0-broker", "bash", "-c", script);
+    assertThat(measured.code()).as("%s:\n%s", script, measured.output()).isZero();
+    assertThat(measured.output())
+        .containsPattern("broker 0 -> broker 1: connect [0-9]+ ms")
+        .containsPattern("broker 0 -> broker 2: connect [0-9]+ ms");
     // After the load and the leader moves, every pod still passes its liveness probe.
     for (Map.Entry<String, String> pod : everyPod.entrySet()) {
       assertThat(probe(played.get(pod.getKey()), "livenessProbe", pod.getValue()))

@@ -58,7 +58,8 @@ class BenchmarkChartTest {
         .contains(
             "StatefulSet/bench-tern-broker",
             "Service/bench-tern-gateway",
-            "Deployment/bench-starter",
+            // A starter with a duration runs once, as a Job.
+            (file.equals("values-latency-35ms.yaml") ? "Job" : "Deployment") + "/bench-starter",
             "Deployment/bench-worker-benchmark");
     assertThat(arguments(manifests, "bench-starter"))
         .as("the starter reaches the subchart's gateway Service")
@@ -83,7 +84,9 @@ class BenchmarkChartTest {
               .set("soak.baseline", "/reports/baseline")
               .manifests();
       List<List<String>> commandLines = new ArrayList<>();
-      for (Map<String, Object> deployment : manifests.ofKind("Deployment")) {
+      List<Map<String, Object>> workloads = new ArrayList<>(manifests.ofKind("Deployment"));
+      workloads.addAll(manifests.ofKind("Job")); // a starter with a duration
+      for (Map<String, Object> deployment : workloads) {
         List<?> command = at(deployment, "spec.template.spec.containers.0.command");
         if ("tern-benchmark".equals(String.valueOf(command.get(0)))) {
           commandLines.add(command.stream().map(String::valueOf).toList());
@@ -246,7 +249,11 @@ class BenchmarkChartTest {
         .isEqualTo("{latency=35ms, jitter=0ms, correlation=0}");
     assertThat(at(chaos, "spec.duration").toString()).isEqualTo("45m");
     // The starter's measured window: 30 minutes, which the experiment outlasts.
-    assertThat(manifests.named("Deployment", "exp-starter").toString()).contains("--duration, 30m");
+    // A Job, so that the starter is not started again when it ends.
+    Map<String, Object> starter = manifests.named("Job", "exp-starter");
+    assertThat(at(starter, "spec.template.spec.containers.0.command").toString())
+        .contains("--duration, 30m");
+    assertThat(at(starter, "spec.template.spec.restartPolicy").toString()).isEqualTo("OnFailure");
     // The experiment waits for every broker: a Job that waits for all 8 to be ready.
     Map<String, Object> wait = manifests.named("Job", "exp-chaos-wait");
     List<?> command = at(wait, "spec.template.spec.containers.0.command");
@@ -488,8 +495,11 @@ class BenchmarkChartTest {
   }
 
   private static List<String> arguments(Manifests manifests, String deployment) {
-    List<?> command =
-        at(manifests.named("Deployment", deployment), "spec.template.spec.containers.0.command");
+    Map<String, Object> workload =
+        manifests.ofKind("Deployment").stream().anyMatch(d -> deployment.equals(Charts.name(d)))
+            ? manifests.named("Deployment", deployment)
+            : manifests.named("Job", deployment);
+    List<?> command = at(workload, "spec.template.spec.containers.0.command");
     return command.stream().map(String::valueOf).toList();
   }
 }

@@ -177,7 +177,14 @@ class GkeChartTest {
         continue;
       }
       Object replicas =
-          manifest.get("kind").equals("Deployment") ? at(manifest, "spec.replicas") : 1;
+          switch (String.valueOf(manifest.get("kind"))) {
+            case "Deployment" -> at(manifest, "spec.replicas");
+            case "Job" -> {
+              Object parallelism = at(manifest, "spec.parallelism");
+              yield parallelism == null ? 1 : parallelism;
+            }
+            default -> 1;
+          };
       for (Object container : (List<?>) pod.get("containers")) {
         Object cpu = at(container, "resources.requests.cpu");
         others += ((Number) replicas).longValue() * (cpu == null ? 0 : millis(cpu));

@@ -163,3 +163,59 @@ env:
         key: {{ .Values.oauth.clientSecret.key | quote }}
 {{- end }}
 {{- end -}}
+
+{{/*
+A container that waits until every broker of the tern subchart answers ready, then puts each
+partition's leader on its preferred broker (tern-rebalance --wait-ready, with the management
+token); pass the root. Used by the latency experiments' wait Job and a starter with a duration.
+*/}}
+{{- define "bench.waitForBrokers" -}}
+{{- $tern := .Values.tern | default dict -}}
+{{- $tokenKey := dig "management" "token" "key" "token" $tern -}}
+- name: wait-ready
+  image: {{ include "bench.image" . }}
+  imagePullPolicy: {{ include "bench.imagePullPolicy" . }}
+  command:
+    - tern-rebalance
+    - --wait-ready
+    {{- range $i := until (int $tern.clusterSize) }}
+    - {{ printf "%s:9600" (include "bench.brokerHost" (dict "root" $ "index" $i)) }}
+    {{- end }}
+  env:
+    - name: TERN_REBALANCE_TIMEOUT
+      value: {{ include "bench.waitSeconds" . | quote }}
+    - name: TERN_MANAGEMENT_SECURITY_TOKENFILE
+      value: /usr/local/tern/secrets/management/{{ $tokenKey }}
+  {{- with .Values.chaosMesh.waitJob.resources }}
+  resources:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.securityContext }}
+  securityContext:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  volumeMounts:
+    - name: management-token
+      mountPath: /usr/local/tern/secrets/management
+      readOnly: true
+    - name: tmp
+      mountPath: /tmp
+{{- end -}}
+
+{{/* The management token's volume for bench.waitForBrokers; pass the root. */}}
+{{- define "bench.managementTokenVolume" -}}
+{{- $tern := .Values.tern | default dict -}}
+{{- $tokenKey := dig "management" "token" "key" "token" $tern -}}
+- name: management-token
+  secret:
+    secretName: {{ dig "management" "token" "existingSecret" "" $tern | default (printf "%s-management" (include "bench.cluster" .)) }}
+    defaultMode: 288 # 0440: readable through the pod's fsGroup
+    items:
+      - key: {{ $tokenKey }}
+        path: {{ $tokenKey }}
+{{- end -}}
+
+{{/* How long bench.waitForBrokers waits: the tern subchart's leaderBalancing.timeoutSeconds. */}}
+{{- define "bench.waitSeconds" -}}
+{{- int (dig "leaderBalancing" "timeoutSeconds" 600 (.Values.tern | default dict)) -}}
+{{- end -}}

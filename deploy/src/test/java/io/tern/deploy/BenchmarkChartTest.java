@@ -254,6 +254,13 @@ class BenchmarkChartTest {
     assertThat(at(starter, "spec.template.spec.containers.0.command").toString())
         .contains("--duration, 30m");
     assertThat(at(starter, "spec.template.spec.restartPolicy").toString()).isEqualTo("OnFailure");
+    // It starts when every broker is ready, as the experiment does: the window is not spent on
+    // a cluster still starting.
+    assertThat(at(starter, "spec.template.spec.initContainers.0.command").toString())
+        .isEqualTo(
+            at(manifests.named("Job", "exp-chaos-wait"), "spec.template.spec.containers.0.command")
+                .toString())
+        .startsWith("[tern-rebalance, --wait-ready, exp-tern-broker-0.");
     // The experiment waits for every broker: a Job that waits for all 8 to be ready.
     Map<String, Object> wait = manifests.named("Job", "exp-chaos-wait");
     List<?> command = at(wait, "spec.template.spec.containers.0.command");

@@ -156,6 +156,18 @@ class RenderedClusterBootsTest {
     everyPod.put(gatewayPod, gateway);
     for (Map.Entry<String, String> pod : everyPod.entrySet()) {
       passesItsProbes(pod.getKey(), played.get(pod.getKey()), pod.getValue());
+      // podman took the liveness probe as the container's health check (a curl it cannot run
+      // here: no timers), on the port the probe's name resolved to.
+      Map<String, Object> liveness = at(played.get(pod.getKey()), "livenessProbe.httpGet");
+      assertThat(
+              Podman.podman(
+                      "inspect",
+                      pod.getKey() + "-" + pods.get(pod.getKey()),
+                      "--format",
+                      "{{json .Config.Healthcheck.Test}}")
+                  .output())
+          .as("%s's health check from its liveness probe", pod.getKey())
+          .contains("localhost:" + liveness.get("port") + liveness.get("path"));
     }
     System.out.printf(
         "Rendered cluster of %d brokers and a gateway ready %d s after rendering%n",

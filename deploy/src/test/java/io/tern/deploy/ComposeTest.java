@@ -29,6 +29,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 @ResourceLock(Podman.CONTAINERS)
 class ComposeTest {
   private static final Path COMPOSE = Podman.ROOT.resolve("docker/compose.yaml");
+  private static final String TOKEN = "compose-test-management-token-01";
   private static final List<String> BROKERS = List.of("broker-0", "broker-1", "broker-2");
 
   /** What compose runs on the Tern image; Prometheus and Grafana need a registry to pull from. */
@@ -90,7 +91,7 @@ class ComposeTest {
               "TERN_CLUSTER_CONTACTPOINTS", "broker-0:26501,broker-1:26501,broker-2:26501")
           .containsEntry("TERN_CLUSTER_CLUSTERSIZE", "3")
           // operations off unless the one running compose gives a token
-          .containsEntry("TERN_MANAGEMENT_SECURITY_TOKEN", "${TERN_MANAGEMENT_TOKEN:-}");
+          .containsEntry("TERN_MANAGEMENT_SECURITY_TOKEN", "${TERN_MANAGEMENT_TOKEN}");
       assertThat(broker.get("command").toString()).isEqualTo("[broker]");
     }
     assertThat(services.get("gateway").toString()).contains("command=[gateway]");
@@ -183,7 +184,8 @@ class ComposeTest {
                 "env",
                 "TERN_IMAGE=" + Podman.IMAGE,
                 // tern-rebalance in broker-0 reads it from the broker's environment.
-                "TERN_MANAGEMENT_TOKEN=compose-test-management-token-01",
+                "TERN_MANAGEMENT_TOKEN=" + TOKEN,
+                "TERN_JAVA_OPTS=" + Podman.TEST_JAVA_OPTS,
                 // Free host ports, not 26500 and 8080: other modules' brokers may hold those.
                 "TERN_GATEWAY_PORT=" + ImageTest.freePort(),
                 "TERN_REST_PORT=" + ImageTest.freePort(),
@@ -198,6 +200,11 @@ class ComposeTest {
     try {
       Podman.Result started = Podman.run(Duration.ofMinutes(3), up.toArray(String[]::new));
       assertThat(started.code()).as("%s:\n%s", up, started.output()).isZero();
+      // What the brokers got from the host's variables: podman-compose 1.0.3 passed ${VAR:-} on
+      // unexpanded, and the brokers took the variable's name as their token.
+      assertThat(Podman.podman("exec", project + "_broker-0_1", "printenv").output())
+          .contains("TERN_MANAGEMENT_SECURITY_TOKEN=" + TOKEN + "\n")
+          .contains("TERN_JAVA_OPTS=" + Podman.TEST_JAVA_OPTS + "\n");
       List<String> rebalance =
           new ArrayList<>(
               List.of("podman", "exec", project + "_broker-0_1", "tern-rebalance", "--wait-ready"));

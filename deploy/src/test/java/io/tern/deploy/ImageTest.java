@@ -60,6 +60,8 @@ class ImageTest {
             container,
             "--memory",
             "1g",
+            "-e",
+            "TERN_JAVA_OPTS=" + Podman.TEST_JAVA_OPTS,
             "-p",
             "127.0.0.1:" + gateway + ":26500",
             "-p",
@@ -98,6 +100,9 @@ class ImageTest {
                 .output())
         .as("the heap is a quarter of the container's 1 GiB, not of the host's memory")
         .contains(String.valueOf(256L * 1024 * 1024));
+    assertThat(Podman.podman("exec", container, "cat", "/proc/1/cmdline").output())
+        .as("TERN_JAVA_OPTS reaches the broker's JVM (the entrypoint execs it as process 1)")
+        .contains(Podman.TEST_JAVA_OPTS);
 
     try {
       try (CamundaClient client =

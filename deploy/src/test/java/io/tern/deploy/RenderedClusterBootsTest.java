@@ -104,6 +104,8 @@ class RenderedClusterBootsTest {
             .set("broker.resources.limits.cpu", "2")
             .set("broker.resources.limits.memory", "1536Mi")
             .set("config.state.rocksdb.memoryLimitMb", 128)
+            .set("broker.javaOpts", Podman.TEST_JAVA_OPTS)
+            .set("gateway.javaOpts", Podman.TEST_JAVA_OPTS)
             .set("gateway.enabled", true)
             .set("gateway.replicas", 1)
             .set("gateway.resources.requests.cpu", "250m")

@@ -25,6 +25,23 @@ final class MembershipLog {
     reset(baseIndex, base);
   }
 
+  /**
+   * The configuration as of the latest snapshot (the bootstrap one if it records none), then every
+   * configuration entry of the log after it.
+   */
+  static MembershipLog recover(Membership bootstrap, RaftLog log, SnapshotMeta snapshot) {
+    MembershipLog recovered =
+        snapshot == null
+            ? new MembershipLog(0, bootstrap)
+            : new MembershipLog(
+                snapshot.index(),
+                snapshot.membership() != null ? snapshot.membership() : bootstrap);
+    for (RaftEntry entry : log.configEntries(snapshot == null ? 1 : snapshot.index() + 1)) {
+      recovered.appended(entry.index(), entry.membership());
+    }
+    return recovered;
+  }
+
   /** The configuration in force: the last one appended. */
   Membership current() {
     return changes.isEmpty() ? base : changes.get(changes.size() - 1).membership();

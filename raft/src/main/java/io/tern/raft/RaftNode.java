@@ -112,35 +112,13 @@ public final class RaftNode {
     this.random = random;
     this.selfId = selfId;
     this.bootstrapMembership = Membership.ofVoters(group);
-    this.memberships = recoverMemberships(bootstrapMembership, log, snapshots.latest());
+    this.memberships = MembershipLog.recover(bootstrapMembership, log, snapshots.latest());
     this.view = new MemberView(memberships.current(), selfId);
     this.term = hardState.term();
     this.votedFor = hardState.votedFor();
     this.persistedIndex = Math.min(persistedIndex, log.lastIndex());
     this.commitIndex = Math.min(commitIndex, log.lastIndex());
     resetElectionTimer();
-  }
-
-  /**
-   * The configuration as of the latest snapshot (the bootstrap one if it records none), then every
-   * configuration entry of the log after it. Reads each entry after the snapshot once at start.
-   */
-  private static MembershipLog recoverMemberships(
-      Membership bootstrap, RaftLog log, SnapshotMeta snapshot) {
-    MembershipLog recovered =
-        snapshot == null
-            ? new MembershipLog(0, bootstrap)
-            : new MembershipLog(
-                snapshot.index(),
-                snapshot.membership() != null ? snapshot.membership() : bootstrap);
-    long from = Math.max(log.firstIndex(), snapshot == null ? 1 : snapshot.index() + 1);
-    for (long index = from; index <= log.lastIndex(); index++) {
-      RaftEntry entry = log.entry(index);
-      if (entry.type() == RaftEntry.Type.CONFIG) {
-        recovered.appended(index, entry.membership());
-      }
-    }
-    return recovered;
   }
 
   // ---------------------------------------------------------------- inputs

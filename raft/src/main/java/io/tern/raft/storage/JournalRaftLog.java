@@ -279,6 +279,24 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     return batch;
   }
 
+  /** Reads only each entry's type byte in place; decodes the configuration entries alone. */
+  @Override
+  public List<RaftEntry> configEntries(long fromIndex) {
+    List<RaftEntry> found = new ArrayList<>();
+    long from = Math.max(fromIndex, journal.getFirstIndex());
+    if (from > journal.getLastIndex()) {
+      return found;
+    }
+    reader.seek(from);
+    while (reader.hasNext()) {
+      JournalRecord record = reader.next();
+      if (record.data().getByte(TYPE_OFFSET) == TYPE_CONFIG) {
+        found.add(decode(record));
+      }
+    }
+    return found;
+  }
+
   @Override
   public RaftEntry entry(long index) {
     RaftEntry entry = recent.get(index);

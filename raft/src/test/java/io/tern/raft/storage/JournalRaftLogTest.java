@@ -117,6 +117,9 @@ class JournalRaftLogTest {
       assertThat(config.asqn()).isEqualTo(RaftEntry.NO_ASQN);
       assertThat(config.membership()).isEqualTo(membership);
       assertThat(reopened.entry(3)).isEqualTo(entry(3, 1));
+      assertThat(reopened.configEntries(1)).containsExactly(config);
+      assertThat(reopened.configEntries(3)).isEmpty();
+      assertThat(reopened.configEntries(4)).isEmpty();
       try (io.tern.journal.JournalReader reader = journal.openReader()) {
         reader.seek(1);
         assertThat(JournalRaftLog.isApplicationEntry(reader.next().data())).as("no-op").isFalse();

@@ -72,6 +72,15 @@ public final class RaftNode {
   // Leader state.
   private final Map<Integer, Progress> progress = new HashMap<>();
   private int transferee = NO_LEADER;
+
+  /**
+   * A member this leader just removed, still sent entries until it acknowledges the entry that
+   * removes it (departingAt), so that it learns of its removal and stops campaigning. It counts for
+   * nothing meanwhile. One at most, as changes are made one at a time.
+   */
+  private int departing = NO_LEADER;
+
+  private long departingAt;
   private int transferElapsed;
 
   // Follower state: how far our log is known to match the current leader's (appends of this term
@@ -161,11 +170,18 @@ public final class RaftNode {
     if (heartbeatElapsed >= config.heartbeatTicks()) {
       heartbeatElapsed = 0;
       for (int peer : view.peers) {
-        progress.get(peer).onHeartbeatTick();
-        if (!sendAppend(peer)) {
-          sendHeartbeat(peer);
-        }
+        heartbeat(peer);
       }
+      if (departing != NO_LEADER) {
+        heartbeat(departing);
+      }
+    }
+  }
+
+  private void heartbeat(int peer) {
+    progress.get(peer).onHeartbeatTick();
+    if (!sendAppend(peer)) {
+      sendHeartbeat(peer);
     }
   }
 
@@ -349,7 +365,18 @@ public final class RaftNode {
       throw new IllegalStateException(
           "raft: leader " + selfId + " is not a voter of its configuration " + view.membership);
     }
-    progress.keySet().removeIf(peer -> !view.membership.contains(peer));
+    int removed = NO_LEADER;
+    for (int peer : progress.keySet()) {
+      if (!view.membership.contains(peer) && peer != departing) {
+        removed = peer;
+      }
+    }
+    setDeparting(NO_LEADER, 0); // one departing member at most: the one this change removes
+    int keep = removed;
+    progress.keySet().removeIf(peer -> !view.membership.contains(peer) && peer != keep);
+    if (removed != NO_LEADER) {
+      setDeparting(removed, memberships.lastChangeIndex());
+    }
     if (transferee != NO_LEADER && !view.isVoter(transferee)) {
       transferee = NO_LEADER;
     }
@@ -357,6 +384,25 @@ public final class RaftNode {
       if (!progress.containsKey(peer)) {
         progress.put(peer, new Progress(log.lastIndex() + 1, config.maxInflightAppends()));
       }
+    }
+  }
+
+  /**
+   * Starts sending to {@code member} until it acknowledges {@code removalIndex}; NO_LEADER forgets
+   * the member departing so far (unless it is a member again).
+   */
+  private void setDeparting(int member, long removalIndex) {
+    if (member == NO_LEADER && departing != NO_LEADER && !view.membership.contains(departing)) {
+      progress.remove(departing);
+    }
+    departing = member;
+    departingAt = removalIndex;
+  }
+
+  /** The departing member acknowledged its removal: nothing more to send it. */
+  private void checkDeparted(int from, Progress pr) {
+    if (from == departing && pr.matchIndex >= departingAt) {
+      setDeparting(NO_LEADER, 0);
     }
   }
 
@@ -556,6 +602,7 @@ public final class RaftNode {
     role = RaftRole.FOLLOWER;
     leaderId = newLeader;
     transferee = NO_LEADER;
+    departing = NO_LEADER;
     progress.clear();
     matchedLeaderIndex = 0;
     acknowledgedIndex = 0;
@@ -576,6 +623,7 @@ public final class RaftNode {
     transferee = NO_LEADER;
     heartbeatElapsed = 0;
     electionElapsed = 0;
+    departing = NO_LEADER;
     progress.clear();
     for (int peer : view.peers) {
       progress.put(peer, new Progress(log.lastIndex() + 1, config.maxInflightAppends()));
@@ -705,6 +753,10 @@ public final class RaftNode {
     if (response.success()) {
       if (pr.acknowledge(response.index())) {
         maybeCommit();
+        checkDeparted(response.from(), pr);
+        if (progress.get(response.from()) == null) {
+          return;
+        }
       }
       if (response.from() == transferee && pr.matchIndex == log.lastIndex()) {
         send(new TimeoutNow(selfId, transferee, term));
@@ -720,6 +772,9 @@ public final class RaftNode {
   private void broadcastAppend() {
     for (int peer : view.peers) {
       sendAppend(peer);
+    }
+    if (departing != NO_LEADER) {
+      sendAppend(departing);
     }
   }
 
@@ -814,6 +869,10 @@ public final class RaftNode {
     if (response.installed()) {
       pr.snapshotInstalled(response.snapshotIndex());
       maybeCommit();
+      checkDeparted(response.from(), pr);
+      if (progress.get(response.from()) == null) {
+        return;
+      }
       if (response.from() == transferee && pr.matchIndex == log.lastIndex()) {
         send(new TimeoutNow(selfId, transferee, term));
       }

@@ -172,19 +172,44 @@ class MembershipChangeTest {
   }
 
   @Test
+  void aRemovedMemberHearsOfItsRemovalOnceReachableAndStopsCampaigning() {
+    ScenarioCluster cluster = threeMembersLedByOne();
+    cluster.isolate(3);
+    assertThat(cluster.change(1, ConfigChange.remove(3)).status()).isEqualTo(Status.ACCEPTED);
+    cluster.tick(2);
+    assertThat(cluster.node(1).raft.configChangePending()).as("2 of {1, 2} commit").isFalse();
+
+    cluster.reconnect(3);
+    cluster.tick(3);
+
+    // The leader kept sending to member 3 until it acknowledged the entry that removes it.
+    assertThat(cluster.node(3).raft.membership().contains(3)).isFalse();
+    int transcriptBefore = cluster.transcript().size();
+    cluster.isolate(1);
+    cluster.isolate(2);
+    cluster.tick(200);
+    assertThat(cluster.transcript().subList(transcriptBefore, cluster.transcript().size()))
+        .noneMatch(line -> line.startsWith("3:"));
+  }
+
+  @Test
   void aRemovedMemberThatMissedItsRemovalCannotDisruptTheGroup() {
     ScenarioCluster cluster = threeMembersLedByOne();
     cluster.isolate(3);
     cluster.change(1, ConfigChange.remove(3));
     cluster.tick(2);
-    long term = cluster.node(1).raft.term();
+    // A new leader does not know member 3 is departing: it sends it nothing.
+    cluster.transfer(1, 2);
+    cluster.tick(2);
+    assertThat(cluster.leader()).isEqualTo(2);
+    long term = cluster.node(2).raft.term();
 
     cluster.reconnect(3);
     cluster.tick(200);
 
     // Member 3 never heard of its removal and keeps asking for pre-votes; they fail.
     assertThat(cluster.node(3).raft.membership().contains(3)).isTrue();
-    assertThat(cluster.leader()).isEqualTo(1);
+    assertThat(cluster.leader()).isEqualTo(2);
     assertThat(cluster.node(1).raft.term()).isEqualTo(term);
     assertThat(cluster.node(2).raft.term()).isEqualTo(term);
   }

@@ -26,7 +26,8 @@ import java.util.TreeMap;
  * and for membership changes:
  *
  * <ul>
- *   <li>a leader is a voter of the configuration in force on it;
+ *   <li>a leader, candidate or pre-candidate is a voter of the configuration in force on it
+ *       (learners and removed members never campaign);
  *   <li>at most one change in flight: a leader never holds a configuration entry it has not
  *       committed followed by another one;
  *   <li>configurations are applied in order: each committed configuration differs from the one
@@ -64,6 +65,17 @@ final class SafetyChecker {
   }
 
   void onReady(int id, Ready ready, SimLog log, long now) {
+    if (ready.role() != RaftRole.FOLLOWER && !ready.membership().isVoter(id)) {
+      throw new SafetyViolation(
+          "member "
+              + id
+              + " is "
+              + ready.role()
+              + " in term "
+              + ready.term()
+              + " but no voter of "
+              + ready.membership());
+    }
     if (ready.role() != RaftRole.LEADER) {
       scannedUpTo.remove(id);
       lastConfigIndex.remove(id);

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -70,17 +69,8 @@ public final class RaftNode {
   private boolean transferElection;
 
   // Leader state.
-  private final Map<Integer, Progress> progress = new HashMap<>();
+  private final Replicas progress;
   private int transferee = NO_LEADER;
-
-  /**
-   * A member this leader just removed, still sent entries until it acknowledges the entry that
-   * removes it (departingAt), so that it learns of its removal and stops campaigning. It counts for
-   * nothing meanwhile. One at most, as changes are made one at a time.
-   */
-  private int departing = NO_LEADER;
-
-  private long departingAt;
   private int transferElapsed;
 
   // Follower state: how far our log is known to match the current leader's (appends of this term
@@ -120,6 +110,7 @@ public final class RaftNode {
     this.snapshots = snapshots;
     this.random = random;
     this.selfId = selfId;
+    this.progress = new Replicas(config.maxInflightAppends());
     this.bootstrapMembership = Membership.ofVoters(group);
     this.memberships = MembershipLog.recover(bootstrapMembership, log, snapshots.latest());
     this.view = new MemberView(memberships.current(), selfId);
@@ -172,8 +163,8 @@ public final class RaftNode {
       for (int peer : view.peers) {
         heartbeat(peer);
       }
-      if (departing != NO_LEADER) {
-        heartbeat(departing);
+      if (progress.departing() != NO_LEADER) {
+        heartbeat(progress.departing());
       }
     }
   }
@@ -365,44 +356,10 @@ public final class RaftNode {
       throw new IllegalStateException(
           "raft: leader " + selfId + " is not a voter of its configuration " + view.membership);
     }
-    int removed = NO_LEADER;
-    for (int peer : progress.keySet()) {
-      if (!view.membership.contains(peer) && peer != departing) {
-        removed = peer;
-      }
-    }
-    setDeparting(NO_LEADER, 0); // one departing member at most: the one this change removes
-    int keep = removed;
-    progress.keySet().removeIf(peer -> !view.membership.contains(peer) && peer != keep);
-    if (removed != NO_LEADER) {
-      setDeparting(removed, memberships.lastChangeIndex());
-    }
+    progress.onMembershipChanged(
+        view.membership, view.peers, memberships.lastChangeIndex(), log.lastIndex() + 1);
     if (transferee != NO_LEADER && !view.isVoter(transferee)) {
       transferee = NO_LEADER;
-    }
-    for (int peer : view.peers) {
-      if (!progress.containsKey(peer)) {
-        progress.put(peer, new Progress(log.lastIndex() + 1, config.maxInflightAppends()));
-      }
-    }
-  }
-
-  /**
-   * Starts sending to {@code member} until it acknowledges {@code removalIndex}; NO_LEADER forgets
-   * the member departing so far (unless it is a member again).
-   */
-  private void setDeparting(int member, long removalIndex) {
-    if (member == NO_LEADER && departing != NO_LEADER && !view.membership.contains(departing)) {
-      progress.remove(departing);
-    }
-    departing = member;
-    departingAt = removalIndex;
-  }
-
-  /** The departing member acknowledged its removal: nothing more to send it. */
-  private void checkDeparted(int from, Progress pr) {
-    if (from == departing && pr.matchIndex >= departingAt) {
-      setDeparting(NO_LEADER, 0);
     }
   }
 
@@ -602,7 +559,6 @@ public final class RaftNode {
     role = RaftRole.FOLLOWER;
     leaderId = newLeader;
     transferee = NO_LEADER;
-    departing = NO_LEADER;
     progress.clear();
     matchedLeaderIndex = 0;
     acknowledgedIndex = 0;
@@ -623,11 +579,7 @@ public final class RaftNode {
     transferee = NO_LEADER;
     heartbeatElapsed = 0;
     electionElapsed = 0;
-    departing = NO_LEADER;
-    progress.clear();
-    for (int peer : view.peers) {
-      progress.put(peer, new Progress(log.lastIndex() + 1, config.maxInflightAppends()));
-    }
+    progress.reset(view.peers, log.lastIndex() + 1);
     // A no-op of the new term lets the leader commit entries of earlier terms (Raft 5.4.2).
     appendToLog(RaftEntry.noop(log.lastIndex() + 1, term));
     broadcastAppend();
@@ -753,8 +705,7 @@ public final class RaftNode {
     if (response.success()) {
       if (pr.acknowledge(response.index())) {
         maybeCommit();
-        checkDeparted(response.from(), pr);
-        if (progress.get(response.from()) == null) {
+        if (progress.departedOnAcknowledgement(response.from())) {
           return;
         }
       }
@@ -773,8 +724,8 @@ public final class RaftNode {
     for (int peer : view.peers) {
       sendAppend(peer);
     }
-    if (departing != NO_LEADER) {
-      sendAppend(departing);
+    if (progress.departing() != NO_LEADER) {
+      sendAppend(progress.departing());
     }
   }
 
@@ -869,8 +820,7 @@ public final class RaftNode {
     if (response.installed()) {
       pr.snapshotInstalled(response.snapshotIndex());
       maybeCommit();
-      checkDeparted(response.from(), pr);
-      if (progress.get(response.from()) == null) {
+      if (progress.departedOnAcknowledgement(response.from())) {
         return;
       }
       if (response.from() == transferee && pr.matchIndex == log.lastIndex()) {
@@ -1088,7 +1038,8 @@ public final class RaftNode {
             .append(log.lastIndex())
             .append(']');
     if (role == RaftRole.LEADER) {
-      new TreeMap<>(progress)
+      progress
+          .byMember()
           .forEach((peer, pr) -> text.append(" peer ").append(peer).append(": ").append(pr));
     } else if (receivingSnapshot != null) {
       text.append(" receiving snapshot ")

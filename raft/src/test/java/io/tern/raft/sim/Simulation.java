@@ -57,6 +57,12 @@ final class Simulation {
   private static final int SNAPSHOT_ONE_IN_TICKS = 40;
   private static final int MAX_COMPACTION_TAIL = 8;
 
+  /** A membership change is tried after one proposal in this many (and on 2% of the steps). */
+  private static final int MEMBERSHIP_CHANGE_ONE_IN_PROPOSALS = 3;
+
+  /** Membership plans (add, remove, replace) the healed group carries out before converging. */
+  private static final int HEALED_MEMBERSHIP_PLANS = 2;
+
   /** Members that are not in the bootstrap group and may join later. */
   private static final int SPARE_MEMBERS = 2;
 
@@ -373,6 +379,10 @@ final class Simulation {
         if (index > 0) {
           node.drive();
         }
+        // The fault phase is short of leaders: most changes are tried while there is one.
+        if (random.nextInt(MEMBERSHIP_CHANGE_ONE_IN_PROPOSALS) == 0) {
+          changeMembership();
+        }
         return;
       }
     }
@@ -504,11 +514,15 @@ final class Simulation {
   }
 
   /**
-   * Runs the healed group until a leader commits a new entry on every member and all logs are
-   * equal. Returns null on success, else what did not converge.
+   * Runs the healed group until it has finished its membership changes (the plan left from the
+   * fault phase and {@link #HEALED_MEMBERSHIP_PLANS} more: the fault phase seldom has a leader long
+   * enough for a whole replacement) and a leader commits a new entry on every member of its
+   * committed configuration, whose logs are all equal. Returns null on success, else what did not
+   * converge.
    */
   String runUntilConverged(int maxTicks) {
     long marker = -1;
+    int plansLeft = HEALED_MEMBERSHIP_PLANS;
     for (int tick = 0; tick < maxTicks; tick++) {
       if (checker.committedEntryLost()) {
         // An unsafe flush mode lost acknowledged entries: the group may never agree again (a
@@ -521,6 +535,12 @@ final class Simulation {
         deliverDue();
       }
       checker.checkLogs(liveLogs());
+      if (!plan.isEmpty() || (plansLeft > 0 && leader() != null)) {
+        if (plan.isEmpty()) {
+          plansLeft--;
+        }
+        changeMembership();
+      }
       SimNode leader = leader();
       // Propose again now and then: a marker proposed under an earlier leader may have been
       // replaced (unsafe modes can lose it, and any leader change may truncate it).
@@ -529,7 +549,12 @@ final class Simulation {
         marker = leader.raft.propose(proposals, data);
         leader.drive();
       }
-      if (marker > 0 && leader != null && converged(leader, marker)) {
+      if (marker > 0
+          && leader != null
+          && plan.isEmpty()
+          && plansLeft == 0
+          && !leader.raft.configChangePending()
+          && converged(leader, marker)) {
         return null;
       }
       if (leader == null) {

@@ -24,7 +24,12 @@ public final class RaftEntry {
     /** Data proposed by the application. */
     APPLICATION,
     /** Appended by a new leader so that it can commit entries of earlier terms (Raft 5.4.2). */
-    NOOP
+    NOOP,
+    /**
+     * A new configuration of the group ({@link Membership#encode()}), in force on each member from
+     * the moment it appends the entry. Carries no application data, like a no-op.
+     */
+    CONFIG
   }
 
   private final long index;
@@ -75,6 +80,19 @@ public final class RaftEntry {
 
   public static RaftEntry noop(long index, long term) {
     return new RaftEntry(index, term, Type.NOOP, NO_ASQN, NO_DATA);
+  }
+
+  /** A configuration entry: in force on each member once appended. */
+  public static RaftEntry config(long index, long term, Membership membership) {
+    return new RaftEntry(index, term, Type.CONFIG, NO_ASQN, membership.encode());
+  }
+
+  /** The configuration this {@link Type#CONFIG} entry carries. */
+  public Membership membership() {
+    if (type != Type.CONFIG) {
+      throw new IllegalStateException("raft: entry " + index + " is not a configuration: " + type);
+    }
+    return Membership.decode(data());
   }
 
   public long index() {
@@ -188,6 +206,11 @@ public final class RaftEntry {
 
   @Override
   public String toString() {
-    return "Entry{" + index + "@" + term + (type == Type.NOOP ? " noop" : "") + "}";
+    return "Entry{"
+        + index
+        + "@"
+        + term
+        + (type == Type.NOOP ? " noop" : type == Type.CONFIG ? " config" : "")
+        + "}";
   }
 }

@@ -51,6 +51,22 @@ public interface RaftLog {
   RaftEntry entry(long index);
 
   /**
+   * The {@link RaftEntry.Type#CONFIG} entries from {@code fromIndex} to the last, in order: how a
+   * member recovers its configuration at start. A log may find them without reading the data of
+   * every other entry.
+   */
+  default List<RaftEntry> configEntries(long fromIndex) {
+    List<RaftEntry> found = new java.util.ArrayList<>();
+    for (long index = Math.max(fromIndex, firstIndex()); index <= lastIndex(); index++) {
+      RaftEntry entry = entry(index);
+      if (entry.type() == RaftEntry.Type.CONFIG) {
+        found.add(entry);
+      }
+    }
+    return found;
+  }
+
+  /**
    * Records that a snapshot covers everything up to {@code snapshotIndex} (of term {@code
    * snapshotTerm}) and drops entries up to {@code compactUpTo} (at most: an implementation may keep
    * more, as the journal deletes whole segments only).

@@ -72,7 +72,8 @@ public sealed interface RaftMessage {
    * compacted away. Chunks are numbered from 0 and written in order into the follower's pending
    * area; {@code data} holds bytes {@code [fileOffset, fileOffset + data.length)} of the snapshot
    * file {@code fileName}. {@code crc32c} covers {@code data}; {@code snapshotChecksum} covers the
-   * whole snapshot and is verified before the follower installs it.
+   * whole snapshot and is verified before the follower installs it. {@code membership} is the
+   * snapshot's configuration ({@link SnapshotMeta#membership()}, null if it records none).
    */
   record SnapshotChunk(
       int from,
@@ -86,8 +87,39 @@ public sealed interface RaftMessage {
       String fileName,
       long fileOffset,
       byte[] data,
-      int crc32c)
+      int crc32c,
+      Membership membership)
       implements RaftMessage {
+    /** A chunk of a snapshot that records no configuration. */
+    public SnapshotChunk(
+        int from,
+        int to,
+        long term,
+        long snapshotIndex,
+        long snapshotTerm,
+        long snapshotChecksum,
+        int chunkIndex,
+        int chunkCount,
+        String fileName,
+        long fileOffset,
+        byte[] data,
+        int crc32c) {
+      this(
+          from,
+          to,
+          term,
+          snapshotIndex,
+          snapshotTerm,
+          snapshotChecksum,
+          chunkIndex,
+          chunkCount,
+          fileName,
+          fileOffset,
+          data,
+          crc32c,
+          null);
+    }
+
     public boolean last() {
       return chunkIndex == chunkCount - 1;
     }

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -32,14 +31,16 @@ public final class RaftNode {
   public static final int NO_LEADER = -1;
 
   private final RaftConfig config;
-  private final Member self;
-  private final Map<Integer, Member> members = new HashMap<>();
-  private final int[] peers;
+  private final int selfId;
 
-  /** Members with a higher priority than ours: how many election slots we let pass first. */
-  private final int priorityRank;
+  /** In force where neither the log nor a snapshot records a configuration. */
+  private final Membership bootstrapMembership;
 
-  private final boolean distinctPriorities;
+  /** The configuration at each index of the log; the newest is in force (see MembershipLog). */
+  private final MembershipLog memberships;
+
+  /** The configuration in force, as this member sees it. */
+  private MemberView view;
 
   /**
    * True while this member could not serve soon if it won (its state machine is far behind): then
@@ -51,9 +52,6 @@ public final class RaftNode {
   private final SnapshotStore snapshots;
   private final Random random;
   private final List<RaftMessage> outbox = new ArrayList<>();
-
-  /** Reused by maybeCommit(), which runs on every acknowledgement. */
-  private final long[] matchedScratch;
 
   private RaftRole role = RaftRole.FOLLOWER;
   private long term;
@@ -71,7 +69,7 @@ public final class RaftNode {
   private boolean transferElection;
 
   // Leader state.
-  private final Map<Integer, Progress> progress = new HashMap<>();
+  private final Replicas progress;
   private int transferee = NO_LEADER;
   private int transferElapsed;
 
@@ -89,6 +87,10 @@ public final class RaftNode {
   private SnapshotMeta installedSnapshot;
 
   /**
+   * @param group the bootstrap configuration, all voters: the one in force where neither the
+   *     snapshot nor the log records one. The same on every member of a group, also on one added
+   *     later (which need not be in it: it starts as a non-voter and learns the configuration from
+   *     the leader's snapshot or log).
    * @param persistedIndex how far the log is known to be durable at start (its last index after a
    *     restart: what survived is what was flushed)
    * @param commitIndex at least the snapshot's index; entries up to it are known committed
@@ -107,18 +109,11 @@ public final class RaftNode {
     this.log = log;
     this.snapshots = snapshots;
     this.random = random;
-    for (Member member : group) {
-      members.put(member.id(), member);
-    }
-    if (!members.containsKey(selfId)) {
-      throw new IllegalArgumentException("member " + selfId + " is not in its group " + group);
-    }
-    this.self = members.get(selfId);
-    this.peers = group.stream().mapToInt(Member::id).filter(id -> id != selfId).sorted().toArray();
-    this.priorityRank =
-        (int) group.stream().filter(m -> m.priority() > members.get(selfId).priority()).count();
-    this.distinctPriorities = group.stream().mapToInt(Member::priority).distinct().count() > 1;
-    this.matchedScratch = new long[peers.length + 1];
+    this.selfId = selfId;
+    this.progress = new Replicas(config.maxInflightAppends());
+    this.bootstrapMembership = Membership.ofVoters(group);
+    this.memberships = MembershipLog.recover(bootstrapMembership, log, snapshots.latest());
+    this.view = new MemberView(memberships.current(), selfId);
     this.term = hardState.term();
     this.votedFor = hardState.votedFor();
     this.persistedIndex = Math.min(persistedIndex, log.lastIndex());
@@ -145,7 +140,9 @@ public final class RaftNode {
     resetElectionTimer();
     // A whole timeout without hearing from the leader: it no longer holds a lease on our vote.
     leaderId = NO_LEADER;
-    startElection(config.preVote(), false);
+    if (view.selfVoter) { // learners and removed members never campaign
+      startElection(config.preVote(), false);
+    }
   }
 
   private void tickLeader() {
@@ -163,12 +160,19 @@ public final class RaftNode {
     }
     if (heartbeatElapsed >= config.heartbeatTicks()) {
       heartbeatElapsed = 0;
-      for (int peer : peers) {
-        progress.get(peer).onHeartbeatTick();
-        if (!sendAppend(peer)) {
-          sendHeartbeat(peer);
-        }
+      for (int peer : view.peers) {
+        heartbeat(peer);
       }
+      if (progress.departing() != NO_LEADER) {
+        heartbeat(progress.departing());
+      }
+    }
+  }
+
+  private void heartbeat(int peer) {
+    progress.get(peer).onHeartbeatTick();
+    if (!sendAppend(peer)) {
+      sendHeartbeat(peer);
     }
   }
 
@@ -190,17 +194,21 @@ public final class RaftNode {
       return 0;
     }
     int timeout = config.electionTimeoutTicks();
-    if (config.priorityElection() && distinctPriorities) {
+    if (config.priorityElection() && view.distinctPriorities) {
       // The lowest priority times out in slot peers.length at the latest: campaign one slot later.
       int slot = Math.max(1, timeout / 4);
-      return (peers.length + 1 - priorityRank) * slot;
+      return (view.voterPeers.length + 1 - view.priorityRank) * slot;
     }
     return timeout; // plain Raft: after [T, 2T), where every other member times out
   }
 
   /** Feeds one message from a peer. */
   public void step(RaftMessage message) {
-    if (!members.containsKey(message.from()) || message.to() != self.id()) {
+    // Messages from members outside our configuration count too: a leader of a newer
+    // configuration than ours (we are joining, or lag behind a change), or a candidate whose
+    // configuration lists us. A vote from a non-voter is not counted, and answers from members
+    // the leader does not replicate to are dropped (see the handlers).
+    if (message.to() != selfId) {
       return;
     }
     if (message.term() > term) {
@@ -220,9 +228,9 @@ public final class RaftNode {
     } else if (message.term() < term) {
       if (message instanceof AppendRequest || message instanceof SnapshotChunk) {
         // Tell the stale leader about the new term so that it steps down.
-        send(new AppendResponse(self.id(), message.from(), term, false, 0, 0));
+        send(new AppendResponse(selfId, message.from(), term, false, 0, 0));
       } else if (message instanceof VoteRequest request && request.preVote()) {
-        send(new VoteResponse(self.id(), message.from(), term, false, true));
+        send(new VoteResponse(selfId, message.from(), term, false, true));
       }
       return;
     }
@@ -259,6 +267,102 @@ public final class RaftNode {
     return index;
   }
 
+  /**
+   * Proposes a change of the group's configuration (see {@link ConfigChange} and docs/raft.md,
+   * "Membership changes"). Accepted only by a leader that is not transferring leadership, has
+   * committed an entry of its term, and has no earlier change still uncommitted; a promotion only
+   * once the learner holds every committed entry. Removing the leader itself starts a leadership
+   * transfer to the most caught-up voter instead, to be retried with the new leader. An accepted
+   * change is in force on the leader at once: a removed member stops receiving entries, a new
+   * learner starts receiving them (from a snapshot if the log it needs is compacted).
+   */
+  public ConfigChange.Result proposeConfigChange(ConfigChange change) {
+    ConfigChange.Status refusal = configChangeRefusal(change);
+    if (refusal != null) {
+      return new ConfigChange.Result(refusal, -1);
+    }
+    Membership next = view.membership.apply(change);
+    long index = log.lastIndex() + 1;
+    appendToLog(RaftEntry.config(index, term, next));
+    broadcastAppend();
+    maybeCommit();
+    return new ConfigChange.Result(ConfigChange.Status.ACCEPTED, index);
+  }
+
+  private ConfigChange.Status configChangeRefusal(ConfigChange change) {
+    if (role != RaftRole.LEADER) {
+      return ConfigChange.Status.NOT_LEADER;
+    }
+    if (transferee != NO_LEADER) {
+      return ConfigChange.Status.TRANSFERRING_LEADERSHIP;
+    }
+    if (memberships.lastChangeIndex() > commitIndex) {
+      return ConfigChange.Status.CHANGE_IN_FLIGHT;
+    }
+    if (log.term(commitIndex) != term) {
+      return ConfigChange.Status.LEADER_NOT_READY;
+    }
+    int id = change.member().id();
+    try {
+      view.membership.apply(change);
+    } catch (IllegalArgumentException invalid) {
+      return ConfigChange.Status.INVALID;
+    }
+    if (change.kind() == ConfigChange.Kind.PROMOTE && progress.get(id).matchIndex < commitIndex) {
+      return ConfigChange.Status.LEARNER_BEHIND;
+    }
+    if (change.kind() == ConfigChange.Kind.REMOVE && id == selfId) {
+      // A leader outside its own configuration would have to lead without counting itself; hand
+      // leadership on first instead, and let the next leader remove this member.
+      transferLeadership(mostCaughtUpVoter());
+      return ConfigChange.Status.TRANSFERRING_LEADERSHIP;
+    }
+    return null;
+  }
+
+  private int mostCaughtUpVoter() {
+    int best = NO_LEADER;
+    for (int peer : view.voterPeers) {
+      if (best == NO_LEADER || progress.get(peer).matchIndex > progress.get(best).matchIndex) {
+        best = peer;
+      }
+    }
+    return best;
+  }
+
+  /** Appends to the log; a configuration entry is in force from here on (Raft 4.1). */
+  private void appendToLog(RaftEntry entry) {
+    log.append(entry);
+    if (entry.type() == RaftEntry.Type.CONFIG) {
+      memberships.appended(entry.index(), entry.membership());
+      onMembershipChanged();
+    }
+  }
+
+  /**
+   * The configuration in force changed (appended, truncated away or installed with a snapshot). A
+   * leader starts replicating to new members and forgets removed ones; commit counting, elections
+   * and check-quorum use the new voters from now on.
+   */
+  private void onMembershipChanged() {
+    view = new MemberView(memberships.current(), selfId);
+    if (role != RaftRole.LEADER) {
+      if (!view.selfVoter && role != RaftRole.FOLLOWER) {
+        becomeFollower(term, NO_LEADER); // a candidate whose vote-granting configuration is gone
+      }
+      return;
+    }
+    if (!view.selfVoter) {
+      throw new IllegalStateException(
+          "raft: leader " + selfId + " is not a voter of its configuration " + view.membership);
+    }
+    progress.onMembershipChanged(
+        view.membership, view.peers, memberships.lastChangeIndex(), log.lastIndex() + 1);
+    if (transferee != NO_LEADER && !view.isVoter(transferee)) {
+      transferee = NO_LEADER;
+    }
+  }
+
   /** The driver reports that the log is durable (per its flush mode) up to {@code index}. */
   public void onPersisted(long index) {
     long persisted = Math.min(index, log.lastIndex());
@@ -280,13 +384,13 @@ public final class RaftNode {
    * @return false if this member is not the leader or {@code target} is not a peer
    */
   public boolean transferLeadership(int target) {
-    if (role != RaftRole.LEADER || target == self.id() || !progress.containsKey(target)) {
+    if (role != RaftRole.LEADER || target == selfId || !view.isVoter(target)) {
       return false;
     }
     transferee = target;
     transferElapsed = 0;
     if (progress.get(target).matchIndex == log.lastIndex()) {
-      send(new TimeoutNow(self.id(), target, term));
+      send(new TimeoutNow(selfId, target, term));
     } else {
       sendAppend(target);
     }
@@ -314,6 +418,25 @@ public final class RaftNode {
           "raft: snapshot index " + snapshotIndex + " is no longer in the log");
     }
     log.compact(snapshotIndex, snapshotTerm, compactUpTo);
+    memberships.compactedTo(snapshotIndex);
+  }
+
+  /**
+   * The configuration in force at {@code index}, for a snapshot taken there: from the latest
+   * snapshot's index on (what the log has not compacted).
+   */
+  public Membership membershipAt(long index) {
+    return memberships.at(index);
+  }
+
+  /** The configuration in force on this member: the newest in its log, committed or not. */
+  public Membership membership() {
+    return view.membership;
+  }
+
+  /** Whether the configuration in force is not committed yet (no other change is accepted). */
+  public boolean configChangePending() {
+    return memberships.lastChangeIndex() > commitIndex;
   }
 
   /** Collects what the driver must do now; see {@link Ready}. */
@@ -325,7 +448,17 @@ public final class RaftNode {
     long persistUpTo = log.lastIndex() > persistedIndex ? log.lastIndex() : -1;
     SnapshotMeta snapshot = installedSnapshot;
     installedSnapshot = null;
-    return new Ready(hardState, messages, persistUpTo, commitIndex, term, role, leaderId, snapshot);
+    return new Ready(
+        hardState,
+        messages,
+        persistUpTo,
+        commitIndex,
+        term,
+        role,
+        leaderId,
+        snapshot,
+        view.membership,
+        configChangePending());
   }
 
   // ---------------------------------------------------------------- elections
@@ -340,19 +473,19 @@ public final class RaftNode {
     } else {
       role = RaftRole.CANDIDATE;
       term = electionTerm;
-      votedFor = self.id();
+      votedFor = selfId;
       leaderId = NO_LEADER;
       hardStateDirty = true;
     }
-    votes.put(self.id(), true);
+    votes.put(selfId, true);
     if (hasQuorum(votes)) {
       onElectionWon(preVote);
       return;
     }
-    for (int peer : peers) {
+    for (int peer : view.voterPeers) {
       send(
           new VoteRequest(
-              self.id(), peer, electionTerm, log.lastIndex(), log.lastTerm(), preVote, transfer));
+              selfId, peer, electionTerm, log.lastIndex(), log.lastTerm(), preVote, transfer));
     }
   }
 
@@ -382,7 +515,7 @@ public final class RaftNode {
     long responseTerm = request.preVote() ? request.term() : term;
     send(
         new VoteResponse(
-            self.id(), request.from(), granted ? responseTerm : term, granted, request.preVote()));
+            selfId, request.from(), granted ? responseTerm : term, granted, request.preVote()));
   }
 
   private void onVoteResponse(VoteResponse response) {
@@ -393,6 +526,9 @@ public final class RaftNode {
     if (!expected) {
       return;
     }
+    if (!view.isVoter(response.from())) {
+      return; // only our configuration's voters elect us
+    }
     votes.putIfAbsent(response.from(), response.granted());
     if (hasQuorum(votes)) {
       onElectionWon(response.preVote());
@@ -402,7 +538,7 @@ public final class RaftNode {
   }
 
   private void onTimeoutNow() {
-    if (role == RaftRole.FOLLOWER) {
+    if (role == RaftRole.FOLLOWER && view.selfVoter) {
       startElection(false, true);
     }
   }
@@ -434,17 +570,18 @@ public final class RaftNode {
       receivingSnapshot = null; // a leader receives no snapshots
       snapshots.abortReceive();
     }
+    if (!view.selfVoter) {
+      throw new IllegalStateException(
+          "raft: " + selfId + " won an election outside its voters " + view.membership);
+    }
     role = RaftRole.LEADER;
-    leaderId = self.id();
+    leaderId = selfId;
     transferee = NO_LEADER;
     heartbeatElapsed = 0;
     electionElapsed = 0;
-    progress.clear();
-    for (int peer : peers) {
-      progress.put(peer, new Progress(log.lastIndex() + 1, config.maxInflightAppends()));
-    }
+    progress.reset(view.peers, log.lastIndex() + 1);
     // A no-op of the new term lets the leader commit entries of earlier terms (Raft 5.4.2).
-    log.append(RaftEntry.noop(log.lastIndex() + 1, term));
+    appendToLog(RaftEntry.noop(log.lastIndex() + 1, term));
     broadcastAppend();
     maybeCommit();
   }
@@ -459,9 +596,9 @@ public final class RaftNode {
   private void resetElectionTimer() {
     electionElapsed = 0;
     int timeout = config.electionTimeoutTicks();
-    if (config.priorityElection() && distinctPriorities) {
+    if (config.priorityElection() && view.distinctPriorities) {
       int slot = Math.max(1, timeout / 4);
-      randomizedElectionTimeout = timeout + priorityRank * slot + random.nextInt(slot);
+      randomizedElectionTimeout = timeout + view.priorityRank * slot + random.nextInt(slot);
     } else {
       randomizedElectionTimeout = timeout + random.nextInt(timeout);
     }
@@ -485,7 +622,7 @@ public final class RaftNode {
     if (log.term(request.prevIndex()) != request.prevTerm()) {
       send(
           new AppendResponse(
-              self.id(), request.from(), term, false, request.prevIndex(), rejectHint(request)));
+              selfId, request.from(), term, false, request.prevIndex(), rejectHint(request)));
       return;
     }
     abandonSnapshotReceive(request);
@@ -501,13 +638,16 @@ public final class RaftNode {
                   + " conflicts with committed entry "
                   + entry.index()
                   + " on member "
-                  + self.id());
+                  + selfId);
         }
         log.truncateAfter(entry.index() - 1);
         persistedIndex = Math.min(persistedIndex, entry.index() - 1);
         acknowledgedIndex = Math.min(acknowledgedIndex, entry.index() - 1);
+        if (memberships.truncatedAfter(entry.index() - 1)) {
+          onMembershipChanged(); // the configuration entry we dropped is no longer in force
+        }
       }
-      log.append(entry);
+      appendToLog(entry);
     }
     long lastNew = request.lastIndex();
     long newCommit = Math.min(request.commitIndex(), lastNew);
@@ -538,7 +678,7 @@ public final class RaftNode {
   private void acknowledge(int leader) {
     long index = Math.min(persistedIndex, matchedLeaderIndex);
     acknowledgedIndex = Math.max(acknowledgedIndex, index);
-    send(new AppendResponse(self.id(), leader, term, true, index, 0));
+    send(new AppendResponse(selfId, leader, term, true, index, 0));
   }
 
   /**
@@ -558,13 +698,19 @@ public final class RaftNode {
       return;
     }
     Progress pr = progress.get(response.from());
+    if (pr == null) {
+      return; // from a member we no longer replicate to (removed)
+    }
     pr.recentActive = true;
     if (response.success()) {
       if (pr.acknowledge(response.index())) {
         maybeCommit();
+        if (progress.departedOnAcknowledgement(response.from())) {
+          return;
+        }
       }
       if (response.from() == transferee && pr.matchIndex == log.lastIndex()) {
-        send(new TimeoutNow(self.id(), transferee, term));
+        send(new TimeoutNow(selfId, transferee, term));
       }
     } else if (!pr.reject(response.index(), response.hint())) {
       return;
@@ -575,8 +721,11 @@ public final class RaftNode {
   }
 
   private void broadcastAppend() {
-    for (int peer : peers) {
+    for (int peer : view.peers) {
       sendAppend(peer);
+    }
+    if (progress.departing() != NO_LEADER) {
+      sendAppend(progress.departing());
     }
   }
 
@@ -615,7 +764,7 @@ public final class RaftNode {
         hasEntries ? log.entries(pr.nextIndex, config.maxAppendBatchBytes()) : List.of();
     send(
         new AppendRequest(
-            self.id(),
+            selfId,
             peer,
             term,
             prevIndex,
@@ -639,7 +788,7 @@ public final class RaftNode {
     }
     send(
         new SnapshotChunk(
-            self.id(),
+            selfId,
             peer,
             term,
             meta.index(),
@@ -650,7 +799,8 @@ public final class RaftNode {
             chunk.fileName(),
             chunk.fileOffset(),
             chunk.data(),
-            chunk.crc32c()));
+            chunk.crc32c(),
+            meta.membership()));
     pr.chunkSent();
     return true;
   }
@@ -660,6 +810,9 @@ public final class RaftNode {
       return;
     }
     Progress pr = progress.get(response.from());
+    if (pr == null) {
+      return; // from a member we no longer replicate to (removed)
+    }
     pr.recentActive = true;
     if (pr.state != Progress.State.SNAPSHOT || pr.snapshot.index() != response.snapshotIndex()) {
       return; // an answer about a snapshot we are no longer sending
@@ -667,8 +820,11 @@ public final class RaftNode {
     if (response.installed()) {
       pr.snapshotInstalled(response.snapshotIndex());
       maybeCommit();
+      if (progress.departedOnAcknowledgement(response.from())) {
+        return;
+      }
       if (response.from() == transferee && pr.matchIndex == log.lastIndex()) {
-        send(new TimeoutNow(self.id(), transferee, term));
+        send(new TimeoutNow(selfId, transferee, term));
       }
     } else {
       pr.chunksAcknowledged(response.nextChunkIndex());
@@ -703,7 +859,8 @@ public final class RaftNode {
             chunk.snapshotIndex(),
             chunk.snapshotTerm(),
             chunk.snapshotChecksum(),
-            chunk.chunkCount());
+            chunk.chunkCount(),
+            chunk.membership());
     if (!meta.equals(receivingSnapshot)) {
       if (chunk.chunkIndex() != 0) {
         respondSnapshot(chunk, 0, false); // start over: we hold nothing of this snapshot
@@ -739,6 +896,9 @@ public final class RaftNode {
   /** The snapshot replaces the whole log: entries after it did not match the leader's. */
   private void installSnapshot(SnapshotMeta meta) {
     log.reset(meta.index(), meta.term());
+    memberships.reset(
+        meta.index(), meta.membership() != null ? meta.membership() : bootstrapMembership);
+    onMembershipChanged();
     commitIndex = meta.index();
     persistedIndex = meta.index();
     matchedLeaderIndex = meta.index();
@@ -749,7 +909,7 @@ public final class RaftNode {
   private void respondSnapshot(SnapshotChunk chunk, int nextChunkIndex, boolean installed) {
     send(
         new SnapshotResponse(
-            self.id(), chunk.from(), term, chunk.snapshotIndex(), nextChunkIndex, installed));
+            selfId, chunk.from(), term, chunk.snapshotIndex(), nextChunkIndex, installed));
   }
 
   /** An empty append at the follower's match index: proves leadership without a log check. */
@@ -772,23 +932,20 @@ public final class RaftNode {
     }
     send(
         new AppendRequest(
-            self.id(),
-            peer,
-            term,
-            prevIndex,
-            prevTerm,
-            List.of(),
-            Math.min(commitIndex, prevIndex)));
+            selfId, peer, term, prevIndex, prevTerm, List.of(), Math.min(commitIndex, prevIndex)));
   }
 
   private void maybeCommit() {
-    long[] matched = matchedScratch;
+    // Voters only: a learner's copy does not count (it may not have caught up when promoted, and
+    // it does not vote, so it does not help a future leader hold the entry).
+    long[] matched = view.matchedScratch;
     matched[0] = persistedIndex;
-    for (int i = 0; i < peers.length; i++) {
-      matched[i + 1] = progress.get(peers[i]).matchIndex;
+    int[] voters = view.voterPeers;
+    for (int i = 0; i < voters.length; i++) {
+      matched[i + 1] = progress.get(voters[i]).matchIndex;
     }
     Arrays.sort(matched);
-    long quorumIndex = matched[matched.length - quorum()];
+    long quorumIndex = matched[matched.length - view.quorum()];
     // Only entries of the current term commit by counting replicas (Raft 5.4.2).
     if (quorumIndex > commitIndex && log.term(quorumIndex) == term) {
       commitIndex = quorumIndex;
@@ -797,26 +954,22 @@ public final class RaftNode {
 
   private boolean hasActiveQuorum() {
     int active = 1;
-    for (int peer : peers) {
+    for (int peer : view.peers) {
       Progress pr = progress.get(peer);
-      if (pr.recentActive) {
+      if (pr.recentActive && view.isVoter(peer)) {
         active++;
       }
       pr.recentActive = false;
     }
-    return active >= quorum();
-  }
-
-  private int quorum() {
-    return members.size() / 2 + 1;
+    return active >= view.quorum();
   }
 
   private boolean hasQuorum(Map<Integer, Boolean> ballots) {
-    return ballots.values().stream().filter(b -> b).count() >= quorum();
+    return ballots.values().stream().filter(b -> b).count() >= view.quorum();
   }
 
   private boolean hasQuorumAgainst(Map<Integer, Boolean> ballots) {
-    return ballots.values().stream().filter(b -> !b).count() >= quorum();
+    return ballots.values().stream().filter(b -> !b).count() >= view.quorum();
   }
 
   private void send(RaftMessage message) {
@@ -846,16 +999,16 @@ public final class RaftNode {
   }
 
   public int id() {
-    return self.id();
+    return selfId;
   }
 
   public long lastIndex() {
     return log.lastIndex();
   }
 
-  /** The other members of the group, by id. */
+  /** The other members of the configuration in force, voters and learners, by id. */
   public int[] peers() {
-    return peers.clone();
+    return view.peers.clone();
   }
 
   /** As leader: how far {@code peer}'s log is known to match ours; -1 when not leading. */
@@ -885,7 +1038,8 @@ public final class RaftNode {
             .append(log.lastIndex())
             .append(']');
     if (role == RaftRole.LEADER) {
-      new TreeMap<>(progress)
+      progress
+          .byMember()
           .forEach((peer, pr) -> text.append(" peer ").append(peer).append(": ").append(pr));
     } else if (receivingSnapshot != null) {
       text.append(" receiving snapshot ")
@@ -903,7 +1057,7 @@ public final class RaftNode {
   @Override
   public String toString() {
     return "RaftNode{"
-        + self.id()
+        + selfId
         + " "
         + role
         + " term="

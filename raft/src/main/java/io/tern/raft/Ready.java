@@ -18,6 +18,9 @@ import java.util.List;
  * @param leaderId the known leader, or -1
  * @param installedSnapshot a snapshot received from the leader and installed since the last ready,
  *     or null
+ * @param membership the configuration in force on this member (the newest in its log)
+ * @param configChangePending whether that configuration is not committed yet: while it is, a leader
+ *     accepts no other change
  */
 public record Ready(
     HardState hardState,
@@ -27,4 +30,6 @@ public record Ready(
     long term,
     RaftRole role,
     int leaderId,
-    SnapshotMeta installedSnapshot) {}
+    SnapshotMeta installedSnapshot,
+    Membership membership,
+    boolean configChangePending) {}

@@ -1,5 +1,6 @@
 package io.tern.raft.server;
 
+import io.tern.raft.Membership;
 import io.tern.raft.RaftMessage.SnapshotChunk;
 import io.tern.raft.RaftNode;
 import io.tern.raft.SnapshotMeta;
@@ -85,7 +86,13 @@ final class PartitionSnapshots {
     storage.journal.flush();
     long snapshotTerm = storage.log.term(index);
     SnapshotMeta meta;
-    try (SnapshotWriter writer = storage.snapshots.newSnapshot(index, snapshotTerm)) {
+    // The configuration as of the index, so that a member restarted from or installing this
+    // snapshot knows the group's members. None for an index the store refuses anyway (not newer
+    // than its latest snapshot, whose index is where the core's knowledge starts).
+    SnapshotMeta latest = storage.snapshots.latest();
+    Membership membership =
+        latest != null && index <= latest.index() ? null : node.membershipAt(index);
+    try (SnapshotWriter writer = storage.snapshots.newSnapshot(index, snapshotTerm, membership)) {
       content.writeTo(writer.directory());
       meta = writer.commit();
     } catch (IOException e) {

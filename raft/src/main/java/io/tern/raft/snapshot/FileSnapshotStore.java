@@ -146,6 +146,15 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
    *     this index and term is already being taken
    */
   public synchronized SnapshotWriter newSnapshot(long index, long term) {
+    return newSnapshot(index, term, null);
+  }
+
+  /**
+   * The same, for a snapshot that records {@code membership}, the group's configuration as of
+   * {@code index} ({@link io.tern.raft.RaftNode#membershipAt}); null records none.
+   */
+  public synchronized SnapshotWriter newSnapshot(
+      long index, long term, io.tern.raft.Membership membership) {
     if (index < 1 || term < 1) {
       throw new IllegalArgumentException(
           "Snapshot needs index >= 1 and term >= 1, got index " + index + " term " + term);
@@ -159,7 +168,7 @@ public final class FileSnapshotStore implements SnapshotStore, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to create snapshot directory " + directory, e);
     }
-    return new SnapshotWriter(this, directory, index, term);
+    return new SnapshotWriter(this, directory, index, term, membership);
   }
 
   synchronized void checkNewerThanLatest(long index, long term) {

@@ -1,5 +1,6 @@
 package io.tern.raft.snapshot;
 
+import io.tern.raft.Membership;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -28,7 +29,7 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  *   int    magic 0x544E534D ("TNSM")
- *   int    version = 2
+ *   int    version = 3 (2: no configuration, read as none)
  *   long   index
  *   long   term
  *   long   content checksum (CRC32C as above, 0 to 2^32-1)
@@ -37,16 +38,26 @@ import java.util.zip.CRC32C;
  *            bytes           name, UTF-8
  *            long            size in bytes
  *            int             CRC32C of the file's bytes
+ *   int    configuration length in bytes, 0 for none (version 3)
+ *   bytes  the configuration as of index ({@link Membership#encode()}) (version 3)
  *   int    CRC32C of everything above, so a torn or damaged manifest is detected
  * </pre>
  *
  * @param files sorted by name ({@link String#compareTo}), names unique
+ * @param membership the group's configuration as of {@code index}, or null if the snapshot records
+ *     none (see {@link io.tern.raft.SnapshotMeta#membership()})
  */
-record Manifest(long index, long term, long checksum, List<FileEntry> files) {
+record Manifest(
+    long index, long term, long checksum, List<FileEntry> files, Membership membership) {
   static final int MAGIC = 0x544E534D; // "TNSM"
 
-  /** 2: the content checksum covers each file's CRC, not its bytes (see {@link #of}). */
-  static final int VERSION = 2;
+  /**
+   * 2: the content checksum covers each file's CRC, not its bytes (see {@link #of}). 3: the
+   * configuration follows the files. Version 2 manifests are still read (no configuration).
+   */
+  static final int VERSION = 3;
+
+  private static final int VERSION_WITHOUT_MEMBERSHIP = 2;
 
   /** Bounds what {@link #read} loads: a manifest lists a few files, never megabytes of them. */
   static final int MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
@@ -57,6 +68,15 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
 
   Manifest {
     files = List.copyOf(files);
+  }
+
+  Manifest(long index, long term, long checksum, List<FileEntry> files) {
+    this(index, term, checksum, files, null);
+  }
+
+  /** This manifest recording {@code configuration} (null: none). */
+  Manifest withMembership(Membership configuration) {
+    return new Manifest(index, term, checksum, files, configuration);
   }
 
   long sizeBytes() {
@@ -184,6 +204,9 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
         out.writeLong(file.sizeBytes());
         out.writeInt(file.crc32c());
       }
+      byte[] configuration = membership == null ? new byte[0] : membership.encode();
+      out.writeInt(configuration.length);
+      out.write(configuration);
       CRC32C crc = new CRC32C();
       crc.update(bytes.toByteArray());
       out.writeInt((int) crc.getValue());
@@ -227,8 +250,12 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
       throw new IllegalArgumentException("CRC mismatch (torn or overwritten)");
     }
     in.limit(bodyLength);
-    if (in.getInt() != MAGIC || in.getInt() != VERSION) {
-      throw new IllegalArgumentException("unknown magic or version");
+    if (in.getInt() != MAGIC) {
+      throw new IllegalArgumentException("unknown magic");
+    }
+    int version = in.getInt();
+    if (version != VERSION && version != VERSION_WITHOUT_MEMBERSHIP) {
+      throw new IllegalArgumentException("unknown version " + version);
     }
     long index = in.getLong();
     long term = in.getLong();
@@ -254,10 +281,22 @@ record Manifest(long index, long term, long checksum, List<FileEntry> files) {
       files.add(new FileEntry(name, sizeBytes, fileCrc));
       previous = name;
     }
+    Membership membership = null;
+    if (version == VERSION) {
+      int length = in.getInt();
+      if (length < 0 || length > Math.min(in.remaining(), Membership.MAX_ENCODED_BYTES)) {
+        throw new IllegalArgumentException("impossible configuration length " + length);
+      }
+      if (length > 0) {
+        byte[] configuration = new byte[length];
+        in.get(configuration);
+        membership = Membership.decode(configuration);
+      }
+    }
     if (in.hasRemaining()) {
       throw new IllegalArgumentException(in.remaining() + " unexpected bytes after the files");
     }
-    return new Manifest(index, term, checksum, files);
+    return new Manifest(index, term, checksum, files, membership);
   }
 
   private static String decodeName(byte[] bytes) {

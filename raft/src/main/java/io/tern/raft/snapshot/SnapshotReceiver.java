@@ -118,7 +118,7 @@ final class SnapshotReceiver implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to close received snapshot file " + currentFile, e);
     }
-    return Manifest.of(meta.index(), meta.term(), finishedFiles);
+    return Manifest.of(meta.index(), meta.term(), finishedFiles).withMembership(meta.membership());
   }
 
   private void finishCurrentFile() throws IOException {

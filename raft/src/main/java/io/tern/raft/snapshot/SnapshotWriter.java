@@ -16,13 +16,23 @@ public final class SnapshotWriter implements AutoCloseable {
   private final Path directory;
   private final long index;
   private final long term;
+
+  /** The configuration as of {@code index}, recorded in the manifest; null for none. */
+  private final io.tern.raft.Membership membership;
+
   private boolean finished;
 
-  SnapshotWriter(FileSnapshotStore store, Path directory, long index, long term) {
+  SnapshotWriter(
+      FileSnapshotStore store,
+      Path directory,
+      long index,
+      long term,
+      io.tern.raft.Membership membership) {
     this.store = store;
     this.directory = directory;
     this.index = index;
     this.term = term;
+    this.membership = membership;
   }
 
   /** Where to write the snapshot's files. */
@@ -56,7 +66,7 @@ public final class SnapshotWriter implements AutoCloseable {
     try {
       // Checked before the expensive part; install checks again, as a receive may win meanwhile.
       store.checkNewerThanLatest(index, term);
-      Manifest manifest = Manifest.build(directory, index, term);
+      Manifest manifest = Manifest.build(directory, index, term).withMembership(membership);
       manifest.write(directory);
       SnapshotFiles.syncDirectory(directory);
       return store.installTaken(directory, manifest);

@@ -71,7 +71,9 @@ final class StoredSnapshot implements AutoCloseable {
         chunk++;
       } while (offset < size);
     }
-    this.meta = new SnapshotMeta(manifest.index(), manifest.term(), manifest.checksum(), count);
+    this.meta =
+        new SnapshotMeta(
+            manifest.index(), manifest.term(), manifest.checksum(), count, manifest.membership());
   }
 
   private static int chunkCount(Manifest manifest, int chunkBytes) {

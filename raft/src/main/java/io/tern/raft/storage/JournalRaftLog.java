@@ -48,7 +48,30 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
    * application data starts at {@link #HEADER_LENGTH}. For readers of the journal other than Raft.
    */
   public static boolean isApplicationEntry(DirectBuffer data) {
-    return data.getByte(TYPE_OFFSET) != 1;
+    return data.getByte(TYPE_OFFSET) == TYPE_APPLICATION;
+  }
+
+  // The entry header's type byte. Logs written before configuration entries hold only 0 and 1.
+  private static final byte TYPE_APPLICATION = 0;
+  private static final byte TYPE_NOOP = 1;
+  private static final byte TYPE_CONFIG = 2;
+
+  private static byte typeByte(RaftEntry.Type type) {
+    return switch (type) {
+      case APPLICATION -> TYPE_APPLICATION;
+      case NOOP -> TYPE_NOOP;
+      case CONFIG -> TYPE_CONFIG;
+    };
+  }
+
+  private static RaftEntry.Type typeOf(byte stored) {
+    return switch (stored) {
+      case TYPE_APPLICATION -> RaftEntry.Type.APPLICATION;
+      case TYPE_NOOP -> RaftEntry.Type.NOOP;
+      case TYPE_CONFIG -> RaftEntry.Type.CONFIG;
+      default ->
+          throw new IllegalStateException("raft: unknown entry type " + stored + " in the log");
+    };
   }
 
   /**
@@ -189,7 +212,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
           "Raft entry " + entry.index() + " does not follow " + journal.getLastIndex());
     }
     writer.entry = entry;
-    long asqn = entry.type() == RaftEntry.Type.NOOP ? Journal.ASQN_IGNORE : entry.asqn();
+    long asqn = entry.type() == RaftEntry.Type.APPLICATION ? entry.asqn() : Journal.ASQN_IGNORE;
     journal.append(asqn, writer);
     writer.entry = null; // a view must not outlive its frame, even unread
     terms.append(entry.index(), entry.term());
@@ -198,9 +221,10 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
       // kept (the window restarts at the next entry it may keep). Followers replicate nothing.
       return;
     }
-    // Kept as a read from the journal would return it: the journal stores no asqn for a no-op.
+    // Kept as a read from the journal would return it: the journal stores no asqn for a no-op or
+    // a configuration.
     recent.add(
-        entry.type() == RaftEntry.Type.NOOP && entry.asqn() != RaftEntry.NO_ASQN
+        entry.type() != RaftEntry.Type.APPLICATION && entry.asqn() != RaftEntry.NO_ASQN
             ? entry.withAsqn(RaftEntry.NO_ASQN)
             : entry);
   }
@@ -255,6 +279,24 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     return batch;
   }
 
+  /** Reads only each entry's type byte in place; decodes the configuration entries alone. */
+  @Override
+  public List<RaftEntry> configEntries(long fromIndex) {
+    List<RaftEntry> found = new ArrayList<>();
+    long from = Math.max(fromIndex, journal.getFirstIndex());
+    if (from > journal.getLastIndex()) {
+      return found;
+    }
+    reader.seek(from);
+    while (reader.hasNext()) {
+      JournalRecord record = reader.next();
+      if (record.data().getByte(TYPE_OFFSET) == TYPE_CONFIG) {
+        found.add(decode(record));
+      }
+    }
+    return found;
+  }
+
   @Override
   public RaftEntry entry(long index) {
     RaftEntry entry = recent.get(index);
@@ -288,11 +330,10 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
   private static RaftEntry decode(JournalRecord record) {
     DirectBuffer data = record.data();
     long term = data.getLong(TERM_OFFSET);
-    RaftEntry.Type type =
-        data.getByte(TYPE_OFFSET) == 1 ? RaftEntry.Type.NOOP : RaftEntry.Type.APPLICATION;
+    RaftEntry.Type type = typeOf(data.getByte(TYPE_OFFSET));
     byte[] payload = new byte[data.capacity() - HEADER_LENGTH];
     data.getBytes(HEADER_LENGTH, payload);
-    long asqn = type == RaftEntry.Type.NOOP ? RaftEntry.NO_ASQN : record.asqn();
+    long asqn = type == RaftEntry.Type.APPLICATION ? record.asqn() : RaftEntry.NO_ASQN;
     return new RaftEntry(record.index(), term, type, asqn, payload);
   }
 
@@ -313,7 +354,7 @@ public final class JournalRaftLog implements RaftLog, AutoCloseable {
     @Override
     public void write(MutableDirectBuffer buffer, int offset) {
       buffer.putLong(offset + TERM_OFFSET, entry.term());
-      buffer.putByte(offset + TYPE_OFFSET, (byte) (entry.type() == RaftEntry.Type.NOOP ? 1 : 0));
+      buffer.putByte(offset + TYPE_OFFSET, typeByte(entry.type()));
       buffer.setMemory(offset + TYPE_OFFSET + 1, 7, (byte) 0);
       entry.copyDataTo(buffer, offset + HEADER_LENGTH);
     }

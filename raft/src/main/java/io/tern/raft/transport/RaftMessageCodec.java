@@ -1,6 +1,7 @@
 package io.tern.raft.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.tern.raft.Membership;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftLog;
 import io.tern.raft.RaftMessage;
@@ -102,7 +103,9 @@ public final class RaftMessageCodec {
         + SnapshotChunkEncoder.fileNameHeaderLength()
         + maxFileNameBytes
         + SnapshotChunkEncoder.dataHeaderLength()
-        + chunkBytes;
+        + chunkBytes
+        + SnapshotChunkEncoder.membershipHeaderLength()
+        + Membership.MAX_ENCODED_BYTES;
   }
 
   /**
@@ -141,7 +144,9 @@ public final class RaftMessageCodec {
               + SnapshotChunkEncoder.fileNameHeaderLength()
               + nameBytes
               + SnapshotChunkEncoder.dataHeaderLength()
-              + m.data().length;
+              + m.data().length
+              + SnapshotChunkEncoder.membershipHeaderLength()
+              + membershipBytes(m).length;
       return checkedLength(length);
     } else if (message instanceof SnapshotResponse) {
       return HEADER_BYTES + SnapshotResponseEncoder.BLOCK_LENGTH;
@@ -220,7 +225,8 @@ public final class RaftMessageCodec {
           .chunkCount(m.chunkCount())
           .crc32c(m.crc32c())
           .putFileName(name, 0, name.length)
-          .putData(m.data(), 0, m.data().length);
+          .putData(m.data(), 0, m.data().length)
+          .putMembership(membershipBytes(m), 0, membershipBytes(m).length);
     } else if (message instanceof SnapshotResponse m) {
       snapshotResponse
           .wrapAndApplyHeader(buffer, offset, header)
@@ -309,7 +315,12 @@ public final class RaftMessageCodec {
           .index(entry.index())
           .term(entry.term())
           .asqn(entry.asqn())
-          .entryType(entry.type() == RaftEntry.Type.NOOP ? EntryType.NOOP : EntryType.APPLICATION);
+          .entryType(
+              switch (entry.type()) {
+                case APPLICATION -> EntryType.APPLICATION;
+                case NOOP -> EntryType.NOOP;
+                case CONFIG -> EntryType.CONFIG;
+              });
       if (entry.isView()) {
         entries.putData(entry.viewedBuffer(), entry.viewedOffset(), entry.dataLength());
       } else {
@@ -317,6 +328,13 @@ public final class RaftMessageCodec {
         entries.putData(data, 0, data.length);
       }
     }
+  }
+
+  private static final byte[] NO_MEMBERSHIP = new byte[0];
+
+  /** The snapshot's configuration, or nothing when it records none. */
+  private static byte[] membershipBytes(SnapshotChunk chunk) {
+    return chunk.membership() == null ? NO_MEMBERSHIP : chunk.membership().encode();
   }
 
   private static byte[] fileNameBytes(SnapshotChunk chunk) {

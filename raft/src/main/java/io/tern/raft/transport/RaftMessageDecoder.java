@@ -1,6 +1,7 @@
 package io.tern.raft.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.tern.raft.Membership;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage.AppendRequest;
 import io.tern.raft.RaftMessage.AppendResponse;
@@ -307,6 +308,7 @@ final class RaftMessageDecoder {
           switch (typeRaw) {
             case 0 -> RaftEntry.Type.APPLICATION;
             case 1 -> RaftEntry.Type.NOOP;
+            case 2 -> RaftEntry.Type.CONFIG;
             default ->
                 throw error(
                     Kind.MALFORMED,
@@ -348,6 +350,32 @@ final class RaftMessageDecoder {
     d.getFileName(name, 0, nameBytes);
     byte[] data = new byte[varDataLength(d.limit(), -1)];
     d.getData(data, 0, data.length);
+    Membership membership = null;
+    if (version >= 2) {
+      byte[] encoded = new byte[varDataLength(d.limit(), -1)];
+      if (encoded.length > Membership.MAX_ENCODED_BYTES) {
+        throw error(
+            Kind.MALFORMED,
+            "SnapshotChunk from "
+                + source()
+                + " has a configuration of "
+                + encoded.length
+                + " bytes");
+      }
+      d.getMembership(encoded, 0, encoded.length);
+      if (encoded.length > 0) {
+        try {
+          membership = Membership.decode(encoded);
+        } catch (IllegalArgumentException e) {
+          throw error(
+              Kind.MALFORMED,
+              "SnapshotChunk from "
+                  + source()
+                  + " has a malformed configuration: "
+                  + e.getMessage());
+        }
+      }
+    }
     return new Envelope(
         d.partitionId(),
         new SnapshotChunk(
@@ -362,7 +390,8 @@ final class RaftMessageDecoder {
             new String(name, StandardCharsets.UTF_8),
             d.fileOffset(),
             data,
-            d.crc32c()));
+            d.crc32c(),
+            membership));
   }
 
   /** Checks the message header; returns the template id. */

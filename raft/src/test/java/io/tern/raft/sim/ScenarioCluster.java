@@ -185,8 +185,27 @@ final class ScenarioCluster {
     for (long i = node.log.firstIndex(); i <= index; i++) {
       content.writeBytes(node.log.entry(i).data());
     }
-    node.snapshots.put(index, node.log.term(index), content.toByteArray());
+    node.snapshots.put(
+        index, node.log.term(index), content.toByteArray(), node.raft.membershipAt(index));
     node.raft.onSnapshotTaken(index, compactUpTo);
+  }
+
+  /**
+   * Starts member {@code id}, which is not in the bootstrap group: an empty disk, waiting to be
+   * added by the leader.
+   */
+  Node join(int id, long seed) {
+    Node node = new Node(id, seed);
+    nodes.put(id, node);
+    return node;
+  }
+
+  /** Proposes a membership change on {@code leader} and lets its messages flow. */
+  io.tern.raft.ConfigChange.Result change(int leader, io.tern.raft.ConfigChange change) {
+    io.tern.raft.ConfigChange.Result result = nodes.get(leader).raft.proposeConfigChange(change);
+    nodes.get(leader).drive();
+    deliverAll();
+    return result;
   }
 
   /** Messages delivered to {@code id} so far, by type name (for flow-control stories). */

@@ -26,8 +26,13 @@ final class SimSnapshotStore implements SnapshotStore {
 
   /** The state machine stores a snapshot it took. */
   SnapshotMeta put(long index, long term, byte[] data) {
+    return put(index, term, data, null);
+  }
+
+  /** The same, recording the configuration in force at {@code index}. */
+  SnapshotMeta put(long index, long term, byte[] data, io.tern.raft.Membership membership) {
     int chunks = Math.max(1, (data.length + chunkBytes - 1) / chunkBytes);
-    latest = new SnapshotMeta(index, term, checksum(data, data.length), chunks);
+    latest = new SnapshotMeta(index, term, checksum(data, data.length), chunks, membership);
     latestData = data.clone();
     return latest;
   }

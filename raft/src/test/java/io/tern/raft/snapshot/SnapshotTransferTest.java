@@ -3,6 +3,8 @@ package io.tern.raft.snapshot;
 import static io.tern.raft.snapshot.Transfers.CHUNK_BYTES;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.raft.Member;
+import io.tern.raft.Membership;
 import io.tern.raft.SnapshotMeta;
 import io.tern.raft.SnapshotStore.Chunk;
 import java.nio.file.Files;
@@ -46,6 +48,28 @@ class SnapshotTransferTest {
     }
     try (FileSnapshotStore reopened = new FileSnapshotStore(followerRoot, CHUNK_BYTES)) {
       assertThat(reopened.latest().index()).isEqualTo(42);
+    }
+  }
+
+  @Test
+  void aReceivedSnapshotKeepsTheConfigurationItWasSentWith() throws Exception {
+    Membership membership =
+        new Membership(List.of(new Member(1, 1), new Member(2, 1)), List.of(new Member(6, 1)));
+    try (FileSnapshotStore leader = new FileSnapshotStore(leaderRoot, CHUNK_BYTES);
+        FileSnapshotStore follower = new FileSnapshotStore(followerRoot, CHUNK_BYTES)) {
+      SnapshotMeta meta;
+      try (SnapshotWriter writer = leader.newSnapshot(8, 2, membership)) {
+        Files.write(writer.directory().resolve("state"), Transfers.randomBytes(100, 9));
+        meta = writer.commit();
+      }
+      // What the follower's core builds from the chunks it received (RaftMessage.SnapshotChunk
+      // carries the configuration).
+      Transfers.sendAll(leader, follower, meta);
+      assertThat(follower.completeReceive(meta)).isTrue();
+      assertThat(follower.latest().membership()).isEqualTo(membership);
+    }
+    try (FileSnapshotStore reopened = new FileSnapshotStore(followerRoot, CHUNK_BYTES)) {
+      assertThat(reopened.latest().membership()).isEqualTo(membership);
     }
   }
 

@@ -95,6 +95,41 @@ class JournalRaftLogTest {
   }
 
   /**
+   * A configuration entry is stored with type 2 and no asqn: read back as one after a reopen, and
+   * not an application entry for the journal's other readers (the engine skips it as a no-op).
+   */
+  @Test
+  void storesConfigurationEntries() {
+    io.tern.raft.Membership membership =
+        io.tern.raft.Membership.ofVoters(
+            java.util.List.of(new io.tern.raft.Member(1, 1), new io.tern.raft.Member(2, 1)));
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog log = new JournalRaftLog(journal, 0, 0);
+      log.append(RaftEntry.noop(1, 1));
+      log.append(RaftEntry.config(2, 1, membership).withAsqn(99));
+      log.append(entry(3, 1));
+    }
+    try (SegmentedJournal journal = openJournal()) {
+      JournalRaftLog reopened = new JournalRaftLog(journal, 0, 0);
+      RaftEntry config = reopened.entry(2);
+
+      assertThat(config.type()).isEqualTo(RaftEntry.Type.CONFIG);
+      assertThat(config.asqn()).isEqualTo(RaftEntry.NO_ASQN);
+      assertThat(config.membership()).isEqualTo(membership);
+      assertThat(reopened.entry(3)).isEqualTo(entry(3, 1));
+      assertThat(reopened.configEntries(1)).containsExactly(config);
+      assertThat(reopened.configEntries(3)).isEmpty();
+      assertThat(reopened.configEntries(4)).isEmpty();
+      try (io.tern.journal.JournalReader reader = journal.openReader()) {
+        reader.seek(1);
+        assertThat(JournalRaftLog.isApplicationEntry(reader.next().data())).as("no-op").isFalse();
+        assertThat(JournalRaftLog.isApplicationEntry(reader.next().data())).as("config").isFalse();
+        assertThat(JournalRaftLog.isApplicationEntry(reader.next().data())).as("app").isTrue();
+      }
+    }
+  }
+
+  /**
    * The newest entries go out as they were appended, older ones are read back from the journal, and
    * a batch may mix both; the log reopened (nothing remembered) reads the same.
    */

@@ -70,15 +70,18 @@ class HandshakeWireTest {
   @Test
   void skipsAMessageTypeFromANewerSchemaVersionAndKeepsTheConnection() throws Exception {
     try (Socket socket = connect()) {
-      socket.getOutputStream().write(frame(handshake(new Handshake(CLIENT_ID, SERVER_ID, 2, 1))));
+      int newerVersion = RaftMessageCodec.SCHEMA_VERSION + 1;
+      socket
+          .getOutputStream()
+          .write(frame(handshake(new Handshake(CLIENT_ID, SERVER_ID, newerVersion, 1))));
       readFrame(socket.getInputStream());
 
       byte[] newer = encode(new TimeoutNow(CLIENT_ID, SERVER_ID, 1));
-      // Template 42 at schema version 2: a message type added after this build.
+      // Template 42 at a newer schema version: a message type added after this build.
       ByteBuffer.wrap(newer)
           .order(ByteOrder.LITTLE_ENDIAN)
           .putShort(2, (short) 42)
-          .putShort(6, (short) 2);
+          .putShort(6, (short) newerVersion);
       socket.getOutputStream().write(frame(newer));
       TimeoutNow known = new TimeoutNow(CLIENT_ID, SERVER_ID, 3);
       socket.getOutputStream().write(frame(encode(known)));

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.tern.raft.Member;
+import io.tern.raft.Membership;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.RaftMessage.AppendRequest;
@@ -50,7 +52,8 @@ class RaftMessageCodecTest {
             List.of(
                 new RaftEntry(11, 7, RaftEntry.Type.APPLICATION, 100, new byte[] {1, 2, 3}),
                 RaftEntry.noop(12, 7),
-                new RaftEntry(13, 7, RaftEntry.Type.APPLICATION, RaftEntry.NO_ASQN, new byte[0])),
+                new RaftEntry(13, 7, RaftEntry.Type.APPLICATION, RaftEntry.NO_ASQN, new byte[0]),
+                RaftEntry.config(14, 7, THREE_AND_A_LEARNER)),
             11),
         new AppendRequest(
             Integer.MAX_VALUE,
@@ -70,9 +73,15 @@ class RaftMessageCodecTest {
         new SnapshotChunk(1, 2, 9, 1000, 8, 0xFFFF_FFFFL, 0, 1, "", 0, new byte[0], 0),
         new SnapshotChunk(
             1, 2, 9, 1000, 8, 42, 3, 10, "state/000017.sst ünïcödé", 1L << 40, large, -1),
+        new SnapshotChunk(
+            1, 2, 9, 1000, 8, 42, 0, 1, "s", 0, new byte[] {7}, 5, THREE_AND_A_LEARNER),
         new SnapshotResponse(2, 1, 9, 1000, 4, false),
         new SnapshotResponse(2, 1, 9, Long.MAX_VALUE, Integer.MAX_VALUE, true));
   }
+
+  private static final Membership THREE_AND_A_LEARNER =
+      new Membership(
+          List.of(new Member(1, 3), new Member(2, 2), new Member(3, 1)), List.of(new Member(4, 1)));
 
   /** Messages no correct member sends, each with the words that name its fault. */
   static Stream<Arguments> malformed() {
@@ -282,7 +291,9 @@ class RaftMessageCodecTest {
     assertThatThrownBy(() -> codec.decode(frame, 0, frame.capacity(), 3))
         .isInstanceOf(RaftProtocolException.class)
         .hasMessage(
-            "raft transport: unknown message template 42 (schema 7411 version 1) from member 3")
+            "raft transport: unknown message template 42 (schema 7411 version "
+                + RaftMessageCodec.SCHEMA_VERSION
+                + ") from member 3")
         .extracting(e -> ((RaftProtocolException) e).kind())
         .isEqualTo(Kind.UNKNOWN_TEMPLATE);
   }
@@ -307,7 +318,9 @@ class RaftMessageCodecTest {
 
     assertThatThrownBy(() -> codec.decode(frame, 0, frame.capacity(), 3))
         .hasMessage(
-            "raft transport: unknown schema 99 (version 1, expected schema 7411) from member 3")
+            "raft transport: unknown schema 99 (version "
+                + RaftMessageCodec.SCHEMA_VERSION
+                + ", expected schema 7411) from member 3")
         .extracting(e -> ((RaftProtocolException) e).kind())
         .isEqualTo(Kind.UNKNOWN_SCHEMA);
   }
@@ -420,7 +433,8 @@ class RaftMessageCodecTest {
     assertThatThrownBy(() -> codec.decode(frame, 0, frame.capacity(), 1))
         .hasMessage(
             "raft transport: TimeoutNow from member 1 has a 12-byte block, shorter than the 20"
-                + " bytes of version 1");
+                + " bytes of version "
+                + RaftMessageCodec.SCHEMA_VERSION);
   }
 
   @Test
@@ -448,8 +462,11 @@ class RaftMessageCodecTest {
 
     assertThatThrownBy(() -> newer.requireCompatible("/10.0.0.3:26502"))
         .hasMessage(
-            "raft transport: member 3 at /10.0.0.3:26502 speaks protocol version 4 and talks to"
-                + " version 3 or newer only; this broker speaks version 1; upgrade this broker")
+            "raft transport: member 3 at /10.0.0.3:26502 speaks protocol version "
+                + (RaftMessageCodec.SCHEMA_VERSION + 3)
+                + " and talks to version 3 or newer only; this broker speaks version "
+                + RaftMessageCodec.SCHEMA_VERSION
+                + "; upgrade this broker")
         .extracting(e -> ((RaftProtocolException) e).kind())
         .isEqualTo(Kind.INCOMPATIBLE_VERSION);
     assertThatThrownBy(() -> older.requireCompatible("/10.0.0.3:26502"))

@@ -4,17 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Properties;
-import org.awaitility.Awaitility;
-import org.gaul.s3proxy.AuthenticationType;
-import org.gaul.s3proxy.S3Proxy;
-import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStore;
-import org.jclouds.blobstore.BlobStoreContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,48 +18,29 @@ import org.junit.jupiter.api.Test;
  * an access and a secret key as in production: the SDK's requests, not a mock of them.
  */
 class S3BackupStoreTest extends BackupStoreContract {
-  static final String ACCESS = "tern-access";
-  static final String SECRET = "tern-secret-key";
-  private static S3Proxy proxy;
+  static final String ACCESS = S3Proxies.ACCESS;
+  static final String SECRET = S3Proxies.SECRET;
+  private static S3Proxies proxy;
   private static BlobStore blobs;
-  private static int bucketCount;
   private S3BackupStore store;
 
   @BeforeAll
   static void startS3() throws Exception {
-    Properties properties = new Properties();
-    BlobStoreContext context =
-        ContextBuilder.newBuilder("transient")
-            .credentials("identity", "credential")
-            .overrides(properties)
-            .build(BlobStoreContext.class);
-    blobs = context.getBlobStore();
-    proxy =
-        S3Proxy.builder()
-            .blobStore(blobs)
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, SECRET)
-            .endpoint(URI.create("http://127.0.0.1:0"))
-            .build();
-    proxy.start();
-    Awaitility.await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> proxy.getState().equals("STARTED"));
+    proxy = S3Proxies.start();
+    blobs = proxy.blobs();
   }
 
   @AfterAll
   static void stopS3() throws Exception {
-    proxy.stop();
+    proxy.close();
   }
 
   static String endpoint() {
-    return "http://127.0.0.1:" + proxy.getPort();
+    return proxy.endpoint();
   }
 
-  /** A new empty bucket per test: tests do not see each other's backups. */
   static String newBucket() {
-    String bucket = "tern-backups-" + (++bucketCount);
-    blobs.createContainerInLocation(null, bucket);
-    return bucket;
+    return proxy.newBucket();
   }
 
   static S3BackupStore.Config config(String bucket, String compression) {

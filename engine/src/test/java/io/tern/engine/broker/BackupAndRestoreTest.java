@@ -7,6 +7,7 @@ import io.camunda.client.CamundaClient;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.tern.engine.backup.BackupRestore;
+import io.tern.engine.backup.S3Proxies;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,15 +23,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A backup of a 3-broker cluster (2 partitions, replication factor 3) to a file-system store, taken
- * through {@code /actuator/backups} while instances are created, then every broker's data deleted
- * and restored from it: what was acknowledged before the checkpoint is there with its variables,
- * what was created after it is not, and the restored cluster takes new work and new backups.
+ * A backup of a 3-broker cluster (2 partitions, replication factor 3) to each store (a file system;
+ * S3, gzipped, on s3proxy), taken through {@code /actuator/backups} while instances are created,
+ * then every broker's data deleted and restored from it: what was acknowledged before the
+ * checkpoint is there with its variables, what was created after it is not, and the restored
+ * cluster takes new work and new backups.
  */
 @Tag("slow")
 class BackupAndRestoreTest {
@@ -40,25 +44,59 @@ class BackupAndRestoreTest {
 
   @TempDir Path dir;
 
-  private TestCluster cluster(Path backups) {
-    return new TestCluster(
-        dir,
-        BROKERS,
-        PARTITIONS,
-        3,
-        Map.of(
-            "TERN_DATA_BACKUP_STORE", "filesystem",
-            "TERN_DATA_BACKUP_FILESYSTEM_BASEPATH", backups.toString(),
-            // Snapshots now and then, so that a backup holds one and the log after it.
-            "TERN_DATA_SNAPSHOTEVERYRECORDS", "200"));
+  private S3Proxies s3;
+
+  @AfterEach
+  void stopS3() throws Exception {
+    if (s3 != null) {
+      s3.close();
+    }
   }
 
-  @Test
-  void aBackupIsTakenListedRestoredIntoWipedBrokersAndDeleted() throws Exception {
+  /** The settings of {@code store}: a directory under the test's, or a new bucket. */
+  private Map<String, String> storeSettings(String store, Path backups) throws Exception {
+    if (store.equals("filesystem")) {
+      return Map.of(
+          "TERN_DATA_BACKUP_STORE",
+          "filesystem",
+          "TERN_DATA_BACKUP_FILESYSTEM_BASEPATH",
+          backups.toString());
+    }
+    s3 = S3Proxies.start();
+    return Map.of(
+        "TERN_DATA_BACKUP_STORE",
+        "s3",
+        "TERN_DATA_BACKUP_S3_ENDPOINT",
+        s3.endpoint(),
+        "TERN_DATA_BACKUP_S3_BUCKETNAME",
+        s3.newBucket(),
+        "TERN_DATA_BACKUP_S3_ACCESSKEY",
+        S3Proxies.ACCESS,
+        "TERN_DATA_BACKUP_S3_SECRETKEY",
+        S3Proxies.SECRET,
+        "TERN_DATA_BACKUP_S3_FORCEPATHSTYLEACCESS",
+        "true",
+        "TERN_DATA_BACKUP_S3_COMPRESSION",
+        "gzip",
+        "TERN_DATA_BACKUP_S3_BASEPATH",
+        "cluster-a");
+  }
+
+  private TestCluster cluster(Map<String, String> store, int partitions) {
+    Map<String, String> settings = new HashMap<>(store);
+    // Snapshots now and then, so that a backup holds one and the log after it.
+    settings.put("TERN_DATA_SNAPSHOTEVERYRECORDS", "200");
+    return new TestCluster(dir, BROKERS, partitions, 3, settings);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"filesystem", "s3"})
+  void aBackupIsTakenListedRestoredIntoWipedBrokersAndDeleted(String kind) throws Exception {
     Path backups = dir.resolve("backups");
+    Map<String, String> store = storeSettings(kind, backups);
     Map<Long, Integer> before = new HashMap<>();
     List<Long> after = new ArrayList<>();
-    try (TestCluster cluster = cluster(backups).start()) {
+    try (TestCluster cluster = cluster(store, PARTITIONS).start()) {
       cluster.awaitReady(Duration.ofSeconds(60));
       try (CamundaClient client = cluster.client()) {
         deploy(client);
@@ -74,9 +112,7 @@ class BackupAndRestoreTest {
         for (int i = 0; i < 20; i++) {
           after.add(create(client, 1000 + i));
         }
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(60))
-            .until(() -> get(cluster, "/actuator/backups/5").body().contains("\"COMPLETED\""));
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> completed(cluster, 5));
         String status = get(cluster, "/actuator/backups/5").body();
         assertThat(status)
             .startsWith("{\"backupId\":5,\"state\":\"COMPLETED\"")
@@ -96,7 +132,7 @@ class BackupAndRestoreTest {
       }
     }
 
-    TestCluster stopped = cluster(backups);
+    TestCluster stopped = cluster(store, PARTITIONS);
     // A data directory that is not empty is refused, and left as it was.
     assertThatThrownBy(() -> RestoreMain.restore(stopped.config(0), 5))
         .isInstanceOf(BackupRestore.RestoreException.class)
@@ -105,18 +141,8 @@ class BackupAndRestoreTest {
       deleteRecursively(stopped.config(node).dataDirectory());
     }
     assertThatThrownBy(() -> RestoreMain.restore(stopped.config(0), 99))
-        .hasMessageContaining("backup 99 does not exist in filesystem " + backups);
-    TestCluster otherTopology =
-        new TestCluster(
-            dir,
-            BROKERS,
-            PARTITIONS + 1,
-            3,
-            Map.of(
-                "TERN_DATA_BACKUP_STORE",
-                "filesystem",
-                "TERN_DATA_BACKUP_FILESYSTEM_BASEPATH",
-                backups.toString()));
+        .hasMessageContaining("backup 99 does not exist in " + kind);
+    TestCluster otherTopology = cluster(store, PARTITIONS + 1);
     assertThatThrownBy(() -> RestoreMain.restore(otherTopology.config(0), 5))
         .hasMessageContaining("taken of a cluster of 3 broker(s), 2 partition(s)");
     assertThat(stopped.config(0).dataDirectory()).doesNotExist();
@@ -125,7 +151,7 @@ class BackupAndRestoreTest {
       assertThat(restored.checkpointPositions()).containsOnlyKeys(1, 2);
     }
 
-    try (TestCluster cluster = cluster(backups).start()) {
+    try (TestCluster cluster = cluster(store, PARTITIONS).start()) {
       cluster.awaitReady(Duration.ofSeconds(60));
       for (Map.Entry<Long, Integer> instance : before.entrySet()) {
         HttpResponse<String> found = instance(cluster, instance.getKey());
@@ -161,17 +187,24 @@ class BackupAndRestoreTest {
           .until(() -> post(cluster, "{\"backupId\": 5}", TestBrokers.BEARER).statusCode() == 409);
       assertThat(post(cluster, "{\"backupId\": 6}", TestBrokers.BEARER).statusCode())
           .isEqualTo(202);
-      Awaitility.await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> get(cluster, "/actuator/backups/6").body().contains("\"COMPLETED\""));
+      Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> completed(cluster, 6));
       assertThat(get(cluster, "/actuator/backups/5").body()).contains("\"state\":\"COMPLETED\"");
 
       HttpResponse<String> deleted = call(cluster, "DELETE", "/actuator/backups/5", null);
       assertThat(deleted.statusCode()).isEqualTo(204);
       assertThat(get(cluster, "/actuator/backups/5").statusCode()).isEqualTo(404);
-      assertThat(backups.resolve("5")).doesNotExist();
+      if (kind.equals("filesystem")) {
+        assertThat(backups.resolve("5")).doesNotExist();
+      }
       assertThat(get(cluster, "/actuator/backups").body()).startsWith("[{\"backupId\":6,");
     }
+  }
+
+  /** Whether the backup as a whole (not only a partition's part) is COMPLETED. */
+  private static boolean completed(TestCluster cluster, long backupId) throws Exception {
+    return get(cluster, "/actuator/backups/" + backupId)
+        .body()
+        .startsWith("{\"backupId\":" + backupId + ",\"state\":\"COMPLETED\"");
   }
 
   private static void deploy(CamundaClient client) {

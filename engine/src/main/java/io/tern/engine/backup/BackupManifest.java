@@ -47,9 +47,15 @@ public record BackupManifest(
 
   /**
    * A stored file: its path under the partition's part ({@code snapshot/<id>/<file>} or {@code
-   * journal/<segment>}), its size as taken and the CRC32C of its content.
+   * journal/<segment>}), its size as stored and the CRC32C of that content, and the length a
+   * restore gives it: a journal segment is a preallocated file of {@code journal.segmentSize} whose
+   * unwritten end is zeros, stored without them and padded with zeros again on restore.
    */
-  public record BackupFile(String name, long size, long crc32c) {}
+  public record BackupFile(String name, long size, long crc32c, long length) {
+    public BackupFile(String name, long size, long crc32c) {
+      this(name, size, crc32c, size);
+    }
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
 

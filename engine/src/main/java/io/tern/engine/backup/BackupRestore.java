@@ -7,6 +7,7 @@ import io.tern.journal.SegmentedJournal;
 import io.tern.raft.HardState;
 import io.tern.raft.storage.HardStateStore;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -216,6 +217,13 @@ public final class BackupRestore {
                 + ", or its checksum): the stored copy is damaged");
       }
       bytes += size;
+      if (file.length() > size) {
+        // A segment stored without the zeros of its end: a journal opens segments of their
+        // full size only. setLength adds zeros (a sparse end, on most file systems).
+        try (RandomAccessFile padded = new RandomAccessFile(local.toFile(), "rw")) {
+          padded.setLength(file.length());
+        }
+      }
     }
     cutJournal(part, journal, target);
     try (HardStateStore hardState = new HardStateStore(directory.resolve("hard-state"))) {

@@ -7,11 +7,14 @@ import io.tern.journal.JournalConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,8 +40,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The segment that was being written when linked keeps changing through its link (entries after
  * the checkpoint): it is copied first, and that copy is what is checksummed and stored. Sealed
- * segments and snapshot files never change. A restore cuts the journal after the checkpoint's
- * entry, whose index and term the manifest records.
+ * segments and snapshot files never change. Segments are preallocated files whose unwritten end is
+ * zeros (a fresh one is 128 MB of them by default): they are stored without those zeros and padded
+ * again on restore. A restore cuts the journal after the checkpoint's entry, whose index and term
+ * the manifest records.
  */
 public final class PartitionBackup implements Checkpoints.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionBackup.class);
@@ -186,13 +191,25 @@ public final class PartitionBackup implements Checkpoints.Listener {
       for (Path file : filesUnder(files.staging())) {
         String name = files.staging().relativize(file).toString().replace('\\', '/');
         Path upload = file;
-        if (files.activeSegment() != null && name.equals("journal/" + files.activeSegment())) {
-          upload = files.staging().resolve(files.activeSegment() + ".frozen");
-          Files.copy(file, upload);
-          Files.delete(file);
+        long length = Files.size(file);
+        if (name.startsWith("journal/")) {
+          // Stored without the zeros of its unwritten end; the segment being written when it was
+          // linked is copied first, so that what is checksummed is what is stored.
+          long written = writtenLength(file);
+          boolean active = name.equals("journal/" + files.activeSegment());
+          if (written < length || active) {
+            upload = files.staging().resolve(file.getFileName() + ".frozen");
+            copyPrefix(file, upload, written);
+            if (active) {
+              length = Math.max(length, Files.size(file));
+            }
+          }
         }
-        stored.add(new BackupFile(name, Files.size(upload), crc32c(upload)));
+        stored.add(new BackupFile(name, Files.size(upload), crc32c(upload), length));
         store.upload(backupId, partitionId, name, upload);
+        if (upload != file) {
+          Files.delete(upload);
+        }
       }
       BackupManifest completed =
           manifest.with(State.COMPLETED, null, stored, context.clock().instant().toString());
@@ -267,6 +284,47 @@ public final class PartitionBackup implements Checkpoints.Listener {
   private static List<Path> filesUnder(Path directory) throws IOException {
     try (Stream<Path> paths = Files.walk(directory)) {
       return paths.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  /** The length of {@code file} without its trailing zero bytes, read from the end. */
+  static long writtenLength(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+      long end = channel.size();
+      while (end > 0) {
+        int chunk = (int) Math.min(buffer.capacity(), end);
+        buffer.clear().limit(chunk);
+        long from = end - chunk;
+        while (buffer.hasRemaining()) {
+          if (channel.read(buffer, from + buffer.position()) < 0) {
+            break;
+          }
+        }
+        for (int i = buffer.position() - 1; i >= 0; i--) {
+          if (buffer.get(i) != 0) {
+            return from + i + 1;
+          }
+        }
+        end = from;
+      }
+      return 0;
+    }
+  }
+
+  /** Copies the first {@code length} bytes of {@code from} to a new file {@code to}. */
+  private static void copyPrefix(Path from, Path to, long length) throws IOException {
+    try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+        FileChannel out =
+            FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      long copied = 0;
+      while (copied < length) {
+        long moved = in.transferTo(copied, length - copied, out);
+        if (moved <= 0) {
+          break; // the file is shorter than measured: only ever past the checkpoint
+        }
+        copied += moved;
+      }
     }
   }
 

@@ -23,9 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
 class RestoreMainTest {
   @TempDir Path dir;
 
-  private record Run(int exit, String output) {}
+  /** A finished bin/restore: its exit code and what it printed. */
+  record Run(int exit, String output) {}
 
   private Run restore(Map<String, String> settings, String... args) throws Exception {
+    return run(dir, settings, args);
+  }
+
+  /** Runs bin/restore's class with exactly {@code settings} as its TERN_* environment. */
+  static Run run(Path dir, Map<String, String> settings, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("--add-exports");

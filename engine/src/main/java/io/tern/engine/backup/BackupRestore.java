@@ -113,6 +113,13 @@ public final class BackupRestore {
     if (!Files.isDirectory(dataDirectory)) {
       throw new RestoreException("the data directory " + dataDirectory + " is not a directory");
     }
+    try {
+      // What a restore that was killed left: nothing of it was moved into place yet.
+      PartitionBackup.deleteRecursively(dataDirectory.resolve(WORK_DIRECTORY));
+    } catch (IOException e) {
+      throw new RestoreException(
+          "cannot delete the unfinished restore in " + dataDirectory + ": " + e, e);
+    }
     try (Stream<Path> entries = Files.list(dataDirectory)) {
       List<String> names =
           entries.map(entry -> entry.getFileName().toString()).sorted().limit(5).toList();

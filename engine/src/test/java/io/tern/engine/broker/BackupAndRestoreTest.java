@@ -129,6 +129,14 @@ class BackupAndRestoreTest {
         assertThat(get(cluster, "/actuator/backups").body())
             .startsWith("[{\"backupId\":5,\"state\":\"COMPLETED\"");
         assertThat(get(cluster, "/actuator/backups/6").statusCode()).isEqualTo(404);
+        // Each partition's leader counted its part: 2 parts taken across the brokers.
+        int partsTaken = 0;
+        for (int node = 0; node < BROKERS; node++) {
+          String metrics = send(cluster.broker(node), "GET", "/actuator/prometheus", null).body();
+          assertThat(metrics).contains("tern_backup_parts_in_progress 0.0");
+          partsTaken += (int) metricValue(metrics, "tern_backup_parts_taken_total");
+        }
+        assertThat(partsTaken).isEqualTo(PARTITIONS);
       }
     }
 
@@ -198,6 +206,14 @@ class BackupAndRestoreTest {
       }
       assertThat(get(cluster, "/actuator/backups").body()).startsWith("[{\"backupId\":6,");
     }
+  }
+
+  private static double metricValue(String scrape, String name) {
+    return scrape
+        .lines()
+        .filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   /** Whether the backup as a whole (not only a partition's part) is COMPLETED. */

@@ -124,6 +124,12 @@ class RestoreMainTest {
         .contains("configured for 1 broker(s), 3 partition(s)");
     assertThat(data).doesNotExist();
 
+    // What a killed restore left is no content: it is cleared and the restore goes on.
+    Files.createDirectories(data.resolve(".restore-in-progress/partition-1/journal"));
+    Run afterKilled = restore(settings(data, backups), "--backupId", "9");
+    assertThat(afterKilled.output()).contains("backup 9 does not exist");
+    assertThat(data).isEmptyDirectory();
+
     Files.createDirectories(data.resolve("raft"));
     Run notEmpty = restore(settings(data, backups), "--backupId", "3");
     assertThat(notEmpty.exit()).isEqualTo(1);

@@ -2,6 +2,7 @@ package io.tern.engine.backup;
 
 import io.tern.engine.backup.BackupManifest.BackupFile;
 import io.tern.engine.backup.BackupManifest.State;
+import io.tern.journal.DirectorySync;
 import io.tern.journal.JournalConfig;
 import io.tern.journal.SegmentedJournal;
 import io.tern.raft.HardState;
@@ -92,11 +93,20 @@ public final class BackupRestore {
       Path raft = target.dataDirectory().resolve("raft");
       Files.createDirectories(raft);
       for (int partitionId : target.partitionIds()) {
+        Path partition = work.resolve("partition-" + partitionId);
+        DirectorySync.sync(partition.resolve("journal"));
+        try (Stream<Path> snapshots = Files.list(partition.resolve("snapshots"))) {
+          for (Path snapshot : snapshots.toList()) {
+            DirectorySync.sync(snapshot);
+          }
+        }
+        DirectorySync.sync(partition.resolve("snapshots"));
+        DirectorySync.sync(partition);
         Files.move(
-            work.resolve("partition-" + partitionId),
-            raft.resolve("partition-" + partitionId),
-            StandardCopyOption.ATOMIC_MOVE);
+            partition, raft.resolve("partition-" + partitionId), StandardCopyOption.ATOMIC_MOVE);
       }
+      DirectorySync.sync(raft);
+      DirectorySync.sync(target.dataDirectory());
       PartitionBackup.deleteRecursively(work);
     } catch (IOException | RuntimeException e) {
       deleteQuietly(work);
@@ -224,12 +234,14 @@ public final class BackupRestore {
                 + ", or its checksum): the stored copy is damaged");
       }
       bytes += size;
-      if (file.length() > size) {
-        // A segment stored without the zeros of its end: a journal opens segments of their
-        // full size only. setLength adds zeros (a sparse end, on most file systems).
-        try (RandomAccessFile padded = new RandomAccessFile(local.toFile(), "rw")) {
-          padded.setLength(file.length());
+      // A segment stored without the zeros of its end is padded back to its length (a journal
+      // opens segments of their full size only; setLength adds zeros, a sparse end on most file
+      // systems); every file is forced: the broker starting next counts on what it finds.
+      try (RandomAccessFile restored = new RandomAccessFile(local.toFile(), "rw")) {
+        if (file.length() > size) {
+          restored.setLength(file.length());
         }
+        restored.getChannel().force(true);
       }
     }
     cutJournal(part, journal, target);

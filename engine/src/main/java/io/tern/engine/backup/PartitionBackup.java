@@ -110,7 +110,8 @@ public final class PartitionBackup implements Checkpoints.Listener {
       } catch (NoSuchFileException e) {
         // A newer snapshot replaced the latest and compaction took segments: pin again.
         failure = "files went away while linked: " + e.getMessage();
-      } catch (IOException | UncheckedIOException e) {
+      } catch (IOException | RuntimeException e) {
+        // Never the command's failure: processing goes on, the part is stored as FAILED.
         failure = "cannot link the snapshot and segments into " + staging + ": " + e;
         break;
       }

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 
 /**
  * The management endpoints: health for Kubernetes probes, Prometheus metrics, the partitions' state
- * and the operations on them (pause, resume, snapshot, rebalance). Every answer but the metrics is
- * a JSON object.
+ * and the operations on them (pause, resume, snapshot, rebalance), and the backups ({@link
+ * BackupsEndpoint}). Every answer but the metrics is JSON.
  *
  * <p>Reading stays open, for probes and Prometheus. Every other method (the operations, and any
  * added later, as this check is made before routing) needs the {@link ManagementToken}: off (403)

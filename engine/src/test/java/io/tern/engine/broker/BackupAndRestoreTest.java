@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * checkpoint is there with its variables, what was created after it is not, and the restored
  * cluster takes new work and new backups.
  */
-@Tag("slow")
+@Tag("slow") // clusters of three brokers started twice, and an S3 server: docs/testing.md
 class BackupAndRestoreTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final int BROKERS = 3;

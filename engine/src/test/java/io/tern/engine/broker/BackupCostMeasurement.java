@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * back. 3 brokers in this JVM, 3 partitions, replication factor 3. Prints the figures; asserts only
  * that the backup completed and the restore ran.
  */
-@Tag("slow")
+@Tag("slow") // a measurement of minutes, on demand only: docs/testing.md
 @EnabledIfSystemProperty(named = "tern.measureBackup", matches = "true")
 class BackupCostMeasurement {
   private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its exit codes and the refusals an operator reads. A restore that succeeds is
  * BackupAndRestoreTest's.
  */
+@Tag("slow") // bin/restore run as a process, eight times: docs/testing.md
 class RestoreMainTest {
   @TempDir Path dir;
 

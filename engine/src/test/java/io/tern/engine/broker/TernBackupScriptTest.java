@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The image's {@code tern-backup} (the chart's backup CronJob runs it) against a broker: it takes a
  * backup and waits for it to complete; a wrong token stops it at once.
  */
+@Tag("slow") // a broker end to end, and the image's script run with bash: docs/testing.md
 class TernBackupScriptTest {
   private static final Path SCRIPT = Path.of("..", "docker", "bin", "tern-backup");
 

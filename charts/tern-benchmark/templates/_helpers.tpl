@@ -63,14 +63,34 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
+{{/* The image (global.image), refused unless a cluster can pull it: see the tern chart's tern.image. */}}
 {{- define "bench.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- $image := (.Values.global | default dict).image | default dict -}}
+{{- $repository := $image.repository | default "" -}}
+{{- if not $repository -}}
+{{- fail "global.image.repository is required: the image built from docker/Dockerfile and pushed to a registry the cluster pulls from, e.g. --set global.image.repository=europe-west1-docker.pkg.dev/PROJECT/tern/tern --set global.image.tag=0.1.0 (docs/deploy.md, step 1); for an image only on the nodes (kind, podman) also set global.image.local=true" -}}
+{{- end -}}
+{{- if $image.local -}}
+{{- printf "%s:%s" $repository (default .Chart.AppVersion ($image.tag | toString)) -}}
+{{- else -}}
+{{- if or (not (contains "/" $repository)) (hasPrefix "localhost/" $repository) -}}
+{{- fail (printf "global.image.repository %s names no registry, so a cluster cannot pull it: push the image and name it with its registry (e.g. europe-west1-docker.pkg.dev/PROJECT/tern/tern), or set global.image.local=true for an image the nodes already have" $repository) -}}
+{{- end -}}
+{{- if not $image.tag -}}
+{{- fail (printf "global.image.tag is required with global.image.repository %s: the tag you pushed, e.g. 0.1.0" $repository) -}}
+{{- end -}}
+{{- printf "%s:%s" $repository ($image.tag | toString) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "bench.imagePullPolicy" -}}
+{{- ((.Values.global | default dict).image | default dict).pullPolicy | default "IfNotPresent" -}}
 {{- end -}}
 
 {{/* Pod-level settings shared by every benchmark pod; pass a dict with root and component values. */}}
 {{- define "bench.podSettings" -}}
 automountServiceAccountToken: false
-{{- with .root.Values.image.pullSecrets }}
+{{- with ((.root.Values.global | default dict).image | default dict).pullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
 {{- end }}
@@ -142,4 +162,60 @@ env:
         name: {{ required "oauth.clientSecret.secretName is required when oauth.enabled is true" .Values.oauth.clientSecret.secretName | quote }}
         key: {{ .Values.oauth.clientSecret.key | quote }}
 {{- end }}
+{{- end -}}
+
+{{/*
+A container that waits until every broker of the tern subchart answers ready, then puts each
+partition's leader on its preferred broker (tern-rebalance --wait-ready, with the management
+token); pass the root. Used by the latency experiments' wait Job and a starter with a duration.
+*/}}
+{{- define "bench.waitForBrokers" -}}
+{{- $tern := .Values.tern | default dict -}}
+{{- $tokenKey := dig "management" "token" "key" "token" $tern -}}
+- name: wait-ready
+  image: {{ include "bench.image" . }}
+  imagePullPolicy: {{ include "bench.imagePullPolicy" . }}
+  command:
+    - tern-rebalance
+    - --wait-ready
+    {{- range $i := until (int $tern.clusterSize) }}
+    - {{ printf "%s:9600" (include "bench.brokerHost" (dict "root" $ "index" $i)) }}
+    {{- end }}
+  env:
+    - name: TERN_REBALANCE_TIMEOUT
+      value: {{ include "bench.waitSeconds" . | quote }}
+    - name: TERN_MANAGEMENT_SECURITY_TOKENFILE
+      value: /usr/local/tern/secrets/management/{{ $tokenKey }}
+  {{- with .Values.chaosMesh.waitJob.resources }}
+  resources:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.securityContext }}
+  securityContext:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  volumeMounts:
+    - name: management-token
+      mountPath: /usr/local/tern/secrets/management
+      readOnly: true
+    - name: tmp
+      mountPath: /tmp
+{{- end -}}
+
+{{/* The management token's volume for bench.waitForBrokers; pass the root. */}}
+{{- define "bench.managementTokenVolume" -}}
+{{- $tern := .Values.tern | default dict -}}
+{{- $tokenKey := dig "management" "token" "key" "token" $tern -}}
+- name: management-token
+  secret:
+    secretName: {{ dig "management" "token" "existingSecret" "" $tern | default (printf "%s-management" (include "bench.cluster" .)) }}
+    defaultMode: 288 # 0440: readable through the pod's fsGroup
+    items:
+      - key: {{ $tokenKey }}
+        path: {{ $tokenKey }}
+{{- end -}}
+
+{{/* How long bench.waitForBrokers waits: the tern subchart's leaderBalancing.timeoutSeconds. */}}
+{{- define "bench.waitSeconds" -}}
+{{- int (dig "leaderBalancing" "timeoutSeconds" 600 (.Values.tern | default dict)) -}}
 {{- end -}}

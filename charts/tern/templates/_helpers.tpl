@@ -52,8 +52,41 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
+{{/*
+The image (global.image), refused unless a cluster can pull it: a repository with a registry host
+or a Docker Hub namespace and an explicit tag; or global.image.local for an image that only the
+nodes have. The default of a bare "tern" renders pods that stay in ImagePullBackOff on a real
+cluster, so it is not a default.
+*/}}
 {{- define "tern.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- $image := (.Values.global | default dict).image | default dict -}}
+{{- $repository := $image.repository | default "" -}}
+{{- if not $repository -}}
+{{- fail "global.image.repository is required: the image built from docker/Dockerfile and pushed to a registry the cluster pulls from, e.g. --set global.image.repository=europe-west1-docker.pkg.dev/PROJECT/tern/tern --set global.image.tag=0.1.0 (docs/deploy.md, step 1); for an image only on the nodes (kind, podman) also set global.image.local=true" -}}
+{{- end -}}
+{{- if $image.local -}}
+{{- printf "%s:%s" $repository (default .Chart.AppVersion ($image.tag | toString)) -}}
+{{- else -}}
+{{- if or (not (contains "/" $repository)) (hasPrefix "localhost/" $repository) -}}
+{{- fail (printf "global.image.repository %s names no registry, so a cluster cannot pull it: push the image and name it with its registry (e.g. europe-west1-docker.pkg.dev/PROJECT/tern/tern), or set global.image.local=true for an image the nodes already have" $repository) -}}
+{{- end -}}
+{{- if not $image.tag -}}
+{{- fail (printf "global.image.tag is required with global.image.repository %s: the tag you pushed, e.g. 0.1.0" $repository) -}}
+{{- end -}}
+{{- printf "%s:%s" $repository ($image.tag | toString) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The image's pull policy and pull secrets (global.image). */}}
+{{- define "tern.imagePullPolicy" -}}
+{{- ((.Values.global | default dict).image | default dict).pullPolicy | default "IfNotPresent" -}}
+{{- end -}}
+
+{{- define "tern.imagePullSecrets" -}}
+{{- with ((.Values.global | default dict).image | default dict).pullSecrets -}}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end -}}
 {{- end -}}
 
 {{/* The DNS name of broker N: <pod>.<headless service>.<namespace>.svc */}}
@@ -349,9 +382,8 @@ disk watermarks) with .Values.config layered over them, the user's keys winning.
 {{- define "tern.rebalancePod" -}}
 restartPolicy: Never
 automountServiceAccountToken: false
-{{- with .root.Values.image.pullSecrets }}
-imagePullSecrets:
-  {{- toYaml . | nindent 2 }}
+{{- with include "tern.imagePullSecrets" .root }}
+{{ . }}
 {{- end }}
 {{- with .root.Values.broker.podSecurityContext }}
 securityContext:
@@ -368,7 +400,7 @@ tolerations:
 containers:
   - name: rebalance
     image: {{ include "tern.image" .root }}
-    imagePullPolicy: {{ .root.Values.image.pullPolicy }}
+    imagePullPolicy: {{ include "tern.imagePullPolicy" .root }}
     command:
       - tern-rebalance
       {{- if .waitReady }}
@@ -382,6 +414,8 @@ containers:
         value: {{ .root.Values.leaderBalancing.timeoutSeconds | quote }}
       {{- include "tern.managementTokenEnv" .root | nindent 6 }}
     volumeMounts:
+      - name: tmp
+        mountPath: /tmp
       {{- include "tern.managementTokenMount" .root | nindent 6 }}
     {{- with .root.Values.leaderBalancing.resources }}
     resources:
@@ -392,5 +426,8 @@ containers:
       {{- toYaml . | nindent 6 }}
     {{- end }}
 volumes:
+  # The root filesystem is read-only (the brokers' securityContext).
+  - name: tmp
+    emptyDir: {}
   {{- include "tern.managementTokenVolume" .root | nindent 2 }}
 {{- end -}}

@@ -58,7 +58,8 @@ class BenchmarkChartTest {
         .contains(
             "StatefulSet/bench-tern-broker",
             "Service/bench-tern-gateway",
-            "Deployment/bench-starter",
+            // A starter with a duration runs once, as a Job.
+            (file.equals("values-latency-35ms.yaml") ? "Job" : "Deployment") + "/bench-starter",
             "Deployment/bench-worker-benchmark");
     assertThat(arguments(manifests, "bench-starter"))
         .as("the starter reaches the subchart's gateway Service")
@@ -83,7 +84,9 @@ class BenchmarkChartTest {
               .set("soak.baseline", "/reports/baseline")
               .manifests();
       List<List<String>> commandLines = new ArrayList<>();
-      for (Map<String, Object> deployment : manifests.ofKind("Deployment")) {
+      List<Map<String, Object>> workloads = new ArrayList<>(manifests.ofKind("Deployment"));
+      workloads.addAll(manifests.ofKind("Job")); // a starter with a duration
+      for (Map<String, Object> deployment : workloads) {
         List<?> command = at(deployment, "spec.template.spec.containers.0.command");
         if ("tern-benchmark".equals(String.valueOf(command.get(0)))) {
           commandLines.add(command.stream().map(String::valueOf).toList());
@@ -230,6 +233,8 @@ class BenchmarkChartTest {
         Charts.render(Charts.BENCHMARK)
             .release("exp")
             .values(Charts.BENCHMARK.resolve("values-latency-35ms.yaml"))
+            // helm-java's template leaves Helm hooks out, as these are: rendered as plain objects.
+            .set("chaosMesh.hooks", false)
             .manifests();
     Map<String, Object> statefulSet = manifests.one("StatefulSet");
     assertThat((Integer) at(statefulSet, "spec.replicas")).isEqualTo(8);
@@ -242,7 +247,51 @@ class BenchmarkChartTest {
     assertThat(at(chaos, "spec.direction").toString()).isEqualTo("both");
     assertThat(at(chaos, "spec.delay").toString())
         .isEqualTo("{latency=35ms, jitter=0ms, correlation=0}");
-    assertThat(at(chaos, "spec.duration").toString()).isEqualTo("15m");
+    assertThat(at(chaos, "spec.duration").toString()).isEqualTo("45m");
+    // The starter's measured window: 30 minutes, which the experiment outlasts.
+    // A Job, so that the starter is not started again when it ends.
+    Map<String, Object> starter = manifests.named("Job", "exp-starter");
+    assertThat(at(starter, "spec.template.spec.containers.0.command").toString())
+        .contains("--duration, 30m");
+    assertThat(at(starter, "spec.template.spec.restartPolicy").toString()).isEqualTo("OnFailure");
+    // It starts when every broker is ready, as the experiment does: the window is not spent on
+    // a cluster still starting.
+    assertThat(at(starter, "spec.template.spec.initContainers.0.command").toString())
+        .isEqualTo(
+            at(manifests.named("Job", "exp-chaos-wait"), "spec.template.spec.containers.0.command")
+                .toString())
+        .startsWith("[tern-rebalance, --wait-ready, exp-tern-broker-0.");
+    // The experiment waits for every broker: a Job that waits for all 8 to be ready.
+    Map<String, Object> wait = manifests.named("Job", "exp-chaos-wait");
+    List<?> command = at(wait, "spec.template.spec.containers.0.command");
+    assertThat(command.subList(0, 2).toString()).isEqualTo("[tern-rebalance, --wait-ready]");
+    assertThat(command.subList(2, command.size()))
+        .hasSize(8)
+        .allMatch(a -> a.toString().matches("exp-tern-broker-[0-7]\\.exp-tern-broker\\..*:9600"));
+    // As hooks (the default), Helm creates both after the release's objects, the Job first
+    // (weight 0), then the experiment (weight 1) once the Job succeeded.
+    Manifests hooked =
+        Charts.render(Charts.BENCHMARK)
+            .release("exp")
+            .values(Charts.BENCHMARK.resolve("values-latency-35ms.yaml"))
+            .manifests();
+    assertThat(hooked.kinds()).doesNotContain("NetworkChaos");
+    assertThat(hooked.names()).doesNotContain("Job/exp-chaos-wait");
+    String template;
+    try {
+      template =
+          java.nio.file.Files.readString(Charts.BENCHMARK.resolve("templates/networkchaos.yaml"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    assertThat(template)
+        .containsSubsequence(
+            "kind: Job",
+            "helm.sh/hook: post-install,post-upgrade",
+            "helm.sh/hook-weight: \"0\"",
+            "kind: NetworkChaos",
+            "helm.sh/hook: post-install,post-upgrade",
+            "helm.sh/hook-weight: \"1\"");
     assertThat(Charts.name(statefulSet) + "-0").isEqualTo("exp-tern-broker-0");
     assertThat(TernChartTest.config(manifests)).doesNotContainKey("experimental");
     Map<String, Object> delay = at(chaos, "spec.delay");
@@ -257,6 +306,7 @@ class BenchmarkChartTest {
 
     Manifests everyBroker =
         Charts.render(Charts.BENCHMARK)
+            .set("chaosMesh.hooks", false)
             .set("chaosMesh.enabled", true)
             .set("chaosMesh.experiments[0].name", "all")
             .set("chaosMesh.experiments[0].latency", "10ms")
@@ -282,6 +332,17 @@ class BenchmarkChartTest {
                     .set("chaosMesh.experiments[0].latency", "35 ms")
                     .manifests())
         .hasMessageContaining("chaosMesh.experiments[bad].latency");
+    // An experiment that ends before the load would leave the end of the window undelayed.
+    assertThatThrownBy(
+            () ->
+                Charts.render(Charts.BENCHMARK)
+                    .values(Charts.BENCHMARK.resolve("values-latency-35ms.yaml"))
+                    .set("chaosMesh.experiments[0].duration", "35m")
+                    .yaml())
+        .hasMessageContaining(
+            "chaosMesh.experiments[broker-0-1].duration 35m does not cover the load: the starter"
+                + " runs 30m")
+        .hasMessageContaining("at least 2400s");
   }
 
   @Test
@@ -335,6 +396,21 @@ class BenchmarkChartTest {
                             + Charts.NAMESPACE
                             + ".svc:9600")
                 .collect(Collectors.joining(",")));
+    // The run's reports, served read-only over HTTP by a native sidecar while the run holds the
+    // ReadWriteOnce volume, through a Service selecting the soak's pods.
+    Map<String, Object> podSpec = at(cronJob, "spec.jobTemplate.spec.template.spec");
+    Map<String, Object> server = at(podSpec, "initContainers.0");
+    assertThat(server.get("restartPolicy")).isEqualTo("Always");
+    assertThat(server.get("command").toString())
+        .isEqualTo("[java, -m, jdk.httpserver, -b, 0.0.0.0, -p, 8000, -d, /reports]");
+    assertThat(at(server, "volumeMounts.0").toString())
+        .isEqualTo("{name=reports, mountPath=/reports, readOnly=true}");
+    Map<String, Object> service = manifests.named("Service", "weekly-soak-reports");
+    assertThat(at(service, "spec.ports.0.targetPort").toString()).isEqualTo("reports");
+    assertThat(at(server, "ports.0.name").toString()).isEqualTo("reports");
+    Map<String, Object> podLabels = at(cronJob, "spec.jobTemplate.spec.template.metadata.labels");
+    Map<String, Object> selector = at(service, "spec.selector");
+    assertThat(podLabels).containsAllEntriesOf(selector);
     Map<String, Object> claim = manifests.one("PersistentVolumeClaim");
     assertThat(
             at(
@@ -426,8 +502,11 @@ class BenchmarkChartTest {
   }
 
   private static List<String> arguments(Manifests manifests, String deployment) {
-    List<?> command =
-        at(manifests.named("Deployment", deployment), "spec.template.spec.containers.0.command");
+    Map<String, Object> workload =
+        manifests.ofKind("Deployment").stream().anyMatch(d -> deployment.equals(Charts.name(d)))
+            ? manifests.named("Deployment", deployment)
+            : manifests.named("Job", deployment);
+    List<?> command = at(workload, "spec.template.spec.containers.0.command");
     return command.stream().map(String::valueOf).toList();
   }
 }

@@ -29,6 +29,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 @ResourceLock(Podman.CONTAINERS)
 class ComposeTest {
   private static final Path COMPOSE = Podman.ROOT.resolve("docker/compose.yaml");
+  private static final String TOKEN = "compose-test-management-token-01";
   private static final List<String> BROKERS = List.of("broker-0", "broker-1", "broker-2");
 
   /** What compose runs on the Tern image; Prometheus and Grafana need a registry to pull from. */
@@ -90,10 +91,49 @@ class ComposeTest {
               "TERN_CLUSTER_CONTACTPOINTS", "broker-0:26501,broker-1:26501,broker-2:26501")
           .containsEntry("TERN_CLUSTER_CLUSTERSIZE", "3")
           // operations off unless the one running compose gives a token
-          .containsEntry("TERN_MANAGEMENT_SECURITY_TOKEN", "${TERN_MANAGEMENT_TOKEN:-}");
+          .containsEntry("TERN_MANAGEMENT_SECURITY_TOKEN", "${TERN_MANAGEMENT_TOKEN}");
       assertThat(broker.get("command").toString()).isEqualTo("[broker]");
     }
     assertThat(services.get("gateway").toString()).contains("command=[gateway]");
+    // Management ports published on the loopback only, one host port per service.
+    List<String> managementPorts = new ArrayList<>();
+    for (String service : List.of("broker-0", "broker-1", "broker-2", "gateway")) {
+      List<String> ports =
+          (List<String>) ((Map<String, Object>) services.get(service)).get("ports");
+      String management = ports.stream().filter(p -> p.endsWith(":9600")).findFirst().orElseThrow();
+      assertThat(management).startsWith("127.0.0.1:");
+      managementPorts.add(management);
+    }
+    assertThat(managementPorts).doesNotHaveDuplicates();
+    for (String client : List.of("starter", "worker")) {
+      // The image's health check asks a management port the benchmark commands do not serve.
+      assertThat(((Map<String, Object>) services.get(client)).get("healthcheck").toString())
+          .isEqualTo("{test=[NONE]}");
+    }
+    // Every service on the Tern image mounts a named volume where the image declares its VOLUME:
+    // down -v removes named volumes, and podman-compose would leave an anonymous one behind.
+    Map<String, Object> volumes = (Map<String, Object>) load(COMPOSE).get("volumes");
+    for (String service :
+        List.of("broker-0", "broker-1", "broker-2", "gateway", "starter", "worker")) {
+      List<String> mounts =
+          (List<String>) ((Map<String, Object>) services.get(service)).get("volumes");
+      String data =
+          mounts.stream()
+              .filter(m -> m.endsWith(":/usr/local/tern/data"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(volumes).containsKey(data.substring(0, data.indexOf(':')));
+    }
+    // podman-compose 1.0.3 ignores name: every command in the docs names the project itself.
+    String deploy = Files.readString(Podman.ROOT.resolve("docs/deploy.md"));
+    List<String> composeCommands =
+        deploy
+            .lines()
+            .filter(l -> l.matches(".*(docker compose|podman-compose) .*-f docker/compose.yaml.*"))
+            .toList();
+    assertThat(composeCommands).isNotEmpty();
+    assertThat(composeCommands)
+        .allMatch(l -> l.contains("compose -p tern") || l.contains("podman-compose -p tern"));
     assertThat(((Map<String, Object>) services.get("starter")).get("command").toString())
         .startsWith("[tern-benchmark, starter, --gateway, gateway:26500");
     assertThat(((Map<String, Object>) services.get("worker")).get("command").toString())
@@ -133,16 +173,26 @@ class ComposeTest {
     }
     Podman.buildImage();
     String project = "tern-compose-" + ProcessHandle.current().pid();
+    int[] managementPorts = new int[4];
+    for (int i = 0; i < managementPorts.length; i++) {
+      managementPorts[i] = ImageTest.freePort();
+    }
+    List<String> volumes = new ArrayList<>();
     List<String> up =
         new ArrayList<>(
             List.of(
                 "env",
                 "TERN_IMAGE=" + Podman.IMAGE,
                 // tern-rebalance in broker-0 reads it from the broker's environment.
-                "TERN_MANAGEMENT_TOKEN=compose-test-management-token-01",
+                "TERN_MANAGEMENT_TOKEN=" + TOKEN,
+                "TERN_JAVA_OPTS=" + Podman.TEST_JAVA_OPTS,
                 // Free host ports, not 26500 and 8080: other modules' brokers may hold those.
                 "TERN_GATEWAY_PORT=" + ImageTest.freePort(),
                 "TERN_REST_PORT=" + ImageTest.freePort(),
+                "TERN_BROKER_0_MANAGEMENT_PORT=" + managementPorts[0],
+                "TERN_BROKER_1_MANAGEMENT_PORT=" + managementPorts[1],
+                "TERN_BROKER_2_MANAGEMENT_PORT=" + managementPorts[2],
+                "TERN_GATEWAY_MANAGEMENT_PORT=" + managementPorts[3],
                 "podman-compose"));
     up.addAll(List.of("-p", project, "-f", COMPOSE.toString(), "up", "-d", "--no-build"));
     up.addAll(BROKERS);
@@ -150,6 +200,11 @@ class ComposeTest {
     try {
       Podman.Result started = Podman.run(Duration.ofMinutes(3), up.toArray(String[]::new));
       assertThat(started.code()).as("%s:\n%s", up, started.output()).isZero();
+      // What the brokers got from the host's variables: podman-compose 1.0.3 passed ${VAR:-} on
+      // unexpanded, and the brokers took the variable's name as their token.
+      assertThat(Podman.podman("exec", project + "_broker-0_1", "printenv").output())
+          .contains("TERN_MANAGEMENT_SECURITY_TOKEN=" + TOKEN + "\n")
+          .contains("TERN_JAVA_OPTS=" + Podman.TEST_JAVA_OPTS + "\n");
       List<String> rebalance =
           new ArrayList<>(
               List.of("podman", "exec", project + "_broker-0_1", "tern-rebalance", "--wait-ready"));
@@ -169,6 +224,48 @@ class ComposeTest {
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofSeconds(1))
           .until(() -> Podman.podman("healthcheck", "run", project + "_broker-1_1").code() == 0);
+      // Each broker's and the gateway's management port is published on the loopback.
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      for (int port : managementPorts) {
+        java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + port + "/actuator/prometheus");
+        await("the management port published on " + port)
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofSeconds(1))
+            .ignoreExceptions()
+            .until(
+                () ->
+                    http.send(
+                            java.net.http.HttpRequest.newBuilder(uri).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                        .body()
+                        .contains("jvm_threads_live_threads"));
+      }
+      // The benchmark commands carry no health check (the image's would report them unhealthy).
+      for (String client : List.of("starter", "worker")) {
+        assertThat(
+                Podman.podman(
+                        "inspect",
+                        "--format",
+                        "{{.Config.Healthcheck}}",
+                        project + "_" + client + "_1")
+                    .output()
+                    .strip())
+            .as("%s's health check", client)
+            .matches("<nil>|\\{\\[NONE\\].*|");
+      }
+      for (String service :
+          List.of("broker-0", "broker-1", "broker-2", "gateway", "starter", "worker")) {
+        String names =
+            Podman.podman(
+                    "inspect",
+                    "--format",
+                    "{{range .Mounts}}{{.Name}} {{end}}",
+                    project + "_" + service + "_1")
+                .output()
+                .strip();
+        assertThat(names).as("%s's volumes", service).startsWith(project + "_");
+        volumes.addAll(List.of(names.split(" +")));
+      }
       // The starter deploys and starts instances through the gateway; the worker completes them.
       await("compose's worker ends the starter's instances")
           .atMost(Duration.ofMinutes(3))
@@ -187,6 +284,12 @@ class ComposeTest {
           "down",
           "-v");
       Podman.podman("network", "rm", "-f", project + "_default");
+    }
+    // down -v left no volume behind, named or anonymous.
+    for (String volume : volumes) {
+      assertThat(Podman.podman("volume", "exists", volume).code())
+          .as("volume %s", volume)
+          .isNotZero();
     }
   }
 

@@ -54,7 +54,7 @@ class DashboardTest {
         .path("templating")
         .path("list")
         .forEach(v -> variables.add(v.path("name").asString()));
-    assertThat(variables).containsExactly("datasource", "instance", "partition");
+    assertThat(variables).containsExactly("datasource", "node_id", "partition");
     Set<Integer> ids = new HashSet<>();
     List<String> titles = new ArrayList<>();
     for (JsonNode panel : dashboard.path("panels")) {
@@ -79,7 +79,19 @@ class DashboardTest {
         .contains("Backpressure")
         .contains("Job activation")
         .contains("RocksDB")
-        .contains("JVM heap");
+        .contains("JVM heap")
+        .contains("Gateway requests per second")
+        .contains("Gateway request latency p99")
+        .contains("Gateway errors");
+    // The broker a series is from is its node_id tag: Prometheus' instance label is the pod's
+    // address, a new one on each restart.
+    for (JsonNode panel : dashboard.path("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        assertThat(target.path("expr").asString())
+            .as(panel.path("title").asString())
+            .doesNotContainPattern("\\binstance\\b");
+      }
+    }
   }
 
   @Test
@@ -177,6 +189,8 @@ class DashboardTest {
         for (String line : scrape.split("\n")) {
           if (!line.startsWith("#") && !line.isBlank()) {
             exported.add(line.split("[{ ]", 2)[0]);
+            // Every series names its broker, as the dashboard's broker variable filters by it.
+            assertThat(line).contains("node_id=\"");
           }
         }
       }

@@ -14,12 +14,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * docker/Dockerfile builds on a JRE 21 base made by docker/local-base.sh, and its container runs a
@@ -57,6 +60,8 @@ class ImageTest {
             container,
             "--memory",
             "1g",
+            "-e",
+            "TERN_JAVA_OPTS=" + Podman.TEST_JAVA_OPTS,
             "-p",
             "127.0.0.1:" + gateway + ":26500",
             "-p",
@@ -95,6 +100,9 @@ class ImageTest {
                 .output())
         .as("the heap is a quarter of the container's 1 GiB, not of the host's memory")
         .contains(String.valueOf(256L * 1024 * 1024));
+    assertThat(Podman.podman("exec", container, "cat", "/proc/1/cmdline").output())
+        .as("TERN_JAVA_OPTS reaches the broker's JVM (the entrypoint execs it as process 1)")
+        .contains(Podman.TEST_JAVA_OPTS);
 
     try {
       try (CamundaClient client =
@@ -163,6 +171,81 @@ class ImageTest {
             Podman.podman("inspect", container, "--format", "{{.State.ExitCode}}").output().strip())
         .as("exit code: a clean stop on SIGTERM (0), not podman's kill after the timeout (137)")
         .isEqualTo("0");
+  }
+
+  /**
+   * The weekly soak's report server, as the benchmark chart renders it (its command, memory limit,
+   * user and read-only root), serves a report from the reports volume, mounted read-only, over
+   * HTTP: the JRE in the image has the JDK's file server (jdk.httpserver).
+   */
+  @Test
+  void theSoakReportServerServesTheReportsVolume(@TempDir Path reports) throws Exception {
+    Podman.buildImage();
+    Map<String, Object> cronJob =
+        Charts.render(Charts.BENCHMARK)
+            .release("weekly")
+            .set("soak.enabled", true)
+            .manifests()
+            .named("CronJob", "weekly-soak");
+    Map<String, Object> server =
+        Manifests.at(cronJob, "spec.jobTemplate.spec.template.spec.initContainers.0");
+    List<?> command = (List<?>) server.get("command");
+    int containerPort = ((Number) Manifests.at(server, "ports.0.containerPort")).intValue();
+    String limit = Manifests.at(server, "resources.limits.memory").toString();
+    Path run = Files.createDirectories(reports.resolve("2026-12-07T0100"));
+    Files.writeString(run.resolve("report.md"), "# Soak report\nverdict: pass\n");
+    reports.toFile().setReadable(true, false);
+    reports.toFile().setExecutable(true, false);
+    run.toFile().setReadable(true, false);
+    run.toFile().setExecutable(true, false);
+    run.resolve("report.md").toFile().setReadable(true, false);
+
+    int port = freePort();
+    String name = container + "-reports";
+    List<String> podmanRun =
+        new java.util.ArrayList<>(
+            List.of(
+                "run",
+                "-d",
+                "--name",
+                name,
+                "--read-only",
+                "--user",
+                "1001:1001",
+                "--memory",
+                limit.replace("Mi", "m"),
+                "-v",
+                reports + ":/reports:ro",
+                "-p",
+                "127.0.0.1:" + port + ":" + containerPort,
+                "--entrypoint",
+                command.get(0).toString(),
+                Podman.IMAGE));
+    command.subList(1, command.size()).forEach(a -> podmanRun.add(a.toString()));
+    try {
+      Podman.Result started = Podman.podman(podmanRun.toArray(String[]::new));
+      assertThat(started.code()).as("podman %s:\n%s", podmanRun, started.output()).isZero();
+      String body =
+          await("the report over HTTP")
+              .atMost(Duration.ofMinutes(1))
+              .pollInterval(Duration.ofMillis(250))
+              .ignoreExceptions()
+              .until(
+                  () ->
+                      HTTP.send(
+                              HttpRequest.newBuilder(
+                                      URI.create(
+                                          "http://127.0.0.1:"
+                                              + port
+                                              + "/2026-12-07T0100/report.md"))
+                                  .build(),
+                              HttpResponse.BodyHandlers.ofString())
+                          .body(),
+                  b -> b.contains("verdict: pass"));
+      assertThat(body).isEqualTo("# Soak report\nverdict: pass\n");
+    } finally {
+      Podman.podman("rm", "-f", "-t", "0", name);
+    }
   }
 
   private static String tail(String log) {

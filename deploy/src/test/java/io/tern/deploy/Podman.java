@@ -22,6 +22,15 @@ import java.util.concurrent.TimeUnit;
 final class Podman {
   static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   static final String IMAGE = "localhost/tern:deploy-test";
+
+  /**
+   * The brokers and gateways the container tests start compile with C1 only (TERN_JAVA_OPTS, as a
+   * user would add options): they live for a minute or two, and C2's compiling would take more CPU
+   * than it saves from the other modules' tests that run beside them on two cores. What the tests
+   * check (the image, compose's wiring, the rendered pods) does not depend on the JIT.
+   */
+  static final String TEST_JAVA_OPTS = "-XX:TieredStopAtLevel=1";
+
   static final String BASE_IMAGE = "localhost/tern-jre21";
 
   /**

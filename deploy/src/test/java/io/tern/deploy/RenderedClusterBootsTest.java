@@ -39,11 +39,12 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
  * subdomain, the pod-index label, $(VAR) expansion in env values, and DNS names of the headless
  * Service (as host aliases, each pod on a fixed address of a podman network); each pod's emptyDir
  * volumes get names of their own (podman 4.3 shares them by name across pods, on disk); the
- * container ports and probes are left out (see {@link #pod}). The official client then sees three
- * brokers under their advertised names, deploys a process and completes an instance; the rendered
- * rebalance Job's command rebalances the leaders. Skipped (loudly) where podman is not installed.
- * The client goes through the chart's standalone gateway (its Deployment's pod, played the same
- * way), and the rebalance CronJob's command runs too.
+ * container ports are left out and the probes' named ports resolved (see {@link #pod}), and each
+ * pod must pass its rendered startup, readiness and liveness probes, run as the kubelet runs them.
+ * The official client then sees three brokers under their advertised names, deploys a process and
+ * completes an instance; the rendered rebalance Job's command rebalances the leaders. Skipped
+ * (loudly) where podman is not installed. The client goes through the chart's standalone gateway
+ * (its Deployment's pod, played the same way), and the rebalance CronJob's command runs too.
  */
 @Tag("slow") // containers (podman): docs/testing.md
 @ResourceLock(Podman.CONTAINERS)
@@ -54,6 +55,9 @@ class RenderedClusterBootsTest {
 
   private final String network = "tern-boot-" + ProcessHandle.current().pid();
   private final String subnet = "10.213." + (ProcessHandle.current().pid() % 200 + 20);
+
+  /** Each played pod's container, with its rendered probes. */
+  private final Map<String, Map<String, Object>> played = new LinkedHashMap<>();
 
   /** Each played pod's name and its container's. */
   private final Map<String, String> pods = new LinkedHashMap<>();
@@ -87,9 +91,10 @@ class RenderedClusterBootsTest {
             .set("clusterSize", BROKERS)
             .set("partitionsCount", 3)
             .set("replicationFactor", 3)
-            .set("image.repository", Podman.IMAGE.substring(0, Podman.IMAGE.indexOf(':')))
-            .set("image.tag", Podman.IMAGE.substring(Podman.IMAGE.indexOf(':') + 1))
-            .set("image.pullPolicy", "Never")
+            .set("global.image.local", true)
+            .set("global.image.repository", Podman.IMAGE.substring(0, Podman.IMAGE.indexOf(':')))
+            .set("global.image.tag", Podman.IMAGE.substring(Podman.IMAGE.indexOf(':') + 1))
+            .set("global.image.pullPolicy", "Never")
             .set("persistence.type", "local")
             .set("persistence.size", "2Gi")
             .set("runtimeDirectory.tmpfs", true)
@@ -99,6 +104,8 @@ class RenderedClusterBootsTest {
             .set("broker.resources.limits.cpu", "2")
             .set("broker.resources.limits.memory", "1536Mi")
             .set("config.state.rocksdb.memoryLimitMb", 128)
+            .set("broker.javaOpts", Podman.TEST_JAVA_OPTS)
+            .set("gateway.javaOpts", Podman.TEST_JAVA_OPTS)
             .set("gateway.enabled", true)
             .set("gateway.replicas", 1)
             .set("gateway.resources.requests.cpu", "250m")
@@ -126,6 +133,7 @@ class RenderedClusterBootsTest {
     for (Map.Entry<String, String> broker : addresses.entrySet()) {
       Map<String, Object> pod = pod(statefulSet, broker.getKey(), headless, addresses);
       Charts.validate(pod);
+      played.put(broker.getKey(), at(pod, "spec.containers.0"));
       Path file = dir.resolve(broker.getKey() + ".yaml");
       Dump dump = new Dump(DumpSettings.builder().build());
       Files.writeString(
@@ -138,6 +146,7 @@ class RenderedClusterBootsTest {
     Map<String, Object> gatewayPodManifest =
         gatewayPod(deployment, gatewayPod, headless, addresses);
     Charts.validate(gatewayPodManifest);
+    played.put(gatewayPod, at(gatewayPodManifest, "spec.containers.0"));
     Path gatewayFile = dir.resolve(gatewayPod + ".yaml");
     Files.writeString(
         gatewayFile,
@@ -147,13 +156,20 @@ class RenderedClusterBootsTest {
 
     Map<String, String> everyPod = new LinkedHashMap<>(addresses);
     everyPod.put(gatewayPod, gateway);
-    for (Map.Entry<String, String> broker : everyPod.entrySet()) {
-      String readiness = "http://" + broker.getValue() + ":9600/actuator/health/readiness";
-      await(broker.getKey() + " ready")
-          .atMost(Duration.ofMinutes(3))
-          .pollInterval(Duration.ofMillis(500))
-          .ignoreExceptions()
-          .until(() -> status(readiness) == 200);
+    for (Map.Entry<String, String> pod : everyPod.entrySet()) {
+      passesItsProbes(pod.getKey(), played.get(pod.getKey()), pod.getValue());
+      // podman took the liveness probe as the container's health check (a curl it cannot run
+      // here: no timers), on the port the probe's name resolved to.
+      Map<String, Object> liveness = at(played.get(pod.getKey()), "livenessProbe.httpGet");
+      assertThat(
+              Podman.podman(
+                      "inspect",
+                      pod.getKey() + "-" + pods.get(pod.getKey()),
+                      "--format",
+                      "{{json .Config.Healthcheck.Test}}")
+                  .output())
+          .as("%s's health check from its liveness probe", pod.getKey())
+          .contains("localhost:" + liveness.get("port") + liveness.get("path"));
     }
     System.out.printf(
         "Rendered cluster of %d brokers and a gateway ready %d s after rendering%n",
@@ -247,6 +263,29 @@ class RenderedClusterBootsTest {
         .contains("\"1\":\"already led by its primary")
         .contains("\"2\":\"already led by its primary")
         .contains("\"3\":\"already led by its primary");
+    // docs/deploy.md's round-trip measurement (how to see Chaos Mesh's delay in force) runs in
+    // the image, from broker 0 to brokers 1 and 2 by their headless names; no delay here.
+    String deploy = Files.readString(Podman.ROOT.resolve("docs/deploy.md"));
+    int measure = deploy.indexOf("kubectl -n latency exec latency35-tern-broker-0 -- bash -c '");
+    assertThat(measure).as("docs/deploy.md's round-trip measurement").isNotNegative();
+    int scriptStart = deploy.indexOf('\'', measure) + 1;
+    String script =
+        deploy
+            .substring(scriptStart, deploy.indexOf('\'', scriptStart))
+            .replace("latency35-tern-broker", Charts.name(statefulSet))
+            .replace(".latency.svc", "." + Charts.NAMESPACE + ".svc");
+    Podman.Result measured =
+        Podman.podman("exec", Charts.name(statefulSet) + "-0-broker", "bash", "-c", script);
+    assertThat(measured.code()).as("%s:\n%s", script, measured.output()).isZero();
+    assertThat(measured.output())
+        .containsPattern("broker 0 -> broker 1: connect [0-9]+ ms")
+        .containsPattern("broker 0 -> broker 2: connect [0-9]+ ms");
+    // After the load and the leader moves, every pod still passes its liveness probe.
+    for (Map.Entry<String, String> pod : everyPod.entrySet()) {
+      assertThat(probe(played.get(pod.getKey()), "livenessProbe", pod.getValue()))
+          .as("%s's liveness probe after the run", pod.getKey())
+          .isTrue();
+    }
     System.out.printf(
         "Rendered cluster test done %d s after rendering%n",
         (System.nanoTime() - start) / 1_000_000_000);
@@ -317,7 +356,8 @@ class RenderedClusterBootsTest {
 
   /**
    * What Kubernetes adds to pod {@code name}'s spec and what podman 4.3 needs: the brokers'
-   * headless DNS names, per-pod emptyDir names, $(VAR) expansion, no ports, probes or affinity.
+   * headless DNS names, per-pod emptyDir names, $(VAR) expansion, no ports (probes by number) and
+   * no affinity or zone spread.
    */
   @SuppressWarnings("unchecked")
   private static void asPlayable(
@@ -334,6 +374,7 @@ class RenderedClusterBootsTest {
     spec.put("hostAliases", aliases);
     // podman places pods on this one machine: anti-affinity has no meaning there.
     spec.remove("affinity");
+    spec.remove("topologySpreadConstraints");
     Map<String, String> fields = Map.of("metadata.name", name);
     // podman 4.3 turns an emptyDir into a named volume of the volume's name, shared by every pod
     // that names one alike: give each pod its own (removed with the test's pods).
@@ -359,15 +400,89 @@ class RenderedClusterBootsTest {
       }
       expandEnvironment(at(container, "env"), fields);
       // podman 4.3 publishes every containerPort on the host (pods would collide, and with any
-      // other 9600 here); its probes need curl in the image and systemd timers. The test checks
-      // readiness on the same path itself.
-      Map<?, ?> rendered = (Map<?, ?>) container;
-      assertThat(at(rendered, "readinessProbe.httpGet.path").toString())
-          .isEqualTo("/actuator/health/readiness");
-      for (String key : List.of("ports", "readinessProbe", "livenessProbe", "startupProbe")) {
-        rendered.remove(key);
+      // other 9600 here), so the ports go; the probes stay, their named ports resolved to numbers
+      // as the kubelet resolves them against the rendered ports (a name that is not there fails
+      // here). podman 4.3 runs no readiness or startup probe, and a liveness probe only through
+      // curl in the image and systemd timers: the test runs every rendered probe itself, as the
+      // kubelet would (see probe()).
+      Map<String, Object> rendered = (Map<String, Object>) container;
+      List<Map<String, Object>> ports = (List<Map<String, Object>>) rendered.remove("ports");
+      for (String key : PROBES) {
+        if (rendered.get(key) instanceof Map<?, ?> probe
+            && probe.get("httpGet") instanceof Map<?, ?> get
+            && get.get("port") instanceof String portName) {
+          Map<String, Object> httpGet = (Map<String, Object>) get;
+          Object number =
+              ports.stream()
+                  .filter(p -> portName.equals(p.get("name")))
+                  .map(p -> p.get("containerPort"))
+                  .findFirst()
+                  .orElseThrow(
+                      () ->
+                          new AssertionError(
+                              key + " names port " + portName + ", not in " + ports));
+          httpGet.put("port", number);
+        }
       }
     }
+  }
+
+  private static final List<String> PROBES =
+      List.of("startupProbe", "readinessProbe", "livenessProbe");
+
+  /**
+   * Runs a rendered probe against the pod at {@code ip} as the kubelet does: GET on its scheme,
+   * port and path, answered within its timeoutSeconds (default 1), success being 200 to 399.
+   */
+  private static boolean probe(Map<String, Object> container, String key, String ip) {
+    Map<String, Object> probe = at(container, key);
+    Map<String, Object> httpGet = at(probe, "httpGet");
+    assertThat(httpGet).as("%s of %s", key, container.get("name")).isNotNull();
+    int timeout = ((Number) probe.getOrDefault("timeoutSeconds", 1)).intValue();
+    URI uri =
+        URI.create(
+            httpGet.getOrDefault("scheme", "HTTP").toString().toLowerCase(java.util.Locale.ROOT)
+                + "://"
+                + ip
+                + ":"
+                + httpGet.get("port")
+                + httpGet.get("path"));
+    try {
+      int status =
+          HTTP.send(
+                  HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(timeout)).build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode();
+      return status >= 200 && status < 400;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * The pod passes its rendered probes as the kubelet would run them: the startup probe (when there
+   * is one) within its periodSeconds times failureThreshold; then readiness; and liveness, which
+   * the kubelet starts once startup has passed, at once.
+   */
+  private static void passesItsProbes(String pod, Map<String, Object> container, String ip) {
+    Map<String, Object> startup = at(container, "startupProbe");
+    if (startup != null) {
+      long budget =
+          ((Number) startup.getOrDefault("periodSeconds", 10)).longValue()
+              * ((Number) startup.getOrDefault("failureThreshold", 3)).longValue();
+      await(pod + "'s startup probe")
+          .atMost(Duration.ofSeconds(Math.min(budget, 240)))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> probe(container, "startupProbe", ip));
+    }
+    await(pod + "'s readiness probe")
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> probe(container, "readinessProbe", ip));
+    assertThat(probe(container, "livenessProbe", ip)).as("%s's liveness probe", pod).isTrue();
   }
 
   private void play(Path file, String pod, String container, String ip) throws Exception {
@@ -415,12 +530,5 @@ class RenderedClusterBootsTest {
       return (T) copy;
     }
     return node;
-  }
-
-  private static int status(String url) throws IOException, InterruptedException {
-    return HTTP.send(
-            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-            HttpResponse.BodyHandlers.discarding())
-        .statusCode();
   }
 }

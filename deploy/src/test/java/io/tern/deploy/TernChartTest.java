@@ -114,7 +114,8 @@ class TernChartTest {
         .isEqualTo("{drop=[ALL]}");
     assertThat(at(pod, "containers.0.readinessProbe.httpGet.path").toString())
         .isEqualTo("/actuator/health/readiness");
-    assertThat(at(pod, "containers.0.image").toString()).isEqualTo("tern:0.1.0-SNAPSHOT");
+    assertThat(at(pod, "containers.0.image").toString())
+        .isEqualTo(Charts.IMAGE_REPOSITORY + ":" + Charts.IMAGE_TAG);
     Map<String, Object> headless = manifests.named("Service", "tern-broker");
     assertThat(at(headless, "spec.clusterIP").toString()).isEqualTo("None");
     assertThat(at(headless, "spec.publishNotReadyAddresses").toString()).isEqualTo("true");

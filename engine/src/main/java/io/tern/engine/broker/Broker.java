@@ -201,12 +201,17 @@ public final class Broker implements AutoCloseable {
   }
 
   /**
-   * Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus. The
-   * JVM's memory, GC, CPU and uptime come with every registry (see {@link ResourceMetrics});
-   * threads are added here for the dashboard's JVM panel.
+   * Starts with a Prometheus registry, scraped at the management server's /actuator/prometheus,
+   * every meter tagged with this broker's {@code node_id}. The JVM's memory, GC, CPU and uptime
+   * come with every registry (see {@link ResourceMetrics}); threads are added here for the
+   * dashboard's JVM panel.
    */
   public static Broker start(BrokerConfig config) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    // Every series names its broker: Prometheus' instance label is the pod's address, which
+    // changes on each restart (a series would break) and says nothing on a dashboard. First, as
+    // common tags apply only to meters registered after them.
+    registry.config().commonTags("node_id", Integer.toString(config.nodeId()));
     new JvmThreadMetrics().bindTo(registry);
     return start(config, registry);
   }
@@ -217,6 +222,7 @@ public final class Broker implements AutoCloseable {
    *
    * @throws ExporterLoadException when a configured exporter does not load or configure
    * @throws DataDirectoryLock.InUseException when another broker holds {@code data.directory}
+   * @throws StoredTopology.MismatchException when the data was made under another topology
    * @throws ListenFailedException when a port is taken
    */
   public static Broker start(BrokerConfig config, MeterRegistry registry) {
@@ -238,6 +244,14 @@ public final class Broker implements AutoCloseable {
     try {
       dataLock = DataDirectoryLock.acquire(config.dataDirectory());
     } catch (RuntimeException | Error e) {
+      exporters.forEach(LoadedExporter::close);
+      throw e;
+    }
+    // Under the lock (no other broker writes it), before any partition opens on the data.
+    try {
+      StoredTopology.verifyOrRecord(config);
+    } catch (RuntimeException | Error e) {
+      dataLock.close();
       exporters.forEach(LoadedExporter::close);
       throw e;
     }

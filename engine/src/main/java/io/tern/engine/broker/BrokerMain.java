@@ -32,7 +32,10 @@ public final class BrokerMain {
     Broker broker;
     try {
       broker = Broker.start(config);
-    } catch (ListenFailedException | DataDirectoryLock.InUseException | ExporterLoadException e) {
+    } catch (ListenFailedException
+        | DataDirectoryLock.InUseException
+        | StoredTopology.MismatchException
+        | ExporterLoadException e) {
       // The cause is the configuration or another process, not Tern: one line says it all.
       log.error("Tern broker {} did not start: {}", config.nodeId(), e.getMessage());
       System.exit(1);

@@ -73,6 +73,17 @@ final class ManagementToken {
     if (text.isEmpty()) {
       return none();
     }
+    if (text.contains("${")) {
+      // A compose file or a shell that left a variable unexpanded (podman-compose 1.0.3 does so
+      // with ${VAR:-}) would otherwise turn on the operations with a token anyone can read.
+      values.problem(
+          "the management token from "
+              + origin
+              + " contains '${': a variable reference that was not expanded, not a secret;"
+              + " export the variable it names, or leave the token unset to keep the operations"
+              + " off");
+      return none();
+    }
     if (text.length() < MIN_LENGTH || text.chars().anyMatch(c -> c <= ' ' || c > '~')) {
       values.problem(
           "the management token from "

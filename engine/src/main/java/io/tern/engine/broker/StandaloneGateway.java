@@ -12,6 +12,8 @@ import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
 import io.tern.engine.tls.ClusterTls;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 
 /**
@@ -56,6 +58,9 @@ public final class StandaloneGateway implements AutoCloseable {
     cluster.onJobsAvailable(jobStreams::jobsAvailable);
     JobStreamForwarding forwarding = new JobStreamForwarding(cluster, partitions);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    // Which gateway a series is from, stable across restarts of the same pod name (Prometheus'
+    // instance label is the pod's address); set before any meter registers.
+    registry.config().commonTags("gateway", gatewayName());
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     cluster.start();
@@ -107,6 +112,22 @@ public final class StandaloneGateway implements AutoCloseable {
         clusterTls.close();
       }
       throw e;
+    }
+  }
+
+  /**
+   * This gateway's name on its metrics: the host name, which Kubernetes sets to the pod's name
+   * (HOSTNAME; the JVM's lookup where the variable is unset).
+   */
+  static String gatewayName() {
+    String hostname = System.getenv("HOSTNAME");
+    if (hostname != null && !hostname.isBlank()) {
+      return hostname;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "gateway";
     }
   }
 

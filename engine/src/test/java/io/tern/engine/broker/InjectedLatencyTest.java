@@ -64,8 +64,8 @@ class InjectedLatencyTest {
       }
       assertThat(scrape(cluster.broker(0)))
           .as("node 0 says what it injects, and where")
-          .contains("tern_network_injected_latency_milliseconds{to=\"1\"} 35.0")
-          .doesNotContain("tern_network_injected_latency_milliseconds{to=\"2\"}");
+          .contains("tern_network_injected_latency_milliseconds{node_id=\"0\",to=\"1\"} 35.0")
+          .doesNotContainPattern("tern_network_injected_latency_milliseconds\\{[^}]*to=\"2\"");
       assertThat(scrape(cluster.broker(2))).doesNotContain("tern_network_injected_latency");
     }
   }

@@ -203,7 +203,7 @@ class ManagementApiTest {
     assertThat(metrics.body())
         .contains("tern_processor_last_processed_position")
         .contains("tern_backpressure_limit")
-        .containsPattern("tern_state_rocksdb_keys\\{partition=\"1\"\\} [0-9.E]+\\n")
+        .containsPattern("tern_state_rocksdb_keys\\{node_id=\"0\",partition=\"1\"\\} [0-9.E]+\\n")
         .contains("tern_state_rocksdb_memtable_bytes");
   }
 
@@ -262,11 +262,12 @@ class ManagementApiTest {
                 () -> call("GET", "/actuator/prometheus").body(),
                 body ->
                     body.contains(
-                        "tern_workflow_process_instance_execution_seconds_count{partition=\"1\"}"
+                        "tern_workflow_process_instance_execution_seconds_count{node_id=\"0\",partition=\"1\"}"
                             + " 1"));
     assertThat(metrics)
-        .contains("tern_workflow_process_instance_execution_seconds_count{partition=\"1\"} 1")
-        .contains("tern_workflow_job_activation_seconds_count{partition=\"1\"} 1")
-        .contains("tern_workflow_job_lifetime_seconds_count{partition=\"1\"} 1");
+        .contains(
+            "tern_workflow_process_instance_execution_seconds_count{node_id=\"0\",partition=\"1\"} 1")
+        .contains("tern_workflow_job_activation_seconds_count{node_id=\"0\",partition=\"1\"} 1")
+        .contains("tern_workflow_job_lifetime_seconds_count{node_id=\"0\",partition=\"1\"} 1");
   }
 }

@@ -54,6 +54,13 @@ class ManagementSecurityTest {
         .hasMessageContaining("at least 16 printable ASCII characters")
         .hasMessageNotContaining("short1");
 
+    // What podman-compose 1.0.3 passes for ${TERN_MANAGEMENT_TOKEN:-} when the variable is unset.
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null, Map.of("TERN_MANAGEMENT_SECURITY_TOKEN", "${TERN_MANAGEMENT_TOKEN:-}")))
+        .hasMessageContaining("a variable reference that was not expanded");
+
     Path file = dir.resolve("token");
     Files.writeString(file, TOKEN);
     assertThatThrownBy(

@@ -301,6 +301,7 @@ class TernChartTest {
         Charts.render(Charts.TERN)
             .set("backups.schedule.enabled", true)
             .set("backups.schedule.cron", "30 3 * * *")
+            .set("global.image.pullSecrets[0].name", "registry")
             .manifests();
     Map<String, Object> cronJob = manifests.named("CronJob", "tern-backup");
     assertThat(at(cronJob, "spec.schedule").toString()).isEqualTo("30 3 * * *");
@@ -316,6 +317,8 @@ class TernChartTest {
         .contains("TERN_BACKUP_TIMEOUT");
     assertThat(at(cronJob, "spec.jobTemplate.spec.template.metadata.labels").toString())
         .contains("backup");
+    assertThat(at(cronJob, "spec.jobTemplate.spec.template.spec.imagePullSecrets").toString())
+        .isEqualTo("[{name=registry}]");
   }
 
   @Test

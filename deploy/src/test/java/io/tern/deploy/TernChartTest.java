@@ -293,6 +293,35 @@ class TernChartTest {
   }
 
   @Test
+  void backupsAreTakenOnAScheduleOnlyWhenAskedWithTheManagementToken() {
+    assertThat(Charts.render(Charts.TERN).manifests().names())
+        .as("off by default: a backup needs a store")
+        .doesNotContain("CronJob/tern-backup");
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .set("backups.schedule.enabled", true)
+            .set("backups.schedule.cron", "30 3 * * *")
+            .set("global.image.pullSecrets[0].name", "registry")
+            .manifests();
+    Map<String, Object> cronJob = manifests.named("CronJob", "tern-backup");
+    assertThat(at(cronJob, "spec.schedule").toString()).isEqualTo("30 3 * * *");
+    assertThat(at(cronJob, "spec.concurrencyPolicy").toString()).isEqualTo("Forbid");
+    Map<String, Object> container = at(cronJob, "spec.jobTemplate.spec.template.spec.containers.0");
+    List<String> command = at(container, "command");
+    assertThat(command.get(0)).isEqualTo("tern-backup");
+    assertThat(command)
+        .hasSize(4)
+        .allMatch(part -> part.equals("tern-backup") || part.endsWith(":9600"));
+    assertThat(container.toString())
+        .contains("TERN_MANAGEMENT_SECURITY_TOKENFILE")
+        .contains("TERN_BACKUP_TIMEOUT");
+    assertThat(at(cronJob, "spec.jobTemplate.spec.template.metadata.labels").toString())
+        .contains("backup");
+    assertThat(at(cronJob, "spec.jobTemplate.spec.template.spec.imagePullSecrets").toString())
+        .isEqualTo("[{name=registry}]");
+  }
+
+  @Test
   void theManagementTokenComesFromASecretToBrokersAndRebalanceJobs() throws IOException {
     Manifests manifests = Charts.render(Charts.TERN).manifests();
     Map<String, Object> secret = manifests.named("Secret", "tern-management");
@@ -361,7 +390,8 @@ class TernChartTest {
     assertThat(peers(withGateways, 26501)).containsExactly("broker", "gateway");
     assertThat(peers(withGateways, 26502)).containsExactly("broker");
     assertThat(rule(withGateways, 26500)).as("no embedded gateways").isNull();
-    assertThat(peers(withGateways, 9600)).containsExactly("broker", "rebalance", "monitoring");
+    assertThat(peers(withGateways, 9600))
+        .containsExactly("broker", "rebalance", "backup", "monitoring");
 
     assertThat(Charts.render(Charts.TERN).set("networkPolicy.enabled", false).manifests().kinds())
         .doesNotContain("NetworkPolicy");

@@ -31,6 +31,8 @@ class LayeringTest {
         .definedBy("io.tern.engine.log..")
         .layer("processor")
         .definedBy("io.tern.engine.processor..")
+        .layer("backup")
+        .definedBy("io.tern.engine.backup..")
         .layer("partition")
         .definedBy("io.tern.engine.partition..")
         .layer("workflow")
@@ -59,12 +61,14 @@ class LayeringTest {
         .mayOnlyBeAccessedByLayers("gateway", "cluster", "broker")
         .whereLayer("partition")
         .mayOnlyBeAccessedByLayers("broker")
+        .whereLayer("backup")
+        .mayOnlyBeAccessedByLayers("partition", "broker")
         .whereLayer("processor")
-        .mayOnlyBeAccessedByLayers("partition", "workflow", "broker")
+        .mayOnlyBeAccessedByLayers("backup", "partition", "workflow", "broker")
         .whereLayer("log")
-        .mayOnlyBeAccessedByLayers("processor", "partition", "broker")
+        .mayOnlyBeAccessedByLayers("processor", "backup", "partition", "broker")
         .whereLayer("state")
-        .mayOnlyBeAccessedByLayers("processor", "partition", "workflow", "broker")
+        .mayOnlyBeAccessedByLayers("processor", "backup", "partition", "workflow", "broker")
         .check(ENGINE);
   }
 }

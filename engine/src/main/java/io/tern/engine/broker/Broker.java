@@ -79,6 +79,7 @@ public final class Broker implements AutoCloseable {
   private final ClusterClient cluster;
   private final ClusterPartitions clusterPartitions;
   private final ResourceMetrics resourceMetrics;
+  private final BrokerBackups backups;
 
   /**
    * The brokers' host names: the contact points', this broker's, and those the brokers publish.
@@ -180,6 +181,7 @@ public final class Broker implements AutoCloseable {
             clusterTls == null ? null : clusterTls.commandApiClient());
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     this.resourceMetrics = new ResourceMetrics(registry);
+    this.backups = new BrokerBackups(config, clusterPartitions, registry);
     config.contactPoints().forEach(point -> brokerHosts.add(point.getHostString()));
     if (!config.advertisedHost().isBlank()) {
       brokerHosts.add(config.advertisedHost());
@@ -363,7 +365,8 @@ public final class Broker implements AutoCloseable {
                           networkFaults,
                           () -> JobStreamsEndpoint.answer(gatewayJobStreams(), jobStreams),
                           config.partitionsCount(),
-                          config.managementToken())));
+                          config.managementToken(),
+                          backups.endpoint())));
       LOG.info(
           config.managementToken().configured()
               ? "Management operations (POST /actuator/...) need the management token"
@@ -406,6 +409,7 @@ public final class Broker implements AutoCloseable {
                     .withMaxCommandsInBatch(config.maxCommandsInBatch())
                     .withMaxBatchBytes(config.maxBatchBytes())
                     .withUncommitted(config.processUncommitted()));
+    partitionConfig = partitionConfig.withBackups(backups.context());
     if (config.runtimeDirectory() != null) {
       partitionConfig =
           partitionConfig.withRuntimeDirectory(
@@ -600,6 +604,7 @@ public final class Broker implements AutoCloseable {
       raft.close();
       resources.close();
       resourceMetrics.close();
+      backups.close();
       if (clusterTls != null) {
         clusterTls.close();
       }

@@ -74,7 +74,8 @@ public record BrokerConfig(
     boolean faultInjection,
     List<ExporterDescriptor> exporters,
     ExporterDirector.Settings exporting,
-    boolean historyStore) {
+    boolean historyStore,
+    BackupSettings backup) {
 
   /**
    * The settings latency experiments switch (see the README's experiment flags), by key, as this
@@ -231,7 +232,8 @@ public record BrokerConfig(
         values.bool("experimental.faultInjection.enabled"),
         values.exporters(),
         exporting(values),
-        values.bool(HistoryDefaults.ENABLED_KEY));
+        values.bool(HistoryDefaults.ENABLED_KEY),
+        BackupSettings.from(values));
   }
 
   /** The {@code exporting.*} keys: the exporters' director's timings. */

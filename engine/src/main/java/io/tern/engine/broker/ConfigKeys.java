@@ -142,6 +142,58 @@ final class ConfigKeys {
                   + " RocksDB fails on a full one; 0 disables"),
           new Key("data.disk.checkInterval", "1s", "how often free disk space is measured"),
           new Key(
+              "data.backup.store",
+              "none",
+              "where POST /actuator/backups stores backups: none (refused), s3 or filesystem"
+                  + " (docs/operations.md#backups); every broker of the cluster needs the same"),
+          new Key(
+              "data.backup.filesystem.basePath",
+              "",
+              "the directory backups go to with store filesystem (a volume every broker mounts)"),
+          new Key("data.backup.s3.bucketName", "", "the bucket backups go to with store s3"),
+          new Key(
+              "data.backup.s3.endpoint",
+              "",
+              "the S3 API's URL (empty: AWS's); e.g. https://storage.googleapis.com for GCS's"
+                  + " S3 interoperability, or MinIO's"),
+          new Key(
+              "data.backup.s3.region",
+              "",
+              "the bucket's region (empty: us-east-1, which" + " S3-compatible stores ignore)"),
+          new Key(
+              "data.backup.s3.accessKey",
+              "",
+              "the access key id (empty, with no secret key: the AWS SDK's default chain:"
+                  + " environment, profile, instance or pod role)"),
+          new Key(
+              "data.backup.s3.secretKey",
+              "",
+              "the secret key from the environment variable only"
+                  + " (TERN_DATA_BACKUP_S3_SECRETKEY; never in the configuration file, which is"
+                  + " refused); or data.backup.s3.secretKeyFile"),
+          new Key(
+              "data.backup.s3.secretKeyFile",
+              "",
+              "a file holding the secret key (e.g. a mounted Secret)"),
+          new Key(
+              "data.backup.s3.basePath",
+              "",
+              "a prefix of every object's key, so that clusters can share a bucket"),
+          new Key(
+              "data.backup.s3.forcePathStyleAccess",
+              "false",
+              "bucket in the path rather than the host name (MinIO and most self-hosted stores"
+                  + " need true)"),
+          new Key(
+              "data.backup.s3.compression",
+              "none",
+              "none or gzip: files gzipped before upload (CPU for less storage and transfer;"
+                  + " RocksDB's files are compressed already)"),
+          new Key(
+              "data.backup.s3.apiCallTimeout",
+              "180s",
+              "how long one S3 call (one file's upload) may take in all, retries included"),
+          new Key(
               "processing.maxCommandsInBatch",
               "100",
               "commands processed in one batch (1 disables batch processing)"),

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 
 /**
  * The management endpoints: health for Kubernetes probes, Prometheus metrics, the partitions' state
- * and the operations on them (pause, resume, snapshot, rebalance). Every answer but the metrics is
- * a JSON object.
+ * and the operations on them (pause, resume, snapshot, rebalance), and the backups ({@link
+ * BackupsEndpoint}). Every answer but the metrics is JSON.
  *
  * <p>Reading stays open, for probes and Prometheus. Every other method (the operations, and any
  * added later, as this check is made before routing) needs the {@link ManagementToken}: off (403)
@@ -46,6 +46,10 @@ final class ManagementApi implements ManagementServer.Routes {
           "POST /actuator/partitions/resumeProcessing",
           "POST /actuator/partitions/takeSnapshot",
           "POST /actuator/rebalance",
+          "GET /actuator/backups",
+          "GET /actuator/backups/{id}",
+          "POST /actuator/backups",
+          "DELETE /actuator/backups/{id}",
           "POST /actuator/faults/isolate/{nodes}",
           "POST /actuator/faults/heal");
 
@@ -73,6 +77,7 @@ final class ManagementApi implements ManagementServer.Routes {
   private final Supplier<Answer> jobStreams;
   private final NetworkFaults networkFaults;
   private final ManagementToken token;
+  private final BackupsEndpoint backups;
   private volatile boolean started;
 
   /**
@@ -91,6 +96,30 @@ final class ManagementApi implements ManagementServer.Routes {
       Supplier<Answer> jobStreams,
       int partitionsCount,
       ManagementToken token) {
+    this(
+        partitions,
+        metrics,
+        rebalancing,
+        flags,
+        networkFaults,
+        jobStreams,
+        partitionsCount,
+        token,
+        null);
+  }
+
+  /** As above, answering {@code /actuator/backups} with {@code backups} (null: no such route). */
+  ManagementApi(
+      List<Hosted> partitions,
+      Supplier<String> metrics,
+      Supplier<CompletableFuture<Map<Integer, String>>> rebalancing,
+      Map<String, String> flags,
+      NetworkFaults networkFaults,
+      Supplier<Answer> jobStreams,
+      int partitionsCount,
+      ManagementToken token,
+      BackupsEndpoint backups) {
+    this.backups = backups;
     this.partitions = partitions;
     this.inspection = new InspectionEndpoints(partitions, partitionsCount);
     this.metrics = metrics;
@@ -103,6 +132,12 @@ final class ManagementApi implements ManagementServer.Routes {
 
   @Override
   public CompletableFuture<Answer> handle(String method, String path, String authorization) {
+    return handle(method, path, authorization, "");
+  }
+
+  @Override
+  public CompletableFuture<Answer> handle(
+      String method, String path, String authorization, String body) {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -110,6 +145,10 @@ final class ManagementApi implements ManagementServer.Routes {
       if (refused != null) {
         return done(refused);
       }
+    }
+    if (backups != null
+        && (path.equals(BackupsEndpoint.PATH) || path.startsWith(BackupsEndpoint.PATH + "/"))) {
+      return backups.handle(method, path.replaceAll("/+$", ""), body);
     }
     if (path.startsWith(NetworkFaults.PREFIX)) {
       return networkFaults.handle(method, path);

@@ -36,7 +36,9 @@ import javax.net.ssl.SSLException;
  * {@link ManagementApi} computes. Requests are tiny; anything long (a snapshot) answers when done.
  */
 final class ManagementServer implements AutoCloseable {
-  /** Management requests carry no real body; this bounds what a client can make us buffer. */
+  /**
+   * Management requests carry tiny bodies at most; this bounds what a client can make us buffer.
+   */
   private static final int MAX_REQUEST_BYTES = 64 * 1024;
 
   private final EventLoopGroup group;
@@ -57,6 +59,12 @@ final class ManagementServer implements AutoCloseable {
   interface Routes {
     CompletableFuture<ManagementApi.Answer> handle(
         String method, String path, String authorization);
+
+    /** As above, with the request's body (UTF-8; empty without one): the routes that read one. */
+    default CompletableFuture<ManagementApi.Answer> handle(
+        String method, String path, String authorization, String body) {
+      return handle(method, path, authorization);
+    }
   }
 
   /**
@@ -144,7 +152,8 @@ final class ManagementServer implements AutoCloseable {
             api.handle(
                 request.method().name(),
                 path,
-                request.headers().get(HttpHeaderNames.AUTHORIZATION));
+                request.headers().get(HttpHeaderNames.AUTHORIZATION),
+                request.content().toString(StandardCharsets.UTF_8));
       } catch (RuntimeException e) {
         answer = CompletableFuture.completedFuture(ManagementApi.Answer.error(500, e.toString()));
       }

@@ -2,6 +2,8 @@ package io.tern.engine.partition;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.tern.engine.backup.Checkpoints;
+import io.tern.engine.backup.PartitionBackup;
 import io.tern.engine.exporter.DirectorHost;
 import io.tern.engine.exporter.ExporterDirector;
 import io.tern.engine.exporter.ExporterPositionValue;
@@ -19,6 +21,8 @@ import io.tern.engine.processor.StreamProcessor;
 import io.tern.engine.protocol.ExporterIntent;
 import io.tern.engine.state.StateMetrics;
 import io.tern.engine.state.StateResources;
+import io.tern.journal.JournalConfig;
+import io.tern.journal.SegmentedJournal;
 import io.tern.raft.Member;
 import io.tern.raft.RaftRole;
 import io.tern.raft.SnapshotMeta;
@@ -145,9 +149,21 @@ public final class EnginePartition implements AutoCloseable {
     // The exporters' positions are part of every partition's state, exporters configured or not:
     // a log may hold them from a time when they were.
     ExporterPositions.Published positions = new ExporterPositions.Published();
+    // Checkpoints too are part of every partition's state, a backup store configured or not.
+    Checkpoints.Listener backups =
+        config.backups() == null
+            ? Checkpoints.Listener.NONE
+            : new PartitionBackup(
+                partitionId,
+                config.backups(),
+                config.dataDirectory(),
+                () -> storage.partition().latestSnapshotDirectory(),
+                () -> journalConfig(storage.partition()),
+                storage::newReader);
     RecordProcessorsFactory withPositions =
         context -> {
           RecordProcessors processors = engine.create(context);
+          Checkpoints.register(processors, context.state(), backups);
           return ExporterPositions.register(processors, context.state(), positions);
         };
     LogStreamWriter writer =
@@ -313,6 +329,14 @@ public final class EnginePartition implements AutoCloseable {
           -1,
           new ExporterPositionValue(exporterId, position, metadata));
     }
+  }
+
+  private static JournalConfig journalConfig(RaftPartition raft) {
+    if (raft.journal() instanceof SegmentedJournal journal) {
+      return journal.config();
+    }
+    throw new IllegalStateException(
+        "partition " + raft.partitionId() + " has no journal on disk to back up");
   }
 
   private static void moveFiles(Path from, Path to) throws IOException {

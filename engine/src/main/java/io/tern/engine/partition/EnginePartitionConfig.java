@@ -1,5 +1,6 @@
 package io.tern.engine.partition;
 
+import io.tern.engine.backup.BackupContext;
 import io.tern.engine.processor.ProcessorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +27,8 @@ import java.time.Duration;
  *     256 MiB, 0 disables
  * @param diskCheckInterval {@code data.disk.checkInterval}: how often free space is measured
  * @param processor the stream processor's settings
+ * @param backups where the partition's leader stores its part of a backup; null: the broker has no
+ *     backup store, and checkpoints are processed without one
  */
 public record EnginePartitionConfig(
     Path dataDirectory,
@@ -35,7 +38,8 @@ public record EnginePartitionConfig(
     long minFreeDiskBytes,
     long minFreeRuntimeBytes,
     Duration diskCheckInterval,
-    ProcessorConfig processor) {
+    ProcessorConfig processor,
+    BackupContext backups) {
   public static final Duration DEFAULT_SNAPSHOT_PERIOD = Duration.ofMinutes(5);
   public static final Duration DEFAULT_DISK_CHECK_INTERVAL = Duration.ofSeconds(1);
 
@@ -80,7 +84,8 @@ public record EnginePartitionConfig(
         DiskSpaceGuard.DEFAULT_MIN_FREE_BYTES,
         DiskSpaceGuard.DEFAULT_RUNTIME_MIN_FREE_BYTES,
         DEFAULT_DISK_CHECK_INTERVAL,
-        ProcessorConfig.defaults());
+        ProcessorConfig.defaults(),
+        null);
   }
 
   public EnginePartitionConfig withRuntimeDirectory(Path directory) {
@@ -92,7 +97,8 @@ public record EnginePartitionConfig(
         minFreeDiskBytes,
         minFreeRuntimeBytes,
         diskCheckInterval,
-        processor);
+        processor,
+        backups);
   }
 
   public EnginePartitionConfig withSnapshotPeriod(Duration period) {
@@ -104,7 +110,8 @@ public record EnginePartitionConfig(
         minFreeDiskBytes,
         minFreeRuntimeBytes,
         diskCheckInterval,
-        processor);
+        processor,
+        backups);
   }
 
   /** Snapshots on progress: every {@code records} records and after catching up (0: neither). */
@@ -117,7 +124,8 @@ public record EnginePartitionConfig(
         minFreeDiskBytes,
         minFreeRuntimeBytes,
         diskCheckInterval,
-        processor);
+        processor,
+        backups);
   }
 
   public EnginePartitionConfig withDiskWatermark(long minFreeBytes, Duration checkInterval) {
@@ -129,7 +137,8 @@ public record EnginePartitionConfig(
         minFreeBytes,
         minFreeRuntimeBytes,
         checkInterval,
-        processor);
+        processor,
+        backups);
   }
 
   /** The watermark of a runtime directory outside the data directory (0 disables it). */
@@ -142,7 +151,8 @@ public record EnginePartitionConfig(
         minFreeDiskBytes,
         minFreeBytes,
         diskCheckInterval,
-        processor);
+        processor,
+        backups);
   }
 
   public EnginePartitionConfig withProcessor(ProcessorConfig config) {
@@ -154,6 +164,20 @@ public record EnginePartitionConfig(
         minFreeDiskBytes,
         minFreeRuntimeBytes,
         diskCheckInterval,
-        config);
+        config,
+        backups);
+  }
+
+  public EnginePartitionConfig withBackups(BackupContext context) {
+    return new EnginePartitionConfig(
+        dataDirectory,
+        runtimeDirectory,
+        snapshotPeriod,
+        snapshotEveryRecords,
+        minFreeDiskBytes,
+        minFreeRuntimeBytes,
+        diskCheckInterval,
+        processor,
+        context);
   }
 }

@@ -42,6 +42,7 @@ public final class Intents {
       UserTaskIntent.values(),
       MessageCorrelationIntent.values(),
       ExporterIntent.values(),
+      CheckpointIntent.values(),
     };
     int maxType = 0;
     for (ValueType type : ValueType.values()) {

@@ -63,6 +63,12 @@ public enum ValueType {
    */
   MESSAGE_CORRELATION(38),
 
+  /**
+   * Tern's own: a backup's checkpoint, written to every partition by the management API (never a
+   * client's command, never exported).
+   */
+  CHECKPOINT(39),
+
   /** Tern's own: the position an exporter of the partition acknowledged (never exported). */
   EXPORTER(40);
 

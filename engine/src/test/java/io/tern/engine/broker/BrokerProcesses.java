@@ -55,6 +55,11 @@ final class BrokerProcesses implements AutoCloseable {
 
   /** Starts (or restarts, on its data) broker {@code node}. */
   void start(int node) throws IOException {
+    processes[node] = BrokerProcess.start(settings(node), log(node), "-Xmx256m");
+  }
+
+  /** The environment broker {@code node} runs with (also what bin/restore needs for it). */
+  Map<String, String> settings(int node) {
     Map<String, String> settings = new HashMap<>();
     settings.put("TERN_CLUSTER_NODEID", Integer.toString(node));
     settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(processes.length));
@@ -73,7 +78,7 @@ final class BrokerProcesses implements AutoCloseable {
     settings.put("TERN_RAFT_HEARTBEATINTERVALMS", "50");
     settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", TestBrokers.MANAGEMENT_TOKEN);
     settings.putAll(extraSettings);
-    processes[node] = BrokerProcess.start(settings, log(node), "-Xmx256m");
+    return settings;
   }
 
   /** SIGKILL: the broker stops dead. */

@@ -64,7 +64,7 @@ class ConfigReferenceTest {
 
     StringBuilder uncommented = new StringBuilder();
     for (String line : ConfigReference.yaml().split("\n")) {
-      if (line.matches("# [a-z]+\\.[A-Za-z.]+: .*")) {
+      if (line.matches("# [a-z]+\\.[A-Za-z0-9.]+: .*")) { // digits: data.backup.s3.*
         uncommented.append(line.substring(2)).append('\n');
       }
     }

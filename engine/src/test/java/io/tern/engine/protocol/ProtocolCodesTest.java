@@ -46,6 +46,7 @@ class ProtocolCodesTest {
           "COMPENSATION_SUBSCRIPTION 36",
           "USER_TASK 37",
           "MESSAGE_CORRELATION 38",
+          "CHECKPOINT 39",
           "EXPORTER 40",
           "DEPLOYMENT CREATE 0",
           "DEPLOYMENT CREATED 1",
@@ -177,7 +178,9 @@ class ProtocolCodesTest {
           "JOB_BATCH ACTIVATE 0",
           "JOB_BATCH ACTIVATED 1",
           "EXPORTER UPDATE_POSITION 0",
-          "EXPORTER POSITION_UPDATED 1");
+          "EXPORTER POSITION_UPDATED 1",
+          "CHECKPOINT CREATE 0",
+          "CHECKPOINT CREATED 1");
 
   @Test
   void everyCodeIsWhatItWas() {

@@ -62,5 +62,8 @@ final class StateIds {
   static final short USER_TASKS_BY_ELEMENT = 73;
   static final short PENDING_MESSAGE_CORRELATIONS = 74;
 
+  // 75: the last backup checkpoint (io.tern.engine.backup.CheckpointState), taken here so that
+  // no workflow column family reuses it.
+
   private StateIds() {}
 }

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.camunda.zeebe.protocol.record.Record;
 import io.camunda.zeebe.protocol.record.value.JobRecordValue;
+import io.tern.engine.backup.CheckpointValue;
 import io.tern.engine.exporter.ExporterPositionValue;
+import io.tern.engine.protocol.CheckpointIntent;
 import io.tern.engine.protocol.CompensationIntent;
 import io.tern.engine.protocol.ExporterIntent;
 import io.tern.engine.protocol.Intent;
@@ -76,7 +78,11 @@ class ZeebeRecordMapperCoverageTest {
           CompensationIntent.MIGRATED,
           // Tern's own: the exporters' positions (docs/exporters.md), never handed to them.
           ExporterIntent.UPDATE_POSITION,
-          ExporterIntent.POSITION_UPDATED);
+          ExporterIntent.POSITION_UPDATED,
+          // Tern's own: a backup's checkpoint (docs/operations.md#backups); Zeebe exports its
+          // checkpoints, Tern not yet.
+          CheckpointIntent.CREATE,
+          CheckpointIntent.CREATED);
 
   private final RecordBatchBuilder batch = new RecordBatchBuilder(1, 1 << 20);
   private final ZeebeRecordMapper mapper = new ZeebeRecordMapper(1, "8.6.0");
@@ -108,6 +114,7 @@ class ZeebeRecordMapperCoverageTest {
       case USER_TASK -> new UserTaskValue();
       case MESSAGE_CORRELATION -> new MessageCorrelationValue();
       case EXPORTER -> new ExporterPositionValue("hazelcast", 41, new byte[0]);
+      case CHECKPOINT -> new CheckpointValue(3, 41);
       default -> throw new AssertionError("new value type " + type + ": map it, or list it");
     };
   }
@@ -161,6 +168,7 @@ class ZeebeRecordMapperCoverageTest {
     for (ValueType type : ValueType.values()) {
       if (type != ValueType.PROCESS_INSTANCE_RESULT
           && type != ValueType.EXPORTER
+          && type != ValueType.CHECKPOINT
           && table.stream().noneMatch(line -> line.startsWith(type + " "))) {
         fail("no intent of " + type + " is mapped");
       }

@@ -73,16 +73,22 @@ public final class ExperimentBenchmark {
         }
       }
     } else {
-      int done = 0;
-      for (Configuration configuration : matrix) {
-        progress.log(
-            "configuration %d of %d: %s %s",
-            ++done,
-            matrix.size(),
-            configuration.name(),
-            configuration.keys().isEmpty() ? "(the defaults)" : configuration.keys());
-        results.addAll(runLocal(configuration, options, runId, progress));
+      List<Result> all = new ArrayList<>();
+      for (int round = 1; round <= options.rounds; round++) {
+        int done = 0;
+        for (Configuration configuration : matrix) {
+          progress.log(
+              "round %d of %d, configuration %d of %d: %s %s",
+              round,
+              options.rounds,
+              ++done,
+              matrix.size(),
+              configuration.name(),
+              configuration.keys().isEmpty() ? "(the defaults)" : configuration.keys());
+          all.addAll(runLocal(configuration, options, runId, progress));
+        }
       }
+      results.addAll(ExperimentResults.mergeRounds(all));
     }
     String page = ExperimentReport.write(options.outDir, setup, results);
     System.out.println();
@@ -112,17 +118,9 @@ public final class ExperimentBenchmark {
               + options.partitions
               + " partitions, replication "
               + options.replication
-              + ", the client on node 0's gateway");
-      setup.put(
-          "injected latency",
-          options.latencyMs == 0
-              ? "none"
-              : options.latencyMs
-                  + " ms one way between nodes "
-                  + options.latencyBetween
-                  + " (a round trip across that link: "
-                  + 2 * options.latencyMs
-                  + " ms)");
+              + ", every partition led by its primary");
+      setup.put("client", options.describeClient());
+      setup.put("injected latency", options.describeLatency());
     }
     Map<String, Object> load = new LinkedHashMap<>();
     for (String workload : options.workloads) {
@@ -136,7 +134,13 @@ public final class ExperimentBenchmark {
             + options.repeat
             + " x "
             + options.durationSeconds
-            + " s measured per workload");
+            + " s measured per workload"
+            + (options.rounds > 1
+                ? ", in each of "
+                    + options.rounds
+                    + " rounds of the whole matrix (configurations alternated; medians over all"
+                    + " windows of all rounds)"
+                : ""));
     return setup;
   }
 
@@ -148,6 +152,7 @@ public final class ExperimentBenchmark {
             Files.createDirectories(options.dataParentDir), "experiment-" + configuration.name());
     Map<String, String> settings = ExperimentMatrix.environment(configuration.keys(), runId);
     if (options.latencyMs > 0) {
+      // Applies between brokers only: a standalone gateway is never delayed.
       settings.put("TERN_EXPERIMENTAL_NETWORK_LATENCY", options.latencyMs + "ms");
       settings.put(
           "TERN_EXPERIMENTAL_NETWORK_LATENCYBETWEEN",
@@ -166,9 +171,17 @@ public final class ExperimentBenchmark {
             progress)) {
       List<String> management = cluster.managementAddresses();
       onPrimaries(management, cluster.managementAuthorization(), options.brokers, progress);
-      try (CamundaClient client = client(cluster.gateway())) {
+      String gateway =
+          switch (options.client) {
+            case ExperimentOptions.CLIENT_STANDALONE -> cluster.startStandaloneGateway(progress);
+            case ExperimentOptions.CLIENT_LEADER -> cluster.gateway(options.soleLeader());
+            default -> cluster.gateway();
+          };
+      try (CamundaClient client = client(gateway)) {
         Map<Integer, Long> trips = roundTrips(client, management);
-        progress.log("round trip from node 0's gateway to each partition's leader, ms: %s", trips);
+        progress.log(
+            "round trip from the client's gateway (%s) to each partition's leader, ms: %s",
+            options.client, trips);
         for (String workload : options.workloads) {
           results.add(
               measure(client, workload, configuration, options, management, trips, progress));
@@ -292,8 +305,8 @@ public final class ExperimentBenchmark {
   }
 
   /**
-   * The fastest of five round trips from the client through node 0's gateway to each partition's
-   * leader: cancelling an instance the partition never had, answered NOT_FOUND by its leader.
+   * The fastest of five round trips from the client through its gateway to each partition's leader:
+   * cancelling an instance the partition never had, answered NOT_FOUND by its leader.
    */
   private static Map<Integer, Long> roundTrips(CamundaClient client, List<String> management) {
     Map<Integer, Long> trips = new TreeMap<>();

@@ -29,6 +29,7 @@ final class ExperimentMatrix {
   static final String BASELINE = "baseline";
   static final String SAFE_COMBINED = "safe-combined";
   static final String UNCOMMITTED = "uncommitted";
+  static final String UNCOMMITTED_GATED_TIMERS = "uncommitted-gated-timers";
   static final String ALL_COMBINED = "all-combined";
 
   /** Runtime state on tmpfs: every broker's own directory. */
@@ -56,6 +57,11 @@ final class ExperimentMatrix {
     matrix.add(new Configuration("madvise-random", Map.of("journal.madvise", "random")));
     matrix.add(new Configuration("batch-off", Map.of("processing.maxCommandsInBatch", "1")));
     matrix.add(new Configuration(UNCOMMITTED, Map.of("processing.uncommitted", "true")));
+    // The flag as it was before timers fired from uncommitted state: what that adds.
+    matrix.add(
+        new Configuration(
+            UNCOMMITTED_GATED_TIMERS,
+            ordered("processing.uncommitted", "true", "processing.uncommittedTimers", "false")));
     // Batch processing is on and the WAL off by default: the safe flags beyond them.
     matrix.add(
         new Configuration(

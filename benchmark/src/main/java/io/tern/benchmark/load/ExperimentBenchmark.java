@@ -85,7 +85,7 @@ public final class ExperimentBenchmark {
               matrix.size(),
               configuration.name(),
               configuration.keys().isEmpty() ? "(the defaults)" : configuration.keys());
-          all.addAll(runLocal(configuration, options, runId, progress));
+          all.addAll(runLocal(configuration, options, runId, setup, round, progress));
         }
       }
       results.addAll(ExperimentResults.mergeRounds(all));
@@ -145,7 +145,12 @@ public final class ExperimentBenchmark {
   }
 
   private static List<Result> runLocal(
-      Configuration configuration, ExperimentOptions options, String runId, Progress progress)
+      Configuration configuration,
+      ExperimentOptions options,
+      String runId,
+      Map<String, Object> setup,
+      int round,
+      Progress progress)
       throws Exception {
     Path data =
         Files.createTempDirectory(
@@ -170,7 +175,11 @@ public final class ExperimentBenchmark {
             data,
             progress)) {
       List<String> management = cluster.managementAddresses();
-      onPrimaries(management, cluster.managementAuthorization(), options.brokers, progress);
+      Map<Integer, Integer> leaders =
+          onPrimaries(management, cluster.managementAuthorization(), options.brokers, progress);
+      String balance = leaderBalance(leaders, options.brokers);
+      progress.log("leaders: %s", balance);
+      setup.put("leaders, " + configuration.name() + ", round " + round, balance);
       String gateway =
           switch (options.client) {
             case ExperimentOptions.CLIENT_STANDALONE -> cluster.startStandaloneGateway(progress);
@@ -269,15 +278,21 @@ public final class ExperimentBenchmark {
     return new Result(workload, configuration.name(), configuration.keys(), rate, windows, trips);
   }
 
-  /** Asks for rebalancing until every partition is led by its primary (or 60 s passed). */
-  private static void onPrimaries(
+  /**
+   * Asks for rebalancing until every partition is led by its primary (or 60 s passed); returns each
+   * partition's leader (node id) as found last.
+   */
+  private static Map<Integer, Integer> onPrimaries(
       List<String> management, String authorization, int brokers, Progress progress)
       throws InterruptedException {
     LimiterGauges leaders = new LimiterGauges(management);
     HttpClient http = HttpClient.newHttpClient();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    Map<Integer, Integer> found = new TreeMap<>();
     while (System.nanoTime() < deadline) {
       Map<Integer, LimiterGauges.Partition> led = leaders.read();
+      found.clear();
+      led.forEach((partition, state) -> found.put(partition, state.node()));
       boolean balanced = !led.isEmpty();
       for (Map.Entry<Integer, LimiterGauges.Partition> partition : led.entrySet()) {
         balanced &=
@@ -285,7 +300,7 @@ public final class ExperimentBenchmark {
                 == PartitionDistribution.primaryOf(partition.getKey(), brokers);
       }
       if (balanced) {
-        return;
+        return found;
       }
       try {
         http.send(
@@ -302,6 +317,40 @@ public final class ExperimentBenchmark {
       Thread.sleep(500);
     }
     progress.log("not every partition is led by its primary; measuring as it is");
+    return found;
+  }
+
+  /**
+   * How many partitions each node leads, and which are off their primary: e.g. "node 0: 3, node 1:
+   * 3; all on their primaries".
+   */
+  static String leaderBalance(Map<Integer, Integer> leaders, int brokers) {
+    Map<Integer, Integer> perNode = new TreeMap<>();
+    for (int node = 0; node < brokers; node++) {
+      perNode.put(node, 0);
+    }
+    List<String> off = new ArrayList<>();
+    leaders.forEach(
+        (partition, node) -> {
+          perNode.merge(node, 1, Integer::sum);
+          int primary = PartitionDistribution.primaryOf(partition, brokers);
+          if (node != primary) {
+            off.add("partition " + partition + " on node " + node + ", primary " + primary);
+          }
+        });
+    StringBuilder text = new StringBuilder();
+    perNode.forEach(
+        (node, count) ->
+            text.append(text.length() == 0 ? "" : ", ")
+                .append("node ")
+                .append(node)
+                .append(": ")
+                .append(count));
+    text.append(
+        leaders.isEmpty()
+            ? "; no leader known"
+            : off.isEmpty() ? "; all on their primaries" : "; off their primaries: " + off);
+    return text.toString();
   }
 
   /**

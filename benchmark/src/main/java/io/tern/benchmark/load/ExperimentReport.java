@@ -155,7 +155,15 @@ final class ExperimentReport {
             .append(ms(result.roundTripMs()))
             .append(" + ")
             .append(ms(result.median(Window::processingMsPerInstance)))
-            .append(" ms; PEL p50 by partition, ms: ")
+            .append(" ms (")
+            .append(ms(result.floorRange()[0]))
+            .append("-")
+            .append(ms(result.floorRange()[1]))
+            .append(" with commit p50 at its bucket's bounds, ")
+            .append(ms(result.median(Window::commitP50Lower)))
+            .append("-")
+            .append(ms(result.median(Window::commitP50)))
+            .append(" ms); PEL p50 by partition, ms: ")
             .append(byPartition(result.pelP50ByPartition()))
             .append(
                 result.roundTripMsByPartition().isEmpty()
@@ -257,7 +265,8 @@ final class ExperimentReport {
     return String.format(
         Locale.ROOT,
         "%s: %s: %s PEL p50 %s is %.2fx its floor %s (%s steps x commit p50 %s + %d x round trip"
-            + " %s + processing %s; target: within %.2fx)",
+            + " %s + processing %s; %.2f-%.2fx with commit p50 at its bucket's bounds; target:"
+            + " within %.2fx)",
         ratio <= FLOOR_FACTOR_TARGET ? "PASS" : "FAIL",
         result.workload(),
         result.configuration(),
@@ -269,6 +278,8 @@ final class ExperimentReport {
         FloorModel.jobs(result.workload()) + 1,
         ms(result.roundTripMs()),
         ms(result.median(Window::processingMsPerInstance)),
+        result.median(Window::pelP50) / result.floorRange()[1],
+        result.median(Window::pelP50) / result.floorRange()[0],
         FLOOR_FACTOR_TARGET);
   }
 

@@ -35,7 +35,8 @@ final class ExperimentResults {
       double commandsPerInstance,
       Map<Integer, Double> pelP50ByPartition,
       double commitP50Interpolated,
-      double processingMsPerInstance) {
+      double processingMsPerInstance,
+      double commitP50Lower) {
 
     static Window of(LoadStats.Interval load, MetricsWindow.Figures brokers, double seconds) {
       Histogram pel = load.endLatency;
@@ -66,7 +67,8 @@ final class ExperimentResults {
           commit.quantileMsInterpolated(0.5),
           // Every batch's processing time, summed: what processing adds to an instance whose
           // commands run one after another.
-          processing.sumSeconds() * 1000 / instances);
+          processing.sumSeconds() * 1000 / instances,
+          commit.quantileLowerBoundMs(0.5));
     }
 
     private static Map<Integer, Double> p50ByPartition(LoadStats.Interval load) {
@@ -189,8 +191,22 @@ final class ExperimentResults {
      * and its answer, plus the instance's processing time.
      */
     double floor() {
+      return floorAt(median(Window::commitP50Interpolated));
+    }
+
+    /**
+     * The floor with the commit p50 at the lower or the upper bound of its bucket: where the true
+     * floor lies, as the histogram knows the p50 only to its bucket.
+     */
+    double[] floorRange() {
+      return new double[] {
+        floorAt(median(Window::commitP50Lower)), floorAt(median(Window::commitP50))
+      };
+    }
+
+    private double floorAt(double commitP50) {
       double trips = roundTripMs();
-      return steps().count() * median(Window::commitP50Interpolated)
+      return steps().count() * commitP50
           + (Double.isNaN(trips) ? 0 : (FloorModel.jobs(workload) + 1) * trips)
           + median(Window::processingMsPerInstance);
     }
@@ -256,6 +272,7 @@ final class ExperimentResults {
       json.put("commitGatedStepsDerivation", steps().derivation());
       json.put("roundTripMs", roundTripMs());
       json.put("floorMs", floor());
+      json.put("floorMsWithCommitP50AtBucketBounds", List.of(floorRange()[0], floorRange()[1]));
       json.put("pelP50OverFloor", pelOverFloor());
       Map<String, Object> byPartition = new LinkedHashMap<>();
       pelP50ByPartition().forEach((partition, ms) -> byPartition.put(partition.toString(), ms));

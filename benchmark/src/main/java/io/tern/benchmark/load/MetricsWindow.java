@@ -177,6 +177,25 @@ public final class MetricsWindow {
     }
 
     /**
+     * The lower bound (ms) of the bucket holding the given quantile (0 for the first); NaN if
+     * empty.
+     */
+    public double quantileLowerBoundMs(double quantile) {
+      double total = cumulative.getOrDefault(Double.POSITIVE_INFINITY, count);
+      if (total <= 0) {
+        return Double.NaN;
+      }
+      double lowerBound = 0;
+      for (Map.Entry<Double, Double> bucket : cumulative.entrySet()) {
+        if (bucket.getValue() >= total * quantile) {
+          return lowerBound * 1000;
+        }
+        lowerBound = bucket.getKey();
+      }
+      return lowerBound * 1000;
+    }
+
+    /**
      * The quantile (ms) interpolated linearly inside its bucket, as Prometheus' histogram_quantile
      * does: a bucket upper bound overstates a latency that the injected delay pins just above a
      * bound (a 72 ms commit reads 89.5 ms); NaN if empty.

@@ -32,6 +32,9 @@ class ExperimentReportTest {
     assertThat(result.roundTripMs()).isEqualTo(65);
     assertThat(result.floor()).isEqualTo(24 * 2.5 + 11 * 65 + 12);
     assertThat(result.pelOverFloor()).isEqualTo(100 / (24 * 2.5 + 11 * 65 + 12));
+    // The p50's bucket is 2-3 ms: the floor lies between these. The round trip subtracts the
+    // interpolated commits either way.
+    assertThat(result.floorRange()).containsExactly(24 * 2 + 11 * 65 + 12, 24 * 3 + 11 * 65 + 12);
     assertThat(result.pelP50ByPartition()).containsEntry(1, 50.0).containsEntry(2, 200.0);
   }
 
@@ -150,6 +153,8 @@ class ExperimentReportTest {
     assertThat(commits.quantileMs(0.5)).isCloseTo(71.58, org.assertj.core.data.Offset.offset(0.01));
     assertThat(commits.quantileMs(0.75))
         .isCloseTo(89.48, org.assertj.core.data.Offset.offset(0.01));
+    assertThat(commits.quantileLowerBoundMs(0.75))
+        .isCloseTo(71.58, org.assertj.core.data.Offset.offset(0.01));
     assertThat(commits.quantileMsInterpolated(0.75))
         .isCloseTo(80.53, org.assertj.core.data.Offset.offset(0.01));
   }
@@ -261,6 +266,16 @@ class ExperimentReportTest {
   }
 
   @Test
+  void leaderBalanceCountsLeadersPerNodeAndNamesThoseOffTheirPrimary() {
+    assertThat(ExperimentBenchmark.leaderBalance(Map.of(1, 0, 2, 1, 3, 2), 3))
+        .isEqualTo("node 0: 1, node 1: 1, node 2: 1; all on their primaries");
+    assertThat(ExperimentBenchmark.leaderBalance(Map.of(1, 0, 2, 0, 3, 2), 3))
+        .isEqualTo(
+            "node 0: 2, node 1: 0, node 2: 1; off their primaries: [partition 2 on node 0,"
+                + " primary 1]");
+  }
+
+  @Test
   void optionsQuickNarrowsTheRunAndBadOptionsAreNamed() {
     ExperimentOptions quick = ExperimentOptions.parse(new String[] {"--quick"});
     assertThat(quick.configs).containsExactly("baseline", "safe-combined", "all-combined");
@@ -312,6 +327,7 @@ class ExperimentReportTest {
         30,
         Map.of(1, pelP50 / 2, 2, pelP50 * 2),
         2.5,
-        12);
+        12,
+        2);
   }
 }

@@ -70,6 +70,11 @@ class ExperimentReportTest {
                         "PASS: typical: uncommitted PEL p50 55.0 is 1.09x its floor 50.5 (11"
                             + " steps"));
 
+    Result tooFast =
+        result("uncommitted", Map.of("processing.uncommitted", "true"), window(40, 40));
+    assertThat(ExperimentReport.verdicts(List.of(tooFast)))
+        .anySatisfy(v -> assertThat(v).startsWith("FLOOR ABOVE PEL: typical: uncommitted PEL p50"));
+
     Result slow = result("uncommitted", Map.of("processing.uncommitted", "true"), window(60, 60));
     assertThat(
             ExperimentReport.verdicts(

@@ -73,16 +73,22 @@ public final class ExperimentBenchmark {
         }
       }
     } else {
-      int done = 0;
-      for (Configuration configuration : matrix) {
-        progress.log(
-            "configuration %d of %d: %s %s",
-            ++done,
-            matrix.size(),
-            configuration.name(),
-            configuration.keys().isEmpty() ? "(the defaults)" : configuration.keys());
-        results.addAll(runLocal(configuration, options, runId, progress));
+      List<Result> all = new ArrayList<>();
+      for (int round = 1; round <= options.rounds; round++) {
+        int done = 0;
+        for (Configuration configuration : matrix) {
+          progress.log(
+              "round %d of %d, configuration %d of %d: %s %s",
+              round,
+              options.rounds,
+              ++done,
+              matrix.size(),
+              configuration.name(),
+              configuration.keys().isEmpty() ? "(the defaults)" : configuration.keys());
+          all.addAll(runLocal(configuration, options, runId, setup, round, progress));
+        }
       }
+      results.addAll(ExperimentResults.mergeRounds(all));
     }
     String page = ExperimentReport.write(options.outDir, setup, results);
     System.out.println();
@@ -112,17 +118,9 @@ public final class ExperimentBenchmark {
               + options.partitions
               + " partitions, replication "
               + options.replication
-              + ", the client on node 0's gateway");
-      setup.put(
-          "injected latency",
-          options.latencyMs == 0
-              ? "none"
-              : options.latencyMs
-                  + " ms one way between nodes "
-                  + options.latencyBetween
-                  + " (a round trip across that link: "
-                  + 2 * options.latencyMs
-                  + " ms)");
+              + ", every partition led by its primary");
+      setup.put("client", options.describeClient());
+      setup.put("injected latency", options.describeLatency());
     }
     Map<String, Object> load = new LinkedHashMap<>();
     for (String workload : options.workloads) {
@@ -136,18 +134,30 @@ public final class ExperimentBenchmark {
             + options.repeat
             + " x "
             + options.durationSeconds
-            + " s measured per workload");
+            + " s measured per workload"
+            + (options.rounds > 1
+                ? ", in each of "
+                    + options.rounds
+                    + " rounds of the whole matrix (configurations alternated; medians over all"
+                    + " windows of all rounds)"
+                : ""));
     return setup;
   }
 
   private static List<Result> runLocal(
-      Configuration configuration, ExperimentOptions options, String runId, Progress progress)
+      Configuration configuration,
+      ExperimentOptions options,
+      String runId,
+      Map<String, Object> setup,
+      int round,
+      Progress progress)
       throws Exception {
     Path data =
         Files.createTempDirectory(
             Files.createDirectories(options.dataParentDir), "experiment-" + configuration.name());
     Map<String, String> settings = ExperimentMatrix.environment(configuration.keys(), runId);
     if (options.latencyMs > 0) {
+      // Applies between brokers only: a standalone gateway is never delayed.
       settings.put("TERN_EXPERIMENTAL_NETWORK_LATENCY", options.latencyMs + "ms");
       settings.put(
           "TERN_EXPERIMENTAL_NETWORK_LATENCYBETWEEN",
@@ -165,10 +175,22 @@ public final class ExperimentBenchmark {
             data,
             progress)) {
       List<String> management = cluster.managementAddresses();
-      onPrimaries(management, cluster.managementAuthorization(), options.brokers, progress);
-      try (CamundaClient client = client(cluster.gateway())) {
+      Map<Integer, Integer> leaders =
+          onPrimaries(management, cluster.managementAuthorization(), options.brokers, progress);
+      String balance = leaderBalance(leaders, options.brokers);
+      progress.log("leaders: %s", balance);
+      setup.put("leaders, " + configuration.name() + ", round " + round, balance);
+      String gateway =
+          switch (options.client) {
+            case ExperimentOptions.CLIENT_STANDALONE -> cluster.startStandaloneGateway(progress);
+            case ExperimentOptions.CLIENT_LEADER -> cluster.gateway(options.soleLeader());
+            default -> cluster.gateway();
+          };
+      try (CamundaClient client = client(gateway)) {
         Map<Integer, Long> trips = roundTrips(client, management);
-        progress.log("round trip from node 0's gateway to each partition's leader, ms: %s", trips);
+        progress.log(
+            "round trip from the client's gateway (%s) to each partition's leader, ms: %s",
+            options.client, trips);
         for (String workload : options.workloads) {
           results.add(
               measure(client, workload, configuration, options, management, trips, progress));
@@ -226,6 +248,15 @@ public final class ExperimentBenchmark {
           "%s, %s: %.1f creates/s, warming up %d s",
           configuration.name(), workload, rate, options.warmupSeconds);
       driver.openLoop(rate, System.nanoTime() + TimeUnit.SECONDS.toNanos(options.warmupSeconds));
+      if (!trips.isEmpty()) {
+        // Again, warm: the first probe ran against brokers and a client that had done nothing yet
+        // (cold code, 15-25 ms through a local gateway), and the floor counts a trip per job.
+        Map<Integer, Long> warm = roundTrips(client, management);
+        if (!warm.isEmpty()) {
+          progress.log("round trip after the warmup, ms: %s", warm);
+          trips = warm;
+        }
+      }
       MetricsWindow metrics = new MetricsWindow(management);
       for (int repeat = 1; repeat <= options.repeat; repeat++) {
         metrics.open();
@@ -256,15 +287,21 @@ public final class ExperimentBenchmark {
     return new Result(workload, configuration.name(), configuration.keys(), rate, windows, trips);
   }
 
-  /** Asks for rebalancing until every partition is led by its primary (or 60 s passed). */
-  private static void onPrimaries(
+  /**
+   * Asks for rebalancing until every partition is led by its primary (or 60 s passed); returns each
+   * partition's leader (node id) as found last.
+   */
+  private static Map<Integer, Integer> onPrimaries(
       List<String> management, String authorization, int brokers, Progress progress)
       throws InterruptedException {
     LimiterGauges leaders = new LimiterGauges(management);
     HttpClient http = HttpClient.newHttpClient();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    Map<Integer, Integer> found = new TreeMap<>();
     while (System.nanoTime() < deadline) {
       Map<Integer, LimiterGauges.Partition> led = leaders.read();
+      found.clear();
+      led.forEach((partition, state) -> found.put(partition, state.node()));
       boolean balanced = !led.isEmpty();
       for (Map.Entry<Integer, LimiterGauges.Partition> partition : led.entrySet()) {
         balanced &=
@@ -272,7 +309,7 @@ public final class ExperimentBenchmark {
                 == PartitionDistribution.primaryOf(partition.getKey(), brokers);
       }
       if (balanced) {
-        return;
+        return found;
       }
       try {
         http.send(
@@ -289,11 +326,45 @@ public final class ExperimentBenchmark {
       Thread.sleep(500);
     }
     progress.log("not every partition is led by its primary; measuring as it is");
+    return found;
   }
 
   /**
-   * The fastest of five round trips from the client through node 0's gateway to each partition's
-   * leader: cancelling an instance the partition never had, answered NOT_FOUND by its leader.
+   * How many partitions each node leads, and which are off their primary: e.g. "node 0: 3, node 1:
+   * 3; all on their primaries".
+   */
+  static String leaderBalance(Map<Integer, Integer> leaders, int brokers) {
+    Map<Integer, Integer> perNode = new TreeMap<>();
+    for (int node = 0; node < brokers; node++) {
+      perNode.put(node, 0);
+    }
+    List<String> off = new ArrayList<>();
+    leaders.forEach(
+        (partition, node) -> {
+          perNode.merge(node, 1, Integer::sum);
+          int primary = PartitionDistribution.primaryOf(partition, brokers);
+          if (node != primary) {
+            off.add("partition " + partition + " on node " + node + ", primary " + primary);
+          }
+        });
+    StringBuilder text = new StringBuilder();
+    perNode.forEach(
+        (node, count) ->
+            text.append(text.length() == 0 ? "" : ", ")
+                .append("node ")
+                .append(node)
+                .append(": ")
+                .append(count));
+    text.append(
+        leaders.isEmpty()
+            ? "; no leader known"
+            : off.isEmpty() ? "; all on their primaries" : "; off their primaries: " + off);
+    return text.toString();
+  }
+
+  /**
+   * The fastest of five round trips from the client through its gateway to each partition's leader:
+   * cancelling an instance the partition never had, answered NOT_FOUND by its leader.
    */
   private static Map<Integer, Long> roundTrips(CamundaClient client, List<String> management) {
     Map<Integer, Long> trips = new TreeMap<>();

@@ -15,17 +15,21 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * The configurations a latency experiment compares: each a name and the broker keys it sets on top
- * of the defaults. The default matrix switches one flag at a time, then combines them; a YAML file
- * (name: {key: value, ...}) replaces it. In values, "{node}" stands for each broker's node id and
- * "{run}" for the experiment's run id (a tmpfs directory must be each broker's own).
+ * of the defaults. The default matrix starts with seed-baseline (Zeebe as it ran before the seed's
+ * hackday: one command per batch, the RocksDB WAL on, every append flushed before it is
+ * acknowledged), then Tern's defaults, then switches one flag at a time, then combines them; a YAML
+ * file (name: {key: value, ...}) replaces it. In values, "{node}" stands for each broker's node id
+ * and "{run}" for the experiment's run id (a tmpfs directory must be each broker's own).
  */
 final class ExperimentMatrix {
   /** A named set of broker keys. */
   record Configuration(String name, Map<String, String> keys) {}
 
+  static final String SEED_BASELINE = "seed-baseline";
   static final String BASELINE = "baseline";
   static final String SAFE_COMBINED = "safe-combined";
   static final String UNCOMMITTED = "uncommitted";
+  static final String UNCOMMITTED_GATED_TIMERS = "uncommitted-gated-timers";
   static final String ALL_COMBINED = "all-combined";
 
   /** Runtime state on tmpfs: every broker's own directory. */
@@ -35,6 +39,15 @@ final class ExperimentMatrix {
 
   static List<Configuration> defaults() {
     List<Configuration> matrix = new ArrayList<>();
+    // Every key spelled out, the flush too (sync is the default today): the reference must not
+    // move if a default does.
+    matrix.add(
+        new Configuration(
+            SEED_BASELINE,
+            ordered(
+                "processing.maxCommandsInBatch", "1",
+                "state.rocksdb.disableWal", "false",
+                "raft.flush.mode", "sync")));
     matrix.add(new Configuration(BASELINE, Map.of()));
     matrix.add(new Configuration("flush-off", Map.of("raft.flush.mode", "off")));
     matrix.add(new Configuration("flush-async", Map.of("raft.flush.mode", "async")));
@@ -44,6 +57,11 @@ final class ExperimentMatrix {
     matrix.add(new Configuration("madvise-random", Map.of("journal.madvise", "random")));
     matrix.add(new Configuration("batch-off", Map.of("processing.maxCommandsInBatch", "1")));
     matrix.add(new Configuration(UNCOMMITTED, Map.of("processing.uncommitted", "true")));
+    // The flag as it was before timers fired from uncommitted state: what that adds.
+    matrix.add(
+        new Configuration(
+            UNCOMMITTED_GATED_TIMERS,
+            ordered("processing.uncommitted", "true", "processing.uncommittedTimers", "false")));
     // Batch processing is on and the WAL off by default: the safe flags beyond them.
     matrix.add(
         new Configuration(

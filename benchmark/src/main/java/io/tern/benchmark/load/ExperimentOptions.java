@@ -1,6 +1,7 @@
 package io.tern.benchmark.load;
 
 import io.tern.benchmark.common.CommandLines;
+import io.tern.engine.cluster.PartitionDistribution;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -100,11 +101,54 @@ final class ExperimentOptions {
           "node pairs delayed, e.g. 0-1,1-2; 'all' for every pair (default ${DEFAULT-VALUE})")
   String latencyBetween;
 
+  @Option(
+      names = "--layout",
+      paramLabel = "NAME",
+      description =
+          "a named layout instead of --latency-between: 'all' (every link delayed), 'two-region'"
+              + " (3 brokers: nodes 0 and 1 near each other, node 2 --latency-ms away from both;"
+              + " every partition led on the near side, so --partitions is at most 2, default 2)")
+  String layout;
+
+  /** The near nodes of the two-region layout; the rest are far. */
+  static final List<Integer> TWO_REGION_NEAR = List.of(0, 1);
+
+  @Option(
+      names = "--client",
+      defaultValue = "auto",
+      paramLabel = "WHERE",
+      description =
+          "where the client connects: 'leader' (the embedded gateway of the broker that leads"
+              + " every partition; needs one such broker, e.g. --partitions 1), 'standalone' (a"
+              + " gateway process of its own, undelayed to every broker), 'node-0' (node 0's"
+              + " embedded gateway, as before issue 49), 'auto' (leader where one broker leads"
+              + " every partition, else standalone; default)")
+  String client;
+
+  static final String CLIENT_LEADER = "leader";
+  static final String CLIENT_STANDALONE = "standalone";
+  static final String CLIENT_NODE_0 = "node-0";
+  private static final List<String> CLIENTS =
+      List.of("auto", CLIENT_LEADER, CLIENT_STANDALONE, CLIENT_NODE_0);
+
+  @Option(
+      names = "--rounds",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "run the whole matrix this many times, one configuration after another in each round"
+              + " (so slow drifts of the machine touch every configuration alike); every figure is"
+              + " the median over all windows of all rounds (default ${DEFAULT-VALUE})")
+  int rounds;
+
   @Option(names = "--brokers", defaultValue = "3", paramLabel = "N", description = "default 3")
   int brokers;
 
-  @Option(names = "--partitions", defaultValue = "3", paramLabel = "N", description = "default 3")
-  int partitions;
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      description = "default 3 (2 with --layout two-region)")
+  Integer partitions;
 
   @Option(names = "--replication", defaultValue = "3", paramLabel = "N", description = "default 3")
   int replication;
@@ -197,6 +241,10 @@ final class ExperimentOptions {
       throw new IllegalArgumentException(
           "--repeat and --duration must be positive; --warmup and --latency-ms at least 0");
     }
+    completeLayout();
+    if (rounds < 1) {
+      throw new IllegalArgumentException("--rounds must be positive");
+    }
     if (brokers < 1 || partitions < 1 || replication < 1 || replication > brokers) {
       throw new IllegalArgumentException(
           "--brokers and --partitions must be positive and --replication from 1 to --brokers");
@@ -210,6 +258,96 @@ final class ExperimentOptions {
               .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
       outDir = dataParentDir.resolve("experiment-" + stamp);
     }
+  }
+
+  /** Sets the latency's pairs and the partitions from --layout, and resolves --client. */
+  private void completeLayout() {
+    if (layout == null) {
+      partitions = partitions == null ? 3 : partitions;
+    } else if (layout.equals("all")) {
+      latencyBetween = "all";
+      partitions = partitions == null ? 3 : partitions;
+    } else if (layout.equals("two-region")) {
+      if (brokers != 3) {
+        throw new IllegalArgumentException("--layout two-region has 3 brokers (--brokers 3)");
+      }
+      latencyBetween = "0-2,1-2";
+      partitions = partitions == null ? 2 : partitions;
+      // Leaders are placed on their primaries (rebalancing moves leadership to the primary), so a
+      // partition whose primary is far would be led from the far side.
+      for (int partition = 1; partition <= partitions; partition++) {
+        int primary = PartitionDistribution.primaryOf(partition, brokers);
+        if (!TWO_REGION_NEAR.contains(primary)) {
+          throw new IllegalArgumentException(
+              "--layout two-region: partition "
+                  + partition
+                  + "'s primary is node "
+                  + primary
+                  + ", the far one; leaders stay on the near side with --partitions 1 or 2");
+        }
+      }
+    } else {
+      throw new IllegalArgumentException(
+          "--layout: no layout named " + layout + "; known: all, two-region");
+    }
+    if (!CLIENTS.contains(client)) {
+      throw new IllegalArgumentException("--client: one of " + CLIENTS + ", not " + client);
+    }
+    if (gateway != null) {
+      return; // an existing cluster: the client is where --gateway says
+    }
+    int leader = soleLeader();
+    if (client.equals("auto")) {
+      client = leader >= 0 ? CLIENT_LEADER : CLIENT_STANDALONE;
+    } else if (client.equals(CLIENT_LEADER) && leader < 0) {
+      throw new IllegalArgumentException(
+          "--client leader: the partitions' leaders are on different brokers, so no one embedded"
+              + " gateway is every leader's; use --partitions 1 or --client standalone");
+    }
+  }
+
+  /** The node every partition's primary is, or -1 if they are on different nodes. */
+  int soleLeader() {
+    int leader = PartitionDistribution.primaryOf(1, brokers);
+    for (int partition = 2; partition <= partitions; partition++) {
+      if (PartitionDistribution.primaryOf(partition, brokers) != leader) {
+        return -1;
+      }
+    }
+    return leader;
+  }
+
+  /** How the report names the latency's layout. */
+  String describeLatency() {
+    if (latencyMs == 0) {
+      return "none";
+    }
+    String between =
+        "two-region".equals(layout)
+            ? "node 2 (the far region) and nodes 0 and 1 (the near one, where every partition is"
+                + " led); none between 0 and 1"
+            : latencyBetween.equalsIgnoreCase("all")
+                ? "every pair of nodes"
+                : "nodes " + latencyBetween;
+    return latencyMs
+        + " ms one way between "
+        + between
+        + " (a round trip across a delayed link: "
+        + 2 * latencyMs
+        + " ms)";
+  }
+
+  /** How the report names where the client connects. */
+  String describeClient() {
+    return switch (client) {
+      case CLIENT_LEADER ->
+          "the client on the embedded gateway of node "
+              + soleLeader()
+              + ", every partition's leader";
+      case CLIENT_STANDALONE ->
+          "the client on a standalone gateway process, undelayed to every broker";
+      default -> "the client on node 0's embedded gateway";
+    };
   }
 
   double rate(String workload) {

@@ -33,7 +33,10 @@ final class ExperimentResults {
       double processingLatencyP99,
       double commitsPerInstance,
       double commandsPerInstance,
-      Map<Integer, Double> pelP50ByPartition) {
+      Map<Integer, Double> pelP50ByPartition,
+      double commitP50Interpolated,
+      double processingMsPerInstance,
+      double commitP50Lower) {
 
     static Window of(LoadStats.Interval load, MetricsWindow.Figures brokers, double seconds) {
       Histogram pel = load.endLatency;
@@ -60,7 +63,12 @@ final class ExperimentResults {
           waited.quantileMs(0.99),
           brokers.committedEntries() / instances,
           brokers.counterGrowth("tern_processor_commands_processed_total") / instances,
-          p50ByPartition(load));
+          p50ByPartition(load),
+          commit.quantileMsInterpolated(0.5),
+          // Every batch's processing time, summed: what processing adds to an instance whose
+          // commands run one after another.
+          processing.sumSeconds() * 1000 / instances,
+          commit.quantileLowerBoundMs(0.5));
     }
 
     private static Map<Integer, Double> p50ByPartition(LoadStats.Interval load) {
@@ -77,6 +85,31 @@ final class ExperimentResults {
     double throughput() {
       return instances / seconds;
     }
+  }
+
+  /**
+   * The results of several rounds merged: one per workload and configuration (in the order they
+   * first ran), with the windows of every round, and the probe's round trips of the first.
+   */
+  static List<Result> mergeRounds(List<Result> rounds) {
+    Map<List<String>, Result> merged = new LinkedHashMap<>();
+    for (Result result : rounds) {
+      merged.merge(
+          List.of(result.workload(), result.configuration()),
+          result,
+          (first, next) -> {
+            List<Window> windows = new ArrayList<>(first.windows());
+            windows.addAll(next.windows());
+            return new Result(
+                first.workload(),
+                first.configuration(),
+                first.keys(),
+                first.rate(),
+                List.copyOf(windows),
+                first.roundTripMsByPartition());
+          });
+    }
+    return List.copyOf(merged.values());
   }
 
   /** One workload under one configuration: its windows, and where the probe found latency. */
@@ -123,9 +156,64 @@ final class ExperimentResults {
       return median(Window::pelMean) - commitShare() - processingShare();
     }
 
-    /** The lowest PEL these commits allow: commits per instance x commit latency p50. */
+    /**
+     * The commit-gated steps an instance waits for one after another ({@link FloorModel}), from the
+     * workload's process and this configuration's keys, or from the measured commits per instance
+     * where every entry is one (batches limited, the flag off).
+     */
+    FloorModel.Steps steps() {
+      return FloorModel.steps(workload, keys, median(Window::commitsPerInstance));
+    }
+
+    /**
+     * The client's round trip to a leader and back, without commits: the probe's (the mean over
+     * partitions) less its own commit-gated steps, as the probe's cancel is written to the log,
+     * rejected, and answered once the rejection commits (2 steps; 1 with processing.uncommitted,
+     * which rejects before the command commits). Where commits cross a 35 ms delay the probe is
+     * mostly commits. NaN without a probe.
+     */
+    double roundTripMs() {
+      double probe =
+          roundTripMsByPartition.values().stream()
+              .mapToLong(Long::longValue)
+              .average()
+              .orElse(Double.NaN);
+      double commit = median(Window::commitP50Interpolated);
+      if (Double.isNaN(probe) || Double.isNaN(commit)) {
+        return probe;
+      }
+      return Math.max(0, probe - FloorModel.probeSteps(keys) * commit);
+    }
+
+    /**
+     * The lowest PEL p50 the commits allow: the commit-gated steps in order x commit p50
+     * (interpolated in its bucket), plus a round trip to the leader per job and one for the create
+     * and its answer, plus the instance's processing time.
+     */
     double floor() {
-      return median(Window::commitsPerInstance) * median(Window::commitP50);
+      return floorAt(median(Window::commitP50Interpolated));
+    }
+
+    /**
+     * The floor with the commit p50 at the lower or the upper bound of its bucket: where the true
+     * floor lies, as the histogram knows the p50 only to its bucket.
+     */
+    double[] floorRange() {
+      return new double[] {
+        floorAt(median(Window::commitP50Lower)), floorAt(median(Window::commitP50))
+      };
+    }
+
+    private double floorAt(double commitP50) {
+      double trips = roundTripMs();
+      return steps().count() * commitP50
+          + (Double.isNaN(trips) ? 0 : (FloorModel.jobs(workload) + 1) * trips)
+          + median(Window::processingMsPerInstance);
+    }
+
+    /** PEL p50 over the floor: 1.0 means nothing is spent beyond it. */
+    double pelOverFloor() {
+      return median(Window::pelP50) / floor();
     }
 
     /** Per partition, the median over the windows of its PEL p50. */
@@ -178,7 +266,14 @@ final class ExperimentResults {
       json.put("commitShareMs", commitShare());
       json.put("processingShareMs", processingShare());
       json.put("overheadMs", overhead());
+      json.put("commitMsP50Interpolated", median(Window::commitP50Interpolated));
+      json.put("processingMsPerInstance", median(Window::processingMsPerInstance));
+      json.put("commitGatedSteps", steps().count());
+      json.put("commitGatedStepsDerivation", steps().derivation());
+      json.put("roundTripMs", roundTripMs());
       json.put("floorMs", floor());
+      json.put("floorMsWithCommitP50AtBucketBounds", List.of(floorRange()[0], floorRange()[1]));
+      json.put("pelP50OverFloor", pelOverFloor());
       Map<String, Object> byPartition = new LinkedHashMap<>();
       pelP50ByPartition().forEach((partition, ms) -> byPartition.put(partition.toString(), ms));
       json.put("pelMsP50ByPartition", byPartition);

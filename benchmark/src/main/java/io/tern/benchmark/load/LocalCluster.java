@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * A Tern cluster on loopback, one broker process per node ({@link BrokerProcess}). Each broker logs
- * to {@code broker-N.log} in the cluster's directory. The gateway of node 0 serves clients.
+ * to {@code broker-N.log} in the cluster's directory. The gateway of node 0 serves clients, or a
+ * standalone gateway process ({@link #startStandaloneGateway}).
  */
 public final class LocalCluster implements AutoCloseable {
   // Generous: brokers start slowly on a loaded 2-core machine, and a wait ends once they are ready.
@@ -34,6 +35,11 @@ public final class LocalCluster implements AutoCloseable {
   private final String managementToken = newToken();
 
   private Path dir;
+  private String contactPoints;
+  private int partitions;
+  private int replication;
+  private Process standaloneGateway;
+  private int standaloneGatewayPort = -1;
 
   private LocalCluster(int size) {
     this.gatewayPorts = new int[size];
@@ -100,7 +106,9 @@ public final class LocalCluster implements AutoCloseable {
       internalPorts[node] = ports[5 * node + 3];
       restPorts[node] = ports[5 * node + 4];
     }
-    String contactPoints =
+    this.partitions = partitions;
+    this.replication = replication;
+    contactPoints =
         Arrays.stream(commandPorts)
             .mapToObj(port -> "127.0.0.1:" + port)
             .collect(Collectors.joining(","));
@@ -133,6 +141,49 @@ public final class LocalCluster implements AutoCloseable {
       this.settings.add(Map.copyOf(settings));
       brokers.add(BrokerProcess.start(settings, log(dir, node)));
     }
+  }
+
+  /**
+   * Starts a gateway in a process of its own, in front of the brokers, and waits until it knows
+   * every partition's leader; returns its address. The injected latency never applies to it
+   * (experimental.network.* delays messages between brokers only), so it stands for a gateway in
+   * the clients' and leaders' region: one hop, undelayed, to every partition's leader.
+   */
+  public String startStandaloneGateway(Progress progress) throws IOException, InterruptedException {
+    if (standaloneGateway != null) {
+      throw new IllegalStateException("the standalone gateway runs already");
+    }
+    int[] ports = BrokerProcess.freePorts(2);
+    Map<String, String> settings = new HashMap<>();
+    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(brokers.size()));
+    settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions));
+    settings.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication));
+    settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints);
+    settings.put("TERN_NETWORK_HOST", "127.0.0.1");
+    settings.put("TERN_NETWORK_ADVERTISEDHOST", "127.0.0.1");
+    settings.put("TERN_GATEWAY_PORT", Integer.toString(ports[0]));
+    settings.put("TERN_MANAGEMENT_PORT", Integer.toString(ports[1]));
+    settings.put("TERN_GATEWAY_REST_PORT", "0");
+    settings.put("TERN_MANAGEMENT_SECURITY_TOKEN", managementToken);
+    Path log = dir.resolve("gateway.log");
+    standaloneGateway = BrokerProcess.startGateway(settings, log);
+    BrokerProcess.awaitReady(standaloneGateway, ports[1], log, READY_TIMEOUT);
+    standaloneGatewayPort = ports[0];
+    progress.log("standalone gateway ready on port %d, log %s", ports[0], log);
+    return standaloneGateway();
+  }
+
+  /** The standalone gateway's address (after {@link #startStandaloneGateway}). */
+  public String standaloneGateway() {
+    if (standaloneGatewayPort < 0) {
+      throw new IllegalStateException("no standalone gateway started");
+    }
+    return "127.0.0.1:" + standaloneGatewayPort;
+  }
+
+  /** The gateway embedded in broker {@code node}. */
+  public String gateway(int node) {
+    return "127.0.0.1:" + gatewayPorts[node];
   }
 
   /** How many brokers the cluster has. */
@@ -215,8 +266,12 @@ public final class LocalCluster implements AutoCloseable {
   /** Stops every broker as SIGTERM does (graceful), forcibly after 30 s. */
   @Override
   public void close() {
-    brokers.forEach(Process::destroy);
-    for (Process broker : brokers) {
+    List<Process> all = new ArrayList<>(brokers);
+    if (standaloneGateway != null) {
+      all.add(standaloneGateway);
+    }
+    all.forEach(Process::destroy);
+    for (Process broker : all) {
       try {
         if (!broker.waitFor(30, TimeUnit.SECONDS)) {
           broker.destroyForcibly();

@@ -392,8 +392,10 @@ public final class Broker implements AutoCloseable {
     if (config.processUncommitted()) {
       LOG.warn(
           "EXPERIMENT: broker {} processes commands before they commit (processing.uncommitted):"
-              + " answers still wait for the commit, but a leader change costs a state rebuild",
-          config.nodeId());
+              + " answers still wait for the commit, but a leader change costs a state rebuild;"
+              + " timers fire from uncommitted state: {}",
+          config.nodeId(),
+          config.uncommittedTimers());
     }
   }
 
@@ -408,7 +410,8 @@ public final class Broker implements AutoCloseable {
                 ProcessorConfig.defaults()
                     .withMaxCommandsInBatch(config.maxCommandsInBatch())
                     .withMaxBatchBytes(config.maxBatchBytes())
-                    .withUncommitted(config.processUncommitted()));
+                    .withUncommitted(config.processUncommitted())
+                    .withUncommittedTimers(config.uncommittedTimers()));
     partitionConfig = partitionConfig.withBackups(backups.context());
     if (config.runtimeDirectory() != null) {
       partitionConfig =

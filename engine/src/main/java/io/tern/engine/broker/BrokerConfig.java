@@ -48,6 +48,7 @@ public record BrokerConfig(
     Duration diskCheckInterval,
     int maxCommandsInBatch,
     boolean processUncommitted,
+    boolean uncommittedTimers,
     int maxBatchBytes,
     Duration subscriptionRetryInterval,
     Duration resultAwaitLimit,
@@ -89,6 +90,7 @@ public record BrokerConfig(
     flags.put("data.runtimeDirectory", runtimeDirectory == null ? "" : runtimeDirectory.toString());
     flags.put("processing.maxCommandsInBatch", Integer.toString(maxCommandsInBatch));
     flags.put("processing.uncommitted", Boolean.toString(processUncommitted));
+    flags.put("processing.uncommittedTimers", Boolean.toString(uncommittedTimers));
     flags.put(
         "journal.preallocation",
         journalPreallocation.name().toLowerCase(Locale.ROOT).replace('_', '-'));
@@ -199,6 +201,7 @@ public record BrokerConfig(
         positive(values, "data.disk.checkInterval"),
         values.integer("processing.maxCommandsInBatch", 1, 10_000),
         values.bool("processing.uncommitted"),
+        values.bool("processing.uncommittedTimers"),
         (int) Math.min(maxBatchBytes, Integer.MAX_VALUE),
         positive(values, "processing.subscriptionRetryInterval"),
         positive(values, "processing.resultAwaitLimit"),

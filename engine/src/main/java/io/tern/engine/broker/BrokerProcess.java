@@ -72,6 +72,21 @@ public final class BrokerProcess {
    */
   public static Process start(Map<String, String> settings, Path log, String... jvmOptions)
       throws IOException {
+    return start(BrokerMain.class, settings, log, jvmOptions);
+  }
+
+  /**
+   * Starts {@code GatewayMain}, a standalone gateway, the same way as {@link #start} a broker: for
+   * benchmarks that put the client on a gateway of its own rather than on a broker's. It is ready
+   * ({@link #awaitReady} on its management port) once every partition has a known leader.
+   */
+  public static Process startGateway(Map<String, String> settings, Path log) throws IOException {
+    return start(GatewayMain.class, settings, log);
+  }
+
+  private static Process start(
+      Class<?> main, Map<String, String> settings, Path log, String... jvmOptions)
+      throws IOException {
     java.util.List<String> command = new java.util.ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("--add-exports");
@@ -83,7 +98,7 @@ public final class BrokerProcess {
     command.addAll(java.util.List.of(jvmOptions));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(BrokerMain.class.getName());
+    command.add(main.getName());
     ProcessBuilder builder = new ProcessBuilder(command);
     Map<String, String> env = builder.environment();
     env.keySet().removeIf(key -> key.startsWith("TERN_"));

@@ -201,8 +201,16 @@ final class ConfigKeys {
               "processing.uncommitted",
               "false",
               "an experiment: leaders process commands before they commit (answers and side effects"
-                  + " still wait for the commit); at a leader change the old leader rebuilds its"
-                  + " state from its snapshot and the committed log"),
+                  + " that leave the partition still wait for the commit); at a leader change the"
+                  + " old leader rebuilds its state from its snapshot and the committed log"),
+          new Key(
+              "processing.uncommittedTimers",
+              "true",
+              "with processing.uncommitted: timers, job deadlines and back-offs and message expiry"
+                  + " are scheduled as soon as the batch that sets them is written, not once it"
+                  + " commits. They never leave the partition, and the command they write lands in"
+                  + " the log after that batch, so it can never commit without it"
+                  + " (docs/processing.md); false waits for the commit as before"),
           new Key(
               "processing.subscriptionRetryInterval",
               "10s",

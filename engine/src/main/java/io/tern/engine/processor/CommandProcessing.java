@@ -9,6 +9,7 @@ import io.tern.engine.record.RecordBatchBuilder;
 import io.tern.engine.record.sbe.RecordType;
 import io.tern.engine.record.sbe.RejectionType;
 import io.tern.engine.state.PartitionState;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -222,6 +223,11 @@ final class CommandProcessing {
         return false;
       }
       lastResultPosition = firstPosition + batch.recordCount() - 1;
+      List<Runnable> afterCommit = result.sideEffects();
+      if (!config.localEffectsBeforeCommit() && !result.localEffects().isEmpty()) {
+        afterCommit = new ArrayList<>(result.localEffects());
+        afterCommit.addAll(result.sideEffects());
+      }
       pending.add(
           new PendingAnswers.Batch(
               term,
@@ -230,15 +236,30 @@ final class CommandProcessing {
               command.requestStreamId(),
               command.requestId(),
               List.copyOf(result.otherResponses()),
-              List.copyOf(result.sideEffects())));
+              List.copyOf(afterCommit)));
     }
     state.transaction().commit();
+    if (!batch.isEmpty() && config.localEffectsBeforeCommit()) {
+      // processing.uncommittedTimers: the batch is written, so whatever these schedule is written
+      // after it, by this leader, in this term: if the batch is lost, so is all that follows it.
+      runLocalEffects(result.localEffects());
+    }
     if (command.hasRequest()) {
       long firstKey = batch.isEmpty() ? -1 : batch.record(0, followUp).key();
       responses.processed(command.requestStreamId(), command.requestId(), firstKey);
     }
     metrics.processed(command.timestamp(), nowMs, startNs, System.nanoTime(), commands);
     return true;
+  }
+
+  private void runLocalEffects(List<Runnable> effects) {
+    for (Runnable effect : effects) {
+      try {
+        effect.run();
+      } catch (RuntimeException e) {
+        LOG.warn("Partition {}: a local side effect failed", partitionId, e);
+      }
+    }
   }
 
   /**

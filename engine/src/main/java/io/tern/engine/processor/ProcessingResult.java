@@ -30,6 +30,7 @@ public final class ProcessingResult {
   private final RecordBatchBuilder batch;
   private final LoggedRecord applied = new LoggedRecord();
   private final List<Runnable> sideEffects = new ArrayList<>();
+  private final List<Runnable> localEffects = new ArrayList<>();
   private final List<Response> otherResponses = new ArrayList<>();
   private RecordProcessors processors;
   private ProcessorMeta meta;
@@ -50,6 +51,7 @@ public final class ProcessingResult {
   void reset(LoggedRecord command, long nowMs) {
     batch.reset(nowMs);
     sideEffects.clear();
+    localEffects.clear();
     otherResponses.clear();
     responseIndex = -1;
     rootCommand = command;
@@ -163,6 +165,18 @@ public final class ProcessingResult {
     sideEffects.add(effect);
   }
 
+  /**
+   * Work on this partition only, such as scheduling a timer, a job's deadline or back-off, or a
+   * message's expiry: with processing.uncommitted and processing.uncommittedTimers it runs as soon
+   * as the batch is written, else once it commits, like {@link #sideEffect}. Only for effects whose
+   * consequences are commands this leader writes to its own log later (after this batch, so they
+   * can never commit without it) and nothing that leaves the partition: never an answer, a push, or
+   * a message to another partition.
+   */
+  public void localSideEffect(Runnable effect) {
+    localEffects.add(effect);
+  }
+
   private int append(RecordType recordType, Intent intent, long key, RecordValue value) {
     int index =
         batch.append(
@@ -192,6 +206,10 @@ public final class ProcessingResult {
 
   List<Runnable> sideEffects() {
     return sideEffects;
+  }
+
+  List<Runnable> localEffects() {
+    return localEffects;
   }
 
   List<Response> otherResponses() {

@@ -11,8 +11,12 @@ package io.tern.engine.processor;
  * @param uncommitted {@code processing.uncommitted}: a leader processes commands once they are in
  *     its log, before they commit; answers and side effects still wait for the commit of the batch
  *     that produced them
+ * @param uncommittedTimers {@code processing.uncommittedTimers}, with {@code uncommitted} only: the
+ *     partition's own scheduling (timers, job deadlines and back-offs, message expiry: {@link
+ *     ProcessingResult#localSideEffect}) runs as soon as its batch is written, not once it commits
  */
-public record ProcessorConfig(int maxCommandsInBatch, int maxBatchBytes, boolean uncommitted) {
+public record ProcessorConfig(
+    int maxCommandsInBatch, int maxBatchBytes, boolean uncommitted, boolean uncommittedTimers) {
   public static final int DEFAULT_MAX_COMMANDS_IN_BATCH = 100;
 
   public ProcessorConfig {
@@ -27,6 +31,16 @@ public record ProcessorConfig(int maxCommandsInBatch, int maxBatchBytes, boolean
     }
   }
 
+  /** With timers scheduled at once whenever {@code uncommitted} is on (the key's default). */
+  public ProcessorConfig(int maxCommandsInBatch, int maxBatchBytes, boolean uncommitted) {
+    this(maxCommandsInBatch, maxBatchBytes, uncommitted, true);
+  }
+
+  /** True if local side effects run when their batch is written, before it commits. */
+  boolean localEffectsBeforeCommit() {
+    return uncommitted && uncommittedTimers;
+  }
+
   public static ProcessorConfig defaults() {
     return new ProcessorConfig(
         DEFAULT_MAX_COMMANDS_IN_BATCH,
@@ -35,14 +49,18 @@ public record ProcessorConfig(int maxCommandsInBatch, int maxBatchBytes, boolean
   }
 
   public ProcessorConfig withMaxCommandsInBatch(int commands) {
-    return new ProcessorConfig(commands, maxBatchBytes, uncommitted);
+    return new ProcessorConfig(commands, maxBatchBytes, uncommitted, uncommittedTimers);
   }
 
   public ProcessorConfig withMaxBatchBytes(int bytes) {
-    return new ProcessorConfig(maxCommandsInBatch, bytes, uncommitted);
+    return new ProcessorConfig(maxCommandsInBatch, bytes, uncommitted, uncommittedTimers);
   }
 
   public ProcessorConfig withUncommitted(boolean on) {
-    return new ProcessorConfig(maxCommandsInBatch, maxBatchBytes, on);
+    return new ProcessorConfig(maxCommandsInBatch, maxBatchBytes, on, uncommittedTimers);
+  }
+
+  public ProcessorConfig withUncommittedTimers(boolean on) {
+    return new ProcessorConfig(maxCommandsInBatch, maxBatchBytes, uncommitted, on);
   }
 }

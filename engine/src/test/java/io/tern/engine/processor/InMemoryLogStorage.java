@@ -36,7 +36,7 @@ public final class InMemoryLogStorage implements LogStorage {
     listeners.add(listener);
   }
 
-  void setAutoCommit(boolean autoCommit) {
+  public void setAutoCommit(boolean autoCommit) {
     this.autoCommit = autoCommit;
   }
 
@@ -86,7 +86,7 @@ public final class InMemoryLogStorage implements LogStorage {
     return term;
   }
 
-  synchronized long lastIndex() {
+  public synchronized long lastIndex() {
     return entries.size();
   }
 
@@ -123,7 +123,7 @@ public final class InMemoryLogStorage implements LogStorage {
     commitTo(index);
   }
 
-  void commitTo(long index) {
+  public void commitTo(long index) {
     List<CompletableFuture<Long>> done = new ArrayList<>();
     synchronized (this) {
       for (long i = commitIndex + 1; i <= Math.min(index, entries.size()); i++) {
@@ -140,7 +140,7 @@ public final class InMemoryLogStorage implements LogStorage {
     }
   }
 
-  void commitAll() {
+  public void commitAll() {
     commitTo(lastIndex());
   }
 
@@ -163,6 +163,14 @@ public final class InMemoryLogStorage implements LogStorage {
       }
     }
     return found;
+  }
+
+  /**
+   * The batch at {@code index}, committed or not (for assertions): null for an election's no-op or
+   * past the end.
+   */
+  public synchronized byte[] batchAt(long index) {
+    return index >= 1 && index <= entries.size() ? entries.get((int) index - 1).data : null;
   }
 
   /** Every committed batch, in order (for assertions). */

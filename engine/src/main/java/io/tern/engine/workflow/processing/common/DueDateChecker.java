@@ -52,7 +52,10 @@ public final class DueDateChecker {
     }
   }
 
-  /** Something becomes due at {@code dueMs} (a side effect after the commit). */
+  /**
+   * Something becomes due at {@code dueMs}: a local side effect of the batch that set it, run once
+   * that batch commits, or once it is written with processing.uncommittedTimers.
+   */
   public void scheduleAt(long dueMs) {
     if (next != null && next.dueAtMs() <= dueMs) {
       return;

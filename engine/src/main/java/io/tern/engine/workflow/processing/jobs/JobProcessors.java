@@ -106,7 +106,7 @@ public final class JobProcessors {
     result.respondWithLastEvent();
     if (failed.recurAt >= 0) {
       long recurAt = failed.recurAt;
-      result.sideEffect(() -> backoffs.scheduleAt(recurAt));
+      result.localSideEffect(() -> backoffs.scheduleAt(recurAt));
     } else if (failed.retries > 0) {
       push.activatable(result, key, failed);
     }
@@ -215,7 +215,7 @@ public final class JobProcessors {
     result.appendEvent(key, JobIntent.TIMEOUT_UPDATED, updated);
     result.respondWithLastEvent();
     long deadline = updated.deadline;
-    result.sideEffect(() -> deadlines.scheduleAt(deadline));
+    result.localSideEffect(() -> deadlines.scheduleAt(deadline));
   }
 
   /** Written by the deadline checker; a job completed or failed meanwhile is left alone. */
@@ -372,7 +372,7 @@ public final class JobProcessors {
     result.appendEvent(context.nextKey(), JobBatchIntent.ACTIVATED, batch);
     result.respondWithLastEvent();
     if (!batch.jobs.isEmpty()) {
-      result.sideEffect(() -> deadlines.scheduleAt(deadline));
+      result.localSideEffect(() -> deadlines.scheduleAt(deadline));
     }
   }
 }

@@ -98,7 +98,7 @@ public final class MessageProcessors {
       result.appendEvent(key, MessageIntent.EXPIRED, published);
     } else {
       long deadlineMs = published.deadlineMs;
-      result.sideEffect(() -> expiry.scheduleAt(deadlineMs));
+      result.localSideEffect(() -> expiry.scheduleAt(deadlineMs));
     }
   }
 

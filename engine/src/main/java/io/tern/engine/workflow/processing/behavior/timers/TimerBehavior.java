@@ -85,7 +85,7 @@ public final class TimerBehavior {
   public void create(ProcessingResult result, TimerValue created) {
     result.appendEvent(context.nextKey(), TimerIntent.CREATED, created);
     long dueDateMs = created.dueDateMs;
-    result.sideEffect(() -> dueTimers.scheduleAt(dueDateMs));
+    result.localSideEffect(() -> dueTimers.scheduleAt(dueDateMs));
   }
 
   /** Cancels every timer of element instance {@code key}, which is left. */

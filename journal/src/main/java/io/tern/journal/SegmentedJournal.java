@@ -26,6 +26,12 @@ import org.slf4j.LoggerFactory;
  * changes.
  */
 public final class SegmentedJournal implements Journal {
+  /**
+   * The bytes at the start of every segment file that describe it, its flush record included: a
+   * copy of a segment being written (a backup's) takes them before the entries they describe.
+   */
+  public static final int SEGMENT_DESCRIPTOR_BYTES = SegmentDescriptor.LENGTH;
+
   private static final Logger LOG = LoggerFactory.getLogger(SegmentedJournal.class);
 
   private final JournalConfig config;

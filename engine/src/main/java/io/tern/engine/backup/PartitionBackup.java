@@ -4,6 +4,7 @@ import io.tern.engine.backup.BackupManifest.BackupFile;
 import io.tern.engine.backup.BackupManifest.State;
 import io.tern.engine.log.LogStorage;
 import io.tern.journal.JournalConfig;
+import io.tern.journal.SegmentedJournal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -196,11 +197,20 @@ public final class PartitionBackup implements Checkpoints.Listener {
         if (name.startsWith("journal/")) {
           // Stored without the zeros of its unwritten end; the segment being written when it was
           // linked is copied first, so that what is checksummed is what is stored.
-          long written = writtenLength(file);
           boolean active = name.equals("journal/" + files.activeSegment());
+          // That segment's descriptor, where the journal records how far it has flushed, is read
+          // before its length is measured: a copy whose descriptor was read after a later flush
+          // would claim entries it does not hold, and the restored journal would be refused as
+          // corrupt. Data beyond what the descriptor says is a torn tail to the journal.
+          byte[] descriptor =
+              active ? readPrefix(file, SegmentedJournal.SEGMENT_DESCRIPTOR_BYTES) : null;
+          long written = writtenLength(file);
           if (written < length || active) {
             upload = files.staging().resolve(file.getFileName() + ".frozen");
             copyPrefix(file, upload, written);
+            if (descriptor != null) {
+              writePrefix(upload, descriptor);
+            }
             if (active) {
               length = Math.max(length, Files.size(file));
             }
@@ -310,6 +320,21 @@ public final class PartitionBackup implements Checkpoints.Listener {
         end = from;
       }
       return 0;
+    }
+  }
+
+  private static byte[] readPrefix(Path file, int length) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(length);
+    }
+  }
+
+  private static void writePrefix(Path file, byte[] bytes) throws IOException {
+    try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        out.write(buffer, buffer.position());
+      }
     }
   }
 

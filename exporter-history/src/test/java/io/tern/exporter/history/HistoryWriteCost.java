@@ -29,8 +29,10 @@ import java.util.Map;
  * </pre>
  *
  * <p>Arguments: instances per round (default 20000), rounds (default 3), a JDBC URL (default an H2
- * file in a temporary directory, as the broker's default store). Each round is a new store; the
- * first round warms the JIT and is printed but left out of the median.
+ * file in a temporary directory, as the broker's default store; {@code ;OPTION=...} appends options
+ * to that file's URL; {@code {round}} in a URL is replaced by the round's number, so that every
+ * round writes a new store). Each round is a new store; the first round warms the JIT and is
+ * printed but left out of the median.
  */
 final class HistoryWriteCost {
   private static final int IN_FLIGHT = 16;
@@ -43,8 +45,11 @@ final class HistoryWriteCost {
     List<Double> microsPerInstance = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
       Path dir = Files.createTempDirectory("history-write-cost");
+      String file = "jdbc:h2:file:" + dir.resolve("history").toAbsolutePath();
       String storeUrl =
-          url != null ? url : "jdbc:h2:file:" + dir.resolve("history").toAbsolutePath();
+          url == null
+              ? file
+              : url.startsWith(";") ? file + url : url.replace("{round}", "" + round);
       TestRecords records = new TestRecords(1, Instant.parse("2026-12-07T10:00:00Z"));
       List<Record<?>> log = workload(records, instances);
       try (TestDirector director =

@@ -117,6 +117,15 @@ final class TestDirector implements Controller, AutoCloseable {
     }
   }
 
+  /** Writes what the exporter holds, on its thread. */
+  void flush() {
+    call(
+        () -> {
+          exporter.flush();
+          return null;
+        });
+  }
+
   long acknowledged() {
     return acknowledged.get();
   }

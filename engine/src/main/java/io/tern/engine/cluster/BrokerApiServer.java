@@ -308,13 +308,33 @@ public final class BrokerApiServer implements AutoCloseable {
     call.setOnCancelHandler(() -> subscribers.remove(call));
     sender.execute(
         () -> {
+          BrokerState state;
           try {
-            call.onNext(Event.of(host.state()).encode());
+            state = host.state();
+          } catch (RuntimeException starting) {
+            // Not known yet (the broker is starting). Refused rather than kept: a stream with no
+            // first state would leave the subscriber waiting for good, and with it the Raft peer
+            // it learns from that state. It asks again after its backoff.
+            fail(call, Status.UNAVAILABLE.withDescription("the broker's state is not known yet"));
+            return;
+          }
+          try {
+            call.onNext(Event.of(state).encode());
             subscribers.add(call);
           } catch (RuntimeException gone) {
             LOG.debug("a subscriber left before it got the broker's state", gone);
           }
         });
+  }
+
+  private static void fail(ServerCallStreamObserver<byte[]> call, Status status) {
+    try {
+      if (!call.isCancelled()) {
+        call.onError(status.asException());
+      }
+    } catch (RuntimeException gone) {
+      LOG.debug("a subscriber left before it was refused", gone);
+    }
   }
 
   private void streamJobs(byte[] message, StreamObserver<byte[]> observer) {

@@ -48,6 +48,18 @@ class ClusterPartitionsOutcomeTest {
 
   /** A broker that leads partition 1 and answers commands as {@code answers} says. */
   private BrokerApiServer leader(Supplier<CompletableFuture<Answer>> answers) {
+    return leader(answers, () -> true, new CountDownLatch(0));
+  }
+
+  /**
+   * As above, with a state that is not known ({@code state()} throws, as while the broker starts)
+   * until {@code started}; {@code subscribedEarly} counts down when a subscription asked for it
+   * before.
+   */
+  private BrokerApiServer leader(
+      Supplier<CompletableFuture<Answer>> answers,
+      java.util.function.BooleanSupplier started,
+      CountDownLatch subscribedEarly) {
     BrokerApiServer[] server = new BrokerApiServer[1];
     BrokerApiServer.Host host =
         new BrokerApiServer.Host() {
@@ -64,6 +76,13 @@ class ClusterPartitionsOutcomeTest {
 
           @Override
           public BrokerState state() {
+            if (!started.getAsBoolean()) {
+              if (java.util.Arrays.stream(Thread.currentThread().getStackTrace())
+                  .anyMatch(frame -> frame.getMethodName().contains("subscribe"))) {
+                subscribedEarly.countDown();
+              }
+              throw new IllegalStateException("starting");
+            }
             return new BrokerState(
                 1, "127.0.0.1", server[0].port(), 0, List.of(new PartitionState(1, true, 1, true)));
           }
@@ -117,6 +136,27 @@ class ClusterPartitionsOutcomeTest {
     } catch (Exception e) {
       throw new AssertionError(e);
     }
+  }
+
+  @Test
+  void aSubscriberThatCameBeforeTheBrokersStateIsKnownLearnsItOnceItIs() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean started =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    CountDownLatch subscribedEarly = new CountDownLatch(1);
+    BrokerApiServer leader = leader(CompletableFuture::new, started::get, subscribedEarly);
+    ClusterClient cluster =
+        new ClusterClient(List.of(new InetSocketAddress("127.0.0.1", leader.port())), -1, 1)
+            .start();
+    open.add(cluster::close);
+    assertThat(subscribedEarly.await(10, TimeUnit.SECONDS))
+        .as("the client subscribed while the broker's state was not known")
+        .isTrue();
+    started.set(true);
+    // Once the state was the one thing a subscription waited for, and it never came.
+    Awaitility.await("the leader of partition 1 known")
+        .atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .until(() -> cluster.leaderOf(1) >= 0);
   }
 
   @Test

@@ -9,9 +9,6 @@ import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.tern.engine.backup.BackupRestore;
 import io.tern.engine.backup.S3Proxies;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +35,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("slow") // clusters of three brokers started twice, and an S3 server: docs/testing.md
 class BackupAndRestoreTest {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final int BROKERS = 3;
   private static final int PARTITIONS = 2;
 
@@ -277,19 +273,8 @@ class BackupAndRestoreTest {
   private static HttpResponse<String> send(
       Broker broker, String method, String path, String body, String authorization)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + broker.managementPort() + path))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .header("Content-Type", "application/json")
-            .timeout(Duration.ofSeconds(30));
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return ManagementCalls.send(
+        broker.managementPort(), method, path, body, authorization, Duration.ofSeconds(30));
   }
 
   private static void deleteRecursively(Path directory) throws IOException {

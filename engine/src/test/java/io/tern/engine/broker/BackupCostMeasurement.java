@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.camunda.client.CamundaClient;
 import io.camunda.zeebe.model.bpmn.Bpmn;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow") // a measurement of minutes, on demand only: docs/testing.md
 @EnabledIfSystemProperty(named = "tern.measureBackup", matches = "true")
 class BackupCostMeasurement {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   @TempDir Path dir;
 
   @Test
@@ -200,17 +196,9 @@ class BackupCostMeasurement {
 
   private static HttpResponse<String> call(int port, String method, String path, String body)
       throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .header("Authorization", TestBrokers.BEARER)
-            .timeout(Duration.ofSeconds(120))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    // Two minutes: a backup of the measured state under load may take that long to answer.
+    return ManagementCalls.send(
+        port, method, path, body, TestBrokers.BEARER, Duration.ofSeconds(120));
   }
 
   private static void copyTree(Path from, Path to) throws Exception {

@@ -7,8 +7,6 @@ import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.client.api.response.Topology;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow") // three broker processes killed and restored: docs/testing.md
 class BackupRestoreProcessesTest {
   private static final Duration READY = Duration.ofSeconds(90);
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir Path dir;
 
@@ -219,17 +216,8 @@ class BackupRestoreProcessesTest {
 
   private static HttpResponse<String> call(int port, String method, String path, String body)
       throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .header("Authorization", TestBrokers.BEARER)
-            .timeout(Duration.ofSeconds(30))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return ManagementCalls.send(
+        port, method, path, body, TestBrokers.BEARER, Duration.ofSeconds(30));
   }
 
   private static void deleteRecursively(Path directory) throws Exception {

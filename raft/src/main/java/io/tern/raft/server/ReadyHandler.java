@@ -1,5 +1,6 @@
 package io.tern.raft.server;
 
+import io.tern.raft.Membership;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.RaftNode;
 import io.tern.raft.RaftRole;
@@ -32,6 +33,8 @@ final class ReadyHandler {
   private volatile int leaderId = RaftNode.NO_LEADER;
   private volatile long commitIndex;
   private volatile long lastIndex;
+  private volatile Membership membership;
+  private volatile boolean configChangePending;
   private long appliedCommit; // Raft thread only
 
   ReadyHandler(
@@ -57,6 +60,18 @@ final class ReadyHandler {
     this.appliedCommit = snapshotIndex;
     this.commitIndex = snapshotIndex;
     this.lastIndex = storage.log.lastIndex();
+    this.membership = node.membership();
+    this.configChangePending = node.configChangePending();
+  }
+
+  /** The configuration in force on this member, as of its last turn. */
+  Membership membership() {
+    return membership;
+  }
+
+  /** Whether that configuration is not committed yet. */
+  boolean configChangePending() {
+    return configChangePending;
   }
 
   RaftRole role() {
@@ -144,6 +159,8 @@ final class ReadyHandler {
       leaderId = ready.leaderId();
     }
     term = ready.term();
+    membership = ready.membership();
+    configChangePending = ready.configChangePending();
     long appendedBefore = lastIndex;
     lastIndex = node.lastIndex();
     if (roleChanged) {

@@ -179,12 +179,36 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   }
 
   /**
-   * As leader: how far {@code peer}'s log is known to match this member's, read on the Raft thread
-   * (-1 when not leading or not a member); how far a learner has caught up.
+   * What this member knows of its group, read together on the Raft thread (so that the
+   * configuration and whether it is committed belong together).
+   *
+   * @param leading whether this member leads
+   * @param membership the configuration in force on this member
+   * @param pending whether it is not committed yet
+   * @param peerMatchIndex as leader, how far {@code peer}'s log is known to match (how far a
+   *     learner caught up); -1 otherwise
+   * @param commitIndex this member's commit index
    */
-  public CompletableFuture<Long> matchIndex(int peer) {
-    CompletableFuture<Long> result = new CompletableFuture<>();
-    inbox.submit(() -> result.complete(node.matchIndex(peer)), result);
+  public record MembershipView(
+      boolean leading,
+      Membership membership,
+      boolean pending,
+      long peerMatchIndex,
+      long commitIndex) {}
+
+  /** This member's {@link MembershipView}, with {@code peer}'s match index. */
+  public CompletableFuture<MembershipView> membershipView(int peer) {
+    CompletableFuture<MembershipView> result = new CompletableFuture<>();
+    inbox.submit(
+        () ->
+            result.complete(
+                new MembershipView(
+                    node.role() == io.tern.raft.RaftRole.LEADER,
+                    node.membership(),
+                    node.configChangePending(),
+                    node.matchIndex(peer),
+                    node.commitIndex())),
+        result);
     return result;
   }
 

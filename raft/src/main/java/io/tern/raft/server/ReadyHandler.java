@@ -33,8 +33,11 @@ final class ReadyHandler {
   private volatile int leaderId = RaftNode.NO_LEADER;
   private volatile long commitIndex;
   private volatile long lastIndex;
-  private volatile Membership membership;
-  private volatile boolean configChangePending;
+
+  /** Published together: a reader must not pair a configuration with another's commit state. */
+  private record Configuration(Membership membership, boolean pending) {}
+
+  private volatile Configuration configuration;
   private long appliedCommit; // Raft thread only
 
   ReadyHandler(
@@ -60,18 +63,17 @@ final class ReadyHandler {
     this.appliedCommit = snapshotIndex;
     this.commitIndex = snapshotIndex;
     this.lastIndex = storage.log.lastIndex();
-    this.membership = node.membership();
-    this.configChangePending = node.configChangePending();
+    this.configuration = new Configuration(node.membership(), node.configChangePending());
   }
 
   /** The configuration in force on this member, as of its last turn. */
   Membership membership() {
-    return membership;
+    return configuration.membership();
   }
 
   /** Whether that configuration is not committed yet. */
   boolean configChangePending() {
-    return configChangePending;
+    return configuration.pending();
   }
 
   RaftRole role() {
@@ -159,8 +161,11 @@ final class ReadyHandler {
       leaderId = ready.leaderId();
     }
     term = ready.term();
-    membership = ready.membership();
-    configChangePending = ready.configChangePending();
+    Configuration known = configuration;
+    if (known.membership() != ready.membership()
+        || known.pending() != ready.configChangePending()) {
+      configuration = new Configuration(ready.membership(), ready.configChangePending());
+    }
     long appendedBefore = lastIndex;
     lastIndex = node.lastIndex();
     if (roleChanged) {

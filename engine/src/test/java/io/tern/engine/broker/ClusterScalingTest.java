@@ -1,0 +1,157 @@
+package io.tern.engine.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.camunda.client.CamundaClient;
+import io.tern.engine.partition.EnginePartition;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Changing a running cluster's brokers through {@code /actuator/cluster} (docs/scaling.md), on
+ * in-JVM brokers, while instances are created and completed through a standalone gateway whose
+ * contact points name the first brokers only: every acknowledged instance runs to its end, and no
+ * create runs twice.
+ */
+@Tag("slow") // several brokers moving replicas: docs/testing.md
+class ClusterScalingTest {
+  private static final Duration READY = Duration.ofSeconds(90);
+  private static final Duration CHANGE = Duration.ofSeconds(180);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  @Test
+  void replicasMoveFromBroker2ToANewBroker3WhileInstancesAreCreated() throws Exception {
+    try (TestCluster cluster = new TestCluster(dir, 3, 2, 3, Map.of(), 1).start();
+        CamundaClient client = cluster.client()) {
+      cluster.awaitReady(READY);
+      cluster.startBroker(3);
+      assertThat(cluster.broker(3).partitions()).as("a broker outside the cluster").isEmpty();
+      try (InstanceTracker instances = new InstanceTracker(client)) {
+        instances.create(20);
+        CompletableFuture<Void> load = instances.createInBackground(150, Duration.ofMillis(40));
+
+        JsonNode planned = change(cluster, 0, "/actuator/cluster/brokers", "[0, 1, 3]");
+        assertThat(operations(planned.get("plannedChanges")))
+            .containsExactly(
+                "PARTITION_JOIN 3 1",
+                "PARTITION_LEAVE 2 1",
+                "PARTITION_JOIN 3 2",
+                "PARTITION_LEAVE 2 2");
+        awaitCompleted(cluster, 0, planned.get("changeId").asLong());
+
+        assertThat(ids(cluster.broker(3).partitions())).containsExactly(1, 2);
+        assertThat(ids(cluster.broker(2).partitions())).isEmpty();
+        assertThat(cluster.broker(2).config().dataDirectory().resolve("partition-1"))
+            .doesNotExist();
+        assertThat(
+                cluster.broker(2).config().dataDirectory().resolve("raft").resolve("partition-2"))
+            .doesNotExist();
+        JsonNode topology = get(cluster, 3); // the new broker has the topology too
+        assertThat(topology.get("pendingChange")).isNull();
+        assertThat(brokerIds(topology)).containsExactly(0, 1, 3);
+
+        load.get(120, TimeUnit.SECONDS);
+        instances.create(20); // after the move, through the new replicas' leaders
+        assertThat(instances.acknowledgedCount()).isGreaterThan(100);
+        instances.assertEveryAcknowledgedInstanceCompleted(Duration.ofSeconds(90));
+        instances.assertNoCreateRanTwice(Duration.ofSeconds(30));
+      }
+    }
+  }
+
+  /** Sends a change to broker {@code node} until it is accepted (new brokers announce late). */
+  static JsonNode change(TestCluster cluster, int node, String path, String body) {
+    JsonNode[] accepted = new JsonNode[1];
+    Awaitility.await("change " + path + " " + body + " accepted")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              HttpResponse<String> answer =
+                  ManagementCalls.send(
+                      cluster.broker(node).managementPort(),
+                      "POST",
+                      path,
+                      body,
+                      TestBrokers.BEARER,
+                      Duration.ofSeconds(10));
+              if (answer.statusCode() == 202) {
+                accepted[0] = JSON.readTree(answer.body());
+                return true;
+              }
+              // Only "not known yet" is waited out: anything else is a failure of the test.
+              assertThat(answer.body())
+                  .as(answer.statusCode() + " " + answer.body())
+                  .contains("not known");
+              return false;
+            });
+    return accepted[0];
+  }
+
+  static void awaitCompleted(TestCluster cluster, int node, long changeId) {
+    Awaitility.await("change " + changeId + " completed")
+        .atMost(CHANGE)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              JsonNode last = get(cluster, node).get("lastChange");
+              return last != null
+                  && last.get("id").asLong() == changeId
+                  && last.get("status").asText().equals("COMPLETED");
+            });
+  }
+
+  static JsonNode get(TestCluster cluster, int node) throws Exception {
+    HttpResponse<String> answer =
+        ManagementCalls.send(
+            cluster.broker(node).managementPort(),
+            "GET",
+            "/actuator/cluster",
+            null,
+            null,
+            Duration.ofSeconds(10));
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return JSON.readTree(answer.body());
+  }
+
+  static List<String> operations(JsonNode steps) {
+    List<String> operations = new ArrayList<>();
+    steps.forEach(
+        step ->
+            operations.add(
+                step.get("operation").asText()
+                    + " "
+                    + step.get("brokerId").asInt()
+                    + " "
+                    + step.get("partitionId").asInt()));
+    return operations;
+  }
+
+  static Set<Integer> brokerIds(JsonNode topology) {
+    Set<Integer> ids = new TreeSet<>();
+    topology.get("brokers").forEach(broker -> ids.add(broker.get("id").asInt()));
+    return ids;
+  }
+
+  static Set<Integer> ids(List<EnginePartition> partitions) {
+    Set<Integer> ids = new TreeSet<>();
+    partitions.forEach(partition -> ids.add(partition.partitionId()));
+    return ids;
+  }
+}

@@ -75,6 +75,105 @@ class ClusterScalingTest {
     }
   }
 
+  @Test
+  void threeToFiveToThreeBrokersWhileInstancesAreCreatedWithBrokersStoppedMidChange()
+      throws Exception {
+    try (TestCluster cluster = new TestCluster(dir, 3, 3, 3, Map.of(), 2).start();
+        CamundaClient client = cluster.client()) {
+      cluster.awaitReady(READY);
+      cluster.startBroker(3);
+      cluster.startBroker(4);
+      try (InstanceTracker instances = new InstanceTracker(client)) {
+        instances.create(20);
+        CompletableFuture<Void> load = instances.createInBackground(400, Duration.ofMillis(40));
+
+        // A dry run plans without changing anything; a write needs the token.
+        long versionBefore = get(cluster, 0).get("version").asLong();
+        HttpResponse<String> dryRun =
+            ManagementCalls.send(
+                cluster.broker(0).managementPort(),
+                "POST",
+                "/actuator/cluster/brokers?dryRun=true",
+                "[0, 1, 2, 3, 4]",
+                TestBrokers.BEARER,
+                Duration.ofSeconds(10));
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        assertThat(operations(JSON.readTree(dryRun.body()).get("plannedChanges"))).hasSize(6);
+        assertThat(get(cluster, 0).get("version").asLong()).isEqualTo(versionBefore);
+        assertThat(get(cluster, 0).get("pendingChange")).isNull();
+        HttpResponse<String> anonymous =
+            ManagementCalls.send(
+                cluster.broker(0).managementPort(),
+                "POST",
+                "/actuator/cluster/brokers",
+                "[0, 1, 2, 3, 4]",
+                null,
+                Duration.ofSeconds(10));
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+
+        // Broker 4 goes down after announcing itself: the change runs until broker 4's join,
+        // which waits for it. Meanwhile broker 1 and then the coordinator restart.
+        cluster.stop(4);
+        JsonNode up = change(cluster, 0, "/actuator/cluster/brokers", "[0, 1, 2, 3, 4]");
+        assertThat(operations(up.get("plannedChanges")))
+            .containsExactly(
+                "PARTITION_JOIN 3 2",
+                "PARTITION_LEAVE 0 2",
+                "PARTITION_JOIN 3 3",
+                "PARTITION_JOIN 4 3",
+                "PARTITION_LEAVE 0 3",
+                "PARTITION_LEAVE 1 3");
+        awaitCompletedSteps(cluster, 0, 3);
+        cluster.stop(1);
+        cluster.startBroker(1);
+        cluster.stop(0);
+        cluster.startBroker(0);
+        JsonNode waiting = get(cluster, 0).get("pendingChange");
+        assertThat(waiting.get("completed")).hasSize(3);
+        assertThat(operations(waiting.get("pending")).get(0)).isEqualTo("PARTITION_JOIN 4 3");
+        cluster.startBroker(4);
+        awaitCompleted(cluster, 0, up.get("changeId").asLong());
+        assertThat(ids(cluster.broker(3).partitions())).containsExactly(2, 3);
+        assertThat(ids(cluster.broker(4).partitions())).containsExactly(3);
+        Awaitility.await("broker 0 and 1 dropped partition 3")
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    ids(cluster.broker(0).partitions()).equals(Set.of(1))
+                        && ids(cluster.broker(1).partitions()).equals(Set.of(1, 2)));
+
+        JsonNode down = change(cluster, 0, "/actuator/cluster/brokers", "[0, 1, 2]");
+        awaitCompleted(cluster, 0, down.get("changeId").asLong());
+        Awaitility.await("brokers 3 and 4 dropped every replica")
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    cluster.broker(3).partitions().isEmpty()
+                        && cluster.broker(4).partitions().isEmpty());
+        assertThat(brokerIds(get(cluster, 1))).containsExactly(0, 1, 2);
+        cluster.stop(3);
+        cluster.stop(4);
+
+        load.get(180, TimeUnit.SECONDS);
+        instances.create(20);
+        assertThat(instances.acknowledgedCount()).isGreaterThan(200);
+        instances.assertEveryAcknowledgedInstanceCompleted(Duration.ofSeconds(120));
+        instances.assertNoCreateRanTwice(Duration.ofSeconds(30));
+      }
+    }
+  }
+
+  static void awaitCompletedSteps(TestCluster cluster, int node, int steps) {
+    Awaitility.await(steps + " steps done")
+        .atMost(CHANGE)
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              JsonNode pending = get(cluster, node).get("pendingChange");
+              return pending == null || pending.get("completed").size() >= steps;
+            });
+  }
+
   /** Sends a change to broker {@code node} until it is accepted (new brokers announce late). */
   static JsonNode change(TestCluster cluster, int node, String path, String body) {
     JsonNode[] accepted = new JsonNode[1];

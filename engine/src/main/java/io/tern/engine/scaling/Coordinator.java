@@ -156,7 +156,7 @@ public final class Coordinator implements AutoCloseable {
         unknown.add(node);
       }
     }
-    if (!unknown.isEmpty() && !dryRun) {
+    if (!unknown.isEmpty()) {
       throw new Refused(
           400,
           "broker(s) "

@@ -41,6 +41,9 @@ public record Topology(
       new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   public Topology {
+    if (brokers == null || brokers.isEmpty()) {
+      throw new IllegalArgumentException("a topology without brokers");
+    }
     SortedMap<Integer, SortedMap<Integer, Integer>> copy = new TreeMap<>();
     brokers.forEach((node, partitions) -> copy.put(node, new TreeMap<>(partitions)));
     brokers = copy;

@@ -52,6 +52,9 @@ class ClusterScalingTest {
             .contains("'x' is not a number");
         assertThat(post(cluster, "/actuator/cluster/brokers", "{\"brokers\": [0]}").body())
             .contains("a JSON array of broker ids");
+        assertThat(
+                post(cluster, "/actuator/cluster/brokers?replicationFactor=4", "[0, 1, 2]").body())
+            .contains("replication factor 4 needs between 1 and 3");
         change(cluster, 0, "/actuator/cluster/brokers?dryRun=true", "[0, 1, 3]"); // 3 is known
         cluster.stop(3);
         JsonNode waiting = change(cluster, 0, "/actuator/cluster/brokers", "[0, 1, 3]");

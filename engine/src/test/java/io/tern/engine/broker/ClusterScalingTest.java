@@ -81,15 +81,22 @@ class ClusterScalingTest {
         awaitCompleted(cluster, 0, planned.get("changeId").asLong());
 
         assertThat(ids(cluster.broker(3).partitions())).containsExactly(1, 2);
-        assertThat(ids(cluster.broker(2).partitions())).isEmpty();
+        // Broker 2 drops its replicas when the topology with the leaves done reaches it.
+        Awaitility.await("broker 2 dropped its replicas")
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> cluster.broker(2).partitions().isEmpty());
         assertThat(cluster.broker(2).config().dataDirectory().resolve("partition-1"))
             .doesNotExist();
         assertThat(
                 cluster.broker(2).config().dataDirectory().resolve("raft").resolve("partition-2"))
             .doesNotExist();
-        JsonNode topology = get(cluster, 3); // the new broker has the topology too
-        assertThat(topology.get("pendingChange")).isNull();
-        assertThat(brokerIds(topology)).containsExactly(0, 1, 3);
+        // The new broker has the topology too, once gossip brought it.
+        Awaitility.await("broker 3's topology shows the change done")
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    get(cluster, 3).get("pendingChange") == null
+                        && brokerIds(get(cluster, 3)).equals(Set.of(0, 1, 3)));
 
         load.get(120, TimeUnit.SECONDS);
         instances.create(20); // after the move, through the new replicas' leaders
@@ -184,7 +191,9 @@ class ClusterScalingTest {
                 () ->
                     cluster.broker(3).partitions().isEmpty()
                         && cluster.broker(4).partitions().isEmpty());
-        assertThat(brokerIds(get(cluster, 1))).containsExactly(0, 1, 2);
+        Awaitility.await("broker 1's topology shows brokers 0 to 2")
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> brokerIds(get(cluster, 1)).equals(Set.of(0, 1, 2)));
         cluster.stop(3);
         cluster.stop(4);
 

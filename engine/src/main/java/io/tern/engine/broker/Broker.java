@@ -28,6 +28,7 @@ import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.partition.PartitionExporters;
 import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
+import io.tern.engine.scaling.TopologyStore;
 import io.tern.engine.state.StateConfig;
 import io.tern.engine.state.StateResources;
 import io.tern.engine.tls.ClusterTls;
@@ -49,6 +50,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,8 +112,12 @@ public final class Broker implements AutoCloseable {
 
   private final IntFunction<ExportRecordMapper> mappers;
 
-  private final List<EnginePartition> opened = new ArrayList<>();
-  private final List<ManagementApi.Hosted> hosted = new ArrayList<>();
+  // Replicas come and go while the broker runs (cluster changes): read from any thread.
+  private final List<EnginePartition> opened = new CopyOnWriteArrayList<>();
+  private final List<ManagementApi.Hosted> hosted = new CopyOnWriteArrayList<>();
+  private final TopologyStore topology;
+  private final ClusterScaling scaling;
+  private WorkflowConfig workflow;
   private final DataDirectoryLock dataLock;
   private BrokerApiServer api;
   private Gateway gateway;
@@ -121,9 +127,11 @@ public final class Broker implements AutoCloseable {
       BrokerConfig config,
       MeterRegistry registry,
       DataDirectoryLock dataLock,
+      TopologyStore topology,
       List<LoadedExporter> exporters,
       IntFunction<ExportRecordMapper> mappers) {
     this.config = config;
+    this.topology = topology;
     this.registry = registry;
     this.dataLock = dataLock;
     this.exporters = exporters;
@@ -180,6 +188,31 @@ public final class Broker implements AutoCloseable {
             LatencyInjection.callLatency(config),
             clusterTls == null ? null : clusterTls.commandApiClient());
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
+    this.scaling =
+        new ClusterScaling(
+            config.nodeId(),
+            topology,
+            cluster,
+            new PartitionMembership(raft, cluster),
+            new ClusterScaling.Replicas() {
+              @Override
+              public java.util.Set<Integer> hosted() {
+                java.util.Set<Integer> ids = new java.util.TreeSet<>();
+                opened.forEach(partition -> ids.add(partition.partitionId()));
+                return ids;
+              }
+
+              @Override
+              public void open(int partitionId) {
+                openPartition(partitionId, topology.current().bootstrapGroup(partitionId));
+              }
+
+              @Override
+              public void drop(int partitionId) {
+                dropPartition(partitionId);
+              }
+            },
+            registry);
     this.resourceMetrics = new ResourceMetrics(registry);
     this.backups = new BrokerBackups(config, clusterPartitions, registry);
     config.contactPoints().forEach(point -> brokerHosts.add(point.getHostString()));
@@ -255,9 +288,17 @@ public final class Broker implements AutoCloseable {
       exporters.forEach(LoadedExporter::close);
       throw e;
     }
+    TopologyStore topology;
+    try {
+      topology = StoredTopology.open(config);
+    } catch (RuntimeException | Error e) {
+      dataLock.close();
+      exporters.forEach(LoadedExporter::close);
+      throw e;
+    }
     Broker broker;
     try {
-      broker = new Broker(config, registry, dataLock, exporters, mappers);
+      broker = new Broker(config, registry, dataLock, topology, exporters, mappers);
     } catch (RuntimeException | Error e) {
       exporters.forEach(LoadedExporter::close);
       dataLock.close();
@@ -281,7 +322,7 @@ public final class Broker implements AutoCloseable {
     BrokerJobStreams jobStreams =
         new BrokerJobStreams(
             gatewayStreams == null ? io.tern.engine.workflow.JobStreams.NONE : gatewayStreams);
-    WorkflowConfig workflow =
+    workflow =
         WorkflowConfig.defaults()
             .withPartitions(clusterPartitions)
             .withSubscriptionRetryInterval(config.subscriptionRetryInterval())
@@ -289,15 +330,17 @@ public final class Broker implements AutoCloseable {
             .withResultAwaitLimit(config.resultAwaitLimit())
             .withModelLimits(config.modelLimits())
             .withMeterRegistry(registry);
-    for (int partitionId = 1; partitionId <= config.partitionsCount(); partitionId++) {
-      List<Member> members =
-          PartitionDistribution.membersOf(
-              partitionId, config.clusterSize(), config.replicationFactor());
-      int self = PartitionDistribution.memberIdOf(config.nodeId());
-      if (members.stream().noneMatch(member -> member.id() == self)) {
-        continue;
-      }
-      openPartition(partitionId, members, workflow);
+    // The replicas the stored topology places here (PartitionDistribution's round robin until
+    // the cluster is changed), each created with its partition's bootstrap group.
+    for (int partitionId : topology.current().partitionsToHost(config.nodeId())) {
+      openPartition(partitionId, topology.current().bootstrapGroup(partitionId));
+    }
+    if (!topology.current().lists(config.nodeId())) {
+      LOG.info(
+          "Broker {} is not a broker of the cluster ({}): it serves no partition until added"
+              + " (POST /actuator/cluster/brokers on the coordinator, docs/scaling.md)",
+          config.nodeId(),
+          topology.current().describePlacement());
     }
     api =
         ListenFailedException.listen(
@@ -306,7 +349,7 @@ public final class Broker implements AutoCloseable {
             config.commandPort(),
             () ->
                 BrokerApiServer.start(
-                    new CommandApiHost(partitions, jobStreams, hosted, this::state),
+                    new CommandApiHost(partitions, jobStreams, hosted, this::state, scaling),
                     config.host(),
                     config.commandPort(),
                     clusterTls == null ? null : clusterTls.commandApiServer(),
@@ -327,7 +370,11 @@ public final class Broker implements AutoCloseable {
     if (gatewayStreams != null) {
       cluster.onJobsAvailable(gatewayStreams::jobsAvailable);
     }
+    if (!config.advertisedHost().isBlank()) {
+      cluster.announceAs(config.advertisedHost(), api.port());
+    }
     cluster.start();
+    scaling.start();
     if (gatewayStreams != null) {
       JobStreamForwarding forwarding = new JobStreamForwarding(cluster, clusterPartitions);
       gateway =
@@ -358,7 +405,7 @@ public final class Broker implements AutoCloseable {
                       config.managementPort(),
                       config.managementTls(),
                       new ManagementApi(
-                          List.copyOf(hosted),
+                          hosted,
                           this::scrape,
                           this::rebalance,
                           config.experimentFlags(),
@@ -366,7 +413,8 @@ public final class Broker implements AutoCloseable {
                           () -> JobStreamsEndpoint.answer(gatewayJobStreams(), jobStreams),
                           config.partitionsCount(),
                           config.managementToken(),
-                          backups.endpoint())));
+                          backups.endpoint(),
+                          scaling.endpoint())));
       LOG.info(
           config.managementToken().configured()
               ? "Management operations (POST /actuator/...) need the management token"
@@ -399,7 +447,15 @@ public final class Broker implements AutoCloseable {
     }
   }
 
-  private void openPartition(int partitionId, List<Member> members, WorkflowConfig workflow) {
+  /**
+   * Opens this broker's replica of {@code partitionId} (at start, or when a cluster change adds it
+   * here: then empty, and it catches up from the leader). {@code members} is the partition's
+   * bootstrap group.
+   */
+  private synchronized void openPartition(int partitionId, List<Member> members) {
+    if (opened.stream().anyMatch(partition -> partition.partitionId() == partitionId)) {
+      return;
+    }
     EnginePartitionConfig partitionConfig =
         EnginePartitionConfig.defaults(config.dataDirectory().resolve("partition-" + partitionId))
             .withSnapshotPeriod(config.snapshotPeriod())
@@ -447,6 +503,34 @@ public final class Broker implements AutoCloseable {
         partitionConfig.dataDirectory());
   }
 
+  /**
+   * Closes this broker's replica of {@code partitionId} and deletes its data: the partition's group
+   * removed this broker (a cluster change moved the replica away).
+   */
+  private synchronized void dropPartition(int partitionId) {
+    EnginePartition partition =
+        opened.stream().filter(p -> p.partitionId() == partitionId).findFirst().orElse(null);
+    if (partition == null) {
+      return;
+    }
+    partitions.remove(partitionId);
+    opened.remove(partition);
+    hosted.removeIf(h -> h.partition() == partition);
+    partition.close();
+    raft.removePartition(partitionId, true);
+    try {
+      io.tern.engine.scaling.ReplicaFiles.delete(
+          config.dataDirectory().resolve("partition-" + partitionId));
+      if (config.runtimeDirectory() != null) {
+        io.tern.engine.scaling.ReplicaFiles.delete(
+            config.runtimeDirectory().resolve("partition-" + partitionId));
+      }
+    } catch (java.io.IOException e) {
+      LOG.warn("Partition {}: its data could not all be deleted", partitionId, e);
+    }
+    LOG.info("Partition {} dropped: its replica moved away, its data is deleted", partitionId);
+  }
+
   /** Rebalances every partition of the cluster: this broker's and, through theirs, the others'. */
   private CompletableFuture<Map<Integer, String>> rebalance() {
     CompletableFuture<Map<Integer, String>> local = new Rebalancer(hosted).rebalanceLocal();
@@ -477,7 +561,9 @@ public final class Broker implements AutoCloseable {
         config.advertisedHost(),
         api.port(),
         transport.boundAddress().getPort(),
-        states);
+        states,
+        cluster.knownBrokers(),
+        topology.json());
   }
 
   /** The metrics in Prometheus' text format (empty unless the registry is Prometheus'). */
@@ -585,6 +671,7 @@ public final class Broker implements AutoCloseable {
    */
   @Override
   public void close() {
+    scaling.close(); // first: no replica opens or drops while the rest closes
     if (gateway != null) {
       gateway.close();
     }

@@ -116,9 +116,8 @@ public record BrokerConfig(
   static BrokerConfig from(BrokerConfigLoader.Values values) {
     int clusterSize = values.integer("cluster.clusterSize", 1, 1024);
     int nodeId = values.integer("cluster.nodeId", 0, 1023);
-    if (nodeId >= clusterSize) {
-      values.bad("cluster.nodeId", "below cluster.clusterSize (" + clusterSize + ")");
-    }
+    // A node id at or above the cluster size is a broker to be added to a running cluster: it
+    // starts, serves no partition and waits (docs/scaling.md).
     int replication = values.integer("cluster.replicationFactor", 1, 1024);
     if (replication > clusterSize) {
       values.bad("cluster.replicationFactor", "at most cluster.clusterSize (" + clusterSize + ")");

@@ -2,6 +2,7 @@ package io.tern.engine.broker;
 
 import io.tern.engine.cluster.BrokerApiServer;
 import io.tern.engine.cluster.BrokerJobStreams;
+import io.tern.engine.cluster.BrokerMessages;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.command.PartitionCommands.Answer;
 import io.tern.engine.protocol.Intent;
@@ -22,12 +23,15 @@ final class CommandApiHost implements BrokerApiServer.Host {
   private final BrokerJobStreams jobStreams;
   private final List<ManagementApi.Hosted> hosted;
   private final Supplier<BrokerState> state;
+  private final ClusterScaling scaling;
 
   CommandApiHost(
       LocalPartitions partitions,
       BrokerJobStreams jobStreams,
       List<ManagementApi.Hosted> hosted,
-      Supplier<BrokerState> state) {
+      Supplier<BrokerState> state,
+      ClusterScaling scaling) {
+    this.scaling = scaling;
     this.partitions = partitions;
     this.jobStreams = jobStreams;
     this.hosted = hosted;
@@ -58,5 +62,16 @@ final class CommandApiHost implements BrokerApiServer.Host {
   @Override
   public CompletableFuture<Map<Integer, String>> rebalanceLocal() {
     return new Rebalancer(hosted).rebalanceLocal();
+  }
+
+  @Override
+  public CompletableFuture<BrokerMessages.MembershipAnswer> membership(
+      BrokerMessages.MembershipRequest request) {
+    return scaling.membership(request);
+  }
+
+  @Override
+  public void brokerSubscribed(BrokerMessages.BrokerAddress address) {
+    scaling.brokerSubscribed(address);
   }
 }

@@ -15,7 +15,10 @@ final class ConfigKeys {
 
   static final List<Key> ALL =
       List.of(
-          new Key("cluster.nodeId", "0", "this broker's id, 0 to clusterSize - 1"),
+          new Key(
+              "cluster.nodeId",
+              "0",
+              "this broker's id, 0 to clusterSize - 1; a higher id (up to 1023) starts a broker to add to a running cluster (docs/scaling.md)"),
           new Key("cluster.clusterSize", "1", "brokers in the cluster"),
           new Key("cluster.partitionsCount", "1", "partitions of the cluster"),
           new Key("cluster.replicationFactor", "1", "replicas of each partition"),

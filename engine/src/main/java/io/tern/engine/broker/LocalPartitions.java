@@ -52,6 +52,11 @@ final class LocalPartitions
     partitions.set(partition.partitionId() - 1, partition);
   }
 
+  /** Forgets a replica this broker dropped: its commands go to the leader elsewhere from now on. */
+  void remove(int partitionId) {
+    partitions.set(partitionId - 1, null);
+  }
+
   @Override
   public int partitionsCount() {
     return partitions.length();

@@ -50,6 +50,11 @@ final class ManagementApi implements ManagementServer.Routes {
           "GET /actuator/backups/{id}",
           "POST /actuator/backups",
           "DELETE /actuator/backups/{id}",
+          "GET /actuator/cluster",
+          "POST /actuator/cluster/brokers",
+          "POST /actuator/cluster/brokers/{id}",
+          "DELETE /actuator/cluster/brokers/{id}",
+          "POST /actuator/cluster/changes/{id}/cancel",
           "POST /actuator/faults/isolate/{nodes}",
           "POST /actuator/faults/heal");
 
@@ -78,6 +83,7 @@ final class ManagementApi implements ManagementServer.Routes {
   private final NetworkFaults networkFaults;
   private final ManagementToken token;
   private final BackupsEndpoint backups;
+  private final ClusterEndpoint clusterEndpoint;
   private volatile boolean started;
 
   /**
@@ -105,6 +111,7 @@ final class ManagementApi implements ManagementServer.Routes {
         jobStreams,
         partitionsCount,
         token,
+        null,
         null);
   }
 
@@ -118,8 +125,10 @@ final class ManagementApi implements ManagementServer.Routes {
       Supplier<Answer> jobStreams,
       int partitionsCount,
       ManagementToken token,
-      BackupsEndpoint backups) {
+      BackupsEndpoint backups,
+      ClusterEndpoint clusterEndpoint) {
     this.backups = backups;
+    this.clusterEndpoint = clusterEndpoint;
     this.partitions = partitions;
     this.inspection = new InspectionEndpoints(partitions, partitionsCount);
     this.metrics = metrics;
@@ -138,6 +147,16 @@ final class ManagementApi implements ManagementServer.Routes {
   @Override
   public CompletableFuture<Answer> handle(
       String method, String path, String authorization, String body) {
+    return handle(method, path, Map.of(), authorization, body);
+  }
+
+  @Override
+  public CompletableFuture<Answer> handle(
+      String method,
+      String path,
+      Map<String, List<String>> query,
+      String authorization,
+      String body) {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -149,6 +168,10 @@ final class ManagementApi implements ManagementServer.Routes {
     if (backups != null
         && (path.equals(BackupsEndpoint.PATH) || path.startsWith(BackupsEndpoint.PATH + "/"))) {
       return backups.handle(method, path.replaceAll("/+$", ""), body);
+    }
+    if (clusterEndpoint != null
+        && (path.equals(ClusterEndpoint.PATH) || path.startsWith(ClusterEndpoint.PATH + "/"))) {
+      return clusterEndpoint.handle(method, path.replaceAll("/+$", ""), query, body);
     }
     if (path.startsWith(NetworkFaults.PREFIX)) {
       return networkFaults.handle(method, path);

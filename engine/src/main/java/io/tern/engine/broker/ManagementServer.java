@@ -65,6 +65,16 @@ final class ManagementServer implements AutoCloseable {
         String method, String path, String authorization, String body) {
       return handle(method, path, authorization);
     }
+
+    /** As above, with the request's query parameters: the routes that take some. */
+    default CompletableFuture<ManagementApi.Answer> handle(
+        String method,
+        String path,
+        java.util.Map<String, java.util.List<String>> query,
+        String authorization,
+        String body) {
+      return handle(method, path, authorization, body);
+    }
   }
 
   /**
@@ -145,13 +155,15 @@ final class ManagementServer implements AutoCloseable {
     @Override
     protected void channelRead0(ChannelHandlerContext context, FullHttpRequest request) {
       boolean keepAlive = HttpUtil.isKeepAlive(request);
-      String path = new QueryStringDecoder(request.uri()).path();
+      QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+      String path = uri.path();
       CompletableFuture<ManagementApi.Answer> answer;
       try {
         answer =
             api.handle(
                 request.method().name(),
                 path,
+                uri.parameters(),
                 request.headers().get(HttpHeaderNames.AUTHORIZATION),
                 request.content().toString(StandardCharsets.UTF_8));
       } catch (RuntimeException e) {

@@ -30,8 +30,12 @@ final class Rebalancer {
       if (partition.raft().role() != RaftRole.LEADER) {
         continue;
       }
+      // The configuration in force, not the one the partition started with: a cluster change
+      // (docs/scaling.md) may have moved the primary's replica to another broker.
       Member primary =
-          hosted.members().stream().max(Comparator.comparingInt(Member::priority)).orElseThrow();
+          partition.raft().membership().voters().stream()
+              .max(Comparator.comparingInt(Member::priority))
+              .orElseThrow();
       int primaryNode = PartitionDistribution.nodeIdOf(primary.id());
       if (partition.raft().memberId() == primary.id()) {
         actions.put(

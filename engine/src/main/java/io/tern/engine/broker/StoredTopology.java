@@ -1,5 +1,7 @@
 package io.tern.engine.broker;
 
+import io.tern.engine.scaling.Topology;
+import io.tern.engine.scaling.TopologyStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,10 +12,16 @@ import java.util.Properties;
 
 /**
  * The topology a data directory was made under ({@code topology.properties}: cluster size,
- * partitions, replication factor), written on the first start and checked on every later one.
- * Partition membership is computed from these three at start (PartitionDistribution): a broker
- * restarted with another value would silently take replicas of partitions whose data it does not
- * have, and drop those it has. Until the cluster can be scaled online, such a start is refused.
+ * partitions, replication factor), written on the first start and checked on every later one, and
+ * the cluster topology that grew from it ({@code cluster-topology.json}, see {@link
+ * TopologyStore}).
+ *
+ * <p>The replicas a broker opens follow the stored cluster topology, not the configuration: the
+ * first start records the configured values and the round-robin placement they give; a cluster
+ * changed through {@code /actuator/cluster} stores its new placement. A later start is accepted
+ * when its cluster size and replication factor are those recorded at first, or those of the cluster
+ * as changed (an operator updating the configuration after a change); any other value, or another
+ * partition count, would name a placement that is not where the data is, and is refused.
  */
 final class StoredTopology {
   static final String FILE_NAME = "topology.properties";
@@ -35,11 +43,10 @@ final class StoredTopology {
               + "), but this broker is configured for "
               + configured
               + ": partition membership follows from these values, so starting would move"
-              + " replicas away from their data. Tern cannot change the topology of an existing"
-              + " cluster yet: set cluster.clusterSize, cluster.partitionsCount and"
-              + " cluster.replicationFactor back to the stored values; to run with the new ones,"
-              + " take a backup, start every broker on empty data directories and restore or"
-              + " replay the load (docs/deploy.md, Changing the cluster size)");
+              + " replicas away from their data. Set cluster.clusterSize, cluster.partitionsCount"
+              + " and cluster.replicationFactor back to the stored values; change the brokers or"
+              + " the replication factor of a running cluster through POST"
+              + " /actuator/cluster/brokers (docs/scaling.md); the partition count cannot change");
     }
   }
 
@@ -50,6 +57,58 @@ final class StoredTopology {
    * @throws MismatchException when the recorded topology differs from the configuration
    * @throws UncheckedIOException when the file cannot be read or written
    */
+  static TopologyStore open(BrokerConfig config) {
+    Topology changed = TopologyStore.readIfPresent(config.dataDirectory());
+    if (changed == null || changed.version() == 0) {
+      verifyOrRecord(config);
+    } else {
+      verifyChanged(config, changed);
+    }
+    Path file = config.dataDirectory().resolve(FILE_NAME);
+    Properties recorded = load(file);
+    Topology initial =
+        Topology.initial(
+            number(recorded, file, "clusterSize"),
+            number(recorded, file, "partitionsCount"),
+            number(recorded, file, "replicationFactor"));
+    return TopologyStore.open(config.dataDirectory(), initial);
+  }
+
+  /** A data directory whose cluster was changed: the configuration may name either shape. */
+  private static void verifyChanged(BrokerConfig config, Topology changed) {
+    Path file = config.dataDirectory().resolve(FILE_NAME);
+    Properties recorded = load(file);
+    int clusterSize = number(recorded, file, "clusterSize");
+    int replication = number(recorded, file, "replicationFactor");
+    boolean sizeFits =
+        config.clusterSize() == clusterSize || config.clusterSize() == changed.brokers().size();
+    boolean factorFits =
+        config.replicationFactor() == replication
+            || config.replicationFactor() == changed.replicationFactor();
+    if (config.partitionsCount() != changed.partitionsCount() || !sizeFits || !factorFits) {
+      throw new MismatchException(
+          file,
+          describe(clusterSize, changed.partitionsCount(), replication)
+              + " at first, changed online to "
+              + describe(
+                  changed.brokers().size(), changed.partitionsCount(), changed.replicationFactor())
+              + " ("
+              + TopologyStore.FILE_NAME
+              + ")",
+          describe(config.clusterSize(), config.partitionsCount(), config.replicationFactor()));
+    }
+  }
+
+  private static Properties load(Path file) {
+    Properties stored = new Properties();
+    try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      stored.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the topology in " + file, e);
+    }
+    return stored;
+  }
+
   static void verifyOrRecord(BrokerConfig config) {
     Path file = config.dataDirectory().resolve(FILE_NAME);
     String configured =

@@ -21,6 +21,8 @@ import java.io.UncheckedIOException;
  *       long-polling gateways. Topology is learned from these streams, one per broker.
  *   <li>{@link #STREAM_JOBS}: a gateway's job stream: jobs of a type pushed as they are activated.
  *   <li>{@link #REBALANCE}: move leadership of the partitions led here to their primaries.
+ *   <li>{@link #MEMBERSHIP}: read or change the Raft configuration of a partition led here (the
+ *       scaling coordinator's steps; brokers only).
  * </ul>
  */
 final class BrokerApi {
@@ -50,6 +52,7 @@ final class BrokerApi {
   static final MethodDescriptor<byte[], byte[]> STREAM_JOBS =
       method("StreamJobs", MethodType.SERVER_STREAMING);
   static final MethodDescriptor<byte[], byte[]> REBALANCE = method("Rebalance", MethodType.UNARY);
+  static final MethodDescriptor<byte[], byte[]> MEMBERSHIP = method("Membership", MethodType.UNARY);
 
   /** The largest message either side accepts: a command's value up to the log's batch limit. */
   static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

@@ -77,6 +77,15 @@ public final class BrokerApiServer implements AutoCloseable {
 
     /** Moves leadership of the partitions led here to their primaries: partition to outcome. */
     CompletableFuture<Map<Integer, String>> rebalanceLocal();
+
+    /** Reads or changes the membership of a partition led here (NOT_LEADER otherwise). */
+    default CompletableFuture<BrokerMessages.MembershipAnswer> membership(
+        BrokerMessages.MembershipRequest request) {
+      return CompletableFuture.completedFuture(BrokerMessages.MembershipAnswer.notLeader());
+    }
+
+    /** A broker subscribed and named its command address (a broker may be new to this one). */
+    default void brokerSubscribed(BrokerMessages.BrokerAddress address) {}
   }
 
   private final Host host;
@@ -111,6 +120,7 @@ public final class BrokerApiServer implements AutoCloseable {
             .addMethod(
                 BrokerApi.STREAM_JOBS, ServerCalls.asyncServerStreamingCall(this::streamJobs))
             .addMethod(BrokerApi.REBALANCE, ServerCalls.asyncUnaryCall(this::rebalance))
+            .addMethod(BrokerApi.MEMBERSHIP, ServerCalls.asyncUnaryCall(this::membership))
             .build();
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
@@ -305,6 +315,19 @@ public final class BrokerApiServer implements AutoCloseable {
 
   private void subscribe(byte[] message, StreamObserver<byte[]> observer) {
     ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
+    try {
+      BrokerMessages.Subscriber subscriber = BrokerMessages.Subscriber.decode(message);
+      // Only a caller at the address it names is heard: anyone else could name an address of
+      // their choosing. The broker dials it only once the topology lists that node (see
+      // io.tern.engine.scaling.KnownBrokers).
+      if (subscriber.nodeId() >= 0 && access.callerIsAt(subscriber.host())) {
+        host.brokerSubscribed(
+            new BrokerMessages.BrokerAddress(
+                subscriber.nodeId(), subscriber.host(), subscriber.commandPort()));
+      }
+    } catch (IllegalArgumentException e) {
+      LOG.debug("unreadable subscription request: {}", e.getMessage());
+    }
     call.setOnCancelHandler(() -> subscribers.remove(call));
     sender.execute(
         () -> {
@@ -363,6 +386,29 @@ public final class BrokerApiServer implements AutoCloseable {
                 return;
               }
               observer.onNext(BrokerMessages.outcomes(outcomes));
+              observer.onCompleted();
+            });
+  }
+
+  private void membership(byte[] message, StreamObserver<byte[]> observer) {
+    if (!access.mayChangeMembership(observer)) {
+      return;
+    }
+    BrokerMessages.MembershipRequest request;
+    try {
+      request = BrokerMessages.MembershipRequest.decode(message);
+    } catch (IllegalArgumentException e) {
+      observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
+      return;
+    }
+    host.membership(request)
+        .whenComplete(
+            (answer, error) -> {
+              if (error != null) {
+                observer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+                return;
+              }
+              observer.onNext(answer.encode());
               observer.onCompleted();
             });
   }

@@ -53,15 +53,130 @@ public final class BrokerMessages {
   /** A partition replica's state as its broker sees it. */
   public record PartitionState(int partitionId, boolean leader, long term, boolean healthy) {}
 
+  /** Where a broker's command API listens. */
+  public record BrokerAddress(int nodeId, String host, int commandPort) {}
+
   /**
    * A broker's addresses and its partitions' states.
    *
    * @param internalPort the Raft transport's port
+   * @param known the other brokers this one is connected to: how a gateway or broker whose contact
+   *     points do not name a broker added later learns where it is
+   * @param topology the cluster topology as this broker has it (JSON, see
+   *     io.tern.engine.scaling.Topology), "" while it has none: how a change reaches every broker
+   *     and gateway
    */
   public record BrokerState(
-      int nodeId, String host, int commandPort, int internalPort, List<PartitionState> partitions) {
+      int nodeId,
+      String host,
+      int commandPort,
+      int internalPort,
+      List<PartitionState> partitions,
+      List<BrokerAddress> known,
+      String topology) {
     public BrokerState {
       partitions = List.copyOf(partitions);
+      known = List.copyOf(known);
+      topology = topology == null ? "" : topology;
+    }
+
+    public BrokerState(
+        int nodeId,
+        String host,
+        int commandPort,
+        int internalPort,
+        List<PartitionState> partitions) {
+      this(nodeId, host, commandPort, internalPort, partitions, List.of(), "");
+    }
+  }
+
+  /**
+   * Who subscribes: a broker names its command address (so that a broker added to the cluster
+   * later, which only it knows of, becomes known to the brokers of its contact points); a gateway
+   * names none (node id -1).
+   */
+  record Subscriber(int nodeId, String host, int commandPort) {
+    byte[] encode() {
+      return new Writer().i32(nodeId).text(host).i32(commandPort).done();
+    }
+
+    /** An older subscriber's request is the version byte alone: no one named. */
+    static Subscriber decode(byte[] message) {
+      Reader in = new Reader(message);
+      if (!in.hasRemaining()) {
+        return new Subscriber(-1, "", 0);
+      }
+      return new Subscriber(in.i32(), in.text(), in.i32());
+    }
+  }
+
+  /**
+   * A membership request for a partition's leader: {@link #QUERY} reads the configuration, the
+   * others propose that change (see io.tern.raft.ConfigChange); {@code memberId} is a Raft member
+   * id (node id + 1).
+   */
+  public record MembershipRequest(int partitionId, byte kind, int memberId, int priority) {
+    public static final byte QUERY = 0;
+    public static final byte ADD_LEARNER = 1;
+    public static final byte PROMOTE = 2;
+    public static final byte REMOVE = 3;
+
+    byte[] encode() {
+      return new Writer().i32(partitionId).i8(kind).i32(memberId).i32(priority).done();
+    }
+
+    static MembershipRequest decode(byte[] message) {
+      Reader in = new Reader(message);
+      return new MembershipRequest(in.i32(), in.i8(), in.i32(), in.i32());
+    }
+  }
+
+  /**
+   * The leader's answer: {@code status} is ConfigChange.Status's name for a change ("QUERIED" for a
+   * query, "NOT_LEADER" when the broker asked does not lead), then its configuration, whether that
+   * is uncommitted yet, and how far {@code memberId} of the request matches its log (-1 unknown)
+   * against its commit index.
+   */
+  public record MembershipAnswer(
+      String status,
+      List<Integer> voters,
+      List<Integer> learners,
+      boolean pending,
+      long memberMatchIndex,
+      long commitIndex) {
+    public MembershipAnswer {
+      voters = List.copyOf(voters);
+      learners = List.copyOf(learners);
+    }
+
+    public static MembershipAnswer notLeader() {
+      return new MembershipAnswer("NOT_LEADER", List.of(), List.of(), false, -1, -1);
+    }
+
+    public boolean contains(int memberId) {
+      return voters.contains(memberId) || learners.contains(memberId);
+    }
+
+    byte[] encode() {
+      Writer out = new Writer().text(status).i32(voters.size());
+      voters.forEach(out::i32);
+      out.i32(learners.size());
+      learners.forEach(out::i32);
+      return out.bool(pending).i64(memberMatchIndex).i64(commitIndex).done();
+    }
+
+    static MembershipAnswer decode(byte[] message) {
+      Reader in = new Reader(message);
+      String status = in.text();
+      List<Integer> voters = new ArrayList<>();
+      for (int i = in.count(); i > 0; i--) {
+        voters.add(in.i32());
+      }
+      List<Integer> learners = new ArrayList<>();
+      for (int i = in.count(); i > 0; i--) {
+        learners.add(in.i32());
+      }
+      return new MembershipAnswer(status, voters, learners, in.bool(), in.i64(), in.i64());
     }
   }
 
@@ -95,7 +210,12 @@ public final class BrokerMessages {
             .i64(partition.term())
             .bool(partition.healthy());
       }
-      return out.done();
+      // Added after the partitions: a reader of the older layout stops before them.
+      out.i32(state.known().size());
+      for (BrokerAddress address : state.known()) {
+        out.i32(address.nodeId()).text(address.host()).i32(address.commandPort());
+      }
+      return out.text(state.topology()).done();
     }
 
     static Event decode(byte[] message) {
@@ -116,7 +236,16 @@ public final class BrokerMessages {
       for (int i = 0; i < count; i++) {
         partitions.add(new PartitionState(in.i32(), in.bool(), in.i64(), in.bool()));
       }
-      return of(new BrokerState(nodeId, host, commandPort, internalPort, partitions));
+      List<BrokerAddress> known = new ArrayList<>();
+      String topology = "";
+      if (in.hasRemaining()) { // absent from an older broker's state
+        for (int i = in.count(); i > 0; i--) {
+          known.add(new BrokerAddress(in.i32(), in.text(), in.i32()));
+        }
+        topology = in.text();
+      }
+      return of(
+          new BrokerState(nodeId, host, commandPort, internalPort, partitions, known, topology));
     }
   }
 
@@ -241,6 +370,10 @@ public final class BrokerMessages {
         throw new IllegalArgumentException(
             "broker message of version " + version + "; this broker reads version " + VERSION);
       }
+    }
+
+    boolean hasRemaining() {
+      return buffer.hasRemaining();
     }
 
     byte i8() {

@@ -81,7 +81,11 @@ public final class ClusterClient implements AutoCloseable {
 
   private final int selfNodeId;
   private final int partitionsCount;
-  private final List<Connection> connections = new ArrayList<>();
+  private final List<Connection> connections = new CopyOnWriteArrayList<>();
+  private final CallLatency latency;
+  private final SslContext tls;
+  private volatile byte[] announcement = {BrokerMessages.VERSION};
+  private volatile boolean started;
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private final Map<Integer, Connection> byNodeId = new ConcurrentHashMap<>();
   private volatile Consumer<String> onJobsAvailable = type -> {};
@@ -122,32 +126,83 @@ public final class ClusterClient implements AutoCloseable {
     this.selfNodeId = selfNodeId;
     this.partitionsCount = partitionsCount;
     this.leaders = new PartitionLeaders(partitionsCount);
+    this.latency = latency;
+    this.tls = tls;
     for (InetSocketAddress address : contactPoints) {
-      NettyChannelBuilder builder =
-          NettyChannelBuilder.forAddress(address.getHostString(), address.getPort())
-              .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
-              .keepAliveTime(5, TimeUnit.SECONDS)
-              .keepAliveTimeout(5, TimeUnit.SECONDS)
-              .keepAliveWithoutCalls(true);
-      ManagedChannel channel =
-          (tls == null ? builder.usePlaintext() : builder.sslContext(tls).useTransportSecurity())
-              .build();
-      Connection connection = new Connection(address, channel);
-      if (latency != CallLatency.NONE) {
-        connection.calls =
-            ClientInterceptors.intercept(
-                channel,
-                new DelayingInterceptor(
-                    delays(),
-                    () -> {
-                      BrokerState known = connection.state;
-                      return known == null
-                          ? CallLatency.Delay.NONE
-                          : latency.toNode(known.nodeId());
-                    }));
-      }
-      connections.add(connection);
+      connections.add(connect(address));
     }
+  }
+
+  private Connection connect(InetSocketAddress address) {
+    NettyChannelBuilder builder =
+        NettyChannelBuilder.forAddress(address.getHostString(), address.getPort())
+            .maxInboundMessageSize(BrokerApi.MAX_MESSAGE_BYTES)
+            .keepAliveTime(5, TimeUnit.SECONDS)
+            .keepAliveTimeout(5, TimeUnit.SECONDS)
+            .keepAliveWithoutCalls(true);
+    ManagedChannel channel =
+        (tls == null ? builder.usePlaintext() : builder.sslContext(tls).useTransportSecurity())
+            .build();
+    Connection connection = new Connection(address, channel);
+    if (latency != CallLatency.NONE) {
+      connection.calls =
+          ClientInterceptors.intercept(
+              channel,
+              new DelayingInterceptor(
+                  delays(),
+                  () -> {
+                    BrokerState known = connection.state;
+                    return known == null ? CallLatency.Delay.NONE : latency.toNode(known.nodeId());
+                  }));
+    }
+    return connection;
+  }
+
+  /**
+   * Subscribes to a broker that is not among the contact points (one added to the cluster later),
+   * unless one of the connections already goes to {@code address} or to a broker known by that node
+   * id. Usable before and after {@link #start()}.
+   */
+  public void addBroker(int nodeId, InetSocketAddress address) {
+    Connection added;
+    synchronized (connections) {
+      if (closed || nodeId == selfNodeId || byNodeId.containsKey(nodeId)) {
+        return;
+      }
+      for (Connection connection : connections) {
+        if (connection.address.getHostString().equals(address.getHostString())
+            && connection.address.getPort() == address.getPort()) {
+          return;
+        }
+      }
+      added = connect(address);
+      connections.add(added);
+      LOG.info("Learned of broker {} at {}", nodeId, added);
+    }
+    if (started) {
+      subscribe(added);
+    }
+  }
+
+  /**
+   * Names this broker in its subscriptions, so that brokers that do not know it yet (it was added
+   * to the cluster after them) learn where it is. Before {@link #start()}.
+   */
+  public void announceAs(String host, int commandPort) {
+    this.announcement = new BrokerMessages.Subscriber(selfNodeId, host, commandPort).encode();
+  }
+
+  /** The command addresses of the other brokers connected now (what this broker gossips). */
+  public List<BrokerMessages.BrokerAddress> knownBrokers() {
+    List<BrokerMessages.BrokerAddress> known = new ArrayList<>();
+    for (BrokerState state : brokers()) {
+      if (!state.host().isBlank()) {
+        known.add(
+            new BrokerMessages.BrokerAddress(state.nodeId(), state.host(), state.commandPort()));
+      }
+    }
+    known.sort(java.util.Comparator.comparingInt(BrokerMessages.BrokerAddress::nodeId));
+    return known;
   }
 
   public void addListener(Listener listener) {
@@ -161,6 +216,7 @@ public final class ClusterClient implements AutoCloseable {
 
   /** Opens the subscription streams. */
   public ClusterClient start() {
+    started = true;
     connections.forEach(this::subscribe);
     return this;
   }
@@ -229,7 +285,7 @@ public final class ClusterClient implements AutoCloseable {
         connection.calls.newCall(BrokerApi.SUBSCRIBE, CallOptions.DEFAULT);
     ClientCalls.asyncServerStreamingCall(
         call,
-        new byte[] {BrokerMessages.VERSION},
+        announcement,
         new ClientResponseObserver<byte[], byte[]>() {
           @Override
           public void beforeStart(ClientCallStreamObserver<byte[]> requestStream) {}
@@ -279,6 +335,14 @@ public final class ClusterClient implements AutoCloseable {
       LOG.info("Connected to broker {} at {}", state.nodeId(), connection);
     }
     listeners.forEach(listener -> listener.onState(state));
+    // Brokers added to the cluster after the contact points were written are learned from the
+    // brokers that know them.
+    for (BrokerMessages.BrokerAddress other : state.known()) {
+      if (other.nodeId() != selfNodeId && !byNodeId.containsKey(other.nodeId())) {
+        addBroker(
+            other.nodeId(), InetSocketAddress.createUnresolved(other.host(), other.commandPort()));
+      }
+    }
   }
 
   /**
@@ -382,6 +446,19 @@ public final class ClusterClient implements AutoCloseable {
     return answer;
   }
 
+  /** Sends a membership request to broker {@code nodeId} (the partition's leader, as known). */
+  public CompletableFuture<BrokerMessages.MembershipAnswer> membership(
+      int nodeId, BrokerMessages.MembershipRequest request, long timeoutMs) {
+    return call(nodeId, BrokerApi.MEMBERSHIP, request.encode(), timeoutMs)
+        .thenApply(BrokerMessages.MembershipAnswer::decode);
+  }
+
+  /** The state broker {@code nodeId} last published, or null if it is not connected. */
+  public BrokerState stateOf(int nodeId) {
+    Connection connection = byNodeId.get(nodeId);
+    return connection == null ? null : connection.state;
+  }
+
   /**
    * Asks every connected broker to move the leadership of what it leads to the primaries; merges
    * their outcomes (partition to outcome). A broker that does not answer reports nothing.
@@ -409,7 +486,9 @@ public final class ClusterClient implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
+    synchronized (connections) {
+      closed = true;
+    }
     timer.shutdownNow();
     synchronized (this) {
       if (delays != null) {

@@ -35,11 +35,33 @@ public final class ClusterTopology implements Supplier<TopologyResponse> {
       brokers.add(self.get());
     }
     brokers.sort(Comparator.comparingInt(BrokerState::nodeId));
+    int size = clusterSize;
+    int factor = replicationFactor;
+    // A cluster changed online (docs/scaling.md): the newest topology any broker holds says
+    // how many brokers and replicas it has now; the configured values are those it began with.
+    io.tern.engine.scaling.Topology newest = null;
+    for (BrokerState broker : brokers) {
+      if (!broker.topology().isEmpty()) {
+        try {
+          io.tern.engine.scaling.Topology known =
+              io.tern.engine.scaling.Topology.fromJson(broker.topology());
+          if (newest == null || known.version() > newest.version()) {
+            newest = known;
+          }
+        } catch (IllegalArgumentException unreadable) {
+          // a broker of another version: its topology is not used here
+        }
+      }
+    }
+    if (newest != null && newest.version() > 0) {
+      size = newest.brokers().size();
+      factor = newest.replicationFactor();
+    }
     TopologyResponse.Builder topology =
         TopologyResponse.newBuilder()
-            .setClusterSize(clusterSize)
+            .setClusterSize(size)
             .setPartitionsCount(cluster.partitionsCount())
-            .setReplicationFactor(replicationFactor)
+            .setReplicationFactor(factor)
             .setGatewayVersion(VERSION);
     for (BrokerState broker : brokers) {
       BrokerInfo.Builder info =

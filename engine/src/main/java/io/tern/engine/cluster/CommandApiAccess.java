@@ -56,12 +56,14 @@ final class CommandApiAccess {
   private final BrokerIdentity brokers;
   private final Counter refusedExecutes;
   private final Counter refusedRebalances;
+  private final Counter refusedMembershipChanges;
   private final AtomicLong lastLoggedMs = new AtomicLong(Long.MIN_VALUE / 2);
 
   CommandApiAccess(BrokerIdentity brokers, MeterRegistry registry) {
     this.brokers = brokers;
     this.refusedExecutes = refused(registry, "Execute");
     this.refusedRebalances = refused(registry, "Rebalance");
+    this.refusedMembershipChanges = refused(registry, "Membership");
   }
 
   /** Records each call's connection for the checks; the server's services go through it. */
@@ -92,6 +94,50 @@ final class CommandApiAccess {
             + " to partition "
             + command.partitionId()
             + "; a gateway forwards client commands only");
+    return false;
+  }
+
+  /** Whether the current call may read or change a partition's membership; else answered. */
+  boolean mayChangeMembership(StreamObserver<byte[]> observer) {
+    if (fromBroker()) {
+      return true;
+    }
+    refuse(
+        observer,
+        refusedMembershipChanges,
+        "only a broker may change a partition's membership here: POST /actuator/cluster/brokers"
+            + " on a broker's management port, with its token");
+    return false;
+  }
+
+  /**
+   * Whether a subscriber that names {@code host} as its address may be taken at its word: with TLS,
+   * when its certificate names a broker; without, when it connects from an address {@code host}
+   * resolves to (as {@link BrokerIdentity} checks brokers without TLS: it keeps other machines from
+   * passing for a broker, not processes of one host).
+   */
+  boolean callerIsAt(String host) {
+    Caller caller = CALLER.get();
+    if (caller == null) {
+      return false;
+    }
+    if (caller.session() != null) {
+      return fromBroker();
+    }
+    if (!(caller.remote() instanceof java.net.InetSocketAddress inet)
+        || inet.getAddress() == null
+        || host.isBlank()) {
+      return false;
+    }
+    try {
+      for (java.net.InetAddress address : java.net.InetAddress.getAllByName(host)) {
+        if (address.equals(inet.getAddress())) {
+          return true;
+        }
+      }
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
     return false;
   }
 

@@ -36,7 +36,8 @@ class StoredTopologyTest {
         .hasMessageContaining("clusterSize 1, partitionsCount 2, replicationFactor 1")
         .hasMessageContaining("configured for clusterSize 5, partitionsCount 2")
         .hasMessageContaining(file.toString())
-        .hasMessageContaining("set cluster.clusterSize");
+        .hasMessageContaining("Set cluster.clusterSize")
+        .hasMessageContaining("POST /actuator/cluster/brokers");
     assertThatThrownBy(
             () ->
                 Broker.start(TestBrokers.config(dir, Map.of("TERN_CLUSTER_PARTITIONSCOUNT", "3"))))
@@ -45,6 +46,40 @@ class StoredTopologyTest {
 
     // The refusal released the data directory, and the stored topology still starts.
     Broker.start(TestBrokers.config(dir, Map.of("TERN_CLUSTER_PARTITIONSCOUNT", "2"))).close();
+  }
+
+  @Test
+  void aClusterChangedOnlineStartsWithItsNewSizeOrItsFirstButNoOther() throws Exception {
+    BrokerConfig first = TestBrokers.config(dir, Map.of("TERN_CLUSTER_PARTITIONSCOUNT", "2"));
+    Files.createDirectories(first.dataDirectory()); // as the broker's data lock does
+    StoredTopology.open(first);
+    // As if the cluster had grown online to two brokers holding two replicas of each partition.
+    java.util.SortedMap<Integer, java.util.SortedMap<Integer, Integer>> brokers =
+        new java.util.TreeMap<>();
+    brokers.put(0, new java.util.TreeMap<>(Map.of(1, 2, 2, 1)));
+    brokers.put(1, new java.util.TreeMap<>(Map.of(1, 1, 2, 2)));
+    assertThat(
+            StoredTopology.open(first)
+                .adopt(new io.tern.engine.scaling.Topology(4, 2, 1, 1, brokers, null, null)))
+        .isTrue();
+
+    Map<String, String> grown =
+        Map.of(
+            "TERN_CLUSTER_PARTITIONSCOUNT", "2",
+            "TERN_CLUSTER_CLUSTERSIZE", "2",
+            "TERN_CLUSTER_REPLICATIONFACTOR", "2",
+            "TERN_CLUSTER_CONTACTPOINTS", "127.0.0.1:1,127.0.0.1:2");
+    assertThat(StoredTopology.open(TestBrokers.config(dir, grown)).current().version())
+        .isEqualTo(4);
+    assertThat(StoredTopology.open(first).current().replicasOf(1)).containsKeys(0, 1);
+
+    Map<String, String> other = new java.util.HashMap<>(grown);
+    other.put("TERN_CLUSTER_CLUSTERSIZE", "3");
+    other.put("TERN_CLUSTER_CONTACTPOINTS", "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3");
+    assertThatThrownBy(() -> StoredTopology.open(TestBrokers.config(dir, other)))
+        .isInstanceOf(StoredTopology.MismatchException.class)
+        .hasMessageContaining("changed online to clusterSize 2, partitionsCount 2")
+        .hasMessageContaining("configured for clusterSize 3");
   }
 
   @Test

@@ -18,6 +18,7 @@ import org.awaitility.core.ConditionTimeoutException;
  */
 final class TestCluster implements AutoCloseable {
   private final Path dir;
+  private final int clusterSize;
   private final int partitionsCount;
   private final int replicationFactor;
   private final int[] commandPorts;
@@ -37,19 +38,35 @@ final class TestCluster implements AutoCloseable {
       int partitionsCount,
       int replicationFactor,
       Map<String, String> extraSettings) {
+    this(dir, clusterSize, partitionsCount, replicationFactor, extraSettings, 0);
+  }
+
+  /**
+   * With {@code spares} more brokers (node ids from {@code clusterSize} on), configured with the
+   * same cluster size and contact points: brokers to add to the running cluster. They are started
+   * only by {@link #startBroker}.
+   */
+  TestCluster(
+      Path dir,
+      int clusterSize,
+      int partitionsCount,
+      int replicationFactor,
+      Map<String, String> extraSettings,
+      int spares) {
     this.extraSettings = Map.copyOf(extraSettings);
     this.dir = dir;
+    this.clusterSize = clusterSize;
     this.partitionsCount = partitionsCount;
     this.replicationFactor = replicationFactor;
-    this.commandPorts = new int[clusterSize];
-    this.brokers = new Broker[clusterSize];
-    int[] ports = BrokerProcess.freePorts(clusterSize);
-    System.arraycopy(ports, 0, commandPorts, 0, clusterSize);
+    this.commandPorts = new int[clusterSize + spares];
+    this.brokers = new Broker[clusterSize + spares];
+    int[] ports = BrokerProcess.freePorts(clusterSize + spares);
+    System.arraycopy(ports, 0, commandPorts, 0, clusterSize + spares);
   }
 
   /** Starts every broker (in parallel: each waits for the others' votes). */
   TestCluster start() {
-    return start(java.util.stream.IntStream.range(0, brokers.length).toArray());
+    return start(java.util.stream.IntStream.range(0, clusterSize).toArray());
   }
 
   /** Starts these brokers (in parallel); the others stay down until {@link #startBroker}. */
@@ -81,7 +98,7 @@ final class TestCluster implements AutoCloseable {
   BrokerConfig config(int nodeId) {
     Map<String, String> settings = new HashMap<>();
     settings.put("TERN_CLUSTER_NODEID", Integer.toString(nodeId));
-    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(brokers.length));
+    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(clusterSize));
     settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitionsCount));
     settings.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replicationFactor));
     settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints());
@@ -104,7 +121,7 @@ final class TestCluster implements AutoCloseable {
   }
 
   String contactPoints() {
-    return java.util.Arrays.stream(commandPorts)
+    return java.util.Arrays.stream(commandPorts, 0, clusterSize)
         .mapToObj(port -> "127.0.0.1:" + port)
         .collect(Collectors.joining(","));
   }

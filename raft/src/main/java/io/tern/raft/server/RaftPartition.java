@@ -2,7 +2,9 @@ package io.tern.raft.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.tern.raft.ConfigChange;
 import io.tern.raft.Member;
+import io.tern.raft.Membership;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.RaftMessage.AppendRequest;
@@ -164,6 +166,53 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
   }
 
   /**
+   * Proposes a change of this partition's configuration (see {@link RaftNode#proposeConfigChange}
+   * and docs/raft.md, "Membership changes"): completes with what the core answered, {@link
+   * ConfigChange.Status#ACCEPTED} with the index of the configuration entry, or why not. An
+   * accepted change is committed once {@link #configChangePending()} reads false with {@link
+   * #membership()} showing it (or {@link #commitIndex()} reaches its index).
+   */
+  public CompletableFuture<ConfigChange.Result> changeMembership(ConfigChange change) {
+    CompletableFuture<ConfigChange.Result> result = new CompletableFuture<>();
+    inbox.submit(() -> result.complete(node.proposeConfigChange(change)), result);
+    return result;
+  }
+
+  /**
+   * What this member knows of its group, read together on the Raft thread (so that the
+   * configuration and whether it is committed belong together).
+   *
+   * @param leading whether this member leads
+   * @param membership the configuration in force on this member
+   * @param pending whether it is not committed yet
+   * @param peerMatchIndex as leader, how far {@code peer}'s log is known to match (how far a
+   *     learner caught up); -1 otherwise
+   * @param commitIndex this member's commit index
+   */
+  public record MembershipView(
+      boolean leading,
+      Membership membership,
+      boolean pending,
+      long peerMatchIndex,
+      long commitIndex) {}
+
+  /** This member's {@link MembershipView}, with {@code peer}'s match index. */
+  public CompletableFuture<MembershipView> membershipView(int peer) {
+    CompletableFuture<MembershipView> result = new CompletableFuture<>();
+    inbox.submit(
+        () ->
+            result.complete(
+                new MembershipView(
+                    node.role() == io.tern.raft.RaftRole.LEADER,
+                    node.membership(),
+                    node.configChangePending(),
+                    node.matchIndex(peer),
+                    node.commitIndex())),
+        result);
+    return result;
+  }
+
+  /**
    * Takes a snapshot of the state after entry {@code index} (committed and applied by the caller),
    * written by {@code content}, then compacts the log keeping {@code compactionTailEntries}. Runs
    * on the Raft thread, which it blocks while {@code content} writes, together with the other
@@ -246,6 +295,19 @@ public final class RaftPartition implements DutyLoop.Duty, AutoCloseable {
 
   public long lastIndex() {
     return readyHandler.lastIndex();
+  }
+
+  /**
+   * The configuration in force on this member as of its last turn (voters and learners); a replica
+   * added to a group shows the bootstrap group until the leader's log or snapshot reaches it.
+   */
+  public Membership membership() {
+    return readyHandler.membership();
+  }
+
+  /** Whether {@link #membership()} is not committed yet (as this member knows). */
+  public boolean configChangePending() {
+    return readyHandler.configChangePending();
   }
 
   /** Why the partition stopped, or null while it runs. */

@@ -3,23 +3,33 @@ package io.tern.raft.server;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.concurrent.EventExecutor;
+import io.tern.journal.DirectorySync;
 import io.tern.raft.Member;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.snapshot.FileSnapshotStore;
 import io.tern.raft.transport.RaftMessageCodec;
 import io.tern.raft.transport.RaftTransport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The Raft side of one broker: the partitions (one Raft group each) this broker is a member of, all
  * sharing one transport. Inbound messages are routed to their partition by the id they travel with.
- * Membership is static: the cluster configuration names each partition's members.
+ * Each partition is created with its bootstrap group; members join and leave it through {@link
+ * RaftPartition#changeMembership}, and this broker adds a replica it did not start with ({@link
+ * #addPartition}, empty: it catches up from the leader) and drops one it left ({@link
+ * #removePartition}).
  *
  * <p>Create the transport, then this server (which installs itself as the transport's receiver),
  * then start the transport and add partitions.
@@ -168,6 +178,43 @@ public final class RaftServer implements AutoCloseable {
       loops.add(best);
     }
     return best;
+  }
+
+  /**
+   * Closes this broker's member of {@code partitionId} (nothing if it runs none) and, with {@code
+   * deleteData}, deletes its journal, snapshots and hard state: once the group removed this member,
+   * what it holds is of no use and would only be refused as a stale replica later. Messages for the
+   * partition are dropped from then on.
+   */
+  public synchronized void removePartition(int partitionId, boolean deleteData) {
+    RaftPartition partition = partitions.remove(partitionId);
+    if (partition != null) {
+      partition.close();
+    }
+    if (deleteData) {
+      Path directory = config.dataDirectory().resolve("partition-" + partitionId);
+      try {
+        deleteRecursively(directory);
+        if (Files.exists(config.dataDirectory())) {
+          DirectorySync.sync(config.dataDirectory());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "raft: cannot delete the data of partition " + partitionId + " in " + directory, e);
+      }
+    }
+  }
+
+  /** Deletes {@code root} and everything under it; nothing if it does not exist. */
+  static void deleteRecursively(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 
   public RaftPartition partition(int partitionId) {

@@ -1,5 +1,6 @@
 package io.tern.raft.server;
 
+import io.tern.raft.Membership;
 import io.tern.raft.RaftMessage;
 import io.tern.raft.RaftNode;
 import io.tern.raft.RaftRole;
@@ -32,6 +33,11 @@ final class ReadyHandler {
   private volatile int leaderId = RaftNode.NO_LEADER;
   private volatile long commitIndex;
   private volatile long lastIndex;
+
+  /** Published together: a reader must not pair a configuration with another's commit state. */
+  private record Configuration(Membership membership, boolean pending) {}
+
+  private volatile Configuration configuration;
   private long appliedCommit; // Raft thread only
 
   ReadyHandler(
@@ -57,6 +63,17 @@ final class ReadyHandler {
     this.appliedCommit = snapshotIndex;
     this.commitIndex = snapshotIndex;
     this.lastIndex = storage.log.lastIndex();
+    this.configuration = new Configuration(node.membership(), node.configChangePending());
+  }
+
+  /** The configuration in force on this member, as of its last turn. */
+  Membership membership() {
+    return configuration.membership();
+  }
+
+  /** Whether that configuration is not committed yet. */
+  boolean configChangePending() {
+    return configuration.pending();
   }
 
   RaftRole role() {
@@ -144,6 +161,11 @@ final class ReadyHandler {
       leaderId = ready.leaderId();
     }
     term = ready.term();
+    Configuration known = configuration;
+    if (known.membership() != ready.membership()
+        || known.pending() != ready.configChangePending()) {
+      configuration = new Configuration(ready.membership(), ready.configChangePending());
+    }
     long appendedBefore = lastIndex;
     lastIndex = node.lastIndex();
     if (roleChanged) {

@@ -93,7 +93,7 @@ final class TestCluster implements AutoCloseable {
           found[0] = null;
           for (RaftServer server : servers.values()) {
             RaftPartition partition = server.partition(partitionId);
-            if (partition.role() == RaftRole.LEADER) {
+            if (partition != null && partition.role() == RaftRole.LEADER) {
               if (found[0] != null && found[0].term() == partition.term()) {
                 throw new AssertionError("two leaders in term " + partition.term());
               }

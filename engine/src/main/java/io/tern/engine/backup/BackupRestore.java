@@ -41,6 +41,13 @@ public final class BackupRestore {
   private static final Logger LOG = LoggerFactory.getLogger(BackupRestore.class);
   static final String WORK_DIRECTORY = ".restore-in-progress";
 
+  /**
+   * Left in the data directory by a restore that succeeded, holding the backup's id: an init
+   * container that runs again once the broker has started knows its work is done ({@link
+   * #restoredAlready}).
+   */
+  public static final String MARKER = ".restored-backup";
+
   /** A restore that cannot be done, and why. */
   public static final class RestoreException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -106,14 +113,28 @@ public final class BackupRestore {
             partition, raft.resolve("partition-" + partitionId), StandardCopyOption.ATOMIC_MOVE);
       }
       DirectorySync.sync(raft);
-      DirectorySync.sync(target.dataDirectory());
       PartitionBackup.deleteRecursively(work);
+      Files.writeString(target.dataDirectory().resolve(MARKER), backupId + "\n");
+      DirectorySync.sync(target.dataDirectory());
     } catch (IOException | RuntimeException e) {
       deleteQuietly(work);
       throw new RestoreException(
           "restoring backup " + backupId + " from " + store.describe() + " failed: " + e, e);
     }
     return new Restored(backupId, positions, bytes);
+  }
+
+  /**
+   * Whether {@code dataDirectory} was filled by a restore of {@code backupId} ({@link #MARKER}).
+   */
+  public static boolean restoredAlready(Path dataDirectory, long backupId) {
+    try {
+      return Files.readString(dataDirectory.resolve(MARKER))
+          .strip()
+          .equals(Long.toString(backupId));
+    } catch (IOException e) {
+      return false; // none, or unreadable: not known to be restored
+    }
   }
 
   private static void checkEmpty(Path dataDirectory) throws RestoreException {

@@ -7,12 +7,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -319,6 +321,57 @@ class TernChartTest {
         .contains("backup");
     assertThat(at(cronJob, "spec.jobTemplate.spec.template.spec.imagePullSecrets").toString())
         .isEqualTo("[{name=registry}]");
+  }
+
+  @Test
+  void aRestoreIsAnInitContainerWithTheBrokersConfigurationAndVolumeOnlyWhenAsked(@TempDir Path dir)
+      throws Exception {
+    Map<String, Object> plain = Charts.render(Charts.TERN).manifests().one("StatefulSet");
+    assertThat((Map<String, Object>) at(plain, "spec.template.spec"))
+        .as("absent by default")
+        .doesNotContainKey("initContainers");
+
+    Path values = dir.resolve("restore.yaml");
+    // As an operator writes it: a number in a values file (YAML gives Helm a float).
+    Files.writeString(values, "restore:\n  backupId: 20261207\n");
+    Manifests manifests =
+        Charts.render(Charts.TERN)
+            .values(values)
+            .set("config.data.backup.store", "s3")
+            .set("config.data.backup.s3.bucketName", "tern-backups")
+            .set("extraEnv[0].name", "TERN_DATA_BACKUP_S3_SECRETKEY")
+            .set("extraEnv[0].valueFrom.secretKeyRef.name", "tern-backup-s3")
+            .set("extraEnv[0].valueFrom.secretKeyRef.key", "secretKey")
+            .set("broker.initContainers[0].name", "mine")
+            .set("broker.initContainers[0].image", "busybox")
+            .manifests("tern-restore.yaml");
+    Map<String, Object> pod = at(manifests.one("StatefulSet"), "spec.template.spec");
+    List<Map<String, Object>> inits = at(pod, "initContainers");
+    assertThat(inits).extracting(init -> init.get("name")).containsExactly("restore", "mine");
+    Map<String, Object> restore = inits.get(0);
+    Map<String, Object> broker = at(pod, "containers.0");
+    assertThat(restore.get("image")).isEqualTo(broker.get("image"));
+    assertThat((List<String>) restore.get("args"))
+        .containsExactly("restore", "--backupId", "20261207", "--skipIfRestored");
+    // The broker's own configuration: the same environment (node id from the pod's index, the
+    // config file, the store's secret key) and the same volumes, its data volume among them.
+    assertThat(restore.get("env")).isEqualTo(broker.get("env"));
+    assertThat(restore.get("env").toString())
+        .contains("TERN_CONFIG")
+        .contains("apps.kubernetes.io/pod-index")
+        .contains("TERN_DATA_BACKUP_S3_SECRETKEY, valueFrom={secretKeyRef=")
+        .contains("name=tern-backup-s3");
+    assertThat(restore.get("volumeMounts")).isEqualTo(broker.get("volumeMounts"));
+    assertThat(restore.get("volumeMounts").toString())
+        .contains("{name=data, mountPath=/usr/local/tern/data}")
+        .contains("{name=config, mountPath=/usr/local/tern/config, readOnly=true}");
+    assertThat(restore.get("securityContext")).isEqualTo(broker.get("securityContext"));
+    assertThat(config(manifests).toString()).contains("bucketName=tern-backups");
+
+    assertThatThrownBy(
+            () -> Charts.render(Charts.TERN).set("restore.backupId", "yesterday").manifests())
+        .hasMessageContaining("restore.backupId must be a backup's id")
+        .hasMessageContaining("not yesterday");
   }
 
   @Test

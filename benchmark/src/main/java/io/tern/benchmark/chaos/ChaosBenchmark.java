@@ -114,7 +114,8 @@ public final class ChaosBenchmark {
               options.partitions,
               new Random(options.seed),
               options.slowLinkDelay,
-              options.diskFullDir);
+              options.diskFullDir,
+              history::now);
       try (Workload workload =
           options.messages()
               ? new MessageWorkload(clients, injector::usable, history, options.rate, options.keys)
@@ -125,6 +126,8 @@ public final class ChaosBenchmark {
         } finally {
           injector.heal(); // a failure above must not leave a broker stopped
         }
+        // Load on the recovered cluster after the last fault too: new work after a restore.
+        Thread.sleep(options.quiet.toMillis());
         workload.stopCreating();
         progress.log("load stopped after %d creations; settling", workload.created());
         Set<Long> active = settle(probe, history);
@@ -224,7 +227,7 @@ public final class ChaosBenchmark {
       String problem = awaitRecovery(cluster, probe);
       long recoveredMs = history.now() - healed;
       injector.recovered();
-      Map<String, String> times = new HashMap<>();
+      Map<String, String> times = new HashMap<>(injector.times());
       times.put("recoveredMs", Long.toString(recoveredMs));
       times.put("injectedMs", Long.toString(injectedMs));
       if (failoverMs != null) {
@@ -285,7 +288,10 @@ public final class ChaosBenchmark {
     for (int node = 0; node < options.brokers; node++) {
       nodes.add(node);
     }
-    while (!active.isEmpty() && System.nanoTime() < deadline) {
+    // After a restore, instances it may have undone in part (a publication) wait for good: the
+    // checker does not ask them to end, and the settle does not wait for them.
+    Set<Long> mayNeverEnd = Checker.mayNeverEnd(history.ops());
+    while (!mayNeverEnd.containsAll(active) && System.nanoTime() < deadline) {
       Map<Integer, Integer> leaders = new HashMap<>();
       for (Long key : List.copyOf(active)) {
         int partition = Keys.partitionOf(key);

@@ -46,8 +46,9 @@ final class ChaosOptions {
       defaultValue = "kill-random,kill-leader,pause,partition,split,slow,torn-tail,kill-all",
       description =
           "the faults, taken in turn in an order the seed shuffles: kill-random, kill-leader,"
-              + " kill-all, pause, torn-tail, partition, split, slow, disk-full (default"
-              + " ${DEFAULT-VALUE}; disk-full needs --disk-full-dir)")
+              + " kill-all, pause, torn-tail, partition, split, slow, disk-full, restore (default"
+              + " ${DEFAULT-VALUE}; disk-full needs --disk-full-dir, restore a backup store:"
+              + " --config data.backup.store=...)")
   String faults;
 
   @Option(
@@ -214,6 +215,12 @@ final class ChaosOptions {
       if (unusable != null) {
         throw new IllegalArgumentException("--disk-full-dir: " + unusable);
       }
+    }
+    if (faultList.contains(Fault.RESTORE)
+        && config.getOrDefault("data.backup.store", "none").equals("none")) {
+      throw new IllegalArgumentException(
+          "the restore fault needs a backup store every broker shares, e.g. --config"
+              + " data.backup.store=filesystem --config data.backup.filesystem.basePath=DIR");
     }
     if (seed == null) {
       seed = new java.util.Random().nextLong();

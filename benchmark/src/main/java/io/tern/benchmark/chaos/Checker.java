@@ -21,6 +21,15 @@ import java.util.function.Predicate;
  * task A wrote and what a publication for its business id brought; a publication reaches at most
  * one instance; every fault healed into a recovered cluster. Operations with unknown outcomes may
  * have taken effect or not; either is allowed.
+ *
+ * <p>Checkpoint mode, for a history with restore faults ({@link Fault#RESTORE}: a backup, then
+ * every broker wiped and restored from it): what was acknowledged before the checkpoint was asked
+ * for must survive the restore whole; what was acknowledged after it and before the wipe may have
+ * been lost with everything after it (an instance whose creation or publication was, need not end;
+ * a job whose completion was, may be handed out again after the restore), but never in part: the
+ * variables rules hold throughout, a completion acknowledged before the checkpoint is never undone,
+ * and an instance created only after the checkpoint was answered (after every partition wrote it)
+ * must not appear after the restore.
  */
 final class Checker {
   /** Operations of the history shown with a violation, at most. */
@@ -40,8 +49,17 @@ final class Checker {
     MESSAGE_TWICE,
     NOT_RECOVERED,
     /** Message mode: a way of taking a message that no instance took a message by. */
-    NOT_EXERCISED
+    NOT_EXERCISED,
+    /** Checkpoint mode: an instance created after the checkpoint is there after the restore. */
+    AFTER_CHECKPOINT
   }
+
+  /**
+   * A restore of the history (checkpoint mode), in ms on the history's clock: when the backup was
+   * asked for, when every partition had written its checkpoint, and when the brokers were killed to
+   * be wiped and restored.
+   */
+  record Restore(long asked, long answered, long wiped) {}
 
   /** The verdict and the counts of the summary. */
   record Result(
@@ -64,8 +82,12 @@ final class Checker {
 
   private final List<Violation> violations = new ArrayList<>();
 
+  /** The restores in the history, if any: checkpoint mode. */
+  private final List<Restore> restores;
+
   private Checker(List<Op> ops) {
     this.ops = ops;
+    this.restores = restores(ops);
     for (Op op : ops) {
       if (op.biz() != null) {
         byBiz.computeIfAbsent(op.biz(), biz -> new ArrayList<>()).add(op);
@@ -81,6 +103,66 @@ final class Checker {
     return new Checker(history).run();
   }
 
+  /**
+   * Checkpoint mode: the instances of the history so far that need not end, because a restore may
+   * have undone their creation or every publication for them (they wait for a message for good);
+   * the settle does not wait for them. Empty without a restore.
+   */
+  static Set<Long> mayNeverEnd(List<Op> history) {
+    Checker checker = new Checker(history);
+    Set<Long> exempt = new TreeSet<>();
+    if (checker.restores.isEmpty()) {
+      return exempt;
+    }
+    for (Map.Entry<String, List<Op>> each : checker.group(Kind.CREATE, Op::biz).entrySet()) {
+      Op acknowledged = first(each.getValue(), op -> op.outcome() == Outcome.OK);
+      if (acknowledged != null
+          && (checker.mayBeUndone(acknowledged) || !checker.published(each.getKey()))) {
+        exempt.add(acknowledged.instanceKey());
+      }
+    }
+    return exempt;
+  }
+
+  /** The restore faults of a history, from the times their FAULT operations record. */
+  static List<Restore> restores(List<Op> ops) {
+    List<Restore> restores = new ArrayList<>();
+    for (Op op : ops) {
+      String wiped = op.vars().get(FaultInjector.WIPED);
+      if (op.kind() == Kind.FAULT && wiped != null) {
+        restores.add(
+            new Restore(
+                Long.parseLong(op.vars().get(FaultInjector.CHECKPOINT_ASKED)),
+                Long.parseLong(op.vars().get(FaultInjector.CHECKPOINT_ANSWERED)),
+                Long.parseLong(wiped)));
+      }
+    }
+    return restores;
+  }
+
+  /**
+   * Whether a restore may have undone {@code op}: it was answered once the checkpoint had been
+   * asked for and sent before the wipe. (An operation answered before the checkpoint was asked for
+   * is before it on its partition: it must survive.)
+   */
+  private boolean mayBeUndone(Op op) {
+    return undoneBy(op) != null;
+  }
+
+  /** How many restores wiped the brokers before {@code op} was sent. */
+  private int era(Op op) {
+    return (int) restores.stream().filter(restore -> restore.wiped() <= op.start()).count();
+  }
+
+  private Restore undoneBy(Op op) {
+    for (Restore restore : restores) {
+      if (op.end() >= restore.asked() && op.start() < restore.wiped()) {
+        return restore;
+      }
+    }
+    return null;
+  }
+
   private Result run() {
     Map<String, List<Op>> creates = group(Kind.CREATE, Op::biz);
     Map<String, List<Op>> activations = group(Kind.ACTIVATE, Op::biz);
@@ -88,6 +170,7 @@ final class Checker {
     unrequested(creates, activations);
     int duplicated = duplicatedInstances(creates, activations) + duplicatedJobs(activations);
     duplicated += reactivated();
+    afterCheckpoint(creates);
     variables(activations);
     messages();
     recovered();
@@ -127,6 +210,9 @@ final class Checker {
       Op acknowledged = first(each.getValue(), op -> op.outcome() == Outcome.OK);
       if (acknowledged == null) {
         continue;
+      }
+      if (mayBeUndone(acknowledged)) {
+        continue; // created after the checkpoint: a restore may have taken it away whole
       }
       if (!published(each.getKey())) {
         continue; // it waits for a message that never went through: not lost, never sent
@@ -175,7 +261,7 @@ final class Checker {
 
   /**
    * Whether a publication for {@code biz} went through: acknowledged, unknown, or refused as a
-   * duplicate of an earlier one.
+   * duplicate of an earlier one; and no restore may have undone it.
    */
   private boolean published(String biz) {
     return opsOf(biz).stream()
@@ -183,7 +269,8 @@ final class Checker {
             op ->
                 op.kind() == Kind.PUBLISH
                     && biz.equals(op.biz())
-                    && (op.outcome() != Outcome.FAIL || "ALREADY_EXISTS".equals(op.error())));
+                    && (op.outcome() != Outcome.FAIL || "ALREADY_EXISTS".equals(op.error()))
+                    && !mayBeUndone(op));
   }
 
   private void unrequested(Map<String, List<Op>> creates, Map<String, List<Op>> activations) {
@@ -224,15 +311,35 @@ final class Checker {
     return duplicated;
   }
 
+  /**
+   * Each task of an instance yields one job. Checkpoint mode: within each stretch between restores
+   * (an era), and among the activations no restore may have undone; a job handed out after the
+   * checkpoint may be undone, and the restored instance's task then yields a job of another key.
+   */
   private int duplicatedJobs(Map<String, List<Op>> activations) {
     int duplicated = 0;
     for (Map.Entry<String, List<Op>> each : activations.entrySet()) {
       Map<String, Set<Long>> jobsPerTask = new LinkedHashMap<>();
+      Map<String, Set<Long>> durablePerTask = new LinkedHashMap<>();
+      Map<String, Map<Integer, Set<Long>>> perEra = new LinkedHashMap<>();
       for (Op op : each.getValue()) {
         jobsPerTask.computeIfAbsent(op.task(), task -> new TreeSet<>()).add(op.jobKey());
+        if (!mayBeUndone(op)) {
+          durablePerTask.computeIfAbsent(op.task(), task -> new TreeSet<>()).add(op.jobKey());
+        }
+        perEra
+            .computeIfAbsent(op.task(), task -> new HashMap<>())
+            .computeIfAbsent(era(op), era -> new TreeSet<>())
+            .add(op.jobKey());
       }
       for (Map.Entry<String, Set<Long>> task : jobsPerTask.entrySet()) {
-        if (task.getValue().size() > 1) {
+        boolean several =
+            restores.isEmpty()
+                ? task.getValue().size() > 1
+                : durablePerTask.getOrDefault(task.getKey(), Set.of()).size() > 1
+                    || perEra.get(task.getKey()).values().stream()
+                        .anyMatch(keys -> keys.size() > 1);
+        if (several) {
           duplicated++;
           violate(
               Type.DUPLICATED_JOB,
@@ -264,6 +371,7 @@ final class Checker {
       if (op.kind() == Kind.ACTIVATE
           && completion != null
           && op.start() > completion.end()
+          && !undoneBefore(completion, op)
           && reported.add(op.jobKey())) {
         duplicated++;
         violate(
@@ -281,10 +389,60 @@ final class Checker {
     return duplicated;
   }
 
+  /**
+   * Whether a restore between them may have undone {@code earlier} before {@code later} was sent: a
+   * completion after the checkpoint is undone, and its job (or, keys being handed out again from
+   * the checkpoint on, another with its key) may be activated after the restore.
+   */
+  private boolean undoneBefore(Op earlier, Op later) {
+    Restore restore = undoneBy(earlier);
+    return restore != null && later.start() >= restore.wiped();
+  }
+
+  /**
+   * Checkpoint mode: an instance created only after the checkpoint was answered (every partition
+   * had written it) is not in the backup: none of its jobs may be handed out after the restore.
+   */
+  private void afterCheckpoint(Map<String, List<Op>> creates) {
+    for (Restore restore : restores) {
+      for (Map.Entry<String, List<Op>> each : creates.entrySet()) {
+        String biz = each.getKey();
+        boolean createdAfter =
+            each.getValue().stream()
+                .allMatch(op -> op.start() > restore.answered() && op.start() < restore.wiped());
+        if (!createdAfter) {
+          continue;
+        }
+        Op seen =
+            first(
+                opsOf(biz),
+                op ->
+                    op.kind() == Kind.ACTIVATE
+                        && op.start() >= restore.wiped()
+                        && op.outcome() == Outcome.OK);
+        if (seen != null) {
+          violate(
+              Type.AFTER_CHECKPOINT,
+              "instance "
+                  + biz
+                  + " was created after the checkpoint (answered at "
+                  + restore.answered()
+                  + " ms), but its job "
+                  + seen.jobKey()
+                  + " was activated after the restore (at "
+                  + seen.start()
+                  + " ms)",
+              op -> biz.equals(op.biz()));
+        }
+      }
+    }
+  }
+
   private void variables(Map<String, List<Op>> activations) {
     Map<Long, String> createdBiz = new HashMap<>();
     for (Op op : ops) {
-      if (op.kind() == Kind.CREATE && op.outcome() == Outcome.OK) {
+      // A creation a restore may have undone had a key that is handed out again after it.
+      if (op.kind() == Kind.CREATE && op.outcome() == Outcome.OK && !mayBeUndone(op)) {
         createdBiz.put(op.instanceKey(), op.biz());
       }
     }
@@ -304,7 +462,7 @@ final class Checker {
       }
       for (Op read : each.getValue()) {
         String created = createdBiz.get(read.instanceKey());
-        if (created != null && !created.equals(biz)) {
+        if (created != null && !created.equals(biz) && !mayBeUndone(read)) {
           violate(
               Type.WRONG_VARIABLE,
               "job " + read.jobKey() + " of instance " + created + " read biz=" + biz,

@@ -197,6 +197,57 @@ final class ClusterProbe {
     }
   }
 
+  /**
+   * Takes backup {@code backupId} through broker {@code node} ({@code POST /actuator/backups/N}).
+   *
+   * @throws IOException if it does not answer or does not accept it (202)
+   */
+  void backup(int node, long backupId) throws IOException {
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create("http://" + management.get(node) + "/actuator/backups/" + backupId))
+            .timeout(Duration.ofSeconds(30)) // every partition writes its checkpoint first
+            .header("Authorization", authorization)
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build();
+    try {
+      HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() != 202) {
+        throw new IOException(
+            "broker "
+                + node
+                + " answered "
+                + answer.statusCode()
+                + " to backup "
+                + backupId
+                + ": "
+                + answer.body());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  /** The state of backup {@code backupId} as broker {@code node} reads it from the store. */
+  String backupState(int node, long backupId) throws IOException {
+    HttpResponse<String> answer = get(node, "/actuator/backups/" + backupId);
+    try (JsonParser parser = JSON.createParser(answer.body())) {
+      if (parser.nextToken() == JsonToken.START_OBJECT) {
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String field = parser.currentName();
+          parser.nextToken();
+          if (field.equals("state")) {
+            return parser.getText();
+          }
+          parser.skipChildren();
+        }
+      }
+    }
+    throw new IOException(
+        "broker " + node + " answered " + answer.statusCode() + ": " + answer.body());
+  }
+
   List<Replica> replicas(int node) throws IOException {
     HttpResponse<String> answer = get(node, "/actuator/partitions");
     if (answer.statusCode() != 200) {

@@ -36,7 +36,15 @@ enum Fault {
    * Disk full: the file system of one broker's data ({@code --disk-full-dir}, the last broker's)
    * filled to the last byte for the hold, then emptied again.
    */
-  DISK_FULL("disk-full", true);
+  DISK_FULL("disk-full", true),
+  /**
+   * Wipe and restore: a backup taken through {@code /actuator/backups} (the brokers need a backup
+   * store: {@code --config data.backup.store=...}), load held on after its checkpoint, then every
+   * broker killed, its data deleted, restored from the backup by {@code bin/restore} and started
+   * again. What was acknowledged before the checkpoint must survive; what came after may be lost,
+   * but never in part (the {@link Checker}'s checkpoint mode).
+   */
+  RESTORE("restore", false);
 
   private final String label;
   private final boolean majorityStaysUp;

@@ -26,13 +26,35 @@ final class FaultInjector {
   private boolean linksFaulted;
   private boolean diskFilled;
 
+  /** The history's clock: the restore fault's times are on it. */
+  private final java.util.function.LongSupplier clock;
+
+  /** The backup the next heal restores (restore fault), else 0; ids only increase. */
+  private long restoreBackupId;
+
+  private long lastBackupId;
+
+  /** What the last fault recorded beyond its start and end (the restore's checkpoint times). */
+  private final java.util.Map<String, String> times = new java.util.TreeMap<>();
+
+  /** Keys of {@link #times()}: the restore fault's moments, in ms on the history's clock. */
+  static final String CHECKPOINT_ASKED = "checkpointAskedMs";
+
+  static final String CHECKPOINT_ANSWERED = "checkpointAnsweredMs";
+  static final String WIPED = "wipedMs";
+
+  /** How long the restore fault waits for its backup to complete. */
+  private static final java.time.Duration BACKUP_TIMEOUT = java.time.Duration.ofMinutes(3);
+
   FaultInjector(
       LocalCluster cluster,
       ClusterProbe probe,
       int partitions,
       Random random,
       java.time.Duration slowLinkDelay,
-      java.nio.file.Path diskFullDir) {
+      java.nio.file.Path diskFullDir,
+      java.util.function.LongSupplier clock) {
+    this.clock = clock;
     this.slowLinkDelay = slowLinkDelay;
     this.diskFullDir = diskFullDir;
     try {
@@ -65,7 +87,11 @@ final class FaultInjector {
 
   /** Injects {@code fault}; returns what was done, for the history. */
   String inject(Fault fault) throws IOException, InterruptedException {
+    times.clear();
     switch (fault) {
+      case RESTORE -> {
+        return backUp();
+      }
       case KILL_RANDOM -> {
         int node = random.nextInt(cluster.size());
         kill(node);
@@ -185,6 +211,22 @@ final class FaultInjector {
    */
   String heal() throws IOException, InterruptedException {
     String found = null;
+    if (restoreBackupId > 0) {
+      long backupId = restoreBackupId;
+      restoreBackupId = 0;
+      for (int node = 0; node < cluster.size(); node++) {
+        kill(node);
+      }
+      times.put(WIPED, Long.toString(clock.getAsLong()));
+      for (int node = 0; node < cluster.size(); node++) {
+        cluster.wipe(node);
+        String failed = cluster.restore(node, backupId);
+        if (failed != null) {
+          throw new IOException("bin/restore of broker " + node + " failed: " + failed);
+        }
+      }
+      found = "every broker killed, its data deleted and restored from backup " + backupId;
+    }
     if (diskFilled) {
       DiskFiller.release(diskFullDir);
       diskFilled = false;
@@ -223,6 +265,44 @@ final class FaultInjector {
       found = (found == null ? "" : found + "; ") + String.join("; ", problems);
     }
     return found;
+  }
+
+  /**
+   * Takes a backup (the restore fault's first half) and waits until it is COMPLETED; the heal wipes
+   * and restores every broker from it.
+   */
+  private String backUp() throws IOException, InterruptedException {
+    long backupId = ++lastBackupId;
+    int node = upNodes().get(random.nextInt(upNodes().size()));
+    long asked = clock.getAsLong();
+    probe.backup(node, backupId);
+    long answered = clock.getAsLong();
+    times.put(CHECKPOINT_ASKED, Long.toString(asked));
+    times.put(CHECKPOINT_ANSWERED, Long.toString(answered));
+    long deadline = System.nanoTime() + BACKUP_TIMEOUT.toNanos();
+    String state = probe.backupState(node, backupId);
+    while (!state.equals("COMPLETED")) {
+      if (state.equals("FAILED") || state.equals("INCOMPLETE") || System.nanoTime() > deadline) {
+        throw new IOException("backup " + backupId + " is " + state + ", not COMPLETED");
+      }
+      Thread.sleep(200);
+      state = probe.backupState(node, backupId);
+    }
+    restoreBackupId = backupId;
+    return "backup "
+        + backupId
+        + " taken through broker "
+        + node
+        + " (checkpoint asked at "
+        + asked
+        + " ms, answered at "
+        + answered
+        + " ms) and COMPLETED; every broker is wiped and restored from it at the heal";
+  }
+
+  /** The last fault's moments beyond its start and end, as the history records them. */
+  java.util.Map<String, String> times() {
+    return java.util.Map.copyOf(times);
   }
 
   /** After the heal, once the cluster recovered: the restarted brokers take requests again. */

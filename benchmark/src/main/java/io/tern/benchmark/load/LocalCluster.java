@@ -232,6 +232,58 @@ public final class LocalCluster implements AutoCloseable {
     return Path.of(settings.get(node).get("TERN_DATA_DIRECTORY"));
   }
 
+  /** Deletes broker {@code node}'s data directory (the broker must not run). */
+  public void wipe(int node) throws IOException {
+    if (brokers.get(node).isAlive()) {
+      throw new IllegalStateException("broker " + node + " still runs");
+    }
+    Path data = dataDirectory(node);
+    if (java.nio.file.Files.exists(data)) {
+      try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(data)) {
+        for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          java.nio.file.Files.delete(path);
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs bin/restore ({@code RestoreMain}, this JVM's java and class path) for broker {@code node}
+   * with its settings, so that its empty data directory holds backup {@code backupId}; returns null
+   * once it succeeded, else its exit code and the end of its log ({@code restore-N.log}).
+   */
+  public String restore(int node, long backupId) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("--add-exports");
+    command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add("io.tern.engine.broker.RestoreMain");
+    command.add("--backupId");
+    command.add(Long.toString(backupId));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().keySet().removeIf(key -> key.startsWith("TERN_"));
+    builder.environment().putAll(settings.get(node));
+    Path log = dir.resolve("restore-" + node + ".log");
+    builder
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    Process restore = builder.start();
+    if (!restore.waitFor(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      restore.destroyForcibly();
+      return "did not end within " + READY_TIMEOUT + "; see " + log;
+    }
+    if (restore.exitValue() == 0) {
+      return null;
+    }
+    List<String> lines = java.nio.file.Files.readAllLines(log);
+    return "exit "
+        + restore.exitValue()
+        + ": "
+        + String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+  }
+
   /** Every broker's gateway (each embeds one), by node id. */
   public List<String> gateways() {
     return Arrays.stream(gatewayPorts).mapToObj(port -> "127.0.0.1:" + port).toList();

@@ -290,4 +290,135 @@ class CheckerTest {
 
     assertThat(violations()).containsExactly(Type.NOT_RECOVERED);
   }
+
+  // --- Checkpoint mode: a backup, then every broker wiped and restored from it ---------------
+
+  /** Marks the checkpoint's request (asked, answered) and then the wipe, in history time. */
+  private long asked;
+
+  private long answered;
+
+  private void checkpoint() {
+    asked = clock + 1;
+    clock += 20;
+    answered = clock;
+  }
+
+  /** The restore fault as ChaosBenchmark records it, healed now. */
+  private void restore() {
+    long wiped = clock + 1;
+    clock += 100;
+    add(
+        Op.of(Kind.FAULT, Outcome.OK, null)
+            .withVars(
+                Map.of(
+                    FaultInjector.CHECKPOINT_ASKED,
+                    Long.toString(asked),
+                    FaultInjector.CHECKPOINT_ANSWERED,
+                    Long.toString(answered),
+                    FaultInjector.WIPED,
+                    Long.toString(wiped)))
+            .withDetail("restore"));
+  }
+
+  @Test
+  void checkpointModeLetsARestoreUndoWhatCameAfterTheCheckpointWhole() {
+    // Before the checkpoint: created, published, task A completed. It survives and ends.
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-1").withInstance(101));
+    add(publish("i-1", "i-1-p1", Outcome.OK));
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+    add(completion("i-1", 101, 201, ChaosProcess.TASK_A, Outcome.OK));
+    checkpoint();
+    // After it: task B of i-1 completed, and i-2 created and published: all undone by the restore.
+    Map<String, String> bReads =
+        Map.of("biz", "i-1", ChaosProcess.A_OUT, "a-201", ChaosProcess.MESSAGE_ID, "i-1-p1");
+    add(activation("i-1", 101, 202, ChaosProcess.TASK_B, bReads));
+    add(completion("i-1", 101, 202, ChaosProcess.TASK_B, Outcome.OK));
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-2").withInstance(102));
+    add(publish("i-2", "i-2-p1", Outcome.OK));
+    add(activation("i-2", 102, 203, ChaosProcess.TASK_A, Map.of("biz", "i-2")));
+    restore();
+    // After the restore: i-1's task B again (the same job), and new work, whose keys are handed
+    // out again from the checkpoint on (i-3 gets i-2's key).
+    add(activation("i-1", 101, 202, ChaosProcess.TASK_B, bReads));
+    add(completion("i-1", 101, 202, ChaosProcess.TASK_B, Outcome.OK));
+    completeInstance("i-3", 102, 203, 204);
+    add(ended(101, Outcome.OK));
+
+    assertThat(Checker.check(history).violations()).isEmpty();
+  }
+
+  @Test
+  void checkpointModeAllowsAnotherJobKeyForATaskWhoseJobWasHandedOutAfterTheCheckpoint() {
+    // As a run had it: created and published across the checkpoint, both tasks done after it;
+    // after the restore task A's job again (it existed at the checkpoint), and task B's job under
+    // another key (keys are handed out again from the checkpoint on).
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-1").withInstance(101));
+    checkpoint();
+    add(publish("i-1", "i-1-p1", Outcome.OK));
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+    add(completion("i-1", 101, 201, ChaosProcess.TASK_A, Outcome.OK));
+    Map<String, String> bReads =
+        Map.of("biz", "i-1", ChaosProcess.A_OUT, "a-201", ChaosProcess.MESSAGE_ID, "i-1-p1");
+    add(activation("i-1", 101, 203, ChaosProcess.TASK_B, bReads));
+    add(completion("i-1", 101, 203, ChaosProcess.TASK_B, Outcome.OK));
+    restore();
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+    add(completion("i-1", 101, 201, ChaosProcess.TASK_A, Outcome.OK));
+    add(activation("i-1", 101, 202, ChaosProcess.TASK_B, bReads));
+    add(completion("i-1", 101, 202, ChaosProcess.TASK_B, Outcome.OK));
+    add(ended(101, Outcome.OK));
+    assertThat(Checker.check(history).violations()).isEmpty();
+
+    // But within one stretch between restores, two jobs of one task are still a duplicate.
+    add(activation("i-1", 101, 204, ChaosProcess.TASK_B, bReads));
+    assertThat(violations()).containsExactly(Type.DUPLICATED_JOB);
+  }
+
+  @Test
+  void theSettleNeedNotWaitForInstancesARestoreMayHaveUndoneInPart() {
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-1").withInstance(101));
+    add(publish("i-1", "i-1-p1", Outcome.OK));
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-2").withInstance(102));
+    assertThat(Checker.mayNeverEnd(history)).as("no restore: every instance ends").isEmpty();
+    checkpoint();
+    add(publish("i-2", "i-2-p1", Outcome.OK)); // after the checkpoint: may be undone
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-3").withInstance(103));
+    restore();
+
+    assertThat(Checker.mayNeverEnd(history)).containsExactly(102L, 103L);
+  }
+
+  @Test
+  void checkpointModeStillFindsWhatTheRestoreLostFromBeforeTheCheckpoint() {
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-1").withInstance(101));
+    add(publish("i-1", "i-1-p1", Outcome.OK));
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+    add(completion("i-1", 101, 201, ChaosProcess.TASK_A, Outcome.OK));
+    checkpoint();
+    restore();
+    // Task A's completion, acknowledged before the checkpoint, undone: partly restored.
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+    add(ended(101, Outcome.FAIL));
+
+    assertThat(violations()).contains(Type.REACTIVATED_AFTER_COMPLETION, Type.LOST);
+  }
+
+  @Test
+  void checkpointModeRefusesAnInstanceCreatedAfterTheCheckpointAfterTheRestore() {
+    checkpoint();
+    add(Op.of(Kind.CREATE, Outcome.OK, "i-1").withInstance(101));
+    restore();
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+
+    assertThat(violations()).containsExactly(Type.AFTER_CHECKPOINT);
+  }
+
+  @Test
+  void withoutARestoreAnUndoneCompletionIsStillAViolation() {
+    completeInstance("i-1", 101, 201, 202);
+    add(activation("i-1", 101, 201, ChaosProcess.TASK_A, Map.of("biz", "i-1")));
+
+    assertThat(violations()).contains(Type.REACTIVATED_AFTER_COMPLETION);
+  }
 }

@@ -32,14 +32,21 @@ import org.slf4j.LoggerFactory;
  * not processed then are processed now, whole.
  *
  * <p>It refuses, naming what is wrong: a backup that does not exist or is not complete (every
- * partition's part COMPLETED), a cluster configured with another topology than the backup's, a data
- * directory that is not empty. Files are downloaded into a directory beside the target and checked
- * (size, CRC32C) before anything is moved into place, so a failed restore leaves the data directory
- * as it was.
+ * partition's part COMPLETED; an INCOMPLETE one names the partitions without a part), a cluster
+ * configured with another topology than the backup's, a data directory that is not empty. Files are
+ * downloaded into a directory beside the target and checked (size, CRC32C) before anything is moved
+ * into place, so a failed restore leaves the data directory as it was.
  */
 public final class BackupRestore {
   private static final Logger LOG = LoggerFactory.getLogger(BackupRestore.class);
   static final String WORK_DIRECTORY = ".restore-in-progress";
+
+  /**
+   * Left in the data directory by a restore that succeeded, holding the backup's id: an init
+   * container that runs again once the broker has started knows its work is done ({@link
+   * #restoredAlready}).
+   */
+  public static final String MARKER = ".restored-backup";
 
   /** A restore that cannot be done, and why. */
   public static final class RestoreException extends Exception {
@@ -106,14 +113,28 @@ public final class BackupRestore {
             partition, raft.resolve("partition-" + partitionId), StandardCopyOption.ATOMIC_MOVE);
       }
       DirectorySync.sync(raft);
-      DirectorySync.sync(target.dataDirectory());
       PartitionBackup.deleteRecursively(work);
+      Files.writeString(target.dataDirectory().resolve(MARKER), backupId + "\n");
+      DirectorySync.sync(target.dataDirectory());
     } catch (IOException | RuntimeException e) {
       deleteQuietly(work);
       throw new RestoreException(
           "restoring backup " + backupId + " from " + store.describe() + " failed: " + e, e);
     }
     return new Restored(backupId, positions, bytes);
+  }
+
+  /**
+   * Whether {@code dataDirectory} was filled by a restore of {@code backupId} ({@link #MARKER}).
+   */
+  public static boolean restoredAlready(Path dataDirectory, long backupId) {
+    try {
+      return Files.readString(dataDirectory.resolve(MARKER))
+          .strip()
+          .equals(Long.toString(backupId));
+    } catch (IOException e) {
+      return false; // none, or unreadable: not known to be restored
+    }
   }
 
   private static void checkEmpty(Path dataDirectory) throws RestoreException {
@@ -176,12 +197,11 @@ public final class BackupRestore {
     }
     Map<Integer, BackupManifest> parts = new TreeMap<>();
     manifests.forEach(part -> parts.put(part.partitionId(), part));
+    BackupStatus status = BackupStatus.of(backupId, manifests);
     List<String> incomplete = new ArrayList<>();
     for (int partitionId = 1; partitionId <= target.partitionsCount(); partitionId++) {
       BackupManifest part = parts.get(partitionId);
-      if (part == null) {
-        incomplete.add("partition " + partitionId + " has no part");
-      } else if (part.state() != State.COMPLETED) {
+      if (part != null && part.state() != State.COMPLETED) {
         incomplete.add(
             "partition "
                 + partitionId
@@ -190,11 +210,28 @@ public final class BackupRestore {
                 + (part.failureReason() == null ? "" : " (" + part.failureReason() + ")"));
       }
     }
+    if (!status.missingPartitions().isEmpty()) {
+      incomplete.add(
+          (status.missingPartitions().size() == 1 ? "partition " : "partitions ")
+              + status.missingPartitions().stream().map(String::valueOf).toList()
+              + " without a stored part");
+    }
+    if (status.state() == BackupStatus.State.INCOMPLETE) {
+      throw new RestoreException(
+          "backup "
+              + backupId
+              + " is INCOMPLETE, so it cannot be restored: "
+              + status.incompleteReason()
+              + ". It never completes: restore another backup, or take a new one with a higher"
+              + " id");
+    }
     if (!incomplete.isEmpty()) {
       throw new RestoreException(
           "backup "
               + backupId
-              + " is not complete, so it cannot be restored: "
+              + " is not complete ("
+              + status.state()
+              + "), so it cannot be restored: "
               + String.join("; ", incomplete));
     }
     return parts;

@@ -1,20 +1,28 @@
 package io.tern.engine.backup;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -24,14 +32,17 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * Backups in an S3-compatible bucket (AWS S3, GCS through its S3 interoperability, MinIO), through
@@ -40,6 +51,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the object's metadata, so a restore decompresses whatever the restoring broker's setting is);
  * manifests never are, so that an operator can read them in the bucket's console.
  *
+ * <p>A file larger than {@code multipartThreshold} goes up as a multipart upload in parts of {@code
+ * multipartPartSize} (more if the file would need over 10,000 parts), each read from the file when
+ * sent: a single PUT takes at most 5 GB, and a failed part is retried alone. An upload that fails
+ * is aborted, so that the bucket keeps no orphaned parts (which S3 bills until aborted). Downloads
+ * stream to the target file.
+ *
  * <p>The SDK's default request checksums are asked for only where S3 requires them: GCS and older
  * MinIO releases refuse the trailing checksums the SDK sends by default since 2.30.
  */
@@ -47,6 +64,8 @@ public final class S3BackupStore implements BackupStore {
   private static final String MANIFEST = "manifest.json";
   private static final String COMPRESSION_KEY = "tern-compression";
   private static final String GZIP = "gzip";
+  private static final long MAX_PARTS = 10_000;
+  private static final Logger LOG = LoggerFactory.getLogger(S3BackupStore.class);
 
   /**
    * The settings under {@code data.backup.s3}. Secret key null or blank with access key blank: the
@@ -61,8 +80,58 @@ public final class S3BackupStore implements BackupStore {
       String basePath,
       boolean forcePathStyleAccess,
       String compression,
-      Duration apiCallTimeout) {
+      Duration apiCallTimeout,
+      long multipartThreshold,
+      long multipartPartSize) {
+    /** S3's smallest part (but the last) and largest part or single PUT. */
+    static final long MIN_PART = 5L << 20;
+
+    static final long MAX_PUT = 5L << 30;
+
+    public static final long DEFAULT_MULTIPART_THRESHOLD = 128L << 20;
+    public static final long DEFAULT_MULTIPART_PART_SIZE = 64L << 20;
+
+    /** With the default multipart sizes. */
+    public Config(
+        String bucketName,
+        String endpoint,
+        String region,
+        String accessKey,
+        String secretKey,
+        String basePath,
+        boolean forcePathStyleAccess,
+        String compression,
+        Duration apiCallTimeout) {
+      this(
+          bucketName,
+          endpoint,
+          region,
+          accessKey,
+          secretKey,
+          basePath,
+          forcePathStyleAccess,
+          compression,
+          apiCallTimeout,
+          DEFAULT_MULTIPART_THRESHOLD,
+          DEFAULT_MULTIPART_PART_SIZE);
+    }
+
     public Config {
+      // S3 refuses a part under 5 MiB (but the last) and a part or a single PUT over 5 GiB.
+      if (multipartPartSize < MIN_PART || multipartPartSize > MAX_PUT) {
+        throw new IllegalArgumentException(
+            "data.backup.s3.multipartPartSize must be from 5MB to 5GB (S3's limits for a part),"
+                + " got "
+                + multipartPartSize
+                + " bytes");
+      }
+      if (multipartThreshold < MIN_PART || multipartThreshold > MAX_PUT) {
+        throw new IllegalArgumentException(
+            "data.backup.s3.multipartThreshold must be from 5MB to 5GB (a single PUT takes at"
+                + " most 5GB), got "
+                + multipartThreshold
+                + " bytes");
+      }
       if (bucketName == null || bucketName.isBlank()) {
         throw new IllegalArgumentException(
             "data.backup.s3.bucketName must name a bucket when data.backup.store is s3");
@@ -96,6 +165,11 @@ public final class S3BackupStore implements BackupStore {
   private final S3Client client;
 
   public S3BackupStore(Config config) {
+    this(config, UnaryOperator.identity());
+  }
+
+  /** With the SDK's client wrapped by {@code decorate}: tests inject failures so. */
+  S3BackupStore(Config config, UnaryOperator<S3Client> decorate) {
     this.config = config;
     AwsCredentialsProvider credentials =
         config.accessKey() == null || config.accessKey().isBlank()
@@ -123,7 +197,7 @@ public final class S3BackupStore implements BackupStore {
     if (config.endpoint() != null && !config.endpoint().isBlank()) {
       builder.endpointOverride(URI.create(config.endpoint()));
     }
-    this.client = builder.build();
+    this.client = decorate.apply(builder.build());
   }
 
   private String prefix() {
@@ -220,11 +294,7 @@ public final class S3BackupStore implements BackupStore {
   public void upload(long backupId, int partitionId, String name, Path file) throws IOException {
     String key = fileKey(backupId, partitionId, name);
     if (!config.compression().equals(GZIP)) {
-      call(
-          key,
-          () ->
-              client.putObject(
-                  put -> put.bucket(config.bucketName()).key(key), RequestBody.fromFile(file)));
+      put(key, file, Map.of());
       return;
     }
     // Compressed to a file first: S3's PUT wants the length before the body.
@@ -233,17 +303,176 @@ public final class S3BackupStore implements BackupStore {
       try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(compressed), 1 << 16)) {
         Files.copy(file, out);
       }
+      put(key, compressed, Map.of(COMPRESSION_KEY, GZIP));
+    } finally {
+      Files.deleteIfExists(compressed);
+    }
+  }
+
+  private void put(String key, Path file, Map<String, String> metadata) throws IOException {
+    long size = Files.size(file);
+    if (size > config.multipartThreshold()) {
+      putInParts(key, file, size, metadata);
+      return;
+    }
+    call(
+        key,
+        () ->
+            client.putObject(
+                put -> put.bucket(config.bucketName()).key(key).metadata(metadata),
+                RequestBody.fromFile(file)));
+  }
+
+  /** A multipart upload of {@code file}: created, its parts sent in order, then completed. */
+  private void putInParts(String key, Path file, long size, Map<String, String> metadata)
+      throws IOException {
+    // S3 takes at most 10,000 parts: a file that would need more gets larger parts.
+    long partSize = Math.max(config.multipartPartSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
+    String uploadId =
+        call(
+                key,
+                () ->
+                    client.createMultipartUpload(
+                        create -> create.bucket(config.bucketName()).key(key).metadata(metadata)))
+            .uploadId();
+    try {
+      List<CompletedPart> parts = new ArrayList<>();
+      for (int number = 1; (number - 1) * partSize < size; number++) {
+        int partNumber = number;
+        long offset = (number - 1) * partSize;
+        long length = Math.min(partSize, size - offset);
+        try (FileSlices slice = new FileSlices(file, offset, length)) {
+          UploadPartResponse sent =
+              call(
+                  key + " (part " + partNumber + ")",
+                  () ->
+                      client.uploadPart(
+                          part ->
+                              part.bucket(config.bucketName())
+                                  .key(key)
+                                  .uploadId(uploadId)
+                                  .partNumber(partNumber)
+                                  .contentLength(length),
+                          RequestBody.fromContentProvider(
+                              slice, length, "application/octet-stream")));
+          parts.add(CompletedPart.builder().partNumber(partNumber).eTag(sent.eTag()).build());
+        }
+      }
       call(
           key,
           () ->
-              client.putObject(
-                  put ->
-                      put.bucket(config.bucketName())
+              client.completeMultipartUpload(
+                  complete ->
+                      complete
+                          .bucket(config.bucketName())
                           .key(key)
-                          .metadata(Map.of(COMPRESSION_KEY, GZIP)),
-                  RequestBody.fromFile(compressed)));
-    } finally {
-      Files.deleteIfExists(compressed);
+                          .uploadId(uploadId)
+                          .multipartUpload(upload -> upload.parts(parts))));
+    } catch (IOException | RuntimeException e) {
+      try {
+        call(
+            key,
+            () ->
+                client.abortMultipartUpload(
+                    abort -> abort.bucket(config.bucketName()).key(key).uploadId(uploadId)));
+      } catch (IOException | RuntimeException again) {
+        e.addSuppressed(again);
+        LOG.warn(
+            "The failed multipart upload {} of {} could not be aborted: its parts stay in the"
+                + " bucket until a lifecycle rule for incomplete multipart uploads removes them",
+            uploadId,
+            where(key),
+            again);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The bytes {@code [offset, offset + length)} of a file, as a new stream each time the SDK asks
+   * (it asks again to retry a part); the last one opened is closed with this.
+   */
+  private static final class FileSlices implements ContentStreamProvider, AutoCloseable {
+    private final Path file;
+    private final long offset;
+    private final long length;
+    private InputStream open;
+
+    FileSlices(Path file, long offset, long length) {
+      this.file = file;
+      this.offset = offset;
+      this.length = length;
+    }
+
+    @Override
+    public InputStream newStream() {
+      close();
+      try {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        open = bounded(Channels.newInputStream(channel.position(offset)), length);
+        return open;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    private static InputStream bounded(InputStream in, long length) {
+      return new FilterInputStream(in) {
+        private long left = length;
+
+        @Override
+        public int read() throws IOException {
+          if (left <= 0) {
+            return -1;
+          }
+          int read = super.read();
+          if (read >= 0) {
+            left--;
+          }
+          return read;
+        }
+
+        @Override
+        public int read(byte[] buffer, int from, int count) throws IOException {
+          if (left <= 0) {
+            return -1;
+          }
+          int read = super.read(buffer, from, (int) Math.min(count, left));
+          if (read > 0) {
+            left -= read;
+          }
+          return read;
+        }
+
+        @Override
+        public long skip(long count) throws IOException {
+          long skipped = super.skip(Math.min(count, left));
+          left -= skipped;
+          return skipped;
+        }
+
+        @Override
+        public int available() throws IOException {
+          return (int) Math.min(super.available(), left);
+        }
+
+        @Override
+        public boolean markSupported() {
+          return false;
+        }
+      };
+    }
+
+    @Override
+    public void close() {
+      if (open != null) {
+        try {
+          open.close();
+        } catch (IOException e) {
+          // A read-only file: nothing is lost.
+        }
+        open = null;
+      }
     }
   }
 

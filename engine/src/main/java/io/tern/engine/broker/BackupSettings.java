@@ -69,7 +69,9 @@ record BackupSettings(Kind kind, Path basePath, S3BackupStore.Config s3) {
                   values.text("data.backup.s3.basePath"),
                   values.bool("data.backup.s3.forcePathStyleAccess"),
                   values.text("data.backup.s3.compression"),
-                  timeout));
+                  timeout,
+                  values.bytes("data.backup.s3.multipartThreshold"),
+                  values.bytes("data.backup.s3.multipartPartSize")));
         }
       };
     } catch (IllegalArgumentException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tern.engine.backup.BackupManifest;
+import io.tern.engine.backup.BackupStatus;
 import io.tern.engine.backup.BackupStore;
 import io.tern.engine.backup.CheckpointValue;
 import io.tern.engine.command.PartitionCommands;
@@ -25,8 +26,10 @@ import java.util.concurrent.Executor;
  *   <li>{@code POST /actuator/backups} with {@code {"backupId": N}} (or {@code POST
  *       /actuator/backups/N}): writes the checkpoint N to every partition; 202 once each accepted
  *       it, 409 if a partition has a checkpoint of N or above already;
- *   <li>{@code GET /actuator/backups/N}: its state over the partitions (COMPLETED once every
- *       partition stored its part) with each partition's details; 404 if no part is stored;
+ *   <li>{@code GET /actuator/backups/N}: its state over the partitions ({@link BackupStatus}:
+ *       COMPLETED once every partition stored its part, IN_PROGRESS, FAILED, INCOMPLETE when a
+ *       partition has no part and none is in progress) with each partition's details, a partition
+ *       without a part as DOES_NOT_EXIST; 404 if no part is stored;
  *   <li>{@code GET /actuator/backups}: every backup so;
  *   <li>{@code DELETE /actuator/backups/N}: deletes every stored part, 204.
  * </ul>
@@ -230,38 +233,37 @@ final class BackupsEndpoint {
     return ManagementApi.Answer.json(200, text.append(']').toString());
   }
 
-  /**
-   * The state of a backup from its parts: FAILED if one failed, COMPLETED once every partition of
-   * the cluster (as the parts recorded it) stored its part, else IN_PROGRESS.
-   */
-  static String state(List<BackupManifest> parts) {
-    if (parts.stream().anyMatch(part -> part.state() == BackupManifest.State.FAILED)) {
-      return "FAILED";
-    }
-    int partitionsCount = parts.get(0).partitionsCount();
-    long completed =
-        parts.stream().filter(part -> part.state() == BackupManifest.State.COMPLETED).count();
-    return completed == partitionsCount ? "COMPLETED" : "IN_PROGRESS";
-  }
-
   private static void writeBackup(JsonGenerator json, long backupId, List<BackupManifest> parts)
       throws IOException {
+    BackupStatus status = BackupStatus.of(backupId, parts);
     json.writeNumberField("backupId", backupId);
-    String state = state(parts);
-    json.writeStringField("state", state);
-    String failure =
-        parts.stream()
-            .filter(part -> part.failureReason() != null)
-            .map(part -> "partition " + part.partitionId() + ": " + part.failureReason())
-            .reduce((a, b) -> a + "; " + b)
-            .orElse(null);
-    if (failure != null) {
-      json.writeStringField("failureReason", failure);
-    }
-    json.writeArrayFieldStart("details");
+    json.writeStringField("state", status.state().name());
+    List<String> reasons = new ArrayList<>();
     for (BackupManifest part : parts) {
+      if (part.failureReason() != null) {
+        reasons.add("partition " + part.partitionId() + ": " + part.failureReason());
+      }
+    }
+    if (status.incompleteReason() != null) {
+      reasons.add(status.incompleteReason());
+    }
+    if (!reasons.isEmpty()) {
+      json.writeStringField("failureReason", String.join("; ", reasons));
+    }
+    // Every partition, by id: those without a part as Zeebe shows them, DOES_NOT_EXIST.
+    Map<Integer, BackupManifest> byPartition = new TreeMap<>();
+    parts.forEach(part -> byPartition.put(part.partitionId(), part));
+    status.missingPartitions().forEach(partitionId -> byPartition.put(partitionId, null));
+    json.writeArrayFieldStart("details");
+    for (Map.Entry<Integer, BackupManifest> entry : byPartition.entrySet()) {
+      BackupManifest part = entry.getValue();
       json.writeStartObject();
-      json.writeNumberField("partitionId", part.partitionId());
+      json.writeNumberField("partitionId", entry.getKey());
+      if (part == null) {
+        json.writeStringField("state", BackupStatus.State.DOES_NOT_EXIST.name());
+        json.writeEndObject();
+        continue;
+      }
       json.writeStringField("state", part.state().name());
       if (part.failureReason() != null) {
         json.writeStringField("failureReason", part.failureReason());

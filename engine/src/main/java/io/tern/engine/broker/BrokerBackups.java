@@ -13,14 +13,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A broker's share of backups: the configured store, the one thread that stores the parts of the
- * partitions led here (one part at a time: a backup is I/O, and processing keeps the CPU), the
- * thread that answers {@code /actuator/backups} from the store, and the metrics.
+ * partitions led here (one part at a time: a backup is I/O, and processing keeps the CPU), the one
+ * that announces each part (its IN_PROGRESS manifest) as soon as its checkpoint commits, the thread
+ * that answers {@code /actuator/backups} from the store, and the metrics.
  */
 final class BrokerBackups implements AutoCloseable {
   /** How long POST /actuator/backups waits for each partition to accept the checkpoint. */
   private static final long CHECKPOINT_TIMEOUT_MS = 15_000;
 
   private final BackupStore store;
+  private final ExecutorService announcements;
   private final ExecutorService uploads;
   private final ExecutorService storeCalls;
   private final BackupContext context;
@@ -28,12 +30,14 @@ final class BrokerBackups implements AutoCloseable {
 
   BrokerBackups(BrokerConfig config, PartitionCommands partitions, MeterRegistry registry) {
     this.store = config.backup().open();
+    this.announcements = Executors.newSingleThreadExecutor(daemon("backup-announce"));
     this.uploads = Executors.newSingleThreadExecutor(daemon("backup-upload"));
     this.storeCalls = Executors.newSingleThreadExecutor(daemon("backup-api"));
     this.context =
         config.backup().configured()
             ? new BackupContext(
                 store,
+                announcements,
                 uploads,
                 config.nodeId(),
                 config.partitionsCount(),
@@ -66,6 +70,7 @@ final class BrokerBackups implements AutoCloseable {
   /** Stops taking parts (one being stored is cut short: its manifest stays IN_PROGRESS). */
   @Override
   public void close() {
+    announcements.shutdownNow();
     uploads.shutdownNow();
     storeCalls.shutdownNow();
     try {

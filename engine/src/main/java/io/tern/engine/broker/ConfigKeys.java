@@ -195,7 +195,18 @@ final class ConfigKeys {
           new Key(
               "data.backup.s3.apiCallTimeout",
               "180s",
-              "how long one S3 call (one file's upload) may take in all, retries included"),
+              "how long one S3 call (one file's upload, or one part of a multipart upload) may"
+                  + " take in all, retries included"),
+          new Key(
+              "data.backup.s3.multipartThreshold",
+              "128MB",
+              "files larger than this go up as a multipart upload (a single PUT takes at most"
+                  + " 5GB); 5MB to 5GB"),
+          new Key(
+              "data.backup.s3.multipartPartSize",
+              "64MB",
+              "the size of each part of a multipart upload (larger if a file would need over"
+                  + " 10,000 parts); 5MB to 5GB"),
           new Key(
               "processing.maxCommandsInBatch",
               "100",

@@ -19,9 +19,11 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code bin/restore --backupId N [CONFIG.yaml]}: fills this broker's empty data directory from
  * backup N, for the partitions it hosts, with the same configuration bin/broker reads ({@link
- * BackupRestore}). Run it on every broker of the cluster, then start them. Exit codes: 0 restored,
- * 1 refused or failed (the message says why; the data directory is left as it was), 2 bad arguments
- * or configuration.
+ * BackupRestore}). Run it on every broker of the cluster, then start them. With {@code
+ * --skipIfRestored} a data directory restored from that backup before is left alone (the chart's
+ * init container runs at every pod start). Exit codes: 0 restored (or so already), 1 refused or
+ * failed (the message says why; the data directory is left as it was), 2 bad arguments or
+ * configuration.
  */
 @Command(
     name = "restore",
@@ -39,6 +41,13 @@ public final class RestoreMain implements Callable<Integer> {
       required = true,
       description = "the id of the backup to restore (GET /actuator/backups lists them)")
   long backupId;
+
+  @Option(
+      names = "--skipIfRestored",
+      description =
+          "do nothing (exit 0) if the data directory was filled by a restore of this backup"
+              + " already: an init container runs again whenever the pod restarts")
+  boolean skipIfRestored;
 
   @Parameters(
       arity = "0..1",
@@ -61,6 +70,14 @@ public final class RestoreMain implements Callable<Integer> {
     Logging.configure("restore-" + config.nodeId(), config.logLevel());
     Logger log = LoggerFactory.getLogger(RestoreMain.class);
     log.info(loaded.describeFiles());
+    if (skipIfRestored && BackupRestore.restoredAlready(config.dataDirectory(), backupId)) {
+      log.info(
+          "{} was restored from backup {} already ({} says so): nothing to do",
+          config.dataDirectory(),
+          backupId,
+          BackupRestore.MARKER);
+      return 0;
+    }
     try {
       BackupRestore.Restored restored = restore(config, backupId);
       log.info(

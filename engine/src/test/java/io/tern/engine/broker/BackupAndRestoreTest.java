@@ -153,6 +153,7 @@ class BackupAndRestoreTest {
     for (int node = 0; node < BROKERS; node++) {
       BackupRestore.Restored restored = RestoreMain.restore(stopped.config(node), 5);
       assertThat(restored.checkpointPositions()).containsOnlyKeys(1, 2);
+      assertThat(BackupRestore.restoredAlready(stopped.config(node).dataDirectory(), 5)).isTrue();
     }
 
     try (TestCluster cluster = cluster(store, PARTITIONS).start()) {

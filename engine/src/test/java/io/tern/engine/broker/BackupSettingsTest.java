@@ -63,5 +63,44 @@ class BackupSettingsTest {
     assertThatThrownBy(() -> BrokerConfigLoader.load(null, Map.of("TERN_DATA_BACKUP_STORE", "s3")))
         .hasMessageContaining("data.backup.s3.bucketName");
     assertThat(BrokerConfigLoader.load(null, Map.of()).backup().configured()).isFalse();
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_DATA_BACKUP_STORE", "s3",
+                        "TERN_DATA_BACKUP_S3_BUCKETNAME", "backups",
+                        "TERN_DATA_BACKUP_S3_MULTIPARTPARTSIZE", "1MB")))
+        .hasMessageContaining("data.backup.s3.multipartPartSize must be from 5MB to 5GB");
+    assertThatThrownBy(
+            () ->
+                BrokerConfigLoader.load(
+                    null,
+                    Map.of(
+                        "TERN_DATA_BACKUP_STORE", "s3",
+                        "TERN_DATA_BACKUP_S3_BUCKETNAME", "backups",
+                        "TERN_DATA_BACKUP_S3_MULTIPARTTHRESHOLD", "big")))
+        .hasMessageContaining("'data.backup.s3.multipartThreshold' = 'big'")
+        .hasMessageContaining("a size in bytes");
+  }
+
+  @Test
+  void multipartSizesAreReadInZeebesUnits() {
+    BrokerConfig config =
+        BrokerConfigLoader.load(
+            null,
+            Map.of(
+                "TERN_DATA_BACKUP_STORE", "s3",
+                "TERN_DATA_BACKUP_S3_BUCKETNAME", "backups",
+                "TERN_DATA_BACKUP_S3_MULTIPARTTHRESHOLD", "1GB",
+                "TERN_DATA_BACKUP_S3_MULTIPARTPARTSIZE", "16MB"));
+    assertThat(config.backup().s3().multipartThreshold()).isEqualTo(1L << 30);
+    assertThat(config.backup().s3().multipartPartSize()).isEqualTo(16L << 20);
+    BrokerConfig defaults =
+        BrokerConfigLoader.load(
+            null,
+            Map.of("TERN_DATA_BACKUP_STORE", "s3", "TERN_DATA_BACKUP_S3_BUCKETNAME", "backups"));
+    assertThat(defaults.backup().s3().multipartThreshold()).isEqualTo(128L << 20);
+    assertThat(defaults.backup().s3().multipartPartSize()).isEqualTo(64L << 20);
   }
 }

@@ -139,5 +139,18 @@ class RestoreMainTest {
     try (var left = Files.list(data)) {
       assertThat(left).extracting(path -> path.getFileName().toString()).containsExactly("raft");
     }
+
+    // The chart's init container, run again after a restore of backup 3: nothing to do. Another
+    // backup's id is still refused, and so is a directory without the mark.
+    Run noMark = restore(settings(data, backups), "--backupId", "3", "--skipIfRestored");
+    assertThat(noMark.exit()).as(noMark.output()).isEqualTo(1);
+    assertThat(noMark.output()).contains("is not empty");
+    Files.writeString(data.resolve(".restored-backup"), "3\n");
+    Run again = restore(settings(data, backups), "--backupId", "3", "--skipIfRestored");
+    assertThat(again.exit()).as(again.output()).isZero();
+    assertThat(again.output()).contains("was restored from backup 3 already");
+    Run other = restore(settings(data, backups), "--backupId", "4", "--skipIfRestored");
+    assertThat(other.exit()).as(other.output()).isEqualTo(1);
+    assertThat(other.output()).contains("is not empty");
   }
 }

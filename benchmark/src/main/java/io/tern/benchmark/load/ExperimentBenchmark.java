@@ -291,7 +291,7 @@ public final class ExperimentBenchmark {
    * Asks for rebalancing until every partition is led by its primary (or 60 s passed); returns each
    * partition's leader (node id) as found last.
    */
-  private static Map<Integer, Integer> onPrimaries(
+  static Map<Integer, Integer> onPrimaries(
       List<String> management, String authorization, int brokers, Progress progress)
       throws InterruptedException {
     LimiterGauges leaders = new LimiterGauges(management);

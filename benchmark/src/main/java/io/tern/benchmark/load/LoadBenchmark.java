@@ -81,6 +81,12 @@ public final class LoadBenchmark {
         gateway = cluster.gateway();
         management = cluster.managementAddresses();
         rest = cluster.restAddress();
+        // Which broker leads what decides how many commands cross the command API from node 0's
+        // gateway: left to the elections, it differed between runs and so did the figures.
+        Map<Integer, Integer> leaders =
+            ExperimentBenchmark.onPrimaries(
+                management, cluster.managementAuthorization(), options.brokers, progress);
+        progress.log("leaders: %s", ExperimentBenchmark.leaderBalance(leaders, options.brokers));
       }
     }
     CamundaClientBuilder builder =

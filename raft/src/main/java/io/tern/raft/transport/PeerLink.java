@@ -36,6 +36,12 @@ final class PeerLink {
   /** Messages written per flush: enough to batch syscalls, few enough to let reads interleave. */
   static final int MAX_MESSAGES_PER_FLUSH = 64;
 
+  /**
+   * The most bytes of frames encoded into one buffer: TLS's largest record carries 16 KiB, so one
+   * buffer makes a few records, and a batch of small messages is one buffer.
+   */
+  static final int MAX_COALESCED_BYTES = 64 * 1024;
+
   private record Outbound(int partitionId, RaftMessage message, int frameBytes) {}
 
   final int memberId;
@@ -77,6 +83,7 @@ final class PeerLink {
   }
 
   private long attachedAtNs; // event loop only
+  private boolean draining; // event loop only
   private boolean everConnected;
   private boolean failureLogged;
   private boolean closed;
@@ -309,31 +316,77 @@ final class PeerLink {
     }
   }
 
-  /** Writes queued messages, one flush per batch, while the connection takes them. */
+  /**
+   * Writes queued messages, one flush per batch, while the connection takes them. A batch's frames
+   * are encoded back to back into as few buffers as {@link #MAX_COALESCED_BYTES} allows, so that
+   * each buffer is one write down the pipeline: with TLS, one write is wrapped into one record
+   * (rather than the SslHandler queueing, copying and merging one small write per message), and
+   * without it the socket gets one buffer instead of one per message.
+   */
   private void drain() {
     drainScheduled.set(false);
+    if (draining) {
+      // Called back from a write below: the batch taken off the queue is not all written yet, and
+      // writing later messages now would reorder them. The running drain reschedules itself.
+      return;
+    }
+    draining = true;
+    try {
+      drainBatch();
+    } finally {
+      draining = false;
+    }
+    // Yield between batches so reads and other peers' writes on this loop get their turn.
+    Channel ch = channel;
+    if (ch != null && ch.isActive() && !queue.isEmpty() && ch.isWritable()) {
+      scheduleDrain();
+    }
+  }
+
+  private void drainBatch() {
     Channel ch = channel;
     if (ch == null || !ch.isActive()) {
       return;
     }
-    int written = 0;
-    while (written < MAX_MESSAGES_PER_FLUSH && ch.isWritable()) {
+    if (!ch.isWritable()) {
+      return; // channelWritabilityChanged drains again
+    }
+    // Taken off the queue first, so that the buffers can be sized for the whole batch. Bounded by
+    // the bytes the connection takes before it stops being writable, as writing one by one was.
+    Outbound[] batch = new Outbound[MAX_MESSAGES_PER_FLUSH];
+    int count = 0;
+    long batchBytes = 0;
+    long budget = Math.max(1, ch.bytesBeforeUnwritable());
+    while (count < MAX_MESSAGES_PER_FLUSH && batchBytes < budget) {
       Outbound next = queue.poll();
       if (next == null) {
         break;
       }
       queuedMessages.decrementAndGet();
       queuedBytes.addAndGet(-next.frameBytes());
-      ByteBuf frame = ch.alloc().ioBuffer(next.frameBytes());
+      batch[count++] = next;
+      batchBytes += next.frameBytes();
+    }
+    ByteBuf buffer = null;
+    int written = 0;
+    for (int i = 0; i < count; i++) {
+      Outbound next = batch[i];
+      if (buffer != null && buffer.writableBytes() < next.frameBytes()) {
+        ch.write(buffer, ch.voidPromise());
+        buffer = null;
+      }
+      if (buffer == null) {
+        buffer = ch.alloc().ioBuffer(bufferBytes(batch, i, count));
+      }
+      int start = buffer.writerIndex();
       try {
-        frame.writeIntLE(next.frameBytes() - NettyRaftTransport.LENGTH_PREFIX_BYTES);
-        codec.encode(next.partitionId(), next.message(), frame);
+        buffer.writeIntLE(next.frameBytes() - NettyRaftTransport.LENGTH_PREFIX_BYTES);
+        codec.encode(next.partitionId(), next.message(), buffer);
       } catch (RuntimeException e) {
-        frame.release();
+        buffer.writerIndex(start); // the frames before it stay whole
         LOG.error("raft transport: cannot encode {} for member {}", next.message(), memberId, e);
         continue;
       }
-      ch.write(frame, ch.voidPromise());
       if (expectsAnswer(next.message()) && unansweredSinceNs.get() == 0) {
         unansweredSinceNs.compareAndSet(0, System.nanoTime());
       }
@@ -341,13 +394,32 @@ final class PeerLink {
       meters.bytesSent.increment(next.frameBytes());
       written++;
     }
+    if (buffer != null) {
+      if (buffer.isReadable()) {
+        ch.write(buffer, ch.voidPromise());
+      } else {
+        buffer.release();
+      }
+    }
     if (written > 0) {
       ch.flush();
     }
-    // Yield between batches so reads and other peers' writes on this loop get their turn.
-    if (!queue.isEmpty() && ch.isWritable()) {
-      scheduleDrain();
+  }
+
+  /**
+   * The size of the buffer that starts with {@code batch[from]}: the frames from there that fit in
+   * {@link #MAX_COALESCED_BYTES} together, or that first frame alone if it is larger.
+   */
+  private static int bufferBytes(Outbound[] batch, int from, int count) {
+    int bytes = batch[from].frameBytes();
+    for (int i = from + 1; i < count; i++) {
+      int more = batch[i].frameBytes();
+      if (bytes + more > MAX_COALESCED_BYTES) {
+        break;
+      }
+      bytes += more;
     }
+    return bytes;
   }
 
   private void execute(Runnable task) {

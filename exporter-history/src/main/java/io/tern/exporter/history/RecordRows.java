@@ -141,11 +141,13 @@ final class RecordRows {
         return;
       }
     }
+    // Activating an element (the process too) is the first record of its key.
+    boolean created = pi == ProcessInstanceIntent.ELEMENT_ACTIVATING;
     BpmnElementType type = value.getBpmnElementType();
     if (type == BpmnElementType.PROCESS) {
+      Row<ProcessInstance> row = Tables.PROCESS_INSTANCES.newRow();
       buffer.add(
-          Tables.PROCESS_INSTANCES
-              .newRow()
+          (created ? row.created() : row)
               .set(ProcessInstance.PROCESS_INSTANCE_KEY, record.getKey())
               .set(ProcessInstance.PROCESS_DEFINITION_KEY, key(value.getProcessDefinitionKey()))
               .set(ProcessInstance.BPMN_PROCESS_ID, text(value.getBpmnProcessId()))
@@ -162,9 +164,9 @@ final class RecordRows {
               .set(ProcessInstance.PARTITION_ID, record.getPartitionId())
               .set(ProcessInstance.POSITION, record.getPosition()));
     } else if (type != BpmnElementType.SEQUENCE_FLOW) {
+      Row<ElementInstance> row = Tables.ELEMENT_INSTANCES.newRow();
       buffer.add(
-          Tables.ELEMENT_INSTANCES
-              .newRow()
+          (created ? row.created() : row)
               .set(ElementInstance.ELEMENT_INSTANCE_KEY, record.getKey())
               .set(ElementInstance.PROCESS_INSTANCE_KEY, value.getProcessInstanceKey())
               .set(ElementInstance.PROCESS_DEFINITION_KEY, key(value.getProcessDefinitionKey()))
@@ -207,6 +209,9 @@ final class RecordRows {
     }
     Row<Job> row = jobRow(record, record.getKey(), value, state);
     row.set(Job.CREATED_AT, created).set(Job.ENDED_AT, ended);
+    if (intent == JobIntent.CREATED) {
+      row.created();
+    }
     buffer.add(row);
   }
 
@@ -256,9 +261,9 @@ final class RecordRows {
     String json = value.getValue();
     String prefix = prefix(json);
     Instant at = time(record);
+    Row<Variable> row = Tables.VARIABLES.newRow();
     buffer.add(
-        Tables.VARIABLES
-            .newRow()
+        (intent == VariableIntent.CREATED ? row.created() : row)
             .set(Variable.SCOPE_KEY, value.getScopeKey())
             .set(Variable.NAME, value.getName())
             .set(Variable.VARIABLE_KEY, record.getKey())
@@ -271,9 +276,11 @@ final class RecordRows {
             .set(Variable.UPDATED_AT, at)
             .set(Variable.PARTITION_ID, record.getPartitionId())
             .set(Variable.POSITION, record.getPosition()));
+    // One entry per record: its key is the record's position, the first record of that key.
     buffer.add(
         Tables.VARIABLE_HISTORY
             .newRow()
+            .created()
             .set(VariableHistory.PARTITION_ID, record.getPartitionId())
             .set(VariableHistory.POSITION, record.getPosition())
             .set(VariableHistory.VARIABLE_KEY, record.getKey())
@@ -306,9 +313,9 @@ final class RecordRows {
         return;
       }
     }
+    Row<Incident> row = Tables.INCIDENTS.newRow();
     buffer.add(
-        Tables.INCIDENTS
-            .newRow()
+        (intent == IncidentIntent.CREATED ? row.created() : row)
             .set(Incident.INCIDENT_KEY, record.getKey())
             .set(
                 Incident.ERROR_TYPE,
@@ -356,9 +363,9 @@ final class RecordRows {
         return;
       }
     }
+    Row<UserTask> row = Tables.USER_TASKS.newRow();
     buffer.add(
-        Tables.USER_TASKS
-            .newRow()
+        (intent == UserTaskIntent.CREATED ? row.created() : row)
             .set(UserTask.USER_TASK_KEY, record.getKey())
             .set(UserTask.STATE, state)
             .set(UserTask.ASSIGNEE, text(value.getAssignee()))

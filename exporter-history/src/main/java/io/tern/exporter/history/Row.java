@@ -11,6 +11,7 @@ import java.util.List;
 final class Row<C extends Enum<C> & Column> {
   final Table<C> table;
   private final Object[] values;
+  private boolean created;
 
   Row(Table<C> table) {
     this.table = table;
@@ -26,9 +27,35 @@ final class Row<C extends Enum<C> & Column> {
     return values[column.ordinal()];
   }
 
-  /** The key's values, usable as a map key. */
-  List<Object> key() {
-    return table.keys.stream().map(this::get).toList();
+  /**
+   * The key as a map key: the value of a one-column key itself (no list to allocate for the rows of
+   * most tables), else the list of the key's values.
+   */
+  Object key() {
+    List<C> keys = table.keys;
+    if (keys.size() == 1) {
+      return values[keys.get(0).ordinal()];
+    }
+    Object[] key = new Object[keys.size()];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = values[keys.get(i).ordinal()];
+    }
+    return Arrays.asList(key);
+  }
+
+  /**
+   * Marks the row as made by the record that created its key (an element's activation, a job's
+   * creation...): no record before it in the log has this key, so a store that holds exactly the
+   * records up to a position before it holds no row for it, and the row can be inserted rather than
+   * merged ({@link HistoryWriter}).
+   */
+  Row<C> created() {
+    created = true;
+    return this;
+  }
+
+  boolean isCreated() {
+    return created;
   }
 
   /**

@@ -13,18 +13,19 @@ import java.util.Set;
  * transaction that writes them commits, so a flush that fails loses nothing.
  */
 final class RowBuffer {
-  private final Map<Table<?>, Map<List<Object>, Row<?>>> rows = new LinkedHashMap<>();
+  private final Map<Table<?>, Map<Object, Row<?>>> rows = new LinkedHashMap<>();
   private final Set<Long> incidentInstances = new LinkedHashSet<>();
   private final Set<Long> incidentElements = new LinkedHashSet<>();
   private long position = -1;
   private int rowCount;
 
   <C extends Enum<C> & Column> void add(Row<C> row) {
-    Map<List<Object>, Row<?>> table = rows.computeIfAbsent(row.table, t -> new LinkedHashMap<>());
+    Map<Object, Row<?>> table = rows.computeIfAbsent(row.table, t -> new LinkedHashMap<>());
+    Object key = row.key();
     @SuppressWarnings("unchecked")
-    Row<C> pending = (Row<C>) table.get(row.key());
+    Row<C> pending = (Row<C>) table.get(key);
     if (pending == null) {
-      table.put(row.key(), row);
+      table.put(key, row);
       rowCount++;
     } else {
       pending.mergeNewer(row);
@@ -61,7 +62,7 @@ final class RowBuffer {
   }
 
   Collection<Row<?>> rows(Table<?> table) {
-    Map<List<Object>, Row<?>> byKey = rows.get(table);
+    Map<Object, Row<?>> byKey = rows.get(table);
     return byKey == null ? List.of() : byKey.values();
   }
 
@@ -74,7 +75,8 @@ final class RowBuffer {
   }
 
   void clear() {
-    rows.clear();
+    // The tables' maps stay, with their capacity, for the next batch.
+    rows.values().forEach(Map::clear);
     incidentInstances.clear();
     incidentElements.clear();
     position = -1;

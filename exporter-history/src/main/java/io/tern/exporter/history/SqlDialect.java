@@ -36,6 +36,17 @@ abstract class SqlDialect {
    */
   abstract String upsert(Table<?> table);
 
+  /** One row's plain insert, parameters in column order: for rows whose key is new. */
+  String insert(Table<?> table) {
+    return "INSERT INTO "
+        + table.name
+        + " ("
+        + columnList(table, "")
+        + ") VALUES ("
+        + table.columns.stream().map(c -> "?").collect(Collectors.joining(", "))
+        + ")";
+  }
+
   static String columnList(Table<?> table, String prefix) {
     return table.columns.stream().map(c -> prefix + c.sqlName()).collect(Collectors.joining(", "));
   }

@@ -26,6 +26,23 @@ final class SqlErrors {
     return text.length() > MAX_LENGTH ? text.substring(0, MAX_LENGTH) + "..." : text.toString();
   }
 
+  /**
+   * Whether a key the statement wrote exists already (SQLState 23505 on H2 and PostgreSQL),
+   * anywhere in the chain of a batch's failures.
+   */
+  static boolean isDuplicateKey(SQLException failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql) {
+        for (SQLException e = sql; e != null; e = e.getNextException()) {
+          if ("23505".equals(e.getSQLState())) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   /** The exception to chain to what the exporter throws: a batch's reason rather than the batch. */
   static Throwable cause(Throwable failure) {
     if (failure instanceof BatchUpdateException batch && batch.getNextException() != null) {

@@ -161,6 +161,36 @@ abstract class HistoryExporterContract {
         .isEqualTo(log.get(half - 1).getPosition());
   }
 
+  /**
+   * Two leaders of a partition for a moment, both past the same stored position: the second finds
+   * the rows the first wrote after it. Rows of new keys are inserted, not merged, so its inserts
+   * fail on the keys; it writes the batch again with upserts, at once, and neither fails nor
+   * changes a row.
+   */
+  @Test
+  void aSecondLeaderWritingTheSameRecordsFailsNothingAndChangesNothing() throws Exception {
+    TestRecords records = new TestRecords(PARTITION, NOW);
+    OrderScenario order = new OrderScenario(records);
+    List<Record<?>> log = records.log;
+    long last = log.get(log.size() - 1).getPosition();
+    Map<String, Object> oneBatch = Map.of("batchSize", 10_000, "flushInterval", "PT1H");
+    TestDirector first = director(oneBatch);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    TestDirector second = director(oneBatch, registry, InstantSource.system());
+
+    first.exportAll(log);
+    first.flush();
+    order.assertStored(db);
+    Map<String, List<List<Object>>> stored = db.dump();
+
+    second.exportAll(log);
+    second.flush();
+
+    assertThat(second.acknowledged()).isEqualTo(last);
+    assertThat(db.dump()).isEqualTo(stored);
+    assertThat(registry.get("tern.history.failures").counter().count()).isZero();
+  }
+
   @Test
   void storesAUserTasksLifeAndAReplayChangesNothing() throws Exception {
     TestRecords records = new TestRecords(PARTITION, NOW);

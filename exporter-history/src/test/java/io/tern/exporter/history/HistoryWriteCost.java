@@ -28,11 +28,12 @@ import java.util.Map;
  *   io.tern.exporter.history.HistoryWriteCost 20000 3
  * </pre>
  *
- * <p>Arguments: instances per round (default 20000), rounds (default 3), a JDBC URL (default an H2
- * file in a temporary directory, as the broker's default store; {@code ;OPTION=...} appends options
- * to that file's URL; {@code {round}} in a URL is replaced by the round's number, so that every
- * round writes a new store). Each round is a new store; the first round warms the JIT and is
- * printed but left out of the median.
+ * <p>Arguments: instances per round (default 20000), rounds (default 3), a JDBC URL ({@code -} or
+ * none for the default: an H2 file in a temporary directory, as the broker's default store; {@code
+ * ;OPTION=...} appends options to that file's URL; {@code {round}} in a URL is replaced by the
+ * round's number, so that every round writes a new store), then any of the exporter's args as
+ * {@code name=value} ({@code batchSize=2000}). Each round is a new store; the first round warms the
+ * JIT and is printed but left out of the median.
  */
 final class HistoryWriteCost {
   private static final int IN_FLIGHT = 16;
@@ -41,7 +42,13 @@ final class HistoryWriteCost {
   public static void main(String[] args) throws Exception {
     int instances = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-    String url = args.length > 2 ? args[2] : null;
+    String url = args.length > 2 && !args[2].equals("-") ? args[2] : null;
+    Map<String, Object> extraArgs = new java.util.HashMap<>();
+    for (int i = 3; i < args.length; i++) {
+      String[] setting = args[i].split("=", 2);
+      extraArgs.put(
+          setting[0], setting[1].matches("\\d+") ? Integer.valueOf(setting[1]) : setting[1]);
+    }
     List<Double> microsPerInstance = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
       Path dir = Files.createTempDirectory("history-write-cost");
@@ -54,7 +61,10 @@ final class HistoryWriteCost {
       List<Record<?>> log = workload(records, instances);
       try (TestDirector director =
           new TestDirector(
-              1, Map.of("url", storeUrl), new SimpleMeterRegistry(), InstantSource.system())) {
+              1,
+              storeArgs(storeUrl, extraArgs),
+              new SimpleMeterRegistry(),
+              InstantSource.system())) {
         director.start();
         long cpuBefore = directorCpuNanos();
         long processBefore = processCpuNanos();
@@ -78,6 +88,9 @@ final class HistoryWriteCost {
             wallNanos / 1e9);
         if (round > 1 || rounds == 1) {
           microsPerInstance.add(perInstance);
+        }
+        if (Boolean.getBoolean("threads")) {
+          printThreads();
         }
       }
     }
@@ -148,6 +161,38 @@ final class HistoryWriteCost {
       TestRecords records, ProcessInstanceIntent intent, long taskKey, long instanceKey) {
     return records.element(
         intent, taskKey, instanceKey, "ship", BpmnElementType.SERVICE_TASK, instanceKey);
+  }
+
+  private static Map<String, Object> storeArgs(String url, Map<String, Object> extra) {
+    Map<String, Object> storeArgs = new java.util.HashMap<>(extra);
+    storeArgs.put("url", url);
+    return storeArgs;
+  }
+
+  /**
+   * With -Dthreads=true: the process's busiest threads so far (the JVM's own too), from /proc;
+   * threads that ended (the stores of earlier rounds) are not counted.
+   */
+  private static void printThreads() throws java.io.IOException {
+    Map<String, Long> ticks = new java.util.TreeMap<>();
+    try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+      for (Path task : tasks.toList()) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"));
+        } catch (java.nio.file.NoSuchFileException ended) {
+          continue;
+        }
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        ticks.merge(name.replaceAll("\\d+", "#"), used, Long::sum);
+      }
+    }
+    ticks.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(10)
+        .forEach(e -> System.out.printf("  %-20s %6.1f s%n", e.getKey(), e.getValue() / 100.0));
   }
 
   /** The whole process: H2's background writer and the collector work for the exporter too. */

@@ -5,7 +5,9 @@ import io.camunda.zeebe.protocol.record.ValueType;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The names Zeebe 8.6's Elasticsearch exporter gives to what it writes, so that readers of Zeebe's
@@ -27,15 +29,52 @@ final class IndexNames {
   private final String prefix;
   private final DateTimeFormatter dates;
 
+  /**
+   * Whether an index name can be reused for every record of the same second: a date pattern without
+   * fractions of a second names the same index for all of them.
+   */
+  private final boolean bySecond;
+
+  // The index names of the second (and broker version) of the last record: the records of a
+  // second share them, so most records cost a map lookup, not a date's formatting.
+  private long namedSecond = Long.MIN_VALUE;
+  private String namedVersion;
+  private final Map<ValueType, String> named = new EnumMap<>(ValueType.class);
+
   IndexNames(String prefix, String datePattern) {
     this.prefix = prefix;
     this.dates = DateTimeFormatter.ofPattern(datePattern, Locale.ROOT).withZone(ZoneOffset.UTC);
+    this.bySecond = !patternLetters(datePattern).matches(".*[SnNA].*");
   }
 
   /** The index a record's document goes to. */
   String index(Record<?> record) {
-    return indexPrefix(record.getValueType(), record.getBrokerVersion())
-        + dates.format(Instant.ofEpochMilli(record.getTimestamp()));
+    long timestamp = record.getTimestamp();
+    String brokerVersion = record.getBrokerVersion();
+    if (!bySecond) {
+      return indexName(record.getValueType(), brokerVersion, timestamp);
+    }
+    long second = Math.floorDiv(timestamp, 1000);
+    if (second != namedSecond || !brokerVersion.equals(namedVersion)) {
+      named.clear();
+      namedSecond = second;
+      namedVersion = brokerVersion;
+    }
+    String name = named.get(record.getValueType());
+    if (name == null) {
+      name = indexName(record.getValueType(), brokerVersion, timestamp);
+      named.put(record.getValueType(), name);
+    }
+    return name;
+  }
+
+  private String indexName(ValueType valueType, String brokerVersion, long timestamp) {
+    return indexPrefix(valueType, brokerVersion) + dates.format(Instant.ofEpochMilli(timestamp));
+  }
+
+  /** The pattern's letters outside quoted text ('T' and the like are no fields). */
+  private static String patternLetters(String pattern) {
+    return pattern.replaceAll("'[^']*'", "");
   }
 
   /** The document's id: the same for a record however often it is exported. */

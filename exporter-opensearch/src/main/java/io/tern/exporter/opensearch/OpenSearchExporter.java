@@ -20,12 +20,12 @@ import org.slf4j.Logger;
  * (docs/exporter-opensearch.md).
  *
  * <p>How a record travels: the filter, asked by the director before the record is even mapped, lets
- * through only the record and value types the args enable; {@link #export} turns the record into
- * its document and appends it to the {@link BulkBuffer}; the buffer is sent as one {@code _bulk}
- * request when it holds {@code bulk.size} documents or {@code bulk.memoryLimit} bytes, or {@code
- * bulk.delay} seconds after the last timed flush. Only after the node accepted every document is
- * the buffer cleared and the position of its last record acknowledged (with the sequence counters
- * as metadata).
+ * through only the record and value types the args enable; {@link #export} writes the record's
+ * document ({@link Documents}) straight into the {@link BulkBuffer}; the buffer is sent as one
+ * {@code _bulk} request when it holds {@code bulk.size} documents or {@code bulk.memoryLimit}
+ * bytes, or {@code bulk.delay} seconds after the last timed flush. Only after the node accepted
+ * every document is the buffer cleared and the position of its last record acknowledged (with the
+ * sequence counters as metadata).
  *
  * <p>Failures: a flush that fails inside {@code export} throws, and the director calls {@code
  * export} again with the same record after a backoff; the buffer still holds everything (that
@@ -50,7 +50,6 @@ public final class OpenSearchExporter implements Exporter {
   private SearchClient client;
   private IndexNames names;
   private Templates templates;
-  private Documents documents;
   private BulkBuffer buffer;
   private RecordCounters counters;
   private ScheduledTask timedFlush;
@@ -96,8 +95,7 @@ public final class OpenSearchExporter implements Exporter {
     OpenSearchExporterConfiguration.IndexConfiguration index = configuration.index;
     names = new IndexNames(index.prefix, index.indexSuffixDatePattern);
     templates = new Templates(json, names, index.shards(), index.replicas());
-    documents = new Documents(json.getFactory());
-    buffer = new BulkBuffer(json.getFactory());
+    buffer = new BulkBuffer(json.getFactory(), new Documents());
     counters = RecordCounters.fromMetadata(controller.readMetadata(), json);
     client =
         new SearchClient(
@@ -119,11 +117,7 @@ public final class OpenSearchExporter implements Exporter {
     }
     String documentId = IndexNames.id(record);
     long sequence = counters.nextSequence(record.getPartitionId(), record.getValueType());
-    if (buffer.add(
-        names.index(record),
-        documentId,
-        IndexNames.routing(record),
-        documents.document(record, sequence))) {
+    if (buffer.add(names.index(record), documentId, IndexNames.routing(record), record, sequence)) {
       counters.count(record.getValueType());
       lastBufferedPosition = record.getPosition();
     }
@@ -197,7 +191,7 @@ public final class OpenSearchExporter implements Exporter {
     int count = buffer.size();
     int bytes = buffer.memoryUsage();
     try {
-      client.bulk(buffer.body(), count);
+      client.bulk(buffer.bytes(), bytes, count);
     } catch (RuntimeException e) {
       metrics.failed();
       throw e;

@@ -1,5 +1,7 @@
 package io.tern.exporter.opensearch;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -62,27 +64,40 @@ final class SearchClient implements AutoCloseable {
 
   /** Creates or replaces a component template. */
   void putComponentTemplate(String name, JsonNode body) {
-    send("PUT", "_component_template/" + name, "application/json", bytes(body), "template");
+    byte[] bytes = bytes(body);
+    parse(
+        send(
+            "PUT",
+            "_component_template/" + name,
+            "application/json",
+            bytes,
+            bytes.length,
+            "template"),
+        "template");
   }
 
   /** Creates or replaces a composable index template. */
   void putIndexTemplate(String name, JsonNode body) {
-    send("PUT", "_index_template/" + name, "application/json", bytes(body), "template");
+    byte[] bytes = bytes(body);
+    parse(
+        send("PUT", "_index_template/" + name, "application/json", bytes, bytes.length, "template"),
+        "template");
   }
 
   /**
-   * Sends a bulk request; returns normally only if the node indexed every document. Any item that
-   * failed fails the whole call (the caller keeps all the documents and sends them again: those
-   * already indexed are indexed again under the same ids).
+   * Sends a bulk request, the first {@code length} bytes of {@code body}; returns normally only if
+   * the node indexed every document. Any item that failed fails the whole call (the caller keeps
+   * all the documents and sends them again: those already indexed are indexed again under the same
+   * ids).
    */
-  void bulk(byte[] body, int documents) {
-    JsonNode answer = send("POST", "_bulk", "application/x-ndjson", body, "bulk");
-    if (!answer.path("errors").asBoolean(false)) {
+  void bulk(byte[] body, int length, int documents) {
+    Answer answer = send("POST", "_bulk", "application/x-ndjson", body, length, "bulk");
+    if (!hasErrors(answer)) {
       return;
     }
     StringBuilder quoted = new StringBuilder();
     int failed = 0;
-    for (JsonNode item : answer.path("items")) {
+    for (JsonNode item : parse(answer, "bulk").path("items")) {
       JsonNode result = item.elements().hasNext() ? item.elements().next() : item;
       JsonNode error = result.path("error");
       if (!error.isMissingNode() && !error.isNull()) {
@@ -104,7 +119,48 @@ final class SearchClient implements AutoCloseable {
         "bulk: " + failed + " of " + documents + " documents were not indexed" + quoted);
   }
 
-  private JsonNode send(String method, String path, String contentType, byte[] body, String what) {
+  /**
+   * The answer's top-level {@code errors}, read without building the answer's tree: a node answers
+   * a bulk with an item per document (a thousand objects for a full buffer), and the items matter
+   * only when something failed. OpenSearch and Elasticsearch write {@code errors} before {@code
+   * items}, so the rest is not even read.
+   */
+  private boolean hasErrors(Answer answer) {
+    try (JsonParser parser = json.getFactory().createParser(answer.body())) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new ExportException(answer.describe() + ": not a JSON object");
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (field.equals("errors")) {
+          return value == JsonToken.VALUE_TRUE;
+        }
+        parser.skipChildren();
+      }
+      return false;
+    } catch (IOException e) {
+      throw new ExportException(answer.describe() + ": not JSON: " + e, e);
+    }
+  }
+
+  private JsonNode parse(Answer answer, String what) {
+    try {
+      return json.readTree(answer.body());
+    } catch (IOException e) {
+      throw new ExportException(answer.describe() + ": not JSON: " + e, e);
+    }
+  }
+
+  /** A node's 2xx answer to a request. */
+  private record Answer(String what, String method, URI uri, byte[] body) {
+    String describe() {
+      return what + " " + method + " " + uri;
+    }
+  }
+
+  private Answer send(
+      String method, String path, String contentType, byte[] body, int length, String what) {
     IOException unreachable = null;
     for (int tried = 0; tried < urls.size(); tried++) {
       int index = (current + tried) % urls.size();
@@ -114,7 +170,9 @@ final class SearchClient implements AutoCloseable {
               .timeout(timeout)
               .header("Content-Type", contentType)
               .header("Accept", "application/json")
-              .method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+              // The body as it is: the publisher reads the caller's array, which stays unchanged
+              // until this call returns.
+              .method(method, HttpRequest.BodyPublishers.ofByteArray(body, 0, length));
       authorization.ifPresent(value -> request.header("Authorization", value));
       HttpResponse<byte[]> response;
       try {
@@ -142,11 +200,7 @@ final class SearchClient implements AutoCloseable {
                 + ": "
                 + abbreviate(new String(response.body(), StandardCharsets.UTF_8)));
       }
-      try {
-        return json.readTree(response.body());
-      } catch (IOException e) {
-        throw new ExportException(what + " " + method + " " + uri + ": not JSON: " + e, e);
-      }
+      return new Answer(what, method, uri, response.body());
     }
     throw new ExportException(
         what + ": no node could be reached (" + urls + "): " + unreachable, unreachable);

@@ -2,7 +2,11 @@ package io.tern.exporter.opensearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.camunda.zeebe.protocol.record.Record;
+import io.camunda.zeebe.protocol.record.RecordType;
 import io.camunda.zeebe.protocol.record.ValueType;
+import io.camunda.zeebe.protocol.record.intent.VariableIntent;
+import io.camunda.zeebe.protocol.record.value.ImmutableVariableRecordValue;
 import org.junit.jupiter.api.Test;
 
 class IndexNamesTest {
@@ -25,6 +29,39 @@ class IndexNamesTest {
     assertThat(
             new IndexNames("tern", "yyyy-MM").index(TestRecords.job(1, TestRecords.DAY_2026_12_07)))
         .isEqualTo("tern_job_8.6.0_2026-12");
+  }
+
+  @Test
+  void namesKeptForASecondFollowTheValueTypeTheVersionAndTheNextSecond() {
+    long second = TestRecords.DAY_2026_12_07 + 86_399_000L; // 23:59:59
+    Record<?> job = TestRecords.job(1, second);
+    Record<?> variable =
+        TestRecords.record(
+            1,
+            2,
+            second + 1,
+            RecordType.EVENT,
+            ValueType.VARIABLE,
+            VariableIntent.CREATED,
+            ImmutableVariableRecordValue.builder().build());
+    Record<?> otherVersion = TestRecords.withBrokerVersion(job, "8.6.1");
+
+    assertThat(names.index(job)).isEqualTo("zeebe-record_job_8.6.0_2026-12-07");
+    assertThat(names.index(variable)).isEqualTo("zeebe-record_variable_8.6.0_2026-12-07");
+    assertThat(names.index(otherVersion)).isEqualTo("zeebe-record_job_8.6.1_2026-12-07");
+    assertThat(names.index(TestRecords.job(3, second + 999)))
+        .isEqualTo("zeebe-record_job_8.6.0_2026-12-07");
+    assertThat(names.index(TestRecords.job(4, second + 1000)))
+        .isEqualTo("zeebe-record_job_8.6.0_2026-12-08");
+  }
+
+  @Test
+  void aPatternWithFractionsOfASecondNamesEachMillisecond() {
+    IndexNames millis = new IndexNames("tern", "HHmmss'S'SSS");
+    assertThat(millis.index(TestRecords.job(1, TestRecords.DAY_2026_12_07 + 1)))
+        .isEqualTo("tern_job_8.6.0_000000S001");
+    assertThat(millis.index(TestRecords.job(2, TestRecords.DAY_2026_12_07 + 2)))
+        .isEqualTo("tern_job_8.6.0_000000S002");
   }
 
   @Test

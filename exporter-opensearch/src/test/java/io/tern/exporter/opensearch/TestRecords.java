@@ -2,6 +2,7 @@ package io.tern.exporter.opensearch;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.camunda.zeebe.protocol.record.ImmutableRecord;
@@ -17,6 +18,7 @@ import io.camunda.zeebe.protocol.record.value.ImmutableJobRecordValue;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.EnumMap;
 import java.util.Map;
 
 /**
@@ -30,6 +32,15 @@ final class TestRecords {
           .enable(MapperFeature.USE_STATIC_TYPING)
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
           .build();
+
+  /** One writer per value type, as the engine's {@code RecordJson} keeps them. */
+  private static final Map<ValueType, ObjectWriter> WRITERS = new EnumMap<>(ValueType.class);
+
+  static {
+    for (ValueType valueType : ValueTypeMapping.getAcceptedValueTypes()) {
+      WRITERS.put(valueType, JSON.writerFor(ValueTypeMapping.get(valueType).getValueClass()));
+    }
+  }
 
   private TestRecords() {}
 
@@ -68,12 +79,32 @@ final class TestRecords {
       ValueType valueType,
       Intent intent,
       RecordValue value) {
+    return record(
+        partition,
+        position,
+        2251799813685250L + position,
+        timestamp,
+        recordType,
+        valueType,
+        intent,
+        value);
+  }
+
+  static Record<?> record(
+      int partition,
+      long position,
+      long key,
+      long timestamp,
+      RecordType recordType,
+      ValueType valueType,
+      Intent intent,
+      RecordValue value) {
     return new JsonRecord<>(
         ImmutableRecord.builder()
             .withPartitionId(partition)
             .withPosition(position)
             .withSourceRecordPosition(position - 1)
-            .withKey(2251799813685250L + position)
+            .withKey(key)
             .withTimestamp(timestamp)
             .withRecordType(recordType)
             .withValueType(valueType)
@@ -88,8 +119,15 @@ final class TestRecords {
             .build());
   }
 
+  /** The same record from a broker of another version. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static Record<?> withBrokerVersion(Record<?> record, String brokerVersion) {
+    return new JsonRecord<>(
+        ImmutableRecord.builder().from((Record) record).withBrokerVersion(brokerVersion).build());
+  }
+
   /** An immutable record whose toJson() works. */
-  static final class JsonRecord<T extends RecordValue> implements Record<T> {
+  static class JsonRecord<T extends RecordValue> implements Record<T> {
     private final ImmutableRecord<T> record;
 
     JsonRecord(ImmutableRecord<T> record) {
@@ -178,8 +216,7 @@ final class TestRecords {
         json.writeStartObject();
         json.writeNumberField("partitionId", getPartitionId());
         json.writeFieldName("value");
-        JSON.writerFor(ValueTypeMapping.get(getValueType()).getValueClass())
-            .writeValue(json, getValue());
+        WRITERS.get(getValueType()).writeValue(json, getValue());
         json.writeNumberField("key", getKey());
         json.writeNumberField("position", getPosition());
         json.writeNumberField("sourceRecordPosition", getSourceRecordPosition());

@@ -40,7 +40,10 @@ class BackupCostMeasurement {
   @Test
   void measure() throws Exception {
     int instances = Integer.getInteger("tern.measureBackup.instances", 20_000);
-    Path backups = dir.resolve("backups");
+    // -Dtern.measureBackup.storeDir=/dev/shm/... puts the store on another file system than the
+    // brokers' data (e.g. memory): whether what a backup takes from processing is the shared disk.
+    String storeDir = System.getProperty("tern.measureBackup.storeDir");
+    Path backups = storeDir == null ? dir.resolve("backups") : Path.of(storeDir);
     Map<String, String> store =
         Map.of(
             "TERN_DATA_BACKUP_STORE",

@@ -179,6 +179,7 @@ public final class Broker implements AutoCloseable {
             config.partitionsCount(),
             LatencyInjection.callLatency(config),
             clusterTls == null ? null : clusterTls.commandApiClient());
+    cluster.timeCallsIn(registry);
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     this.resourceMetrics = new ResourceMetrics(registry);
     this.backups = new BrokerBackups(config, clusterPartitions, registry);

@@ -187,6 +187,7 @@ public final class Broker implements AutoCloseable {
             config.partitionsCount(),
             LatencyInjection.callLatency(config),
             clusterTls == null ? null : clusterTls.commandApiClient());
+    cluster.timeCallsIn(registry);
     this.clusterPartitions = new ClusterPartitions(partitions, cluster);
     this.scaling =
         new ClusterScaling(

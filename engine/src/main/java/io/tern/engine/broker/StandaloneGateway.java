@@ -61,6 +61,7 @@ public final class StandaloneGateway implements AutoCloseable {
     // Which gateway a series is from, stable across restarts of the same pod name (Prometheus'
     // instance label is the pod's address); set before any meter registers.
     registry.config().commonTags("gateway", gatewayName());
+    cluster.timeCallsIn(registry);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     cluster.start();

@@ -89,6 +89,7 @@ public final class ClusterClient implements AutoCloseable {
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private final Map<Integer, Connection> byNodeId = new ConcurrentHashMap<>();
   private volatile Consumer<String> onJobsAvailable = type -> {};
+  private volatile CallTimers callTimers = CallTimers.NONE;
 
   private final PartitionLeaders leaders;
 
@@ -404,6 +405,15 @@ public final class ClusterClient implements AutoCloseable {
     leaders.recompute(brokers());
   }
 
+  /**
+   * Times every call made on other brokers from now on in {@code registry} ({@link
+   * CallTimers#NAME}); returns this client.
+   */
+  public ClusterClient timeCallsIn(io.micrometer.core.instrument.MeterRegistry registry) {
+    this.callTimers = new CallTimers(registry);
+    return this;
+  }
+
   /** Runs a unary call on broker {@code nodeId}. */
   CompletableFuture<byte[]> call(
       int nodeId, io.grpc.MethodDescriptor<byte[], byte[]> method, byte[] request, long timeoutMs) {
@@ -418,8 +428,11 @@ public final class ClusterClient implements AutoCloseable {
     ClientCall<byte[], byte[]> call =
         channel.newCall(
             method, CallOptions.DEFAULT.withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS));
+    long startNs = System.nanoTime();
+    CallTimers timers = callTimers;
     answer.whenComplete(
         (done, error) -> {
+          timers.record(method, nodeId, startNs, error);
           if (error != null) {
             call.cancel("the caller gave up", null);
           }

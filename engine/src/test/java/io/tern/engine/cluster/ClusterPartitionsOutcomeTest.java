@@ -2,6 +2,7 @@ package io.tern.engine.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.PartitionState;
 import io.tern.engine.command.PartitionCommands.Answer;
@@ -203,6 +204,41 @@ class ClusterPartitionsOutcomeTest {
 
     assertThat(answer.key()).isEqualTo(42);
     assertThat(received).hasValue(2);
+  }
+
+  @Test
+  void eachForwardedCallIsTimedByMethodBrokerAndCode() throws Exception {
+    AtomicInteger received = new AtomicInteger();
+    BrokerApiServer leader =
+        leader(
+            () ->
+                received.incrementAndGet() == 1
+                    ? CompletableFuture.failedFuture(
+                        new NotWrittenException("partition 1 is not led here any more", false))
+                    : CompletableFuture.completedFuture(
+                        new Answer(1, RejectionType.NONE, "", 42, new byte[0])));
+    open.add(leader);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ClusterClient cluster =
+        new ClusterClient(List.of(new InetSocketAddress("127.0.0.1", leader.port())), -1, 1)
+            .timeCallsIn(registry)
+            .start();
+    open.add(cluster::close);
+    Awaitility.await("the leader of partition 1 known")
+        .atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .until(() -> cluster.leaderOf(1) >= 0);
+    ClusterPartitions partitions = new ClusterPartitions(ClusterPartitions.Local.NONE, cluster);
+
+    partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000).get(30, TimeUnit.SECONDS);
+
+    // The refused first try and the answered second, each as the call it was.
+    assertThat(registry.find(CallTimers.NAME).timers())
+        .allMatch(t -> "Execute".equals(t.getId().getTag("method")))
+        .allMatch(t -> "1".equals(t.getId().getTag("node")))
+        .extracting(t -> t.getId().getTag("code") + "=" + t.count())
+        .contains("OK=1")
+        .hasSize(2);
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.tern.raft.RaftMessage;
 import io.tern.raft.transport.TransportMetrics.DropReason;
 import io.tern.raft.transport.TransportMetrics.PeerMeters;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -84,6 +85,7 @@ final class PeerLink {
 
   private long attachedAtNs; // event loop only
   private boolean draining; // event loop only
+  private final Outbound[] batch = new Outbound[MAX_MESSAGES_PER_FLUSH]; // event loop only
   private boolean everConnected;
   private boolean failureLogged;
   private boolean closed;
@@ -353,7 +355,7 @@ final class PeerLink {
     }
     // Taken off the queue first, so that the buffers can be sized for the whole batch. Bounded by
     // the bytes the connection takes before it stops being writable, as writing one by one was.
-    Outbound[] batch = new Outbound[MAX_MESSAGES_PER_FLUSH];
+    Outbound[] batch = this.batch;
     int count = 0;
     long batchBytes = 0;
     long budget = Math.max(1, ch.bytesBeforeUnwritable());
@@ -394,6 +396,7 @@ final class PeerLink {
       meters.bytesSent.increment(next.frameBytes());
       written++;
     }
+    Arrays.fill(batch, 0, count, null); // reused by the next drain: hold no message
     if (buffer != null) {
       if (buffer.isReadable()) {
         ch.write(buffer, ch.voidPromise());

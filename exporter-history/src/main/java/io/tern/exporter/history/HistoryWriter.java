@@ -6,8 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,6 +29,7 @@ final class HistoryWriter implements AutoCloseable {
       "SELECT position FROM exporter_position WHERE partition_id = ?";
 
   private final JdbcSource source;
+  private final SqlDialect dialect;
   private final Map<Table<?>, String> upserts = new HashMap<>();
   private final Map<Table<?>, String> inserts = new HashMap<>();
   private Connection connection;
@@ -38,6 +37,7 @@ final class HistoryWriter implements AutoCloseable {
 
   HistoryWriter(JdbcSource source) {
     this.source = source;
+    this.dialect = source.dialect();
     for (Table<?> table : Tables.WRITE_ORDER) {
       upserts.put(table, source.dialect().upsert(table));
       inserts.put(table, source.dialect().insert(table));
@@ -158,7 +158,7 @@ final class HistoryWriter implements AutoCloseable {
     return rows.size();
   }
 
-  private static <C extends Enum<C> & Column> void bind(PreparedStatement statement, Row<C> row)
+  private <C extends Enum<C> & Column> void bind(PreparedStatement statement, Row<C> row)
       throws SQLException {
     int index = 1;
     for (C column : row.table.columns) {
@@ -166,7 +166,7 @@ final class HistoryWriter implements AutoCloseable {
       if (value == null) {
         statement.setNull(index, column.type().jdbcType);
       } else if (value instanceof Instant instant) {
-        statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+        statement.setObject(index, dialect.timestamp(instant));
       } else if (value instanceof String text && column.type() == Column.SqlType.SHORT_TEXT) {
         statement.setString(index, fit(text));
       } else {

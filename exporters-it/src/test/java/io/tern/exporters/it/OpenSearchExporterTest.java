@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.camunda.client.CamundaClient;
 import io.camunda.client.api.response.ActivatedJob;
 import io.camunda.zeebe.model.bpmn.Bpmn;
@@ -108,7 +110,10 @@ class OpenSearchExporterTest {
     long jobKey;
     long incidentKey;
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    try (Broker broker = Brokers.start(dir, exporter("opensearch"), meters);
+    Map<String, String> withRecorder = new HashMap<>(exporter("opensearch"));
+    withRecorder.put("TERN_EXPORTERS_RECORDER_CLASSNAME", JsonRecorder.class.getName());
+    JsonRecorder.RECORDS.clear();
+    try (Broker broker = Brokers.start(dir, withRecorder, meters);
         CamundaClient client = Brokers.client(broker)) {
       client.newDeployResourceCommand().addProcessModel(orderProcess(), "order.bpmn").send().join();
       instanceKey =
@@ -166,6 +171,7 @@ class OpenSearchExporterTest {
     theIndicesAndTemplatesAreZeebes();
     List<JsonNode> all = node.search(ALL, "{\"match_all\":{}}");
     everyDocumentIsAZeebeRecord(all, started, ended);
+    everyDocumentIsItsRecordsJson(all);
     sequencesCountEachValueType(all);
     theRecordsOfTheRunAreThere(instanceKey, jobKey, incidentKey);
 
@@ -268,6 +274,25 @@ class OpenSearchExporterTest {
       assertThat(timestamp).isBetween(started - 1000, ended + 1000);
       assertThat(source.get("sourceRecordPosition").asLong()).isLessThan(position);
       assertThat(source.get("value").get("tenantId").asText()).isEqualTo("<default>");
+    }
+  }
+
+  /**
+   * The exporter writes documents itself, not through {@code toJson()}: each holds what the
+   * record's {@code toJson()} holds (as another exporter of the same broker got it), without {@code
+   * authorizations}, with {@code sequence}.
+   */
+  private static void everyDocumentIsItsRecordsJson(List<JsonNode> all) throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    for (JsonNode hit : all) {
+      JsonNode source = hit.get("_source");
+      long position = source.get("position").asLong();
+      String recorded = JsonRecorder.RECORDS.get(position);
+      assertThat(recorded).as("the record at %d", position).isNotNull();
+      ObjectNode expected = (ObjectNode) json.readTree(recorded);
+      expected.remove("authorizations");
+      expected.set("sequence", source.get("sequence"));
+      assertThat(source).as("the document of the record at %d", position).isEqualTo(expected);
     }
   }
 

@@ -103,7 +103,11 @@ abstract class SearchStoreContract {
    */
   private static void schema(Statement sql) throws Exception {
     for (String name :
-        List.of("V1__history_schema.sql", "V2__user_tasks.sql", "V3__search_indexes.sql")) {
+        List.of(
+            "V1__history_schema.sql",
+            "V2__user_tasks.sql",
+            "V3__search_indexes.sql",
+            "V4__fewer_index_updates.sql")) {
       if (!HistoryScripts.run(sql, name)) {
         throw new IllegalStateException(name + " is not on the class path");
       }

@@ -519,6 +519,12 @@ public final class Broker implements AutoCloseable {
     hosted.removeIf(h -> h.partition() == partition);
     partition.close();
     raft.removePartition(partitionId, true);
+    // Its meters read closed objects from now on; a replica opened here again registers anew.
+    String tag = Integer.toString(partitionId);
+    registry.getMeters().stream()
+        .filter(meter -> tag.equals(meter.getId().getTag("partition")))
+        .toList()
+        .forEach(registry::remove);
     try {
       io.tern.engine.scaling.ReplicaFiles.delete(
           config.dataDirectory().resolve("partition-" + partitionId));

@@ -3,7 +3,6 @@ package io.tern.engine.broker;
 import io.tern.engine.cluster.BrokerMessages.MembershipAnswer;
 import io.tern.engine.cluster.BrokerMessages.MembershipRequest;
 import io.tern.engine.cluster.ClusterClient;
-import io.tern.engine.cluster.PartitionDistribution;
 import io.tern.raft.ConfigChange;
 import io.tern.raft.Member;
 import io.tern.raft.Membership;
@@ -80,10 +79,5 @@ final class PartitionMembership {
 
   private static List<Integer> ids(List<Member> members) {
     return members.stream().map(Member::id).toList();
-  }
-
-  /** Node id of a member id, for messages. */
-  static int nodeOf(int memberId) {
-    return PartitionDistribution.nodeIdOf(memberId);
   }
 }

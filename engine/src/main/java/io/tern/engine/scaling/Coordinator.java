@@ -257,8 +257,11 @@ public final class Coordinator implements AutoCloseable {
     }
   }
 
-  /** One look at the step under way; never throws (a failed round is tried again). */
-  void round() {
+  /**
+   * One look at the step under way; never throws (a failed round is tried again). Synchronized with
+   * {@link #cancel}, so that a cancel never drops a step whose change a round is proposing.
+   */
+  synchronized void round() {
     try {
       Topology topology = store.current();
       if (topology.coordinator() != self || topology.pendingChange() == null) {

@@ -23,6 +23,7 @@ final class BrokerProcesses implements AutoCloseable {
   private final int[] managementPorts;
   private final Process[] processes;
   private final Map<String, String> extraSettings;
+  private final int clusterSize;
 
   BrokerProcesses(Path dir, int size, int partitions, int replication) {
     this(dir, size, partitions, replication, Map.of());
@@ -31,6 +32,22 @@ final class BrokerProcesses implements AutoCloseable {
   /** {@code extraSettings}: environment settings every broker gets besides the cluster's. */
   BrokerProcesses(
       Path dir, int size, int partitions, int replication, Map<String, String> extraSettings) {
+    this(dir, size, partitions, replication, extraSettings, 0);
+  }
+
+  /**
+   * With {@code spares} more brokers (node ids from {@code size} on) configured with the same
+   * cluster size and contact points: brokers to add to the running cluster (docs/scaling.md).
+   */
+  BrokerProcesses(
+      Path dir,
+      int size,
+      int partitions,
+      int replication,
+      Map<String, String> extraSettings,
+      int spares) {
+    this.clusterSize = size;
+    size += spares;
     this.dir = dir;
     this.extraSettings = Map.copyOf(extraSettings);
     this.partitions = partitions;
@@ -48,7 +65,7 @@ final class BrokerProcesses implements AutoCloseable {
   }
 
   String contactPoints() {
-    return Arrays.stream(commandPorts)
+    return Arrays.stream(commandPorts, 0, clusterSize)
         .mapToObj(port -> "127.0.0.1:" + port)
         .collect(Collectors.joining(","));
   }
@@ -62,7 +79,7 @@ final class BrokerProcesses implements AutoCloseable {
   Map<String, String> settings(int node) {
     Map<String, String> settings = new HashMap<>();
     settings.put("TERN_CLUSTER_NODEID", Integer.toString(node));
-    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(processes.length));
+    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(clusterSize));
     settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions));
     settings.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication));
     settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints());

@@ -28,6 +28,7 @@ import io.tern.engine.partition.EnginePartitionConfig;
 import io.tern.engine.partition.PartitionExporters;
 import io.tern.engine.processor.ProcessorConfig;
 import io.tern.engine.processor.ProcessorPhase;
+import io.tern.engine.scaling.Topology;
 import io.tern.engine.scaling.TopologyStore;
 import io.tern.engine.state.StateConfig;
 import io.tern.engine.state.StateResources;
@@ -390,7 +391,11 @@ public final class Broker implements AutoCloseable {
                       gatewayStreams,
                       forwarding,
                       new ClusterTopology(
-                          cluster, this::state, config.clusterSize(), config.replicationFactor()),
+                          cluster,
+                          this::state,
+                          config.clusterSize(),
+                          config.replicationFactor(),
+                          Topology::shapeOf),
                       registry));
       startRest(gateway, config, registry);
     }

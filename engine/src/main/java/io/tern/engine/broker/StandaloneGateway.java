@@ -11,6 +11,7 @@ import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.JobStreamForwarding;
 import io.tern.engine.gateway.Gateway;
 import io.tern.engine.gateway.GatewayJobStreams;
+import io.tern.engine.scaling.Topology;
 import io.tern.engine.tls.ClusterTls;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -78,7 +79,11 @@ public final class StandaloneGateway implements AutoCloseable {
                       jobStreams,
                       forwarding,
                       new ClusterTopology(
-                          cluster, null, config.clusterSize(), config.replicationFactor()),
+                          cluster,
+                          null,
+                          config.clusterSize(),
+                          config.replicationFactor(),
+                          Topology::shapeOf),
                       registry));
       ManagementServer management = null;
       try {

@@ -8,6 +8,7 @@ import io.tern.engine.cluster.BrokerMessages.PartitionState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** The gateway's Topology answer: every broker it knows of, as the brokers themselves said. */
@@ -18,14 +19,31 @@ public final class ClusterTopology implements Supplier<TopologyResponse> {
   private final Supplier<BrokerState> self;
   private final int clusterSize;
   private final int replicationFactor;
+  private final Function<String, Shape> shapeOf;
 
-  /** {@code self}: the state of the broker this gateway runs in, or null for a standalone one. */
+  /**
+   * The size of a cluster changed online, read from the topology text a broker states
+   * (docs/scaling.md). The reading is given by the broker's wiring (the scaling package's
+   * Topology), which depends on this package, not the other way round.
+   */
+  public record Shape(long version, int clusterSize, int replicationFactor) {}
+
+  /**
+   * {@code self}: the state of the broker this gateway runs in, or null for a standalone one;
+   * {@code shapeOf} reads a broker's topology text, throwing IllegalArgumentException where it
+   * cannot.
+   */
   public ClusterTopology(
-      ClusterClient cluster, Supplier<BrokerState> self, int clusterSize, int replicationFactor) {
+      ClusterClient cluster,
+      Supplier<BrokerState> self,
+      int clusterSize,
+      int replicationFactor,
+      Function<String, Shape> shapeOf) {
     this.cluster = cluster;
     this.self = self;
     this.clusterSize = clusterSize;
     this.replicationFactor = replicationFactor;
+    this.shapeOf = shapeOf;
   }
 
   @Override
@@ -39,12 +57,11 @@ public final class ClusterTopology implements Supplier<TopologyResponse> {
     int factor = replicationFactor;
     // A cluster changed online (docs/scaling.md): the newest topology any broker holds says
     // how many brokers and replicas it has now; the configured values are those it began with.
-    io.tern.engine.scaling.Topology newest = null;
+    Shape newest = null;
     for (BrokerState broker : brokers) {
       if (!broker.topology().isEmpty()) {
         try {
-          io.tern.engine.scaling.Topology known =
-              io.tern.engine.scaling.Topology.fromJson(broker.topology());
+          Shape known = shapeOf.apply(broker.topology());
           if (newest == null || known.version() > newest.version()) {
             newest = known;
           }
@@ -54,7 +71,7 @@ public final class ClusterTopology implements Supplier<TopologyResponse> {
       }
     }
     if (newest != null && newest.version() > 0) {
-      size = newest.brokers().size();
+      size = newest.clusterSize();
       factor = newest.replicationFactor();
     }
     TopologyResponse.Builder topology =

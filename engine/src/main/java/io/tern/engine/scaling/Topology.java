@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tern.engine.cluster.ClusterTopology;
 import io.tern.engine.cluster.PartitionDistribution;
 import io.tern.raft.Member;
 import java.util.ArrayList;
@@ -211,6 +212,13 @@ public record Topology(
   }
 
   /** Reads {@link #toJson()}'s output; an error says what is wrong with it. */
+  /** What a gateway's Topology answer needs of a topology text (ClusterTopology). */
+  public static ClusterTopology.Shape shapeOf(String json) {
+    Topology topology = fromJson(json);
+    return new ClusterTopology.Shape(
+        topology.version(), topology.brokers().size(), topology.replicationFactor());
+  }
+
   public static Topology fromJson(String json) {
     try {
       Topology topology = JSON.readValue(json, Topology.class);

@@ -7,7 +7,7 @@ import io.camunda.client.api.worker.JobWorker;
 import io.camunda.zeebe.model.bpmn.Bpmn;
 import io.tern.engine.broker.Broker;
 import io.tern.engine.broker.BrokerConfigLoader;
-import java.net.ServerSocket;
+import io.tern.engine.broker.BrokerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -111,7 +111,9 @@ class DashboardTest {
     int[][] ports = new int[brokers][];
     List<String> contactPoints = new ArrayList<>();
     for (int n = 0; n < brokers; n++) {
-      ports[n] = new int[] {freePort(), freePort(), freePort(), freePort()};
+      // Below the ephemeral range, where another process's outgoing connection cannot take one
+      // between the choice and the broker's bind (that happened once, to the management port).
+      ports[n] = BrokerProcess.freePorts(4);
       contactPoints.add("127.0.0.1:" + ports[n][0]);
     }
     List<Broker> started = new ArrayList<>();
@@ -211,11 +213,5 @@ class DashboardTest {
       }
     }
     assertThat(missing).as("metrics the dashboard queries that no broker exports").isEmpty();
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -93,7 +93,13 @@ class SoakEndToEndTest {
                 "1",
                 // The brokers of parallel tests each take a free REST port, not 8080.
                 "--config",
-                "gateway.rest.port=0"));
+                "gateway.rest.port=0",
+                // The build runs other modules' clusters beside this one on two cores: an
+                // interval's p99 reached 1.2 s there. What this test judges is that a steady run
+                // passes every verdict and reports every plot, not the latency a quiet machine
+                // gives (the paused run below fails its latency verdict at the default SLO).
+                "--slo-p99",
+                "5s"));
 
     assertThat(exit)
         .as("every verdict passed: " + Files.readString(run.resolve(SoakReport.MARKDOWN)))

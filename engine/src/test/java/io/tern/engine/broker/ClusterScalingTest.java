@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.camunda.client.CamundaClient;
 import io.tern.engine.partition.EnginePartition;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,9 +83,21 @@ class ClusterScalingTest {
 
         assertThat(ids(cluster.broker(3).partitions())).containsExactly(1, 2);
         // Broker 2 drops its replicas when the topology with the leaves done reaches it.
-        Awaitility.await("broker 2 dropped its replicas")
+        // Its data is deleted once each replica has closed, after it left the list.
+        Awaitility.await("broker 2 dropped its replicas and their data")
             .atMost(Duration.ofSeconds(30))
-            .until(() -> cluster.broker(2).partitions().isEmpty());
+            .until(
+                () ->
+                    cluster.broker(2).partitions().isEmpty()
+                        && !Files.exists(
+                            cluster.broker(2).config().dataDirectory().resolve("partition-1"))
+                        && !Files.exists(
+                            cluster
+                                .broker(2)
+                                .config()
+                                .dataDirectory()
+                                .resolve("raft")
+                                .resolve("partition-2")));
         assertThat(cluster.broker(2).config().dataDirectory().resolve("partition-1"))
             .doesNotExist();
         assertThat(

@@ -232,7 +232,15 @@ class ClusterPartitionsOutcomeTest {
 
     partitions.request(1, JobIntent.COMPLETE, -1, VALUE, 20_000).get(30, TimeUnit.SECONDS);
 
-    // The refused first try and the answered second, each as the call it was.
+    // The refused first try and the answered second, each as the call it was. A call's timer is
+    // stopped in the call's own completion, which can follow the answer the caller got.
+    Awaitility.await("both calls timed")
+        .atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .until(
+            () ->
+                registry.find(CallTimers.NAME).timers().stream().mapToLong(t -> t.count()).sum()
+                    == 2);
     assertThat(registry.find(CallTimers.NAME).timers())
         .allMatch(t -> "Execute".equals(t.getId().getTag("method")))
         .allMatch(t -> "1".equals(t.getId().getTag("node")))

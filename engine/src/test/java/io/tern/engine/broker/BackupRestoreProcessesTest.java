@@ -185,14 +185,7 @@ class BackupRestoreProcessesTest {
   }
 
   private StandaloneGateway gateway(BrokerProcesses brokers) {
-    return StandaloneGateway.start(
-        TestBrokers.config(
-            dir.resolve("gateway"),
-            Map.of(
-                "TERN_CLUSTER_CLUSTERSIZE", "3",
-                "TERN_CLUSTER_PARTITIONSCOUNT", "3",
-                "TERN_CLUSTER_REPLICATIONFACTOR", "3",
-                "TERN_CLUSTER_CONTACTPOINTS", brokers.contactPoints())));
+    return StandaloneGateway.start(brokers.gatewayConfig(dir.resolve("gateway")));
   }
 
   private static CamundaClient client(StandaloneGateway gateway) {

@@ -70,6 +70,17 @@ final class BrokerProcesses implements AutoCloseable {
         .collect(Collectors.joining(","));
   }
 
+  /** A standalone gateway's configuration for this cluster, its data under {@code dir}. */
+  BrokerConfig gatewayConfig(Path dir) {
+    return TestBrokers.config(
+        dir,
+        Map.of(
+            "TERN_CLUSTER_CLUSTERSIZE", Integer.toString(clusterSize),
+            "TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions),
+            "TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication),
+            "TERN_CLUSTER_CONTACTPOINTS", contactPoints()));
+  }
+
   /** Starts (or restarts, on its data) broker {@code node}. */
   void start(int node) throws IOException {
     processes[node] = BrokerProcess.start(settings(node), log(node), "-Xmx256m");

@@ -40,14 +40,7 @@ class ClusterScalingProcessesTest {
       for (int node = 0; node < 4; node++) {
         brokers.awaitReady(node, READY);
       }
-      BrokerConfig gatewayConfig =
-          TestBrokers.config(
-              dir.resolve("gateway"),
-              Map.of(
-                  "TERN_CLUSTER_CLUSTERSIZE", "3",
-                  "TERN_CLUSTER_PARTITIONSCOUNT", "3",
-                  "TERN_CLUSTER_REPLICATIONFACTOR", "3",
-                  "TERN_CLUSTER_CONTACTPOINTS", brokers.contactPoints()));
+      BrokerConfig gatewayConfig = brokers.gatewayConfig(dir.resolve("gateway"));
       try (StandaloneGateway gateway = StandaloneGateway.start(gatewayConfig);
           CamundaClient client =
               CamundaClient.newClientBuilder()

@@ -8,6 +8,7 @@ import io.tern.benchmark.load.ExperimentBenchmark;
 import io.tern.benchmark.load.LoadBenchmark;
 import io.tern.benchmark.raft.RaftBenchmark;
 import io.tern.benchmark.replay.ReplayBenchmark;
+import io.tern.benchmark.scaling.ScalingBenchmark;
 import io.tern.benchmark.soak.LoadCommands;
 import io.tern.benchmark.soak.SoakBenchmark;
 import io.tern.benchmark.soak.SoakReportCommand;
@@ -88,6 +89,10 @@ public final class BenchmarkMain {
               "chaos",
               "faults under load on a local cluster; the history checked",
               ChaosBenchmark::run),
+          new Benchmark(
+              "scaling",
+              "online scaling's targets: moves under load, a large move, 3 vs 6 brokers",
+              ScalingBenchmark::run),
           new Benchmark(
               "starter",
               "the soak's starter alone: instances at a fixed rate",

@@ -291,7 +291,7 @@ public final class ExperimentBenchmark {
    * Asks for rebalancing until every partition is led by its primary (or 60 s passed); returns each
    * partition's leader (node id) as found last.
    */
-  static Map<Integer, Integer> onPrimaries(
+  public static Map<Integer, Integer> onPrimaries(
       List<String> management, String authorization, int brokers, Progress progress)
       throws InterruptedException {
     LimiterGauges leaders = new LimiterGauges(management);
@@ -333,7 +333,7 @@ public final class ExperimentBenchmark {
    * How many partitions each node leads, and which are off their primary: e.g. "node 0: 3, node 1:
    * 3; all on their primaries".
    */
-  static String leaderBalance(Map<Integer, Integer> leaders, int brokers) {
+  public static String leaderBalance(Map<Integer, Integer> leaders, int brokers) {
     Map<Integer, Integer> perNode = new TreeMap<>();
     for (int node = 0; node < brokers; node++) {
       perNode.put(node, 0);

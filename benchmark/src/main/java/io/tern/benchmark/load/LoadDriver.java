@@ -42,7 +42,7 @@ import java.util.function.Function;
  * RESOURCE_EXHAUSTED ends the instance's turn at once; in the closed loop its slot sends again
  * after {@code backoff}, as an application backing off would.
  */
-final class LoadDriver implements AutoCloseable {
+public final class LoadDriver implements AutoCloseable {
   static final String PROCESS_ID = "load-benchmark";
 
   /** The start of every driver's job type. */
@@ -67,7 +67,7 @@ final class LoadDriver implements AutoCloseable {
    * What each instance does. {@code rest}: its create goes over the REST API (the client's
    * restAddress) rather than gRPC; the worker and the deployment stay on gRPC.
    */
-  record Workload(
+  public record Workload(
       Model model,
       int payloadBytes,
       boolean withResult,
@@ -97,7 +97,7 @@ final class LoadDriver implements AutoCloseable {
     }
 
     /** Instances of start, {@code tasks} service tasks, end. */
-    Workload(
+    public Workload(
         int tasks,
         int payloadBytes,
         boolean withResult,
@@ -147,13 +147,15 @@ final class LoadDriver implements AutoCloseable {
   private final Map<Long, Boolean> running = new ConcurrentHashMap<>();
 
   private volatile Semaphore window; // the closed loop's, else null
+  private volatile boolean stopped;
   private JobWorker worker;
   private long processDefinitionKey;
 
   /**
    * @param errors told about failures other than refusals (the caller decides how many to show)
    */
-  LoadDriver(CamundaClient client, Workload workload, LoadStats stats, Consumer<String> errors) {
+  public LoadDriver(
+      CamundaClient client, Workload workload, LoadStats stats, Consumer<String> errors) {
     this.client = client;
     this.workload = workload;
     this.stats = stats;
@@ -179,7 +181,7 @@ final class LoadDriver implements AutoCloseable {
    * this driver. Instances are created by this deployment's key, so that none starts an earlier
    * driver's version of the process.
    */
-  void start() {
+  public void start() {
     worker =
         client
             .newWorker()
@@ -206,11 +208,11 @@ final class LoadDriver implements AutoCloseable {
    * Keeps {@code inFlight} instances in flight until {@code untilNs} ({@link System#nanoTime}),
    * then returns (the instances still in flight go on; see {@link #awaitOutstanding}).
    */
-  void closedLoop(int inFlight, long untilNs, Duration backoff) throws InterruptedException {
+  public void closedLoop(int inFlight, long untilNs, Duration backoff) throws InterruptedException {
     Semaphore slots = new Semaphore(inFlight);
     window = slots;
     try {
-      while (System.nanoTime() < untilNs) {
+      while (System.nanoTime() < untilNs && !stopped) {
         if (!slots.tryAcquire(10, TimeUnit.MILLISECONDS)) {
           continue;
         }
@@ -226,12 +228,12 @@ final class LoadDriver implements AutoCloseable {
    * answers; each latency counts from the create's scheduled time, so a stalled sender cannot hide
    * a slow system.
    */
-  void openLoop(double perSecond, long untilNs) {
+  public void openLoop(double perSecond, long untilNs) {
     long periodNs = (long) (1e9 / perSecond);
     long startNs = System.nanoTime();
     for (long i = 0; ; i++) {
       long dueNs = startNs + i * periodNs;
-      if (dueNs >= untilNs) {
+      if (dueNs >= untilNs || stopped) {
         return;
       }
       long waitNs = dueNs - System.nanoTime();
@@ -242,8 +244,16 @@ final class LoadDriver implements AutoCloseable {
     }
   }
 
+  /**
+   * Ends a loop running in another thread at its next create, for a run whose length is not known
+   * when it starts (a cluster change under load lasts as long as the change).
+   */
+  public void stop() {
+    stopped = true;
+  }
+
   /** Waits until every instance sent has ended, been refused or failed; false on timeout. */
-  boolean awaitOutstanding(Duration timeout) throws InterruptedException {
+  public boolean awaitOutstanding(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (outstanding.get() > 0) {
       if (System.nanoTime() > deadline) {
@@ -322,7 +332,8 @@ final class LoadDriver implements AutoCloseable {
       stats.refused(System.nanoTime() - sentNs);
       finished(backoff);
     } else {
-      stats.failed();
+      Status.Code code = statusOf(error);
+      stats.failed(code == null ? rootOf(error).getClass().getSimpleName() : code.name());
       errors.accept("instance failed: " + describe(error));
       finished(Duration.ZERO);
     }
@@ -382,7 +393,7 @@ final class LoadDriver implements AutoCloseable {
    * The gRPC status an error from the client carries, or null; a REST problem's HTTP status as the
    * gRPC code Camunda maps it from (429: RESOURCE_EXHAUSTED, ...).
    */
-  static Status.Code statusOf(Throwable error) {
+  public static Status.Code statusOf(Throwable error) {
     for (Throwable cause = error; cause != null; cause = cause.getCause()) {
       if (cause instanceof ClientStatusException status) {
         return status.getStatusCode();
@@ -409,6 +420,14 @@ final class LoadDriver implements AutoCloseable {
       case 504 -> Status.Code.DEADLINE_EXCEEDED;
       default -> Status.Code.UNKNOWN;
     };
+  }
+
+  private static Throwable rootOf(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root;
   }
 
   private static String describe(Throwable error) {

@@ -12,7 +12,7 @@ import org.HdrHistogram.Recorder;
  * What the starter's instances met, counted from any thread: sent, ended, refused by backpressure,
  * failed otherwise, and three latencies. {@link #interval} takes what happened since the last call.
  */
-final class LoadStats {
+public final class LoadStats {
   static final long MAX_LATENCY_NS = TimeUnit.MINUTES.toNanos(10);
 
   private final AtomicLong sent = new AtomicLong();
@@ -23,6 +23,7 @@ final class LoadStats {
   private final Recorder createLatency = new Recorder(MAX_LATENCY_NS, 3);
   private final Recorder refusalLatency = new Recorder(MAX_LATENCY_NS, 3);
   private final Map<Integer, Recorder> endLatencyByPartition = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> failedByStatus = new ConcurrentHashMap<>();
   private long[] lastCounts = new long[4];
 
   /** What happened in one interval (or, added up, in a whole phase). */
@@ -90,11 +91,29 @@ final class LoadStats {
     failed.incrementAndGet();
   }
 
-  long failedSoFar() {
+  /** An instance failed with gRPC status {@code status} (or the error's class, without one). */
+  void failed(String status) {
+    failedByStatus.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+    failed();
+  }
+
+  /** Instances ended so far. */
+  public long endedSoFar() {
+    return ended.get();
+  }
+
+  /** The failures so far by what {@link #failed(String)} was told, refusals not included. */
+  public Map<String, Long> failedByStatus() {
+    Map<String, Long> counts = new TreeMap<>();
+    failedByStatus.forEach((status, count) -> counts.put(status, count.get()));
+    return counts;
+  }
+
+  public long failedSoFar() {
     return failed.get();
   }
 
-  long refusedSoFar() {
+  public long refusedSoFar() {
     return refused.get();
   }
 

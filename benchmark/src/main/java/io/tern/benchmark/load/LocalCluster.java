@@ -36,6 +36,7 @@ public final class LocalCluster implements AutoCloseable {
 
   private Path dir;
   private String contactPoints;
+  private int clusterSize;
   private int partitions;
   private int replication;
   private Process standaloneGateway;
@@ -61,11 +62,29 @@ public final class LocalCluster implements AutoCloseable {
       Path dir,
       Progress progress)
       throws IOException, InterruptedException {
-    LocalCluster cluster = new LocalCluster(size);
+    return start(size, 0, partitions, replication, flushMode, extraSettings, dir, progress);
+  }
+
+  /**
+   * As above, with {@code spares} more brokers (node ids {@code size} on) configured with the same
+   * cluster size and the first {@code size} brokers as contact points: started, serving no
+   * partition, ready to be added by a cluster change (docs/scaling.md).
+   */
+  public static LocalCluster start(
+      int size,
+      int spares,
+      int partitions,
+      int replication,
+      String flushMode,
+      Map<String, String> extraSettings,
+      Path dir,
+      Progress progress)
+      throws IOException, InterruptedException {
+    LocalCluster cluster = new LocalCluster(size + spares);
     cluster.dir = dir;
     try {
-      cluster.launch(size, partitions, replication, flushMode, extraSettings, dir);
-      for (int node = 0; node < size; node++) {
+      cluster.launch(size, spares, partitions, replication, flushMode, extraSettings, dir);
+      for (int node = 0; node < size + spares; node++) {
         BrokerProcess.awaitReady(
             cluster.brokers.get(node),
             cluster.managementPorts[node],
@@ -78,9 +97,14 @@ public final class LocalCluster implements AutoCloseable {
       throw e;
     }
     progress.log(
-        "local cluster ready: %d brokers, %d partitions, replication %d, raft.flush.mode %s, logs"
-            + " and data under %s",
-        size, partitions, replication, flushMode, dir);
+        "local cluster ready: %d brokers%s, %d partitions, replication %d, raft.flush.mode %s,"
+            + " logs and data under %s",
+        size,
+        spares == 0 ? "" : " and " + spares + " to add",
+        partitions,
+        replication,
+        flushMode,
+        dir);
     return cluster;
   }
 
@@ -90,29 +114,32 @@ public final class LocalCluster implements AutoCloseable {
 
   private void launch(
       int size,
+      int spares,
       int partitions,
       int replication,
       String flushMode,
       Map<String, String> extraSettings,
       Path dir)
       throws IOException {
-    int[] commandPorts = new int[size];
-    int[] internalPorts = new int[size];
-    int[] ports = BrokerProcess.freePorts(5 * size);
-    for (int node = 0; node < size; node++) {
+    int all = size + spares;
+    int[] commandPorts = new int[all];
+    int[] internalPorts = new int[all];
+    int[] ports = BrokerProcess.freePorts(5 * all);
+    for (int node = 0; node < all; node++) {
       commandPorts[node] = ports[5 * node];
       gatewayPorts[node] = ports[5 * node + 1];
       managementPorts[node] = ports[5 * node + 2];
       internalPorts[node] = ports[5 * node + 3];
       restPorts[node] = ports[5 * node + 4];
     }
+    this.clusterSize = size;
     this.partitions = partitions;
     this.replication = replication;
     contactPoints =
-        Arrays.stream(commandPorts)
+        Arrays.stream(commandPorts, 0, size)
             .mapToObj(port -> "127.0.0.1:" + port)
             .collect(Collectors.joining(","));
-    for (int node = 0; node < size; node++) {
+    for (int node = 0; node < all; node++) {
       Map<String, String> settings = new HashMap<>();
       settings.put("TERN_CLUSTER_NODEID", Integer.toString(node));
       settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(size));
@@ -155,7 +182,7 @@ public final class LocalCluster implements AutoCloseable {
     }
     int[] ports = BrokerProcess.freePorts(2);
     Map<String, String> settings = new HashMap<>();
-    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(brokers.size()));
+    settings.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(clusterSize));
     settings.put("TERN_CLUSTER_PARTITIONSCOUNT", Integer.toString(partitions));
     settings.put("TERN_CLUSTER_REPLICATIONFACTOR", Integer.toString(replication));
     settings.put("TERN_CLUSTER_CONTACTPOINTS", contactPoints);
@@ -186,7 +213,7 @@ public final class LocalCluster implements AutoCloseable {
     return "127.0.0.1:" + gatewayPorts[node];
   }
 
-  /** How many brokers the cluster has. */
+  /** How many brokers the cluster has, those started to be added included. */
   public int size() {
     return brokers.size();
   }
@@ -220,6 +247,16 @@ public final class LocalCluster implements AutoCloseable {
   /** Whether broker {@code node}'s process runs (a stopped one, SIGSTOP, runs). */
   public boolean isAlive(int node) {
     return brokers.get(node).isAlive();
+  }
+
+  /**
+   * The standalone gateway's operating-system process id (after {@link #startStandaloneGateway}).
+   */
+  public long standaloneGatewayPid() {
+    if (standaloneGateway == null) {
+      throw new IllegalStateException("no standalone gateway started");
+    }
+    return standaloneGateway.pid();
   }
 
   /** Broker {@code node}'s operating-system process id. */

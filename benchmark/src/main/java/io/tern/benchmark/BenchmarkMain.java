@@ -91,7 +91,7 @@ public final class BenchmarkMain {
               ChaosBenchmark::run),
           new Benchmark(
               "scaling",
-              "online scaling's targets: moves under load, a large move, 3 vs 6 brokers",
+              "online scaling's targets on local broker processes",
               ScalingBenchmark::run),
           new Benchmark(
               "starter",

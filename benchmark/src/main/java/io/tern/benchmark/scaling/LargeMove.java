@@ -41,7 +41,6 @@ final class LargeMove {
   private static final String PROCESS_ID = "scaling-state";
   private static final int IN_FLIGHT = 8;
   private static final String PAD_ID = "scaling-pad";
-  private static final String SEGMENT_SIZE = "32MB";
   private static final String INSTALL_SECONDS = "tern_raft_snapshot_install_duration_seconds";
   private static final String INSTALL_BYTES = "tern_raft_snapshot_install_bytes";
   private static final String PARTITION_1 = "partition=\"1\"";
@@ -59,7 +58,7 @@ final class LargeMove {
     // the first segment, none is dropped, and the new replica replays the log instead of taking
     // the snapshot. A segment's size does not change what a move copies (the snapshot, then the
     // entries after it). --set journal.segmentSize=... wins.
-    environment.put("TERN_JOURNAL_SEGMENTSIZE", SEGMENT_SIZE);
+    environment.put("TERN_JOURNAL_SEGMENTSIZE", segmentSize(settings) / 1024 + "KB");
     environment.putAll(settings.environment());
     try (LocalCluster cluster =
         LocalCluster.start(2, 1, 1, 2, settings.flushMode(), environment, dir, progress)) {
@@ -72,16 +71,23 @@ final class LargeMove {
         filledBytes = fill(client, settings, progress);
         pad(client, api, management.get(0), progress);
       }
-      progress.log("t2: snapshot on broker 0: %s", api.takeSnapshot(management.get(0)));
       List<Map<String, Object>> rounds = new ArrayList<>();
       int holder = 1; // the broker with partition 1's second replica
       for (int round = 1; round <= settings.rounds(); round++) {
         int target = holder == 1 ? 2 : 1;
-        rounds.add(oneRound(settings, cluster, api, dir, round, target, progress));
+        rounds.add(oneRound(settings, cluster, api, dir, round, holder, target, progress));
         holder = target;
       }
       return summary(filledBytes, rounds);
     }
+  }
+
+  /**
+   * Journal segments of a sixteenth of the state, from 8 MiB (twice the largest batch,
+   * log.maxBatchBytes, the brokers' least) to 32 MiB.
+   */
+  static long segmentSize(ScalingOptions.Settings settings) {
+    return Math.min(Math.max(settings.stateBytes() / 16, 8L << 20), 32L << 20);
   }
 
   /** Creates waiting instances with random variables until {@code stateBytes} of them went in. */
@@ -234,16 +240,31 @@ final class LargeMove {
       ClusterApi api,
       Path dir,
       int round,
+      int holder,
       int target,
       Progress progress)
       throws Exception {
     List<String> management = cluster.managementAddresses();
-    String snapshotId = api.partitions(management.get(0)).get(1).get("snapshotId").asText();
-    Path snapshot = find(cluster.dataDirectory(0), snapshotId);
+    // Both replicas snapshot: the leader's is the one a new replica receives, and only the
+    // leader's own snapshot lets it drop the fill's entries. The leader may have changed since the
+    // fill (an election on a busy machine), so it is looked up.
+    int leader = -1;
+    for (int node : List.of(0, holder)) {
+      progress.log("t2: snapshot on broker %d: %s", node, api.takeSnapshot(management.get(node)));
+      if ("LEADER".equals(api.partitions(management.get(node)).get(1).get("role").asText())) {
+        leader = node;
+      }
+    }
+    if (leader < 0) {
+      throw new IllegalStateException("t2: no leader of partition 1 on brokers 0 and " + holder);
+    }
+    String snapshotId = api.partitions(management.get(leader)).get(1).get("snapshotId").asText();
+    Path snapshot = find(cluster.dataDirectory(leader), snapshotId);
     long bytes = SnapshotCopy.bytes(snapshot);
     progress.log(
-        "t2 round %d/%d: snapshot %s, %.1f MB; copying it as broker %d would receive it",
-        round, settings.rounds(), snapshotId, bytes / 1e6, target);
+        "t2 round %d/%d: leader %d's snapshot %s, %.1f MB; copying it as broker %d would receive"
+            + " it",
+        round, settings.rounds(), leader, snapshotId, bytes / 1e6, target);
     // Beside the brokers' directories, on the same file system: a broker's own directory is its.
     Path socketCopy = dir.resolve("copy-socket-" + round);
     double socketSeconds =
@@ -288,6 +309,7 @@ final class LargeMove {
                 "installed a snapshot of %.1f MB in %.2f s", installBytes[0] / 1e6, install[0])
             : "installed NO snapshot (it took the leader's log)");
     Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("leader", leader);
     figures.put("snapshotId", snapshotId);
     figures.put("snapshotBytes", bytes);
     figures.put("socketCopySeconds", round(socketSeconds, 3));

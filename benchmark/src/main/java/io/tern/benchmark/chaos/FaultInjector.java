@@ -390,27 +390,28 @@ final class FaultInjector {
     times.put(ScaleFault.DOWN_MS, Long.toString(downMs));
     times.put(ScaleFault.DOWN_STATUS, "COMPLETED");
     retired.addAll(spares); // first, so that no new request goes there
-    for (int spare : spares) {
-      stop(spare);
-    }
+    stop(spares);
     return String.format(
         "change %d COMPLETED after %d ms; change %d to brokers %s (%d steps) COMPLETED after %d"
             + " ms; brokers %s stopped",
         up.id(), upMs, down.id(), down.brokers(), down.steps(), downMs, spares);
   }
 
-  /** Stops broker {@code node} as SIGTERM does, forcibly if it has not exited after 30 s. */
-  private void stop(int node) throws IOException, InterruptedException {
-    if (!cluster.isAlive(node)) {
-      return;
+  /** Stops {@code nodes} with SIGTERM, all at once; forcibly any not exited after 30 s. */
+  private void stop(List<Integer> nodes) throws IOException, InterruptedException {
+    for (int node : nodes) {
+      if (cluster.isAlive(node)) {
+        signal(node, "TERM");
+      }
     }
-    signal(node, "TERM");
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-    while (cluster.isAlive(node) && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    if (cluster.isAlive(node)) {
-      cluster.kill(node);
+    for (int node : nodes) {
+      while (cluster.isAlive(node) && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      if (cluster.isAlive(node)) {
+        cluster.kill(node);
+      }
     }
   }
 

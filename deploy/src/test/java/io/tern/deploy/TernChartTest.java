@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -206,6 +207,24 @@ class TernChartTest {
         .as("the rebalance Job waits for every broker running")
         .endsWith(every.toArray(String[]::new));
     assertThat(backup.subList(1, backup.size())).isEqualTo(every);
+  }
+
+  /** The script itself runs against brokers in the engine's ScaleBrokersScriptTest. */
+  @Test
+  void theScaleScriptIsExecutableAndPassesShellcheck() throws Exception {
+    Path script = Charts.TERN.resolve("scripts/scale-brokers.sh");
+    assertThat(Files.isExecutable(script)).as(script + " is executable").isTrue();
+    boolean shellcheck;
+    try {
+      shellcheck = new ProcessBuilder("shellcheck", "--version").start().waitFor() == 0;
+    } catch (IOException notInstalled) {
+      shellcheck = false;
+    }
+    Assumptions.assumeTrue(shellcheck, "shellcheck is not installed: the script is not linted");
+    Process lint =
+        new ProcessBuilder("shellcheck", script.toString()).redirectErrorStream(true).start();
+    String findings = new String(lint.getInputStream().readAllBytes(), UTF_8);
+    assertThat(lint.waitFor()).as(findings).isZero();
   }
 
   @Test

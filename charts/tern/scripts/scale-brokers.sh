@@ -182,6 +182,33 @@ members() { # the broker ids of a GET /actuator/cluster answer
     true
 }
 
+# follow CHANGE: prints the change's progress until it is COMPLETED; fails if it ends otherwise or
+# the deadline passes (the change goes on in the cluster either way).
+follow() {
+  local shown="" progress done_steps now total
+  while :; do
+    if ! call GET /actuator/cluster || [ "$status" != 200 ]; then
+      note "broker 0 does not answer (${status:-no answer}); trying again"
+    elif [[ $answer =~ \"pendingChange\":\{\"id\":$1, ]]; then
+      done_steps=$(steps completed "$answer" | grep -c . || true)
+      now=$(steps pending "$answer" | head -n 1)
+      total=$((done_steps + $(steps pending "$answer" | grep -c . || true)))
+      progress="$done_steps of $total steps done${now:+, now $now}"
+      [ "$progress" = "$shown" ] || note "change $1: $progress"
+      shown=$progress
+    elif [[ $answer =~ \"lastChange\":\{\"id\":$1,\"status\":\"([A-Z_]+)\" ]]; then
+      case ${BASH_REMATCH[1]} in
+        COMPLETED) note "change $1 COMPLETED" && return 0 ;;
+        *) fail "change $1 ended ${BASH_REMATCH[1]}: the steps done stay done, the others were dropped (GET /actuator/cluster shows the placement); the StatefulSet keeps $replicas pods" ;;
+      esac
+    fi
+    if ((SECONDS >= deadline)); then
+      fail "change $1 is still under way after ${timeout}s (${shown:-no step done}); it goes on in the cluster: run this again to follow it and finish, follow it with GET /actuator/cluster, or cancel it with POST /actuator/cluster/changes/$1/cancel. The StatefulSet was not scaled down."
+    fi
+    sleep "$poll"
+  done
+}
+
 # --- What there is now -----------------------------------------------------------------------------
 replicas=$(kube get statefulset "$statefulset" -o 'jsonpath={.spec.replicas}') ||
   fail "cannot read the StatefulSet $statefulset (--statefulset, --namespace)"
@@ -189,7 +216,13 @@ replicas=$(kube get statefulset "$statefulset" -o 'jsonpath={.spec.replicas}') |
 call GET /actuator/cluster || fail "cannot reach broker 0's management port"
 [ "$status" = 200 ] || fail "GET /actuator/cluster answered $status: $answer"
 if [[ $answer =~ \"pendingChange\":\{\"id\":([0-9]+) ]]; then
-  fail "change ${BASH_REMATCH[1]} is under way; wait until GET /actuator/cluster shows it done, or cancel it: POST /actuator/cluster/changes/${BASH_REMATCH[1]}/cancel (docs/operations.md)"
+  # A change requested before (by an interrupted run of this script, say): its end first.
+  under_way=${BASH_REMATCH[1]}
+  [ "$dry_run" = false ] ||
+    fail "change $under_way is under way: a plan is made only once it ended (GET /actuator/cluster)"
+  note "change $under_way is under way: following it to its end first (cancel: POST /actuator/cluster/changes/$under_way/cancel)"
+  follow "$under_way"
+  call GET /actuator/cluster || fail "cannot reach broker 0's management port"
 fi
 ids=$(seq -s , 0 $((brokers - 1)))
 note "cluster now: brokers $(members "$answer")(StatefulSet $statefulset: replicas $replicas); wanted: brokers ${ids//,/ }${replication_factor:+, replication factor $replication_factor}"
@@ -259,27 +292,7 @@ else
   total=$(wc -l <<<"$planned")
   note "change $change accepted: $total steps, one at a time"
   indent "$planned"
-  shown=""
-  while :; do
-    if ! call GET /actuator/cluster || [ "$status" != 200 ]; then
-      note "broker 0 does not answer (${status:-no answer}); trying again"
-    elif [[ $answer =~ \"pendingChange\":\{\"id\":$change, ]]; then
-      done_steps=$(steps completed "$answer" | grep -c . || true)
-      now=$(steps pending "$answer" | head -n 1)
-      progress="$done_steps of $total steps done${now:+, now $now}"
-      [ "$progress" = "$shown" ] || note "change $change: $progress"
-      shown=$progress
-    elif [[ $answer =~ \"lastChange\":\{\"id\":$change,\"status\":\"([A-Z_]+)\" ]]; then
-      case ${BASH_REMATCH[1]} in
-        COMPLETED) note "change $change COMPLETED" && break ;;
-        *) fail "change $change ended ${BASH_REMATCH[1]}: the steps done stay done; the StatefulSet keeps $((brokers > replicas ? brokers : replicas)) pods (GET /actuator/cluster shows the placement)" ;;
-      esac
-    fi
-    if ((SECONDS >= deadline)); then
-      fail "change $change is still under way after ${timeout}s (${shown:-no step done}); it goes on in the cluster: follow it with GET /actuator/cluster, or cancel it with POST /actuator/cluster/changes/$change/cancel. The StatefulSet was not scaled down."
-    fi
-    sleep "$poll"
-  done
+  follow "$change"
 fi
 
 # --- Down: the pods last ---------------------------------------------------------------------------

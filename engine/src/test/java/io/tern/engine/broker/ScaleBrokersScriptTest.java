@@ -126,12 +126,43 @@ class ScaleBrokersScriptTest {
       assertThat(atScaleDown.get("pendingChange")).isNull();
       assertThat(Files.readString(fake.resolve("replicas")).strip()).isEqualTo("1");
 
-      String everything = dryRun.output() + up.output() + down.output() + calls(fake);
+      // A change requested before the script runs (an interrupted run's), held up by its new
+      // broker being down: the script follows it to its end, then does what it was asked.
+      cluster.stop(1);
+      Files.writeString(fake.resolve("replicas"), "2");
+      var requested =
+          ManagementCalls.send(
+              port,
+              "POST",
+              "/actuator/cluster/brokers",
+              "[0, 1]",
+              TestBrokers.BEARER,
+              Duration.ofSeconds(10));
+      assertThat(requested.statusCode()).as(requested.body()).isEqualTo(202);
+      Path againLog = dir.resolve("again.log");
+      Process running = start(fake, port, againLog, "1");
+      Awaitility.await("the script follows the change under way")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.readString(againLog).contains("following it to its end first"));
+      cluster.startBroker(1);
+      Run again = finish(running, againLog);
+      assertThat(again.exit()).as(again.output()).isZero();
+      assertThat(again.output()).containsPattern("change \\d+ accepted");
+      assertThat(members(port)).containsExactly(0);
+
+      String everything =
+          dryRun.output() + up.output() + down.output() + again.output() + calls(fake);
       assertThat(everything).doesNotContain(TestBrokers.MANAGEMENT_TOKEN);
     }
   }
 
   private Run script(Path fake, int managementPort, String... args) throws Exception {
+    Path log = Files.createTempFile(dir, "scale-brokers", ".log");
+    return finish(start(fake, managementPort, log, args), log);
+  }
+
+  private static Process start(Path fake, int managementPort, Path log, String... args)
+      throws Exception {
     List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
     command.addAll(
         List.of(
@@ -153,8 +184,10 @@ class ScaleBrokersScriptTest {
         "FAKE_TOKEN",
         Base64.getEncoder()
             .encodeToString(TestBrokers.MANAGEMENT_TOKEN.getBytes(StandardCharsets.UTF_8)));
-    Path log = Files.createTempFile(dir, "scale-brokers", ".log");
-    Process process = builder.redirectOutput(log.toFile()).start();
+    return builder.redirectOutput(log.toFile()).start();
+  }
+
+  private static Run finish(Process process, Path log) throws Exception {
     if (!process.waitFor(90, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("scale-brokers.sh did not end: " + Files.readString(log));

@@ -148,6 +148,9 @@ forward() {
 call() {
   local out
   local args=(-sS -m 30 -X "$1" -w '\n%{http_code}')
+  # curl's config syntax: a backslash or quote in the token is escaped.
+  local quoted=${token//\\/\\\\}
+  quoted=${quoted//\"/\\\"}
   if [ "$1" != GET ]; then
     args+=(-H 'Content-Type: application/json' --data-binary "${3:-}")
   fi
@@ -155,7 +158,7 @@ call() {
   if [ "$1" = GET ]; then
     out=$(curl "${args[@]}" "$base$2") || return 1
   else
-    out=$(curl "${args[@]}" -K <(printf 'header = "Authorization: Bearer %s"\n' "$token") "$base$2") ||
+    out=$(curl "${args[@]}" -K <(printf 'header = "Authorization: Bearer %s"\n' "$quoted") "$base$2") ||
       return 1
   fi
   status=${out##*$'\n'}

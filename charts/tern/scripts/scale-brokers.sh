@@ -127,13 +127,17 @@ forward() {
   if [ -n "$forward_pid" ] && kill -0 "$forward_pid" 2>/dev/null; then
     return 0
   fi
-  kube port-forward "pod/$statefulset-0" "$local_port:9600" >"$work/port-forward.log" 2>&1 &
+  kube port-forward "pod/$statefulset-0" --address 127.0.0.1 "$local_port:9600" \
+    >"$work/port-forward.log" 2>&1 &
   forward_pid=$!
   local until=$((SECONDS + 30))
-  while ! curl -sf -o /dev/null -m 5 "$base/actuator/cluster"; do
+  # Only once kubectl says it listens: whatever else may hold the port (another cluster's
+  # port-forward) makes kubectl fail instead of answering in the cluster's place.
+  while ! grep -q "Forwarding from 127.0.0.1:$local_port " "$work/port-forward.log" ||
+    ! curl -sf -o /dev/null -m 5 "$base/actuator/cluster"; do
     if ! kill -0 "$forward_pid" 2>/dev/null; then
       forward_pid=""
-      echo "scale-brokers: the port-forward to $statefulset-0 ended: $(cat "$work/port-forward.log")" >&2
+      echo "scale-brokers: the port-forward to $statefulset-0 ended (another --local-port?): $(cat "$work/port-forward.log")" >&2
       return 1
     fi
     if ((SECONDS > until)); then

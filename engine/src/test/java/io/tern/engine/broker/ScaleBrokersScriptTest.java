@@ -24,10 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The chart's {@code scripts/scale-brokers.sh} against real brokers, with a fake {@code kubectl} on
  * the PATH standing for Kubernetes: it records each call, keeps the StatefulSet's replica count in
- * a file, serves the management token's Secret, and its port-forward leaves the script's local port
- * to broker 0's management port itself. When the script scales the StatefulSet, the fake records
- * the cluster's topology as broker 0 answers it then: the pods come before the change on the way up
- * and after it on the way down.
+ * a file, serves the management token's Secret, and its port-forward says it listens but leaves the
+ * script's local port to broker 0's management port itself (or fails as kubectl does when the port
+ * is taken). When the script scales the StatefulSet, the fake records the cluster's topology as
+ * broker 0 answers it then: the pods come before the change on the way up and after it on the way
+ * down.
  */
 @Tag("slow") // brokers moving a partition, and the script run with bash and curl: docs/testing.md
 class ScaleBrokersScriptTest {
@@ -47,7 +48,12 @@ class ScaleBrokersScriptTest {
           echo >> "$FAKE_DIR/at-scale" ;;
         *"rollout status statefulset/tern-broker"*) echo "rolling update complete" ;;
         *"get secret tern-management -o jsonpath={.data.token}") printf %s "$FAKE_TOKEN" ;;
-        *"port-forward pod/tern-broker-0 $FAKE_MANAGEMENT_PORT:9600") exec sleep 300 ;;
+        *"port-forward pod/tern-broker-0 --address 127.0.0.1 $FAKE_FREE_PORT:9600")
+      echo "Forwarding from 127.0.0.1:$FAKE_FREE_PORT -> 9600"
+      exec sleep 300 ;;
+    *"port-forward "*)
+      echo "error: unable to listen on any of the requested ports: [${call##* }]" >&2
+      exit 1 ;;
         *) echo "fake kubectl: unexpected call: $*" >&2; exit 1 ;;
       esac
       """;
@@ -110,6 +116,12 @@ class ScaleBrokersScriptTest {
       JsonNode atScaleUp = JSON.readTree(Files.readAllLines(fake.resolve("at-scale")).get(0));
       assertThat(atScaleUp.get("brokers").size()).as("scaled up before the change").isEqualTo(1);
 
+      // Something else on the local port (here broker 0 itself, not forwarded): kubectl cannot
+      // listen there, and the script stops rather than talk to whatever answers.
+      Run portInUse = scriptForwarding(fake, port, "none", "2");
+      assertThat(portInUse.exit()).isEqualTo(1);
+      assertThat(portInUse.output()).contains("the port-forward to tern-broker-0 ended");
+
       Run wrongToken = script(fake, port, "--token-file", write("not-the-token-0123456789"), "1");
       assertThat(wrongToken.exit()).isEqualTo(1);
       assertThat(wrongToken.output()).contains("refused the management token (401)");
@@ -140,7 +152,7 @@ class ScaleBrokersScriptTest {
               Duration.ofSeconds(10));
       assertThat(requested.statusCode()).as(requested.body()).isEqualTo(202);
       Path againLog = dir.resolve("again.log");
-      Process running = start(fake, port, againLog, "1");
+      Process running = start(fake, port, Integer.toString(port), againLog, "1");
       Awaitility.await("the script follows the change under way")
           .atMost(Duration.ofSeconds(30))
           .until(() -> Files.readString(againLog).contains("following it to its end first"));
@@ -157,12 +169,18 @@ class ScaleBrokersScriptTest {
   }
 
   private Run script(Path fake, int managementPort, String... args) throws Exception {
-    Path log = Files.createTempFile(dir, "scale-brokers", ".log");
-    return finish(start(fake, managementPort, log, args), log);
+    return scriptForwarding(fake, managementPort, Integer.toString(managementPort), args);
   }
 
-  private static Process start(Path fake, int managementPort, Path log, String... args)
+  /** {@code freePort}: the local port the fake kubectl can listen on (for a port-forward). */
+  private Run scriptForwarding(Path fake, int managementPort, String freePort, String... args)
       throws Exception {
+    Path log = Files.createTempFile(dir, "scale-brokers", ".log");
+    return finish(start(fake, managementPort, freePort, log, args), log);
+  }
+
+  private static Process start(
+      Path fake, int managementPort, String freePort, Path log, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
     command.addAll(
         List.of(
@@ -180,6 +198,7 @@ class ScaleBrokersScriptTest {
     env.put("PATH", fake.resolve("bin").toAbsolutePath() + ":" + env.get("PATH"));
     env.put("FAKE_DIR", fake.toAbsolutePath().toString());
     env.put("FAKE_MANAGEMENT_PORT", Integer.toString(managementPort));
+    env.put("FAKE_FREE_PORT", freePort);
     env.put(
         "FAKE_TOKEN",
         Base64.getEncoder()

@@ -100,7 +100,7 @@ configuration, so that scaling restarts none of the running ones.
 */}}
 {{- define "tern.broker.replicas" -}}
 {{- $replicas := .Values.broker.replicas -}}
-{{- if kindIs "invalid" $replicas -}}
+{{- if or (kindIs "invalid" $replicas) (eq (toString $replicas) "") -}}
 {{- int .Values.clusterSize -}}
 {{- else if not (regexMatch "^[1-9][0-9]*$" (toString $replicas)) -}}
 {{- fail (printf "broker.replicas must be a number of brokers (1 or more), not %v" $replicas) -}}

@@ -229,6 +229,9 @@ class TernChartTest {
 
   @Test
   void replicasThatAreNoNumberOfBrokersFailToRender() {
+    Map<String, Object> empty =
+        Charts.render(Charts.TERN).set("broker.replicas", "").manifests().one("StatefulSet");
+    assertThat((Integer) at(empty, "spec.replicas")).as("empty: clusterSize").isEqualTo(3);
     for (Object bad : List.of(0, -1, "three")) {
       assertThatThrownBy(() -> Charts.render(Charts.TERN).set("broker.replicas", bad).manifests())
           .hasMessageContaining(

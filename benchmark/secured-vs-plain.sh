@@ -52,30 +52,5 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-python3 - "$out" "$brokers" "$rounds" <<'EOF'
-import json, statistics, sys
-out, brokers, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = {m: [json.load(open(f"{out}/{m}-{brokers}-{r}.json")) for r in range(1, rounds + 1)]
-        for m in ("plain", "secured")}
-def med(m, f): return statistics.median(f(d) for d in rows[m])
-print(f"{brokers} broker(s), {rounds} rounds, medians")
-print(f"{'':8} {'PI/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
-for m in ("plain", "secured"):
-    print(f"{m:8} {med(m, lambda d: d['instancesPerSecond']):8.0f}"
-          f" {med(m, lambda d: d['latencyMs']['p50']):8.1f} {med(m, lambda d: d['latencyMs']['p99']):8.1f}")
-for m in ("plain", "secured"):
-    print(f"{m} rounds PI/s: " + ", ".join(f"{d['instancesPerSecond']:.0f}" for d in rows[m])
-          + "; p99 ms: " + ", ".join(f"{d['latencyMs']['p99']:.1f}" for d in rows[m])
-          + "; failed instances: " + ", ".join(str(d.get('failedInstances', 0)) for d in rows[m]))
-pis = med("secured", lambda d: d['instancesPerSecond']) / med("plain", lambda d: d['instancesPerSecond'])
-p99 = med("secured", lambda d: d['latencyMs']['p99']) / med("plain", lambda d: d['latencyMs']['p99'])
-print(f"secured/plain: PI/s {pis:.2f}x (target >= 0.90), p99 {p99:.2f}x (target <= 1.15)")
-if all('cpu' in d for m in rows for d in rows[m]):
-    for m in ("plain", "secured"):
-        print(f"{m} rounds CPU ms/instance: " + ", ".join(f"{d['cpu']['msPerInstance']:.3f}" for d in rows[m])
-              + "; JIT share: " + ", ".join(f"{100 * d['cpu']['jitShare']:.0f}%" for d in rows[m]))
-    cpu = med("secured", lambda d: d['cpu']['msPerInstance']) / med("plain", lambda d: d['cpu']['msPerInstance'])
-    print(f"secured/plain: CPU per instance {cpu:.2f}x")
-    if max(d['cpu']['jitShare'] for m in rows for d in rows[m]) > 0.05:
-        print("warning: the JIT took over 5% of a measured window's CPU: lengthen --warmup")
-EOF
+python3 "$(dirname "$0")/ab-summary.py" "$out" "$brokers" "$rounds" plain secured --pis-at-least 0.90 --p99-at-most 1.15 \
+  | grep -v '^HALF_RATE='

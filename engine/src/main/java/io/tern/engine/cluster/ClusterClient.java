@@ -466,6 +466,13 @@ public final class ClusterClient implements AutoCloseable {
         .thenApply(BrokerMessages.MembershipAnswer::decode);
   }
 
+  /** Forwards a write to /actuator/cluster to broker {@code nodeId} (the coordinator). */
+  public CompletableFuture<BrokerMessages.ClusterAnswer> clusterChange(
+      int nodeId, BrokerMessages.ClusterRequest request, long timeoutMs) {
+    return call(nodeId, BrokerApi.CLUSTER_CHANGE, request.encode(), timeoutMs)
+        .thenApply(BrokerMessages.ClusterAnswer::decode);
+  }
+
   /** The state broker {@code nodeId} last published, or null if it is not connected. */
   public BrokerState stateOf(int nodeId) {
     Connection connection = byNodeId.get(nodeId);

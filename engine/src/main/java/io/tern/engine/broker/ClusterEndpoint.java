@@ -36,9 +36,10 @@ import java.util.function.Supplier;
  * Changes are planned and applied by the coordinating broker (the lowest node id); any broker
  * answers GET, and forwards a write to the coordinator over the command API ({@code ClusterChange},
  * brokers only), answering with the coordinator's answer. The management token guards every write
- * (checked by {@link ManagementApi} on the broker the request comes to; it is not forwarded). A
- * standalone gateway answers GET from the topology the brokers gossip, and refuses writes (it is
- * not a broker, so the coordinator would not take them from it).
+ * (checked by {@link ManagementApi} where the request comes in; it is not forwarded). A standalone
+ * gateway answers GET from the topology the brokers gossip and forwards writes the same way, which
+ * the coordinator takes only where the gateway counts as a broker (io.tern.engine.cluster.
+ * BrokerIdentity: with cluster TLS, the chart gives it the brokers' certificate).
  */
 final class ClusterEndpoint {
   static final String PATH = "/actuator/cluster";
@@ -75,15 +76,6 @@ final class ClusterEndpoint {
     try {
       return CompletableFuture.completedFuture(answer(method, path, query, body));
     } catch (Coordinator.NotCoordinator elsewhere) {
-      if (coordinator == null) {
-        return CompletableFuture.completedFuture(
-            ManagementApi.Answer.error(
-                409,
-                "a standalone gateway does not change the cluster: send this to a broker's"
-                    + " management port (any broker forwards it to broker "
-                    + elsewhere.coordinator()
-                    + ", which coordinates changes)"));
-      }
       return forward(
           elsewhere.coordinator(), new BrokerMessages.ClusterRequest(method, path, query, body));
     } catch (RuntimeException refused) {
@@ -121,19 +113,32 @@ final class ClusterEndpoint {
     return cluster
         .clusterChange(to, request, FORWARD_TIMEOUT_MS)
         .handle(
-            (answer, error) ->
-                error == null
-                    ? ManagementApi.Answer.json(answer.status(), answer.body())
-                    : ManagementApi.Answer.error(
-                        503,
-                        "broker "
-                            + to
-                            + " coordinates changes of the cluster and did not answer this"
-                            + " request, forwarded to it ("
-                            + ManagementApi.rootMessage(error)
-                            + "): changes wait until it is back; GET "
-                            + PATH
-                            + " answers on any broker"));
+            (answer, error) -> {
+              if (error == null) {
+                return ManagementApi.Answer.json(answer.status(), answer.body());
+              }
+              if (ClusterClient.refusedAsNotABroker(error)) {
+                // A standalone gateway that does not count as a broker (its certificate names
+                // none, or it runs elsewhere): the coordinator takes changes from brokers only.
+                return ManagementApi.Answer.error(
+                    403,
+                    "broker "
+                        + to
+                        + " coordinates changes of the cluster and takes them from brokers only,"
+                        + " which this gateway is not to it: send this to a broker's management"
+                        + " port");
+              }
+              return ManagementApi.Answer.error(
+                  503,
+                  "broker "
+                      + to
+                      + " coordinates changes of the cluster and did not answer this request,"
+                      + " forwarded to it ("
+                      + ManagementApi.rootMessage(error)
+                      + "): changes wait until it is back; GET "
+                      + PATH
+                      + " answers on any broker");
+            });
   }
 
   /** The topology with the highest version among the brokers' states, or null if none has one. */

@@ -10,19 +10,24 @@ import java.util.function.Supplier;
 
 /**
  * The standalone gateway's management endpoints: health for Kubernetes probes (ready when every
- * partition has a known leader), its metrics, its job streams, and the cluster's topology as the
- * brokers gossip it ({@code GET /actuator/cluster}; changes go to a broker, see {@link
- * ClusterEndpoint}).
+ * partition has a known leader), its metrics, its job streams, and {@code /actuator/cluster}: the
+ * topology as the brokers gossip it, and changes, which need the management token here and are
+ * forwarded to the coordinating broker (see {@link ClusterEndpoint}).
  */
 final class GatewayManagementApi implements ManagementServer.Routes {
   private final ClusterClient cluster;
   private final Supplier<String> metrics;
   private final GatewayJobStreams jobStreams;
   private final ClusterEndpoint clusterEndpoint;
+  private final ManagementToken token;
   private volatile boolean started;
 
   GatewayManagementApi(
-      ClusterClient cluster, Supplier<String> metrics, GatewayJobStreams jobStreams) {
+      ClusterClient cluster,
+      Supplier<String> metrics,
+      GatewayJobStreams jobStreams,
+      ManagementToken token) {
+    this.token = token;
     this.cluster = cluster;
     this.metrics = metrics;
     this.jobStreams = jobStreams;
@@ -37,6 +42,12 @@ final class GatewayManagementApi implements ManagementServer.Routes {
       String authorization,
       String body) {
     if (path.equals(ClusterEndpoint.PATH) || path.startsWith(ClusterEndpoint.PATH + "/")) {
+      if (!method.equals("GET")) {
+        ManagementApi.Answer refused = ManagementApi.refusal(token, authorization);
+        if (refused != null) {
+          return CompletableFuture.completedFuture(refused);
+        }
+      }
       return clusterEndpoint.handle(method, path.replaceAll("/+$", ""), query, body);
     }
     return handle(method, path, authorization);

@@ -245,21 +245,27 @@ class ClusterScalingTest {
 
       var expected = Planner.placement(new TreeSet<>(List.of(0, 1, 2)), 3, 2);
       assertThat(priorities(get(cluster, 1))).isEqualTo(expected);
-      // The standalone gateway serves the topology the brokers gossip, and sends writes away.
+      // The standalone gateway serves the topology the brokers gossip, and forwards writes
+      // (here it runs on the brokers' address, so it counts as a broker) once it checked the token.
       int gatewayPort = cluster.gateway().managementPort();
       Awaitility.await("the gateway's topology shows the change done")
           .atMost(Duration.ofSeconds(30))
           .until(() -> priorities(getAt(gatewayPort)).equals(expected));
-      HttpResponse<String> onGateway =
+      String dryRun = "/actuator/cluster/brokers?dryRun=true";
+      assertThat(
+              ManagementCalls.send(
+                      gatewayPort, "POST", dryRun, "[0, 1]", null, Duration.ofSeconds(10))
+                  .statusCode())
+          .isEqualTo(401);
+      HttpResponse<String> viaGateway =
           ManagementCalls.send(
-              gatewayPort,
-              "POST",
-              "/actuator/cluster/brokers",
-              "[0, 1]",
-              TestBrokers.BEARER,
-              Duration.ofSeconds(10));
-      assertThat(onGateway.statusCode()).isEqualTo(409);
-      assertThat(onGateway.body()).contains("to broker 0, which coordinates");
+              gatewayPort, "POST", dryRun, "[0, 1]", TestBrokers.BEARER, Duration.ofSeconds(10));
+      assertThat(viaGateway.statusCode()).as(viaGateway.body()).isEqualTo(200);
+      Set<Integer> dryRunBrokers = new TreeSet<>();
+      JSON.readTree(viaGateway.body())
+          .get("expectedTopology")
+          .forEach(broker -> dryRunBrokers.add(broker.get("id").asInt()));
+      assertThat(dryRunBrokers).as("the dry run's outcome").containsExactly(0, 1);
 
       // Each partition's leader moves to its primary: 0, 1 and 2 (the highest priority).
       Awaitility.await("leaders on the primaries after rebalancing")

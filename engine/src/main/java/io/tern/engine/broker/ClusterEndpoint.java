@@ -45,9 +45,6 @@ final class ClusterEndpoint {
   static final String PATH = "/actuator/cluster";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** How long a forwarded write waits for the coordinator: a cancel may ask a leader first. */
-  static final long FORWARD_TIMEOUT_MS = 3 * Coordinator.CALL_TIMEOUT_MS;
-
   private final int self;
   private final Supplier<Topology> topology;
   private final Coordinator coordinator;
@@ -76,8 +73,10 @@ final class ClusterEndpoint {
     try {
       return CompletableFuture.completedFuture(answer(method, path, query, body));
     } catch (Coordinator.NotCoordinator elsewhere) {
-      return forward(
-          elsewhere.coordinator(), new BrokerMessages.ClusterRequest(method, path, query, body));
+      return CoordinatorForwarding.forward(
+          cluster,
+          elsewhere.coordinator(),
+          new BrokerMessages.ClusterRequest(method, path, query, body));
     } catch (RuntimeException refused) {
       return CompletableFuture.completedFuture(refusal(refused));
     }
@@ -106,39 +105,6 @@ final class ClusterEndpoint {
       return ManagementApi.Answer.error(400, bad.getMessage());
     }
     throw error;
-  }
-
-  private CompletableFuture<ManagementApi.Answer> forward(
-      int to, BrokerMessages.ClusterRequest request) {
-    return cluster
-        .clusterChange(to, request, FORWARD_TIMEOUT_MS)
-        .handle(
-            (answer, error) -> {
-              if (error == null) {
-                return ManagementApi.Answer.json(answer.status(), answer.body());
-              }
-              if (ClusterClient.refusedAsNotABroker(error)) {
-                // A standalone gateway that does not count as a broker (its certificate names
-                // none, or it runs elsewhere): the coordinator takes changes from brokers only.
-                return ManagementApi.Answer.error(
-                    403,
-                    "broker "
-                        + to
-                        + " coordinates changes of the cluster and takes them from brokers only,"
-                        + " which this gateway is not to it: send this to a broker's management"
-                        + " port");
-              }
-              return ManagementApi.Answer.error(
-                  503,
-                  "broker "
-                      + to
-                      + " coordinates changes of the cluster and did not answer this request,"
-                      + " forwarded to it ("
-                      + ManagementApi.rootMessage(error)
-                      + "): changes wait until it is back; GET "
-                      + PATH
-                      + " answers on any broker");
-            });
   }
 
   /** The topology with the highest version among the brokers' states, or null if none has one. */

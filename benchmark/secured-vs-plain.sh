@@ -70,4 +70,12 @@ for m in ("plain", "secured"):
 pis = med("secured", lambda d: d['instancesPerSecond']) / med("plain", lambda d: d['instancesPerSecond'])
 p99 = med("secured", lambda d: d['latencyMs']['p99']) / med("plain", lambda d: d['latencyMs']['p99'])
 print(f"secured/plain: PI/s {pis:.2f}x (target >= 0.90), p99 {p99:.2f}x (target <= 1.15)")
+if all('cpu' in d for m in rows for d in rows[m]):
+    for m in ("plain", "secured"):
+        print(f"{m} rounds CPU ms/instance: " + ", ".join(f"{d['cpu']['msPerInstance']:.3f}" for d in rows[m])
+              + "; JIT share: " + ", ".join(f"{100 * d['cpu']['jitShare']:.0f}%" for d in rows[m]))
+    cpu = med("secured", lambda d: d['cpu']['msPerInstance']) / med("plain", lambda d: d['cpu']['msPerInstance'])
+    print(f"secured/plain: CPU per instance {cpu:.2f}x")
+    if max(d['cpu']['jitShare'] for m in rows for d in rows[m]) > 0.05:
+        print("warning: the JIT took over 5% of a measured window's CPU: lengthen --warmup")
 EOF

@@ -194,17 +194,24 @@ final class SafetyChecker {
       }
       throw new SafetyViolation(
           "configurations out of order: "
-              + membership
+              + withPriorities(membership)
               + " committed at "
               + index
               + " is not one change from "
-              + previous
-              + (after == null ? "" : " and to " + after.getValue() + " at " + after.getKey()));
+              + withPriorities(previous)
+              + (after == null
+                  ? ""
+                  : " and to " + withPriorities(after.getValue()) + " at " + after.getKey()));
     }
     if (previous.toString().equals(membership.toString())) { // the same ids in the same roles
       priorityChangesCommitted++;
     }
     committedConfigs.put(index, membership);
+  }
+
+  /** Membership's text names ids only; a priority change needs the priorities shown. */
+  private static String withPriorities(Membership membership) {
+    return "voters " + membership.voters() + " learners " + membership.learners();
   }
 
   /**

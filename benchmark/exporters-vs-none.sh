@@ -57,28 +57,8 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-summary=$(python3 - "$out" "$brokers" "$rounds" <<'PY'
-import json, statistics, sys
-out, brokers, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = {m: [json.load(open(f"{out}/{m}-{brokers}-{r}.json")) for r in range(1, rounds + 1)]
-        for m in ("none", "exporters")}
-def med(m, f): return statistics.median(f(d) for d in rows[m])
-print(f"{brokers} broker(s), {rounds} rounds, medians")
-print(f"{'':10} {'PI/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
-for m in ("none", "exporters"):
-    print(f"{m:10} {med(m, lambda d: d['instancesPerSecond']):8.0f}"
-          f" {med(m, lambda d: d['latencyMs']['p50']):8.1f} {med(m, lambda d: d['latencyMs']['p99']):8.1f}")
-for m in ("none", "exporters"):
-    print(f"{m} rounds PI/s: " + ", ".join(f"{d['instancesPerSecond']:.0f}" for d in rows[m])
-          + "; p99 ms: " + ", ".join(f"{d['latencyMs']['p99']:.1f}" for d in rows[m]))
-for d in rows["exporters"]:
-    print("exporter lag (s): " + "; ".join(f"{k} p50 {v['p50']:.2f} p99 {v['p99']:.2f} max {v['max']:.2f}"
-                                         for k, v in d.get("exporterLagSeconds", {}).items()))
-pis = med("exporters", lambda d: d['instancesPerSecond']) / med("none", lambda d: d['instancesPerSecond'])
-print(f"exporters/none: PI/s {pis:.2f}x (target >= 0.85)")
-print(f"HALF_RATE={med('none', lambda d: d['instancesPerSecond']) / 2:.0f}")
-PY
-)
+summary=$(python3 "$(dirname "$0")/ab-summary.py" "$out" "$brokers" "$rounds" none exporters \
+  --pis-at-least 0.85 --lag)
 echo "$summary" | grep -v '^HALF_RATE='
 
 if [[ $lag == true ]]; then

@@ -38,22 +38,5 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-python3 - "$out" "$brokers" "$rounds" <<'PY'
-import json, statistics, sys
-out, brokers, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = {a: [json.load(open(f"{out}/{a}-{brokers}-{r}.json")) for r in range(1, rounds + 1)]
-        for a in ("grpc", "rest")}
-def med(a, f): return statistics.median(f(d) for d in rows[a])
-print(f"{brokers} broker(s), {rounds} rounds, medians")
-print(f"{'':6} {'PI/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
-for a in ("grpc", "rest"):
-    print(f"{a:6} {med(a, lambda d: d['instancesPerSecond']):8.0f}"
-          f" {med(a, lambda d: d['latencyMs']['p50']):8.1f} {med(a, lambda d: d['latencyMs']['p99']):8.1f}")
-for a in ("grpc", "rest"):
-    print(f"{a} rounds PI/s: " + ", ".join(f"{d['instancesPerSecond']:.0f}" for d in rows[a])
-          + "; p50 ms: " + ", ".join(f"{d['latencyMs']['p50']:.1f}" for d in rows[a])
-          + "; p99 ms: " + ", ".join(f"{d['latencyMs']['p99']:.1f}" for d in rows[a]))
-pis = med("rest", lambda d: d['instancesPerSecond']) / med("grpc", lambda d: d['instancesPerSecond'])
-p99 = med("rest", lambda d: d['latencyMs']['p99']) / med("grpc", lambda d: d['latencyMs']['p99'])
-print(f"rest/grpc: PI/s {pis:.2f}x (target >= 0.80), p99 {p99:.2f}x (target <= 1.30)")
-PY
+python3 "$(dirname "$0")/ab-summary.py" "$out" "$brokers" "$rounds" grpc rest --pis-at-least 0.80 --p99-at-most 1.30 \
+  | grep -v '^HALF_RATE='

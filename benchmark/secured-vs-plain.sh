@@ -52,22 +52,5 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-python3 - "$out" "$brokers" "$rounds" <<'EOF'
-import json, statistics, sys
-out, brokers, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = {m: [json.load(open(f"{out}/{m}-{brokers}-{r}.json")) for r in range(1, rounds + 1)]
-        for m in ("plain", "secured")}
-def med(m, f): return statistics.median(f(d) for d in rows[m])
-print(f"{brokers} broker(s), {rounds} rounds, medians")
-print(f"{'':8} {'PI/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
-for m in ("plain", "secured"):
-    print(f"{m:8} {med(m, lambda d: d['instancesPerSecond']):8.0f}"
-          f" {med(m, lambda d: d['latencyMs']['p50']):8.1f} {med(m, lambda d: d['latencyMs']['p99']):8.1f}")
-for m in ("plain", "secured"):
-    print(f"{m} rounds PI/s: " + ", ".join(f"{d['instancesPerSecond']:.0f}" for d in rows[m])
-          + "; p99 ms: " + ", ".join(f"{d['latencyMs']['p99']:.1f}" for d in rows[m])
-          + "; failed instances: " + ", ".join(str(d.get('failedInstances', 0)) for d in rows[m]))
-pis = med("secured", lambda d: d['instancesPerSecond']) / med("plain", lambda d: d['instancesPerSecond'])
-p99 = med("secured", lambda d: d['latencyMs']['p99']) / med("plain", lambda d: d['latencyMs']['p99'])
-print(f"secured/plain: PI/s {pis:.2f}x (target >= 0.90), p99 {p99:.2f}x (target <= 1.15)")
-EOF
+python3 "$(dirname "$0")/ab-summary.py" "$out" "$brokers" "$rounds" plain secured --pis-at-least 0.90 --p99-at-most 1.15 \
+  | grep -v '^HALF_RATE='

@@ -94,7 +94,32 @@ imagePullSecrets:
 {{- printf "%s-%d.%s.%s.svc" (include "tern.broker.fullname" .root) (int .index) (include "tern.broker.fullname" .root) .root.Release.Namespace -}}
 {{- end -}}
 
-{{/* Every broker's command port, the cluster's contact points. */}}
+{{/*
+The brokers the StatefulSet runs: broker.replicas, else clusterSize. Not part of the brokers'
+configuration, so that scaling restarts none of the running ones.
+*/}}
+{{- define "tern.broker.replicas" -}}
+{{- $replicas := .Values.broker.replicas -}}
+{{- if or (kindIs "invalid" $replicas) (eq (toString $replicas) "") -}}
+{{- int .Values.clusterSize -}}
+{{- else if not (regexMatch "^[1-9][0-9]*$" (toString $replicas)) -}}
+{{- fail (printf "broker.replicas must be a number of brokers (1 or more), not %v" $replicas) -}}
+{{- else -}}
+{{- int $replicas -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Every broker's management address (the rebalance and backup jobs'). */}}
+{{- define "tern.broker.managementAddresses" -}}
+{{- range $i := until (int (include "tern.broker.replicas" .)) }}
+- {{ printf "%s:9600" (include "tern.broker.host" (dict "root" $ "index" $i)) }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The initial brokers' command ports, the cluster's contact points. Brokers added later are not
+among them (docs/scaling.md, Finding new brokers): they announce themselves to these.
+*/}}
 {{- define "tern.contactPoints" -}}
 {{- $points := list -}}
 {{- range $i := until (int .Values.clusterSize) -}}

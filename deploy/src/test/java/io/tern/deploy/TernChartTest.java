@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -166,6 +167,75 @@ class TernChartTest {
     for (int n = 0; n < brokers; n++) {
       assertThat(rebalance)
           .contains("prod-tern-broker-" + n + ".prod-tern-broker.tern-test.svc:9600");
+    }
+  }
+
+  /**
+   * Scaling (docs/operations.md): the StatefulSet runs broker.replicas pods while every broker's
+   * configuration keeps the initial cluster, so that the pods added start outside it and no running
+   * broker restarts (the config checksum is the pod template's).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {5, 2})
+  void theReplicasScaleWithoutChangingTheBrokersConfiguration(int replicas) {
+    Manifests initial = Charts.render(Charts.TERN).manifests();
+    Manifests scaled =
+        Charts.render(Charts.TERN)
+            .set("broker.replicas", replicas)
+            .set("backups.schedule.enabled", true)
+            .manifests();
+    Map<String, Object> statefulSet = scaled.one("StatefulSet");
+    assertThat((Integer) at(statefulSet, "spec.replicas")).isEqualTo(replicas);
+    assertThat(config(scaled)).isEqualTo(config(initial));
+    assertThat(at(config(scaled), "cluster.clusterSize").toString()).isEqualTo("3");
+    assertThat(at(config(scaled), "cluster.contactPoints").toString())
+        .contains("tern-broker-2.")
+        .doesNotContain("tern-broker-3.");
+    assertThat(at(statefulSet, "spec.template.metadata.annotations").toString())
+        .isEqualTo(at(initial.one("StatefulSet"), "spec.template.metadata.annotations").toString());
+
+    List<String> rebalance = at(scaled.one("Job"), "spec.template.spec.containers.0.command");
+    List<String> backup =
+        at(
+            scaled.named("CronJob", "tern-backup"),
+            "spec.jobTemplate.spec.template.spec.containers.0.command");
+    List<String> every =
+        IntStream.range(0, replicas)
+            .mapToObj(n -> "tern-broker-" + n + ".tern-broker.tern-test.svc:9600")
+            .toList();
+    assertThat(rebalance)
+        .as("the rebalance Job waits for every broker running")
+        .endsWith(every.toArray(String[]::new));
+    assertThat(backup.subList(1, backup.size())).isEqualTo(every);
+  }
+
+  /** The script itself runs against brokers in the engine's ScaleBrokersScriptTest. */
+  @Test
+  void theScaleScriptIsExecutableAndPassesShellcheck() throws Exception {
+    Path script = Charts.TERN.resolve("scripts/scale-brokers.sh");
+    assertThat(Files.isExecutable(script)).as(script + " is executable").isTrue();
+    boolean shellcheck;
+    try {
+      shellcheck = new ProcessBuilder("shellcheck", "--version").start().waitFor() == 0;
+    } catch (IOException notInstalled) {
+      shellcheck = false;
+    }
+    Assumptions.assumeTrue(shellcheck, "shellcheck is not installed: the script is not linted");
+    Process lint =
+        new ProcessBuilder("shellcheck", script.toString()).redirectErrorStream(true).start();
+    String findings = new String(lint.getInputStream().readAllBytes(), UTF_8);
+    assertThat(lint.waitFor()).as(findings).isZero();
+  }
+
+  @Test
+  void replicasThatAreNoNumberOfBrokersFailToRender() {
+    Map<String, Object> empty =
+        Charts.render(Charts.TERN).set("broker.replicas", "").manifests().one("StatefulSet");
+    assertThat((Integer) at(empty, "spec.replicas")).as("empty: clusterSize").isEqualTo(3);
+    for (Object bad : List.of(0, -1, "three")) {
+      assertThatThrownBy(() -> Charts.render(Charts.TERN).set("broker.replicas", bad).manifests())
+          .hasMessageContaining(
+              "broker.replicas must be a number of brokers (1 or more), not " + bad);
     }
   }
 

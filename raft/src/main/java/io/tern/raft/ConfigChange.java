@@ -4,6 +4,7 @@ package io.tern.raft;
  * One single-member change of a group's configuration (see {@link Membership}). A new member joins
  * in two steps, {@link Kind#ADD_LEARNER} then, once it holds every committed entry, {@link
  * Kind#PROMOTE}; a replacement is an add, a promote and a {@link Kind#REMOVE}, one at a time.
+ * {@link Kind#SET_PRIORITY} changes a member's priority only.
  */
 public record ConfigChange(Kind kind, Member member) {
   public enum Kind {
@@ -12,7 +13,13 @@ public record ConfigChange(Kind kind, Member member) {
     /** Make a learner a voter; the leader accepts only once the learner caught up. */
     PROMOTE,
     /** Remove a voter or a learner. A leader removes itself only after handing leadership on. */
-    REMOVE
+    REMOVE,
+    /**
+     * Give a member another priority (election order and the primary that rebalancing moves
+     * leadership to). Changes no quorum, but goes through the log like the others, one at a time,
+     * so that every member ranks the group the same way at the same index.
+     */
+    SET_PRIORITY
   }
 
   public static ConfigChange addLearner(Member member) {
@@ -25,6 +32,10 @@ public record ConfigChange(Kind kind, Member member) {
 
   public static ConfigChange remove(int id) {
     return new ConfigChange(Kind.REMOVE, new Member(id, 0));
+  }
+
+  public static ConfigChange setPriority(int id, int priority) {
+    return new ConfigChange(Kind.SET_PRIORITY, new Member(id, priority));
   }
 
   /**

@@ -109,7 +109,7 @@ public record Membership(List<Member> voters, List<Member> learners) {
   /**
    * This configuration with {@code change} made, or an explanation of why it cannot be: adding a
    * member that is in the group already, promoting one that is not a learner, removing one that is
-   * not a member or the last voter.
+   * not a member or the last voter, setting the priority of a non-member or one it has already.
    */
   public Membership apply(ConfigChange change) {
     Member member = change.member();
@@ -139,6 +139,20 @@ public record Membership(List<Member> voters, List<Member> learners) {
         }
         newVoters.removeIf(m -> m.id() == member.id());
         newLearners.removeIf(m -> m.id() == member.id());
+      }
+      case SET_PRIORITY -> {
+        Member now = member(member.id());
+        if (now == null) {
+          throw new IllegalArgumentException("raft: " + member.id() + " is not a member");
+        }
+        if (now.priority() == member.priority()) {
+          // Refused rather than appended: every configuration entry changes something, which is
+          // what the one-change-at-a-time checks count.
+          throw new IllegalArgumentException(
+              "raft: " + member.id() + " has priority " + member.priority() + " already");
+        }
+        List<Member> holding = isVoter(member.id()) ? newVoters : newLearners;
+        holding.replaceAll(m -> m.id() == member.id() ? member : m);
       }
     }
     return new Membership(newVoters, newLearners);

@@ -345,8 +345,14 @@ public final class RaftNode {
    * and check-quorum use the new voters from now on.
    */
   private void onMembershipChanged() {
+    int rankBefore = view.priorityRank;
     view = new MemberView(memberships.current(), selfId);
     if (role != RaftRole.LEADER) {
+      if (view.priorityRank != rankBefore) {
+        // A new priority takes effect in this election timeout already, not one later: the
+        // member that became primary is the first to campaign if the leader goes now.
+        randomizeElectionTimeout();
+      }
       if (!view.selfVoter && role != RaftRole.FOLLOWER) {
         becomeFollower(term, NO_LEADER); // a candidate whose vote-granting configuration is gone
       }
@@ -595,6 +601,10 @@ public final class RaftNode {
    */
   private void resetElectionTimer() {
     electionElapsed = 0;
+    randomizeElectionTimeout();
+  }
+
+  private void randomizeElectionTimeout() {
     int timeout = config.electionTimeoutTicks();
     if (config.priorityElection() && view.distinctPriorities) {
       int slot = Math.max(1, timeout / 4);

@@ -92,7 +92,7 @@ public final class ChaosBenchmark {
     List<CamundaClient> clients = new ArrayList<>();
     try (LocalCluster cluster =
             LocalCluster.start(
-                options.brokers,
+                options.brokers + options.spares(),
                 options.partitions,
                 options.replication,
                 environment.getOrDefault("TERN_RAFT_FLUSH_MODE", "sync"),
@@ -111,6 +111,9 @@ public final class ChaosBenchmark {
           new FaultInjector(
               cluster,
               probe,
+              options.brokers,
+              options.settle,
+              progress,
               options.partitions,
               new Random(options.seed),
               options.slowLinkDelay,
@@ -130,7 +133,7 @@ public final class ChaosBenchmark {
         Thread.sleep(options.quiet.toMillis());
         workload.stopCreating();
         progress.log("load stopped after %d creations; settling", workload.created());
-        Set<Long> active = settle(probe, history);
+        Set<Long> active = settle(probe, history, injector.nodes());
         workload.close();
         recordEnds(history, active);
       }
@@ -224,7 +227,7 @@ public final class ChaosBenchmark {
       if (found != null) {
         what = what + "; " + found;
       }
-      String problem = awaitRecovery(cluster, probe);
+      String problem = awaitRecovery(cluster, probe, injector.nodes());
       long recoveredMs = history.now() - healed;
       injector.recovered();
       Map<String, String> times = new HashMap<>(injector.times());
@@ -252,13 +255,9 @@ public final class ChaosBenchmark {
   }
 
   /** Null once the cluster recovered, else why not when {@code --settle} passed. */
-  private String awaitRecovery(LocalCluster cluster, ClusterProbe probe)
+  private String awaitRecovery(LocalCluster cluster, ClusterProbe probe, List<Integer> nodes)
       throws InterruptedException {
     long deadline = System.nanoTime() + options.settle.toNanos();
-    List<Integer> nodes = new ArrayList<>();
-    for (int node = 0; node < cluster.size(); node++) {
-      nodes.add(node);
-    }
     String problem = "not asked yet";
     while (System.nanoTime() < deadline) {
       for (int node : nodes) {
@@ -276,7 +275,8 @@ public final class ChaosBenchmark {
   }
 
   /** Waits until every known instance ended or {@code --settle} passed; returns the active ones. */
-  private Set<Long> settle(ClusterProbe probe, History history) throws InterruptedException {
+  private Set<Long> settle(ClusterProbe probe, History history, List<Integer> nodes)
+      throws InterruptedException {
     Set<Long> active = new TreeSet<>();
     for (Op op : history.ops()) {
       if (op.instanceKey() != 0 && op.outcome() == Outcome.OK) {
@@ -284,10 +284,6 @@ public final class ChaosBenchmark {
       }
     }
     long deadline = System.nanoTime() + options.settle.toNanos();
-    List<Integer> nodes = new ArrayList<>();
-    for (int node = 0; node < options.brokers; node++) {
-      nodes.add(node);
-    }
     // After a restore, instances it may have undone in part (a publication) wait for good: the
     // checker does not ask them to end, and the settle does not wait for them.
     Set<Long> mayNeverEnd = Checker.mayNeverEnd(history.ops());

@@ -46,7 +46,8 @@ final class ChaosOptions {
       defaultValue = "kill-random,kill-leader,pause,partition,split,slow,torn-tail,kill-all",
       description =
           "the faults, taken in turn in an order the seed shuffles: kill-random, kill-leader,"
-              + " kill-all, pause, torn-tail, partition, split, slow, disk-full, restore (default"
+              + " kill-all, pause, torn-tail, partition, split, slow, disk-full, restore, scale"
+              + " (default"
               + " ${DEFAULT-VALUE}; disk-full needs --disk-full-dir, restore a backup store:"
               + " --config data.backup.store=...)")
   String faults;
@@ -165,6 +166,16 @@ final class ChaosOptions {
 
   List<Fault> faultList;
 
+  /**
+   * Brokers started beside the cluster, outside it (node ids from --brokers on), for the scale
+   * fault to add and take out again: 3 -> 5 -> 3 with the default three brokers.
+   */
+  int spares() {
+    return faultList.contains(Fault.SCALE) ? SCALE_SPARES : 0;
+  }
+
+  static final int SCALE_SPARES = 2;
+
   /** Whether the run is the message mode. */
   boolean messages() {
     return workload.equals("messages");
@@ -222,6 +233,11 @@ final class ChaosOptions {
           "the restore fault needs a backup store every broker shares, e.g. --config"
               + " data.backup.store=filesystem --config data.backup.filesystem.basePath=DIR");
     }
+    if (faultList.contains(Fault.SCALE) && faultList.contains(Fault.RESTORE)) {
+      throw new IllegalArgumentException(
+          "the scale and restore faults cannot run together yet: a restore of a cluster that"
+              + " changed size is not tested");
+    }
     if (seed == null) {
       seed = new java.util.Random().nextLong();
     }
@@ -243,6 +259,10 @@ final class ChaosOptions {
       // The small file system is far below the default watermark: keep the broker taking work
       // until the fault fills it.
       environment.put("TERN_DATA_DISK_MINFREEBYTES", "64MB");
+    }
+    if (spares() > 0) {
+      // Every broker is told the cluster's size, so that the spares start outside it.
+      environment.put("TERN_CLUSTER_CLUSTERSIZE", Integer.toString(brokers));
     }
     config.forEach(
         (key, value) ->

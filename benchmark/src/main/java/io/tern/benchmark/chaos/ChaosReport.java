@@ -106,6 +106,7 @@ final class ChaosReport {
     out.append("recovery (all brokers ready, one leader per partition, after the heal): ")
         .append(distribution(recoveries))
         .append("\n\n");
+    out.append(changes(faults));
     for (Checker.Violation violation : result.violations()) {
       out.append("## ").append(violation.type()).append(": ").append(violation.message());
       out.append("\n\n```\n");
@@ -126,6 +127,43 @@ final class ChaosReport {
           .append("ms\n");
     }
     return out.toString();
+  }
+
+  /**
+   * The scale faults' cluster changes: each one's id, how long from its acceptance until the
+   * coordinator reported it COMPLETED (the growth's includes the killed broker's hold and restart),
+   * and the kill in the middle of the growth; empty without a scale fault.
+   */
+  static String changes(List<Op> faults) {
+    StringBuilder out = new StringBuilder();
+    for (Op fault : faults) {
+      java.util.Map<String, String> vars = fault.vars();
+      String up = vars.get(ScaleFault.UP_CHANGE);
+      if (up == null) {
+        continue;
+      }
+      if (out.length() == 0) {
+        out.append("| cluster change | to | ms until COMPLETED | status | kill -9 mid-move |\n");
+        out.append("|---:|---|---:|---|---|\n");
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | all brokers | %s | %s | broker %s, %s steps still to do after it |%n",
+              up,
+              vars.getOrDefault(ScaleFault.UP_MS, "-"),
+              vars.getOrDefault(ScaleFault.UP_STATUS, "not completed"),
+              vars.getOrDefault(ScaleFault.KILLED, "-"),
+              vars.getOrDefault(ScaleFault.PENDING_AT_KILL, "-")));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | the first brokers again | %s | %s | - |%n",
+              vars.getOrDefault(ScaleFault.DOWN_CHANGE, "-"),
+              vars.getOrDefault(ScaleFault.DOWN_MS, "-"),
+              vars.getOrDefault(ScaleFault.DOWN_STATUS, "not completed")));
+    }
+    return out.length() == 0 ? "" : out.append('\n').toString();
   }
 
   /**

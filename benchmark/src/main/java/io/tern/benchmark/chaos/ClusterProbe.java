@@ -248,6 +248,88 @@ final class ClusterProbe {
         "broker " + node + " answered " + answer.statusCode() + ": " + answer.body());
   }
 
+  /**
+   * Broker {@code node}'s view of the cluster ({@code GET /actuator/cluster}): its topology, the
+   * change under way and the last one, as {@link #tree} reads them.
+   *
+   * @throws IOException if it does not answer or answers other than 200
+   */
+  Map<?, ?> cluster(int node) throws IOException {
+    HttpResponse<String> answer = get(node, "/actuator/cluster");
+    if (answer.statusCode() != 200) {
+      throw new IOException(
+          "broker " + node + " answered " + answer.statusCode() + ": " + answer.body());
+    }
+    return (Map<?, ?>) tree(answer.body());
+  }
+
+  /**
+   * Asks coordinator {@code node} for the cluster of brokers {@code ids} ({@code POST
+   * /actuator/cluster/brokers}); returns the answer's status and body (202 and the plan once
+   * accepted).
+   */
+  HttpResponse<String> changeBrokers(int node, List<Integer> ids) throws IOException {
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create("http://" + management.get(node) + "/actuator/cluster/brokers"))
+            .timeout(ANSWER_TIMEOUT)
+            .header("Authorization", authorization)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(ids.toString()))
+            .build();
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  /** A JSON text as maps (in their order), lists, strings, longs, doubles, booleans and nulls. */
+  static Object tree(String json) throws IOException {
+    try (JsonParser parser = JSON.createParser(json)) {
+      parser.nextToken();
+      return value(parser);
+    }
+  }
+
+  private static Object value(JsonParser parser) throws IOException {
+    switch (parser.currentToken()) {
+      case START_OBJECT -> {
+        Map<String, Object> object = new java.util.LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String field = parser.currentName();
+          parser.nextToken();
+          object.put(field, value(parser));
+        }
+        return object;
+      }
+      case START_ARRAY -> {
+        List<Object> array = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          array.add(value(parser));
+        }
+        return array;
+      }
+      case VALUE_STRING -> {
+        return parser.getText();
+      }
+      case VALUE_NUMBER_INT -> {
+        return parser.getLongValue();
+      }
+      case VALUE_NUMBER_FLOAT -> {
+        return parser.getDoubleValue();
+      }
+      case VALUE_TRUE, VALUE_FALSE -> {
+        return parser.getBooleanValue();
+      }
+      case VALUE_NULL -> {
+        return null;
+      }
+      default -> throw new IOException("not JSON: " + parser.currentToken());
+    }
+  }
+
   List<Replica> replicas(int node) throws IOException {
     HttpResponse<String> answer = get(node, "/actuator/partitions");
     if (answer.statusCode() != 200) {

@@ -44,7 +44,13 @@ enum Fault {
    * again. What was acknowledged before the checkpoint must survive; what came after may be lost,
    * but never in part (the {@link Checker}'s checkpoint mode).
    */
-  RESTORE("restore", false);
+  RESTORE("restore", false),
+  /**
+   * Scaling under load: the cluster grows by its spare brokers (started outside it at the run's
+   * start), a broker is killed with SIGKILL in the middle of a move and restarted at the heal, the
+   * growth completes, the cluster shrinks back and the spares stop (docs/scaling.md).
+   */
+  SCALE("scale", true);
 
   private final String label;
   private final boolean majorityStaysUp;

@@ -20,6 +20,18 @@ final class FaultInjector {
   private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
   private final Set<Integer> paused = ConcurrentHashMap.newKeySet();
   private final Set<Integer> isolated = ConcurrentHashMap.newKeySet();
+
+  /** Brokers beyond the cluster's own stopped after the scale fault took them out again. */
+  private final Set<Integer> retired = ConcurrentHashMap.newKeySet();
+
+  /** The brokers the cluster starts with, node ids 0 to members - 1; the others are spares. */
+  private final int members;
+
+  private final ScaleFault scale;
+
+  /** The scale fault's growth while it is under way (until its heal), else null. */
+  private ScaleFault.Change scaleUp;
+
   private final java.time.Duration slowLinkDelay;
   private final java.nio.file.Path diskFullDir;
   private final java.nio.file.FileStore diskFullStore;
@@ -46,9 +58,17 @@ final class FaultInjector {
   /** How long the restore fault waits for its backup to complete. */
   private static final java.time.Duration BACKUP_TIMEOUT = java.time.Duration.ofMinutes(3);
 
+  /**
+   * @param members the brokers the cluster starts with; the local cluster's others (node ids from
+   *     members on) run outside the cluster until the scale fault adds them
+   * @param changeTimeout the longest wait for a cluster change of the scale fault
+   */
   FaultInjector(
       LocalCluster cluster,
       ClusterProbe probe,
+      int members,
+      java.time.Duration changeTimeout,
+      io.tern.benchmark.common.Progress progress,
       int partitions,
       Random random,
       java.time.Duration slowLinkDelay,
@@ -65,13 +85,23 @@ final class FaultInjector {
     }
     this.cluster = cluster;
     this.probe = probe;
+    this.members = members;
+    this.scale = new ScaleFault(probe, 0, changeTimeout, progress);
     this.partitions = partitions;
     this.random = random;
   }
 
   /** Whether broker {@code node} runs and is not paused. */
   boolean usable(int node) {
-    return !killed.contains(node) && !paused.contains(node);
+    return !killed.contains(node) && !paused.contains(node) && !retired.contains(node);
+  }
+
+  /** The brokers that run or are to run again: all but the spares the scale fault stopped. */
+  List<Integer> nodes() {
+    return IntStream.range(0, cluster.size())
+        .filter(node -> !retired.contains(node))
+        .boxed()
+        .toList();
   }
 
   /**
@@ -79,10 +109,7 @@ final class FaultInjector {
    * fault lasts. (Clients still use a cut-off broker's gateway, which reaches the others.)
    */
   List<Integer> upNodes() {
-    return IntStream.range(0, cluster.size())
-        .filter(node -> usable(node) && !isolated.contains(node))
-        .boxed()
-        .toList();
+    return nodes().stream().filter(node -> usable(node) && !isolated.contains(node)).toList();
   }
 
   /** Injects {@code fault}; returns what was done, for the history. */
@@ -92,8 +119,11 @@ final class FaultInjector {
       case RESTORE -> {
         return backUp();
       }
+      case SCALE -> {
+        return scaleUpAndKill();
+      }
       case KILL_RANDOM -> {
-        int node = random.nextInt(cluster.size());
+        int node = pick(nodes());
         kill(node);
         return "kill -9 broker " + node;
       }
@@ -104,7 +134,7 @@ final class FaultInjector {
         return "kill -9 broker " + node + " (leader of partition " + partition + ")";
       }
       case KILL_ALL -> {
-        for (int node = 0; node < cluster.size(); node++) {
+        for (int node : nodes()) {
           kill(node);
         }
         return "kill -9 every broker";
@@ -117,7 +147,7 @@ final class FaultInjector {
         return "SIGSTOP broker " + node + " (leader of partition " + partition + ")";
       }
       case TORN_TAIL -> {
-        int node = random.nextInt(cluster.size());
+        int node = pick(nodes());
         kill(node);
         int partition = 1 + random.nextInt(partitions);
         return "kill -9 broker "
@@ -128,8 +158,7 @@ final class FaultInjector {
       case PARTITION -> {
         int partition = 1 + random.nextInt(partitions);
         int node = leaderOr(partition);
-        List<Integer> others =
-            IntStream.range(0, cluster.size()).filter(other -> other != node).boxed().toList();
+        List<Integer> others = nodes().stream().filter(other -> other != node).toList();
         cut(List.of(node), others);
         return "Raft links of broker " + node + " (leader of partition " + partition + ") cut";
       }
@@ -137,10 +166,10 @@ final class FaultInjector {
         int partition = 1 + random.nextInt(partitions);
         int leader = leaderOr(partition);
         List<Integer> minority = new java.util.ArrayList<>(List.of(leader));
-        List<Integer> rest = new java.util.ArrayList<>(allNodes());
+        List<Integer> rest = new java.util.ArrayList<>(nodes());
         rest.remove(Integer.valueOf(leader));
         java.util.Collections.shuffle(rest, random);
-        while (minority.size() < (cluster.size() - 1) / 2) {
+        while (minority.size() < (nodes().size() - 1) / 2) {
           minority.add(rest.remove(0));
         }
         cut(minority, rest);
@@ -154,8 +183,7 @@ final class FaultInjector {
       case SLOW -> {
         int partition = 1 + random.nextInt(partitions);
         int node = leaderOr(partition);
-        List<Integer> others =
-            IntStream.range(0, cluster.size()).filter(other -> other != node).boxed().toList();
+        List<Integer> others = nodes().stream().filter(other -> other != node).toList();
         long delayMs = slowLinkDelay.toMillis();
         linksFaulted = true;
         probe.post(node, "/actuator/faults/delay/" + join(others) + "/" + delayMs);
@@ -201,7 +229,7 @@ final class FaultInjector {
 
   /** The broker whose data the disk-full fault fills: the last one. */
   int diskNode() {
-    return cluster.size() - 1;
+    return members - 1;
   }
 
   /**
@@ -214,11 +242,11 @@ final class FaultInjector {
     if (restoreBackupId > 0) {
       long backupId = restoreBackupId;
       restoreBackupId = 0;
-      for (int node = 0; node < cluster.size(); node++) {
+      for (int node : nodes()) {
         kill(node);
       }
       times.put(WIPED, Long.toString(clock.getAsLong()));
-      for (int node = 0; node < cluster.size(); node++) {
+      for (int node : nodes()) {
         cluster.wipe(node);
         String failed = cluster.restore(node, backupId);
         if (failed != null) {
@@ -237,7 +265,7 @@ final class FaultInjector {
     }
     List<String> problems = new java.util.ArrayList<>();
     if (linksFaulted) {
-      for (int node = 0; node < cluster.size(); node++) {
+      for (int node : nodes()) {
         if (!cluster.isAlive(node)) {
           if (!killed.contains(node)) {
             problems.add("broker " + node + " exited while its links were faulted; restarted");
@@ -260,6 +288,9 @@ final class FaultInjector {
     }
     for (int node : List.copyOf(killed)) {
       cluster.restart(node);
+    }
+    if (scaleUp != null) {
+      found = (found == null ? "" : found + "; ") + scaleBack();
     }
     if (!problems.isEmpty()) {
       found = (found == null ? "" : found + "; ") + String.join("; ", problems);
@@ -310,9 +341,82 @@ final class FaultInjector {
     killed.clear();
   }
 
-  /** The brokers that run again after {@link #heal} (not paused and, if restarted, recovered). */
-  List<Integer> allNodes() {
-    return IntStream.range(0, cluster.size()).boxed().toList();
+  /**
+   * The scale fault's first half: the spares (started again if an earlier scale fault stopped them)
+   * are added to the cluster, and a broker is killed in the middle of a move.
+   */
+  private String scaleUpAndKill() throws IOException, InterruptedException {
+    for (int spare : List.copyOf(retired)) {
+      cluster.restart(spare);
+      cluster.awaitReady(spare, java.time.Duration.ofMinutes(2));
+      retired.remove(spare);
+    }
+    List<Integer> from = IntStream.range(0, members).boxed().toList();
+    scaleUp = scale.request(nodes());
+    times.put(ScaleFault.UP_CHANGE, Long.toString(scaleUp.id()));
+    ScaleFault.Victim victim = scale.awaitMidMove(scaleUp);
+    kill(victim.node());
+    int toDo = scale.stepsToDo(scaleUp);
+    times.put(ScaleFault.KILLED, Integer.toString(victim.node()));
+    times.put(ScaleFault.PENDING_AT_KILL, Integer.toString(toDo));
+    return String.format(
+        "brokers %s -> %s, change %d of %d steps; kill -9 broker %d after %d steps, next %s;"
+            + " %d steps to do after the kill",
+        from,
+        scaleUp.brokers(),
+        scaleUp.id(),
+        scaleUp.steps(),
+        victim.node(),
+        victim.done(),
+        victim.nextStep(),
+        toDo);
+  }
+
+  /**
+   * The scale fault's second half, once the killed broker is started again: the growth completes,
+   * the cluster shrinks back to its members, and the spares stop (only then: until the shrink
+   * completed they held replicas the partitions count on).
+   */
+  private String scaleBack() throws IOException, InterruptedException {
+    ScaleFault.Change up = scaleUp;
+    scaleUp = null;
+    long upMs = scale.awaitCompleted(up);
+    times.put(ScaleFault.UP_MS, Long.toString(upMs));
+    times.put(ScaleFault.UP_STATUS, "COMPLETED");
+    List<Integer> spares = IntStream.range(members, cluster.size()).boxed().toList();
+    ScaleFault.Change down = scale.request(IntStream.range(0, members).boxed().toList());
+    times.put(ScaleFault.DOWN_CHANGE, Long.toString(down.id()));
+    long downMs = scale.awaitCompleted(down);
+    times.put(ScaleFault.DOWN_MS, Long.toString(downMs));
+    times.put(ScaleFault.DOWN_STATUS, "COMPLETED");
+    retired.addAll(spares); // first, so that no new request goes there
+    stop(spares);
+    return String.format(
+        "change %d COMPLETED after %d ms; change %d to brokers %s (%d steps) COMPLETED after %d"
+            + " ms; brokers %s stopped",
+        up.id(), upMs, down.id(), down.brokers(), down.steps(), downMs, spares);
+  }
+
+  /** Stops {@code nodes} with SIGTERM, all at once; forcibly any not exited after 30 s. */
+  private void stop(List<Integer> nodes) throws IOException, InterruptedException {
+    for (int node : nodes) {
+      if (cluster.isAlive(node)) {
+        signal(node, "TERM");
+      }
+    }
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    for (int node : nodes) {
+      while (cluster.isAlive(node) && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      if (cluster.isAlive(node)) {
+        cluster.kill(node);
+      }
+    }
+  }
+
+  private int pick(List<Integer> nodes) {
+    return nodes.get(random.nextInt(nodes.size()));
   }
 
   private static String join(List<Integer> nodes) {

@@ -105,7 +105,14 @@ public final class LoadBenchmark {
       builder.caCertificatePath(caFile.toString());
     }
     try (CamundaClient client = builder.build()) {
-      Map<String, Object> results = measure(client, options, gateway, management, progress);
+      List<Long> brokerPids = new java.util.ArrayList<>();
+      if (cluster != null) {
+        for (int node = 0; node < cluster.size(); node++) {
+          brokerPids.add(cluster.pid(node));
+        }
+      }
+      Map<String, Object> results =
+          measure(client, options, gateway, management, CpuWindow.of(brokerPids), progress);
       Json.write(options.jsonOut, results);
       System.out.println("JSON results: " + options.jsonOut.toAbsolutePath());
       System.out.println("Chart: " + options.chartOut.toAbsolutePath());
@@ -178,6 +185,7 @@ public final class LoadBenchmark {
       LoadOptions options,
       String gateway,
       List<String> management,
+      CpuWindow cpu,
       Progress progress)
       throws Exception {
     LimiterGauges gauges = new LimiterGauges(management);
@@ -216,6 +224,7 @@ public final class LoadBenchmark {
               gauges,
               new ExporterLags(management),
               new MetricsWindow(management),
+              cpu,
               driver::outstanding,
               progress);
       long startNs = System.nanoTime();
@@ -303,6 +312,10 @@ public final class LoadBenchmark {
     results.put("refusalLatencyMs", percentiles(measured.refusalLatency));
     results.put("processingLatencyMs", reporter.processingLatency());
     results.put("limiter", reporter.limiterSummary());
+    Map<String, Object> cpu = reporter.cpu();
+    if (!cpu.isEmpty()) {
+      results.put("cpu", cpu);
+    }
     Map<String, Object> lags = reporter.exporterLagSummary();
     if (!lags.isEmpty()) {
       results.put("exporterLagSeconds", lags);
@@ -333,6 +346,21 @@ public final class LoadBenchmark {
         "accepted commands, write to processed (brokers' histograms, bucket bounds in ms): %s",
         reporter.processingLatency());
     progress.log("backpressure limit, per partition: %s", reporter.limiterSummary());
+    if (!cpu.isEmpty()) {
+      progress.log(
+          "CPU over the measured window: %.1f s (%s), %.3f ms per instance, JIT %.1f s (%.0f%%)",
+          cpu.get("seconds"),
+          cpu.get("byProcessSeconds"),
+          cpu.get("msPerInstance"),
+          cpu.get("jitSeconds"),
+          100 * (double) cpu.get("jitShare"));
+      if ((double) cpu.get("jitShare") > CpuWindow.JIT_SHARE_WARNING) {
+        progress.log(
+            "warning: the JIT compilers took %.0f%% of the measured window's CPU: the warmup was"
+                + " too short for a steady state (--warmup)",
+            100 * (double) cpu.get("jitShare"));
+      }
+    }
     if (!lags.isEmpty()) {
       progress.log(
           "exporter lag over the measured window (seconds, sampled each second): %s", lags);

@@ -65,6 +65,8 @@ final class LoadReporter {
 
   private final MetricsWindow processing;
   private Map<String, Object> processingLatency = Map.of();
+  private final CpuWindow cpu;
+  private Map<String, Object> cpuFigures = Map.of();
   private final LongSupplier outstanding;
   private final Progress progress;
   private final LoadStats.Interval measured = new LoadStats.Interval();
@@ -83,12 +85,14 @@ final class LoadReporter {
       LimiterGauges gauges,
       ExporterLags exporterLags,
       MetricsWindow processing,
+      CpuWindow cpu,
       LongSupplier outstanding,
       Progress progress) {
     this.stats = stats;
     this.gauges = gauges;
     this.exporterLags = exporterLags;
     this.processing = processing;
+    this.cpu = cpu;
     this.outstanding = outstanding;
     this.progress = progress;
   }
@@ -101,6 +105,7 @@ final class LoadReporter {
     stats.interval(); // what happened before the start is not this run's
     if (measureFromNs <= startNs) {
       processing.open();
+      cpu.open();
     }
     running = true;
     thread = new Thread(this::run, "load-reporter");
@@ -131,11 +136,17 @@ final class LoadReporter {
       report(nextNs);
       if (nextNs == measureFromNs) {
         processing.open();
+        cpu.open();
       } else if (nextNs == endNs) {
+        Map<String, Object> cpuWindow;
+        synchronized (this) {
+          cpuWindow = cpu.close(measured.ended);
+        }
         Map<String, Object> window =
             processing.close().histogram(MetricsWindow.PROCESSING_LATENCY).figures();
         synchronized (this) {
           processingLatency = window;
+          cpuFigures = cpuWindow;
         }
       }
       if (!running && nextNs >= endNs) {
@@ -224,6 +235,11 @@ final class LoadReporter {
   /** The brokers' write-to-processed latency over the measured window (see the class used). */
   synchronized Map<String, Object> processingLatency() {
     return processingLatency;
+  }
+
+  /** {@link CpuWindow}'s figures for the measured window; empty where they cannot be read. */
+  synchronized Map<String, Object> cpu() {
+    return cpuFigures;
   }
 
   /** The seconds of the measured window, added up. */

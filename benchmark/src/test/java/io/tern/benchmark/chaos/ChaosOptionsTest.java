@@ -63,4 +63,23 @@ class ChaosOptionsTest {
     String reason = DiskFiller.unusable(sameDisk, dir.resolve("run"));
     assertThat(reason).isNotNull().containsAnyOf("mount point", "GiB", "same file system");
   }
+
+  @Test
+  void theScaleFaultStartsTwoSparesOutsideTheClusterAndIsNotTakenWithARestore() {
+    ChaosOptions options =
+        ChaosOptions.parse(new String[] {"--dir", dir.toString(), "--faults", "scale"});
+    assertThat(options.spares()).isEqualTo(2);
+    assertThat(options.environment()).containsEntry("TERN_CLUSTER_CLUSTERSIZE", "3");
+    ChaosOptions without =
+        ChaosOptions.parse(new String[] {"--dir", dir.toString(), "--faults", "kill-random"});
+    assertThat(without.spares()).isZero();
+    assertThat(without.environment()).doesNotContainKey("TERN_CLUSTER_CLUSTERSIZE");
+    String[] withRestore = {
+      "--dir", dir.toString(),
+      "--faults", "scale,restore",
+      "--config", "data.backup.store=filesystem"
+    };
+    assertThatThrownBy(() -> ChaosOptions.parse(withRestore))
+        .hasMessageContaining("the scale and restore faults cannot run together");
+  }
 }

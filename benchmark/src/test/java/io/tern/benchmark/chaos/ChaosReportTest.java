@@ -91,4 +91,26 @@ class ChaosReportTest {
             "failover (a leader for every partition among the brokers left up): n=2 (1 over the"
                 + " 8000 ms hold), min 1100 ms, median >8000 ms, max >8000 ms");
   }
+
+  @Test
+  void theSummaryListsTheScaleFaultsChangesAndItsKill() {
+    Op scale =
+        Op.of(Kind.FAULT, Outcome.OK, null)
+            .withTimes(1_000, 20_000)
+            .withVars(
+                java.util.Map.of(
+                    ScaleFault.UP_CHANGE, "1",
+                    ScaleFault.UP_MS, "9500",
+                    ScaleFault.UP_STATUS, "COMPLETED",
+                    ScaleFault.KILLED, "3",
+                    ScaleFault.PENDING_AT_KILL, "5",
+                    ScaleFault.DOWN_CHANGE, "2",
+                    ScaleFault.DOWN_MS, "2000",
+                    ScaleFault.DOWN_STATUS, "COMPLETED"));
+
+    assertThat(ChaosReport.changes(List.of(FAULT, scale)))
+        .contains("| 1 | all brokers | 9500 | COMPLETED | broker 3, 5 steps still to do after it |")
+        .contains("| 2 | the first brokers again | 2000 | COMPLETED | - |");
+    assertThat(ChaosReport.changes(List.of(FAULT))).isEmpty();
+  }
 }

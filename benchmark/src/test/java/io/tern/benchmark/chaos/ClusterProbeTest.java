@@ -48,4 +48,35 @@ class ClusterProbeTest {
                 1, List.of(leads1, new Replica(2, 1, "LEADER", 3, 0, false))))
         .isEqualTo("partition 1 has leaders [0, 2]");
   }
+
+  @Test
+  void theClusterAnswerIsReadAsMapsAndLists() throws Exception {
+    Object tree =
+        ClusterProbe.tree(
+            "{\"lastChange\":{\"id\":2,\"status\":\"COMPLETED\",\"completedAt\":null},"
+                + "\"pendingChange\":{\"completed\":[{\"operation\":\"PARTITION_JOIN\","
+                + "\"brokerId\":3,\"partitionId\":2,\"priority\":1.5}],\"pending\":[]},"
+                + "\"flag\":true}");
+
+    java.util.Map<?, ?> map = (java.util.Map<?, ?>) tree;
+    java.util.Map<?, ?> last = (java.util.Map<?, ?>) map.get("lastChange");
+    assertThat(last.get("id")).isEqualTo(2L);
+    assertThat(last.get("status")).isEqualTo("COMPLETED");
+    assertThat(last.containsKey("completedAt") && last.get("completedAt") == null).isTrue();
+    java.util.Map<?, ?> pending = (java.util.Map<?, ?>) map.get("pendingChange");
+    assertThat(pending.get("completed"))
+        .isEqualTo(
+            List.of(
+                java.util.Map.of(
+                    "operation",
+                    "PARTITION_JOIN",
+                    "brokerId",
+                    3L,
+                    "partitionId",
+                    2L,
+                    "priority",
+                    1.5)));
+    assertThat(pending.get("pending")).isEqualTo(List.of());
+    assertThat(map.get("flag")).isEqualTo(true);
+  }
 }

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
  * deleted and restored by bin/restore, and started again. Every instance acknowledged before the
  * checkpoint must be there and end, with the variables its jobs wrote; nothing of after the
  * checkpoint may show in part; and the restored cluster takes new instances to their end.
- * (BackupRestoreProcessesTest checks the same restore on the instances' keys and variables.)
  */
 @Tag("slow") // three broker processes killed, wiped and restored: docs/testing.md
 class BackupRestoreChaosTest {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tern.engine.cluster.BrokerMessages;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
 import io.tern.engine.cluster.BrokerMessages.PartitionState;
 import io.tern.engine.cluster.ClusterClient;
@@ -11,13 +12,13 @@ import io.tern.engine.scaling.Coordinator;
 import io.tern.engine.scaling.Topology;
 import io.tern.engine.scaling.Topology.Change;
 import io.tern.engine.scaling.Topology.Step;
-import io.tern.engine.scaling.TopologyStore;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * {@code /actuator/cluster}: the cluster's topology and its changes, in the shapes of Zeebe 8.6's
@@ -33,34 +34,114 @@ import java.util.concurrent.CompletableFuture;
  * </ul>
  *
  * Changes are planned and applied by the coordinating broker (the lowest node id); any broker
- * answers GET. The management token guards every write (checked by {@link ManagementApi}).
+ * answers GET, and forwards a write to the coordinator over the command API ({@code ClusterChange},
+ * brokers only), answering with the coordinator's answer. The management token guards every write
+ * (checked by {@link ManagementApi} where the request comes in; it is not forwarded). A standalone
+ * gateway answers GET from the topology the brokers gossip and forwards writes the same way, which
+ * the coordinator takes only where the gateway counts as a broker (io.tern.engine.cluster.
+ * BrokerIdentity: with cluster TLS, the chart gives it the brokers' certificate).
  */
 final class ClusterEndpoint {
   static final String PATH = "/actuator/cluster";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final int self;
-  private final TopologyStore store;
+  private final Supplier<Topology> topology;
   private final Coordinator coordinator;
   private final ClusterClient cluster;
 
-  ClusterEndpoint(int self, TopologyStore store, Coordinator coordinator, ClusterClient cluster) {
+  /**
+   * @param topology the topology as known here; null while none is (a gateway that has not heard
+   *     from a broker yet)
+   * @param coordinator this broker's coordinator, or null on a standalone gateway
+   */
+  ClusterEndpoint(
+      int self, Supplier<Topology> topology, Coordinator coordinator, ClusterClient cluster) {
     this.self = self;
-    this.store = store;
+    this.topology = topology;
     this.coordinator = coordinator;
     this.cluster = cluster;
+  }
+
+  /** The endpoint of a standalone gateway: the newest topology the brokers gossip, read only. */
+  static ClusterEndpoint ofGateway(ClusterClient cluster) {
+    return new ClusterEndpoint(-1, () -> newestGossiped(cluster), null, cluster);
   }
 
   CompletableFuture<ManagementApi.Answer> handle(
       String method, String path, Map<String, List<String>> query, String body) {
     try {
       return CompletableFuture.completedFuture(answer(method, path, query, body));
-    } catch (Coordinator.Refused refused) {
-      return CompletableFuture.completedFuture(
-          ManagementApi.Answer.error(refused.status(), refused.getMessage()));
-    } catch (IllegalArgumentException bad) {
-      return CompletableFuture.completedFuture(ManagementApi.Answer.error(400, bad.getMessage()));
+    } catch (Coordinator.NotCoordinator elsewhere) {
+      return CoordinatorForwarding.forward(
+          cluster,
+          elsewhere.coordinator(),
+          new BrokerMessages.ClusterRequest(method, path, query, body));
+    } catch (RuntimeException refused) {
+      return CompletableFuture.completedFuture(refusal(refused));
     }
+  }
+
+  /**
+   * A write another broker forwarded here: answered here, never forwarded again, so that brokers
+   * that disagree for a moment on who coordinates do not pass it round (this one answers 409).
+   */
+  CompletableFuture<BrokerMessages.ClusterAnswer> forwarded(BrokerMessages.ClusterRequest request) {
+    ManagementApi.Answer answer;
+    try {
+      answer = answer(request.method(), request.path(), request.query(), request.body());
+    } catch (RuntimeException refused) {
+      answer = refusal(refused);
+    }
+    return CompletableFuture.completedFuture(
+        new BrokerMessages.ClusterAnswer(answer.status(), answer.body()));
+  }
+
+  private static ManagementApi.Answer refusal(RuntimeException error) {
+    if (error instanceof Coordinator.Refused refused) {
+      return ManagementApi.Answer.error(refused.status(), refused.getMessage());
+    }
+    if (error instanceof IllegalArgumentException bad) {
+      return ManagementApi.Answer.error(400, bad.getMessage());
+    }
+    throw error;
+  }
+
+  /** The topology with the highest version among the brokers' states, or null if none has one. */
+  static Topology newestGossiped(ClusterClient cluster) {
+    Topology newest = null;
+    for (BrokerState state : cluster.brokers()) {
+      if (state.topology().isEmpty()) {
+        continue;
+      }
+      try {
+        Topology topology = Topology.fromJson(state.topology());
+        if (newest == null || topology.version() > newest.version()) {
+          newest = topology;
+        }
+      } catch (IllegalArgumentException unreadable) {
+        // a broker of another version: its topology is not used here
+      }
+    }
+    return newest;
+  }
+
+  /** The topology known here. */
+  private Topology current() {
+    Topology current = topology.get();
+    if (current == null) {
+      throw new Coordinator.Refused(
+          503, "no broker has told this gateway the cluster's topology yet; try again shortly");
+    }
+    return current;
+  }
+
+  private Topology requestChange(
+      SortedSet<Integer> brokers, Integer replicationFactor, boolean dryRun) {
+    if (coordinator == null) {
+      throw new Coordinator.NotCoordinator(current().coordinator());
+    }
+    return coordinator.requestChange(brokers, replicationFactor, dryRun);
   }
 
   private ManagementApi.Answer answer(
@@ -68,14 +149,14 @@ final class ClusterEndpoint {
     String rest = path.substring(PATH.length());
     boolean dryRun = flag(query, "dryRun");
     if (rest.isEmpty() && method.equals("GET")) {
-      return ManagementApi.Answer.json(200, write(topologyJson(store.current())));
+      return ManagementApi.Answer.json(200, write(topologyJson(current())));
     }
     if (rest.equals("/brokers") && method.equals("POST")) {
       return planned(brokersOf(body), replicationFactor(query), dryRun);
     }
     if (rest.startsWith("/brokers/") && (method.equals("POST") || method.equals("DELETE"))) {
       int id = brokerId(rest.substring("/brokers/".length()));
-      SortedSet<Integer> brokers = new TreeSet<>(store.current().brokers().keySet());
+      SortedSet<Integer> brokers = new TreeSet<>(current().brokers().keySet());
       if (method.equals("POST")) {
         brokers.add(id);
       } else if (!brokers.remove(id)) {
@@ -85,7 +166,11 @@ final class ClusterEndpoint {
     }
     if (rest.startsWith("/changes/") && rest.endsWith("/cancel") && method.equals("POST")) {
       long id = number(rest.substring("/changes/".length(), rest.length() - "/cancel".length()));
-      Change pending = store.current().pendingChange();
+      if (coordinator == null || !coordinator.coordinates()) {
+        // Whether the change is under way is the coordinator's to say: this copy may lag.
+        throw new Coordinator.NotCoordinator(current().coordinator());
+      }
+      Change pending = current().pendingChange();
       if (pending == null || pending.id() != id) {
         throw new Coordinator.RefusedNotFound(
             "change "
@@ -120,8 +205,8 @@ final class ClusterEndpoint {
   /** Zeebe's answer to a change request: the change id, the topology now, the plan, the result. */
   private ManagementApi.Answer planned(
       SortedSet<Integer> brokers, Integer replicationFactor, boolean dryRun) {
-    Topology before = store.current();
-    Topology planned = coordinator.requestChange(brokers, replicationFactor, dryRun);
+    Topology before = current();
+    Topology planned = requestChange(brokers, replicationFactor, dryRun);
     ObjectNode answer = JSON.createObjectNode();
     Change change = planned.pendingChange();
     answer.put(
@@ -226,7 +311,11 @@ final class ClusterEndpoint {
 
   private static String partitionState(Step step, int node, int partitionId) {
     if (step != null && step.brokerId() == node && step.partitionId() == partitionId) {
-      return step.operation() == Step.Operation.PARTITION_JOIN ? "JOINING" : "LEAVING";
+      return switch (step.operation()) {
+        case PARTITION_JOIN -> "JOINING";
+        case PARTITION_LEAVE -> "LEAVING";
+        case PARTITION_RECONFIGURE_PRIORITY -> "ACTIVE";
+      };
     }
     return "ACTIVE";
   }
@@ -252,7 +341,7 @@ final class ClusterEndpoint {
     json.put("operation", step.operation().name());
     json.put("brokerId", step.brokerId());
     json.put("partitionId", step.partitionId());
-    if (step.operation() == Step.Operation.PARTITION_JOIN) {
+    if (step.operation() != Step.Operation.PARTITION_LEAVE) {
       json.put("priority", step.priority());
     }
     return json;

@@ -46,6 +46,7 @@ final class ClusterScaling implements AutoCloseable {
   private final PartitionMembership membership;
   private final Replicas replicas;
   private final Coordinator coordinator;
+  private final ClusterEndpoint endpoint;
   private final Map<Integer, BrokerAddress> announced = new ConcurrentHashMap<>();
 
   /** Opens and drops replicas one at a time, away from the threads that hear of a topology. */
@@ -90,6 +91,7 @@ final class ClusterScaling implements AutoCloseable {
               }
             },
             registry);
+    this.endpoint = new ClusterEndpoint(self, store::current, coordinator, cluster);
     store.addListener(this::onTopology);
     cluster.addListener(
         new ClusterClient.Listener() {
@@ -114,7 +116,7 @@ final class ClusterScaling implements AutoCloseable {
   }
 
   ClusterEndpoint endpoint() {
-    return new ClusterEndpoint(self, store, coordinator, cluster);
+    return endpoint;
   }
 
   /** For the command API: a membership request for a partition led here. */

@@ -71,6 +71,12 @@ final class CommandApiHost implements BrokerApiServer.Host {
   }
 
   @Override
+  public CompletableFuture<BrokerMessages.ClusterAnswer> clusterChange(
+      BrokerMessages.ClusterRequest request) {
+    return scaling.endpoint().forwarded(request);
+  }
+
+  @Override
   public void brokerSubscribed(BrokerMessages.BrokerAddress address) {
     scaling.brokerSubscribed(address);
   }

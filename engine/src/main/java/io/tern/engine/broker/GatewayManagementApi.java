@@ -4,24 +4,53 @@ import io.tern.engine.cluster.ClusterClient;
 import io.tern.engine.gateway.GatewayJobStreams;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
  * The standalone gateway's management endpoints: health for Kubernetes probes (ready when every
- * partition has a known leader), its metrics and its job streams.
+ * partition has a known leader), its metrics, its job streams, and {@code /actuator/cluster}: the
+ * topology as the brokers gossip it, and changes, which need the management token here and are
+ * forwarded to the coordinating broker (see {@link ClusterEndpoint}).
  */
 final class GatewayManagementApi implements ManagementServer.Routes {
   private final ClusterClient cluster;
   private final Supplier<String> metrics;
   private final GatewayJobStreams jobStreams;
+  private final ClusterEndpoint clusterEndpoint;
+  private final ManagementToken token;
   private volatile boolean started;
 
   GatewayManagementApi(
-      ClusterClient cluster, Supplier<String> metrics, GatewayJobStreams jobStreams) {
+      ClusterClient cluster,
+      Supplier<String> metrics,
+      GatewayJobStreams jobStreams,
+      ManagementToken token) {
+    this.token = token;
     this.cluster = cluster;
     this.metrics = metrics;
     this.jobStreams = jobStreams;
+    this.clusterEndpoint = ClusterEndpoint.ofGateway(cluster);
+  }
+
+  @Override
+  public CompletableFuture<ManagementApi.Answer> handle(
+      String method,
+      String path,
+      Map<String, List<String>> query,
+      String authorization,
+      String body) {
+    if (path.equals(ClusterEndpoint.PATH) || path.startsWith(ClusterEndpoint.PATH + "/")) {
+      if (!method.equals("GET")) {
+        ManagementApi.Answer refused = ManagementApi.refusal(token, authorization);
+        if (refused != null) {
+          return CompletableFuture.completedFuture(refused);
+        }
+      }
+      return clusterEndpoint.handle(method, path.replaceAll("/+$", ""), query, body);
+    }
+    return handle(method, path, authorization);
   }
 
   @Override
@@ -45,7 +74,7 @@ final class GatewayManagementApi implements ManagementServer.Routes {
                   "no such endpoint on a standalone gateway: "
                       + route
                       + " (GET /actuator/health, GET /actuator/health/{liveness,readiness,startup}, GET"
-                      + " /actuator/prometheus, GET /actuator/jobstreams)");
+                      + " /actuator/prometheus, GET /actuator/jobstreams, GET /actuator/cluster)");
         };
     return CompletableFuture.completedFuture(answer);
   }

@@ -160,7 +160,7 @@ final class ManagementApi implements ManagementServer.Routes {
     String route =
         method + " " + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
     if (!method.equals("GET") && !method.equals("HEAD")) {
-      Answer refused = refusal(authorization);
+      Answer refused = refusal(token, authorization);
       if (refused != null) {
         return done(refused);
       }
@@ -219,7 +219,7 @@ final class ManagementApi implements ManagementServer.Routes {
   }
 
   /** Null when {@code authorization} carries the token, else why the operation is refused. */
-  private Answer refusal(String authorization) {
+  static Answer refusal(ManagementToken token, String authorization) {
     if (!token.configured()) {
       return Answer.error(
           403,

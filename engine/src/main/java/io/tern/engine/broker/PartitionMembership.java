@@ -10,6 +10,8 @@ import io.tern.raft.RaftRole;
 import io.tern.raft.server.RaftPartition;
 import io.tern.raft.server.RaftServer;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -51,6 +53,8 @@ final class PartitionMembership {
               ConfigChange.addLearner(new Member(request.memberId(), request.priority()));
           case MembershipRequest.PROMOTE -> ConfigChange.promote(request.memberId());
           case MembershipRequest.REMOVE -> ConfigChange.remove(request.memberId());
+          case MembershipRequest.SET_PRIORITY ->
+              ConfigChange.setPriority(request.memberId(), request.priority());
           case MembershipRequest.QUERY -> null;
           default ->
               throw new IllegalArgumentException("unknown membership request " + request.kind());
@@ -68,13 +72,17 @@ final class PartitionMembership {
       return MembershipAnswer.notLeader();
     }
     Membership membership = view.membership();
+    Map<Integer, Integer> priorities = new TreeMap<>();
+    membership.voters().forEach(member -> priorities.put(member.id(), member.priority()));
+    membership.learners().forEach(member -> priorities.put(member.id(), member.priority()));
     return new MembershipAnswer(
         status,
         ids(membership.voters()),
         ids(membership.learners()),
         view.pending(),
         view.peerMatchIndex(),
-        view.commitIndex());
+        view.commitIndex(),
+        priorities);
   }
 
   private static List<Integer> ids(List<Member> members) {

@@ -105,7 +105,10 @@ public final class StandaloneGateway implements AutoCloseable {
                           config.managementPort(),
                           config.managementTls(),
                           new GatewayManagementApi(
-                              cluster, registry::scrape, gateway.jobStreams())));
+                              cluster,
+                              registry::scrape,
+                              gateway.jobStreams(),
+                              config.managementToken())));
         } catch (RuntimeException e) {
           gateway.close();
           throw e;

@@ -23,6 +23,9 @@ import java.io.UncheckedIOException;
  *   <li>{@link #REBALANCE}: move leadership of the partitions led here to their primaries.
  *   <li>{@link #MEMBERSHIP}: read or change the Raft configuration of a partition led here (the
  *       scaling coordinator's steps; brokers only).
+ *   <li>{@link #CLUSTER_CHANGE}: a write to {@code /actuator/cluster} that another broker received
+ *       and forwards to the coordinating one (brokers only; the token was checked where it came
+ *       in).
  * </ul>
  */
 final class BrokerApi {
@@ -53,6 +56,8 @@ final class BrokerApi {
       method("StreamJobs", MethodType.SERVER_STREAMING);
   static final MethodDescriptor<byte[], byte[]> REBALANCE = method("Rebalance", MethodType.UNARY);
   static final MethodDescriptor<byte[], byte[]> MEMBERSHIP = method("Membership", MethodType.UNARY);
+  static final MethodDescriptor<byte[], byte[]> CLUSTER_CHANGE =
+      method("ClusterChange", MethodType.UNARY);
 
   /** The largest message either side accepts: a command's value up to the log's batch limit. */
   static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

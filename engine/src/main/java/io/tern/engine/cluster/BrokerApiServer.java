@@ -84,6 +84,14 @@ public final class BrokerApiServer implements AutoCloseable {
       return CompletableFuture.completedFuture(BrokerMessages.MembershipAnswer.notLeader());
     }
 
+    /** Answers a write to /actuator/cluster that another broker forwards to this one. */
+    default CompletableFuture<BrokerMessages.ClusterAnswer> clusterChange(
+        BrokerMessages.ClusterRequest request) {
+      return CompletableFuture.completedFuture(
+          new BrokerMessages.ClusterAnswer(
+              404, "{\"error\":\"this broker does not serve /actuator/cluster\"}"));
+    }
+
     /** A broker subscribed and named its command address (a broker may be new to this one). */
     default void brokerSubscribed(BrokerMessages.BrokerAddress address) {}
   }
@@ -121,6 +129,7 @@ public final class BrokerApiServer implements AutoCloseable {
                 BrokerApi.STREAM_JOBS, ServerCalls.asyncServerStreamingCall(this::streamJobs))
             .addMethod(BrokerApi.REBALANCE, ServerCalls.asyncUnaryCall(this::rebalance))
             .addMethod(BrokerApi.MEMBERSHIP, ServerCalls.asyncUnaryCall(this::membership))
+            .addMethod(BrokerApi.CLUSTER_CHANGE, ServerCalls.asyncUnaryCall(this::clusterChange))
             .build();
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, port))
@@ -402,6 +411,29 @@ public final class BrokerApiServer implements AutoCloseable {
       return;
     }
     host.membership(request)
+        .whenComplete(
+            (answer, error) -> {
+              if (error != null) {
+                observer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+                return;
+              }
+              observer.onNext(answer.encode());
+              observer.onCompleted();
+            });
+  }
+
+  private void clusterChange(byte[] message, StreamObserver<byte[]> observer) {
+    if (!access.mayForwardClusterChange(observer)) {
+      return;
+    }
+    BrokerMessages.ClusterRequest request;
+    try {
+      request = BrokerMessages.ClusterRequest.decode(message);
+    } catch (IllegalArgumentException e) {
+      observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
+      return;
+    }
+    host.clusterChange(request)
         .whenComplete(
             (answer, error) -> {
               if (error != null) {

@@ -121,6 +121,9 @@ public final class BrokerMessages {
     public static final byte PROMOTE = 2;
     public static final byte REMOVE = 3;
 
+    /** Give the member {@code priority} (a broker that predates it answers INVALID). */
+    public static final byte SET_PRIORITY = 4;
+
     byte[] encode() {
       return new Writer().i32(partitionId).i8(kind).i32(memberId).i32(priority).done();
     }
@@ -134,8 +137,9 @@ public final class BrokerMessages {
   /**
    * The leader's answer: {@code status} is ConfigChange.Status's name for a change ("QUERIED" for a
    * query, "NOT_LEADER" when the broker asked does not lead), then its configuration, whether that
-   * is uncommitted yet, and how far {@code memberId} of the request matches its log (-1 unknown)
-   * against its commit index.
+   * is uncommitted yet, how far {@code memberId} of the request matches its log (-1 unknown)
+   * against its commit index, and each member's priority (member id to priority; empty from a
+   * broker that predates it).
    */
   public record MembershipAnswer(
       String status,
@@ -143,18 +147,25 @@ public final class BrokerMessages {
       List<Integer> learners,
       boolean pending,
       long memberMatchIndex,
-      long commitIndex) {
+      long commitIndex,
+      Map<Integer, Integer> priorities) {
     public MembershipAnswer {
       voters = List.copyOf(voters);
       learners = List.copyOf(learners);
+      priorities = Map.copyOf(priorities);
     }
 
     public static MembershipAnswer notLeader() {
-      return new MembershipAnswer("NOT_LEADER", List.of(), List.of(), false, -1, -1);
+      return new MembershipAnswer("NOT_LEADER", List.of(), List.of(), false, -1, -1, Map.of());
     }
 
     public boolean contains(int memberId) {
       return voters.contains(memberId) || learners.contains(memberId);
+    }
+
+    /** The priority of {@code memberId}, or null if not known. */
+    public Integer priorityOf(int memberId) {
+      return priorities.get(memberId);
     }
 
     byte[] encode() {
@@ -162,7 +173,11 @@ public final class BrokerMessages {
       voters.forEach(out::i32);
       out.i32(learners.size());
       learners.forEach(out::i32);
-      return out.bool(pending).i64(memberMatchIndex).i64(commitIndex).done();
+      out.bool(pending).i64(memberMatchIndex).i64(commitIndex);
+      // Added after the commit index: a reader of the older layout stops before them.
+      out.i32(priorities.size());
+      new TreeMap<>(priorities).forEach((member, priority) -> out.i32(member).i32(priority));
+      return out.done();
     }
 
     static MembershipAnswer decode(byte[] message) {
@@ -176,7 +191,70 @@ public final class BrokerMessages {
       for (int i = in.count(); i > 0; i--) {
         learners.add(in.i32());
       }
-      return new MembershipAnswer(status, voters, learners, in.bool(), in.i64(), in.i64());
+      boolean pending = in.bool();
+      long memberMatchIndex = in.i64();
+      long commitIndex = in.i64();
+      Map<Integer, Integer> priorities = new TreeMap<>();
+      if (in.hasRemaining()) { // absent from an older broker's answer
+        for (int i = in.count(); i > 0; i--) {
+          priorities.put(in.i32(), in.i32());
+        }
+      }
+      return new MembershipAnswer(
+          status, voters, learners, pending, memberMatchIndex, commitIndex, priorities);
+    }
+  }
+
+  /**
+   * A request to {@code /actuator/cluster} that a broker forwards to the coordinating broker
+   * (docs/scaling.md). The broker that received it checked the management token, which is not
+   * forwarded: the coordinator takes these from brokers only, as membership requests.
+   */
+  public record ClusterRequest(
+      String method, String path, Map<String, List<String>> query, String body) {
+    public ClusterRequest {
+      Map<String, List<String>> copy = new TreeMap<>();
+      query.forEach((name, values) -> copy.put(name, List.copyOf(values)));
+      query = java.util.Collections.unmodifiableMap(copy);
+      body = body == null ? "" : body;
+    }
+
+    byte[] encode() {
+      Writer out = new Writer().text(method).text(path).i32(query.size());
+      query.forEach(
+          (name, values) -> {
+            out.text(name).i32(values.size());
+            values.forEach(out::text);
+          });
+      return out.text(body).done();
+    }
+
+    static ClusterRequest decode(byte[] message) {
+      Reader in = new Reader(message);
+      String method = in.text();
+      String path = in.text();
+      Map<String, List<String>> query = new TreeMap<>();
+      for (int i = in.count(); i > 0; i--) {
+        String name = in.text();
+        List<String> values = new ArrayList<>();
+        for (int j = in.count(); j > 0; j--) {
+          values.add(in.text());
+        }
+        query.put(name, values);
+      }
+      return new ClusterRequest(method, path, query, in.text());
+    }
+  }
+
+  /** The coordinator's answer to a {@link ClusterRequest}: the HTTP status and JSON body. */
+  public record ClusterAnswer(int status, String body) {
+    byte[] encode() {
+      return new Writer().i32(status).text(body).done();
+    }
+
+    static ClusterAnswer decode(byte[] message) {
+      Reader in = new Reader(message);
+      return new ClusterAnswer(in.i32(), in.text());
     }
   }
 

@@ -5,6 +5,7 @@ import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
@@ -464,6 +465,18 @@ public final class ClusterClient implements AutoCloseable {
       int nodeId, BrokerMessages.MembershipRequest request, long timeoutMs) {
     return call(nodeId, BrokerApi.MEMBERSHIP, request.encode(), timeoutMs)
         .thenApply(BrokerMessages.MembershipAnswer::decode);
+  }
+
+  /** Forwards a write to /actuator/cluster to broker {@code nodeId} (the coordinator). */
+  public CompletableFuture<BrokerMessages.ClusterAnswer> clusterChange(
+      int nodeId, BrokerMessages.ClusterRequest request, long timeoutMs) {
+    return call(nodeId, BrokerApi.CLUSTER_CHANGE, request.encode(), timeoutMs)
+        .thenApply(BrokerMessages.ClusterAnswer::decode);
+  }
+
+  /** Whether {@code error} is a broker's refusal of a call only brokers may make. */
+  public static boolean refusedAsNotABroker(Throwable error) {
+    return Status.fromThrowable(error).getCode() == Status.Code.PERMISSION_DENIED;
   }
 
   /** The state broker {@code nodeId} last published, or null if it is not connected. */

@@ -57,6 +57,7 @@ final class CommandApiAccess {
   private final Counter refusedExecutes;
   private final Counter refusedRebalances;
   private final Counter refusedMembershipChanges;
+  private final Counter refusedClusterChanges;
   private final AtomicLong lastLoggedMs = new AtomicLong(Long.MIN_VALUE / 2);
 
   CommandApiAccess(BrokerIdentity brokers, MeterRegistry registry) {
@@ -64,6 +65,7 @@ final class CommandApiAccess {
     this.refusedExecutes = refused(registry, "Execute");
     this.refusedRebalances = refused(registry, "Rebalance");
     this.refusedMembershipChanges = refused(registry, "Membership");
+    this.refusedClusterChanges = refused(registry, "ClusterChange");
   }
 
   /** Records each call's connection for the checks; the server's services go through it. */
@@ -107,6 +109,22 @@ final class CommandApiAccess {
         refusedMembershipChanges,
         "only a broker may change a partition's membership here: POST /actuator/cluster/brokers"
             + " on a broker's management port, with its token");
+    return false;
+  }
+
+  /**
+   * Whether the current call may forward a write to /actuator/cluster; else answered. Brokers only:
+   * the token was checked by the broker the request came to, and is not sent along.
+   */
+  boolean mayForwardClusterChange(StreamObserver<byte[]> observer) {
+    if (fromBroker()) {
+      return true;
+    }
+    refuse(
+        observer,
+        refusedClusterChanges,
+        "only a broker may forward a cluster change here: POST /actuator/cluster/brokers on a"
+            + " broker's management port, with its token");
     return false;
   }
 

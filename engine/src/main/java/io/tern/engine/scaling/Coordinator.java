@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *       once it caught up; done when it is a voter and that is committed;
  *   <li>a leave asks the leader to remove the member (a leader that is asked to remove itself hands
  *       leadership on first); done when the removal is committed. The broker then drops its replica
- *       and data when it sees the step done.
+ *       and data when it sees the step done;
+ *   <li>a priority step asks the leader to give the member its new priority; done when the
+ *       configuration with it is committed.
  * </ul>
  *
  * <p>A step done is stored in a new topology version before the next begins. Metrics: {@code
@@ -67,13 +69,36 @@ public final class Coordinator implements AutoCloseable {
     private static final long serialVersionUID = 1L;
     private final int status;
 
-    Refused(int status, String message) {
+    public Refused(int status, String message) {
       super(message);
       this.status = status;
     }
 
     public int status() {
       return status;
+    }
+  }
+
+  /**
+   * A request that only the coordinating broker {@link #coordinator()} takes (409 where it is not
+   * forwarded there).
+   */
+  public static final class NotCoordinator extends Refused {
+    private static final long serialVersionUID = 1L;
+    private final int coordinator;
+
+    public NotCoordinator(int coordinator) {
+      super(
+          409,
+          "broker "
+              + coordinator
+              + " coordinates changes of the cluster (the lowest node id): send this to its"
+              + " management port");
+      this.coordinator = coordinator;
+    }
+
+    public int coordinator() {
+      return coordinator;
     }
   }
 
@@ -128,8 +153,8 @@ public final class Coordinator implements AutoCloseable {
    * Plans a change to {@code brokers} with {@code replicationFactor} (null: the one in force) and,
    * unless {@code dryRun}, starts applying it; returns the topology with the change as planned.
    *
-   * @throws Refused when this broker does not coordinate, a change is under way, a new broker is
-   *     not known, or the request does not fit (with the reason)
+   * @throws Refused when this broker does not coordinate ({@link NotCoordinator}), a change is
+   *     under way, a new broker is not known, or the request does not fit (with the reason)
    */
   public synchronized Topology requestChange(
       SortedSet<Integer> brokers, Integer replicationFactor, boolean dryRun) {
@@ -196,7 +221,8 @@ public final class Coordinator implements AutoCloseable {
   /**
    * Cancels the change under way: the steps done stay done, the others are dropped. A join under
    * way whose broker the partition's group already counts is recorded as done, so that the broker
-   * keeps the replica its group relies on.
+   * keeps the replica its group relies on; so is a priority the group has already, so that the
+   * topology shows the priority in force.
    */
   public synchronized Topology cancel() {
     Topology topology = store.current();
@@ -206,18 +232,18 @@ public final class Coordinator implements AutoCloseable {
     }
     Step step = topology.currentStep();
     Topology base = topology;
-    if (step != null && step.operation() == Step.Operation.PARTITION_JOIN) {
+    if (step != null && step.operation() != Step.Operation.PARTITION_LEAVE) {
       MembershipAnswer answer = query(step);
       if (answer == null || answer.status().equals("NOT_LEADER")) {
         throw new Refused(
             503,
             "partition "
                 + step.partitionId()
-                + " has no leader to ask whether broker "
-                + step.brokerId()
-                + " joined; try again shortly");
+                + " has no leader to ask whether this step was made: "
+                + step
+                + "; try again shortly");
       }
-      if (answer.contains(memberOf(step))) {
+      if (inEffect(step, answer)) {
         base = topology.withStepDone(Instant.now().toString());
       }
     }
@@ -248,12 +274,7 @@ public final class Coordinator implements AutoCloseable {
 
   private void checkCoordinates(Topology topology) {
     if (topology.coordinator() != self) {
-      throw new Refused(
-          409,
-          "broker "
-              + topology.coordinator()
-              + " coordinates changes of the cluster (the lowest node id): send this to its"
-              + " management port");
+      throw new NotCoordinator(topology.coordinator());
     }
   }
 
@@ -314,19 +335,54 @@ public final class Coordinator implements AutoCloseable {
     if (answer.pending()) {
       return waiting("partition " + step.partitionId() + "'s configuration change to commit");
     }
-    if (step.operation() == Step.Operation.PARTITION_JOIN) {
-      if (!answer.contains(member)) {
-        return change(step, MembershipRequest.ADD_LEARNER);
+    switch (step.operation()) {
+      case PARTITION_JOIN -> {
+        if (!answer.contains(member)) {
+          return change(step, MembershipRequest.ADD_LEARNER);
+        }
+        if (answer.learners().contains(member)) {
+          return change(step, MembershipRequest.PROMOTE);
+        }
+        return true; // a voter, committed
       }
-      if (answer.learners().contains(member)) {
-        return change(step, MembershipRequest.PROMOTE);
+      case PARTITION_LEAVE -> {
+        if (answer.contains(member)) {
+          return change(step, MembershipRequest.REMOVE);
+        }
+        return true; // removed, committed
       }
-      return true; // a voter, committed
+      case PARTITION_RECONFIGURE_PRIORITY -> {
+        if (!answer.contains(member) || answer.priorityOf(member) == null) {
+          // Not something a retry mends: the change waits, and can be cancelled.
+          return waiting(
+              answer.contains(member)
+                  ? "partition "
+                      + step.partitionId()
+                      + "'s leader to run a version that tells priorities (upgrade it)"
+                  : "broker "
+                      + step.brokerId()
+                      + " to be a member of partition "
+                      + step.partitionId()
+                      + " (it is not: cancel the change)");
+        }
+        if (answer.priorityOf(member) != step.priority()) {
+          return change(step, MembershipRequest.SET_PRIORITY);
+        }
+        return true; // the priority, committed
+      }
+      default -> throw new IllegalStateException("unknown step " + step);
     }
-    if (answer.contains(member)) {
-      return change(step, MembershipRequest.REMOVE);
-    }
-    return true; // removed, committed
+  }
+
+  /** Whether {@code answer}, a leader's configuration, shows {@code step} made already. */
+  private static boolean inEffect(Step step, MembershipAnswer answer) {
+    int member = memberOf(step);
+    return switch (step.operation()) {
+      case PARTITION_JOIN -> answer.contains(member);
+      case PARTITION_LEAVE -> !answer.contains(member);
+      case PARTITION_RECONFIGURE_PRIORITY ->
+          Integer.valueOf(step.priority()).equals(answer.priorityOf(member));
+    };
   }
 
   private boolean change(Step step, byte kind) {
@@ -373,6 +429,7 @@ public final class Coordinator implements AutoCloseable {
       case MembershipRequest.ADD_LEARNER -> "add learner";
       case MembershipRequest.PROMOTE -> "promote";
       case MembershipRequest.REMOVE -> "remove";
+      case MembershipRequest.SET_PRIORITY -> "set priority";
       default -> "query";
     };
   }

@@ -14,10 +14,9 @@ import java.util.TreeSet;
  * replicas are the {@code (p - 1 + i)}-th brokers, priorities from the replication factor down),
  * and the steps that get there from the placement now, partition by partition: its new replicas
  * join first, then the old ones leave, so that no partition has fewer replicas than it had or will
- * have at any point.
- *
- * <p>A broker that keeps a replica keeps its Raft priority: a configuration change moves members,
- * it does not change their priority (the new placement shows the priority each has).
+ * have at any point; last, the replicas it keeps take the priority the new placement gives them
+ * (Zeebe's PARTITION_RECONFIGURE_PRIORITY), so that rebalancing spreads leaders as the round robin
+ * would.
  */
 public final class Planner {
   /** The highest node id (as cluster.nodeId allows). */
@@ -29,7 +28,7 @@ public final class Planner {
    * The placement of {@code brokers} with {@code replicationFactor}: node id to partition to
    * priority.
    */
-  static SortedMap<Integer, SortedMap<Integer, Integer>> placement(
+  public static SortedMap<Integer, SortedMap<Integer, Integer>> placement(
       SortedSet<Integer> brokers, int partitionsCount, int replicationFactor) {
     List<Integer> ids = new ArrayList<>(brokers);
     SortedMap<Integer, SortedMap<Integer, Integer>> placement = new TreeMap<>();
@@ -80,12 +79,19 @@ public final class Planner {
           steps.add(new Step(Step.Operation.PARTITION_JOIN, broker.getKey(), partition, priority));
         }
       }
-      for (int node : now.keySet()) {
-        if (!target.containsKey(node) || !target.get(node).containsKey(partition)) {
+      List<Step> priorities = new ArrayList<>();
+      for (var replica : now.entrySet()) {
+        int node = replica.getKey();
+        Integer priority = target.containsKey(node) ? target.get(node).get(partition) : null;
+        if (priority == null) {
           leaves.add(new Step(Step.Operation.PARTITION_LEAVE, node, partition, 0));
+        } else if (!priority.equals(replica.getValue())) {
+          priorities.add(
+              new Step(Step.Operation.PARTITION_RECONFIGURE_PRIORITY, node, partition, priority));
         }
       }
       steps.addAll(leaves);
+      steps.addAll(priorities);
     }
     return steps;
   }

@@ -136,10 +136,10 @@ public record Topology(
     SortedMap<Integer, SortedMap<Integer, Integer>> placed = new TreeMap<>(brokers);
     SortedMap<Integer, Integer> partitions =
         new TreeMap<>(placed.getOrDefault(step.brokerId(), new TreeMap<>()));
-    if (step.operation() == Step.Operation.PARTITION_JOIN) {
-      partitions.put(step.partitionId(), step.priority());
-    } else {
+    if (step.operation() == Step.Operation.PARTITION_LEAVE) {
       partitions.remove(step.partitionId());
+    } else {
+      partitions.put(step.partitionId(), step.priority());
     }
     placed.put(step.brokerId(), partitions);
     List<Step> completed = new ArrayList<>(pendingChange.completed());
@@ -282,21 +282,24 @@ public record Topology(
 
   /**
    * One step: a broker's replica of a partition joins the group (created, added as a learner,
-   * promoted once caught up) or leaves it (removed, then dropped with its data).
+   * promoted once caught up), leaves it (removed, then dropped with its data), or takes another
+   * Raft priority ({@code priority}: the one it joins with or takes; 0 for a leave).
    */
   public record Step(Operation operation, int brokerId, int partitionId, int priority) {
     public enum Operation {
       PARTITION_JOIN,
-      PARTITION_LEAVE
+      PARTITION_LEAVE,
+      PARTITION_RECONFIGURE_PRIORITY
     }
 
     @Override
     public String toString() {
-      return (operation == Operation.PARTITION_JOIN
-              ? "broker " + brokerId + " joins"
-              : "broker " + brokerId + " leaves")
-          + " partition "
-          + partitionId;
+      return switch (operation) {
+        case PARTITION_JOIN -> "broker " + brokerId + " joins partition " + partitionId;
+        case PARTITION_LEAVE -> "broker " + brokerId + " leaves partition " + partitionId;
+        case PARTITION_RECONFIGURE_PRIORITY ->
+            "broker " + brokerId + " takes priority " + priority + " in partition " + partitionId;
+      };
     }
   }
 

@@ -25,29 +25,10 @@ final class BrokerProcesses implements AutoCloseable {
   private final Map<String, String> extraSettings;
   private final int clusterSize;
 
-  BrokerProcesses(Path dir, int size, int partitions, int replication) {
-    this(dir, size, partitions, replication, Map.of());
-  }
-
   /** {@code extraSettings}: environment settings every broker gets besides the cluster's. */
   BrokerProcesses(
       Path dir, int size, int partitions, int replication, Map<String, String> extraSettings) {
-    this(dir, size, partitions, replication, extraSettings, 0);
-  }
-
-  /**
-   * With {@code spares} more brokers (node ids from {@code size} on) configured with the same
-   * cluster size and contact points: brokers to add to the running cluster (docs/scaling.md).
-   */
-  BrokerProcesses(
-      Path dir,
-      int size,
-      int partitions,
-      int replication,
-      Map<String, String> extraSettings,
-      int spares) {
     this.clusterSize = size;
-    size += spares;
     this.dir = dir;
     this.extraSettings = Map.copyOf(extraSettings);
     this.partitions = partitions;

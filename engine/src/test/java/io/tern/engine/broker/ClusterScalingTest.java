@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.camunda.client.CamundaClient;
 import io.tern.engine.partition.EnginePartition;
+import io.tern.engine.scaling.Planner;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -219,6 +220,110 @@ class ClusterScalingTest {
     }
   }
 
+  /**
+   * 2 -> 3 brokers, 3 partitions of 2 replicas, sent to broker 1, which forwards it to the
+   * coordinator: broker 0 keeps partition 3 but the new placement makes broker 2 its primary, so
+   * the plan ends by lowering broker 0's priority there, and a rebalance then spreads the leaders
+   * over all three brokers (without that step, broker 0 would stay partition 3's primary).
+   */
+  @Test
+  void aChangeSentToAnyBrokerSetsTheNewPlacementsPrioritiesSoThatRebalancingSpreadsLeaders()
+      throws Exception {
+    try (TestCluster cluster = new TestCluster(dir, 2, 3, 2, Map.of(), 1).start()) {
+      cluster.awaitReady(READY);
+      cluster.startBroker(2);
+
+      JsonNode planned = change(cluster, 1, "/actuator/cluster/brokers", "[0, 1, 2]");
+      assertThat(operations(planned.get("plannedChanges")))
+          .containsExactly(
+              "PARTITION_JOIN 2 2",
+              "PARTITION_LEAVE 0 2",
+              "PARTITION_JOIN 2 3",
+              "PARTITION_LEAVE 1 3",
+              "PARTITION_RECONFIGURE_PRIORITY 0 3");
+      awaitCompleted(cluster, 1, planned.get("changeId").asLong());
+
+      var expected = Planner.placement(new TreeSet<>(List.of(0, 1, 2)), 3, 2);
+      assertThat(priorities(get(cluster, 1))).isEqualTo(expected);
+      // The standalone gateway serves the topology the brokers gossip, and forwards writes
+      // (here it runs on the brokers' address, so it counts as a broker) once it checked the token.
+      int gatewayPort = cluster.gateway().managementPort();
+      Awaitility.await("the gateway's topology shows the change done")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> priorities(getAt(gatewayPort)).equals(expected));
+      String dryRun = "/actuator/cluster/brokers?dryRun=true";
+      assertThat(
+              ManagementCalls.send(
+                      gatewayPort, "POST", dryRun, "[0, 1]", null, Duration.ofSeconds(10))
+                  .statusCode())
+          .isEqualTo(401);
+      HttpResponse<String> viaGateway =
+          ManagementCalls.send(
+              gatewayPort, "POST", dryRun, "[0, 1]", TestBrokers.BEARER, Duration.ofSeconds(10));
+      assertThat(viaGateway.statusCode()).as(viaGateway.body()).isEqualTo(200);
+      Set<Integer> dryRunBrokers = new TreeSet<>();
+      JSON.readTree(viaGateway.body())
+          .get("expectedTopology")
+          .forEach(broker -> dryRunBrokers.add(broker.get("id").asInt()));
+      assertThat(dryRunBrokers).as("the dry run's outcome").containsExactly(0, 1);
+
+      // Each partition's leader moves to its primary: 0, 1 and 2 (the highest priority).
+      Awaitility.await("leaders on the primaries after rebalancing")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(500))
+          .until(
+              () -> {
+                ManagementCalls.send(
+                    cluster.broker(1).managementPort(),
+                    "POST",
+                    "/actuator/rebalance",
+                    null,
+                    TestBrokers.BEARER,
+                    Duration.ofSeconds(10));
+                return cluster.leaderOf(1) == 0
+                    && cluster.leaderOf(2) == 1
+                    && cluster.leaderOf(3) == 2;
+              });
+
+      // With the coordinator down, a change sent elsewhere says who is missing.
+      cluster.stop(0);
+      HttpResponse<String> down =
+          ManagementCalls.send(
+              cluster.broker(1).managementPort(),
+              "DELETE",
+              "/actuator/cluster/brokers/2",
+              null,
+              TestBrokers.BEARER,
+              Duration.ofSeconds(30));
+      assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
+      assertThat(down.body()).contains("broker 0 coordinates changes of the cluster");
+    }
+  }
+
+  /** Node id to partition to priority, as GET /actuator/cluster shows them. */
+  static Map<Integer, Map<Integer, Integer>> priorities(JsonNode topology) {
+    Map<Integer, Map<Integer, Integer>> priorities = new java.util.TreeMap<>();
+    topology
+        .get("brokers")
+        .forEach(
+            broker -> {
+              Map<Integer, Integer> partitions = new java.util.TreeMap<>();
+              broker
+                  .get("partitions")
+                  .forEach(p -> partitions.put(p.get("id").asInt(), p.get("priority").asInt()));
+              priorities.put(broker.get("id").asInt(), partitions);
+            });
+    return priorities;
+  }
+
+  static JsonNode getAt(int managementPort) throws Exception {
+    HttpResponse<String> answer =
+        ManagementCalls.send(
+            managementPort, "GET", "/actuator/cluster", null, null, Duration.ofSeconds(10));
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return JSON.readTree(answer.body());
+  }
+
   static void awaitCompletedSteps(TestCluster cluster, int node, int steps) {
     Awaitility.await(steps + " steps done")
         .atMost(CHANGE)
@@ -283,16 +388,7 @@ class ClusterScalingTest {
   }
 
   static JsonNode get(TestCluster cluster, int node) throws Exception {
-    HttpResponse<String> answer =
-        ManagementCalls.send(
-            cluster.broker(node).managementPort(),
-            "GET",
-            "/actuator/cluster",
-            null,
-            null,
-            Duration.ofSeconds(10));
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    return JSON.readTree(answer.body());
+    return getAt(cluster.broker(node).managementPort());
   }
 
   static List<String> operations(JsonNode steps) {

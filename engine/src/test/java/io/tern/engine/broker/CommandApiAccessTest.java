@@ -64,6 +64,8 @@ class CommandApiAccessTest {
 
   private static final MethodDescriptor<byte[], byte[]> REBALANCE = method("Rebalance");
 
+  private static final MethodDescriptor<byte[], byte[]> CLUSTER_CHANGE = method("ClusterChange");
+
   /** An internal command, a key no other record has, and a valid value of its type. */
   record Internal(Intent intent, long key, WorkflowValue value) {}
 
@@ -117,6 +119,16 @@ class CommandApiAccessTest {
                       stranger.channel, REBALANCE, CallOptions.DEFAULT, new byte[] {1}));
       assertThat(rebalance.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
       assertThat(rebalance.getStatus().getDescription()).contains("POST /actuator/rebalance");
+      // A cluster change forwarded without the token: only a broker, which checked it, may.
+      StatusRuntimeException clusterChange =
+          catchThrowableOfType(
+              StatusRuntimeException.class,
+              () ->
+                  ClientCalls.blockingUnaryCall(
+                      stranger.channel, CLUSTER_CHANGE, CallOptions.DEFAULT, new byte[] {1}));
+      assertThat(clusterChange.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+      assertThat(clusterChange.getStatus().getDescription())
+          .contains("POST /actuator/cluster/brokers");
 
       // What a gateway forwards goes through from anyone: a message is published.
       MessageValue message = new MessageValue();
@@ -148,6 +160,13 @@ class CommandApiAccessTest {
           .isEqualTo(2.0 * INTERNAL.size() + 2);
       assertThat(
               registry.get("tern.commandapi.refused").tag("method", "Rebalance").counter().count())
+          .isEqualTo(1.0);
+      assertThat(
+              registry
+                  .get("tern.commandapi.refused")
+                  .tag("method", "ClusterChange")
+                  .counter()
+                  .count())
           .isEqualTo(1.0);
     }
   }

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.engine.cluster.BrokerMessages.Answered;
 import io.tern.engine.cluster.BrokerMessages.BrokerState;
+import io.tern.engine.cluster.BrokerMessages.ClusterAnswer;
+import io.tern.engine.cluster.BrokerMessages.ClusterRequest;
 import io.tern.engine.cluster.BrokerMessages.Event;
 import io.tern.engine.cluster.BrokerMessages.Execute;
 import io.tern.engine.cluster.BrokerMessages.JobStreamRequest;
+import io.tern.engine.cluster.BrokerMessages.MembershipAnswer;
 import io.tern.engine.cluster.BrokerMessages.PartitionState;
 import io.tern.engine.cluster.BrokerMessages.PushedJob;
 import java.util.Arrays;
@@ -55,6 +58,39 @@ class BrokerMessagesTest {
 
     Map<Integer, String> outcomes = Map.of(1, "moved", 2, "already led by its primary");
     assertThat(BrokerMessages.outcomes(BrokerMessages.outcomes(outcomes))).isEqualTo(outcomes);
+  }
+
+  @Test
+  void membershipAnswersCarryPrioritiesAndAnOlderBrokersAnswerReadsWithout() {
+    MembershipAnswer answer =
+        new MembershipAnswer("ACCEPTED", List.of(1, 3), List.of(4), true, 7, 9, Map.of(1, 2, 4, 1));
+    assertThat(MembershipAnswer.decode(answer.encode())).isEqualTo(answer);
+    assertThat(answer.priorityOf(4)).isEqualTo(1);
+    assertThat(answer.priorityOf(3)).isNull();
+
+    byte[] whole = answer.encode();
+    int prioritiesBytes = Integer.BYTES + 2 * 2 * Integer.BYTES;
+    MembershipAnswer older =
+        MembershipAnswer.decode(Arrays.copyOf(whole, whole.length - prioritiesBytes));
+    assertThat(older.priorities()).isEmpty();
+    assertThat(older.voters()).containsExactly(1, 3);
+    assertThat(older.commitIndex()).isEqualTo(9);
+  }
+
+  @Test
+  void aForwardedClusterChangeReadsBackAsWritten() {
+    ClusterRequest request =
+        new ClusterRequest(
+            "POST",
+            "/actuator/cluster/brokers",
+            Map.of("dryRun", List.of("true"), "replicationFactor", List.of("2")),
+            "[0, 1, 2]");
+    assertThat(ClusterRequest.decode(request.encode())).isEqualTo(request);
+    ClusterRequest noBody =
+        new ClusterRequest("DELETE", "/actuator/cluster/brokers/2", Map.of(), null);
+    assertThat(ClusterRequest.decode(noBody.encode()).body()).isEmpty();
+    ClusterAnswer answer = new ClusterAnswer(202, "{\"changeId\":3}");
+    assertThat(ClusterAnswer.decode(answer.encode())).isEqualTo(answer);
   }
 
   @Test

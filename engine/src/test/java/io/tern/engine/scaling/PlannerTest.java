@@ -8,6 +8,7 @@ import io.tern.engine.scaling.Topology.Change;
 import io.tern.engine.scaling.Topology.Step;
 import io.tern.raft.Member;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -45,13 +46,51 @@ class PlannerTest {
       int replicas = topology.replicasOf(partition).size();
       for (Step step : steps) {
         if (step.partitionId() == partition) {
-          replicas += step.operation() == Step.Operation.PARTITION_JOIN ? 1 : -1;
+          replicas +=
+              switch (step.operation()) {
+                case PARTITION_JOIN -> 1;
+                case PARTITION_LEAVE -> -1;
+                case PARTITION_RECONFIGURE_PRIORITY -> 0;
+              };
           assertThat(replicas).isGreaterThanOrEqualTo(3);
         }
       }
     }
-    assertThat(applied.brokers().keySet()).containsExactly(0, 1, 2, 3, 4, 5);
+    assertThat(applied.brokers()).as("replicas and priorities").isEqualTo(target);
     assertThat(Planner.plan(applied, new TreeSet<>(List.of(0, 1, 2, 3, 4, 5)), 3)).isEmpty();
+  }
+
+  @Test
+  void keptReplicasTakeTheNewPlacementsPriorityAfterThePartitionsJoinsAndLeaves() {
+    // 2 -> 3 brokers, 3 partitions of 2 replicas: broker 0 keeps partition 3 but is no longer
+    // its primary (broker 2 is), so leaders can spread over the three brokers.
+    Topology two = Topology.initial(2, 3, 2);
+    TreeSet<Integer> three = new TreeSet<>(List.of(0, 1, 2));
+    List<Step> steps = Planner.plan(two, three, 2);
+
+    assertThat(steps)
+        .containsExactly(
+            new Step(Step.Operation.PARTITION_JOIN, 2, 2, 1),
+            new Step(Step.Operation.PARTITION_LEAVE, 0, 2, 0),
+            new Step(Step.Operation.PARTITION_JOIN, 2, 3, 2),
+            new Step(Step.Operation.PARTITION_LEAVE, 1, 3, 0),
+            new Step(Step.Operation.PARTITION_RECONFIGURE_PRIORITY, 0, 3, 1));
+    assertThat(steps.get(4)).hasToString("broker 0 takes priority 1 in partition 3");
+    Topology applied = applyAll(two, steps, List.of(0, 1, 2));
+    assertThat(applied.brokers()).isEqualTo(Planner.placement(three, 3, 2));
+    assertThat(applied.replicasOf(3)).containsExactly(Map.entry(0, 1), Map.entry(2, 2));
+    assertThat(Planner.plan(applied, three, 2)).isEmpty();
+    // With the replication factor unchanged, only priorities move between the same brokers:
+    // the placement of [0, 1, 2] seen from one that differs in priorities only.
+    SortedMap<Integer, SortedMap<Integer, Integer>> swapped = new TreeMap<>(applied.brokers());
+    swapped.put(0, new TreeMap<>(Map.of(1, 1, 3, 2)));
+    swapped.put(1, new TreeMap<>(Map.of(1, 2, 2, 2)));
+    Topology priorities = new Topology(9, 3, 2, 2, swapped, null, null);
+    assertThat(Planner.plan(priorities, three, 2))
+        .containsExactly(
+            new Step(Step.Operation.PARTITION_RECONFIGURE_PRIORITY, 0, 1, 2),
+            new Step(Step.Operation.PARTITION_RECONFIGURE_PRIORITY, 1, 1, 1),
+            new Step(Step.Operation.PARTITION_RECONFIGURE_PRIORITY, 0, 3, 1));
   }
 
   @Test

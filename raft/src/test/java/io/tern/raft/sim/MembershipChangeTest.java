@@ -321,4 +321,37 @@ class MembershipChangeTest {
     assertThat(cluster.node(2).raft.role()).isNotEqualTo(RaftRole.LEADER);
     assertThat(cluster.delivered(4, RaftMessage.VoteRequest.class)).isZero();
   }
+
+  @Test
+  void aNewPriorityGoesThroughTheLogOneChangeAtATimeAndDecidesWhoCampaignsFirst() {
+    ScenarioCluster cluster = threeMembersLedByOne(); // priorities 3, 2, 1
+    cluster.isolate(2);
+    cluster.isolate(3);
+
+    ConfigChange.Result raised = cluster.change(1, ConfigChange.setPriority(3, 5));
+    ConfigChange.Result second = cluster.change(1, ConfigChange.setPriority(2, 4));
+    cluster.reconnect(2);
+    cluster.reconnect(3);
+    cluster.tick(3);
+
+    assertThat(raised.status()).isEqualTo(Status.ACCEPTED);
+    assertThat(second.status()).isEqualTo(Status.CHANGE_IN_FLIGHT);
+    for (int id = 1; id <= 3; id++) {
+      Membership membership = cluster.node(id).raft.membership();
+      assertThat(membership.member(3)).as("member %d", id).isEqualTo(new Member(3, 5));
+      assertThat(membership.voters()).as("member %d", id).hasSize(3);
+      assertThat(cluster.node(id).raft.configChangePending()).as("member %d", id).isFalse();
+    }
+    assertThat(cluster.change(1, ConfigChange.setPriority(3, 5)).status())
+        .as("the priority it has")
+        .isEqualTo(Status.INVALID);
+    assertThat(cluster.change(1, ConfigChange.setPriority(9, 5)).status())
+        .as("not a member")
+        .isEqualTo(Status.INVALID);
+
+    // With priority 2 against 1, member 2 would win; now member 3 campaigns first.
+    cluster.isolate(1);
+    cluster.tick(1);
+    assertThat(cluster.awaitLeader(200)).isEqualTo(3);
+  }
 }

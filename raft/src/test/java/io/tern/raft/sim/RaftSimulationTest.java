@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Deterministic simulation of 3- and 5-member groups under faults, in every flush mode, whose
- * membership changes as they run (members added as learners and promoted, removed, replaced; see
- * {@link Simulation}). Each seed runs a fault phase (safety checked after every step) and a healed
- * phase that must elect a leader, commit, and converge.
+ * membership changes as they run (members added as learners and promoted, removed, replaced, given
+ * new priorities; see {@link Simulation}). Each seed runs a fault phase (safety checked after every
+ * step) and a healed phase that must elect a leader, commit, and converge.
  *
  * <p>Knobs: {@code -Draft.sim.seeds=N} (default 5000 per run, split across group sizes and modes;
  * about a minute on 2 cores: 1000 seeds missed a deliberately planted early-ack bug that 5000
@@ -34,6 +34,7 @@ class RaftSimulationTest {
     long committed = 0;
     long installs = 0;
     long configChanges = 0;
+    long priorityChanges = 0;
     int unsafeLosses = 0;
     long first = ONLY_SEED != null ? ONLY_SEED : firstSeed();
     long count = ONLY_SEED != null ? 1 : SEEDS;
@@ -61,6 +62,7 @@ class RaftSimulationTest {
         committed += simulation.committedEntries();
         installs += simulation.snapshotInstalls();
         configChanges += simulation.configChangesCommitted();
+        priorityChanges += simulation.priorityChangesCommitted();
       } catch (RuntimeException | AssertionError e) {
         if (ONLY_SEED != null) {
           e.printStackTrace(); // replaying one seed: show where it broke
@@ -72,14 +74,15 @@ class RaftSimulationTest {
       }
     }
     System.out.printf(
-        "%d seeds, %d committed entries, %d snapshot installs, %d committed membership changes, %d"
-            + " unsafe-mode runs lost acknowledged entries%n",
-        count, committed, installs, configChanges, unsafeLosses);
+        "%d seeds, %d committed entries, %d snapshot installs, %d committed membership changes (%d"
+            + " of a priority), %d unsafe-mode runs lost acknowledged entries%n",
+        count, committed, installs, configChanges, priorityChanges, unsafeLosses);
     assertThat(failures).as("failing seeds").isEmpty();
     assertThat(committed).as("the fault phase still commits entries").isPositive();
     if (ONLY_SEED == null) {
       assertThat(installs).as("lagging members catch up through snapshots").isPositive();
       assertThat(configChanges).as("the schedule changes the membership").isPositive();
+      assertThat(priorityChanges).as("the schedule changes priorities").isPositive();
     }
   }
 

@@ -58,6 +58,7 @@ final class SafetyChecker {
   private long checks;
   private boolean committedEntryLost;
   private long snapshotInstalls;
+  private long priorityChangesCommitted;
 
   SafetyChecker(boolean checkDurability, Membership bootstrap) {
     this.checkDurability = checkDurability;
@@ -193,19 +194,29 @@ final class SafetyChecker {
       }
       throw new SafetyViolation(
           "configurations out of order: "
-              + membership
+              + withPriorities(membership)
               + " committed at "
               + index
               + " is not one change from "
-              + previous
-              + (after == null ? "" : " and to " + after.getValue() + " at " + after.getKey()));
+              + withPriorities(previous)
+              + (after == null
+                  ? ""
+                  : " and to " + withPriorities(after.getValue()) + " at " + after.getKey()));
+    }
+    if (previous.toString().equals(membership.toString())) { // the same ids in the same roles
+      priorityChangesCommitted++;
     }
     committedConfigs.put(index, membership);
   }
 
+  /** Membership's text names ids only; a priority change needs the priorities shown. */
+  private static String withPriorities(Membership membership) {
+    return "voters " + membership.voters() + " learners " + membership.learners();
+  }
+
   /**
    * {@code next} adds one learner to, promotes one learner of, or removes one member from {@code
-   * previous}.
+   * previous}, or gives one member of it another priority.
    */
   private static boolean singleChange(Membership previous, Membership next) {
     int differences = 0;
@@ -221,6 +232,15 @@ final class SafetyChecker {
     }
     for (var member : next.learners()) {
       differences += previous.isLearner(member.id()) ? 0 : previous.isVoter(member.id()) ? 2 : 1;
+    }
+    if (differences == 0) {
+      // Same voters and learners: one member's priority changed, and nothing else.
+      for (var member : next.voters()) {
+        differences += previous.member(member.id()).equals(member) ? 0 : 1;
+      }
+      for (var member : next.learners()) {
+        differences += previous.member(member.id()).equals(member) ? 0 : 1;
+      }
     }
     return differences == 1;
   }
@@ -345,6 +365,11 @@ final class SafetyChecker {
 
   long configChangesCommitted() {
     return committedConfigs.size();
+  }
+
+  /** Of {@link #configChangesCommitted()}, those that changed a member's priority only. */
+  long priorityChangesCommitted() {
+    return priorityChangesCommitted;
   }
 
   static final class SafetyViolation extends RuntimeException {

@@ -29,11 +29,11 @@ import java.util.function.Supplier;
  * then {@link #runUntilConverged(int)} checks liveness.
  *
  * <p>The group's membership changes too: the schedule adds members (as learners, promoted once
- * caught up), removes them (the leader too, which hands leadership on first) and replaces them, one
- * change at a time, while messages are lost and members crash or are cut off. Members outside the
- * bootstrap group are spares that start (with an empty disk) when first added; a removed member
- * keeps running, as a broker would until told to drop its replica, so that a member that never
- * learned of its removal is part of every run.
+ * caught up), removes them (the leader too, which hands leadership on first), replaces them and
+ * gives them new priorities, one change at a time, while messages are lost and members crash or are
+ * cut off. Members outside the bootstrap group are spares that start (with an empty disk) when
+ * first added; a removed member keeps running, as a broker would until told to drop its replica, so
+ * that a member that never learned of its removal is part of every run.
  */
 final class Simulation {
   /** How the simulated driver treats flushes; mirrors {@code raft.flush.mode}. */
@@ -436,8 +436,17 @@ final class Simulation {
     }
     List<Member> voters = current.voters();
     Member anyVoter = voters.get(random.nextInt(voters.size()));
-    int roll = random.nextInt(4);
-    if (!current.learners().isEmpty() && roll == 0) {
+    int roll = random.nextInt(5);
+    if (roll == 4) {
+      // A new priority for any member, the leader too (rebalancing after a cluster change).
+      List<Member> members = new ArrayList<>(voters);
+      members.addAll(current.learners());
+      Member member = members.get(random.nextInt(members.size()));
+      int priority = 1 + random.nextInt(group.size());
+      plan.add(
+          ConfigChange.setPriority(
+              member.id(), priority == member.priority() ? priority + 1 : priority));
+    } else if (!current.learners().isEmpty() && roll == 0) {
       Member learner = current.learners().get(random.nextInt(current.learners().size()));
       plan.add(
           random.nextBoolean()
@@ -667,5 +676,9 @@ final class Simulation {
 
   long configChangesCommitted() {
     return checker.configChangesCommitted();
+  }
+
+  long priorityChangesCommitted() {
+    return checker.priorityChangesCommitted();
   }
 }

@@ -97,6 +97,11 @@ public final class LoadStats {
     failed();
   }
 
+  /** Instances sent so far. */
+  public long sentSoFar() {
+    return sent.get();
+  }
+
   /** Instances ended so far. */
   public long endedSoFar() {
     return ended.get();

@@ -15,6 +15,10 @@ package io.tern.raft;
  * @param checkQuorum leaders step down without a majority; followers ignore vote requests while
  *     they hear from a leader
  * @param priorityElection members defer their election while a higher-priority member may win
+ * @param preferSnapshotThresholdEntries a follower found (while probing) to need entries further
+ *     than this below the leader's latest snapshot gets the snapshot instead, even where the log
+ *     still holds them: a replica that joins empty, or comes back far behind, installs the state
+ *     instead of replaying every entry through its state machine
  */
 public record RaftConfig(
     int electionTimeoutTicks,
@@ -23,12 +27,14 @@ public record RaftConfig(
     int maxAppendBatchBytes,
     boolean preVote,
     boolean checkQuorum,
-    boolean priorityElection) {
+    boolean priorityElection,
+    long preferSnapshotThresholdEntries) {
 
   public static final int DEFAULT_ELECTION_TIMEOUT_TICKS = 10;
   public static final int DEFAULT_HEARTBEAT_TICKS = 1;
   public static final int DEFAULT_MAX_INFLIGHT_APPENDS = 4;
   public static final int DEFAULT_MAX_APPEND_BATCH_BYTES = 128 * 1024;
+  public static final long DEFAULT_PREFER_SNAPSHOT_THRESHOLD_ENTRIES = 100;
 
   public static RaftConfig defaults() {
     return new RaftConfig(
@@ -38,7 +44,8 @@ public record RaftConfig(
         DEFAULT_MAX_APPEND_BATCH_BYTES,
         true,
         true,
-        true);
+        true,
+        DEFAULT_PREFER_SNAPSHOT_THRESHOLD_ENTRIES);
   }
 
   public RaftConfig {
@@ -52,6 +59,11 @@ public record RaftConfig(
     if (maxInflightAppends < 1) {
       throw new IllegalArgumentException(
           "raft: maxInflightAppends must be >= 1, got " + maxInflightAppends);
+    }
+    if (preferSnapshotThresholdEntries < 0) {
+      throw new IllegalArgumentException(
+          "raft: preferSnapshotThresholdEntries must be >= 0, got "
+              + preferSnapshotThresholdEntries);
     }
     if (maxAppendBatchBytes < 1) {
       throw new IllegalArgumentException(

@@ -766,6 +766,16 @@ public final class RaftNode {
       pr.becomeSnapshot(latest);
       return sendSnapshotChunk(peer, pr);
     }
+    if (pr.state == Progress.State.PROBE) {
+      // Far behind the latest snapshot (a replica that joins empty, one back from a long outage):
+      // installing the state beats sending it every entry to apply, which for a large state held
+      // in few entries is the whole log the compaction tail and whole-segment deletion keep.
+      SnapshotMeta latest = snapshots.latest();
+      if (latest != null && latest.index() - prevIndex > config.preferSnapshotThresholdEntries()) {
+        pr.becomeSnapshot(latest);
+        return sendSnapshotChunk(peer, pr);
+      }
+    }
     boolean hasEntries = pr.nextIndex <= log.lastIndex();
     if (!hasEntries && pr.state == Progress.State.REPLICATE) {
       return false;

@@ -40,26 +40,18 @@ final class LargeMove {
   static final double TARGET_RATIO = 2.0;
   private static final String PROCESS_ID = "scaling-state";
   private static final int IN_FLIGHT = 8;
-  private static final String PAD_ID = "scaling-pad";
   private static final String INSTALL_SECONDS = "tern_raft_snapshot_install_duration_seconds";
   private static final String INSTALL_BYTES = "tern_raft_snapshot_install_bytes";
   private static final String PARTITION_1 = "partition=\"1\"";
-  private static final int PAD_IN_FLIGHT = 32;
-
-  /** Raft's compaction tail (RaftServerConfig.DEFAULT_COMPACTION_TAIL_ENTRIES) and a margin. */
-  private static final long PAD_ENTRIES = 10_000 + 2_000;
 
   private LargeMove() {}
 
   static Map<String, Object> measure(ScalingOptions.Settings settings, Path dir, Progress progress)
       throws Exception {
-    Map<String, String> environment = new LinkedHashMap<>();
-    // Raft compacts whole segments: with the default 128MB, a small run's fill and padding share
-    // the first segment, none is dropped, and the new replica replays the log instead of taking
-    // the snapshot. A segment's size does not change what a move copies (the snapshot, then the
-    // entries after it). --set journal.segmentSize=... wins.
-    environment.put("TERN_JOURNAL_SEGMENTSIZE", segmentSize(settings) / 1024 + "KB");
-    environment.putAll(settings.environment());
+    // The move copies the state as a snapshot although the leader's log still holds the fill: a
+    // replica that joins far behind the latest snapshot is sent it
+    // (raft.preferSnapshotReplicationThreshold).
+    Map<String, String> environment = new LinkedHashMap<>(settings.environment());
     try (LocalCluster cluster =
         LocalCluster.start(2, 1, 1, 2, settings.flushMode(), environment, dir, progress)) {
       List<String> management = cluster.managementAddresses();
@@ -69,7 +61,6 @@ final class LargeMove {
       long filledBytes;
       try (CamundaClient client = ScalingBenchmark.client(cluster.gateway())) {
         filledBytes = fill(client, settings, progress);
-        pad(client, api, management.get(0), progress);
       }
       List<Map<String, Object>> rounds = new ArrayList<>();
       int holder = 1; // the broker with partition 1's second replica
@@ -80,14 +71,6 @@ final class LargeMove {
       }
       return summary(filledBytes, rounds);
     }
-  }
-
-  /**
-   * Journal segments of a sixteenth of the state, from 8 MiB (twice the largest batch,
-   * log.maxBatchBytes, the brokers' least) to 32 MiB.
-   */
-  static long segmentSize(ScalingOptions.Settings settings) {
-    return Math.min(Math.max(settings.stateBytes() / 16, 8L << 20), 32L << 20);
   }
 
   /** Creates waiting instances with random variables until {@code stateBytes} of them went in. */
@@ -143,54 +126,6 @@ final class LargeMove {
         "t2: filled in %.1f s (%d MB of variables)",
         (System.nanoTime() - startNs) / 1e9, instances * settings.variableBytes() / 1_000_000);
     return instances * settings.variableBytes();
-  }
-
-  /**
-   * Appends small instances until the leader's log holds more than Raft's compaction tail (10,000
-   * entries, RaftServerConfig) after the fill: only then does the snapshot let the leader drop the
-   * fill's entries, and a new replica receive the snapshot rather than the fill's log. Large
-   * variables make few entries, so without this a move copies the log instead of the snapshot.
-   */
-  private static void pad(CamundaClient client, ClusterApi api, String leader, Progress progress)
-      throws Exception {
-    long goal = lastIndex(api, leader) + PAD_ENTRIES;
-    byte[] bpmn =
-        Bpmn.convertToString(Bpmn.createExecutableProcess(PAD_ID).startEvent().endEvent().done())
-            .getBytes(StandardCharsets.UTF_8);
-    long definition = Deployments.deployEverywhere(client, PAD_ID, bpmn);
-    progress.log("t2: padding partition 1's log to index %d with empty instances", goal);
-    long startNs = System.nanoTime();
-    Semaphore window = new Semaphore(PAD_IN_FLIGHT);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    long sent = 0;
-    while (lastIndex(api, leader) < goal) {
-      for (int i = 0; i < 500; i++) {
-        window.acquire();
-        failed(failure);
-        sent++;
-        client
-            .newCreateInstanceCommand()
-            .processDefinitionKey(definition)
-            .send()
-            .whenComplete(
-                (answer, error) -> {
-                  Status.Code code = error == null ? null : LoadDriver.statusOf(error);
-                  if (error != null && code != Status.Code.RESOURCE_EXHAUSTED) {
-                    failure.compareAndSet(null, error);
-                  }
-                  window.release();
-                });
-      }
-      window.acquire(PAD_IN_FLIGHT);
-      window.release(PAD_IN_FLIGHT);
-      failed(failure);
-    }
-    progress.log(
-        "t2: padded with %d instances in %.1f s", sent, (System.nanoTime() - startNs) / 1e9);
-  }
-
-  private static long lastIndex(ClusterApi api, String leader) throws Exception {
-    return api.partitions(leader).get(1).get("lastIndex").asLong();
   }
 
   private static void failed(AtomicReference<Throwable> failure) {

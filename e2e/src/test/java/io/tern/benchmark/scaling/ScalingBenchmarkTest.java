@@ -43,12 +43,10 @@ class ScalingBenchmarkTest {
               "2",
               "--variable-kb",
               "64",
-              // Segments small enough that the fill's are dropped once the snapshot is taken, so
-              // that the new replica takes the snapshot (the least segment is twice the batch).
+              // A 2 MB fill is a few dozen entries: below the default threshold of 100 the new
+              // replica would replay them instead of taking the snapshot this test checks.
               "--set",
-              "log.maxBatchBytes=256KB",
-              "--set",
-              "journal.segmentSize=1MB",
+              "raft.preferSnapshotReplicationThreshold=5",
               "--dir",
               dir.toString(),
               "--out",

@@ -64,6 +64,7 @@ public record BrokerConfig(
     int heartbeatIntervalMs,
     int maxInflightAppends,
     int maxAppendBatchBytes,
+    int preferSnapshotReplicationThreshold,
     int raftThreads,
     boolean raftOnTransportThread,
     int flushThreads,
@@ -98,6 +99,9 @@ public record BrokerConfig(
     flags.put("journal.segmentSize", Integer.toString(journalSegmentBytes));
     flags.put("raft.maxInflightAppends", Integer.toString(maxInflightAppends));
     flags.put("raft.maxAppendBatchBytes", Integer.toString(maxAppendBatchBytes));
+    flags.put(
+        "raft.preferSnapshotReplicationThreshold",
+        Integer.toString(preferSnapshotReplicationThreshold));
     flags.put("backpressure.enabled", Boolean.toString(backpressure.enabled()));
     flags.put(
         "experimental.network.latency",
@@ -223,6 +227,7 @@ public record BrokerConfig(
         heartbeatMs,
         values.integer("raft.maxInflightAppends", 1, 1024),
         appendBatchBytes(values, segmentBytes),
+        values.integer("raft.preferSnapshotReplicationThreshold", 0, 1_000_000_000),
         values.integer("raft.threads", 1, 1024),
         values.bool("raft.onTransportThread"),
         values.integer("raft.flushThreads", 1, 1024),

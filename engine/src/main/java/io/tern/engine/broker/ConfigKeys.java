@@ -298,6 +298,12 @@ final class ConfigKeys {
               "128KB",
               "the most entry bytes in one append request (larger: fewer messages, longer"
                   + " head-of-line waits); 1KB to 2MB, at most half of journal.segmentSize"),
+          new Key(
+              "raft.preferSnapshotReplicationThreshold",
+              "100",
+              "entries a follower may lag behind the leader's latest snapshot before it is sent"
+                  + " the snapshot instead of the entries, even where the log still holds them (a"
+                  + " replica joining the partition, one back from a long outage); 0 to 1000000000"),
           new Key("raft.heartbeatIntervalMs", "100", "how often a leader heartbeats; at least 50"),
           new Key(
               "raft.threads",

@@ -25,6 +25,7 @@ final class RaftSettings {
         .flushDelayMs(config.flushDelayMs())
         .maxInflightAppends(config.maxInflightAppends())
         .maxAppendBatchBytes(config.maxAppendBatchBytes())
+        .preferSnapshotThresholdEntries(config.preferSnapshotReplicationThreshold())
         .raftThreads(config.raftThreads())
         .raftOnTransportThread(config.raftOnTransportThread())
         .flushThreads(config.flushThreads())

@@ -22,6 +22,9 @@ import java.nio.file.Path;
  * @param snapshotChunkBytes size of the chunks a snapshot is sent in
  * @param compactionTailEntries entries kept below a snapshot when compacting, so that followers a
  *     little behind catch up from the log instead of a snapshot
+ * @param preferSnapshotThresholdEntries a follower further behind the leader's latest snapshot than
+ *     this many entries gets the snapshot even where the log still holds the entries ({@link
+ *     RaftConfig#preferSnapshotThresholdEntries()})
  * @param segmentSizeBytes journal segment size
  * @param journalMadvise the advice given for mapped segments ({@link JournalConfig.Madvise})
  * @param journalPreallocation how segments are reserved ({@link JournalConfig.Preallocation}); null
@@ -50,6 +53,7 @@ public record RaftServerConfig(
     int flushDelayMs,
     int snapshotChunkBytes,
     long compactionTailEntries,
+    long preferSnapshotThresholdEntries,
     int segmentSizeBytes,
     JournalConfig.Madvise journalMadvise,
     JournalConfig.Preallocation journalPreallocation,
@@ -143,7 +147,8 @@ public record RaftServerConfig(
         maxAppendBatchBytes,
         preVote,
         checkQuorum,
-        priorityElection);
+        priorityElection,
+        preferSnapshotThresholdEntries);
   }
 
   public JournalConfig.Builder journalConfig(Path directory) {
@@ -175,6 +180,8 @@ public record RaftServerConfig(
     private int flushDelayMs = DEFAULT_FLUSH_DELAY_MS;
     private int snapshotChunkBytes = DEFAULT_SNAPSHOT_CHUNK_BYTES;
     private long compactionTailEntries = DEFAULT_COMPACTION_TAIL_ENTRIES;
+    private long preferSnapshotThresholdEntries =
+        RaftConfig.DEFAULT_PREFER_SNAPSHOT_THRESHOLD_ENTRIES;
     private int segmentSizeBytes = JournalConfig.DEFAULT_SEGMENT_SIZE_BYTES;
     private JournalConfig.Madvise journalMadvise = JournalConfig.Madvise.NONE;
     private JournalConfig.Preallocation journalPreallocation; // null: the journal's default
@@ -214,6 +221,11 @@ public record RaftServerConfig(
 
     public Builder maxAppendBatchBytes(int value) {
       maxAppendBatchBytes = value;
+      return this;
+    }
+
+    public Builder preferSnapshotThresholdEntries(long value) {
+      preferSnapshotThresholdEntries = value;
       return this;
     }
 
@@ -302,6 +314,7 @@ public record RaftServerConfig(
           flushDelayMs,
           snapshotChunkBytes,
           compactionTailEntries,
+          preferSnapshotThresholdEntries,
           segmentSizeBytes,
           journalMadvise,
           journalPreallocation,

@@ -41,7 +41,7 @@ class AbandonedSnapshotReceiveTest {
     log.flush();
     follower =
         new RaftNode(
-            new RaftConfig(10, 1, 3, 4096, true, true, false),
+            new RaftConfig(10, 1, 3, 4096, true, true, false, Long.MAX_VALUE),
             FOLLOWER,
             List.of(new Member(1, 1), new Member(2, 1), new Member(3, 1)),
             log,

@@ -8,6 +8,7 @@ import io.tern.raft.Member;
 import io.tern.raft.Membership;
 import io.tern.raft.RaftEntry;
 import io.tern.raft.RaftMessage;
+import io.tern.raft.RaftMessage.SnapshotChunk;
 import io.tern.raft.RaftRole;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,39 @@ class MembershipChangeTest {
       Membership membership = cluster.node(id).raft.membership();
       assertThat(membership.voters()).as("member %d", id).extracting(Member::id).contains(4);
       assertThat(cluster.node(id).raft.configChangePending()).as("member %d", id).isFalse();
+    }
+  }
+
+  @Test
+  void aMemberJoiningFarBehindTheLatestSnapshotGetsItEvenWhereTheLogStillHoldsTheEntries() {
+    for (long threshold : new long[] {10, Long.MAX_VALUE}) {
+      ScenarioCluster cluster = ScenarioCluster.preferringSnapshots(threshold, 1, 3, 2, 1);
+      assertThat(cluster.awaitLeader(100)).isEqualTo(1);
+      cluster.tick(2);
+      for (int i = 0; i < 30; i++) {
+        cluster.propose(1, "entry " + i);
+      }
+      cluster.snapshot(1, 0); // a snapshot, and every entry still in the log
+      long snapshotIndex = cluster.node(1).raft.commitIndex();
+      ScenarioCluster.Node joining = cluster.join(4, 1);
+
+      assertThat(cluster.change(1, ConfigChange.addLearner(new Member(4, 1))).status())
+          .isEqualTo(Status.ACCEPTED);
+      cluster.tick(3);
+
+      assertThat(joining.raft.commitIndex())
+          .as("threshold %d", threshold)
+          .isEqualTo(cluster.node(1).raft.commitIndex());
+      if (threshold == Long.MAX_VALUE) {
+        // Entries the leader still holds are sent as entries: the joiner replays all of them.
+        assertThat(cluster.delivered(4, SnapshotChunk.class)).isZero();
+        assertThat(joining.log.firstIndex()).isEqualTo(1);
+      } else {
+        // 30+ entries below the snapshot, over the threshold of 10: the joiner installs it and
+        // takes only the entries after it.
+        assertThat(cluster.transcript()).contains("4:installed snapshot@" + snapshotIndex);
+        assertThat(joining.log.firstIndex()).isGreaterThan(snapshotIndex);
+      }
     }
   }
 
@@ -286,7 +320,7 @@ class MembershipChangeTest {
   private static io.tern.raft.RaftNode restart(
       SimLog log, SimSnapshotStore snapshots, Membership bootstrap) {
     return new io.tern.raft.RaftNode(
-        new io.tern.raft.RaftConfig(10, 1, 3, 64 * 1024, true, true, true),
+        new io.tern.raft.RaftConfig(10, 1, 3, 64 * 1024, true, true, true, Long.MAX_VALUE),
         1,
         bootstrap.voters(),
         log,

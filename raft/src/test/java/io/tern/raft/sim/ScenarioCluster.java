@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * its disk. A transcript of role changes lets tests read like the story they check.
  */
 final class ScenarioCluster {
-  private final RaftConfig config = new RaftConfig(10, 1, 3, 64 * 1024, true, true, true);
+  private final RaftConfig config;
   private final List<Member> group = new ArrayList<>();
   private final TreeMap<Integer, Node> nodes = new TreeMap<>();
   private final ArrayDeque<RaftMessage> network = new ArrayDeque<>();
@@ -74,7 +74,22 @@ final class ScenarioCluster {
     }
   }
 
+  /** Snapshots are sent only for entries compaction dropped, as the scenarios were written. */
   ScenarioCluster(long seed, int... priorities) {
+    this(Long.MAX_VALUE, seed, priorities);
+  }
+
+  /**
+   * A follower further behind the leader's latest snapshot than {@code preferSnapshotThreshold}
+   * entries gets the snapshot ({@link RaftConfig#preferSnapshotThresholdEntries()}).
+   */
+  static ScenarioCluster preferringSnapshots(
+      long preferSnapshotThreshold, long seed, int... priorities) {
+    return new ScenarioCluster(preferSnapshotThreshold, seed, priorities);
+  }
+
+  private ScenarioCluster(long preferSnapshotThreshold, long seed, int[] priorities) {
+    this.config = new RaftConfig(10, 1, 3, 64 * 1024, true, true, true, preferSnapshotThreshold);
     for (int i = 0; i < priorities.length; i++) {
       group.add(new Member(i + 1, priorities[i]));
     }

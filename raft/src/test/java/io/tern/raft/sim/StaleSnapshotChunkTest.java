@@ -37,7 +37,7 @@ class StaleSnapshotChunkTest {
     List<Member> group = List.of(new Member(1, 1), new Member(2, 1), new Member(3, 1));
     // After a restart the commit index is only the snapshot's (none here): 0.
     return new RaftNode(
-        new RaftConfig(10, 1, 3, 4096, true, true, false),
+        new RaftConfig(10, 1, 3, 4096, true, true, false, Long.MAX_VALUE),
         FOLLOWER,
         group,
         log,

@@ -10,6 +10,8 @@
 # Down: asks the coordinator for brokers 0 to N-1 first and follows the change until it is
 # COMPLETED (the leaving brokers' replicas have moved), and only then scales the StatefulSet down.
 # A replication factor change alone (same N) is the request and the wait.
+# Then it asks for a rebalance, so that each partition is led by the replica the new placement
+# gives the highest priority (the change sets the priorities; leaders move only when asked).
 #
 # Options:
 #   -n, --namespace NS        the release's namespace (default: kubectl's current one)
@@ -20,6 +22,7 @@
 #   --token-file FILE         read the token from FILE instead of the Secret
 #   --replication-factor R    change the replication factor too
 #   --dry-run                 show the plan (?dryRun=true) and what would be scaled; change nothing
+#   --no-rebalance            leave the leaders where they are after the change
 #   --timeout SECONDS         give up after this long (default 3600); the change goes on in the
 #                             cluster, the script says how to follow or cancel it
 #   --poll SECONDS            how often to read the change's progress (default 5)
@@ -38,6 +41,7 @@ token_key=token
 token_file=""
 replication_factor=""
 dry_run=false
+rebalance=true
 timeout=3600
 poll=5
 local_port=19600
@@ -72,6 +76,7 @@ while (($# > 0)); do
     --token-file) token_file=${2:?$1 needs a value} && shift ;;
     --replication-factor) replication_factor=${2:?$1 needs a value} && shift ;;
     --dry-run) dry_run=true ;;
+    --no-rebalance) rebalance=false ;;
     --timeout) timeout=${2:?$1 needs a value} && shift ;;
     --poll) poll=${2:?$1 needs a value} && shift ;;
     --local-port) local_port=${2:?$1 needs a value} && shift ;;
@@ -311,5 +316,14 @@ if ((brokers < replicas)); then
   note "the removed brokers' PersistentVolumeClaims stay (a StatefulSet keeps them when it shrinks);" \
     "those brokers left every partition before they stopped. Delete the claims before scaling up" \
     "again, so that a new broker starts on an empty disk: kubectl ${ns[*]} delete pvc$claims"
+fi
+if [ "$rebalance" = true ] && [ -n "$planned" ]; then
+  # Each partition's leader moves to its new primary; a transfer can lose to an election, which the
+  # next scheduled rebalance (the chart's CronJob) mends.
+  if call POST /actuator/rebalance "" && [ "$status" = 200 ]; then
+    note "asked for a rebalance: each partition's leader moves to its highest-priority replica"
+  else
+    note "the rebalance was refused ($status: $answer): the chart's CronJob rebalances on its schedule"
+  fi
 fi
 note "done: brokers ${ids//,/ }; set broker.replicas=$brokers in the release's values, or the next helm upgrade scales the StatefulSet back"

@@ -110,6 +110,7 @@ class ScaleBrokersScriptTest {
       assertThat(up.output())
           .contains("2 steps, one at a time")
           .containsPattern("change \\d+ COMPLETED")
+          .contains("asked for a rebalance")
           .contains("set broker.replicas=2");
       assertThat(members(port)).containsExactly(0, 1);
       assertThat(ClusterScalingTest.ids(cluster.broker(1).partitions())).containsExactly(2);

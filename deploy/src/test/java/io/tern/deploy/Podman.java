@@ -49,14 +49,18 @@ final class Podman {
 
   private Podman() {}
 
-  /** Skips the test, loudly, where podman is not installed; fails where it is but cannot run. */
-  static void assumeInstalled() {
-    boolean installed;
+  /** Whether podman runs here: cleanups of tests skipped without it have nothing to remove. */
+  static boolean installed() throws InterruptedException {
     try {
-      installed = run(Duration.ofSeconds(30), "podman", "--version").code() == 0;
+      return run(Duration.ofSeconds(30), "podman", "--version").code() == 0;
     } catch (IOException e) {
-      installed = false;
+      return false;
     }
+  }
+
+  /** Skips the test, loudly, where podman is not installed; fails where it is but cannot run. */
+  static void assumeInstalled() throws InterruptedException {
+    boolean installed = installed();
     String unavailable = System.getenv("TERN_CONTAINER_TESTS_UNAVAILABLE");
     String message = null;
     if (!installed) {

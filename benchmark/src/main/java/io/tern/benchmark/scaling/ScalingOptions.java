@@ -46,7 +46,9 @@ final class ScalingOptions {
   @Option(
       names = "--warmup",
       paramLabel = "SECONDS",
-      description = "t1, t3: load before measuring (default 10, quick 3)")
+      description =
+          "t1, t3: load before measuring (default 90, quick 3): fresh broker JVMs spend a"
+              + " third of the CPU in the JIT compilers for their first 60 s")
   Integer warmupSeconds;
 
   @Option(
@@ -175,7 +177,7 @@ final class ScalingOptions {
     return new Settings(
         CommandLines.names("--targets", targets, TARGETS),
         rounds,
-        Duration.ofSeconds(positive("--warmup", warmupSeconds, 10, 3)),
+        Duration.ofSeconds(positive("--warmup", warmupSeconds, 90, 3)),
         Duration.ofSeconds(positive("--steady", steadySeconds, 20, 5)),
         Duration.ofSeconds(positive("--after", afterSeconds, 10, 3)),
         inFlight,

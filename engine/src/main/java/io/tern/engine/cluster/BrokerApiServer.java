@@ -387,16 +387,7 @@ public final class BrokerApiServer implements AutoCloseable {
     if (!access.mayRebalance(observer)) {
       return;
     }
-    host.rebalanceLocal()
-        .whenComplete(
-            (outcomes, error) -> {
-              if (error != null) {
-                observer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
-                return;
-              }
-              observer.onNext(BrokerMessages.outcomes(outcomes));
-              observer.onCompleted();
-            });
+    reply(host.rebalanceLocal(), BrokerMessages::outcomes, observer);
   }
 
   private void membership(byte[] message, StreamObserver<byte[]> observer) {
@@ -410,16 +401,23 @@ public final class BrokerApiServer implements AutoCloseable {
       observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
       return;
     }
-    host.membership(request)
-        .whenComplete(
-            (answer, error) -> {
-              if (error != null) {
-                observer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
-                return;
-              }
-              observer.onNext(answer.encode());
-              observer.onCompleted();
-            });
+    reply(host.membership(request), BrokerMessages.MembershipAnswer::encode, observer);
+  }
+
+  /** Sends {@code answer}, encoded, and completes the call; an error ends it as INTERNAL. */
+  private static <T> void reply(
+      java.util.concurrent.CompletionStage<T> answer,
+      java.util.function.Function<T, byte[]> encode,
+      StreamObserver<byte[]> observer) {
+    answer.whenComplete(
+        (value, error) -> {
+          if (error != null) {
+            observer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
+            return;
+          }
+          observer.onNext(encode.apply(value));
+          observer.onCompleted();
+        });
   }
 
   private void clusterChange(byte[] message, StreamObserver<byte[]> observer) {
@@ -433,16 +431,7 @@ public final class BrokerApiServer implements AutoCloseable {
       observer.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asException());
       return;
     }
-    host.clusterChange(request)
-        .whenComplete(
-            (answer, error) -> {
-              if (error != null) {
-                observer.onError(Status.INTERNAL.withDescription(error.toString()).asException());
-                return;
-              }
-              observer.onNext(answer.encode());
-              observer.onCompleted();
-            });
+    reply(host.clusterChange(request), BrokerMessages.ClusterAnswer::encode, observer);
   }
 
   @Override
